@@ -1,0 +1,43 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Layering enforced by the linter rather than memory: the server never reaches into the
+ * desktop shell or the renderer, and services stay free of HTTP, socket and upload frameworks.
+ */
+const desktopAndUi = [
+  { group: ['electron', 'electron/*'], message: 'server/ runs headless too: it never imports Electron.' },
+  { group: ['**/main/**', '**/renderer/**'], message: 'server/ is a library; main/ and renderer/ depend on it, not the reverse.' },
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'renderer/dist/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: desktopAndUi }] },
+  },
+  {
+    files: ['server/src/services/**/*.ts', 'server/src/store/**/*.ts', 'server/src/events/**/*.ts', 'server/src/media/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...desktopAndUi,
+            { group: ['koa', 'koa-*', '@koa/*', '**/http/**'], message: 'Services and stores know nothing of HTTP: return values, throw AppError.' },
+            { group: ['ws', '**/ws/**'], message: 'Services publish events on the bus; the gateway owns sockets.' },
+            { group: ['@tus/*', '**/uploads/**'], message: 'The upload protocol stays in uploads/; services see plain calls.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,96 @@
+import path from 'node:path';
+
+/** Everything the server can be told, with the embedded defaults a fresh install runs on. */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Access token lifetime; the spec's default is 15 minutes. */
+  accessTokenTtlMs: number;
+  /** A pending-scope token must outlive the wait for an owner to approve the device. */
+  pendingTokenTtlMs: number;
+  /** Refresh tokens live this long, renewed on each rotation; an idle session ends after it. */
+  refreshTokenTtlMs: number;
+  /** scrypt cost (N). OWASP's minimum for scrypt is 2^17 with r=8, p=1. */
+  passwordHashCost: number;
+  /** Password hashes running at once; each holds 128*N*r bytes of memory. */
+  passwordHashConcurrency: number;
+  rateLimit: { maxFailures: number; windowMs: number };
+  devicePollIntervalMs: number;
+  ws: { queueCapacity: number; heartbeatMs: number; maxPayloadBytes: number };
+  /** Largest JSON body a route accepts. */
+  jsonBodyLimitBytes: number;
+  logLevel: LogLevel;
+  version: string;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
+  host: '0.0.0.0',
+  port: 8420,
+  accessTokenTtlMs: 15 * 60_000,
+  pendingTokenTtlMs: 60 * 60_000,
+  refreshTokenTtlMs: 30 * 24 * 60 * 60_000,
+  passwordHashCost: 2 ** 17,
+  passwordHashConcurrency: 2,
+  rateLimit: { maxFailures: 10, windowMs: 15 * 60_000 },
+  devicePollIntervalMs: 4_000,
+  ws: { queueCapacity: 256, heartbeatMs: 30_000, maxPayloadBytes: 4096 },
+  jsonBodyLimitBytes: 1024 * 1024,
+  logLevel: 'info',
+};
+
+export const VERSION = '0.1.0';
+
+export type ConfigInput = Partial<Omit<ServerConfig, 'rateLimit' | 'ws'>> & {
+  rateLimit?: Partial<ServerConfig['rateLimit']>;
+  ws?: Partial<ServerConfig['ws']>;
+};
+
+/** Fills in defaults for what a caller (the CLI, Electron, a test) did not say. */
+export function resolveConfig(input: ConfigInput = {}): ServerConfig {
+  return {
+    ...DEFAULT_CONFIG,
+    ...input,
+    dataDir: path.resolve(input.dataDir ?? './data'),
+    rateLimit: { ...DEFAULT_CONFIG.rateLimit, ...input.rateLimit },
+    ws: { ...DEFAULT_CONFIG.ws, ...input.ws },
+    version: input.version ?? VERSION,
+  };
+}
+
+/** The only place that reads the environment. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput {
+  const input: ConfigInput = {};
+  if (env.HOST) input.host = env.HOST;
+  if (env.PORT !== undefined && env.PORT !== '') input.port = parsePort(env.PORT);
+  if (env.DATA_DIR) input.dataDir = env.DATA_DIR;
+  if (env.LOG_LEVEL) input.logLevel = parseLogLevel(env.LOG_LEVEL);
+  if (env.PASSWORD_HASH_COST) input.passwordHashCost = parseCost(env.PASSWORD_HASH_COST);
+  return input;
+}
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be an integer from 0 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parseLogLevel(raw: string): LogLevel {
+  const levels: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+  if (!levels.includes(raw as LogLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${levels.join(', ')}, got "${raw}"`);
+  }
+  return raw as LogLevel;
+}
+
+function parseCost(raw: string): number {
+  const cost = Number(raw);
+  if (!Number.isInteger(cost) || cost < 2 ** 10 || (cost & (cost - 1)) !== 0) {
+    throw new Error(`PASSWORD_HASH_COST must be a power of two of at least 1024, got "${raw}"`);
+  }
+  return cost;
+}

@@ -1,0 +1,115 @@
+/** Shapes the API sends and receives, shared with the renderer. Times are ms since epoch. */
+
+export type Role = 'admin' | 'member';
+
+export interface UserSummary {
+  id: string;
+  username: string;
+  role: Role;
+  display_name: string | null;
+  avatar_seed: string;
+  must_change_password: boolean;
+  totp_enabled: boolean;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  expires_at: number;
+  session_id: string;
+  user: UserSummary;
+}
+
+export interface PendingResponse {
+  status: 'pending';
+  session_id: string;
+  access_token: string;
+}
+
+export interface StatusResponse {
+  name: string;
+  server_id: string;
+  version: string;
+  setup_required: boolean;
+  require_device_approval: boolean;
+  allow_self_registration: boolean;
+  ready: boolean;
+}
+
+export interface HealthResponse {
+  status: 'ok' | 'failing';
+  version: string;
+  checks: { db: 'ok' | 'failing'; storage: 'ok' | 'failing' };
+}
+
+export interface Quota {
+  used: number;
+  limit: number | null;
+}
+
+export interface Me extends UserSummary {
+  quota: Quota;
+}
+
+export interface PublicUser {
+  id: string;
+  name: string;
+  avatar_seed: string;
+}
+
+export interface AdminUser extends UserSummary {
+  disabled: boolean;
+  quota: Quota;
+  created_at: number;
+}
+
+export type SessionStatus = 'pending' | 'active' | 'denied' | 'revoked';
+
+export interface SessionInfo {
+  id: string;
+  device_name: string | null;
+  platform: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: number;
+  last_seen_at: number;
+  approved_at: number | null;
+  status: SessionStatus;
+  current: boolean;
+}
+
+export interface PendingDevice {
+  id: string;
+  user_id: string;
+  username: string;
+  device_name: string | null;
+  platform: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: number;
+}
+
+export interface Invite {
+  id: string;
+  role: Role;
+  max_uses: number | null;
+  uses: number;
+  expires_at: number | null;
+  created_at: number;
+  created_by: string;
+  /** Present only in the response that creates the invite: the code is stored hashed. */
+  code?: string;
+}
+
+export interface ServerSettings {
+  server_name: string;
+  allow_self_registration: boolean;
+  require_device_approval: boolean;
+  trash_retention_days: number;
+  default_quota_bytes: number | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}

@@ -1,0 +1,69 @@
+/**
+ * The one catalogue of error codes: every error the API answers carries one of these codes,
+ * and this table is the only place that decides its HTTP status. Clients branch on `code`.
+ */
+export const ERROR_CATALOGUE = {
+  // Request shape
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  invalid_input: { status: 400, message: 'A field has a value of the wrong type or form.' },
+  missing_field: { status: 400, message: 'A required field is missing.' },
+  invalid_cursor: { status: 400, message: 'The paging cursor is not valid.' },
+  invalid_username: {
+    status: 400,
+    message: 'Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore.',
+  },
+  weak_password: { status: 400, message: 'Passwords are 10 to 256 characters long.' },
+  invalid_invite: { status: 400, message: 'This invite code is unknown, used up or expired.' },
+  invalid_totp_code: { status: 400, message: 'That code does not match the authenticator.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'Send the request body as application/json.' },
+
+  // Authentication
+  unauthorized: { status: 401, message: 'Sign in to continue.' },
+  invalid_token: { status: 401, message: 'The access token is invalid or has expired.' },
+  invalid_credentials: { status: 401, message: 'The username or password is wrong.' },
+  totp_required: { status: 401, message: 'Enter the code from your authenticator app.' },
+  invalid_refresh_token: { status: 401, message: 'The refresh token is unknown or expired.' },
+  refresh_token_reused: {
+    status: 401,
+    message: 'This refresh token was already used; the session has been signed out for safety.',
+  },
+
+  // Permission
+  forbidden: { status: 403, message: 'You do not have permission to do that.' },
+  pending_approval: {
+    status: 403,
+    message: 'This device is waiting for approval; only its status can be read.',
+  },
+  device_denied: { status: 403, message: 'This device was refused.' },
+  must_change_password: { status: 403, message: 'Choose a new password before continuing.' },
+  invite_required: { status: 403, message: 'An invite code is needed to register.' },
+  wrong_password: { status: 403, message: 'The current password is wrong.' },
+  account_disabled: { status: 403, message: 'This account is disabled.' },
+
+  // Resources and state
+  not_found: { status: 404, message: 'Nothing was found here.' },
+  method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
+  already_set_up: { status: 409, message: 'The server is already set up.' },
+  username_taken: { status: 409, message: 'That username is taken.' },
+  totp_already_enabled: { status: 409, message: 'Two-factor sign-in is already on.' },
+  totp_not_enabled: { status: 409, message: 'Two-factor sign-in is not on.' },
+  totp_not_started: { status: 409, message: 'Start two-factor enrollment first.' },
+  last_admin: { status: 409, message: 'The server needs at least one active admin.' },
+  not_pending: { status: 409, message: 'This device is no longer waiting for approval.' },
+  upgrade_required: { status: 426, message: 'This endpoint speaks WebSocket only.' },
+
+  // Limits
+  rate_limited: { status: 429, message: 'Too many attempts. Try again later.' },
+  slow_down: { status: 429, message: 'Polling too fast. Wait a few seconds between requests.' },
+
+  // Server
+  internal: { status: 500, message: 'Something went wrong on the server.' },
+  unavailable: { status: 503, message: 'The server is not ready.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; field?: string };
+}

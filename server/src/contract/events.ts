@@ -1,0 +1,41 @@
+import type { ServerSettings } from './dto.ts';
+
+/**
+ * Every event the WebSocket channel carries, with its payload. Later areas (nodes, uploads,
+ * sharing, libraries) add their payloads here; the gateway forwards whatever the bus carries.
+ */
+export interface EventPayloads {
+  'node.created': { node: unknown };
+  'node.updated': { node: unknown };
+  'node.moved': { node: unknown; from_parent_id: string | null };
+  'node.deleted': { node: unknown; permanent: boolean };
+  'node.restored': { node: unknown };
+  'node.thumbnail_ready': { node: unknown };
+  'upload.progress': { upload_id: string; offset: number; length: number | null };
+  'quota.updated': { user_id: string; used: number; limit: number | null };
+  'device.pending': { session_id: string; user_id: string; username: string; device_name: string | null; platform: string | null };
+  'device.approved': { session_id: string; user_id: string };
+  'device.denied': { session_id: string; user_id: string };
+  'share.received': { node: unknown; role: string };
+  'library.changed': { library: unknown };
+  'server.settings_changed': { settings: ServerSettings };
+  'session.revoked': { session_id: string; reason: SessionRevokeReason };
+}
+
+export type SessionRevokeReason =
+  | 'logout'
+  | 'signed_out'
+  | 'refresh_reuse'
+  | 'password_changed'
+  | 'password_reset'
+  | 'account_disabled'
+  | 'device_denied';
+
+export type EventType = keyof EventPayloads;
+
+/** The message as it travels on the socket. */
+export interface EventMessage<T extends EventType = EventType> {
+  type: T;
+  at: number;
+  payload: EventPayloads[T];
+}

@@ -1,0 +1,43 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Logger } from '../log.ts';
+import type { Services } from '../services/index.ts';
+import { errorEnvelope } from './middleware/errors.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
+import { mountRoutes } from './mount.ts';
+import { ROUTES } from './routes.ts';
+import * as pub from './routes/public.ts';
+import { route } from './route-def.ts';
+import * as S from './schemas.ts';
+
+export const API_PREFIX = '/api/v1';
+
+export function createApp(services: Services, log: Logger, jsonLimit: number): Koa {
+  const app = new Koa();
+  // The server faces a home LAN directly: never believe X-Forwarded-For for rate limits.
+  app.proxy = false;
+  app.silent = true;
+
+  const api = new Router({ prefix: API_PREFIX });
+  mountRoutes(api, ROUTES, services, jsonLimit);
+
+  // Liveness probes conventionally live at the root as well.
+  const root = new Router();
+  mountRoutes(
+    root,
+    [route({ method: 'GET', path: '/healthz', tag: 'server', summary: 'Liveness', auth: 'none',
+      responses: { 200: { description: 'Healthy', schema: S.HealthResponse } }, handler: pub.health })],
+    services,
+    jsonLimit,
+  );
+
+  app.use(errorEnvelope(log));
+  app.use(securityHeaders());
+  app.use(requestLog(log));
+  app.use(api.routes());
+  app.use(api.allowedMethods({ throw: true }));
+  app.use(root.routes());
+  app.use(root.allowedMethods({ throw: true }));
+  return app;
+}

@@ -1,0 +1,51 @@
+import type Koa from 'koa';
+import { AppError, ERROR_CATALOGUE } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+
+/**
+ * Outermost middleware: whatever goes wrong below, the client gets the error envelope with
+ * a catalogue code, and the server logs only what it needs (never bodies or headers).
+ */
+export function errorEnvelope(log: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new AppError('not_found', 'No such endpoint.');
+    } catch (caught) {
+      const error = toAppError(caught);
+      if (error.code === 'internal') {
+        log.error('request failed', {
+          method: ctx.method,
+          route: routeOf(ctx),
+          error: caught instanceof Error ? (caught.stack ?? caught.message) : String(caught),
+        });
+      }
+      ctx.status = error.status;
+      ctx.set(error.headers);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = error.toBody();
+    }
+  };
+}
+
+/** Maps errors raised by Koa, the router and the body parser onto catalogue codes. */
+export function toAppError(caught: unknown): AppError {
+  if (caught instanceof AppError) return caught;
+  const err = caught as { status?: number; statusCode?: number; type?: string; expose?: boolean; headers?: Record<string, string> };
+  const status = err?.status ?? err?.statusCode;
+  if (err?.type === 'entity.parse.failed') return new AppError('invalid_json');
+  if (err?.type === 'entity.too.large' || status === 413) return new AppError('payload_too_large');
+  if (err?.type === 'encoding.unsupported' || status === 415) return new AppError('unsupported_media_type');
+  if (status === 405) {
+    return new AppError('method_not_allowed', undefined, err.headers?.Allow ? { headers: { Allow: err.headers.Allow } } : {});
+  }
+  if (status === 501) return new AppError('method_not_allowed');
+  if (status === 404) return new AppError('not_found');
+  if (status === 400 && err.expose) return new AppError('invalid_input');
+  return new AppError('internal', ERROR_CATALOGUE.internal.message);
+}
+
+export function routeOf(ctx: Koa.Context): string {
+  const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  return typeof matched === 'string' ? matched : '(unmatched)';
+}

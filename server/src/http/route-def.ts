@@ -1,0 +1,94 @@
+import type Koa from 'koa';
+import type { z } from 'zod';
+import type { ErrorCode } from '../contract/errors.ts';
+import type { Actor, ClientInfo } from '../services/context.ts';
+import type { Services } from '../services/index.ts';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call a route: anyone; a full-scope session; an admin's full-scope session; or
+ * only a pending-scope token (the device-approval status poll).
+ */
+export type AuthMode = 'none' | 'user' | 'admin' | 'pending';
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+export interface HandlerContext<B, Q, P, A extends AuthMode> {
+  body: B;
+  query: Q;
+  params: P;
+  actor: A extends 'none' ? null : Actor;
+  client: ClientInfo;
+  services: Services;
+  koa: Koa.Context;
+}
+
+const REPLY = Symbol('reply');
+
+export interface Reply {
+  [REPLY]: true;
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** A response with a status other than the route's default. */
+export function reply(status: number, body?: unknown, headers: Record<string, string> = {}): Reply {
+  return { [REPLY]: true, status, body, headers };
+}
+
+export function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && REPLY in value;
+}
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  /** A non-JSON body (downloads, images); `schema` is then ignored. */
+  contentType?: string;
+}
+
+export interface RouteDef<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+  A extends AuthMode = AuthMode,
+> {
+  method: Method;
+  /** Under /api/v1, in @koa/router syntax (`/devices/:id/approve`). */
+  path: string;
+  tag: string;
+  summary: string;
+  auth: A;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Responses for the OpenAPI document, by status. */
+  responses: Record<number, ResponseDoc>;
+  /** Error codes this route answers beyond those its auth mode and body imply. */
+  errors?: ErrorCode[];
+  /** Accounts with a temporary password may call this non-GET route (spec: password change, logout). */
+  allowWithTemporaryPassword?: boolean;
+  handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, Infer<P>, A>) => unknown;
+}
+
+/** Erased form kept in the route table. */
+export type AnyRoute = RouteDef<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, AuthMode>;
+
+export function route<
+  A extends AuthMode,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(def: RouteDef<B, Q, P, A>): AnyRoute {
+  return def as unknown as AnyRoute;
+}
+
+/** Handler type for routes/<area>.ts, from the schemas the table gives the route. */
+export type Handler<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+  A extends AuthMode = 'user',
+> = (ctx: HandlerContext<Infer<B>, Infer<Q>, Infer<P>, A>) => unknown;

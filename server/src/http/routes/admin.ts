@@ -1,0 +1,37 @@
+import type * as S from '../schemas.ts';
+import { reply, type Handler } from '../route-def.ts';
+
+export const listUsers: Handler<undefined, typeof S.PageQuery, undefined, 'admin'> = ({ services, actor, query }) =>
+  services.adminUsers.list(actor, query);
+
+export const updateUser: Handler<typeof S.UserPatchBody, undefined, typeof S.IdParam, 'admin'> = ({
+  services,
+  actor,
+  params,
+  body,
+}) => services.adminUsers.update(actor, params.id, body);
+
+export const resetPassword: Handler<typeof S.ResetPasswordBody, undefined, typeof S.IdParam, 'admin'> = ({
+  services,
+  actor,
+  params,
+  body,
+}) => services.adminUsers.resetPassword(actor, params.id, body.new_password);
+
+export const listInvites: Handler<undefined, typeof S.PageQuery, undefined, 'admin'> = ({ services, actor, query }) =>
+  services.invites.list(actor, query);
+
+export const createInvite: Handler<typeof S.InviteBody, undefined, undefined, 'admin'> = ({ services, actor, body }) =>
+  reply(201, services.invites.create(actor, body));
+
+export const deleteInvite: Handler<undefined, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params }) => {
+  services.invites.remove(actor, params.id);
+};
+
+export const getSettings: Handler = ({ services }) => services.settings.current();
+
+export const updateSettings: Handler<typeof S.SettingsPatchBody, undefined, undefined, 'admin'> = ({
+  services,
+  actor,
+  body,
+}) => services.settings.update(actor, body);

@@ -1,0 +1,29 @@
+import type * as S from '../schemas.ts';
+import { reply, type Handler } from '../route-def.ts';
+
+export const register: Handler<typeof S.RegisterBody, undefined, undefined, 'none'> = async ({ services, body }) =>
+  reply(201, { user: await services.auth.register(body) });
+
+export const login: Handler<typeof S.LoginBody, undefined, undefined, 'none'> = async ({ services, body, client }) => {
+  const result = await services.auth.login(body, client);
+  return reply(result.status, result.body);
+};
+
+export const refresh: Handler<typeof S.RefreshBody, undefined, undefined, 'none'> = ({ services, body, client }) =>
+  services.sessions.refresh(body.refresh_token, client);
+
+export const logout: Handler = ({ services, actor }) => {
+  services.sessions.logout(actor);
+};
+
+export const sessionStatus: Handler<undefined, undefined, typeof S.IdParam, 'pending'> = ({ services, actor, params }) =>
+  services.devices.pollStatus(actor, params.id);
+
+export const totpBegin: Handler = ({ services, actor }) => services.twoFactor.begin(actor);
+
+export const totpVerify: Handler<typeof S.TotpVerifyBody> = ({ services, actor, body, client }) =>
+  services.twoFactor.verify(actor, body.code, client);
+
+export const totpDisable: Handler<typeof S.TotpDisableBody> = async ({ services, actor, body }) => {
+  await services.twoFactor.disable(actor, body.password);
+};

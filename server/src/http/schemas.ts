@@ -1,0 +1,187 @@
+import { z } from 'zod';
+
+/*
+ * Shapes of what crosses HTTP. Requests are validated against these; responses are
+ * described by them in the OpenAPI document. Domain rules (username form, password length)
+ * live in the services so every door enforces them the same way.
+ */
+
+const deviceFields = {
+  device_name: z.string().max(200).nullish().describe('A name for this device, shown in the session list'),
+  platform: z.string().max(200).nullish(),
+};
+
+export const SetupBody = z.object({
+  username: z.string(),
+  password: z.string(),
+  server_name: z.string().max(200).optional(),
+  ...deviceFields,
+});
+
+export const RegisterBody = z.object({
+  username: z.string(),
+  password: z.string(),
+  invite_code: z.string().max(200).optional(),
+  display_name: z.string().max(200).nullish(),
+});
+
+export const LoginBody = z.object({
+  username: z.string().max(200),
+  password: z.string().max(1024),
+  totp_code: z.string().max(100).optional().describe('An authenticator code or a single-use recovery code'),
+  ...deviceFields,
+});
+
+export const RefreshBody = z.object({ refresh_token: z.string().min(1).max(200) });
+export const ProfileBody = z.object({ display_name: z.string().max(200).nullable().optional() });
+export const PasswordBody = z.object({ current_password: z.string().max(1024), new_password: z.string() });
+export const TotpVerifyBody = z.object({ code: z.string().max(20) });
+export const TotpDisableBody = z.object({ password: z.string().max(1024) });
+
+export const Role = z.enum(['admin', 'member']);
+
+export const UserPatchBody = z.object({
+  role: Role.optional(),
+  quota_bytes: z.number().int().min(0).nullable().optional().describe('null means unlimited'),
+  disabled: z.boolean().optional(),
+});
+
+export const ResetPasswordBody = z.object({
+  new_password: z.string().optional().describe('Generated when omitted'),
+});
+
+export const InviteBody = z.object({
+  expires_at: z.number().int().positive().nullable().optional(),
+  max_uses: z.number().int().min(1).max(1_000_000).nullable().optional().describe('Default 1; null means unlimited'),
+  role: Role.optional(),
+});
+
+export const SettingsPatchBody = z.object({
+  server_name: z.string().max(200).optional(),
+  allow_self_registration: z.boolean().optional(),
+  require_device_approval: z.boolean().optional(),
+  trash_retention_days: z.number().int().min(1).max(3650).optional(),
+  default_quota_bytes: z.number().int().min(0).nullable().optional(),
+});
+
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  cursor: z.string().max(500).optional(),
+});
+
+export const UsersQuery = PageQuery.extend({ q: z.string().max(100).optional() });
+
+export const IdParam = z.object({ id: z.string().min(1).max(100) });
+export const CodeParam = z.object({ code: z.string().min(1).max(200) });
+
+// ---- Responses (documentation) ----
+
+const UserSummary = z.object({
+  id: z.string(),
+  username: z.string(),
+  role: Role,
+  display_name: z.string().nullable(),
+  avatar_seed: z.string(),
+  must_change_password: z.boolean(),
+  totp_enabled: z.boolean(),
+});
+
+const Quota = z.object({ used: z.number().int(), limit: z.number().int().nullable() });
+
+export const TokenResponse = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_at: z.number().int(),
+  session_id: z.string(),
+  user: UserSummary,
+});
+
+export const PendingResponse = z.object({
+  status: z.literal('pending'),
+  session_id: z.string(),
+  access_token: z.string().describe('Pending scope: only GET /auth/session/{id}/status accepts it'),
+});
+
+export const DeviceStatusResponse = z.union([
+  z.object({ status: z.literal('pending') }),
+  TokenResponse.extend({ status: z.literal('approved') }),
+]);
+
+export const StatusResponse = z.object({
+  name: z.string(),
+  server_id: z.string(),
+  version: z.string(),
+  setup_required: z.boolean(),
+  require_device_approval: z.boolean(),
+  allow_self_registration: z.boolean(),
+  ready: z.boolean(),
+});
+
+const Check = z.enum(['ok', 'failing']);
+export const HealthResponse = z.object({
+  status: Check,
+  version: z.string(),
+  checks: z.object({ db: Check, storage: Check }),
+});
+
+export const MeResponse = UserSummary.extend({ quota: Quota });
+export const AdminUserResponse = MeResponse.extend({ disabled: z.boolean(), created_at: z.number().int() });
+export const PublicUserResponse = z.object({ id: z.string(), name: z.string(), avatar_seed: z.string() });
+export const UserResponse = z.object({ user: UserSummary });
+
+export const SessionResponse = z.object({
+  id: z.string(),
+  device_name: z.string().nullable(),
+  platform: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  ip: z.string().nullable(),
+  created_at: z.number().int(),
+  last_seen_at: z.number().int(),
+  approved_at: z.number().int().nullable(),
+  status: z.enum(['pending', 'active', 'denied', 'revoked']),
+  current: z.boolean(),
+});
+
+export const PendingDeviceResponse = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  username: z.string(),
+  device_name: z.string().nullable(),
+  platform: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  ip: z.string().nullable(),
+  created_at: z.number().int(),
+});
+
+export const InviteResponse = z.object({
+  id: z.string(),
+  role: Role,
+  max_uses: z.number().int().nullable(),
+  uses: z.number().int(),
+  expires_at: z.number().int().nullable(),
+  created_at: z.number().int(),
+  created_by: z.string(),
+  code: z.string().optional().describe('Only in the response that creates the invite'),
+});
+
+export const InviteCheckResponse = z.object({ valid: z.boolean(), expires_at: z.number().int().optional() });
+
+export const SettingsResponse = z.object({
+  server_name: z.string(),
+  allow_self_registration: z.boolean(),
+  require_device_approval: z.boolean(),
+  trash_retention_days: z.number().int(),
+  default_quota_bytes: z.number().int().nullable(),
+});
+
+export const TotpBeginResponse = z.object({ secret: z.string(), otpauth_url: z.string() });
+export const RecoveryCodesResponse = z.object({ recovery_codes: z.array(z.string()).length(10) });
+export const TemporaryPasswordResponse = z.object({ temporary_password: z.string() });
+
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+}
+
+export const ErrorResponse = z.object({
+  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+});

@@ -1,0 +1,122 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { resolveConfig, type ConfigInput, type ServerConfig } from './config.ts';
+import { EventBus } from './events/bus.ts';
+import { createApp } from './http/app.ts';
+import { createLogger, type Logger } from './log.ts';
+import { AccessTokens } from './services/access-tokens.ts';
+import type { ServiceDeps } from './services/context.ts';
+import { createServices, type Services } from './services/index.ts';
+import { PasswordHasher } from './services/passwords.ts';
+import { RateLimiter } from './services/rate-limiter.ts';
+import { newId } from './services/secrets.ts';
+import { openDatabase } from './store/db.ts';
+import { createStore } from './store/index.ts';
+import { WsGateway } from './ws/gateway.ts';
+
+export interface RunningServer {
+  /** Where clients on this machine reach the server. */
+  url: string;
+  port: number;
+  config: ServerConfig;
+  /** The event bus, for an in-process host (the Electron main) that wants to listen. */
+  bus: EventBus;
+  gateway: WsGateway;
+  close(): Promise<void>;
+}
+
+const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+
+/** The server's one public door: the headless CLI and the Electron app both call this. */
+export async function startServer(input: ConfigInput = {}): Promise<RunningServer> {
+  const config = resolveConfig(input);
+  const log = createLogger(config.logLevel);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const db = openDatabase(path.join(config.dataDir, 'hearth.db'));
+  const store = createStore(db);
+  const now = Date.now;
+
+  // Server identity and the access-token signing key are made once and kept with the data.
+  const serverId = store.meta.getOrInit('server_id', newId());
+  const tokenKey = Buffer.from(store.meta.getOrInit('token_key', crypto.randomBytes(32).toString('base64')), 'base64');
+
+  const bus = new EventBus(now, (error) => log.error('event listener failed', { error: String(error) }));
+  const deps: ServiceDeps = {
+    config,
+    store,
+    bus,
+    log,
+    now,
+    passwords: new PasswordHasher(config.passwordHashCost, config.passwordHashConcurrency),
+    accessTokens: new AccessTokens(tokenKey),
+    rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now),
+  };
+  const services = createServices(deps, serverId);
+  const app = createApp(services, log, config.jsonBodyLimitBytes);
+  const server = http.createServer(app.callback());
+  const gateway = new WsGateway(server, bus, services.sessions, config.ws, log);
+
+  try {
+    await listen(server, config.port, config.host);
+  } catch (error) {
+    gateway.close();
+    db.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const maintenance = startMaintenance(services, deps, log);
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${clientHost(config.host)}:${port}`,
+    port,
+    config,
+    bus,
+    gateway,
+    close: () =>
+      (closed ??= (async () => {
+        clearInterval(maintenance);
+        gateway.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        db.close();
+      })()),
+  };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function startMaintenance(services: Services, deps: ServiceDeps, log: Logger): NodeJS.Timeout {
+  const run = () => {
+    try {
+      services.sessions.expireStale();
+      deps.rateLimiter.pruneExpired();
+    } catch (error) {
+      log.error('maintenance failed', { error: String(error) });
+    }
+  };
+  run();
+  const timer = setInterval(run, MAINTENANCE_INTERVAL_MS);
+  timer.unref();
+  return timer;
+}
+
+/** A wildcard listen address is not something a client can dial. */
+function clientHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

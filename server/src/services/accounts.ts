@@ -1,0 +1,64 @@
+import type { Me, Page, PublicUser } from '../contract/dto.ts';
+import { AppError } from '../errors.ts';
+import type { UserRow } from '../store/users.repo.ts';
+import type { Actor, ServiceDeps } from './context.ts';
+import { toMe, toPublicUser } from './mappers.ts';
+import { keysetPage, type PageRequest } from './paging.ts';
+import { checkPassword, cleanDisplayName } from './rules.ts';
+import type { SessionService } from './sessions.ts';
+
+/** What an account does to itself: read its profile, rename, change its password. */
+export class AccountService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly sessions: SessionService,
+  ) {}
+
+  me(actor: Actor): Me {
+    return toMe(this.user(actor));
+  }
+
+  updateProfile(actor: Actor, input: { display_name?: string | null | undefined }): Me {
+    const user = this.user(actor);
+    if (input.display_name !== undefined) {
+      this.deps.store.users.update(user.id, { display_name: cleanDisplayName(input.display_name) }, this.deps.now());
+    }
+    return this.me(actor);
+  }
+
+  /**
+   * Changing the password clears a temporary one and signs out every other device: whoever
+   * knew the old password keeps no session.
+   */
+  async changePassword(actor: Actor, input: { current_password: string; new_password: string }): Promise<void> {
+    const user = this.user(actor);
+    checkPassword(input.new_password, 'new_password');
+    const bucket = `password:acct:${user.id}`;
+    this.deps.rateLimiter.check([bucket]);
+    if (!(await this.deps.passwords.verify(input.current_password, user.password_hash))) {
+      this.deps.rateLimiter.fail([bucket]);
+      throw new AppError('wrong_password', undefined, { field: 'current_password' });
+    }
+    const hash = await this.deps.passwords.hash(input.new_password);
+    this.deps.store.users.update(user.id, { password_hash: hash, must_change_password: false }, this.deps.now());
+    this.deps.rateLimiter.reset(bucket);
+    this.sessions.endAllOf(user.id, 'password_changed', actor.sessionId);
+  }
+
+  /** The people picker: names and avatars of enabled accounts, nothing more. */
+  directory(_actor: Actor, query: string | undefined, page: PageRequest): Page<PublicUser> {
+    const q = query?.trim() || null;
+    return keysetPage(
+      page,
+      (after, limit) => this.deps.store.users.directoryPage(q, after, limit),
+      (row) => row.id,
+      toPublicUser,
+    );
+  }
+
+  private user(actor: Actor): UserRow {
+    const user = this.deps.store.users.byId(actor.userId);
+    if (!user) throw new AppError('invalid_token');
+    return user;
+  }
+}

@@ -1,0 +1,153 @@
+import crypto from 'node:crypto';
+import type { PendingResponse, TokenResponse, UserSummary } from '../contract/dto.ts';
+import { AppError } from '../errors.ts';
+import type { UserRow } from '../store/users.repo.ts';
+import { usernameKey } from '../store/users.repo.ts';
+import type { ClientInfo, ServiceDeps } from './context.ts';
+import { toUserSummary } from './mappers.ts';
+import { checkPassword, checkUsername, cleanDisplayName } from './rules.ts';
+import { hashSecret, newId } from './secrets.ts';
+import type { DeviceInfo, SessionService } from './sessions.ts';
+import type { SettingsService } from './settings.ts';
+import type { TwoFactorService } from './two-factor.ts';
+
+export interface SetupInput extends DeviceInfo {
+  username: string;
+  password: string;
+  server_name?: string | undefined;
+}
+
+export interface RegisterInput {
+  username: string;
+  password: string;
+  invite_code?: string | undefined;
+  display_name?: string | null | undefined;
+}
+
+export interface LoginInput extends DeviceInfo {
+  username: string;
+  password: string;
+  totp_code?: string | undefined;
+}
+
+export type LoginResult = { status: 200; body: TokenResponse } | { status: 202; body: PendingResponse };
+
+/** First-run setup, registration and password sign-in. */
+export class AuthService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly sessions: SessionService,
+    private readonly settings: SettingsService,
+    private readonly twoFactor: TwoFactorService,
+  ) {}
+
+  /** Creates the owner's admin account; refused once anyone exists. */
+  async setup(input: SetupInput, client: ClientInfo): Promise<TokenResponse> {
+    const { store } = this.deps;
+    if (store.users.count() > 0) throw new AppError('already_set_up');
+    checkUsername(input.username);
+    checkPassword(input.password);
+    const passwordHash = await this.deps.passwords.hash(input.password);
+    // The count is read again inside the transaction: two racing setups cannot both win.
+    const user = store.transaction(() => {
+      if (store.users.count() > 0) throw new AppError('already_set_up');
+      const row = this.newUserRow(input.username, passwordHash, 'admin', null);
+      store.users.insert(row);
+      if (input.server_name !== undefined && input.server_name.trim() !== '') {
+        this.settings.setServerName(input.server_name);
+      }
+      return store.users.byId(row.id)!;
+    });
+    const session = this.sessions.open(user, client, input, 'active');
+    return this.sessions.issueTokens(session, user);
+  }
+
+  async register(input: RegisterInput): Promise<UserSummary> {
+    const { store } = this.deps;
+    checkUsername(input.username);
+    checkPassword(input.password);
+    const displayName = cleanDisplayName(input.display_name ?? null);
+    const inviteHash = input.invite_code ? hashSecret(input.invite_code.trim()) : null;
+    if (inviteHash === null && !this.settings.current().allow_self_registration) {
+      throw new AppError('invite_required', undefined, { field: 'invite_code' });
+    }
+    if (inviteHash !== null && !this.inviteUsable(inviteHash)) {
+      throw new AppError('invalid_invite', undefined, { field: 'invite_code' });
+    }
+    if (store.users.byUsername(input.username)) throw new AppError('username_taken', undefined, { field: 'username' });
+    const passwordHash = await this.deps.passwords.hash(input.password);
+    const user = store.transaction(() => {
+      let role: UserRow['role'] = 'member';
+      if (inviteHash !== null) {
+        if (!store.invites.redeem(inviteHash, this.deps.now())) {
+          throw new AppError('invalid_invite', undefined, { field: 'invite_code' });
+        }
+        role = store.invites.byHash(inviteHash)!.role;
+      }
+      const row = this.newUserRow(input.username, passwordHash, role, displayName);
+      if (!store.users.insert(row)) throw new AppError('username_taken', undefined, { field: 'username' });
+      return store.users.byId(row.id)!;
+    });
+    return toUserSummary(user);
+  }
+
+  async login(input: LoginInput, client: ClientInfo): Promise<LoginResult> {
+    const { store, rateLimiter, passwords } = this.deps;
+    const accountBucket = `login:acct:${usernameKey(input.username)}`;
+    const addressBucket = `login:ip:${client.ip ?? 'unknown'}`;
+    rateLimiter.check([accountBucket, addressBucket]);
+
+    const user = store.users.byUsername(input.username);
+    const passwordOk = user
+      ? await passwords.verify(input.password, user.password_hash)
+      : await passwords.verifyAgainstDummy(input.password);
+    if (!user || !passwordOk) {
+      rateLimiter.fail([accountBucket, addressBucket]);
+      throw new AppError('invalid_credentials');
+    }
+    if (user.disabled) throw new AppError('account_disabled');
+    if (user.totp_secret !== null) this.twoFactor.checkSignInCode(user, input.totp_code, client);
+    rateLimiter.reset(accountBucket);
+    if (passwords.needsRehash(user.password_hash)) {
+      store.users.update(user.id, { password_hash: await passwords.hash(input.password) }, this.deps.now());
+    }
+
+    if (this.settings.current().require_device_approval) {
+      const session = this.sessions.open(user, client, input, 'pending');
+      this.deps.bus.publish(
+        'device.pending',
+        {
+          session_id: session.id,
+          user_id: user.id,
+          username: user.username,
+          device_name: session.device_name,
+          platform: session.platform,
+        },
+        { users: [...new Set([user.id, ...store.users.activeAdminIds()])] },
+      );
+      return { status: 202, body: this.sessions.pendingResponse(session) };
+    }
+    const session = this.sessions.open(user, client, input, 'active');
+    return { status: 200, body: this.sessions.issueTokens(session, user) };
+  }
+
+  private inviteUsable(hash: string): boolean {
+    const invite = this.deps.store.invites.byHash(hash);
+    if (!invite) return false;
+    if (invite.expires_at !== null && invite.expires_at <= this.deps.now()) return false;
+    return invite.max_uses === null || invite.uses < invite.max_uses;
+  }
+
+  private newUserRow(username: string, passwordHash: string, role: UserRow['role'], displayName: string | null) {
+    return {
+      id: newId(),
+      username,
+      display_name: displayName,
+      role,
+      password_hash: passwordHash,
+      avatar_seed: crypto.randomBytes(6).toString('hex'),
+      quota_bytes: this.settings.current().default_quota_bytes,
+      created_at: this.deps.now(),
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import type { Invite, Page, Role } from '../contract/dto.ts';
+import { AppError } from '../errors.ts';
+import type { InviteRow } from '../store/invites.repo.ts';
+import type { Actor, ServiceDeps } from './context.ts';
+import { keysetPage, type PageRequest } from './paging.ts';
+import { hashSecret, newId, newSecret } from './secrets.ts';
+import { requireAdmin } from './settings.ts';
+
+export interface InviteInput {
+  expires_at?: number | null | undefined;
+  max_uses?: number | null | undefined;
+  role?: Role | undefined;
+}
+
+/** Invites let the owner decide who may create an account. Codes are stored hashed. */
+export class InviteService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  create(actor: Actor, input: InviteInput): Invite {
+    requireAdmin(actor);
+    const now = this.deps.now();
+    if (input.expires_at != null && input.expires_at <= now) {
+      throw new AppError('invalid_input', 'The expiry must be in the future.', { field: 'expires_at' });
+    }
+    const code = newSecret(18);
+    const row = {
+      id: newId(),
+      code_hash: hashSecret(code),
+      role: input.role ?? 'member',
+      max_uses: input.max_uses === undefined ? 1 : input.max_uses,
+      expires_at: input.expires_at ?? null,
+      created_by: actor.userId,
+      created_at: now,
+    };
+    this.deps.store.invites.insert(row);
+    return { ...toInvite({ ...row, uses: 0 }), code };
+  }
+
+  list(actor: Actor, page: PageRequest): Page<Invite> {
+    requireAdmin(actor);
+    return keysetPage(page, (after, limit) => this.deps.store.invites.page(after, limit), (r) => r.id, toInvite);
+  }
+
+  remove(actor: Actor, id: string): void {
+    requireAdmin(actor);
+    if (!this.deps.store.invites.remove(id)) throw new AppError('not_found');
+  }
+
+  check(code: string): { valid: boolean; expires_at?: number } {
+    const invite = this.deps.store.invites.byHash(hashSecret(code.trim()));
+    const now = this.deps.now();
+    const valid =
+      invite !== undefined &&
+      (invite.expires_at === null || invite.expires_at > now) &&
+      (invite.max_uses === null || invite.uses < invite.max_uses);
+    return valid && invite.expires_at !== null ? { valid, expires_at: invite.expires_at } : { valid };
+  }
+}
+
+function toInvite(row: InviteRow): Invite {
+  return {
+    id: row.id,
+    role: row.role,
+    max_uses: row.max_uses,
+    uses: row.uses,
+    expires_at: row.expires_at,
+    created_at: row.created_at,
+    created_by: row.created_by,
+  };
+}

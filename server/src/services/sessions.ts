@@ -1,0 +1,190 @@
+import type { PendingResponse, SessionInfo, TokenResponse } from '../contract/dto.ts';
+import type { SessionRevokeReason } from '../contract/events.ts';
+import { AppError } from '../errors.ts';
+import type { SessionRow } from '../store/sessions.repo.ts';
+import type { UserRow } from '../store/users.repo.ts';
+import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
+import { toUserSummary } from './mappers.ts';
+import { hashSecret, newId, newSecret } from './secrets.ts';
+
+export interface DeviceInfo {
+  device_name?: string | null | undefined;
+  platform?: string | null | undefined;
+}
+
+/** How often a session's "last seen" is written while it is only being used, not refreshed. */
+const SEEN_WRITE_INTERVAL_MS = 60_000;
+
+/**
+ * Sessions and their tokens: opening, authenticating, rotating, listing and ending. Other
+ * services open and end sessions through here so every end emits `session.revoked`.
+ */
+export class SessionService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  open(user: UserRow, client: ClientInfo, device: DeviceInfo, status: 'active' | 'pending'): SessionRow {
+    const now = this.deps.now();
+    const row = {
+      id: newId(),
+      user_id: user.id,
+      status,
+      device_name: clip(device.device_name),
+      platform: clip(device.platform),
+      user_agent: clip(client.userAgent, 512),
+      ip: client.ip,
+      created_at: now,
+      last_seen_at: now,
+      approved_at: status === 'active' ? now : null,
+      expires_at: now + (status === 'active' ? this.deps.config.refreshTokenTtlMs : this.deps.config.pendingTokenTtlMs),
+    };
+    this.deps.store.sessions.insert(row);
+    return { ...row, ended_at: null, ended_reason: null };
+  }
+
+  /** A fresh refresh token (stored hashed) and access token for a live session. */
+  issueTokens(session: SessionRow, user: UserRow): TokenResponse {
+    const now = this.deps.now();
+    const refreshToken = newSecret();
+    this.deps.store.refreshTokens.insert(hashSecret(refreshToken), session.id, now);
+    return this.tokenResponse(session, user, refreshToken, now);
+  }
+
+  pendingResponse(session: SessionRow): PendingResponse {
+    const access = this.deps.accessTokens.sign({
+      sessionId: session.id,
+      scope: 'pending',
+      expiresAt: session.expires_at,
+    });
+    return { status: 'pending', session_id: session.id, access_token: access };
+  }
+
+  /** The actor behind an access token, or 401 when the token or its session is dead. */
+  authenticate(token: string): Actor & { sessionStatus: SessionRow['status'] } {
+    const now = this.deps.now();
+    const claims = this.deps.accessTokens.verify(token, now);
+    if (!claims) throw new AppError('invalid_token');
+    const session = this.deps.store.sessions.byId(claims.sessionId);
+    if (!session || session.expires_at <= now) throw new AppError('invalid_token');
+    const live = claims.scope === 'full' ? session.status === 'active' : session.status !== 'revoked';
+    if (!live) throw new AppError('invalid_token');
+    const user = this.deps.store.users.byId(session.user_id);
+    if (!user || user.disabled) throw new AppError('invalid_token');
+    if (claims.scope === 'full' && now - session.last_seen_at > SEEN_WRITE_INTERVAL_MS) {
+      this.deps.store.sessions.markSeen(session.id, now);
+    }
+    return {
+      userId: user.id,
+      sessionId: session.id,
+      role: user.role,
+      scope: claims.scope,
+      mustChangePassword: user.must_change_password,
+      sessionStatus: session.status,
+    };
+  }
+
+  /**
+   * Rotates a refresh token. A token presented a second time means two parties hold it, so
+   * the whole session ends: the thief's copy and the owner's both stop working.
+   */
+  refresh(refreshToken: string, client: ClientInfo): TokenResponse {
+    const { store, rateLimiter } = this.deps;
+    const addressBucket = `refresh:ip:${client.ip ?? 'unknown'}`;
+    rateLimiter.check([addressBucket]);
+    const now = this.deps.now();
+    const hash = hashSecret(refreshToken);
+    type Outcome = 'invalid' | { reused: SessionRow } | { tokens: TokenResponse };
+    const outcome = store.transaction((): Outcome => {
+      const token = store.refreshTokens.byHash(hash);
+      const session = token ? store.sessions.byId(token.session_id) : undefined;
+      if (!token || !session || session.status !== 'active' || session.expires_at <= now) return 'invalid';
+      if (token.used_at !== null || !store.refreshTokens.markUsed(hash, now)) {
+        store.sessions.end(session.id, 'revoked', 'refresh_reuse', now);
+        return { reused: session };
+      }
+      const user = store.users.byId(session.user_id);
+      if (!user || user.disabled) return 'invalid';
+      store.sessions.touch(session.id, now, now + this.deps.config.refreshTokenTtlMs);
+      return { tokens: this.issueTokens(session, user) };
+    });
+    if (outcome === 'invalid') {
+      rateLimiter.fail([addressBucket]);
+      throw new AppError('invalid_refresh_token');
+    }
+    if ('reused' in outcome) {
+      this.announceEnded(outcome.reused, 'refresh_reuse');
+      this.deps.log.warn('refresh token reused; session revoked', { session_id: outcome.reused.id });
+      throw new AppError('refresh_token_reused');
+    }
+    return outcome.tokens;
+  }
+
+  list(actor: Actor): SessionInfo[] {
+    return this.deps.store.sessions.listLive(actor.userId).map((s) => ({
+      id: s.id,
+      device_name: s.device_name,
+      platform: s.platform,
+      user_agent: s.user_agent,
+      ip: s.ip,
+      created_at: s.created_at,
+      last_seen_at: s.last_seen_at,
+      approved_at: s.approved_at,
+      status: s.status,
+      current: s.id === actor.sessionId,
+    }));
+  }
+
+  /** Signs out one of the caller's own sessions; others' sessions do not exist for them. */
+  revokeOwn(actor: Actor, sessionId: string): void {
+    const session = this.deps.store.sessions.byId(sessionId);
+    if (!session || session.user_id !== actor.userId || (session.status !== 'active' && session.status !== 'pending')) {
+      throw new AppError('not_found');
+    }
+    this.end(session.id, 'signed_out');
+  }
+
+  logout(actor: Actor): void {
+    this.end(actor.sessionId, 'logout');
+  }
+
+  /** Ends a live session and tells its sockets; false when it had already ended. */
+  end(sessionId: string, reason: SessionRevokeReason, status: 'revoked' | 'denied' = 'revoked'): boolean {
+    const session = this.deps.store.sessions.byId(sessionId);
+    if (!session || !this.deps.store.sessions.end(sessionId, status, reason, this.deps.now())) return false;
+    this.announceEnded(session, reason);
+    return true;
+  }
+
+  endAllOf(userId: string, reason: SessionRevokeReason, keepSessionId?: string): void {
+    for (const id of this.deps.store.sessions.liveIdsOfUser(userId)) {
+      if (id !== keepSessionId) this.end(id, reason);
+    }
+  }
+
+  /** Periodic upkeep: end idle sessions, forget long-ended ones. */
+  expireStale(): void {
+    const now = this.deps.now();
+    this.deps.store.sessions.expireStale(now);
+    this.deps.store.sessions.purgeEndedBefore(now - this.deps.config.refreshTokenTtlMs);
+  }
+
+  private announceEnded(session: SessionRow, reason: SessionRevokeReason): void {
+    this.deps.bus.publish('session.revoked', { session_id: session.id, reason }, { users: [session.user_id] });
+  }
+
+  private tokenResponse(session: SessionRow, user: UserRow, refreshToken: string, now: number): TokenResponse {
+    const expiresAt = now + this.deps.config.accessTokenTtlMs;
+    return {
+      access_token: this.deps.accessTokens.sign({ sessionId: session.id, scope: 'full', expiresAt }),
+      refresh_token: refreshToken,
+      expires_at: expiresAt,
+      session_id: session.id,
+      user: toUserSummary(user),
+    };
+  }
+}
+
+function clip(value: string | null | undefined, max = 100): string | null {
+  if (value === null || value === undefined) return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : [...trimmed].slice(0, max).join('');
+}

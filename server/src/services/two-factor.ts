@@ -1,0 +1,112 @@
+import { AppError } from '../errors.ts';
+import type { UserRow } from '../store/users.repo.ts';
+import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
+import { hashSecret, newTypableSecret, normaliseTypableSecret } from './secrets.ts';
+import { matchTotpStep, newTotpSecret, otpauthUrl } from './totp.ts';
+import type { SettingsService } from './settings.ts';
+
+const RECOVERY_CODE_COUNT = 10;
+
+/** TOTP enrollment, sign-in codes and single-use recovery codes. */
+export class TwoFactorService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly settings: SettingsService,
+  ) {}
+
+  /** Starts (or restarts) enrollment: the secret only counts once a code confirms it. */
+  begin(actor: Actor): { secret: string; otpauth_url: string } {
+    const user = this.user(actor);
+    if (user.totp_secret !== null) throw new AppError('totp_already_enabled');
+    const secret = newTotpSecret();
+    this.deps.store.users.update(user.id, { totp_pending_secret: secret }, this.deps.now());
+    return { secret, otpauth_url: otpauthUrl(secret, user.username, this.settings.current().server_name) };
+  }
+
+  /** Confirms enrollment with a code and hands out the recovery codes, once. */
+  verify(actor: Actor, code: string, client: ClientInfo): { recovery_codes: string[] } {
+    const user = this.user(actor);
+    if (user.totp_secret !== null) throw new AppError('totp_already_enabled');
+    if (user.totp_pending_secret === null) throw new AppError('totp_not_started');
+    const buckets = this.buckets(user, client);
+    this.deps.rateLimiter.check(buckets);
+    const step = matchTotpStep(user.totp_pending_secret, code.trim(), this.deps.now());
+    if (step === null) {
+      this.deps.rateLimiter.fail(buckets);
+      throw new AppError('invalid_totp_code', undefined, { field: 'code' });
+    }
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newTypableSecret);
+    this.deps.store.transaction(() => {
+      this.deps.store.users.update(
+        user.id,
+        { totp_secret: user.totp_pending_secret, totp_pending_secret: null, totp_last_step: step },
+        this.deps.now(),
+      );
+      this.deps.store.recoveryCodes.replaceAll(user.id, codes.map((c) => hashSecret(normaliseTypableSecret(c))));
+    });
+    return { recovery_codes: codes };
+  }
+
+  async disable(actor: Actor, password: string): Promise<void> {
+    const user = this.user(actor);
+    if (user.totp_secret === null) throw new AppError('totp_not_enabled');
+    const bucket = `password:acct:${user.id}`;
+    this.deps.rateLimiter.check([bucket]);
+    if (!(await this.deps.passwords.verify(password, user.password_hash))) {
+      this.deps.rateLimiter.fail([bucket]);
+      throw new AppError('wrong_password', undefined, { field: 'password' });
+    }
+    this.deps.store.transaction(() => {
+      this.deps.store.users.update(
+        user.id,
+        { totp_secret: null, totp_pending_secret: null, totp_last_step: null },
+        this.deps.now(),
+      );
+      this.deps.store.recoveryCodes.deleteAll(user.id);
+    });
+  }
+
+  /**
+   * The second factor at sign-in: an authenticator code not used before (its step must be
+   * newer than the last accepted one, so a code seen over a shoulder is already spent), or
+   * an unused recovery code, which is consumed.
+   */
+  checkSignInCode(user: UserRow, code: string | undefined, client: ClientInfo): void {
+    if (code === undefined || code.trim() === '') throw new AppError('totp_required');
+    const buckets = this.buckets(user, client);
+    this.deps.rateLimiter.check(buckets);
+    if (!this.consumeCode(user, code.trim())) {
+      this.deps.rateLimiter.fail(buckets);
+      throw new AppError('totp_required', 'That code is not right. Enter a current code or a recovery code.', {
+        field: 'totp_code',
+      });
+    }
+    this.deps.rateLimiter.reset(buckets[0]!);
+  }
+
+  private consumeCode(user: UserRow, code: string): boolean {
+    const now = this.deps.now();
+    const { store } = this.deps;
+    if (/^\d{6}$/.test(code)) {
+      const step = matchTotpStep(user.totp_secret!, code, now);
+      if (step === null) return false;
+      return store.transaction(() => {
+        const fresh = store.users.byId(user.id)!;
+        if (fresh.totp_last_step !== null && step <= fresh.totp_last_step) return false;
+        store.users.update(user.id, { totp_last_step: step }, now);
+        return true;
+      });
+    }
+    return store.recoveryCodes.consume(user.id, hashSecret(normaliseTypableSecret(code)), now);
+  }
+
+  private buckets(user: UserRow, client: ClientInfo): [string, string] {
+    return [`totp:acct:${user.id}`, `totp:ip:${client.ip ?? 'unknown'}`];
+  }
+
+  private user(actor: Actor): UserRow {
+    const user = this.deps.store.users.byId(actor.userId);
+    if (!user) throw new AppError('invalid_token');
+    return user;
+  }
+}

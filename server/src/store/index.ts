@@ -1,0 +1,36 @@
+import type { Db } from './db.ts';
+import { UsersRepo, RecoveryCodesRepo } from './users.repo.ts';
+import { SessionsRepo, RefreshTokensRepo } from './sessions.repo.ts';
+import { InvitesRepo } from './invites.repo.ts';
+import { KeyValueRepo } from './kv.repo.ts';
+import { RateEventsRepo } from './rate-events.repo.ts';
+import { inTransaction } from './db.ts';
+
+/** Every repository over one database, plus the transaction boundary services use. */
+export interface Store {
+  users: UsersRepo;
+  recoveryCodes: RecoveryCodesRepo;
+  sessions: SessionsRepo;
+  refreshTokens: RefreshTokensRepo;
+  invites: InvitesRepo;
+  settings: KeyValueRepo;
+  meta: KeyValueRepo;
+  rateEvents: RateEventsRepo;
+  transaction<T>(work: () => T): T;
+  ping(): boolean;
+}
+
+export function createStore(db: Db): Store {
+  return {
+    users: new UsersRepo(db),
+    recoveryCodes: new RecoveryCodesRepo(db),
+    sessions: new SessionsRepo(db),
+    refreshTokens: new RefreshTokensRepo(db),
+    invites: new InvitesRepo(db),
+    settings: new KeyValueRepo(db, 'settings'),
+    meta: new KeyValueRepo(db, 'meta'),
+    rateEvents: new RateEventsRepo(db),
+    transaction: (work) => inTransaction(db, work),
+    ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
+  };
+}

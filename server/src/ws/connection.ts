@@ -1,0 +1,66 @@
+import type { WebSocket } from 'ws';
+
+/** Messages handed to the socket whose write has not completed; beyond this they wait in the queue. */
+const MAX_IN_FLIGHT = 8;
+
+/**
+ * One client's outbound side. A client that stops reading fills the kernel buffer, writes stop
+ * completing, and messages wait in a bounded queue that drops its oldest entry when full: the
+ * server's memory per connection stays bounded and no other client waits for this one.
+ */
+export class Connection {
+  alive = true;
+  dropped = 0;
+  private readonly queue: string[] = [];
+  private inFlight = 0;
+  private closing = false;
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly userId: string,
+    readonly sessionId: string,
+    private readonly capacity: number,
+  ) {}
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  send(message: string): void {
+    if (this.closing) return;
+    this.queue.push(message);
+    if (this.queue.length > this.capacity) {
+      this.queue.shift();
+      this.dropped++;
+    }
+    this.pump();
+  }
+
+  /** Sends a last message, then closes; gives up on a client that never reads. */
+  sendAndClose(message: string, code: number, reason: string, graceMs: number): void {
+    this.send(message);
+    this.closing = true;
+    const finish = () => this.socket.close(code, reason);
+    if (this.queue.length === 0 && this.inFlight === 0) finish();
+    else this.onDrained = finish;
+    setTimeout(() => this.socket.terminate(), graceMs).unref();
+  }
+
+  private onDrained: (() => void) | null = null;
+
+  private pump(): void {
+    while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
+      const next = this.queue.shift()!;
+      this.inFlight++;
+      this.socket.send(next, () => {
+        this.inFlight--;
+        this.pump();
+        if (this.inFlight === 0 && this.queue.length === 0 && this.onDrained) {
+          const done = this.onDrained;
+          this.onDrained = null;
+          done();
+        }
+      });
+    }
+  }
+}
