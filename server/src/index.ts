@@ -15,6 +15,8 @@ import { RateLimiter } from './services/rate-limiter.ts';
 import { newId } from './services/secrets.ts';
 import { openDatabase } from './store/db.ts';
 import { createStore } from './store/index.ts';
+import { ContentStores } from './store/content-stores.ts';
+import { reconcileContent } from './services/reconcile.ts';
 import { WsGateway } from './ws/gateway.ts';
 
 export interface RunningServer {
@@ -54,7 +56,11 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     accessTokens: new AccessTokens(tokenKey),
     rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now),
   };
-  const services = createServices(deps, serverId);
+  const content = await ContentStores.open(store.libraries, config.dataDir, now());
+  const services = createServices(deps, serverId, content);
+  // Finish uploads whose bytes were complete when the server last stopped, before anything
+  // else looks at the content files.
+  await services.uploads.recover();
   const app = createApp(services, log, config.jsonBodyLimitBytes);
   const server = http.createServer(app.callback());
   const gateway = new WsGateway(server, bus, services.sessions, config.ws, log);
@@ -68,6 +74,8 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   }
   const port = (server.address() as AddressInfo).port;
   const maintenance = startMaintenance(services, deps, log);
+  // Reconciliation walks every content file: it runs after the server is already answering.
+  const reconciled = reconcileContent(deps, content).catch((error) => log.error('reconciliation failed', { error: String(error) }));
 
   let closed: Promise<void> | undefined;
   return {
@@ -79,6 +87,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     close: () =>
       (closed ??= (async () => {
         clearInterval(maintenance);
+        await reconciled;
         gateway.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
@@ -100,16 +109,19 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 }
 
 function startMaintenance(services: Services, deps: ServiceDeps, log: Logger): NodeJS.Timeout {
-  const run = () => {
+  const run = async () => {
     try {
       services.sessions.expireStale();
       deps.rateLimiter.pruneExpired();
+      services.idempotency.prune();
+      await services.uploads.expire();
+      await services.nodes.purgeTrash(services.settings.current().trash_retention_days);
     } catch (error) {
       log.error('maintenance failed', { error: String(error) });
     }
   };
-  run();
-  const timer = setInterval(run, MAINTENANCE_INTERVAL_MS);
+  void run();
+  const timer = setInterval(() => void run(), MAINTENANCE_INTERVAL_MS);
   timer.unref();
   return timer;
 }

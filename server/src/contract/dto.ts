@@ -113,3 +113,48 @@ export interface Page<T> {
   items: T[];
   next_cursor: string | null;
 }
+
+export type NodeType = 'folder' | 'file';
+export type NodeColor = 'blue' | 'green' | 'orange' | 'red' | 'purple' | 'teal' | 'neutral';
+
+export interface NodeDto {
+  id: string;
+  type: NodeType;
+  name: string;
+  parent_id: string | null;
+  owner_id: string;
+  size: number;
+  mime_type: string | null;
+  created_at: number;
+  updated_at: number;
+  color: NodeColor | null;
+  starred: boolean;
+  trashed_at: number | null;
+  version: number;
+  has_thumbnail: boolean;
+  /** Media fields: present only once the server has processed an image or video. */
+  image_width?: number;
+  image_height?: number;
+  taken_at?: number;
+}
+
+export interface VersionDto {
+  id: string;
+  version: number;
+  size: number;
+  created_at: number;
+  created_by: string;
+}
+
+export interface ActivityDto {
+  id: string;
+  type: string;
+  actor_id: string | null;
+  node_id: string | null;
+  at: number;
+  details: Record<string, unknown>;
+}
+
+export interface TrashPage extends Page<NodeDto> {
+  retention_days: number;
+}

@@ -14,6 +14,8 @@ export const ERROR_CATALOGUE = {
   },
   weak_password: { status: 400, message: 'Passwords are 10 to 256 characters long.' },
   invalid_invite: { status: 400, message: 'This invite code is unknown, used up or expired.' },
+  invalid_name: { status: 400, message: 'That name cannot be used.' },
+  invalid_range: { status: 416, message: 'The requested range is outside the file.' },
   invalid_totp_code: { status: 400, message: 'That code does not match the authenticator.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Send the request body as application/json.' },
@@ -51,15 +53,30 @@ export const ERROR_CATALOGUE = {
   totp_not_started: { status: 409, message: 'Start two-factor enrollment first.' },
   last_admin: { status: 409, message: 'The server needs at least one active admin.' },
   not_pending: { status: 409, message: 'This device is no longer waiting for approval.' },
+  offset_mismatch: { status: 409, message: 'Upload-Offset does not match the bytes received so far.' },
+  name_conflict: { status: 409, message: 'Something with that name is already there.' },
+  invalid_move: { status: 409, message: 'A folder cannot move into itself or a folder inside it.' },
+  in_trash: { status: 409, message: 'Restore this item from the trash first.' },
+  not_in_trash: { status: 409, message: 'This item is not in the trash.' },
+  idempotency_conflict: {
+    status: 409,
+    message: 'This Idempotency-Key was already used for a different request.',
+  },
+  upload_expired: { status: 410, message: 'This upload expired; start it again.' },
+  tus_version_unsupported: { status: 412, message: 'Send Tus-Resumable: 1.0.0.' },
+  checksum_mismatch: { status: 460, message: 'The data does not match its Upload-Checksum; send it again.' },
+  checksum_algorithm_unsupported: { status: 400, message: 'Upload-Checksum supports sha1 and sha256.' },
   upgrade_required: { status: 426, message: 'This endpoint speaks WebSocket only.' },
 
   // Limits
+  quota_exceeded: { status: 507, message: 'There is not enough storage left in this account.' },
   rate_limited: { status: 429, message: 'Too many attempts. Try again later.' },
   slow_down: { status: 429, message: 'Polling too fast. Wait a few seconds between requests.' },
 
   // Server
   internal: { status: 500, message: 'Something went wrong on the server.' },
   unavailable: { status: 503, message: 'The server is not ready.' },
+  library_offline: { status: 503, message: 'The drive holding this file is not connected.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -6,6 +6,7 @@ import { errorEnvelope } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { mountRoutes } from './mount.ts';
+import { tusHeaders } from './tus.ts';
 import { ROUTES } from './routes.ts';
 import * as pub from './routes/public.ts';
 import { route } from './route-def.ts';
@@ -32,9 +33,11 @@ export function createApp(services: Services, log: Logger, jsonLimit: number): K
     jsonLimit,
   );
 
+  // Outermost, so it logs the status the envelope finally sent (inside it, every error read as 404).
+  app.use(requestLog(log));
   app.use(errorEnvelope(log));
   app.use(securityHeaders());
-  app.use(requestLog(log));
+  app.use(tusHeaders());
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(root.routes());

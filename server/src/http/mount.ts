@@ -35,14 +35,14 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], service
         services,
         koa: ctx,
       } as never);
-      if (isReply(result)) {
+      if (ctx.state.responded) {
+        // The handler answered itself (a file stream, the tus protocol).
+      } else if (isReply(result)) {
         ctx.status = result.status;
         ctx.set(result.headers);
         if (result.body !== undefined) ctx.body = result.body;
       } else if (result === undefined) {
         ctx.status = 204;
-      } else if (ctx.respond === false || ctx.body !== undefined) {
-        // The handler answered itself (a stream, a file).
       } else {
         ctx.status = 200;
         ctx.body = result;

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../contract/errors.ts';
 import type { Actor, ClientInfo } from '../services/context.ts';
 import type { Services } from '../services/index.ts';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
  * Who may call a route: anyone; a full-scope session; an admin's full-scope session; or

@@ -5,6 +5,8 @@ import * as account from './routes/account.ts';
 import * as admin from './routes/admin.ts';
 import * as auth from './routes/auth.ts';
 import * as pub from './routes/public.ts';
+import * as nodes from './routes/nodes.ts';
+import * as uploads from './routes/uploads.ts';
 import * as S from './schemas.ts';
 
 const ok = (description: string, schema?: import('zod').ZodType) => ({ 200: { description, ...(schema && { schema }) } });
@@ -95,6 +97,70 @@ export const ROUTES: readonly AnyRoute[] = [
     handler: admin.createInvite }),
   route({ method: 'DELETE', path: '/admin/invites/:id', tag: 'admin', summary: 'Withdraw an invite', auth: 'admin',
     params: S.IdParam, responses: none, handler: admin.deleteInvite }),
+
+  // ---- Nodes ----
+  route({ method: 'GET', path: '/nodes', tag: 'nodes',
+    summary: 'List a folder (parent_id, default the top level) or a flat view (filter), sorted and paged; folders first',
+    auth: 'user', query: S.ListQuery, responses: ok('A page of nodes', S.pageOf(S.NodeResponse)), errors: ['in_trash'],
+    handler: nodes.list }),
+  route({ method: 'POST', path: '/nodes/folder', tag: 'nodes', summary: 'Create a folder (honours Idempotency-Key)', auth: 'user',
+    body: S.CreateFolderBody, responses: { 201: { description: 'Created (or the first answer for a repeated key)', schema: S.NodeResponse } },
+    errors: ['invalid_name', 'name_conflict', 'in_trash', 'not_found', 'idempotency_conflict'], handler: nodes.createFolder }),
+  route({ method: 'GET', path: '/nodes/:id', tag: 'nodes', summary: 'One node', auth: 'user', params: S.IdParam,
+    responses: ok('The node', S.NodeResponse), handler: nodes.get }),
+  route({ method: 'GET', path: '/nodes/:id/path', tag: 'nodes', summary: 'Breadcrumb: ancestors from the top level down to the node',
+    auth: 'user', params: S.IdParam, responses: ok('The path', S.pageOf(S.NodeResponse).pick({ items: true })), handler: nodes.path }),
+  route({ method: 'PATCH', path: '/nodes/:id', tag: 'nodes', summary: 'Rename, move or recolor', auth: 'user', params: S.IdParam,
+    body: S.NodePatchBody, responses: ok('The node', S.NodeResponse),
+    errors: ['invalid_name', 'name_conflict', 'invalid_move', 'in_trash', 'forbidden'], handler: nodes.update }),
+  route({ method: 'DELETE', path: '/nodes/:id', tag: 'nodes', summary: 'Move to the trash', auth: 'user', params: S.IdParam,
+    responses: ok('The trashed node', S.NodeResponse), errors: ['in_trash', 'forbidden'], handler: nodes.trash }),
+  route({ method: 'POST', path: '/nodes/:id/restore', tag: 'nodes',
+    summary: 'Restore from the trash (to its old folder, or the top level if that is gone; a free name if taken)', auth: 'user',
+    params: S.IdParam, responses: ok('The restored node', S.NodeResponse), errors: ['not_in_trash', 'in_trash', 'forbidden'],
+    handler: nodes.restore }),
+  route({ method: 'DELETE', path: '/nodes/:id/permanent', tag: 'nodes', summary: 'Delete for good, with everything inside',
+    auth: 'user', params: S.IdParam, responses: none, errors: ['forbidden'], handler: nodes.deletePermanently }),
+  route({ method: 'POST', path: '/nodes/:id/star', tag: 'nodes', summary: 'Bookmark (each account its own)', auth: 'user',
+    params: S.IdParam, responses: none, handler: nodes.star }),
+  route({ method: 'DELETE', path: '/nodes/:id/star', tag: 'nodes', summary: 'Remove the bookmark', auth: 'user',
+    params: S.IdParam, responses: none, handler: nodes.unstar }),
+  route({ method: 'GET', path: '/nodes/:id/download', tag: 'nodes',
+    summary: 'Stream the content; one Range, If-Range, ETag; ?inline=1 shows safe types in place', auth: 'user',
+    params: S.IdParam, query: S.DownloadQuery,
+    responses: { 200: { description: 'The file', contentType: 'application/octet-stream' },
+      206: { description: 'The requested range', contentType: 'application/octet-stream' }, 304: { description: 'Not modified' } },
+    errors: ['invalid_range', 'library_offline'], handler: nodes.download }),
+  route({ method: 'GET', path: '/nodes/:id/versions', tag: 'nodes', summary: 'Version history, newest first', auth: 'user',
+    params: S.IdParam, responses: ok('Versions', S.pageOf(S.VersionResponse)), handler: nodes.versions }),
+  route({ method: 'POST', path: '/nodes/:id/versions/:vid/restore', tag: 'nodes',
+    summary: 'Make an old version current again (as a new version)', auth: 'user', params: S.VersionParams,
+    responses: ok('The node', S.NodeResponse), errors: ['quota_exceeded', 'in_trash', 'library_offline', 'forbidden'],
+    handler: nodes.restoreVersion }),
+  route({ method: 'GET', path: '/trash', tag: 'nodes', summary: 'Trashed items and the retention policy (days)', auth: 'user',
+    query: S.PageQuery, responses: ok('A page of trashed items', S.TrashResponse), handler: nodes.trashList }),
+  route({ method: 'GET', path: '/activity', tag: 'nodes', summary: 'What happened to the account\'s files, newest first',
+    auth: 'user', query: S.PageQuery, responses: ok('A page of activity', S.pageOf(S.ActivityResponse)), handler: nodes.activity }),
+
+  // ---- Uploads (tus 1.0.0) ----
+  route({ method: 'OPTIONS', path: '/uploads', tag: 'uploads', summary: 'tus discovery: version, extensions, maximum size',
+    auth: 'none', responses: { 204: { description: 'Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm' } },
+    handler: uploads.options }),
+  route({ method: 'POST', path: '/uploads', tag: 'uploads',
+    summary: 'Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id); may carry the first bytes',
+    auth: 'user', responses: { 201: { description: 'Location of the upload; Service-Node-Id if already complete' } },
+    errors: ['tus_version_unsupported', 'quota_exceeded', 'payload_too_large', 'invalid_name', 'in_trash', 'not_found', 'checksum_mismatch'],
+    handler: uploads.create }),
+  route({ method: 'HEAD', path: '/uploads/:id', tag: 'uploads', summary: 'How far an upload got (Upload-Offset)', auth: 'user',
+    params: S.IdParam, responses: { 200: { description: 'Upload-Offset, Upload-Length, Upload-Metadata' } },
+    errors: ['tus_version_unsupported', 'upload_expired'], handler: uploads.head }),
+  route({ method: 'PATCH', path: '/uploads/:id', tag: 'uploads',
+    summary: 'Send bytes at Upload-Offset (application/offset+octet-stream, optional Upload-Checksum); the completing PATCH answers Service-Node-Id',
+    auth: 'user', params: S.IdParam, responses: { 204: { description: 'Upload-Offset; Service-Node-Id when complete' } },
+    errors: ['tus_version_unsupported', 'offset_mismatch', 'upload_expired', 'checksum_mismatch', 'checksum_algorithm_unsupported',
+      'payload_too_large', 'unsupported_media_type', 'missing_field', 'quota_exceeded'], handler: uploads.patch }),
+  route({ method: 'DELETE', path: '/uploads/:id', tag: 'uploads', summary: 'Abandon an upload (termination)', auth: 'user',
+    params: S.IdParam, responses: { 204: { description: 'Gone' } }, errors: ['tus_version_unsupported'], handler: uploads.terminate }),
 
   // ---- Events ----
   route({ method: 'GET', path: '/ws', tag: 'events',

@@ -185,3 +185,72 @@ export function pageOf<T extends z.ZodType>(item: T) {
 export const ErrorResponse = z.object({
   error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
 });
+
+// ---- Nodes ----
+
+const NodeColor = z.enum(['blue', 'green', 'orange', 'red', 'purple', 'teal', 'neutral']);
+
+export const CreateFolderBody = z.object({
+  name: z.string(),
+  parent_id: z.string().max(100).nullish().describe('Omitted, null or "root": the top level'),
+});
+
+export const NodePatchBody = z.object({
+  name: z.string().optional(),
+  parent_id: z.string().max(100).nullable().optional().describe('Move here; null or "root" is the top level'),
+  color: NodeColor.nullable().optional(),
+});
+
+export const ListQuery = PageQuery.extend({
+  parent_id: z.string().max(100).optional().describe('"root" (the default) is the top level'),
+  filter: z.enum(['starred', 'recent', 'gallery']).optional(),
+  query: z.string().max(255).optional().describe('Name contains, ignoring case and accents'),
+  sort: z.enum(['name', 'updated', 'created', 'size', 'taken']).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+});
+
+export const DownloadQuery = z.object({
+  inline: z.enum(['0', '1', 'true', 'false']).optional().describe('Show images, video, audio and PDF in place'),
+  access_token: z.string().optional().describe('For elements that cannot send headers'),
+});
+
+export const VersionParams = z.object({ id: z.string().min(1).max(100), vid: z.string().min(1).max(100) });
+
+export const NodeResponse = z.object({
+  id: z.string(),
+  type: z.enum(['folder', 'file']),
+  name: z.string(),
+  parent_id: z.string().nullable(),
+  owner_id: z.string(),
+  size: z.number().int(),
+  mime_type: z.string().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+  color: NodeColor.nullable(),
+  starred: z.boolean(),
+  trashed_at: z.number().int().nullable(),
+  version: z.number().int(),
+  has_thumbnail: z.boolean(),
+  image_width: z.number().int().optional(),
+  image_height: z.number().int().optional(),
+  taken_at: z.number().int().optional().describe('Capture time; absent when the file has none'),
+});
+
+export const VersionResponse = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  size: z.number().int(),
+  created_at: z.number().int(),
+  created_by: z.string(),
+});
+
+export const ActivityResponse = z.object({
+  id: z.string(),
+  type: z.string(),
+  actor_id: z.string().nullable(),
+  node_id: z.string().nullable(),
+  at: z.number().int(),
+  details: z.record(z.string(), z.unknown()),
+});
+
+export const TrashResponse = pageOf(NodeResponse).extend({ retention_days: z.number().int() });

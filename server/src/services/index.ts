@@ -8,6 +8,14 @@ import { SessionService } from './sessions.ts';
 import { SettingsService } from './settings.ts';
 import { StatusService } from './status.ts';
 import { TwoFactorService } from './two-factor.ts';
+import { AccessService } from './access.ts';
+import { ActivityService } from './activity.ts';
+import { FileService } from './files.ts';
+import { IdempotencyService } from './idempotency.ts';
+import { ListingService } from './listing.ts';
+import { NodeService } from './nodes.ts';
+import { UploadService } from './uploads.ts';
+import type { ContentStores } from '../store/content-stores.ts';
 
 export interface Services {
   status: StatusService;
@@ -19,13 +27,31 @@ export interface Services {
   accounts: AccountService;
   adminUsers: AdminUserService;
   invites: InviteService;
+  access: AccessService;
+  activity: ActivityService;
+  nodes: NodeService;
+  listing: ListingService;
+  files: FileService;
+  uploads: UploadService;
+  idempotency: IdempotencyService;
 }
 
-export function createServices(deps: ServiceDeps, serverId: string): Services {
+export function createServices(deps: ServiceDeps, serverId: string, content: ContentStores): Services {
   const settings = new SettingsService(deps);
   const sessions = new SessionService(deps);
   const twoFactor = new TwoFactorService(deps, settings);
+  const access = new AccessService(deps);
+  const activity = new ActivityService(deps);
+  const nodes = new NodeService(deps, access, activity, content);
+  const files = new FileService(deps, access, activity, nodes, content);
   return {
+    access,
+    activity,
+    nodes,
+    files,
+    listing: new ListingService(deps, access, settings),
+    uploads: new UploadService(deps, access, files, content),
+    idempotency: new IdempotencyService(deps),
     status: new StatusService(deps, settings, serverId),
     settings,
     sessions,

@@ -5,6 +5,11 @@ import { InvitesRepo } from './invites.repo.ts';
 import { KeyValueRepo } from './kv.repo.ts';
 import { RateEventsRepo } from './rate-events.repo.ts';
 import { inTransaction } from './db.ts';
+import { NodesRepo } from './nodes.repo.ts';
+import { VersionsRepo } from './versions.repo.ts';
+import { LibrariesRepo } from './libraries.repo.ts';
+import { ActivityRepo, IdempotencyRepo } from './activity.repo.ts';
+import { UploadsRepo } from './uploads.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -16,6 +21,12 @@ export interface Store {
   settings: KeyValueRepo;
   meta: KeyValueRepo;
   rateEvents: RateEventsRepo;
+  nodes: NodesRepo;
+  versions: VersionsRepo;
+  libraries: LibrariesRepo;
+  activity: ActivityRepo;
+  idempotency: IdempotencyRepo;
+  uploads: UploadsRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -30,6 +41,12 @@ export function createStore(db: Db): Store {
     settings: new KeyValueRepo(db, 'settings'),
     meta: new KeyValueRepo(db, 'meta'),
     rateEvents: new RateEventsRepo(db),
+    nodes: new NodesRepo(db),
+    versions: new VersionsRepo(db),
+    libraries: new LibrariesRepo(db),
+    activity: new ActivityRepo(db),
+    idempotency: new IdempotencyRepo(db),
+    uploads: new UploadsRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

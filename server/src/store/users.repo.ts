@@ -57,6 +57,7 @@ export class UsersRepo {
         VALUES (@id, @username, @username_key, @display_name, @role, @password_hash, @avatar_seed, @quota_bytes, @created_at, @created_at)
         ON CONFLICT (username_key) DO NOTHING`),
       activeAdminIds: db.prepare("SELECT id FROM users WHERE role = 'admin' AND disabled = 0"),
+      addUsage: db.prepare('UPDATE users SET used_bytes = max(0, used_bytes + ?) WHERE id = ?'),
     };
   }
 
@@ -76,6 +77,11 @@ export class UsersRepo {
   insert(user: NewUser): boolean {
     const result = this.stmts.insert.run({ ...user, username_key: usernameKey(user.username) }) as { changes: number };
     return result.changes === 1;
+  }
+
+  /** Quota usage moves in the same transaction as the content it counts. */
+  addUsage(id: string, delta: number): void {
+    if (delta !== 0) this.stmts.addUsage.run(delta, id);
   }
 
   activeAdminIds(): string[] {

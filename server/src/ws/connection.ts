@@ -1,7 +1,11 @@
 import type { WebSocket } from 'ws';
 
-/** Messages handed to the socket whose write has not completed; beyond this they wait in the queue. */
-const MAX_IN_FLIGHT = 8;
+/**
+ * Bytes a socket may hold in its userland write buffer. Below this, messages go straight to
+ * the socket (a burst to a healthy client passes through to the kernel); above it they wait
+ * in the queue.
+ */
+const SOCKET_HIGH_WATER_BYTES = 512 * 1024;
 
 /**
  * One client's outbound side. A client that stops reading fills the kernel buffer, writes stop
@@ -49,7 +53,8 @@ export class Connection {
   private onDrained: (() => void) | null = null;
 
   private pump(): void {
-    while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
+    // A pending write always has a callback to come, which pumps again: the queue cannot stall.
+    while (this.queue.length > 0 && (this.inFlight === 0 || this.socket.bufferedAmount < SOCKET_HIGH_WATER_BYTES)) {
       const next = this.queue.shift()!;
       this.inFlight++;
       this.socket.send(next, () => {

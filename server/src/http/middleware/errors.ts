@@ -12,7 +12,12 @@ export function errorEnvelope(log: Logger): Koa.Middleware {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new AppError('not_found', 'No such endpoint.');
     } catch (caught) {
-      const error = toAppError(caught);
+      let error = toAppError(caught);
+      if (error.code === 'method_not_allowed' && !error.headers.Allow) {
+        // The router throws 405 without the Allow header; rebuild it from the routes that matched the path.
+        const allow = allowedMethods(ctx);
+        if (allow) error = new AppError('method_not_allowed', undefined, { headers: { Allow: allow } });
+      }
       if (error.code === 'internal') {
         log.error('request failed', {
           method: ctx.method,
@@ -33,7 +38,10 @@ export function toAppError(caught: unknown): AppError {
   if (caught instanceof AppError) return caught;
   const err = caught as { status?: number; statusCode?: number; type?: string; expose?: boolean; headers?: Record<string, string> };
   const status = err?.status ?? err?.statusCode;
-  if (err?.type === 'entity.parse.failed') return new AppError('invalid_json');
+  // co-body (under @koa/bodyparser) rethrows JSON.parse's SyntaxError with status 400 and no `type`.
+  if (err?.type === 'entity.parse.failed' || (caught instanceof SyntaxError && status === 400)) {
+    return new AppError('invalid_json');
+  }
   if (err?.type === 'entity.too.large' || status === 413) return new AppError('payload_too_large');
   if (err?.type === 'encoding.unsupported' || status === 415) return new AppError('unsupported_media_type');
   if (status === 405) {
@@ -48,4 +56,9 @@ export function toAppError(caught: unknown): AppError {
 export function routeOf(ctx: Koa.Context): string {
   const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
   return typeof matched === 'string' ? matched : '(unmatched)';
+}
+
+function allowedMethods(ctx: Koa.Context): string {
+  const matched = (ctx as { matched?: { methods?: string[] }[] }).matched ?? [];
+  return [...new Set(matched.flatMap((layer) => layer.methods ?? []))].join(', ');
 }

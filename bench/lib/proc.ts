@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Children still alive, killed on exit however the run ends. */
+const children = new Set<ChildProcess>();
+const tempDirs = new Set<string>();
+
+export function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+export function killAll(): void {
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+}
+
+/** Stops a child with SIGTERM (SIGKILL after a grace period) and waits for it to exit. */
+export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A fresh directory in the OS temp dir; removed by `removeTempDirs` or at exit. */
+export async function tempDir(prefix: string): Promise<string> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+export async function removeTempDir(dir: string): Promise<void> {
+  await fsp.rm(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
+}
+
+function removeTempDirsSync(): void {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
+}
+
+/** Kills children and removes temp dirs on normal exit and on Ctrl-C / SIGTERM. */
+export function installCleanup(): void {
+  process.once('exit', () => {
+    killAll();
+    removeTempDirsSync();
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`\n${signal}: stopping benchmarks\n`);
+      process.exit(130);
+    });
+  }
+}
+
+/** Resident set size of a live process, from /proc (Linux), in KiB. */
+export function rssKb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
+  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(match[1]);
+}
+
+/** Runs a node process and resolves once it printed `ready` on stdout. */
+export async function spawnNode(args: string[], readyPattern: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<ChildProcess> {
+  const child = track(spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let output = '';
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`process did not get ready:\n${output}`)), 30_000);
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      if (readyPattern.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`process exited with ${code}:\n${output}`));
+    });
+  });
+  return child;
+}
+
+/** CPU time (user + system, all threads) a live process has used so far, in ms. */
+export function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** USER_HZ; 100 on every Linux this runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time this process has used so far, in ms. */
+export function ownCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}

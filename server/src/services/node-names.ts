@@ -1,0 +1,50 @@
+import { AppError } from '../errors.ts';
+
+const MAX_NAME_BYTES = 255;
+
+/**
+ * A node name as stored: NFC, 1 to 255 bytes of UTF-8, no `/` or NUL, not `.` or `..`.
+ * Names never become paths on disk (content files are named by id), so these rules are about
+ * what every client and every file system a download lands on can hold.
+ */
+export function cleanNodeName(raw: string, field = 'name'): string {
+  const name = raw.normalize('NFC');
+  const invalid = (message: string) => new AppError('invalid_name', message, { field });
+  if (name.trim() === '') throw invalid('A name cannot be empty.');
+  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) throw invalid('A name is at most 255 bytes long.');
+  if (name.includes('/') || name.includes('\0')) throw invalid('A name cannot contain "/" or NUL.');
+  if (name === '.' || name === '..') throw invalid('"." and ".." are not names.');
+  return name;
+}
+
+/** Siblings are unique ignoring case. */
+export function nameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
+/** Lower case without accents: "Élise" and "elise" match a search for "eli". */
+export function searchKey(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/**
+ * A key whose plain byte order is natural, locale-aware name order: accents fold, case
+ * folds, and each run of digits is prefixed by its length so "file 2" sorts before
+ * "file 10". Stored in the row so a sorted page is one index scan.
+ */
+export function naturalSortKey(name: string): string {
+  return searchKey(name).replace(/\d+/g, (digits) => {
+    const trimmed = digits.replace(/^0+(?=\d)/, '');
+    return String.fromCharCode(0x30 + Math.min(trimmed.length, 0x4f)) + trimmed;
+  });
+}
+
+/** `photo.jpg` -> `photo (1).jpg`, `photo (2).jpg`, ...; folders keep dots in their names. */
+export function numberedName(name: string, n: number, isFile: boolean): string {
+  const dot = isFile ? name.lastIndexOf('.') : -1;
+  const [base, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  return `${base} (${n})${ext}`;
+}
+
+export const NODE_COLORS = ['blue', 'green', 'orange', 'red', 'purple', 'teal', 'neutral'] as const;
+export type NodeColor = (typeof NODE_COLORS)[number];

@@ -1,0 +1,39 @@
+import type { ContentStores } from '../store/content-stores.ts';
+import type { ServiceDeps } from './context.ts';
+
+/**
+ * Startup pass that makes files and rows agree. Content files no row points to (left by a
+ * crash between a delete's commit and the unlink, or between an upload's move and its
+ * commit) are removed; temp files of uploads that no longer exist are removed; rows whose
+ * content is missing are reported, never silently dropped.
+ */
+export async function reconcileContent(deps: ServiceDeps, content: ContentStores): Promise<{ orphans: number; missing: number }> {
+  let orphans = 0;
+  let missing = 0;
+  const liveUploads = new Set(deps.store.uploads.all().map((u) => u.id));
+  const completing = new Set(deps.store.uploads.completing().map((u) => u.blob));
+  for (const [libraryId, blobs] of content.online()) {
+    const known = deps.store.versions.blobsOfLibrary(libraryId);
+    const seen = new Set<string>();
+    for await (const blob of blobs.list()) {
+      seen.add(blob);
+      if (!known.has(blob) && !completing.has(blob)) {
+        await blobs.remove(blob);
+        orphans++;
+      }
+    }
+    for (const name of await blobs.listTemp()) {
+      const uploadId = name.endsWith('.upload') ? name.slice(0, -'.upload'.length) : null;
+      if (uploadId === null || !liveUploads.has(uploadId)) {
+        await blobs.removeTemp(name).catch(() => {});
+        orphans++;
+      }
+    }
+    for (const blob of known) {
+      if (!seen.has(blob)) missing++;
+    }
+    if (missing > 0) deps.log.error('content files missing for stored versions', { library_id: libraryId, missing });
+  }
+  if (orphans > 0) deps.log.info('removed orphaned content files', { count: orphans });
+  return { orphans, missing };
+}

@@ -1,0 +1,198 @@
+import crypto from 'node:crypto';
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+
+/**
+ * Content files on a library. A blob's file name is its id, never a user's file name, so
+ * no name in the tree can reach the file system (no traversal, whatever the name). Writes
+ * go to `tmp/` and are renamed into `blobs/` only when complete and fsynced: a blob path
+ * either holds a whole file or nothing.
+ */
+export class BlobStore {
+  constructor(readonly root: string) {}
+
+  static async open(root: string): Promise<BlobStore> {
+    await fs.mkdir(path.join(root, 'blobs'), { recursive: true });
+    await fs.mkdir(path.join(root, 'tmp'), { recursive: true });
+    return new BlobStore(root);
+  }
+
+  pathOf(blob: string): string {
+    assertBlobId(blob);
+    return path.join(this.root, 'blobs', blob.slice(-2), blob);
+  }
+
+  tempPathOf(name: string): string {
+    assertBlobId(name);
+    return path.join(this.root, 'tmp', name);
+  }
+
+  /** Makes a finished temp file a blob: fsync the data, rename, fsync the directory. */
+  async commitTemp(tempName: string, blob: string): Promise<void> {
+    const from = this.tempPathOf(tempName);
+    const to = this.pathOf(blob);
+    const handle = await fs.open(from, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.mkdir(path.dirname(to), { recursive: true });
+    await fs.rename(from, to);
+    await syncDir(path.dirname(to));
+  }
+
+  /** Writes a whole stream as a new blob (used for small content such as copies). */
+  async writeStream(blob: string, source: Readable): Promise<number> {
+    const temp = `${blob}.part`;
+    const out = createWriteStream(this.tempPathOf(temp));
+    let size = 0;
+    source.on('data', (chunk: Buffer) => (size += chunk.length));
+    await pipeline(source, out);
+    await this.commitTemp(temp, blob);
+    return size;
+  }
+
+  /** A second blob with the same content: a hard link when the file system has them. */
+  async duplicate(blob: string, newBlob: string): Promise<void> {
+    const to = this.pathOf(newBlob);
+    await fs.mkdir(path.dirname(to), { recursive: true });
+    try {
+      await fs.link(this.pathOf(blob), to);
+    } catch {
+      const temp = `${newBlob}.part`;
+      await fs.copyFile(this.pathOf(blob), this.tempPathOf(temp), fs.constants.COPYFILE_FICLONE);
+      await this.commitTemp(temp, newBlob);
+      return;
+    }
+    await syncDir(path.dirname(to));
+  }
+
+  read(blob: string, range?: { start: number; end: number }): ReadStream {
+    return createReadStream(this.pathOf(blob), { ...range, highWaterMark: 1024 * 1024 });
+  }
+
+  async exists(blob: string): Promise<boolean> {
+    try {
+      await fs.access(this.pathOf(blob));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async remove(blob: string): Promise<void> {
+    await fs.rm(this.pathOf(blob), { force: true });
+  }
+
+  async removeTemp(name: string): Promise<void> {
+    await fs.rm(this.tempPathOf(name), { force: true });
+  }
+
+  async createTemp(name: string): Promise<void> {
+    const handle = await fs.open(this.tempPathOf(name), 'wx');
+    await handle.close();
+  }
+
+  /** Bytes of a temp file on disk: the truth about how far an upload got. Null when missing. */
+  async tempSize(name: string): Promise<number | null> {
+    try {
+      return (await fs.stat(this.tempPathOf(name))).size;
+    } catch {
+      return null;
+    }
+  }
+
+  async truncateTemp(name: string, size: number): Promise<void> {
+    await fs.truncate(this.tempPathOf(name), size);
+  }
+
+  /**
+   * Writes `source` into a temp file from `offset`. Whatever arrives before an error or an
+   * abort stays written (a resumable upload continues from there); `limit` caps the bytes
+   * accepted. Returns the bytes written and, when asked, their digest.
+   */
+  async writeTemp(
+    name: string,
+    offset: number,
+    source: Readable,
+    options: { limit: number | null; digest?: string | undefined; onProgress?: (written: number) => void },
+  ): Promise<{ written: number; digest: Buffer | null; error: Error | null; overflow: boolean }> {
+    const hash = options.digest ? crypto.createHash(options.digest) : null;
+    let written = 0;
+    let overflow = false;
+    const out = createWriteStream(this.tempPathOf(name), { flags: 'r+', start: offset, highWaterMark: 4 * 1024 * 1024 });
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        if (options.limit !== null && written + chunk.length > options.limit) {
+          overflow = true;
+          callback(new Error('upload exceeds its declared length'));
+          return;
+        }
+        written += chunk.length;
+        hash?.update(chunk);
+        options.onProgress?.(written);
+        callback(null, chunk);
+      },
+    });
+    let error: Error | null = null;
+    try {
+      await pipeline(source, counter, out);
+    } catch (caught) {
+      error = caught as Error;
+      // Bytes counted but still buffered may not all be written: the file size is the truth.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', resolve));
+    }
+    const size = (await fs.stat(this.tempPathOf(name))).size;
+    return { written: Math.max(0, size - offset), digest: error ? null : (hash?.digest() ?? null), error, overflow };
+  }
+
+  /** The first bytes of a temp file, to tell what it is. */
+  headOfTemp(name: string, bytes = 4100): Promise<Buffer> {
+    return readHead(this.tempPathOf(name), bytes);
+  }
+
+  headOf(blob: string, bytes = 4100): Promise<Buffer> {
+    return readHead(this.pathOf(blob), bytes);
+  }
+
+  /** Every committed blob id on this library, for the startup reconciliation. */
+  async *list(): AsyncGenerator<string> {
+    const base = path.join(this.root, 'blobs');
+    for (const shard of await fs.readdir(base).catch(() => [] as string[])) {
+      for (const name of await fs.readdir(path.join(base, shard)).catch(() => [] as string[])) yield name;
+    }
+  }
+
+  async listTemp(): Promise<string[]> {
+    return fs.readdir(path.join(this.root, 'tmp')).catch(() => []);
+  }
+}
+
+/** Ids are generated by the server; anything else reaching here is a bug, not a path. */
+function assertBlobId(id: string): void {
+  if (!/^[A-Za-z0-9._-]{10,80}$/.test(id) || id.includes('..')) throw new Error(`invalid blob id: ${JSON.stringify(id)}`);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readHead(file: string, bytes: number): Promise<Buffer> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}

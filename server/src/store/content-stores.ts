@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { AppError } from '../errors.ts';
+import { BlobStore } from './blobs.ts';
+import type { LibrariesRepo, LibraryRow } from './libraries.repo.ts';
+
+export const INTERNAL_LIBRARY_ID = 'internal';
+
+/**
+ * The blob store of each library. Content on a library that is not online answers 503
+ * `library_offline`: nothing is deleted or forgotten, it waits for the drive to return.
+ */
+export class ContentStores {
+  private readonly stores = new Map<string, BlobStore>();
+
+  private constructor(private readonly libraries: LibrariesRepo) {}
+
+  /** Makes sure the internal library (under the data dir) exists and opens every online library. */
+  static async open(libraries: LibrariesRepo, dataDir: string, now: number): Promise<ContentStores> {
+    const internalPath = path.join(dataDir, 'files');
+    const internal = libraries.internal();
+    if (!internal) {
+      libraries.insert({
+        id: INTERNAL_LIBRARY_ID,
+        name: 'This computer',
+        kind: 'internal',
+        path: internalPath,
+        is_default: 1,
+        status: 'online',
+        created_at: now,
+      });
+    } else if (internal.path !== internalPath) {
+      // The data dir was moved: the internal library moves with it.
+      libraries.setPath(internal.id, internalPath);
+    }
+    const stores = new ContentStores(libraries);
+    for (const library of libraries.all()) {
+      if (library.status === 'online') stores.stores.set(library.id, await BlobStore.open(library.path));
+    }
+    return stores;
+  }
+
+  /** Where new content goes. */
+  defaultLibrary(): { library: LibraryRow; blobs: BlobStore } {
+    const library = this.libraries.defaultLibrary();
+    const blobs = library && this.stores.get(library.id);
+    if (!library || !blobs) throw new AppError('library_offline');
+    return { library, blobs };
+  }
+
+  of(libraryId: string): BlobStore {
+    const blobs = this.stores.get(libraryId);
+    if (!blobs) throw new AppError('library_offline');
+    return blobs;
+  }
+
+  online(): [string, BlobStore][] {
+    return [...this.stores];
+  }
+}

@@ -1,0 +1,265 @@
+import type { Db } from './db.ts';
+import type { NodeColor, NodeType } from '../contract/dto.ts';
+
+export interface NodeRow {
+  id: string;
+  owner_id: string;
+  parent_id: string | null;
+  type: NodeType;
+  name: string;
+  size: number;
+  mime_type: string | null;
+  color: NodeColor | null;
+  version: number;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+  trashed_at: number | null;
+  in_trash: number;
+  is_media: number;
+  image_width: number | null;
+  image_height: number | null;
+  taken_at: number | null;
+  taken_sort: number;
+  has_thumbnail: number;
+  /** Per caller: whether the reading account starred it. */
+  starred: number;
+}
+
+export interface NewNode {
+  id: string;
+  owner_id: string;
+  parent_id: string | null;
+  type: NodeType;
+  name: string;
+  name_key: string;
+  sort_name: string;
+  search_name: string;
+  size: number;
+  mime_type: string | null;
+  version: number;
+  created_by: string;
+  created_at: number;
+  is_media: number;
+}
+
+export type SortField = 'name' | 'updated' | 'created' | 'size' | 'taken';
+
+/** Column behind each sort, and the index that serves it (see migration 2). */
+export const SORT_COLUMN: Record<SortField, 'sort_name' | 'updated_at' | 'created_at' | 'size' | 'taken_sort'> = {
+  name: 'sort_name',
+  updated: 'updated_at',
+  created: 'created_at',
+  size: 'size',
+  taken: 'taken_sort',
+};
+
+/** Where a keyset page continues from: the last row's sort values. */
+export interface Keyset {
+  kind: number;
+  value: string | number;
+  id: string;
+}
+
+/** Which rows a listing considers. Sharing adds scopes; each maps to an index. */
+export type ListScope =
+  | { kind: 'children'; container: string }
+  | { kind: 'starred'; userId: string }
+  | { kind: 'recent'; ownerId: string }
+  | { kind: 'gallery'; ownerId: string }
+  | { kind: 'search'; ownerId: string };
+
+export interface ListQuery {
+  scope: ListScope;
+  /** Accent- and case-folded text the name must contain. */
+  search: string | null;
+  sort: SortField;
+  desc: boolean;
+  /** Folders above files (always for folder listings; flat views of files only skip it). */
+  foldersFirst: boolean;
+  after: Keyset | null;
+  limit: number;
+  viewerId: string;
+}
+
+const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
+  n.created_by, n.created_at, n.updated_at, n.trashed_at, n.in_trash, n.is_media, n.image_width, n.image_height,
+  n.taken_at, n.taken_sort, n.has_thumbnail`;
+
+export class NodesRepo {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      byId: db.prepare(`SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred
+        FROM nodes n WHERE n.id = @id`),
+      insert: db.prepare(`INSERT INTO nodes (id, owner_id, parent_id, type, name, name_key, sort_name, search_name, size,
+          mime_type, version, created_by, created_at, updated_at, taken_sort, is_media)
+        VALUES (@id, @owner_id, @parent_id, @type, @name, @name_key, @sort_name, @search_name, @size,
+          @mime_type, @version, @created_by, @created_at, @created_at, @created_at, @is_media)`),
+      activeSibling: db.prepare(
+        'SELECT id FROM nodes WHERE container = @container AND name_key = @name_key AND in_trash = 0',
+      ),
+      siblingKeysLike: db.prepare(
+        "SELECT name_key FROM nodes WHERE container = @container AND in_trash = 0 AND name_key LIKE @pattern ESCAPE '\\'",
+      ),
+      ancestors: db.prepare(`WITH RECURSIVE up(id, parent_id, depth) AS (
+          SELECT id, parent_id, 0 FROM nodes WHERE id = @id
+          UNION ALL SELECT n.id, n.parent_id, up.depth + 1 FROM nodes n JOIN up ON n.id = up.parent_id)
+        SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred
+        FROM up JOIN nodes n ON n.id = up.id ORDER BY up.depth DESC`),
+      isDescendant: db.prepare(`WITH RECURSIVE up(id, parent_id) AS (
+          SELECT id, parent_id FROM nodes WHERE id = @start
+          UNION ALL SELECT n.id, n.parent_id FROM nodes n JOIN up ON n.id = up.parent_id)
+        SELECT 1 FROM up WHERE id = @ancestor LIMIT 1`),
+      subtreeIds: db.prepare(`WITH RECURSIVE down(id) AS (
+          SELECT id FROM nodes WHERE id = @id
+          UNION ALL SELECT n.id FROM nodes n JOIN down ON n.parent_id = down.id)
+        SELECT id FROM down`),
+      markTrashed: db.prepare(`WITH RECURSIVE down(id) AS (
+          SELECT id FROM nodes WHERE id = @id
+          UNION ALL SELECT n.id FROM nodes n JOIN down ON n.parent_id = down.id WHERE n.trashed_at IS NULL)
+        UPDATE nodes SET in_trash = 1 WHERE id IN (SELECT id FROM down)`),
+      // Restoring stops at descendants trashed on their own: they stay in the trash.
+      markRestored: db.prepare(`WITH RECURSIVE down(id) AS (
+          SELECT id FROM nodes WHERE id = @id
+          UNION ALL SELECT n.id FROM nodes n JOIN down ON n.parent_id = down.id WHERE n.trashed_at IS NULL)
+        UPDATE nodes SET in_trash = 0 WHERE id IN (SELECT id FROM down)`),
+      setTrashedAt: db.prepare('UPDATE nodes SET trashed_at = @at WHERE id = @id'),
+      star: db.prepare('INSERT INTO stars (user_id, node_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
+      unstar: db.prepare('DELETE FROM stars WHERE user_id = ? AND node_id = ?'),
+      remove: db.prepare('DELETE FROM nodes WHERE id = ?'),
+      expiredTrash: db.prepare('SELECT id FROM nodes WHERE trashed_at IS NOT NULL AND trashed_at < ? LIMIT 500'),
+    };
+  }
+
+  byId(id: string, viewerId: string): NodeRow | undefined {
+    return this.stmts.byId.get({ id, viewer: viewerId }) as NodeRow | undefined;
+  }
+
+  insert(node: NewNode): void {
+    this.stmts.insert.run(node);
+  }
+
+  activeSiblingId(container: string, key: string): string | undefined {
+    return (this.stmts.activeSibling.get({ container, name_key: key }) as { id: string } | undefined)?.id;
+  }
+
+  siblingKeysStartingWith(container: string, prefix: string): Set<string> {
+    const pattern = prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + '%';
+    return new Set((this.stmts.siblingKeysLike.all({ container, pattern }) as { name_key: string }[]).map((r) => r.name_key));
+  }
+
+  /** The node and its ancestors, top-level first. */
+  pathOf(id: string, viewerId: string): NodeRow[] {
+    return this.stmts.ancestors.all({ id, viewer: viewerId }) as NodeRow[];
+  }
+
+  /** True when `ancestor` is `start` or one of its ancestors. */
+  isSelfOrAncestor(ancestor: string, start: string): boolean {
+    return this.stmts.isDescendant.get({ start, ancestor }) !== undefined;
+  }
+
+  subtreeIds(id: string): string[] {
+    return (this.stmts.subtreeIds.all({ id }) as { id: string }[]).map((r) => r.id);
+  }
+
+  update(id: string, fields: Record<string, string | number | null>): void {
+    const keys = Object.keys(fields);
+    if (keys.length === 0) return;
+    this.db.prepare(`UPDATE nodes SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...fields, id });
+  }
+
+  trash(id: string, at: number): void {
+    this.stmts.setTrashedAt.run({ id, at });
+    this.stmts.markTrashed.run({ id });
+  }
+
+  restore(id: string): void {
+    this.stmts.setTrashedAt.run({ id, at: null });
+    this.stmts.markRestored.run({ id });
+  }
+
+  star(userId: string, nodeId: string, at: number): void {
+    this.stmts.star.run(userId, nodeId, at);
+  }
+
+  unstar(userId: string, nodeId: string): void {
+    this.stmts.unstar.run(userId, nodeId);
+  }
+
+  remove(id: string): void {
+    this.stmts.remove.run(id);
+  }
+
+  /** Trashed items (the roots of what was trashed), most recently trashed first. */
+  trashPage(ownerId: string, after: Keyset | null, limit: number): NodeRow[] {
+    return this.db
+      .prepare(
+        `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @owner) AS starred
+         FROM nodes n WHERE n.owner_id = @owner AND n.trashed_at IS NOT NULL
+           AND (@after_at IS NULL OR n.trashed_at < @after_at OR (n.trashed_at = @after_at AND n.id < @after_id))
+         ORDER BY n.trashed_at DESC, n.id DESC LIMIT @limit`,
+      )
+      .all({ owner: ownerId, after_at: after?.value ?? null, after_id: after?.id ?? null, limit }) as NodeRow[];
+  }
+
+  trashedBefore(cutoff: number): string[] {
+    return (this.stmts.expiredTrash.all(cutoff) as { id: string }[]).map((r) => r.id);
+  }
+
+  /**
+   * One page of a listing as a single query: the ORDER BY matches an index, and the page
+   * continues after the last row's sort values (keyset), so page 100 costs what page 1 does.
+   */
+  list(q: ListQuery): NodeRow[] {
+    const column = SORT_COLUMN[q.sort];
+    const dir = q.desc ? 'DESC' : 'ASC';
+    const cmp = q.desc ? '<' : '>';
+    const order = [
+      ...(q.foldersFirst ? ['n.kind_rank ASC'] : []),
+      `n.${column} ${dir}`,
+      `n.id ${dir}`,
+    ].join(', ');
+    let after = '';
+    const params: Record<string, unknown> = { viewer: q.viewerId, limit: q.limit };
+    const where = [scopeWhere(q.scope, params)];
+    if (q.search !== null) {
+      params.search = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push("n.search_name LIKE @search ESCAPE '\\'");
+    }
+    if (q.after) {
+      params.after_kind = q.after.kind;
+      params.after_value = q.after.value;
+      params.after_id = q.after.id;
+      const within = `(n.${column} ${cmp} @after_value OR (n.${column} = @after_value AND n.id ${cmp} @after_id))`;
+      after = q.foldersFirst
+        ? `AND (n.kind_rank > @after_kind OR (n.kind_rank = @after_kind AND ${within}))`
+        : `AND ${within}`;
+    }
+    const sql = `SELECT ${COLUMNS}, n.${column} AS sort_value, n.kind_rank AS kind,
+        EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred
+      FROM nodes n WHERE ${where.join(' AND ')} ${after} ORDER BY ${order} LIMIT @limit`;
+    return this.db.prepare(sql).all(params) as NodeRow[];
+  }
+}
+
+function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
+  switch (scope.kind) {
+    case 'children':
+      params.container = scope.container;
+      return 'n.container = @container AND n.in_trash = 0';
+    case 'starred':
+      params.scope_user = scope.userId;
+      return 'n.id IN (SELECT node_id FROM stars WHERE user_id = @scope_user) AND n.in_trash = 0';
+    case 'recent':
+      params.owner = scope.ownerId;
+      return "n.owner_id = @owner AND n.type = 'file' AND n.in_trash = 0";
+    case 'gallery':
+      params.owner = scope.ownerId;
+      return 'n.owner_id = @owner AND n.is_media = 1 AND n.in_trash = 0';
+    case 'search':
+      params.owner = scope.ownerId;
+      return 'n.owner_id = @owner AND n.in_trash = 0';
+  }
+}

@@ -1,0 +1,86 @@
+import type { Db } from './db.ts';
+
+export interface UploadRow {
+  id: string;
+  user_id: string;
+  owner_id: string;
+  parent_id: string | null;
+  node_id: string | null;
+  filename: string;
+  filetype: string | null;
+  length: number | null;
+  offset: number;
+  library_id: string;
+  metadata: string;
+  blob: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export class UploadsRepo {
+  private readonly stmts;
+
+  constructor(db: Db) {
+    this.stmts = {
+      insert: db.prepare(`INSERT INTO uploads (id, user_id, owner_id, parent_id, node_id, filename, filetype, length, offset,
+          library_id, metadata, created_at, expires_at)
+        VALUES (@id, @user_id, @owner_id, @parent_id, @node_id, @filename, @filetype, @length, @offset,
+          @library_id, @metadata, @created_at, @expires_at)`),
+      byId: db.prepare('SELECT * FROM uploads WHERE id = ?'),
+      progress: db.prepare('UPDATE uploads SET offset = ?, expires_at = ? WHERE id = ?'),
+      setLength: db.prepare('UPDATE uploads SET length = ? WHERE id = ? AND length IS NULL'),
+      setBlob: db.prepare('UPDATE uploads SET blob = ? WHERE id = ?'),
+      remove: db.prepare('DELETE FROM uploads WHERE id = ?'),
+      expired: db.prepare('SELECT * FROM uploads WHERE expires_at <= ? AND blob IS NULL LIMIT 500'),
+      completing: db.prepare('SELECT * FROM uploads WHERE blob IS NOT NULL'),
+      all: db.prepare('SELECT * FROM uploads'),
+      pendingBytes: db.prepare('SELECT coalesce(sum(coalesce(length, offset)), 0) AS n FROM uploads WHERE owner_id = ?'),
+      activeOnLibrary: db.prepare('SELECT count(*) AS n FROM uploads WHERE library_id = ?'),
+    };
+  }
+
+  insert(row: Omit<UploadRow, 'blob'>): void {
+    this.stmts.insert.run(row);
+  }
+
+  byId(id: string): UploadRow | undefined {
+    return this.stmts.byId.get(id) as UploadRow | undefined;
+  }
+
+  progress(id: string, offset: number, expiresAt: number): void {
+    this.stmts.progress.run(offset, expiresAt, id);
+  }
+
+  setLength(id: string, length: number): boolean {
+    return (this.stmts.setLength.run(length, id) as { changes: number }).changes === 1;
+  }
+
+  setBlob(id: string, blob: string): void {
+    this.stmts.setBlob.run(blob, id);
+  }
+
+  remove(id: string): void {
+    this.stmts.remove.run(id);
+  }
+
+  expired(now: number): UploadRow[] {
+    return this.stmts.expired.all(now) as UploadRow[];
+  }
+
+  completing(): UploadRow[] {
+    return this.stmts.completing.all() as UploadRow[];
+  }
+
+  all(): UploadRow[] {
+    return this.stmts.all.all() as UploadRow[];
+  }
+
+  /** Space promised to unfinished uploads: counted against the quota at creation. */
+  pendingBytes(ownerId: string): number {
+    return (this.stmts.pendingBytes.get(ownerId) as { n: number }).n;
+  }
+
+  countOnLibrary(libraryId: string): number {
+    return (this.stmts.activeOnLibrary.get(libraryId) as { n: number }).n;
+  }
+}
