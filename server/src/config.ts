@@ -18,6 +18,10 @@ export interface ServerConfig {
   rateLimit: { maxFailures: number; windowMs: number };
   devicePollIntervalMs: number;
   ws: { queueCapacity: number; heartbeatMs: number; maxPayloadBytes: number };
+  /** An upload that receives no data for this long is abandoned and its space reclaimed. */
+  uploadExpiryMs: number;
+  /** How often upkeep runs (expired sessions, uploads, trash past retention). */
+  maintenanceIntervalMs: number;
   /** Largest JSON body a route accepts. */
   jsonBodyLimitBytes: number;
   logLevel: LogLevel;
@@ -38,6 +42,8 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   devicePollIntervalMs: 4_000,
   ws: { queueCapacity: 256, heartbeatMs: 30_000, maxPayloadBytes: 4096 },
   jsonBodyLimitBytes: 1024 * 1024,
+  uploadExpiryMs: 24 * 60 * 60_000,
+  maintenanceIntervalMs: 10 * 60_000,
   logLevel: 'info',
 };
 

@@ -27,10 +27,11 @@ export interface RunningServer {
   /** The event bus, for an in-process host (the Electron main) that wants to listen. */
   bus: EventBus;
   gateway: WsGateway;
+  /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. */
+  runMaintenance(): Promise<void>;
   close(): Promise<void>;
 }
 
-const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 
 /** The server's one public door: the headless CLI and the Electron app both call this. */
 export async function startServer(input: ConfigInput = {}): Promise<RunningServer> {
@@ -73,7 +74,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
-  const maintenance = startMaintenance(services, deps, log);
+  const maintenance = startMaintenance(services, deps, log, config.maintenanceIntervalMs);
   // Reconciliation walks every content file: it runs after the server is already answering.
   const reconciled = reconcileContent(deps, content).catch((error) => log.error('reconciliation failed', { error: String(error) }));
 
@@ -84,9 +85,10 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     config,
     bus,
     gateway,
+    runMaintenance: maintenance.run,
     close: () =>
       (closed ??= (async () => {
-        clearInterval(maintenance);
+        clearInterval(maintenance.timer);
         await reconciled;
         gateway.close();
         await new Promise<void>((resolve) => {
@@ -108,7 +110,7 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
   });
 }
 
-function startMaintenance(services: Services, deps: ServiceDeps, log: Logger): NodeJS.Timeout {
+function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, intervalMs: number) {
   const run = async () => {
     try {
       services.sessions.expireStale();
@@ -121,9 +123,9 @@ function startMaintenance(services: Services, deps: ServiceDeps, log: Logger): N
     }
   };
   void run();
-  const timer = setInterval(() => void run(), MAINTENANCE_INTERVAL_MS);
+  const timer = setInterval(() => void run(), intervalMs);
   timer.unref();
-  return timer;
+  return { run, timer };
 }
 
 /** A wildcard listen address is not something a client can dial. */

@@ -10,8 +10,6 @@ import { decideMimeType } from './media-types.ts';
 import { cleanNodeName } from './node-names.ts';
 import { newId } from './secrets.ts';
 
-/** Abandoned uploads are reclaimed after a day without data. */
-export const UPLOAD_EXPIRY_MS = 24 * 60 * 60_000;
 /** The largest single file accepted. */
 export const MAX_UPLOAD_BYTES = 1024 ** 4;
 /** `upload.progress` events per upload per second, at most. */
@@ -93,7 +91,7 @@ export class UploadService {
       library_id: library.id,
       metadata: JSON.stringify(metadata),
       created_at: now,
-      expires_at: now + UPLOAD_EXPIRY_MS,
+      expires_at: now + this.deps.config.uploadExpiryMs,
     };
     this.deps.store.uploads.insert(row);
     return { id, offset: 0, length, metadata, expiresAt: row.expires_at };
@@ -212,7 +210,7 @@ export class UploadService {
       throw result.error;
     }
     const offset = current + result.written;
-    const expiresAt = this.deps.now() + UPLOAD_EXPIRY_MS;
+    const expiresAt = this.deps.now() + this.deps.config.uploadExpiryMs;
     this.deps.store.uploads.progress(upload.id, offset, expiresAt);
     progress(offset, true);
     const node = length !== null && offset === length ? await this.complete({ ...upload, length }, input.checksum) : null;
