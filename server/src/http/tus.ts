@@ -117,6 +117,7 @@ function answerState(ctx: Koa.Context, state: UploadState): void {
   if (metadata) ctx.set('Upload-Metadata', metadata);
   ctx.set('Upload-Expires', new Date(state.expiresAt).toUTCString());
   ctx.set('Cache-Control', 'no-store');
+  if (state.nodeId) ctx.set('Service-Node-Id', state.nodeId);
 }
 
 function requireTusVersion(ctx: Koa.Context): void {

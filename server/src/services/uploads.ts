@@ -21,13 +21,15 @@ export interface UploadState {
   length: number | null;
   metadata: Record<string, string | null>;
   expiresAt: number;
+  /** Set when the upload turned out complete and became this node. */
+  nodeId?: string;
 }
 
 export interface AppendResult {
   offset: number;
   expiresAt: number;
-  /** Set when this request completed the upload. */
-  node: NodeDto | null;
+  /** Set when the upload is complete: the node it became. */
+  node: Pick<NodeDto, 'id'> | null;
 }
 
 export interface AppendInput {
@@ -100,8 +102,17 @@ export class UploadService {
   /** HEAD: how far the upload got. Someone else's upload does not exist for the caller. */
   async state(actor: Actor, id: string): Promise<UploadState> {
     const upload = this.own(actor, id);
+    if (upload.completed_node_id !== null) {
+      return { ...toState(upload, upload.length ?? 0), nodeId: upload.completed_node_id };
+    }
     const offset = await this.content.of(upload.library_id).tempSize(tempName(upload.id));
     if (offset === null) throw new AppError('not_found');
+    if (upload.length !== null && offset === upload.length && !this.locks.has(upload.id)) {
+      // Every byte arrived but the completing request died before finishing: finish now,
+      // since a client that sees a full offset sends nothing more.
+      const node = await this.complete(upload, null);
+      return { ...toState(upload, offset), nodeId: node.id };
+    }
     return toState(upload, offset);
   }
 
@@ -111,6 +122,7 @@ export class UploadService {
    */
   async append(actor: Actor, id: string, input: AppendInput, body: Readable): Promise<AppendResult> {
     const upload = this.own(actor, id);
+    if (upload.completed_node_id !== null) return this.alreadyComplete(upload, input);
     const previous = this.locks.get(id);
     if (previous) {
       previous.abort();
@@ -129,6 +141,7 @@ export class UploadService {
 
   async terminate(actor: Actor, id: string): Promise<void> {
     const upload = this.own(actor, id);
+    if (upload.completed_node_id !== null) throw new AppError('not_found');
     this.locks.get(id)?.abort();
     this.deps.store.uploads.remove(upload.id);
     await this.content.of(upload.library_id).removeTemp(tempName(upload.id));
@@ -149,6 +162,7 @@ export class UploadService {
    */
   async recover(): Promise<void> {
     for (const upload of this.deps.store.uploads.all()) {
+      if (upload.completed_node_id !== null) continue;
       let blobs;
       try {
         blobs = this.content.of(upload.library_id);
@@ -205,15 +219,18 @@ export class UploadService {
       await blobs.truncateTemp(tempName(upload.id), current);
       throw new AppError('checksum_mismatch');
     }
-    if (result.error) {
-      if (input.checksum) await blobs.truncateTemp(tempName(upload.id), current);
-      throw result.error;
+    if (result.error && input.checksum) {
+      // Unverifiable: the partial bytes of a checksummed request are never kept.
+      await blobs.truncateTemp(tempName(upload.id), current);
+      throw new AppError('checksum_mismatch', 'The request ended before its data was complete; send it again.');
     }
+    // A dropped connection keeps what arrived (tus): the client asks HEAD and resumes from there.
     const offset = current + result.written;
     const expiresAt = this.deps.now() + this.deps.config.uploadExpiryMs;
     this.deps.store.uploads.progress(upload.id, offset, expiresAt);
     progress(offset, true);
-    const node = length !== null && offset === length ? await this.complete({ ...upload, length }, input.checksum) : null;
+    const complete = length !== null && offset === length;
+    const node = complete ? await this.complete({ ...upload, length }, input.checksum) : null;
     return { offset, expiresAt, node };
   }
 
@@ -249,10 +266,24 @@ export class UploadService {
         blob,
         sha256,
       });
-      this.deps.store.uploads.remove(upload.id);
+      this.deps.store.uploads.markCompleted(upload.id, dto.id, this.deps.now() + this.deps.config.uploadExpiryMs);
       return dto;
     });
     return node;
+  }
+
+  /** A retry of the completing request, whose answer was lost: the same answer again. */
+  private alreadyComplete(upload: UploadRow, input: AppendInput): AppendResult {
+    if (input.offset !== upload.length) {
+      throw new AppError('offset_mismatch', `The upload is complete at byte ${upload.length}.`, {
+        headers: { 'Upload-Offset': String(upload.length) },
+      });
+    }
+    return {
+      offset: upload.length,
+      expiresAt: upload.expires_at,
+      node: this.deps.store.nodes.byId(upload.completed_node_id!, upload.user_id) ? { id: upload.completed_node_id! } : null,
+    };
   }
 
   private progressPublisher(upload: UploadRow, length: number | null) {
@@ -267,7 +298,9 @@ export class UploadService {
 
   private own(actor: Actor, id: string): UploadRow {
     const upload = this.deps.store.uploads.byId(id);
-    if (!upload || upload.user_id !== actor.userId || upload.blob !== null) throw new AppError('not_found');
+    if (!upload || upload.user_id !== actor.userId) throw new AppError('not_found');
+    // Between the move into place and the commit, the upload is neither here nor done.
+    if (upload.blob !== null && upload.completed_node_id === null) throw new AppError('not_found');
     if (upload.expires_at <= this.deps.now()) throw new AppError('upload_expired');
     return upload;
   }

@@ -185,6 +185,8 @@ export const MIGRATIONS: readonly string[] = [
     metadata TEXT NOT NULL DEFAULT '{}',
     -- Set once the bytes are complete and being moved into place: lets startup finish the job.
     blob TEXT,
+    -- Kept a while after completion so a client that lost the final answer learns the node.
+    completed_node_id TEXT,
     created_at INTEGER NOT NULL,
     expires_at INTEGER NOT NULL
   ) STRICT;

@@ -13,6 +13,7 @@ export interface UploadRow {
   library_id: string;
   metadata: string;
   blob: string | null;
+  completed_node_id: string | null;
   created_at: number;
   expires_at: number;
 }
@@ -30,16 +31,19 @@ export class UploadsRepo {
       progress: db.prepare('UPDATE uploads SET offset = ?, expires_at = ? WHERE id = ?'),
       setLength: db.prepare('UPDATE uploads SET length = ? WHERE id = ? AND length IS NULL'),
       setBlob: db.prepare('UPDATE uploads SET blob = ? WHERE id = ?'),
+      markCompleted: db.prepare('UPDATE uploads SET completed_node_id = ?, expires_at = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM uploads WHERE id = ?'),
-      expired: db.prepare('SELECT * FROM uploads WHERE expires_at <= ? AND blob IS NULL LIMIT 500'),
+      expired: db.prepare(
+        'SELECT * FROM uploads WHERE expires_at <= ? AND (blob IS NULL OR completed_node_id IS NOT NULL) LIMIT 500',
+      ),
       completing: db.prepare('SELECT * FROM uploads WHERE blob IS NOT NULL'),
       all: db.prepare('SELECT * FROM uploads'),
-      pendingBytes: db.prepare('SELECT coalesce(sum(coalesce(length, offset)), 0) AS n FROM uploads WHERE owner_id = ?'),
-      activeOnLibrary: db.prepare('SELECT count(*) AS n FROM uploads WHERE library_id = ?'),
+      pendingBytes: db.prepare('SELECT coalesce(sum(coalesce(length, offset)), 0) AS n FROM uploads WHERE owner_id = ? AND completed_node_id IS NULL'),
+      activeOnLibrary: db.prepare('SELECT count(*) AS n FROM uploads WHERE library_id = ? AND completed_node_id IS NULL'),
     };
   }
 
-  insert(row: Omit<UploadRow, 'blob'>): void {
+  insert(row: Omit<UploadRow, 'blob' | 'completed_node_id'>): void {
     this.stmts.insert.run(row);
   }
 
@@ -57,6 +61,10 @@ export class UploadsRepo {
 
   setBlob(id: string, blob: string): void {
     this.stmts.setBlob.run(blob, id);
+  }
+
+  markCompleted(id: string, nodeId: string, keepUntil: number): void {
+    this.stmts.markCompleted.run(nodeId, keepUntil, id);
   }
 
   remove(id: string): void {
