@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { DEFAULT_CONFIG } from '../../src/config.ts';
+import { PasswordHasher } from '../../src/services/passwords.ts';
+
+const PASSWORD = 'correct horse battery staple';
+const hasher = new PasswordHasher(DEFAULT_CONFIG.passwordHashCost, DEFAULT_CONFIG.passwordHashConcurrency);
+let stored: string;
+
+before(async () => {
+  stored = await hasher.hash(PASSWORD);
+});
+
+test('the production default scrypt cost is N = 2^17 (OWASP minimum) with r = 8, p = 1', () => {
+  assert.equal(DEFAULT_CONFIG.passwordHashCost, 131072);
+});
+
+test('a hash made at the production cost is stored as scrypt$131072$8$1$<16-byte salt>$<32-byte key>', () => {
+  assert.match(stored, /^scrypt\$131072\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+  assert.ok(!stored.includes(PASSWORD));
+});
+
+test('the same password hashes differently each time (random salt)', async () => {
+  const again = await hasher.hash(PASSWORD);
+  assert.notEqual(again, stored);
+  assert.equal(await hasher.verify(PASSWORD, again), true);
+});
+
+test('verify accepts the right password and refuses a wrong one', async () => {
+  const [right, trailingSpace, otherCase, empty] = await Promise.all([
+    hasher.verify(PASSWORD, stored),
+    hasher.verify(`${PASSWORD} `, stored),
+    hasher.verify('Correct horse battery staple', stored),
+    hasher.verify('', stored),
+  ]);
+  assert.equal(right, true);
+  assert.equal(trailingSpace, false);
+  assert.equal(otherCase, false);
+  assert.equal(empty, false);
+});
+
+test('verify treats composed and decomposed Unicode spellings of a password as the same (NFC)', async () => {
+  const composed = 'caf\u00e9-password';
+  const decomposed = 'cafe\u0301-password';
+  const hash = await hasher.hash(composed);
+  assert.equal(await hasher.verify(decomposed, hash), true);
+});
+
+test('verify refuses a stored value that is not a well-formed scrypt hash', async () => {
+  for (const bad of ['', 'plain', 'bcrypt$10$8$1$salt$key', stored.split('$').slice(0, 5).join('$')]) {
+    assert.equal(await hasher.verify(PASSWORD, bad), false, bad);
+  }
+});
+
+test('verifyAgainstDummy always answers false, whatever the password', async () => {
+  const results = await Promise.all([hasher.verifyAgainstDummy(PASSWORD), hasher.verifyAgainstDummy('')]);
+  assert.deepEqual(results, [false, false]);
+});
+
+test('needsRehash is false for a hash at today\'s cost and true for one made weaker; the weaker one still verifies', async () => {
+  assert.equal(hasher.needsRehash(stored), false);
+  const weak = await new PasswordHasher(2 ** 12, 1).hash(PASSWORD);
+  assert.match(weak, /^scrypt\$4096\$8\$1\$/);
+  assert.equal(hasher.needsRehash(weak), true);
+  assert.equal(await hasher.verify(PASSWORD, weak), true);
+  assert.equal(await hasher.verify('wrong password!', weak), false);
+});
