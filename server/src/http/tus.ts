@@ -51,13 +51,21 @@ export async function tusCreate(ctx: Koa.Context, services: Services, actor: Act
   if (deferred !== '' && deferred !== '1') throw new AppError('invalid_input', 'Upload-Defer-Length must be 1.');
   const length = lengthHeader === '' ? null : nonNegativeInteger(lengthHeader, 'Upload-Length');
   const metadata = parseMetadata(ctx.get('Upload-Metadata'));
+  const checksum = checksumOf(ctx); // validated before anything is created
   const state = await services.uploads.create(actor, length, metadata);
   ctx.state.responded = true;
   ctx.set('Location', `${UPLOADS_PATH}/${state.id}`);
   ctx.set('Upload-Expires', new Date(state.expiresAt).toUTCString());
   // creation-with-upload: the first bytes may ride on the POST itself.
   if (ctx.is(OCTET_STREAM) && (ctx.request.length ?? 0) > 0) {
-    const result = await services.uploads.append(actor, state.id, { offset: 0, checksum: checksumOf(ctx) }, ctx.req);
+    const result = await services.uploads.append(actor, state.id, { offset: 0, checksum }, ctx.req).catch(async (error: unknown) => {
+      // An error answer carries no Location: an upload the client cannot address must not
+      // linger holding its quota reservation and temp file until it expires.
+      await services.uploads.terminate(actor, state.id).catch(() => {});
+      ctx.remove('Location');
+      ctx.remove('Upload-Expires');
+      throw error;
+    });
     answerAppend(ctx, result);
   } else if (length === 0) {
     const result = await services.uploads.append(actor, state.id, { offset: 0 }, Readable.from([]));

@@ -1,7 +1,6 @@
 import type { NodeDto, Page, TrashPage } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
 import type { Keyset, ListScope, NodeRow, SortField } from '../store/nodes.repo.ts';
-import { SORT_COLUMN } from '../store/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { searchKey } from './node-names.ts';
@@ -40,7 +39,8 @@ export class ListingService {
       search,
       sort,
       desc,
-      foldersFirst: true,
+      // Recent and gallery hold files only: ordering by kind there would defeat their partial indexes.
+      foldersFirst: scope.kind !== 'gallery' && scope.kind !== 'recent',
       after: decodeListCursor(input.cursor, sort, desc),
       limit: limit + 1,
       viewerId: actor.userId,
@@ -102,7 +102,8 @@ function encodeCursor(tuple: CursorTuple): string {
 }
 
 function encodeListCursor(row: NodeRow, sort: SortField, desc: boolean): string {
-  const value = (row as unknown as Record<string, string | number>)[SORT_COLUMN[sort]]!;
+  // The listing query selects the value it sorted on as sort_value (sort_name is not among the node columns).
+  const value = (row as unknown as { sort_value: string | number }).sort_value;
   return encodeCursor([sort, desc, row.type === 'folder' ? 0 : 1, value, row.id]);
 }
 

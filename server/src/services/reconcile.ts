@@ -15,10 +15,11 @@ export async function reconcileContent(deps: ServiceDeps, content: ContentStores
   for (const [libraryId, blobs] of content.online()) {
     const known = deps.store.versions.blobsOfLibrary(libraryId);
     const seen = new Set<string>();
-    for await (const blob of blobs.list()) {
+    for await (const { id: blob, file } of blobs.list()) {
       seen.add(blob);
       if (!known.has(blob) && !completing.has(blob)) {
-        await blobs.remove(blob);
+        // By where it is, not by its name: a stray file in the wrong shard is not at pathOf(id).
+        await blobs.removeListed(file);
         orphans++;
       }
     }

@@ -52,6 +52,8 @@ interface Lock {
  */
 export class UploadService {
   private readonly locks = new Map<string, Lock>();
+  /** When each upload last published progress: the limit holds across its PATCH requests. */
+  private readonly progressAt = new Map<string, number>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -136,6 +138,8 @@ export class UploadService {
     } finally {
       if (this.locks.get(id) === lock) this.locks.delete(id);
       release();
+      const row = this.deps.store.uploads.byId(id);
+      if (!row || row.completed_node_id !== null) this.progressAt.delete(id);
     }
   }
 
@@ -143,6 +147,7 @@ export class UploadService {
     const upload = this.own(actor, id);
     if (upload.completed_node_id !== null) throw new AppError('not_found');
     this.locks.get(id)?.abort();
+    this.progressAt.delete(id);
     this.deps.store.uploads.remove(upload.id);
     await this.content.of(upload.library_id).removeTemp(tempName(upload.id));
   }
@@ -151,6 +156,7 @@ export class UploadService {
   async expire(): Promise<void> {
     for (const upload of this.deps.store.uploads.expired(this.deps.now())) {
       if (this.locks.has(upload.id)) continue;
+      this.progressAt.delete(upload.id);
       this.deps.store.uploads.remove(upload.id);
       await this.content.of(upload.library_id).removeTemp(tempName(upload.id)).catch(() => {});
     }
@@ -199,7 +205,9 @@ export class UploadService {
       if (length === null) {
         if (input.length < current) throw new AppError('invalid_input', 'Upload-Length is below the bytes already sent.');
         if (input.length > MAX_UPLOAD_BYTES) throw new AppError('payload_too_large');
-        this.files.assertQuota(upload.owner_id, input.length, this.deps.store.uploads.pendingBytes(upload.owner_id));
+        // Pending bytes include this upload's own offset, which `input.length` already covers.
+        const pending = this.deps.store.uploads.pendingBytes(upload.owner_id) - upload.offset;
+        this.files.assertQuota(upload.owner_id, input.length, pending);
         this.deps.store.uploads.setLength(upload.id, input.length);
         length = input.length;
       }
@@ -228,7 +236,7 @@ export class UploadService {
     const offset = current + result.written;
     const expiresAt = this.deps.now() + this.deps.config.uploadExpiryMs;
     this.deps.store.uploads.progress(upload.id, offset, expiresAt);
-    progress(offset, true);
+    progress(offset);
     const complete = length !== null && offset === length;
     const node = complete ? await this.complete({ ...upload, length }, input.checksum) : null;
     return { offset, expiresAt, node };
@@ -287,11 +295,13 @@ export class UploadService {
   }
 
   private progressPublisher(upload: UploadRow, length: number | null) {
-    let last = 0;
-    return (offset: number, force = false) => {
+    // No bypass for the end of a request: quick successive PATCHes (small chunks on a fast
+    // link) would otherwise publish far more than the limit. Completion has its node.created.
+    return (offset: number) => {
       const now = this.deps.now();
-      if (!force && now - last < 1000 / PROGRESS_PER_SECOND) return;
-      last = now;
+      const last = this.progressAt.get(upload.id);
+      if (last !== undefined && now - last < 1000 / PROGRESS_PER_SECOND) return;
+      this.progressAt.set(upload.id, now);
       this.deps.bus.publish('upload.progress', { upload_id: upload.id, offset, length }, { users: [upload.user_id] });
     };
   }

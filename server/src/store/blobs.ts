@@ -159,12 +159,23 @@ export class BlobStore {
     return readHead(this.pathOf(blob), bytes);
   }
 
-  /** Every committed blob id on this library, for the startup reconciliation. */
-  async *list(): AsyncGenerator<string> {
+  /**
+   * Every file under `blobs/`, for the startup reconciliation: its name (the blob id) and
+   * where it really is, which for a stray or misplaced file is not `pathOf(id)`.
+   */
+  async *list(): AsyncGenerator<{ id: string; file: string }> {
     const base = path.join(this.root, 'blobs');
     for (const shard of await fs.readdir(base).catch(() => [] as string[])) {
-      for (const name of await fs.readdir(path.join(base, shard)).catch(() => [] as string[])) yield name;
+      for (const name of await fs.readdir(path.join(base, shard)).catch(() => [] as string[])) {
+        yield { id: name, file: path.join(base, shard, name) };
+      }
     }
+  }
+
+  /** Removes a file that `list()` found, wherever under `blobs/` it sits. */
+  async removeListed(file: string): Promise<void> {
+    if (!file.startsWith(path.join(this.root, 'blobs') + path.sep)) throw new Error(`not a content file: ${file}`);
+    await fs.rm(file, { force: true });
   }
 
   async listTemp(): Promise<string[]> {

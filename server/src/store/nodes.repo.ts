@@ -80,6 +80,8 @@ export interface ListQuery {
   after: Keyset | null;
   limit: number;
   viewerId: string;
+  /** Only folders (0) or only files (1). */
+  onlyKind?: 0 | 1;
 }
 
 const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
@@ -213,6 +215,18 @@ export class NodesRepo {
    * continues after the last row's sort values (keyset), so page 100 costs what page 1 does.
    */
   list(q: ListQuery): NodeRow[] {
+    if (q.foldersFirst) {
+      // Folders, then files, each one range of the sort's index scanned in either direction:
+      // a single ORDER BY kind ASC, column DESC would make SQLite sort the whole folder.
+      const rows: NodeRow[] = [];
+      for (const kind of [0, 1] as const) {
+        if (q.after && q.after.kind > kind) continue;
+        const after = q.after && q.after.kind === kind ? q.after : null;
+        rows.push(...this.list({ ...q, foldersFirst: false, onlyKind: kind, after, limit: q.limit - rows.length }));
+        if (rows.length >= q.limit) break;
+      }
+      return rows;
+    }
     const column = SORT_COLUMN[q.sort];
     const dir = q.desc ? 'DESC' : 'ASC';
     const cmp = q.desc ? '<' : '>';
@@ -224,6 +238,10 @@ export class NodesRepo {
     let after = '';
     const params: Record<string, unknown> = { viewer: q.viewerId, limit: q.limit };
     const where = [scopeWhere(q.scope, params)];
+    if (q.onlyKind !== undefined) {
+      params.only_kind = q.onlyKind;
+      where.push('n.kind_rank = @only_kind');
+    }
     if (q.search !== null) {
       params.search = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       where.push("n.search_name LIKE @search ESCAPE '\\'");
