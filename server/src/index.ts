@@ -58,7 +58,8 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now),
   };
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
-  const services = createServices(deps, serverId, content);
+  const linkKey = Buffer.from(store.meta.getOrInit('link_key', crypto.randomBytes(32).toString('base64')), 'base64');
+  const services = createServices(deps, serverId, content, { link: linkKey });
   // Finish uploads whose bytes were complete when the server last stopped, before anything
   // else looks at the content files.
   await services.uploads.recover();

@@ -129,6 +129,8 @@ export interface NodeDto {
   updated_at: number;
   color: NodeColor | null;
   starred: boolean;
+  /** True when the node belongs to another account that shared it (or a folder above it) with the reader. */
+  shared: boolean;
   trashed_at: number | null;
   version: number;
   has_thumbnail: boolean;
@@ -157,4 +159,31 @@ export interface ActivityDto {
 
 export interface TrashPage extends Page<NodeDto> {
   retention_days: number;
+}
+
+export interface PermissionDto {
+  user_id: string;
+  name: string;
+  avatar_seed: string;
+  role: 'viewer' | 'editor';
+  created_at: number;
+}
+
+export interface ShareLinkDto {
+  id: string;
+  node_id: string;
+  token: string;
+  url: string;
+  expires_at: number | null;
+  password_protected: boolean;
+  allow_download: boolean;
+  active: boolean;
+  created_at: number;
+}
+
+export interface PublicShareDto {
+  node: NodeDto;
+  owner_name: string;
+  allow_download: boolean;
+  expires_at: number | null;
 }

@@ -14,6 +14,8 @@ export const ERROR_CATALOGUE = {
   },
   weak_password: { status: 400, message: 'Passwords are 10 to 256 characters long.' },
   invalid_invite: { status: 400, message: 'This invite code is unknown, used up or expired.' },
+  cannot_share_with_owner: { status: 400, message: 'The owner already has access.' },
+  unknown_user: { status: 400, message: 'There is no such account.' },
   invalid_name: { status: 400, message: 'That name cannot be used.' },
   invalid_range: { status: 416, message: 'The requested range is outside the file.' },
   invalid_totp_code: { status: 400, message: 'That code does not match the authenticator.' },
@@ -33,6 +35,8 @@ export const ERROR_CATALOGUE = {
 
   // Permission
   forbidden: { status: 403, message: 'You do not have permission to do that.' },
+  share_password_required: { status: 401, message: 'This link is protected by a password.' },
+  download_disabled: { status: 403, message: 'The owner turned downloads off for this link.' },
   pending_approval: {
     status: 403,
     message: 'This device is waiting for approval; only its status can be read.',
@@ -45,6 +49,7 @@ export const ERROR_CATALOGUE = {
 
   // Resources and state
   not_found: { status: 404, message: 'Nothing was found here.' },
+  no_thumbnail: { status: 404, message: 'There is no thumbnail for this item (yet).' },
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
   already_set_up: { status: 409, message: 'The server is already set up.' },
   username_taken: { status: 409, message: 'That username is taken.' },
@@ -62,6 +67,7 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'This Idempotency-Key was already used for a different request.',
   },
+  share_expired: { status: 410, message: 'This link has expired.' },
   upload_expired: { status: 410, message: 'This upload expired; start it again.' },
   tus_version_unsupported: { status: 412, message: 'Send Tus-Resumable: 1.0.0.' },
   checksum_mismatch: { status: 460, message: 'The data does not match its Upload-Checksum; send it again.' },

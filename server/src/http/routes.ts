@@ -7,6 +7,7 @@ import * as auth from './routes/auth.ts';
 import * as pub from './routes/public.ts';
 import * as nodes from './routes/nodes.ts';
 import * as uploads from './routes/uploads.ts';
+import * as sharing from './routes/sharing.ts';
 import * as S from './schemas.ts';
 
 const ok = (description: string, schema?: import('zod').ZodType) => ({ 200: { description, ...(schema && { schema }) } });
@@ -141,6 +142,47 @@ export const ROUTES: readonly AnyRoute[] = [
     query: S.PageQuery, responses: ok('A page of trashed items', S.TrashResponse), handler: nodes.trashList }),
   route({ method: 'GET', path: '/activity', tag: 'nodes', summary: 'What happened to the account\'s files, newest first',
     auth: 'user', query: S.PageQuery, responses: ok('A page of activity', S.pageOf(S.ActivityResponse)), handler: nodes.activity }),
+
+  // ---- Sharing ----
+  route({ method: 'GET', path: '/nodes/:id/permissions', tag: 'sharing', summary: 'People with access to this node',
+    auth: 'user', params: S.IdParam, responses: ok('Grants', S.pageOf(S.PermissionResponse)), handler: sharing.permissions }),
+  route({ method: 'POST', path: '/nodes/:id/permissions', tag: 'sharing',
+    summary: 'Give an account viewer or editor access (replaces an earlier grant); covers everything inside a folder',
+    auth: 'user', params: S.IdParam, body: S.GrantBody, responses: { 201: { description: 'Granted', schema: S.PermissionResponse } },
+    errors: ['cannot_share_with_owner', 'unknown_user', 'in_trash', 'forbidden'], handler: sharing.grant }),
+  route({ method: 'DELETE', path: '/nodes/:id/permissions/:userId', tag: 'sharing',
+    summary: 'Remove an account\'s access (the owner, or the account itself leaving); effective at once', auth: 'user',
+    params: S.UserParams, responses: none, handler: sharing.revokeGrant }),
+  route({ method: 'GET', path: '/nodes/:id/shares', tag: 'sharing', summary: 'Public links on this node', auth: 'user',
+    params: S.IdParam, responses: ok('Links', S.pageOf(S.LinkResponse)), errors: ['forbidden'], handler: sharing.linksOfNode }),
+  route({ method: 'POST', path: '/nodes/:id/share', tag: 'sharing',
+    summary: 'Create a public link (expiry, password, download switch; honours Idempotency-Key)', auth: 'user', params: S.IdParam,
+    body: S.LinkBody, responses: { 201: { description: 'Created', schema: S.LinkResponse } },
+    errors: ['weak_password', 'in_trash', 'forbidden', 'idempotency_conflict'], handler: sharing.createLink }),
+  route({ method: 'GET', path: '/shares', tag: 'sharing', summary: 'Links the caller created, newest first', auth: 'user',
+    query: S.PageQuery, responses: ok('A page of links', S.pageOf(S.LinkResponse)), handler: sharing.myLinks }),
+  route({ method: 'PATCH', path: '/shares/:id', tag: 'sharing', summary: 'Change expiry, password or download switch; the URL stays',
+    auth: 'user', params: S.IdParam, body: S.LinkBody, responses: ok('The link', S.LinkResponse), errors: ['weak_password'],
+    handler: sharing.updateLink }),
+  route({ method: 'DELETE', path: '/shares/:id', tag: 'sharing', summary: 'Revoke a link', auth: 'user', params: S.IdParam,
+    responses: none, handler: sharing.revokeLink }),
+  route({ method: 'GET', path: '/s/:token', tag: 'public', summary: 'What a link shares (no account needed)', auth: 'none',
+    params: S.TokenParam, query: S.GrantQuery, responses: ok('The shared node', S.PublicShareResponse),
+    errors: ['share_password_required', 'share_expired', 'not_found'], handler: sharing.publicInfo }),
+  route({ method: 'POST', path: '/s/:token/unlock', tag: 'public', summary: 'Trade a link\'s password for a grant (?grant= or X-Share-Grant)',
+    auth: 'none', params: S.TokenParam, body: S.UnlockBody, responses: ok('The grant', S.UnlockResponse),
+    errors: ['wrong_password', 'rate_limited', 'share_expired'], handler: sharing.publicUnlock }),
+  route({ method: 'GET', path: '/s/:token/children', tag: 'public', summary: 'List inside a shared folder (parent_id: a folder within it)',
+    auth: 'none', params: S.TokenParam, query: S.PublicListQuery, responses: ok('A page of nodes', S.pageOf(S.NodeResponse)),
+    errors: ['share_password_required', 'share_expired'], handler: sharing.publicChildren }),
+  route({ method: 'GET', path: '/s/:token/download', tag: 'public', summary: 'Download what a link shares (node_id: a file within it); Range like a normal download',
+    auth: 'none', params: S.TokenParam, query: S.PublicNodeQuery,
+    responses: { 200: { description: 'The file', contentType: 'application/octet-stream' }, 206: { description: 'A range', contentType: 'application/octet-stream' } },
+    errors: ['share_password_required', 'share_expired', 'download_disabled', 'invalid_range', 'library_offline'], handler: sharing.publicDownload }),
+  route({ method: 'GET', path: '/s/:token/thumbnail', tag: 'public', summary: 'Thumbnail of the shared node or one within it',
+    auth: 'none', params: S.TokenParam, query: S.PublicNodeQuery,
+    responses: { 200: { description: 'The thumbnail', contentType: 'image/jpeg' } },
+    errors: ['share_password_required', 'share_expired', 'no_thumbnail'], handler: sharing.publicThumbnail }),
 
   // ---- Uploads (tus 1.0.0) ----
   route({ method: 'OPTIONS', path: '/uploads', tag: 'uploads', summary: 'tus discovery: version, extensions, maximum size',

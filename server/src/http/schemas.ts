@@ -203,7 +203,7 @@ export const NodePatchBody = z.object({
 
 export const ListQuery = PageQuery.extend({
   parent_id: z.string().max(100).optional().describe('"root" (the default) is the top level'),
-  filter: z.enum(['starred', 'recent', 'gallery']).optional(),
+  filter: z.enum(['shared', 'starred', 'recent', 'gallery']).optional(),
   query: z.string().max(255).optional().describe('Name contains, ignoring case and accents'),
   sort: z.enum(['name', 'updated', 'created', 'size', 'taken']).optional(),
   order: z.enum(['asc', 'desc']).optional(),
@@ -228,6 +228,7 @@ export const NodeResponse = z.object({
   updated_at: z.number().int(),
   color: NodeColor.nullable(),
   starred: z.boolean(),
+  shared: z.boolean().describe('Another account shared it with the caller'),
   trashed_at: z.number().int().nullable(),
   version: z.number().int(),
   has_thumbnail: z.boolean(),
@@ -254,3 +255,65 @@ export const ActivityResponse = z.object({
 });
 
 export const TrashResponse = pageOf(NodeResponse).extend({ retention_days: z.number().int() });
+
+// ---- Sharing ----
+
+export const GrantBody = z.object({
+  user_id: z.string().min(1).max(100),
+  role: z.enum(['viewer', 'editor']),
+});
+
+export const UserParams = z.object({ id: z.string().min(1).max(100), userId: z.string().min(1).max(100) });
+
+export const LinkBody = z.object({
+  password: z.string().max(256).nullable().optional().describe('null or "" removes it'),
+  expires_at: z.number().int().positive().nullable().optional().describe('null never expires; a past time expires the link now'),
+  allow_download: z.boolean().optional().describe('Default true'),
+});
+
+export const TokenParam = z.object({ token: z.string().min(1).max(200) });
+export const UnlockBody = z.object({ password: z.string().max(1024) });
+
+export const PublicListQuery = PageQuery.extend({
+  parent_id: z.string().max(100).optional().describe('A folder inside the shared one; default the shared folder itself'),
+  sort: z.enum(['name', 'updated', 'created', 'size', 'taken']).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  grant: z.string().max(300).optional().describe('Unlock grant of a password-protected link (or X-Share-Grant)'),
+});
+
+export const PublicNodeQuery = z.object({
+  node_id: z.string().max(100).optional().describe('A node inside the shared folder; default the shared node'),
+  grant: z.string().max(300).optional(),
+  inline: z.enum(['0', '1', 'true', 'false']).optional(),
+});
+
+export const GrantQuery = z.object({ grant: z.string().max(300).optional() });
+
+export const PermissionResponse = z.object({
+  user_id: z.string(),
+  name: z.string(),
+  avatar_seed: z.string(),
+  role: z.enum(['viewer', 'editor']),
+  created_at: z.number().int(),
+});
+
+export const LinkResponse = z.object({
+  id: z.string(),
+  node_id: z.string(),
+  token: z.string(),
+  url: z.string().describe('The public page <origin>/s/<token>'),
+  expires_at: z.number().int().nullable(),
+  password_protected: z.boolean(),
+  allow_download: z.boolean(),
+  active: z.boolean(),
+  created_at: z.number().int(),
+});
+
+export const PublicShareResponse = z.object({
+  node: NodeResponse,
+  owner_name: z.string(),
+  allow_download: z.boolean(),
+  expires_at: z.number().int().nullable(),
+});
+
+export const UnlockResponse = z.object({ grant: z.string(), expires_at: z.number().int() });

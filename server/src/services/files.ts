@@ -47,7 +47,11 @@ export class FileService {
   ) {}
 
   download(actor: Actor, id: string): FileContent {
-    const node = this.access.node(actor, id, 'read');
+    return this.contentOf(this.access.node(actor, id, 'read'));
+  }
+
+  /** The current content of a node the caller has been cleared to read. */
+  contentOf(node: NodeRow): FileContent {
     if (node.type !== 'file') throw new AppError('invalid_input', 'Folders cannot be downloaded.', { field: 'id' });
     const version = this.deps.store.versions.current(node.id);
     if (!version) throw new AppError('not_found');

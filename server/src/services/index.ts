@@ -16,6 +16,8 @@ import { ListingService } from './listing.ts';
 import { NodeService } from './nodes.ts';
 import { UploadService } from './uploads.ts';
 import type { ContentStores } from '../store/content-stores.ts';
+import { PublicShareService } from './public-shares.ts';
+import { SharingService } from './sharing.ts';
 
 export interface Services {
   status: StatusService;
@@ -34,9 +36,16 @@ export interface Services {
   files: FileService;
   uploads: UploadService;
   idempotency: IdempotencyService;
+  sharing: SharingService;
+  publicShares: PublicShareService;
 }
 
-export function createServices(deps: ServiceDeps, serverId: string, content: ContentStores): Services {
+/** Server keys kept with the data: signing access tokens, deriving link tokens and unlock grants. */
+export interface ServerKeys {
+  link: Buffer;
+}
+
+export function createServices(deps: ServiceDeps, serverId: string, content: ContentStores, keys: ServerKeys): Services {
   const settings = new SettingsService(deps);
   const sessions = new SessionService(deps);
   const twoFactor = new TwoFactorService(deps, settings);
@@ -44,12 +53,15 @@ export function createServices(deps: ServiceDeps, serverId: string, content: Con
   const activity = new ActivityService(deps);
   const nodes = new NodeService(deps, access, activity, content);
   const files = new FileService(deps, access, activity, nodes, content);
+  const listing = new ListingService(deps, access, settings);
   return {
     access,
     activity,
     nodes,
     files,
-    listing: new ListingService(deps, access, settings),
+    listing,
+    sharing: new SharingService(deps, access, keys.link),
+    publicShares: new PublicShareService(deps, files, listing, keys.link),
     uploads: new UploadService(deps, access, files, content),
     idempotency: new IdempotencyService(deps),
     status: new StatusService(deps, settings, serverId),

@@ -8,7 +8,7 @@ import { toNodeDto } from './node-dto.ts';
 import { pageLimit } from './paging.ts';
 import type { SettingsService } from './settings.ts';
 
-export type ListFilter = 'starred' | 'recent' | 'gallery';
+export type ListFilter = 'shared' | 'starred' | 'recent' | 'gallery';
 
 export interface ListInput {
   parent_id?: string | undefined;
@@ -29,10 +29,18 @@ export class ListingService {
   ) {}
 
   list(actor: Actor, input: ListInput): Page<NodeDto> {
+    const search = input.query?.trim() ? searchKey(input.query.trim()) : null;
+    return this.page(this.scopeOf(actor, input, search !== null), search, actor.userId, input);
+  }
+
+  /** The children of a folder the caller has already been cleared to read (public links). */
+  children(folderId: string, viewerId: string, input: ListInput): Page<NodeDto> {
+    return this.page({ kind: 'children', container: folderId }, null, viewerId, input);
+  }
+
+  private page(scope: ListScope, search: string | null, viewerId: string, input: ListInput): Page<NodeDto> {
     const sort = input.sort ?? defaultSort(input.filter);
     const desc = (input.order ?? (input.sort === undefined && input.filter ? 'desc' : 'asc')) === 'desc';
-    const search = input.query?.trim() ? searchKey(input.query.trim()) : null;
-    const scope = this.scopeOf(actor, input, search !== null);
     const limit = pageLimit(input.limit);
     const rows = this.deps.store.nodes.list({
       scope,
@@ -43,7 +51,7 @@ export class ListingService {
       foldersFirst: scope.kind !== 'gallery' && scope.kind !== 'recent',
       after: decodeListCursor(input.cursor, sort, desc),
       limit: limit + 1,
-      viewerId: actor.userId,
+      viewerId,
     });
     const more = rows.length > limit;
     const pageRows = more ? rows.slice(0, limit) : rows;
@@ -69,6 +77,8 @@ export class ListingService {
 
   private scopeOf(actor: Actor, input: ListInput, searching: boolean): ListScope {
     switch (input.filter) {
+      case 'shared':
+        return { kind: 'shared', userId: actor.userId };
       case 'starred':
         return { kind: 'starred', userId: actor.userId };
       case 'recent':
@@ -80,7 +90,7 @@ export class ListingService {
     if (parentId === null) {
       // A search without a folder looks through everything the account has.
       if (searching && input.parent_id === undefined) return { kind: 'search', ownerId: actor.userId };
-      return { kind: 'children', container: `root:${actor.userId}` };
+      return { kind: 'root', userId: actor.userId };
     }
     const folder = this.access.node(actor, parentId, 'read');
     if (folder.type !== 'folder') throw new AppError('invalid_input', 'parent_id must be a folder.', { field: 'parent_id' });

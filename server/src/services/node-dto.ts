@@ -14,6 +14,7 @@ export function toNodeDto(row: NodeRow): NodeDto {
     updated_at: row.updated_at,
     color: row.color,
     starred: row.starred === 1,
+    shared: row.shared === 1,
     trashed_at: row.trashed_at,
     version: row.version,
     has_thumbnail: row.has_thumbnail === 1,

@@ -3,7 +3,7 @@ import { AppError } from '../errors.ts';
 import type { ContentStores } from '../store/content-stores.ts';
 import type { NodeRow } from '../store/nodes.repo.ts';
 import type { VersionRow } from '../store/versions.repo.ts';
-import { normaliseParentId, type AccessService } from './access.ts';
+import { mergeAudiences, normaliseParentId, type AccessService } from './access.ts';
 import type { ActivityService } from './activity.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { cleanNodeName, nameKey, naturalSortKey, numberedName, searchKey } from './node-names.ts';
@@ -41,7 +41,7 @@ export class NodeService {
   /** Ancestors from the top-level one down to the node itself. */
   path(actor: Actor, id: string): NodeDto[] {
     this.access.node(actor, id, 'read');
-    return this.deps.store.nodes.pathOf(id, actor.userId).map(toNodeDto);
+    return this.access.visiblePath(actor, this.deps.store.nodes.pathOf(id, actor.userId)).map(toNodeDto);
   }
 
   createFolder(actor: Actor, input: { name: string; parent_id?: string | null | undefined }): NodeDto {
@@ -73,7 +73,7 @@ export class NodeService {
   }
 
   update(actor: Actor, id: string, patch: NodePatch): NodeDto {
-    const node = this.access.node(actor, id, 'write');
+    const node = this.access.node(actor, id, 'modify');
     if (node.in_trash) throw new AppError('in_trash');
     const { store } = this.deps;
     const name = patch.name === undefined ? node.name : cleanNodeName(patch.name);
@@ -88,6 +88,7 @@ export class NodeService {
     const renamed = name !== node.name;
     const recolored = patch.color !== undefined && patch.color !== node.color;
     if (!renamed && !moving && !recolored) return toNodeDto(node);
+    const audienceBefore = moving ? this.access.audienceOf(node) : undefined;
 
     store.transaction(() => {
       if (renamed || moving) {
@@ -106,7 +107,9 @@ export class NodeService {
     });
     if (moving) {
       const dto = this.read(actor, node.id);
-      this.deps.bus.publish('node.moved', { node: dto, from_parent_id: node.parent_id }, this.access.audienceOf(node));
+      // Those who saw it where it was and those who see it where it is now.
+      const audience = mergeAudiences(audienceBefore!, this.access.audienceOf(node));
+      this.deps.bus.publish('node.moved', { node: dto, from_parent_id: node.parent_id }, audience);
       return dto;
     }
     return this.publish('node.updated', actor, node.id);
@@ -119,7 +122,7 @@ export class NodeService {
   }
 
   trash(actor: Actor, id: string): NodeDto {
-    const node = this.access.node(actor, id, 'write');
+    const node = this.access.node(actor, id, 'modify');
     if (node.in_trash) throw new AppError('in_trash');
     this.deps.store.transaction(() => {
       this.deps.store.nodes.trash(node.id, this.deps.now());
@@ -135,7 +138,7 @@ export class NodeService {
    * lands at the top level; if its name was taken meanwhile it gets a free one.
    */
   restore(actor: Actor, id: string): NodeDto {
-    const node = this.access.node(actor, id, 'write');
+    const node = this.access.node(actor, id, 'manage');
     if (node.trashed_at === null) throw new AppError(node.in_trash ? 'in_trash' : 'not_in_trash');
     const { store } = this.deps;
     store.transaction(() => {
@@ -156,8 +159,10 @@ export class NodeService {
    */
   async deletePermanently(actor: Actor | null, id: string): Promise<void> {
     const { store } = this.deps;
-    const node = actor ? this.access.node(actor, id, 'write') : store.nodes.byId(id, '');
+    const node = actor ? this.access.node(actor, id, 'manage') : store.nodes.byId(id, '');
     if (!node) throw new AppError('not_found');
+    // Computed before the rows go: afterwards nobody can be found who had access.
+    const audience = this.access.audienceOf(node);
     const versions = store.transaction(() => {
       // Items trashed on their own inside this folder stay in the trash, now at the top level.
       for (const descendantId of store.nodes.subtreeIds(node.id)) {
@@ -172,7 +177,7 @@ export class NodeService {
       return freed;
     });
     await this.removeContent(versions);
-    this.deps.bus.publish('node.deleted', { node: toNodeDto(node), permanent: true }, this.access.audienceOf(node));
+    this.deps.bus.publish('node.deleted', { node: toNodeDto(node), permanent: true }, audience);
     this.publishQuota(node.owner_id);
   }
 

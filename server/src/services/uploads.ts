@@ -125,6 +125,7 @@ export class UploadService {
   async append(actor: Actor, id: string, input: AppendInput, body: Readable): Promise<AppendResult> {
     const upload = this.own(actor, id);
     if (upload.completed_node_id !== null) return this.alreadyComplete(upload, input);
+    await this.recheckAccess(actor, upload);
     const previous = this.locks.get(id);
     if (previous) {
       previous.abort();
@@ -278,6 +279,22 @@ export class UploadService {
       return dto;
     });
     return node;
+  }
+
+  /**
+   * Access is checked again on every PATCH: an account whose access to a shared folder was
+   * removed cannot finish an upload into it. Its upload is dropped and its space released.
+   */
+  private async recheckAccess(actor: Actor, upload: UploadRow): Promise<void> {
+    if (upload.owner_id === actor.userId) return;
+    try {
+      if (upload.node_id !== null) this.access.node(actor, upload.node_id, 'write');
+      else this.access.targetFolder(actor, upload.parent_id);
+    } catch (error) {
+      this.deps.store.uploads.remove(upload.id);
+      await this.content.of(upload.library_id).removeTemp(tempName(upload.id)).catch(() => {});
+      throw error instanceof AppError && error.code === 'forbidden' ? error : new AppError('not_found');
+    }
   }
 
   /** A retry of the completing request, whose answer was lost: the same answer again. */

@@ -10,6 +10,7 @@ import { VersionsRepo } from './versions.repo.ts';
 import { LibrariesRepo } from './libraries.repo.ts';
 import { ActivityRepo, IdempotencyRepo } from './activity.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
+import { PermissionsRepo, SharesRepo } from './sharing.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -27,6 +28,8 @@ export interface Store {
   activity: ActivityRepo;
   idempotency: IdempotencyRepo;
   uploads: UploadsRepo;
+  permissions: PermissionsRepo;
+  shares: SharesRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -47,6 +50,8 @@ export function createStore(db: Db): Store {
     activity: new ActivityRepo(db),
     idempotency: new IdempotencyRepo(db),
     uploads: new UploadsRepo(db),
+    permissions: new PermissionsRepo(db),
+    shares: new SharesRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

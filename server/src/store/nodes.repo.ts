@@ -24,6 +24,8 @@ export interface NodeRow {
   has_thumbnail: number;
   /** Per caller: whether the reading account starred it. */
   starred: number;
+  /** Per caller: whether it belongs to someone else (shared with the reader). */
+  shared: number;
 }
 
 export interface NewNode {
@@ -64,6 +66,9 @@ export interface Keyset {
 /** Which rows a listing considers. Sharing adds scopes; each maps to an index. */
 export type ListScope =
   | { kind: 'children'; container: string }
+  /** The account's top level blended with what was shared with it directly. */
+  | { kind: 'root'; userId: string }
+  | { kind: 'shared'; userId: string }
   | { kind: 'starred'; userId: string }
   | { kind: 'recent'; ownerId: string }
   | { kind: 'gallery'; ownerId: string }
@@ -93,7 +98,8 @@ export class NodesRepo {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      byId: db.prepare(`SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred
+      byId: db.prepare(`SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred,
+        n.owner_id != @viewer AS shared
         FROM nodes n WHERE n.id = @id`),
       insert: db.prepare(`INSERT INTO nodes (id, owner_id, parent_id, type, name, name_key, sort_name, search_name, size,
           mime_type, version, created_by, created_at, updated_at, taken_sort, is_media)
@@ -108,7 +114,8 @@ export class NodesRepo {
       ancestors: db.prepare(`WITH RECURSIVE up(id, parent_id, depth) AS (
           SELECT id, parent_id, 0 FROM nodes WHERE id = @id
           UNION ALL SELECT n.id, n.parent_id, up.depth + 1 FROM nodes n JOIN up ON n.id = up.parent_id)
-        SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred
+        SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred,
+        n.owner_id != @viewer AS shared
         FROM up JOIN nodes n ON n.id = up.id ORDER BY up.depth DESC`),
       isDescendant: db.prepare(`WITH RECURSIVE up(id, parent_id) AS (
           SELECT id, parent_id FROM nodes WHERE id = @start
@@ -190,6 +197,15 @@ export class NodesRepo {
     this.stmts.unstar.run(userId, nodeId);
   }
 
+  unstarSubtree(userId: string, nodeId: string): void {
+    this.db
+      .prepare(`WITH RECURSIVE down(id) AS (
+          SELECT id FROM nodes WHERE id = @node
+          UNION ALL SELECT n.id FROM nodes n JOIN down ON n.parent_id = down.id)
+        DELETE FROM stars WHERE user_id = @user AND node_id IN (SELECT id FROM down)`)
+      .run({ node: nodeId, user: userId });
+  }
+
   remove(id: string): void {
     this.stmts.remove.run(id);
   }
@@ -198,7 +214,7 @@ export class NodesRepo {
   trashPage(ownerId: string, after: Keyset | null, limit: number): NodeRow[] {
     return this.db
       .prepare(
-        `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @owner) AS starred
+        `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @owner) AS starred, 0 AS shared
          FROM nodes n WHERE n.owner_id = @owner AND n.trashed_at IS NOT NULL
            AND (@after_at IS NULL OR n.trashed_at < @after_at OR (n.trashed_at = @after_at AND n.id < @after_id))
          ORDER BY n.trashed_at DESC, n.id DESC LIMIT @limit`,
@@ -256,7 +272,8 @@ export class NodesRepo {
         : `AND ${within}`;
     }
     const sql = `SELECT ${COLUMNS}, n.${column} AS sort_value, n.kind_rank AS kind,
-        EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred
+        EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred,
+        n.owner_id != @viewer AS shared
       FROM nodes n WHERE ${where.join(' AND ')} ${after} ORDER BY ${order} LIMIT @limit`;
     return this.db.prepare(sql).all(params) as NodeRow[];
   }
@@ -267,6 +284,13 @@ function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
     case 'children':
       params.container = scope.container;
       return 'n.container = @container AND n.in_trash = 0';
+    case 'root':
+      params.container = `root:${scope.userId}`;
+      params.scope_user = scope.userId;
+      return '(n.container = @container OR n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user)) AND n.in_trash = 0';
+    case 'shared':
+      params.scope_user = scope.userId;
+      return 'n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user) AND n.in_trash = 0';
     case 'starred':
       params.scope_user = scope.userId;
       return 'n.id IN (SELECT node_id FROM stars WHERE user_id = @scope_user) AND n.in_trash = 0';

@@ -234,6 +234,7 @@ describe('GET /nodes/{id} and GET /nodes/{id}/path', () => {
       'name',
       'owner_id',
       'parent_id',
+      'shared',
       'size',
       'starred',
       'trashed_at',

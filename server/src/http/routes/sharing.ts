@@ -1,0 +1,82 @@
+import type Koa from 'koa';
+import type * as S from '../schemas.ts';
+import { reply, type Handler } from '../route-def.ts';
+import { sendFile } from '../send-file.ts';
+import { AppError } from '../../errors.ts';
+
+/** The origin the family reaches the server at, for the public URL of a link. */
+const originOf = (koa: Koa.Context) => `${koa.protocol}://${koa.host}`;
+
+export const permissions: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params }) => ({
+  items: services.sharing.permissions(actor, params.id),
+  next_cursor: null,
+});
+
+export const grant: Handler<typeof S.GrantBody, undefined, typeof S.IdParam> = ({ services, actor, params, body }) =>
+  reply(201, services.sharing.grant(actor, params.id, body));
+
+export const revokeGrant: Handler<undefined, undefined, typeof S.UserParams> = ({ services, actor, params }) => {
+  services.sharing.revokeGrant(actor, params.id, params.userId);
+};
+
+export const linksOfNode: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params, koa }) => ({
+  items: services.sharing.linksOfNode(actor, params.id, originOf(koa)),
+  next_cursor: null,
+});
+
+export const createLink: Handler<typeof S.LinkBody, undefined, typeof S.IdParam> = async ({ services, actor, params, body, koa }) => {
+  const prepared = await services.sharing.prepareLink(actor, params.id, body);
+  const create = () => ({ status: 201, body: services.sharing.insertLink(actor, prepared, originOf(koa)) });
+  const key = koa.get('Idempotency-Key');
+  if (key === '') return reply(201, create().body);
+  const result = services.idempotency.run(actor, `POST /nodes/${params.id}/share`, key, body, create);
+  return reply(result.status, result.body, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+};
+
+export const myLinks: Handler<undefined, typeof S.PageQuery> = ({ services, actor, query, koa }) =>
+  services.sharing.myLinks(actor, query, originOf(koa));
+
+export const updateLink: Handler<typeof S.LinkBody, undefined, typeof S.IdParam> = ({ services, actor, params, body, koa }) =>
+  services.sharing.updateLink(actor, params.id, body, originOf(koa));
+
+export const revokeLink: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params }) => {
+  services.sharing.revokeLink(actor, params.id);
+};
+
+// ---- Public (no account) ----
+
+const grantOf = (koa: Koa.Context, query: { grant?: string | undefined }) => query.grant ?? (koa.get('X-Share-Grant') || undefined);
+
+export const publicInfo: Handler<undefined, typeof S.GrantQuery, typeof S.TokenParam, 'none'> = ({ services, params, query, koa }) =>
+  services.publicShares.info({ token: params.token, grant: grantOf(koa, query) });
+
+export const publicUnlock: Handler<typeof S.UnlockBody, undefined, typeof S.TokenParam, 'none'> = ({ services, params, body, client }) =>
+  services.publicShares.unlock(params.token, body.password, client);
+
+export const publicChildren: Handler<undefined, typeof S.PublicListQuery, typeof S.TokenParam, 'none'> = ({
+  services,
+  params,
+  query,
+  koa,
+}) => services.publicShares.children({ token: params.token, grant: grantOf(koa, query) }, query);
+
+export const publicDownload: Handler<undefined, typeof S.PublicNodeQuery, typeof S.TokenParam, 'none'> = ({
+  services,
+  params,
+  query,
+  koa,
+}) => {
+  const file = services.publicShares.download({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
+  sendFile(koa, file, { inline: query.inline === '1' || query.inline === 'true' });
+};
+
+export const publicThumbnail: Handler<undefined, typeof S.PublicNodeQuery, typeof S.TokenParam, 'none'> = ({
+  services,
+  params,
+  query,
+  koa,
+}) => {
+  services.publicShares.thumbnailTarget({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
+  // Thumbnails come from the media pipeline, which does not exist yet: there is none to send.
+  throw new AppError('no_thumbnail');
+};

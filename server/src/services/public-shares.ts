@@ -1,0 +1,129 @@
+import crypto from 'node:crypto';
+import type { NodeDto, Page, PublicShareDto } from '../contract/dto.ts';
+import { AppError } from '../errors.ts';
+import type { NodeRow } from '../store/nodes.repo.ts';
+import type { ShareRow } from '../store/sharing.repo.ts';
+import type { ClientInfo, ServiceDeps } from './context.ts';
+import type { FileContent, FileService } from './files.ts';
+import type { ListInput, ListingService } from './listing.ts';
+import { toNodeDto } from './node-dto.ts';
+import { hashSecret, safeEqual } from './secrets.ts';
+
+/** How long an unlocked password-protected link stays open for the browser that unlocked it. */
+const GRANT_TTL_MS = 12 * 60 * 60_000;
+
+/** What a visitor presents: the link's token and, for a protected link, the unlock grant. */
+export interface LinkCredentials {
+  token: string;
+  grant?: string | undefined;
+}
+
+/**
+ * The public side of links, for visitors without an account. A share token opens one node
+ * (and what is under it, for a folder) and nothing else. Every request, byte-serving ones
+ * included, checks the link's state again: revoking a link stops the next range request of
+ * a download already under way.
+ */
+export class PublicShareService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly files: FileService,
+    private readonly listing: ListingService,
+    private readonly grantKey: Buffer,
+  ) {}
+
+  info(credentials: LinkCredentials): PublicShareDto {
+    const { share, node } = this.open(credentials);
+    const owner = this.deps.store.users.byId(node.owner_id);
+    return {
+      node: publicNode(node),
+      owner_name: owner ? (owner.display_name ?? owner.username) : '',
+      allow_download: share.allow_download === 1,
+      expires_at: share.expires_at,
+    };
+  }
+
+  /** Trades the link's password for a grant; wrong passwords are rate limited per link and per address. */
+  async unlock(token: string, password: string, client: ClientInfo): Promise<{ grant: string; expires_at: number }> {
+    const share = this.live(token);
+    if (share.password_hash === null) throw new AppError('invalid_input', 'This link has no password.');
+    const buckets = [`share:${share.id}`, `share:ip:${client.ip ?? 'unknown'}`];
+    this.deps.rateLimiter.check(buckets);
+    if (!(await this.deps.passwords.verify(password, share.password_hash))) {
+      this.deps.rateLimiter.fail(buckets);
+      throw new AppError('wrong_password', 'That password is not right.', { field: 'password' });
+    }
+    const expiresAt = this.deps.now() + GRANT_TTL_MS;
+    return { grant: this.signGrant(share, expiresAt), expires_at: expiresAt };
+  }
+
+  children(credentials: LinkCredentials, input: ListInput): Page<NodeDto> {
+    const { share, node } = this.open(credentials);
+    const folder = input.parent_id ? this.inside(share, node, input.parent_id) : node;
+    if (folder.type !== 'folder') throw new AppError('invalid_input', 'parent_id must be a folder.', { field: 'parent_id' });
+    const page = this.listing.children(folder.id, '', { ...input, filter: undefined, query: undefined });
+    return { ...page, items: page.items.map((item) => ({ ...item, shared: false, starred: false })) };
+  }
+
+  download(credentials: LinkCredentials, nodeId: string | undefined): FileContent {
+    const { share, node } = this.open(credentials);
+    if (share.allow_download !== 1) throw new AppError('download_disabled');
+    const target = nodeId ? this.inside(share, node, nodeId) : node;
+    return this.files.contentOf(target);
+  }
+
+  /** Thumbnails of what the link opens (they exist once the media pipeline made them). */
+  thumbnailTarget(credentials: LinkCredentials, nodeId: string | undefined): NodeRow {
+    const { share, node } = this.open(credentials);
+    return nodeId ? this.inside(share, node, nodeId) : node;
+  }
+
+  /** The link and its node, if the link is usable by this visitor right now. */
+  private open(credentials: LinkCredentials): { share: ShareRow; node: NodeRow } {
+    const share = this.live(credentials.token);
+    if (share.password_hash !== null && !this.grantValid(share, credentials.grant)) {
+      throw new AppError('share_password_required');
+    }
+    const node = this.deps.store.nodes.byId(share.node_id, '');
+    if (!node || node.in_trash) throw new AppError('not_found');
+    return { share, node };
+  }
+
+  /** Unknown and revoked links are the same 404; expired ones say so (410). */
+  private live(token: string): ShareRow {
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError('not_found');
+    const share = this.deps.store.shares.byTokenHash(hashSecret(token));
+    if (!share || share.revoked_at !== null) throw new AppError('not_found');
+    if (share.expires_at !== null && share.expires_at <= this.deps.now()) throw new AppError('share_expired');
+    return share;
+  }
+
+  /** A node under the shared one; anything outside the shared tree does not exist here. */
+  private inside(share: ShareRow, root: NodeRow, nodeId: string): NodeRow {
+    const node = this.deps.store.nodes.byId(nodeId, '');
+    if (!node || node.in_trash || !this.deps.store.nodes.isSelfOrAncestor(root.id, node.id)) throw new AppError('not_found');
+    return node;
+  }
+
+  private signGrant(share: ShareRow, expiresAt: number): string {
+    const body = `${share.id}.${share.password_version}.${expiresAt}`;
+    return `${body}.${this.mac(body)}`;
+  }
+
+  private grantValid(share: ShareRow, grant: string | undefined): boolean {
+    if (!grant) return false;
+    const parts = grant.split('.');
+    if (parts.length !== 4) return false;
+    const [id, version, expiry, mac] = parts as [string, string, string, string];
+    if (!safeEqual(mac, this.mac(`${id}.${version}.${expiry}`))) return false;
+    return id === share.id && Number(version) === share.password_version && Number(expiry) > this.deps.now();
+  }
+
+  private mac(body: string): string {
+    return crypto.createHmac('sha256', this.grantKey).update(`grant:${body}`).digest('base64url');
+  }
+}
+
+function publicNode(node: NodeRow): NodeDto {
+  return { ...toNodeDto(node), shared: false, starred: false };
+}

@@ -1,0 +1,131 @@
+import type { Db } from './db.ts';
+
+export type GrantRole = 'viewer' | 'editor';
+
+export interface PermissionRow {
+  node_id: string;
+  user_id: string;
+  role: GrantRole;
+  granted_by: string;
+  created_at: number;
+}
+
+/** A grant on the node or one of its ancestors, with how far up it sits (0 = the node). */
+export interface InheritedGrant {
+  role: GrantRole;
+  depth: number;
+  node_id: string;
+}
+
+export class PermissionsRepo {
+  private readonly stmts;
+
+  constructor(db: Db) {
+    this.stmts = {
+      upsert: db.prepare(`INSERT INTO permissions (node_id, user_id, role, granted_by, created_at)
+        VALUES (@node_id, @user_id, @role, @granted_by, @created_at)
+        ON CONFLICT (node_id, user_id) DO UPDATE SET role = excluded.role, granted_by = excluded.granted_by`),
+      get: db.prepare('SELECT * FROM permissions WHERE node_id = ? AND user_id = ?'),
+      ofNode: db.prepare('SELECT * FROM permissions WHERE node_id = ? ORDER BY created_at, user_id'),
+      remove: db.prepare('DELETE FROM permissions WHERE node_id = ? AND user_id = ?'),
+      // Walks up from the node; each step is a primary-key lookup, each grant probe too.
+      inherited: db.prepare(`WITH RECURSIVE up(id, parent_id, depth) AS (
+          SELECT id, parent_id, 0 FROM nodes WHERE id = @node
+          UNION ALL SELECT n.id, n.parent_id, up.depth + 1 FROM nodes n JOIN up ON n.id = up.parent_id)
+        SELECT p.role, up.depth, p.node_id FROM up JOIN permissions p ON p.node_id = up.id AND p.user_id = @user
+        ORDER BY up.depth`),
+      audience: db.prepare(`WITH RECURSIVE up(id, parent_id) AS (
+          SELECT id, parent_id FROM nodes WHERE id = @node
+          UNION ALL SELECT n.id, n.parent_id FROM nodes n JOIN up ON n.id = up.parent_id)
+        SELECT DISTINCT p.user_id FROM up JOIN permissions p ON p.node_id = up.id`),
+    };
+  }
+
+  upsert(row: PermissionRow): void {
+    this.stmts.upsert.run(row);
+  }
+
+  get(nodeId: string, userId: string): PermissionRow | undefined {
+    return this.stmts.get.get(nodeId, userId) as PermissionRow | undefined;
+  }
+
+  ofNode(nodeId: string): PermissionRow[] {
+    return this.stmts.ofNode.all(nodeId) as PermissionRow[];
+  }
+
+  remove(nodeId: string, userId: string): boolean {
+    return (this.stmts.remove.run(nodeId, userId) as { changes: number }).changes === 1;
+  }
+
+  /** The caller's grants on the node and above it, nearest first. */
+  inherited(nodeId: string, userId: string): InheritedGrant[] {
+    return this.stmts.inherited.all({ node: nodeId, user: userId }) as InheritedGrant[];
+  }
+
+  /** Every account with a grant on the node or above it. */
+  grantees(nodeId: string): string[] {
+    return (this.stmts.audience.all({ node: nodeId }) as { user_id: string }[]).map((r) => r.user_id);
+  }
+}
+
+export interface ShareRow {
+  id: string;
+  node_id: string;
+  created_by: string;
+  token_hash: string;
+  salt: string;
+  password_hash: string | null;
+  password_version: number;
+  allow_download: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+}
+
+export class SharesRepo {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      insert: db.prepare(`INSERT INTO shares (id, node_id, created_by, token_hash, salt, password_hash, allow_download, expires_at, created_at)
+        VALUES (@id, @node_id, @created_by, @token_hash, @salt, @password_hash, @allow_download, @expires_at, @created_at)`),
+      byId: db.prepare('SELECT * FROM shares WHERE id = ?'),
+      byTokenHash: db.prepare('SELECT * FROM shares WHERE token_hash = ?'),
+      ofNode: db.prepare('SELECT * FROM shares WHERE node_id = ? AND revoked_at IS NULL ORDER BY id DESC'),
+      byCreator: db.prepare(
+        'SELECT * FROM shares WHERE created_by = @user AND revoked_at IS NULL AND (@before IS NULL OR id < @before) ORDER BY id DESC LIMIT @limit',
+      ),
+      revoke: db.prepare('UPDATE shares SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    };
+  }
+
+  insert(row: Omit<ShareRow, 'password_version' | 'revoked_at'>): void {
+    this.stmts.insert.run(row);
+  }
+
+  byId(id: string): ShareRow | undefined {
+    return this.stmts.byId.get(id) as ShareRow | undefined;
+  }
+
+  byTokenHash(hash: string): ShareRow | undefined {
+    return this.stmts.byTokenHash.get(hash) as ShareRow | undefined;
+  }
+
+  ofNode(nodeId: string): ShareRow[] {
+    return this.stmts.ofNode.all(nodeId) as ShareRow[];
+  }
+
+  byCreator(userId: string, beforeId: string | null, limit: number): ShareRow[] {
+    return this.stmts.byCreator.all({ user: userId, before: beforeId, limit }) as ShareRow[];
+  }
+
+  update(id: string, fields: Partial<Pick<ShareRow, 'password_hash' | 'password_version' | 'allow_download' | 'expires_at'>>): void {
+    const keys = Object.keys(fields);
+    if (keys.length === 0) return;
+    this.db.prepare(`UPDATE shares SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...fields, id });
+  }
+
+  revoke(id: string, at: number): boolean {
+    return (this.stmts.revoke.run(at, id) as { changes: number }).changes === 1;
+  }
+}
