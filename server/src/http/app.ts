@@ -6,7 +6,7 @@ import { errorEnvelope } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { mountRoutes } from './mount.ts';
-import { tusHeaders } from './tus.ts';
+import { tusHeaders } from '../uploads/tus-protocol.ts';
 import { ROUTES } from './routes.ts';
 import * as pub from './routes/public.ts';
 import { route } from './route-def.ts';

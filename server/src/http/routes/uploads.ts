@@ -1,6 +1,6 @@
 import type * as S from '../schemas.ts';
 import type { Handler } from '../route-def.ts';
-import { tusCreate, tusDelete, tusHead, tusOptions, tusPatch } from '../tus.ts';
+import { tusCreate, tusDelete, tusHead, tusOptions, tusPatch } from '../../uploads/tus-protocol.ts';
 
 export const options: Handler<undefined, undefined, undefined, 'none'> = ({ koa }) => tusOptions(koa);
 export const create: Handler = ({ koa, services, actor }) => tusCreate(koa, services, actor);
