@@ -1,23 +1,41 @@
 /**
  * `npm run bench`: every figure next to a reference measured in this same run on this same
  * machine, printed as a ratio. Nothing here asserts a time; the numbers are for reading.
+ *
+ * `npm run bench -- upload download` runs only the benchmarks named (see BENCHES); no
+ * argument runs them all.
  */
 import os from 'node:os';
+import { benchDownload } from './download.ts';
 import { benchDurableWrites } from './durable-writes.ts';
 import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
+import { benchListing } from './listing.ts';
 import { benchRss } from './rss.ts';
 import { benchSignin } from './signin.ts';
+import { benchUpload } from './upload.ts';
 import { benchWsFanout } from './ws-fanout.ts';
 
 installCleanup();
 
-const benches: [string, () => Promise<BenchResult>][] = [
-  ['sign-in', benchSignin],
-  ['durable writes', benchDurableWrites],
-  ['ws fan-out', benchWsFanout],
-  ['rss', benchRss],
+/** [name on the command line, title, benchmark] in the order they run. */
+const BENCHES: [string, string, () => Promise<BenchResult>][] = [
+  ['signin', 'sign-in', benchSignin],
+  ['durable-writes', 'durable writes', benchDurableWrites],
+  ['ws-fanout', 'ws fan-out', benchWsFanout],
+  ['rss', 'rss', benchRss],
+  ['upload', 'upload', benchUpload],
+  ['download', 'download', benchDownload],
+  ['listing', 'listing', benchListing],
 ];
+
+const wanted = process.argv.slice(2).map((a) => a.toLowerCase());
+const unknown = wanted.filter((w) => !BENCHES.some(([id]) => id === w));
+if (unknown.length > 0) {
+  log(`unknown benchmark ${unknown.join(', ')}; choose from: ${BENCHES.map(([id]) => id).join(' ')} (none: all)`);
+  process.exit(2);
+}
+const benches = BENCHES.filter(([id]) => wanted.length === 0 || wanted.includes(id)).map(([, title, bench]) => [title, bench] as const);
 
 const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
 log(`hearth bench: node ${process.version}, ${os.availableParallelism()} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB`);

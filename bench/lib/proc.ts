@@ -70,24 +70,38 @@ export function rssKb(pid: number): number {
 
 /** Runs a node process and resolves once it printed `ready` on stdout. */
 export async function spawnNode(args: string[], readyPattern: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<ChildProcess> {
+  return (await spawnNodeMatch(args, readyPattern, env)).child;
+}
+
+/** Like `spawnNode`, and also hands back the match of `readyPattern` (e.g. the port it printed). */
+export async function spawnNodeMatch(
+  args: string[],
+  readyPattern: RegExp,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const child = track(spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let output = '';
   child.stderr!.on('data', (chunk) => (output += chunk));
-  await new Promise<void>((resolve, reject) => {
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`process did not get ready:\n${output}`)), 30_000);
-    child.stdout!.on('data', (chunk) => {
+    const onData = (chunk: Buffer) => {
       output += chunk;
-      if (readyPattern.test(output)) {
+      const found = readyPattern.exec(output);
+      if (found) {
         clearTimeout(timer);
-        resolve();
+        child.stdout!.off('data', onData);
+        // Keep draining stdout so a chatty child never blocks on a full pipe.
+        child.stdout!.resume();
+        resolve(found);
       }
-    });
+    };
+    child.stdout!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`process exited with ${code}:\n${output}`));
     });
   });
-  return child;
+  return { child, match };
 }
 
 /** CPU time (user + system, all threads) a live process has used so far, in ms. */

@@ -6,6 +6,11 @@ import { removeTempDir, stopChild, tempDir, track } from './proc.ts';
 /** The production scrypt cost: benchmarks never use the cheap test cost. */
 export const PRODUCTION_HASH_COST = DEFAULT_CONFIG.passwordHashCost;
 
+/** The environment `npm start` runs with by default, plus `env`. */
+export function productionEnv(env: Record<string, string> = {}): Record<string, string> {
+  return { PASSWORD_HASH_COST: String(PRODUCTION_HASH_COST), LOG_LEVEL: DEFAULT_CONFIG.logLevel, ...env };
+}
+
 export interface BenchServer {
   server: SpawnedServer;
   client: ApiClient;
@@ -16,14 +21,12 @@ export interface BenchServer {
 
 /**
  * `server/src/main.ts` in its own process, as `npm start` runs it, on 127.0.0.1 with a fresh
- * data dir in the OS temp dir and the production defaults (only the port and data dir differ).
+ * data dir in the OS temp dir and the production defaults (only the port and data dir differ;
+ * `env` may change more, e.g. LOG_LEVEL=warn where per-request logging is not what is measured).
  */
-export async function startBenchServer(): Promise<BenchServer> {
+export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = await tempDir('hearth-bench-');
-  const server = await spawnServer(dataDir, {
-    PASSWORD_HASH_COST: String(PRODUCTION_HASH_COST),
-    LOG_LEVEL: DEFAULT_CONFIG.logLevel,
-  });
+  const server = await spawnServer(dataDir, productionEnv(env));
   track(server.process);
   return {
     server,

@@ -8,19 +8,27 @@ import type { ServiceDeps } from './context.ts';
  * content is missing are reported, never silently dropped.
  */
 export async function reconcileContent(deps: ServiceDeps, content: ContentStores): Promise<{ orphans: number; missing: number }> {
+  // Start after the server is answering: with a million files this walk takes a while, and it
+  // holds no table in memory (each file is one indexed lookup).
+  await new Promise((resolve) => setImmediate(resolve));
   let orphans = 0;
   let missing = 0;
   const liveUploads = new Set(deps.store.uploads.all().map((u) => u.id));
   const completing = new Set(deps.store.uploads.completing().map((u) => u.blob));
   for (const [libraryId, blobs] of content.online()) {
-    const known = deps.store.versions.blobsOfLibrary(libraryId);
-    const seen = new Set<string>();
+    let referenced = 0;
+    let sinceYield = 0;
     for await (const { id: blob, file } of blobs.list()) {
-      seen.add(blob);
-      if (!known.has(blob) && !completing.has(blob)) {
+      if (deps.store.versions.hasBlob(libraryId, blob)) {
+        referenced++;
+      } else if (!completing.has(blob)) {
         // By where it is, not by its name: a stray file in the wrong shard is not at pathOf(id).
         await blobs.removeListed(file);
         orphans++;
+      }
+      if (++sinceYield === 1000) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
     for (const name of await blobs.listTemp()) {
@@ -30,10 +38,12 @@ export async function reconcileContent(deps: ServiceDeps, content: ContentStores
         orphans++;
       }
     }
-    for (const blob of known) {
-      if (!seen.has(blob)) missing++;
+    // Every version has its own content file, so fewer referenced files than versions means some are gone.
+    const libraryMissing = deps.store.versions.countOnLibrary(libraryId) - referenced;
+    if (libraryMissing > 0) {
+      missing += libraryMissing;
+      deps.log.error('content files missing for stored versions', { library_id: libraryId, missing: libraryMissing });
     }
-    if (missing > 0) deps.log.error('content files missing for stored versions', { library_id: libraryId, missing });
   }
   if (orphans > 0) deps.log.info('removed orphaned content files', { count: orphans });
   return { orphans, missing };

@@ -27,7 +27,8 @@ export class VersionsRepo {
           SELECT id FROM nodes WHERE id = ?
           UNION ALL SELECT n.id FROM nodes n JOIN down ON n.parent_id = down.id)
         SELECT v.* FROM node_versions v JOIN down ON v.node_id = down.id`),
-      blobsOfLibrary: db.prepare('SELECT blob FROM node_versions WHERE library_id = ?'),
+      hasBlob: db.prepare('SELECT 1 FROM node_versions WHERE library_id = ? AND blob = ? LIMIT 1'),
+      countOnLibrary: db.prepare('SELECT count(*) AS n FROM node_versions WHERE library_id = ?'),
     };
   }
 
@@ -52,7 +53,11 @@ export class VersionsRepo {
     return this.stmts.ofSubtree.all(nodeId) as VersionRow[];
   }
 
-  blobsOfLibrary(libraryId: string): Set<string> {
-    return new Set((this.stmts.blobsOfLibrary.all(libraryId) as { blob: string }[]).map((r) => r.blob));
+  hasBlob(libraryId: string, blob: string): boolean {
+    return this.stmts.hasBlob.get(libraryId, blob) !== undefined;
+  }
+
+  countOnLibrary(libraryId: string): number {
+    return (this.stmts.countOnLibrary.get(libraryId) as { n: number }).n;
   }
 }
