@@ -80,6 +80,8 @@ export class NodeService {
     const moving = patch.parent_id !== undefined && normaliseParentId(patch.parent_id) !== node.parent_id;
     const target = moving ? this.access.targetFolder(actor, normaliseParentId(patch.parent_id)) : undefined;
     if (target && target.owner_id !== node.owner_id) throw new AppError('forbidden');
+    // The top level is the caller's own: a grantee cannot move someone else's item out to it.
+    if (moving && !target && node.owner_id !== actor.userId) throw new AppError('forbidden');
     // A folder moved into itself or below itself would cut its subtree off the tree.
     if (target && node.type === 'folder' && store.nodes.isSelfOrAncestor(node.id, target.id)) {
       throw new AppError('invalid_move');

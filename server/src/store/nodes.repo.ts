@@ -293,7 +293,11 @@ function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
       return 'n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user) AND n.in_trash = 0';
     case 'starred':
       params.scope_user = scope.userId;
-      return 'n.id IN (SELECT node_id FROM stars WHERE user_id = @scope_user) AND n.in_trash = 0';
+      // A bookmark on what the account can no longer open (moved out of a shared folder) is not listed.
+      return `n.id IN (SELECT node_id FROM stars WHERE user_id = @scope_user) AND n.in_trash = 0
+        AND (n.owner_id = @scope_user OR EXISTS (WITH RECURSIVE up(id, parent_id) AS (
+          SELECT n.id, n.parent_id UNION ALL SELECT p.id, p.parent_id FROM nodes p JOIN up ON p.id = up.parent_id)
+          SELECT 1 FROM up JOIN permissions g ON g.node_id = up.id AND g.user_id = @scope_user))`;
     case 'recent':
       params.owner = scope.ownerId;
       return "n.owner_id = @owner AND n.type = 'file' AND n.in_trash = 0";
