@@ -2,16 +2,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { nameKey, naturalSortKey, searchKey } from '../server/src/services/node-names.ts';
 import { openDatabase } from '../server/src/store/db.ts';
 import { NodesRepo, type Keyset, type ListQuery } from '../server/src/store/nodes.repo.ts';
 import { setupOwner } from '../server/test/helpers/accounts.ts';
 import { ApiClient } from '../server/test/helpers/server.ts';
 import { spawnServer, type SpawnedServer } from '../server/test/helpers/spawn.ts';
 import { removeTempDir, rssKb, stopChild, tempDir, track } from './lib/proc.ts';
+import { timedGet } from './lib/http.ts';
 import { log, type BenchResult, type Row } from './lib/report.ts';
 import { productionEnv } from './lib/server.ts';
 import { sleep, summarize } from './lib/stats.ts';
+import { TreeBuilder } from './lib/tree-builder.ts';
 
 const FOLDER_CHILDREN = 10_000;
 const GALLERY_IMAGES = 100_000;
@@ -28,7 +29,6 @@ const WARMUP_SAMPLES = 20;
 const SAMPLES_AT_1M = 100;
 const STARTS = 3;
 const SETTLE_MS = 2_000;
-const DAY_MS = 24 * 60 * 60_000;
 
 /** The server process on the bench's data dir, as `npm start` runs it (LOG_LEVEL=warn). */
 async function startServer(dataDir: string): Promise<{ server: SpawnedServer; ms: number }> {
@@ -37,33 +37,6 @@ async function startServer(dataDir: string): Promise<{ server: SpawnedServer; ms
   const ms = performance.now() - t0;
   track(server.process);
   return { server, ms };
-}
-
-/**
- * One keep-alive connection; the time is to the last byte of the body. A request that found
- * its idle connection just closed by the server (keep-alive timeout) is sent again on a new one.
- */
-async function timedGet(agent: http.Agent, url: string, token: string | null): Promise<{ status: number; body: string; ms: number }> {
-  try {
-    return await getOnce(agent, url, token);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error;
-    return getOnce(agent, url, token);
-  }
-}
-
-function getOnce(agent: http.Agent, url: string, token: string | null): Promise<{ status: number; body: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = http.get(url, { agent, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.once('error', reject);
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
-    });
-    req.once('error', reject);
-    req.setTimeout(30_000, () => req.destroy(new Error(`GET ${url} timed out`)));
-  });
 }
 
 interface Page {
@@ -351,144 +324,4 @@ async function measureStartup(dataDir: string, dbFile: string, token: string, ke
     return { starts, startMs: median(starts), openMs: median(opens), rssMiB: rssKb(server.process.pid!) / 1024 };
   }
   throw new Error('unreachable');
-}
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-const DOC_KINDS: [string, string, string][] = [
-  ['Report', '.pdf', 'application/pdf'],
-  ['Scan', '.pdf', 'application/pdf'],
-  ['notes-', '.txt', 'text/plain'],
-  ['Été', '.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-  ['Budget v', '.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
-  ['Ölçü ', '.odt', 'application/vnd.oasis.opendocument.text'],
-];
-
-/**
- * Writes nodes the way the server does (see FileService.completeContent and NodeService),
- * straight into the database with prepared statements, one transaction per `build`.
- */
-class TreeBuilder {
-  count = 0;
-  private idCounter = 0;
-  /** Creation times walk forward from ten years ago, a few minutes apart. */
-  private clock = Date.now() - 3650 * DAY_MS;
-  private seed = 42;
-  private usedBytes = 0;
-  private stmts: { node: Database.Statement; version: Database.Statement } | null = null;
-
-  constructor(
-    private readonly file: string,
-    private readonly ownerId: string,
-  ) {}
-
-  /**
-   * Runs `work` in one transaction with the secondary indexes of the two tables dropped, then
-   * creates them again from their own SQL in sqlite_master (the migration's definitions):
-   * sorting once is far faster than updating ten B-trees row by row. No journal while it runs
-   * (the server is stopped and a failed build is thrown away); WAL again at the end.
-   */
-  build<T>(work: () => T): T {
-    const db = new Database(this.file);
-    try {
-      db.pragma('journal_mode = OFF');
-      db.pragma('synchronous = OFF');
-      db.pragma('foreign_keys = OFF');
-      db.pragma('cache_size = -1048576');
-      this.count = (db.prepare('SELECT count(*) AS n FROM nodes').get() as { n: number }).n;
-      this.stmts = {
-        node: db.prepare(`INSERT INTO nodes (id, owner_id, parent_id, type, name, name_key, sort_name, search_name, size, mime_type,
-            version, created_by, created_at, updated_at, is_media, image_width, image_height, taken_at, taken_sort)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-        version: db.prepare(`INSERT INTO node_versions (id, node_id, version, size, library_id, blob, sha256, mime_type, created_by, created_at)
-          VALUES (?, ?, 1, ?, 'internal', ?, NULL, ?, ?, ?)`),
-      };
-      const indexes = db
-        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('nodes', 'node_versions') AND sql IS NOT NULL")
-        .all() as { name: string; sql: string }[];
-      this.usedBytes = 0;
-      const result = db.transaction(() => {
-        for (const index of indexes) db.exec(`DROP INDEX "${index.name}"`);
-        const out = work();
-        for (const index of indexes) db.exec(index.sql);
-        db.prepare('UPDATE users SET used_bytes = used_bytes + ? WHERE id = ?').run(this.usedBytes, this.ownerId);
-        return out;
-      })();
-      db.pragma('journal_mode = WAL');
-      return result;
-    } finally {
-      this.stmts = null;
-      db.close();
-    }
-  }
-
-  folder(parentId: string | null, name: string): string {
-    return this.node(parentId, 'folder', name, 0, null, null);
-  }
-
-  /** A document with a name from DOC_KINDS; `n` keeps names unique within the folder. */
-  document(parentId: string, n: number): string {
-    const [stem, ext, mime] = DOC_KINDS[this.random(DOC_KINDS.length)]!;
-    return this.node(parentId, 'file', `${stem}${n + 1}${ext}`, 10_000 + this.random(2_000_000), mime, null);
-  }
-
-  image(parentId: string, n: number): string {
-    const taken = this.clock - this.random(3650) * DAY_MS - this.random(DAY_MS);
-    return this.node(parentId, 'file', `IMG_${String(n + 1).padStart(6, '0')}.jpg`, 1_500_000 + this.random(4_000_000), 'image/jpeg', taken);
-  }
-
-  private node(parentId: string | null, type: 'folder' | 'file', name: string, size: number, mime: string | null, takenAt: number | null): string {
-    this.clock += 1 + this.random(300_000);
-    const now = this.clock;
-    const id = this.nextId(now);
-    const isMedia = mime !== null && (mime.startsWith('image/') || mime.startsWith('video/')) ? 1 : 0;
-    this.stmts!.node.run(
-      id,
-      this.ownerId,
-      parentId,
-      type,
-      name,
-      nameKey(name),
-      naturalSortKey(name),
-      searchKey(name),
-      size,
-      mime,
-      type === 'file' ? 1 : 0,
-      this.ownerId,
-      now,
-      now,
-      isMedia,
-      isMedia ? 4032 : null,
-      isMedia ? 3024 : null,
-      takenAt,
-      takenAt ?? now,
-    );
-    if (type === 'file') {
-      this.stmts!.version.run(this.nextId(now), id, size, this.nextId(now), mime, this.ownerId, now);
-      this.usedBytes += size;
-    }
-    this.count++;
-    return id;
-  }
-
-  /**
-   * A ULID as the server makes them (48-bit time, then 80 bits, Crockford base32), the 80
-   * bits from a counter: the ulid package draws them from crypto one character at a time,
-   * about 75 µs an id, which alone would take over a minute for a million nodes.
-   */
-  private nextId(time: number): string {
-    let out = '';
-    for (let i = 0, t = time; i < 10; i++, t = Math.floor(t / 32)) out = CROCKFORD[t % 32]! + out;
-    let tail = '';
-    for (let i = 0, c = this.idCounter++; i < 16; i++, c = Math.floor(c / 32)) tail = CROCKFORD[c % 32]! + tail;
-    return out + tail;
-  }
-
-  /** Deterministic (xorshift), so every run builds the same tree. */
-  private random(below: number): number {
-    this.seed ^= this.seed << 13;
-    this.seed ^= this.seed >>> 17;
-    this.seed ^= this.seed << 5;
-    return (this.seed >>> 0) % below;
-  }
 }

@@ -12,6 +12,7 @@ import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
 import { benchListing } from './listing.ts';
 import { benchRss } from './rss.ts';
+import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
 import { benchUpload } from './upload.ts';
 import { benchWsFanout } from './ws-fanout.ts';
@@ -27,6 +28,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['upload', 'upload', benchUpload],
   ['download', 'download', benchDownload],
   ['listing', 'listing', benchListing],
+  ['sharing', 'sharing', benchSharing],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());
