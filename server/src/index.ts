@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -15,6 +14,7 @@ import { RateLimiter } from './services/rate-limiter.ts';
 import { newId } from './services/secrets.ts';
 import { openDatabase } from './store/db.ts';
 import { createStore } from './store/index.ts';
+import { loadOrCreateKeys } from './store/keys.ts';
 import { ContentStores } from './store/content-stores.ts';
 import { reconcileContent } from './services/reconcile.ts';
 import { WsGateway } from './ws/gateway.ts';
@@ -42,9 +42,9 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const store = createStore(db);
   const now = Date.now;
 
-  // Server identity and the access-token signing key are made once and kept with the data.
+  // Server identity and keys are made once and kept with the data (the keys outside the database).
   const serverId = store.meta.getOrInit('server_id', newId());
-  const tokenKey = Buffer.from(store.meta.getOrInit('token_key', crypto.randomBytes(32).toString('base64')), 'base64');
+  const keys = loadOrCreateKeys(config.dataDir);
 
   const bus = new EventBus(now, (error) => log.error('event listener failed', { error: String(error) }));
   const deps: ServiceDeps = {
@@ -54,12 +54,11 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     log,
     now,
     passwords: new PasswordHasher(config.passwordHashCost, config.passwordHashConcurrency),
-    accessTokens: new AccessTokens(tokenKey),
+    accessTokens: new AccessTokens(keys.token),
     rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now),
   };
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
-  const linkKey = Buffer.from(store.meta.getOrInit('link_key', crypto.randomBytes(32).toString('base64')), 'base64');
-  const services = createServices(deps, serverId, content, { link: linkKey });
+  const services = createServices(deps, serverId, content, { link: keys.link });
   // Finish uploads whose bytes were complete when the server last stopped, before anything
   // else looks at the content files.
   await services.uploads.recover();

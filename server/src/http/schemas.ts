@@ -271,7 +271,9 @@ export const LinkBody = z.object({
   allow_download: z.boolean().optional().describe('Default true'),
 });
 
-export const TokenParam = z.object({ token: z.string().min(1).max(200) });
+// No length limit here: a token of any form that opens nothing is an unknown link (404), which
+// the public service decides.
+export const TokenParam = z.object({ token: z.string().min(1) });
 export const UnlockBody = z.object({ password: z.string().max(1024) });
 
 export const PublicListQuery = PageQuery.extend({

@@ -46,6 +46,9 @@ export class PublicShareService {
   /** Trades the link's password for a grant; wrong passwords are rate limited per link and per address. */
   async unlock(token: string, password: string, client: ClientInfo): Promise<{ grant: string; expires_at: number }> {
     const share = this.live(token);
+    // A link to something in the trash is no link, here as on every other public route.
+    const node = this.deps.store.nodes.byId(share.node_id, '');
+    if (!node || node.in_trash) throw new AppError('not_found');
     if (share.password_hash === null) throw new AppError('invalid_input', 'This link has no password.');
     const buckets = [`share:${share.id}`, `share:ip:${client.ip ?? 'unknown'}`];
     this.deps.rateLimiter.check(buckets);

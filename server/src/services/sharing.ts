@@ -60,15 +60,12 @@ export class SharingService {
    * request, event and upload chunk, since each checks access anew.
    */
   revokeGrant(actor: Actor, nodeId: string, userId: string): void {
-    const node = this.deps.store.nodes.byId(nodeId, actor.userId);
-    const leaving = userId === actor.userId;
-    if (!node || (node.owner_id !== actor.userId && !(leaving && this.deps.store.permissions.get(nodeId, userId)))) {
-      throw new AppError('not_found');
-    }
+    const node = this.access.node(actor, nodeId, 'read');
+    if (node.owner_id !== actor.userId && userId !== actor.userId) throw new AppError('forbidden');
     this.deps.store.transaction(() => {
-      if (!this.deps.store.permissions.remove(nodeId, userId)) throw new AppError('not_found');
+      if (!this.deps.store.permissions.remove(node.id, userId)) throw new AppError('not_found');
       // Bookmarks on what is no longer reachable would list things the account cannot open.
-      this.deps.store.nodes.unstarSubtree(userId, nodeId);
+      this.deps.store.nodes.unstarSubtree(userId, node.id);
     });
   }
 
@@ -105,6 +102,13 @@ export class SharingService {
       created_at: this.deps.now(),
     });
     return this.toLink(this.deps.store.shares.byId(id)!, origin);
+  }
+
+  /** One link the caller created, as it is now (a replayed create answers it again). */
+  linkOf(actor: Actor, shareId: string, origin: string): ShareLinkDto {
+    const share = this.deps.store.shares.byId(shareId);
+    if (!share || share.created_by !== actor.userId) throw new AppError('not_found');
+    return this.toLink(share, origin);
   }
 
   linksOfNode(actor: Actor, nodeId: string, origin: string): ShareLinkDto[] {

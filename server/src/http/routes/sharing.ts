@@ -26,11 +26,14 @@ export const linksOfNode: Handler<undefined, undefined, typeof S.IdParam> = ({ s
 
 export const createLink: Handler<typeof S.LinkBody, undefined, typeof S.IdParam> = async ({ services, actor, params, body, koa }) => {
   const prepared = await services.sharing.prepareLink(actor, params.id, body);
-  const create = () => ({ status: 201, body: services.sharing.insertLink(actor, prepared, originOf(koa)) });
   const key = koa.get('Idempotency-Key');
-  if (key === '') return reply(201, create().body);
+  if (key === '') return reply(201, services.sharing.insertLink(actor, prepared, originOf(koa)));
+  // The key's record keeps the link's id only: the token is a secret that is never stored,
+  // so a replay derives it again.
+  const create = () => ({ status: 201, body: { id: services.sharing.insertLink(actor, prepared, originOf(koa)).id } });
   const result = services.idempotency.run(actor, `POST /nodes/${params.id}/share`, key, body, create);
-  return reply(result.status, result.body, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+  const link = services.sharing.linkOf(actor, (result.body as { id: string }).id, originOf(koa));
+  return reply(result.status, link, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
 };
 
 export const myLinks: Handler<undefined, typeof S.PageQuery> = ({ services, actor, query, koa }) =>

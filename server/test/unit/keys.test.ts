@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { loadOrCreateKeys } from '../../src/store/keys.ts';
+import { makeTempDir, startTestServer } from '../helpers/server.ts';
+
+test('the server keys are created once, readable by the owner only, and kept again across restarts', async () => {
+  const dir = await makeTempDir();
+  try {
+    const first = loadOrCreateKeys(dir);
+    const again = loadOrCreateKeys(dir);
+    assert.ok(first.token.equals(again.token) && first.link.equals(again.link));
+    assert.equal(first.token.length, 32);
+    assert.ok(!first.token.equals(first.link));
+    assert.equal(fs.statSync(path.join(dir, 'keys.json')).mode & 0o777, 0o600);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a copy of the database alone holds no signing or link key', async () => {
+  const t = await startTestServer();
+  try {
+    const keys = JSON.parse(fs.readFileSync(path.join(t.dataDir, 'keys.json'), 'utf8')) as { token: string; link: string };
+    const db = new Database(path.join(t.dataDir, 'hearth.db'), { readonly: true });
+    try {
+      const meta = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+      for (const row of meta) {
+        assert.ok(!row.value.includes(keys.token) && !row.value.includes(keys.link), `meta.${row.key} holds a key`);
+      }
+    } finally {
+      db.close();
+    }
+  } finally {
+    await t.close();
+  }
+});
