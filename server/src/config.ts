@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** Everything the server can be told, with the embedded defaults a fresh install runs on. */
@@ -22,6 +23,11 @@ export interface ServerConfig {
   uploadExpiryMs: number;
   /** How often upkeep runs (expired sessions, uploads, trash past retention). */
   maintenanceIntervalMs: number;
+  /** Media jobs at once; the rest of the machine keeps serving requests. */
+  mediaConcurrency: number;
+  /** System tools for HEIC and video; null means look them up on PATH. */
+  ffmpegPath: string | null;
+  heifConvertPath: string | null;
   /** Largest JSON body a route accepts. */
   jsonBodyLimitBytes: number;
   logLevel: LogLevel;
@@ -44,6 +50,9 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   jsonBodyLimitBytes: 1024 * 1024,
   uploadExpiryMs: 24 * 60 * 60_000,
   maintenanceIntervalMs: 10 * 60_000,
+  mediaConcurrency: Math.max(1, os.availableParallelism() - 1),
+  ffmpegPath: null,
+  heifConvertPath: null,
   logLevel: 'info',
 };
 
@@ -74,6 +83,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.DATA_DIR) input.dataDir = env.DATA_DIR;
   if (env.LOG_LEVEL) input.logLevel = parseLogLevel(env.LOG_LEVEL);
   if (env.PASSWORD_HASH_COST) input.passwordHashCost = parseCost(env.PASSWORD_HASH_COST);
+  if (env.FFMPEG_PATH) input.ffmpegPath = env.FFMPEG_PATH;
+  if (env.HEIF_CONVERT_PATH) input.heifConvertPath = env.HEIF_CONVERT_PATH;
+  if (env.MEDIA_CONCURRENCY) input.mediaConcurrency = Math.max(1, Number.parseInt(env.MEDIA_CONCURRENCY, 10) || 1);
   return input;
 }
 

@@ -15,6 +15,8 @@ import { newId } from './services/secrets.ts';
 import { openDatabase } from './store/db.ts';
 import { createStore } from './store/index.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
+import { ThumbnailStore } from './store/thumbs.ts';
+import { detectMediaTools } from './media/tools.ts';
 import { ContentStores } from './store/content-stores.ts';
 import { reconcileContent } from './services/reconcile.ts';
 import { WsGateway } from './ws/gateway.ts';
@@ -29,6 +31,8 @@ export interface RunningServer {
   gateway: WsGateway;
   /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. */
   runMaintenance(): Promise<void>;
+  /** Resolves once the media queue is empty (tests, benchmarks). */
+  mediaIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,7 +62,9 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now),
   };
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
-  const services = createServices(deps, serverId, content, { link: keys.link });
+  const mediaTools = detectMediaTools(config);
+  const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
+  const services = createServices(deps, { serverId, content, keys: { link: keys.link }, thumbs, mediaTools });
   // Finish uploads whose bytes were complete when the server last stopped, before anything
   // else looks at the content files.
   await services.uploads.recover();
@@ -75,6 +81,9 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   }
   const port = (server.address() as AddressInfo).port;
   const maintenance = startMaintenance(services, deps, log, config.maintenanceIntervalMs);
+  services.media.start();
+  if (!mediaTools.ffmpeg) log.info('ffmpeg not found: videos get no poster frame (set FFMPEG_PATH)');
+  if (!mediaTools.heifConvert) log.info('heif-convert not found: HEIC photos are decoded by the slower built-in decoder');
   // Reconciliation walks every content file: it runs after the server is already answering.
   const reconciled = reconcileContent(deps, content).catch((error) => log.error('reconciliation failed', { error: String(error) }));
 
@@ -86,10 +95,12 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     bus,
     gateway,
     runMaintenance: maintenance.run,
+    mediaIdle: () => services.media.idle(),
     close: () =>
       (closed ??= (async () => {
         clearInterval(maintenance.timer);
         await reconciled;
+        await services.media.stop();
         gateway.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -11,8 +11,9 @@ import { ROUTES } from './routes.ts';
 import * as pub from './routes/public.ts';
 import { route } from './route-def.ts';
 import * as S from './schemas.ts';
+import { API_PREFIX } from './paths.ts';
 
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX };
 
 export function createApp(services: Services, log: Logger, jsonLimit: number): Koa {
   const app = new Koa();

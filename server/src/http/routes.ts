@@ -8,6 +8,7 @@ import * as pub from './routes/public.ts';
 import * as nodes from './routes/nodes.ts';
 import * as uploads from './routes/uploads.ts';
 import * as sharing from './routes/sharing.ts';
+import * as media from './routes/media.ts';
 import * as S from './schemas.ts';
 
 const ok = (description: string, schema?: import('zod').ZodType) => ({ 200: { description, ...(schema && { schema }) } });
@@ -132,6 +133,16 @@ export const ROUTES: readonly AnyRoute[] = [
     responses: { 200: { description: 'The file', contentType: 'application/octet-stream' },
       206: { description: 'The requested range', contentType: 'application/octet-stream' }, 304: { description: 'Not modified' } },
     errors: ['invalid_range', 'library_offline'], handler: nodes.download }),
+  route({ method: 'GET', path: '/nodes/:id/thumbnail', tag: 'media',
+    summary: 'Cached thumbnail (WebP; ?size=1024 for full screen; ?v=<version> makes it cacheable for good)', auth: 'user',
+    params: S.IdParam, query: S.ThumbnailQuery,
+    responses: { 200: { description: 'The thumbnail', contentType: 'image/webp' }, 304: { description: 'Not modified' } },
+    errors: ['no_thumbnail'], handler: media.thumbnail }),
+  route({ method: 'GET', path: '/nodes/:id/preview', tag: 'media',
+    summary: 'Up to four child thumbnails of a folder, newest first; one mosaic image when the request prefers an image',
+    auth: 'user', params: S.IdParam, query: S.ThumbnailQuery,
+    responses: { ...ok('Thumbnails of children', S.PreviewResponse), 304: { description: 'Not modified' } },
+    errors: ['no_thumbnail'], handler: media.preview }),
   route({ method: 'GET', path: '/nodes/:id/versions', tag: 'nodes', summary: 'Version history, newest first', auth: 'user',
     params: S.IdParam, responses: ok('Versions', S.pageOf(S.VersionResponse)), handler: nodes.versions }),
   route({ method: 'POST', path: '/nodes/:id/versions/:vid/restore', tag: 'nodes',

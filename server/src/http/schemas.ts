@@ -287,6 +287,7 @@ export const PublicNodeQuery = z.object({
   node_id: z.string().max(100).optional().describe('A node inside the shared folder; default the shared node'),
   grant: z.string().max(300).optional(),
   inline: z.enum(['0', '1', 'true', 'false']).optional(),
+  size: z.enum(['512', '1024']).optional().describe('Thumbnail long edge'),
 });
 
 export const GrantQuery = z.object({ grant: z.string().max(300).optional() });
@@ -319,3 +320,15 @@ export const PublicShareResponse = z.object({
 });
 
 export const UnlockResponse = z.object({ grant: z.string(), expires_at: z.number().int() });
+
+// ---- Media ----
+
+export const ThumbnailQuery = z.object({
+  size: z.enum(['512', '1024']).optional().describe('Long edge in pixels: 512 (grid, default) or 1024 (full screen)'),
+  v: z.coerce.number().int().optional().describe('The node version the client has; a match makes the answer cacheable for good'),
+  access_token: z.string().optional().describe('For <img> elements, which cannot send headers'),
+});
+
+export const PreviewResponse = z.object({
+  items: z.array(z.object({ node_id: z.string(), thumbnail_url: z.string() })).max(4),
+});

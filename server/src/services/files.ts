@@ -143,6 +143,7 @@ export class FileService {
         });
         store.versions.insert(this.versionRow({ ...c, ownerId }, 1, now, nodeId));
         store.users.addUsage(ownerId, c.size);
+        if (isMediaType(c.mimeType)) store.media.enqueue(nodeId, 1, now);
         this.activity.record(ownerId, c.uploaderId, 'file.uploaded', nodeId, { name, size: c.size });
       }
       return toNodeDto(store.nodes.byId(nodeId, c.uploaderId)!);
@@ -179,10 +180,13 @@ export class FileService {
       updated_at: now,
       is_media: isMediaType(row.mime_type) ? 1 : 0,
       has_thumbnail: 0,
+      media_state: null,
       image_width: null,
       image_height: null,
       taken_at: null,
       taken_sort: node.created_at,
     });
+    // The new content is processed afresh (size, capture time, thumbnails).
+    if (isMediaType(row.mime_type)) this.deps.store.media.enqueue(node.id, version, now);
   }
 }

@@ -18,6 +18,9 @@ import { UploadService } from './uploads.ts';
 import type { ContentStores } from '../store/content-stores.ts';
 import { PublicShareService } from './public-shares.ts';
 import { SharingService } from './sharing.ts';
+import { MediaService } from './media.ts';
+import type { ThumbnailStore } from '../store/thumbs.ts';
+import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 
 export interface Services {
   status: StatusService;
@@ -38,6 +41,7 @@ export interface Services {
   idempotency: IdempotencyService;
   sharing: SharingService;
   publicShares: PublicShareService;
+  media: MediaService;
 }
 
 /** Server keys kept with the data: signing access tokens, deriving link tokens and unlock grants. */
@@ -45,7 +49,15 @@ export interface ServerKeys {
   link: Buffer;
 }
 
-export function createServices(deps: ServiceDeps, serverId: string, content: ContentStores, keys: ServerKeys): Services {
+export interface ServiceParts {
+  serverId: string;
+  content: ContentStores;
+  keys: ServerKeys;
+  thumbs: ThumbnailStore;
+  mediaTools: MediaTools;
+}
+
+export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools }: ServiceParts): Services {
   const settings = new SettingsService(deps);
   const sessions = new SessionService(deps);
   const twoFactor = new TwoFactorService(deps, settings);
@@ -62,6 +74,7 @@ export function createServices(deps: ServiceDeps, serverId: string, content: Con
     listing,
     sharing: new SharingService(deps, access, keys.link),
     publicShares: new PublicShareService(deps, files, listing, keys.link),
+    media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency),
     uploads: new UploadService(deps, access, files, content),
     idempotency: new IdempotencyService(deps),
     status: new StatusService(deps, settings, serverId),

@@ -11,6 +11,7 @@ import { LibrariesRepo } from './libraries.repo.ts';
 import { ActivityRepo, IdempotencyRepo } from './activity.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
 import { PermissionsRepo, SharesRepo } from './sharing.repo.ts';
+import { MediaRepo } from './media.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -30,6 +31,7 @@ export interface Store {
   uploads: UploadsRepo;
   permissions: PermissionsRepo;
   shares: SharesRepo;
+  media: MediaRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -52,6 +54,7 @@ export function createStore(db: Db): Store {
     uploads: new UploadsRepo(db),
     permissions: new PermissionsRepo(db),
     shares: new SharesRepo(db),
+    media: new MediaRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

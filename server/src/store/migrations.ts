@@ -220,4 +220,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX shares_node ON shares(node_id);
   CREATE INDEX shares_creator ON shares(created_by, id);
   `,
+  /* 4: media processing: a durable queue, and where each node stands in it */ `
+  ALTER TABLE nodes ADD COLUMN media_state TEXT CHECK (media_state IN ('pending', 'done', 'failed'));
+  CREATE TABLE media_jobs (
+    node_id TEXT PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    enqueued_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX media_jobs_order ON media_jobs(enqueued_at, node_id);
+  `,
 ];

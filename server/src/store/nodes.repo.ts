@@ -222,6 +222,17 @@ export class NodesRepo {
       .all({ owner: ownerId, after_at: after?.value ?? null, after_id: after?.id ?? null, limit }) as NodeRow[];
   }
 
+  /** Up to `limit` children of a folder that have a thumbnail, newest first (folder previews). */
+  childrenWithThumbnails(folderId: string, viewerId: string, limit: number): NodeRow[] {
+    return this.db
+      .prepare(
+        `SELECT ${COLUMNS}, 0 AS starred, n.owner_id != @viewer AS shared FROM nodes n
+         WHERE n.parent_id = @folder AND n.in_trash = 0 AND n.has_thumbnail = 1
+         ORDER BY n.updated_at DESC, n.id DESC LIMIT @limit`,
+      )
+      .all({ folder: folderId, viewer: viewerId, limit }) as NodeRow[];
+  }
+
   trashedBefore(cutoff: number): string[] {
     return (this.stmts.expiredTrash.all(cutoff) as { id: string }[]).map((r) => r.id);
   }

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type * as S from '../schemas.ts';
 import { reply, type Handler } from '../route-def.ts';
 import { sendFile } from '../send-file.ts';
-import { AppError } from '../../errors.ts';
+import { sendThumbnail } from '../send-thumbnail.ts';
 
 /** The origin the family reaches the server at, for the public URL of a link. */
 const originOf = (koa: Koa.Context) => `${koa.protocol}://${koa.host}`;
@@ -79,7 +79,6 @@ export const publicThumbnail: Handler<undefined, typeof S.PublicNodeQuery, typeo
   query,
   koa,
 }) => {
-  services.publicShares.thumbnailTarget({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
-  // Thumbnails come from the media pipeline, which does not exist yet: there is none to send.
-  throw new AppError('no_thumbnail');
+  const node = services.publicShares.thumbnailTarget({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
+  sendThumbnail(koa, services.media.thumbnailOf(node, query.size === '1024' ? 1024 : 512), node.version, undefined);
 };

@@ -1,0 +1,2 @@
+/** Every API route lives under this prefix. */
+export const API_PREFIX = '/api/v1';

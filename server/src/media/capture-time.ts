@@ -1,0 +1,39 @@
+/**
+ * Capture time from EXIF as milliseconds: DateTimeOriginal (else CreateDate/DateTimeDigitized),
+ * plus SubSecTimeOriginal, minus OffsetTimeOriginal. A time without an offset is read as UTC,
+ * the wall-clock time the camera showed, so clients display it unchanged.
+ */
+export function captureTime(photo: Record<string, unknown> | undefined, image?: Record<string, unknown>): number | null {
+  if (!photo && !image) return null;
+  const raw = photo?.DateTimeOriginal ?? photo?.DateTimeDigitized ?? image?.DateTime;
+  const base = wallClockUtc(raw);
+  if (base === null) return null;
+  const subsec = typeof photo?.SubSecTimeOriginal === 'string' ? photo.SubSecTimeOriginal.trim() : '';
+  const ms = /^\d+$/.test(subsec) ? Math.round(Number(`0.${subsec}`) * 1000) : 0;
+  const offset = parseOffset(photo?.OffsetTimeOriginal ?? photo?.OffsetTime);
+  return base + ms - offset;
+}
+
+/** exif-reader gives a Date built from the EXIF fields as UTC; strings are parsed the same way. */
+function wallClockUtc(value: unknown): number | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();
+  if (typeof value !== 'string') return null;
+  const m = /^(\d{4})[:-](\d{2})[:-](\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(value.trim());
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
+  if (y < 1900 || mo < 1 || mo > 12 || d < 1 || d > 31) return null;
+  return Date.UTC(y, mo - 1, d, h, mi, s);
+}
+
+function parseOffset(value: unknown): number {
+  if (typeof value !== 'string') return 0;
+  const m = /^([+-])(\d{2}):?(\d{2})$/.exec(value.trim());
+  if (!m) return 0;
+  const minutes = Number(m[2]) * 60 + Number(m[3]);
+  return (m[1] === '-' ? -1 : 1) * minutes * 60_000;
+}
+
+/** EXIF orientations 5 to 8 store the picture turned a quarter: width and height swap. */
+export function orientedSize(width: number, height: number, orientation: number | undefined): { width: number; height: number } {
+  return orientation !== undefined && orientation >= 5 && orientation <= 8 ? { width: height, height: width } : { width, height };
+}

@@ -1,0 +1,220 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import exifReader from 'exif-reader';
+import sharp, { type Metadata } from 'sharp';
+import { captureTime, orientedSize } from './capture-time.ts';
+import { runTool } from './run-tool.ts';
+
+/** System tools found at start-up; any may be missing, and what needs it is then skipped. */
+export interface MediaTools {
+  heifConvert: string | null;
+  ffmpeg: string | null;
+  ffprobe: string | null;
+  prlimit: string | null;
+}
+
+export interface MediaLimits {
+  /** Decompression bombs: images with more pixels are refused before decoding. */
+  maxPixels: number;
+  /** Wall-clock bound of one job's decoding and resizing. */
+  timeoutMs: number;
+  /** Address-space bound of the external decoders. */
+  toolMemoryBytes: number;
+}
+
+export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
+  maxPixels: 200_000_000,
+  timeoutMs: 60_000,
+  toolMemoryBytes: 2 * 1024 ** 3,
+};
+
+/** Long edge of each cached thumbnail: the grid size and the full-screen size. */
+export const THUMBNAIL_SIZES = [512, 1024] as const;
+export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
+
+export interface MediaInfo {
+  width: number | null;
+  height: number | null;
+  takenAt: number | null;
+  /** WebP thumbnails by size, or null when the file could not be rendered. */
+  thumbnails: Map<ThumbnailSize, Buffer> | null;
+  /** Why there is no thumbnail, for the log. */
+  failure: string | null;
+}
+
+const HEIF_TYPES = new Set(['image/heic', 'image/heif']);
+
+/**
+ * Reads a media file's size and capture time and renders its thumbnails. It never throws
+ * for a bad file: a corrupt or hostile one yields the fields it could read, no thumbnail,
+ * and a reason.
+ */
+export async function processMedia(file: string, mime: string, tools: MediaTools, limits: MediaLimits): Promise<MediaInfo> {
+  if (mime.startsWith('video/')) return processVideo(file, tools, limits);
+  if (HEIF_TYPES.has(mime)) return processHeif(file, tools, limits);
+  return processImage(file, limits);
+}
+
+async function processImage(file: string, limits: MediaLimits, meta?: { takenAt: number | null }): Promise<MediaInfo> {
+  const info: MediaInfo = { width: null, height: null, takenAt: meta?.takenAt ?? null, thumbnails: null, failure: null };
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(file, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    return { ...info, failure: `unreadable image: ${message(error)}` };
+  }
+  if (metadata.width && metadata.height) {
+    const size = orientedSize(metadata.width, metadata.height, metadata.orientation);
+    info.width = size.width;
+    info.height = size.height;
+  }
+  if (meta === undefined && metadata.exif) info.takenAt = takenFromExif(metadata.exif);
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) > limits.maxPixels) {
+    return { ...info, failure: `too many pixels (${metadata.width}x${metadata.height})` };
+  }
+  try {
+    info.thumbnails = await renderThumbnails(file, limits);
+  } catch (error) {
+    info.failure = `cannot render: ${message(error)}`;
+  }
+  return info;
+}
+
+/** One decode, every size; orientation applied so the picture is the right way up. */
+export async function renderThumbnails(input: string | Buffer, limits: MediaLimits): Promise<Map<ThumbnailSize, Buffer>> {
+  const base = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error', sequentialRead: true })
+    .rotate()
+    .timeout({ seconds: Math.ceil(limits.timeoutMs / 1000) });
+  const out = new Map<ThumbnailSize, Buffer>();
+  const rendered = await Promise.all(
+    THUMBNAIL_SIZES.map((size) =>
+      base
+        .clone()
+        .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 78 })
+        .toBuffer(),
+    ),
+  );
+  THUMBNAIL_SIZES.forEach((size, i) => out.set(size, rendered[i]!));
+  return out;
+}
+
+/**
+ * HEIC/HEIF (iPhone photos): sharp's build has no HEVC decoder, so the system's
+ * heif-convert decodes to a JPEG. libheif applies the file's rotation and resets the EXIF
+ * orientation to 1 in what it writes, so the result is upright and is not turned twice.
+ */
+async function processHeif(file: string, tools: MediaTools, limits: MediaLimits): Promise<MediaInfo> {
+  const takenAt = await sharp(file).metadata().then((m) => (m.exif ? takenFromExif(m.exif) : null), () => null);
+  if (!tools.heifConvert) {
+    const decoded = await decodeHeifWasm(file).catch((error: unknown) => error as Error);
+    if (decoded instanceof Error) return { width: null, height: null, takenAt, thumbnails: null, failure: `HEIC: ${decoded.message}` };
+    return processImageBuffer(decoded, limits, takenAt);
+  }
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-heif-'));
+  try {
+    const out = path.join(dir, 'decoded.jpg');
+    await runTool(tools.heifConvert, ['-q', '92', file, out], {
+      timeoutMs: limits.timeoutMs,
+      memoryBytes: limits.toolMemoryBytes,
+      prlimit: tools.prlimit,
+    });
+    const info = await processImage(out, limits, { takenAt });
+    if (info.takenAt === null) {
+      const exif = await sharp(out).metadata().then((m) => m.exif, () => undefined);
+      if (exif) info.takenAt = takenFromExif(exif);
+    }
+    return info;
+  } catch (error) {
+    return { width: null, height: null, takenAt, thumbnails: null, failure: `HEIC decode failed: ${message(error)}` };
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Fallback when no system decoder is installed: libheif compiled to WebAssembly. */
+async function decodeHeifWasm(file: string): Promise<{ data: Buffer; width: number; height: number }> {
+  const { default: decode } = await import('heic-decode');
+  const image = await decode({ buffer: await fs.readFile(file) });
+  return { data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), width: image.width, height: image.height };
+}
+
+async function processImageBuffer(
+  raw: { data: Buffer; width: number; height: number },
+  limits: MediaLimits,
+  takenAt: number | null,
+): Promise<MediaInfo> {
+  const info: MediaInfo = { width: raw.width, height: raw.height, takenAt, thumbnails: null, failure: null };
+  try {
+    const png = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).png().toBuffer();
+    info.thumbnails = await renderThumbnails(png, limits);
+  } catch (error) {
+    info.failure = `cannot render: ${message(error)}`;
+  }
+  return info;
+}
+
+/** Videos: size and creation time from ffprobe, a poster frame from ffmpeg. */
+async function processVideo(file: string, tools: MediaTools, limits: MediaLimits): Promise<MediaInfo> {
+  const info: MediaInfo = { width: null, height: null, takenAt: null, thumbnails: null, failure: null };
+  if (tools.ffprobe) {
+    try {
+      const probe = await runTool(
+        tools.ffprobe,
+        ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height:stream_tags=rotate:stream_side_data=rotation:format_tags=creation_time', '-of', 'json', file],
+        { timeoutMs: limits.timeoutMs, memoryBytes: limits.toolMemoryBytes, prlimit: tools.prlimit },
+      );
+      Object.assign(info, videoFields(JSON.parse(probe.stdout.toString('utf8'))));
+    } catch (error) {
+      info.failure = `ffprobe: ${message(error)}`;
+    }
+  }
+  if (!tools.ffmpeg) return { ...info, failure: info.failure ?? 'no ffmpeg: video thumbnails need it' };
+  try {
+    const frame = await runTool(
+      tools.ffmpeg,
+      ['-v', 'error', '-i', file, '-frames:v', '1', '-vf', 'thumbnail=30', '-f', 'image2pipe', '-c:v', 'png', '-'],
+      { timeoutMs: limits.timeoutMs, memoryBytes: limits.toolMemoryBytes, prlimit: tools.prlimit },
+    );
+    if (frame.stdout.length === 0) throw new Error('no frame');
+    info.thumbnails = await renderThumbnails(frame.stdout, limits);
+    if (info.width === null) {
+      const m = await sharp(frame.stdout).metadata();
+      info.width = m.width ?? null;
+      info.height = m.height ?? null;
+    }
+  } catch (error) {
+    info.failure = `poster frame: ${message(error)}`;
+  }
+  return info;
+}
+
+interface FfprobeOutput {
+  streams?: { width?: number; height?: number; tags?: { rotate?: string }; side_data_list?: { rotation?: number }[] }[];
+  format?: { tags?: { creation_time?: string } };
+}
+
+export function videoFields(probe: FfprobeOutput): Pick<MediaInfo, 'width' | 'height' | 'takenAt'> {
+  const stream = probe.streams?.[0];
+  let width = stream?.width ?? null;
+  let height = stream?.height ?? null;
+  const rotation = Number(stream?.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? stream?.tags?.rotate ?? 0);
+  if (width !== null && height !== null && Math.abs(rotation) % 180 === 90) [width, height] = [height, width];
+  const created = probe.format?.tags?.creation_time;
+  const takenAt = created ? Date.parse(created) : NaN;
+  return { width, height, takenAt: Number.isNaN(takenAt) || takenAt <= 0 ? null : takenAt };
+}
+
+function takenFromExif(exif: Buffer): number | null {
+  try {
+    const parsed = exifReader(exif) as { Photo?: Record<string, unknown>; Image?: Record<string, unknown> };
+    return captureTime(parsed.Photo, parsed.Image);
+  } catch {
+    return null;
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,171 @@
+import sharp from 'sharp';
+import { AppError } from '../errors.ts';
+import { processMedia, THUMBNAIL_SIZES, type MediaLimits, type MediaTools, type ThumbnailSize } from '../media/processor.ts';
+import type { ContentStores } from '../store/content-stores.ts';
+import type { MediaJobRow } from '../store/media.repo.ts';
+import type { NodeRow } from '../store/nodes.repo.ts';
+import type { ThumbnailStore } from '../store/thumbs.ts';
+import type { AccessService } from './access.ts';
+import type { Actor, ServiceDeps } from './context.ts';
+import { toNodeDto } from './node-dto.ts';
+
+const MAX_ATTEMPTS = 3;
+const PREVIEW_COUNT = 4;
+
+export interface ThumbnailFile {
+  etag: string;
+  open(): NodeJS.ReadableStream;
+}
+
+/**
+ * Photos and videos: a durable queue of processing jobs, worked off the request path with
+ * bounded concurrency. Jobs are written with the content that needs them (same transaction),
+ * so the queue survives restarts; the worker wakes on node events.
+ */
+export class MediaService {
+  private readonly inFlight = new Set<string>();
+  /** Jobs whose content is on a drive that is away: skipped until the next start. */
+  private readonly deferred = new Set<string>();
+  private running = 0;
+  private stopped = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: AccessService,
+    private readonly content: ContentStores,
+    private readonly thumbs: ThumbnailStore,
+    private readonly tools: MediaTools,
+    private readonly limits: MediaLimits,
+    private readonly concurrency: number,
+  ) {
+    this.unsubscribe = deps.bus.subscribe((event) => {
+      const type = event.message.type;
+      if (type === 'node.created' || type === 'node.updated') this.pump();
+      if (type === 'node.deleted' && (event.message.payload as { permanent: boolean }).permanent) {
+        const node = (event.message.payload as { node: { id: string } }).node;
+        void this.thumbs.removeNode(node.id).catch(() => {});
+      }
+    });
+  }
+
+  /** Startup: queue media never processed, then work the queue. */
+  start(): void {
+    const queued = this.deps.store.media.backfill(this.deps.now());
+    if (queued > 0) this.deps.log.info('media queued for processing', { count: queued });
+    this.pump();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe();
+    await this.idle();
+  }
+
+  /** Resolves when nothing is being processed and nothing waits (tests, shutdown). */
+  idle(): Promise<void> {
+    if (this.running === 0 && (this.stopped || this.deps.store.media.pending() <= this.deferred.size)) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  thumbnail(actor: Actor, nodeId: string, size: ThumbnailSize): ThumbnailFile {
+    return this.thumbnailOf(this.access.node(actor, nodeId, 'read'), size);
+  }
+
+  thumbnailOf(node: NodeRow, size: ThumbnailSize): ThumbnailFile {
+    if (!node.has_thumbnail) throw new AppError('no_thumbnail');
+    return {
+      etag: `"${node.id}-${node.version}-${size}"`,
+      open: () => this.thumbs.read(node.id, node.version, size),
+    };
+  }
+
+  /** Up to four children with thumbnails, newest first. */
+  previewItems(actor: Actor, folderId: string): NodeRow[] {
+    const folder = this.access.node(actor, folderId, 'read');
+    if (folder.type !== 'folder') throw new AppError('invalid_input', 'Previews are of folders.', { field: 'id' });
+    return this.deps.store.nodes.childrenWithThumbnails(folder.id, actor.userId, PREVIEW_COUNT);
+  }
+
+  /** The preview as one image: the children's thumbnails in a 2x2 grid. */
+  async mosaic(items: NodeRow[]): Promise<Buffer> {
+    if (items.length === 0) throw new AppError('no_thumbnail');
+    const tile = 256;
+    const tiles = await Promise.all(
+      items.map(async (node) => {
+        const source = await this.thumbs.readBuffer(node.id, node.version, 512);
+        return source ? sharp(source).resize(tile, tile, { fit: 'cover' }).toBuffer() : null;
+      }),
+    );
+    const composite = tiles.flatMap((input, i) => (input ? [{ input, left: (i % 2) * tile, top: Math.floor(i / 2) * tile }] : []));
+    return sharp({ create: { width: tile * 2, height: tile * 2, channels: 3, background: '#e8e8e8' } })
+      .composite(composite)
+      .webp({ quality: 78 })
+      .toBuffer();
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    while (this.running < this.concurrency) {
+      const job = this.deps.store.media
+        .next(this.concurrency + this.inFlight.size + this.deferred.size)
+        .find((j) => !this.inFlight.has(j.node_id) && !this.deferred.has(j.node_id));
+      if (!job) break;
+      this.running++;
+      this.inFlight.add(job.node_id);
+      void this.work(job).finally(() => {
+        this.running--;
+        this.inFlight.delete(job.node_id);
+        this.pump();
+        if (this.running === 0 && (this.stopped || this.deps.store.media.pending() <= this.deferred.size)) {
+          for (const wake of this.idleWaiters.splice(0)) wake();
+        }
+      });
+    }
+  }
+
+  private async work(job: MediaJobRow): Promise<void> {
+    const { store } = this.deps;
+    const node = store.nodes.byId(job.node_id, '');
+    const version = node ? store.versions.current(node.id) : undefined;
+    if (!node || !version || node.version !== job.version) {
+      // Gone, or replaced by a newer version whose own job is queued.
+      store.media.finish(job, { image_width: null, image_height: null, taken_at: null, has_thumbnail: false, state: 'failed' });
+      return;
+    }
+    store.media.attempt(job.node_id);
+    let file: string;
+    try {
+      file = this.content.of(version.library_id).pathOf(version.blob);
+    } catch (error) {
+      // The drive is away: try again at a later start, give up after a few of them.
+      if (job.attempts + 1 >= MAX_ATTEMPTS) this.finishFailed(job, `content unavailable: ${String(error)}`);
+      else this.deferred.add(job.node_id);
+      return;
+    }
+    const info = await processMedia(file, version.mime_type ?? node.mime_type ?? '', this.tools, this.limits);
+    if (info.thumbnails) {
+      for (const size of THUMBNAIL_SIZES) await this.thumbs.write(node.id, job.version, size, info.thumbnails.get(size)!);
+    }
+    if (info.failure) this.deps.log.warn('media not rendered', { node_id: node.id, reason: info.failure });
+    const applied = store.media.finish(job, {
+      image_width: info.width,
+      image_height: info.height,
+      taken_at: info.takenAt,
+      has_thumbnail: info.thumbnails !== null,
+      state: info.thumbnails ? 'done' : 'failed',
+    });
+    if (!applied) return;
+    await this.thumbs.removeNode(node.id, job.version).catch(() => {});
+    if (info.thumbnails) {
+      const fresh = store.nodes.byId(node.id, '')!;
+      this.deps.bus.publish('node.thumbnail_ready', { node: toNodeDto(fresh) }, this.access.audienceOf(fresh));
+    }
+  }
+
+  private finishFailed(job: MediaJobRow, reason: string): void {
+    this.deps.log.warn('media not processed', { node_id: job.node_id, reason });
+    this.deps.store.media.finish(job, { image_width: null, image_height: null, taken_at: null, has_thumbnail: false, state: 'failed' });
+  }
+}
