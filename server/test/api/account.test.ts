@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { OWNER, createMember, login, setupOwner, type SignedIn } from '../helpers/accounts.ts';
-import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
-
-function assertError(res: ApiResponse, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body?.error?.code, code, JSON.stringify(res.body));
-}
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { assertError } from '../helpers/assert.ts';
 
 let t: TestServer;
 let owner: SignedIn;

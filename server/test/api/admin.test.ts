@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createMember, login, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { makeTempDir, startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { assertError } from '../helpers/assert.ts';
 
 let t: TestServer;
 let owner: SignedIn;
@@ -17,13 +18,6 @@ before(async () => {
   carol = await createMember(t.client, owner, 'carol');
 });
 after(() => t.close());
-
-function assertError(res: ApiResponse, status: number, code: string, field?: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body?.error?.code, code, JSON.stringify(res.body));
-  assert.equal(typeof res.body.error.message, 'string');
-  if (field !== undefined) assert.equal(res.body.error.field, field, JSON.stringify(res.body));
-}
 
 async function createInvite(body: object = {}) {
   const res = await t.client.post('/admin/invites', body, { token: owner.access });

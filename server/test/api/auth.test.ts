@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { ROUTES } from '../../src/http/routes.ts';
 import { OWNER, createMember, login, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { makeTempDir, startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { assertError } from '../helpers/assert.ts';
 
 /**
  * Every request of a test comes from 127.0.0.1, so the per-address sign-in bucket is shared
@@ -40,12 +41,6 @@ function postFrom(localAddress: string, api: string, route: string, body: unknow
     req.on('error', reject);
     req.end(payload);
   });
-}
-
-function assertError(res: ApiResponse, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body?.error?.code, code, JSON.stringify(res.body));
-  assert.equal(typeof res.body.error.message, 'string');
 }
 
 function assertRateLimited(res: ApiResponse, windowSeconds: number): void {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { createMember, login, setupOwner, type SignedIn } from '../helpers/accounts.ts';
-import { startTestServer, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type ApiClient, type TestServer } from '../helpers/server.ts';
+import { assertError } from '../helpers/assert.ts';
 
 /** The poll interval of the fast server; the default one keeps the spec's 4 s. */
 const POLL_MS = 300;
@@ -10,12 +11,6 @@ const POLL_MS = 300;
 interface Pending {
   sessionId: string;
   token: string;
-}
-
-function assertError(res: ApiResponse, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body?.error?.code, code, JSON.stringify(res.body));
-  assert.equal(typeof res.body.error.message, 'string');
 }
 
 async function loginPending(client: ApiClient, username: string, password: string, device = 'Phone'): Promise<Pending> {

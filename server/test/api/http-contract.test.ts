@@ -6,6 +6,7 @@ import { ROUTES } from '../../src/http/routes.ts';
 import { ERROR_CATALOGUE } from '../../src/contract/errors.ts';
 import { setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { assertError } from '../helpers/assert.ts';
 
 let t: TestServer;
 let owner: SignedIn;
@@ -17,15 +18,6 @@ before(async () => {
 after(() => t.close());
 
 /** Asserts the error envelope with an exact status and code. */
-function assertError(res: ApiResponse, status: number, code: string, field?: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.match(res.headers.get('content-type') ?? '', /application\/json/);
-  assert.equal(typeof res.body, 'object');
-  assert.equal(res.body.error.code, code, JSON.stringify(res.body));
-  assert.equal(typeof res.body.error.message, 'string');
-  assert.ok(res.body.error.message.length > 0);
-  if (field !== undefined) assert.equal(res.body.error.field, field, JSON.stringify(res.body));
-}
 
 async function raw(method: string, url: string, init: { headers?: Record<string, string>; body?: string | Buffer } = {}) {
   const response = await fetch(url, { method, headers: init.headers, body: init.body as BodyInit | undefined });

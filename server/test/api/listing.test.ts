@@ -12,11 +12,7 @@ import type { Store } from '../../src/store/index.ts';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
-
-function assertError(res: ApiResponse, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body?.error?.code, code, JSON.stringify(res.body));
-}
+import { assertError } from '../helpers/assert.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 

@@ -3,14 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import WebSocket, { type RawData } from 'ws';
 import type { BusEvent } from '../../src/events/bus.ts';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
-import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
-
-function assertError(res: ApiResponse, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body?.error?.code, code, JSON.stringify(res.body));
-  assert.equal(typeof res.body.error.message, 'string');
-}
+import { assertError } from '../helpers/assert.ts';
 
 let t: TestServer;
 let owner: SignedIn;

@@ -2,20 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import WebSocket, { type RawData } from 'ws';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
-import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
+import { assertError } from '../helpers/assert.ts';
 
 // Access for other accounts: grants (viewer / editor) on files and folders, what they cover,
 // how they show in listings, what each role may do, and that removing one works at once.
 
 const TUS = '1.0.0';
 const OCTET = 'application/offset+octet-stream';
-
-function assertError(res: ApiResponse, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body?.error?.code, code, JSON.stringify(res.body));
-  assert.equal(typeof res.body.error.message, 'string');
-}
 
 let t: TestServer;
 let owner: SignedIn;

@@ -6,12 +6,7 @@ import Database from 'better-sqlite3';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
-
-function assertError(res: ApiResponse, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body?.error?.code, code, JSON.stringify(res.body));
-  assert.equal(typeof res.body.error.message, 'string');
-}
+import { assertError } from '../helpers/assert.ts';
 
 const LINK_FIELDS = ['active', 'allow_download', 'created_at', 'expires_at', 'id', 'node_id', 'password_protected', 'token', 'url'];
 

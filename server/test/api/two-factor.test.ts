@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as OTPAuth from 'otpauth';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
-import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { assertError } from '../helpers/assert.ts';
 
 /** What an authenticator app computes: SHA-1, 6 digits, 30 s steps. */
 function codeAt(secret: string, at: number): string {
@@ -16,11 +17,6 @@ function wrongCode(secret: string): string {
   const now = Date.now();
   const live = new Set([-2, -1, 0, 1, 2].map((s) => codeAt(secret, now + s * 30_000)));
   return ['000000', '123456', '999999', '424242'].find((c) => !live.has(c))!;
-}
-
-function assertError(res: ApiResponse, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body?.error?.code, code, JSON.stringify(res.body));
 }
 
 let t: TestServer;
