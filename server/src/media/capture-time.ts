@@ -3,9 +3,10 @@
  * plus SubSecTimeOriginal, minus OffsetTimeOriginal. A time without an offset is read as UTC,
  * the wall-clock time the camera showed, so clients display it unchanged.
  */
-export function captureTime(photo: Record<string, unknown> | undefined, image?: Record<string, unknown>): number | null {
-  if (!photo && !image) return null;
-  const raw = photo?.DateTimeOriginal ?? photo?.DateTimeDigitized ?? image?.DateTime;
+export function captureTime(photo: Record<string, unknown> | undefined, _image?: Record<string, unknown>): number | null {
+  if (!photo) return null;
+  // IFD0 DateTime is when the file was last changed (an editor writes it), not when it was taken.
+  const raw = photo.DateTimeOriginal ?? photo.DateTimeDigitized;
   const base = wallClockUtc(raw);
   if (base === null) return null;
   const subsec = typeof photo?.SubSecTimeOriginal === 'string' ? photo.SubSecTimeOriginal.trim() : '';

@@ -64,8 +64,11 @@ async function processImage(file: string, limits: MediaLimits, meta?: { takenAt:
   } catch (error) {
     return { ...info, failure: `unreadable image: ${message(error)}` };
   }
+  // A decoded HEIF (meta given) is already turned by its irot/imir boxes; its EXIF orientation
+  // is only a note of that (heif-convert 1.15 copies it unchanged) and must not turn it again.
+  const orientation = meta === undefined ? metadata.orientation : undefined;
   if (metadata.width && metadata.height) {
-    const size = orientedSize(metadata.width, metadata.height, metadata.orientation);
+    const size = orientedSize(metadata.width, metadata.height, orientation);
     info.width = size.width;
     info.height = size.height;
   }
@@ -74,7 +77,7 @@ async function processImage(file: string, limits: MediaLimits, meta?: { takenAt:
     return { ...info, failure: `too many pixels (${metadata.width}x${metadata.height})` };
   }
   try {
-    info.thumbnails = await renderThumbnails(file, limits);
+    info.thumbnails = await renderThumbnails(file, limits, meta === undefined);
   } catch (error) {
     info.failure = `cannot render: ${message(error)}`;
   }
@@ -82,10 +85,9 @@ async function processImage(file: string, limits: MediaLimits, meta?: { takenAt:
 }
 
 /** One decode, every size; orientation applied so the picture is the right way up. */
-export async function renderThumbnails(input: string | Buffer, limits: MediaLimits): Promise<Map<ThumbnailSize, Buffer>> {
-  const base = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error', sequentialRead: true })
-    .rotate()
-    .timeout({ seconds: Math.ceil(limits.timeoutMs / 1000) });
+export async function renderThumbnails(input: string | Buffer, limits: MediaLimits, autoOrient = true): Promise<Map<ThumbnailSize, Buffer>> {
+  const decoder = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error', sequentialRead: true });
+  const base = (autoOrient ? decoder.rotate() : decoder).timeout({ seconds: Math.ceil(limits.timeoutMs / 1000) });
   const out = new Map<ThumbnailSize, Buffer>();
   const rendered = await Promise.all(
     THUMBNAIL_SIZES.map((size) =>
@@ -102,8 +104,8 @@ export async function renderThumbnails(input: string | Buffer, limits: MediaLimi
 
 /**
  * HEIC/HEIF (iPhone photos): sharp's build has no HEVC decoder, so the system's
- * heif-convert decodes to a JPEG. libheif applies the file's rotation and resets the EXIF
- * orientation to 1 in what it writes, so the result is upright and is not turned twice.
+ * heif-convert decodes to a JPEG. libheif applies the file's rotation (irot/imir), so the
+ * result is upright; the EXIF orientation it may copy along is ignored, not applied twice.
  */
 async function processHeif(file: string, tools: MediaTools, limits: MediaLimits): Promise<MediaInfo> {
   const takenAt = await sharp(file).metadata().then((m) => (m.exif ? takenFromExif(m.exif) : null), () => null);
