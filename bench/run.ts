@@ -11,6 +11,7 @@ import { benchDurableWrites } from './durable-writes.ts';
 import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
 import { benchListing } from './listing.ts';
+import { benchMedia } from './media.ts';
 import { benchRss } from './rss.ts';
 import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
@@ -29,6 +30,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['download', 'download', benchDownload],
   ['listing', 'listing', benchListing],
   ['sharing', 'sharing', benchSharing],
+  ['media', 'media', benchMedia],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());
