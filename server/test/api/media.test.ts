@@ -533,7 +533,8 @@ describe('GET /nodes/{id}/thumbnail', () => {
   test('the default thumbnail of a large photo has a long edge of exactly 512', async () => {
     const thumb = await thumbnailImage(bigId);
     assert.equal(thumb.width, 512);
-    assert.equal(thumb.height, 341);
+    // 3000x2000 scaled to a 512 long edge is 341.3 high; made from the 1024 rendition it may round to 342.
+    assert.ok(thumb.height === 341 || thumb.height === 342, String(thumb.height));
   });
 
   test('?size=1024 gives the full-screen thumbnail: long edge 1024', async () => {
