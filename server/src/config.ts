@@ -23,7 +23,7 @@ export interface ServerConfig {
   uploadExpiryMs: number;
   /** How often upkeep runs (expired sessions, uploads, trash past retention). */
   maintenanceIntervalMs: number;
-  /** Media jobs at once; the rest of the machine keeps serving requests. */
+  /** Media worker processes; they run at a lower priority, so requests stay fast while they work. */
   mediaConcurrency: number;
   /** System tools for HEIC and video; null means look them up on PATH. */
   ffmpegPath: string | null;
@@ -50,7 +50,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   jsonBodyLimitBytes: 1024 * 1024,
   uploadExpiryMs: 24 * 60 * 60_000,
   maintenanceIntervalMs: 10 * 60_000,
-  mediaConcurrency: Math.max(1, os.availableParallelism() - 1),
+  mediaConcurrency: Math.max(1, os.availableParallelism()),
   ffmpegPath: null,
   heifConvertPath: null,
   logLevel: 'info',

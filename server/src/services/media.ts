@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { AppError } from '../errors.ts';
-import { processMedia, THUMBNAIL_SIZES, type MediaLimits, type MediaTools, type ThumbnailSize } from '../media/processor.ts';
+import { THUMBNAIL_SIZES, type MediaLimits, type MediaTools, type ThumbnailSize } from '../media/processor.ts';
+import { MediaWorkerPool } from '../media/worker-pool.ts';
 import type { ContentStores } from '../store/content-stores.ts';
 import type { MediaJobRow } from '../store/media.repo.ts';
 import type { NodeRow } from '../store/nodes.repo.ts';
@@ -30,6 +31,7 @@ export class MediaService {
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
   private readonly unsubscribe: () => void;
+  private readonly pool: MediaWorkerPool;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -40,6 +42,7 @@ export class MediaService {
     private readonly limits: MediaLimits,
     private readonly concurrency: number,
   ) {
+    this.pool = new MediaWorkerPool(concurrency, tools, limits);
     this.unsubscribe = deps.bus.subscribe((event) => {
       const type = event.message.type;
       if (type === 'node.created' || type === 'node.updated') this.pump();
@@ -60,6 +63,7 @@ export class MediaService {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe();
+    this.pool.close();
     await this.idle();
   }
 
@@ -144,7 +148,9 @@ export class MediaService {
       else this.deferred.add(job.node_id);
       return;
     }
-    const info = await processMedia(file, version.mime_type ?? node.mime_type ?? '', this.tools, this.limits);
+    const info = await this.pool.process(file, version.mime_type ?? node.mime_type ?? '');
+    // Stopping cut the work short: the job stays queued for the next start.
+    if (this.stopped) return;
     if (info.thumbnails) {
       for (const size of THUMBNAIL_SIZES) await this.thumbs.write(node.id, job.version, size, info.thumbnails.get(size)!);
     }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 import { makeTempDir } from '../helpers/server.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -40,6 +41,36 @@ test('the bundle `npm start` runs is built, starts with only DATA_DIR and PORT s
     const status = (await (await fetch(`${url}/api/v1/status`)).json()) as { setup_required: boolean };
     assert.equal(status.setup_required, true);
     await fs.access(path.join(out, 'data', 'hearth.db'));
+
+    // The bundle's media worker is a separate file: a photo gets its thumbnail through it.
+    const setup = (await (
+      await fetch(`${url}/api/v1/setup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'owner', password: 'owner-password-1' }),
+      })
+    ).json()) as { access_token: string };
+    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+    const created = await fetch(`${url}/api/v1/uploads`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${setup.access_token}`,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(photo.length),
+        'upload-metadata': `filename ${Buffer.from('p.jpg').toString('base64')}`,
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: photo,
+    });
+    const nodeId = created.headers.get('service-node-id');
+    assert.ok(nodeId, `no node: ${created.status}`);
+    let node: { has_thumbnail: boolean; image_width?: number } = { has_thumbnail: false };
+    for (let i = 0; i < 100 && !node.has_thumbnail; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      node = (await (await fetch(`${url}/api/v1/nodes/${nodeId}`, { headers: { authorization: `Bearer ${setup.access_token}` } })).json()) as typeof node;
+    }
+    assert.equal(node.has_thumbnail, true);
+    assert.equal(node.image_width, 64);
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));

@@ -1,0 +1,38 @@
+/**
+ * A media worker process: decodes photos and videos for the server, one job at a time. It
+ * runs apart from the server (and at a lower CPU priority) so a decoder crash on a hostile
+ * file kills only this process, and thumbnails never slow down the requests of the family.
+ */
+import { processMedia, type MediaLimits, type MediaTools } from './processor.ts';
+
+export interface WorkerJob {
+  id: number;
+  file: string;
+  mime: string;
+  tools: MediaTools;
+  limits: MediaLimits;
+}
+
+export interface WorkerReply {
+  id: number;
+  width: number | null;
+  height: number | null;
+  takenAt: number | null;
+  thumbnails: [number, Uint8Array][] | null;
+  failure: string | null;
+}
+
+process.on('message', (job: WorkerJob) => {
+  void processMedia(job.file, job.mime, job.tools, job.limits).then(
+    (info) => reply({ id: job.id, ...info, thumbnails: info.thumbnails ? [...info.thumbnails] : null }),
+    (error: unknown) =>
+      reply({ id: job.id, width: null, height: null, takenAt: null, thumbnails: null, failure: `worker error: ${String(error)}` }),
+  );
+});
+
+// The server going away takes its workers with it.
+process.on('disconnect', () => process.exit(0));
+
+function reply(message: WorkerReply): void {
+  process.send?.(message);
+}

@@ -1,0 +1,119 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MediaInfo, MediaLimits, MediaTools, ThumbnailSize } from './processor.ts';
+import type { WorkerJob, WorkerReply } from './worker-main.ts';
+
+/** Below the server's own priority: requests first, thumbnails with what is left. */
+const WORKER_NICENESS = 10;
+
+interface Slot {
+  child: ChildProcess | null;
+  busy: boolean;
+}
+
+interface Pending {
+  job: WorkerJob;
+  resolve: (info: MediaInfo) => void;
+}
+
+/**
+ * Worker processes for media jobs. A job whose worker dies (a decoder crash) or overruns
+ * its time fails alone; a fresh worker takes the next one.
+ */
+export class MediaWorkerPool {
+  private readonly slots: Slot[];
+  private readonly waiting: Pending[] = [];
+  private readonly running = new Map<ChildProcess, { pending: Pending; timer: NodeJS.Timeout }>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    size: number,
+    private readonly tools: MediaTools,
+    private readonly limits: MediaLimits,
+  ) {
+    this.slots = Array.from({ length: size }, () => ({ child: null, busy: false }));
+  }
+
+  process(file: string, mime: string): Promise<MediaInfo> {
+    return new Promise((resolve) => {
+      this.waiting.push({ job: { id: this.nextId++, file, mime, tools: this.tools, limits: this.limits }, resolve });
+      this.dispatch();
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const slot of this.slots) slot.child?.kill('SIGKILL');
+    for (const pending of this.waiting.splice(0)) pending.resolve(failed('server stopping'));
+  }
+
+  private dispatch(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      if (slot.busy || this.waiting.length === 0) continue;
+      const pending = this.waiting.shift()!;
+      slot.busy = true;
+      const child = (slot.child ??= this.spawn(slot));
+      const timer = setTimeout(() => child.kill('SIGKILL'), this.limits.timeoutMs * 2);
+      this.running.set(child, { pending, timer });
+      child.send(pending.job);
+    }
+  }
+
+  private spawn(slot: Slot): ChildProcess {
+    const child = fork(workerEntry.file, [], {
+      execArgv: workerEntry.execArgv,
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    try {
+      if (child.pid) os.setPriority(child.pid, WORKER_NICENESS);
+    } catch {
+      // Not permitted here: the worker runs at normal priority.
+    }
+    child.on('message', (reply: WorkerReply) => this.finish(slot, child, fromReply(reply)));
+    child.on('exit', (code, signal) => {
+      if (slot.child === child) slot.child = null;
+      this.finish(slot, child, failed(`media worker stopped (${signal ?? `exit ${code}`}) on this file`));
+    });
+    return child;
+  }
+
+  private finish(slot: Slot, child: ChildProcess, info: MediaInfo): void {
+    const run = this.running.get(child);
+    if (!run) return;
+    clearTimeout(run.timer);
+    this.running.delete(child);
+    slot.busy = false;
+    run.pending.resolve(info);
+    this.dispatch();
+  }
+}
+
+/** The worker's entry: the TypeScript source under tsx, the bundled file beside the server otherwise. */
+const workerEntry = (() => {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.ts')) {
+    return { file: path.join(path.dirname(here), 'worker-main.ts'), execArgv: ['--import', import.meta.resolve('tsx')] };
+  }
+  return { file: path.join(path.dirname(here), 'media-worker.js'), execArgv: [] };
+})();
+
+function fromReply(reply: WorkerReply): MediaInfo {
+  return {
+    width: reply.width,
+    height: reply.height,
+    takenAt: reply.takenAt,
+    thumbnails: reply.thumbnails
+      ? new Map(reply.thumbnails.map(([size, data]) => [size as ThumbnailSize, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]))
+      : null,
+    failure: reply.failure,
+  };
+}
+
+function failed(reason: string): MediaInfo {
+  return { width: null, height: null, takenAt: null, thumbnails: null, failure: reason };
+}
