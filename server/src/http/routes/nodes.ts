@@ -1,16 +1,14 @@
 import type * as S from '../schemas.ts';
 import { reply, type Handler } from '../route-def.ts';
 import { sendFile } from '../send-file.ts';
+import { createOnce } from '../idempotent.ts';
 
 export const list: Handler<undefined, typeof S.ListQuery> = ({ services, actor, query }) =>
   services.listing.list(actor, query);
 
-export const createFolder: Handler<typeof S.CreateFolderBody> = ({ services, actor, body, koa }) => {
-  const key = koa.get('Idempotency-Key');
-  const create = () => ({ status: 201, body: services.nodes.createFolder(actor, body) });
-  if (key === '') return reply(201, create().body);
-  const result = services.idempotency.run(actor, 'POST /nodes/folder', key, body, create);
-  return reply(result.status, result.body, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+export const createFolder: Handler<typeof S.CreateFolderBody> = (ctx) => {
+  const { value, headers } = createOnce(ctx, 'POST /nodes/folder', () => ctx.services.nodes.createFolder(ctx.actor, ctx.body));
+  return reply(201, value, headers);
 };
 
 export const get: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params }) =>

@@ -3,6 +3,7 @@ import type * as S from '../schemas.ts';
 import { reply, type Handler } from '../route-def.ts';
 import { sendFile } from '../send-file.ts';
 import { sendThumbnail } from '../send-thumbnail.ts';
+import { createOnce } from '../idempotent.ts';
 
 /** The origin the family reaches the server at, for the public URL of a link. */
 const originOf = (koa: Koa.Context) => `${koa.protocol}://${koa.host}`;
@@ -24,16 +25,15 @@ export const linksOfNode: Handler<undefined, undefined, typeof S.IdParam> = ({ s
   next_cursor: null,
 });
 
-export const createLink: Handler<typeof S.LinkBody, undefined, typeof S.IdParam> = async ({ services, actor, params, body, koa }) => {
+export const createLink: Handler<typeof S.LinkBody, undefined, typeof S.IdParam> = async (ctx) => {
+  const { services, actor, params, body, koa } = ctx;
   const prepared = await services.sharing.prepareLink(actor, params.id, body);
-  const key = koa.get('Idempotency-Key');
-  if (key === '') return reply(201, services.sharing.insertLink(actor, prepared, originOf(koa)));
-  // The key's record keeps the link's id only: the token is a secret that is never stored,
-  // so a replay derives it again.
-  const create = () => ({ status: 201, body: { id: services.sharing.insertLink(actor, prepared, originOf(koa)).id } });
-  const result = services.idempotency.run(actor, `POST /nodes/${params.id}/share`, key, body, create);
-  const link = services.sharing.linkOf(actor, (result.body as { id: string }).id, originOf(koa));
-  return reply(result.status, link, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
+  // The key's record keeps the link's id only: the token is a secret that is never stored, so
+  // a replay derives it again.
+  const { value, headers } = createOnce(ctx, `POST /nodes/${params.id}/share`, () => ({
+    id: services.sharing.insertLink(actor, prepared, originOf(koa)).id,
+  }));
+  return reply(201, services.sharing.linkOf(actor, value.id, originOf(koa)), headers);
 };
 
 export const myLinks: Handler<undefined, typeof S.PageQuery> = ({ services, actor, query, koa }) =>
