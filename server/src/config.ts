@@ -23,6 +23,8 @@ export interface ServerConfig {
   uploadExpiryMs: number;
   /** How often upkeep runs (expired sessions, uploads, trash past retention). */
   maintenanceIntervalMs: number;
+  /** Where drives are mounted: a library folder must be under one of these (or the data dir). */
+  mountsRoots: string[];
   /** Media worker processes; they run at a lower priority, so requests stay fast while they work. */
   mediaConcurrency: number;
   /** System tools for HEIC and video; null means look them up on PATH. */
@@ -51,6 +53,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   uploadExpiryMs: 24 * 60 * 60_000,
   maintenanceIntervalMs: 10 * 60_000,
   mediaConcurrency: Math.max(1, os.availableParallelism()),
+  mountsRoots: ['/media', '/mnt', '/run/media'],
   ffmpegPath: null,
   heifConvertPath: null,
   logLevel: 'info',
@@ -84,6 +87,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.LOG_LEVEL) input.logLevel = parseLogLevel(env.LOG_LEVEL);
   if (env.PASSWORD_HASH_COST) input.passwordHashCost = parseCost(env.PASSWORD_HASH_COST);
   if (env.FFMPEG_PATH) input.ffmpegPath = env.FFMPEG_PATH;
+  if (env.MOUNTS_ROOT) input.mountsRoots = env.MOUNTS_ROOT.split(':').filter(Boolean);
   if (env.HEIF_CONVERT_PATH) input.heifConvertPath = env.HEIF_CONVERT_PATH;
   if (env.MEDIA_CONCURRENCY) input.mediaConcurrency = Math.max(1, Number.parseInt(env.MEDIA_CONCURRENCY, 10) || 1);
   return input;

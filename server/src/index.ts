@@ -128,6 +128,7 @@ function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, in
       deps.rateLimiter.pruneExpired();
       services.idempotency.prune();
       await services.uploads.expire();
+      await services.libraries.refresh();
       await services.nodes.purgeTrash(services.settings.current().trash_retention_days);
     } catch (error) {
       log.error('maintenance failed', { error: String(error) });

@@ -187,3 +187,19 @@ export interface PublicShareDto {
   allow_download: boolean;
   expires_at: number | null;
 }
+
+export interface LibraryDto {
+  id: string;
+  name: string;
+  kind: 'internal' | 'external' | 'network' | 'pooled';
+  status: 'online' | 'offline' | 'ejected';
+  /** Bytes in use on the library's file system (0 while it is not online). */
+  used: number;
+  free: number;
+  total: number;
+  /** Bytes of this server's file content stored on it. */
+  content_bytes: number;
+  default: boolean;
+  /** Only for admins. */
+  path?: string;
+}

@@ -9,6 +9,7 @@ import * as nodes from './routes/nodes.ts';
 import * as uploads from './routes/uploads.ts';
 import * as sharing from './routes/sharing.ts';
 import * as media from './routes/media.ts';
+import * as libraries from './routes/libraries.ts';
 import * as S from './schemas.ts';
 
 const ok = (description: string, schema?: import('zod').ZodType) => ({ 200: { description, ...(schema && { schema }) } });
@@ -194,6 +195,19 @@ export const ROUTES: readonly AnyRoute[] = [
     auth: 'none', params: S.TokenParam, query: S.PublicNodeQuery,
     responses: { 200: { description: 'The thumbnail', contentType: 'image/jpeg' } },
     errors: ['share_password_required', 'share_expired', 'no_thumbnail'], handler: sharing.publicThumbnail }),
+
+  // ---- Libraries ----
+  route({ method: 'GET', path: '/libraries', tag: 'libraries', summary: 'Storage libraries with live used, free and total bytes',
+    auth: 'user', responses: ok('Libraries', S.pageOf(S.LibraryResponse)), handler: libraries.list }),
+  route({ method: 'POST', path: '/libraries', tag: 'libraries', summary: 'Register a folder on a mounted drive as a library (admin)',
+    auth: 'admin', body: S.LibraryBody, responses: { 201: { description: 'Registered', schema: S.LibraryResponse } },
+    errors: ['invalid_library_path', 'already_registered'], handler: libraries.register }),
+  route({ method: 'PATCH', path: '/libraries/:id/set-default', tag: 'libraries', summary: 'Make it the library new files go to (admin)',
+    auth: 'admin', params: S.IdParam, responses: none, errors: ['library_offline'], handler: libraries.setDefault }),
+  route({ method: 'POST', path: '/libraries/:id/eject', tag: 'libraries',
+    summary: 'Flush and unmount a library\'s drive so it can be unplugged (admin); refused for the default and during uploads',
+    auth: 'admin', params: S.IdParam, responses: ok('The ejected library', S.LibraryResponse),
+    errors: ['library_is_default', 'uploads_in_progress', 'cannot_eject_internal'], handler: libraries.eject }),
 
   // ---- Uploads (tus 1.0.0) ----
   route({ method: 'OPTIONS', path: '/uploads', tag: 'uploads', summary: 'tus discovery: version, extensions, maximum size',

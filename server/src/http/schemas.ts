@@ -332,3 +332,24 @@ export const ThumbnailQuery = z.object({
 export const PreviewResponse = z.object({
   items: z.array(z.object({ node_id: z.string(), thumbnail_url: z.string() })).max(4),
 });
+
+// ---- Libraries ----
+
+export const LibraryBody = z.object({
+  name: z.string().max(200),
+  path: z.string().min(1).max(4096).describe('A folder on a mounted drive (under the mounts root) or in the data folder'),
+  make_default: z.boolean().optional(),
+});
+
+export const LibraryResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['internal', 'external', 'network', 'pooled']),
+  status: z.enum(['online', 'offline', 'ejected']),
+  used: z.number().int(),
+  free: z.number().int(),
+  total: z.number().int(),
+  content_bytes: z.number().int(),
+  default: z.boolean(),
+  path: z.string().optional().describe('Admins only'),
+});

@@ -1,21 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { findExecutable } from '../platform/run.ts';
 import type { MediaTools } from './processor.ts';
-
-/** Finds an executable on PATH (no shell involved). */
-export function findExecutable(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
 
 /** The system tools media processing can use; a configured ffmpeg also names its ffprobe. */
 export function detectMediaTools(config: { ffmpegPath: string | null; heifConvertPath: string | null }): MediaTools {

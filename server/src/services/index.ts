@@ -19,6 +19,7 @@ import type { ContentStores } from '../store/content-stores.ts';
 import { PublicShareService } from './public-shares.ts';
 import { SharingService } from './sharing.ts';
 import { MediaService } from './media.ts';
+import { LibraryService } from './libraries.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 
@@ -42,6 +43,7 @@ export interface Services {
   sharing: SharingService;
   publicShares: PublicShareService;
   media: MediaService;
+  libraries: LibraryService;
 }
 
 /** Server keys kept with the data: signing access tokens, deriving link tokens and unlock grants. */
@@ -74,6 +76,7 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     listing,
     sharing: new SharingService(deps, access, keys.link),
     publicShares: new PublicShareService(deps, files, listing, keys.link),
+    libraries: new LibraryService(deps, content),
     media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency),
     uploads: new UploadService(deps, access, files, content),
     idempotency: new IdempotencyService(deps),

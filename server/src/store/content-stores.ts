@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.ts';
 import { BlobStore } from './blobs.ts';
@@ -34,7 +35,14 @@ export class ContentStores {
     }
     const stores = new ContentStores(libraries);
     for (const library of libraries.all()) {
-      if (library.status === 'online') stores.stores.set(library.id, await BlobStore.open(library.path));
+      if (library.kind === 'internal') {
+        stores.stores.set(library.id, await BlobStore.open(library.path));
+      } else if (library.status !== 'ejected') {
+        // A drive that is not there (or not the one registered) is offline: nothing is forgotten.
+        const present = hasMarker(library);
+        libraries.setStatus(library.id, present ? 'online' : 'offline');
+        if (present) stores.stores.set(library.id, await BlobStore.open(library.path));
+      }
     }
     return stores;
   }
@@ -55,5 +63,28 @@ export class ContentStores {
 
   online(): [string, BlobStore][] {
     return [...this.stores];
+  }
+
+  isOnline(libraryId: string): boolean {
+    return this.stores.has(libraryId);
+  }
+
+  async attach(library: LibraryRow): Promise<void> {
+    this.stores.set(library.id, await BlobStore.open(library.path));
+  }
+
+  detach(libraryId: string): void {
+    this.stores.delete(libraryId);
+  }
+}
+
+export const LIBRARY_MARKER = '.hearth-library';
+
+/** A library folder carries a marker with its id: an empty mount point is not the library. */
+export function hasMarker(library: Pick<LibraryRow, 'id' | 'path'>): boolean {
+  try {
+    return fs.readFileSync(path.join(library.path, LIBRARY_MARKER), 'utf8').trim() === library.id;
+  } catch {
+    return false;
   }
 }

@@ -22,6 +22,10 @@ export class LibrariesRepo {
         VALUES (@id, @name, @kind, @path, @is_default, @status, @created_at)`),
       setPath: db.prepare('UPDATE libraries SET path = ? WHERE id = ?'),
       defaultOne: db.prepare('SELECT * FROM libraries WHERE is_default = 1'),
+      setStatus: db.prepare('UPDATE libraries SET status = ? WHERE id = ?'),
+      clearDefault: db.prepare('UPDATE libraries SET is_default = 0 WHERE is_default = 1'),
+      makeDefault: db.prepare('UPDATE libraries SET is_default = 1 WHERE id = ?'),
+      contentBytes: db.prepare('SELECT coalesce(sum(size), 0) AS n FROM node_versions WHERE library_id = ?'),
     };
   }
 
@@ -43,6 +47,21 @@ export class LibrariesRepo {
 
   insert(row: LibraryRow): void {
     this.stmts.insert.run(row);
+  }
+
+  setStatus(id: string, status: LibraryRow['status']): void {
+    this.stmts.setStatus.run(status, id);
+  }
+
+  /** Exactly one default: callers run this inside a transaction. */
+  setDefault(id: string): void {
+    this.stmts.clearDefault.run();
+    this.stmts.makeDefault.run(id);
+  }
+
+  /** Bytes of file content (every version) stored on a library. */
+  contentBytes(id: string): number {
+    return (this.stmts.contentBytes.get(id) as { n: number }).n;
   }
 
   setPath(id: string, path: string): void {

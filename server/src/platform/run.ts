@@ -1,0 +1,35 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Finds an executable on PATH (no shell involved). */
+export function findExecutable(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/**
+ * Runs an OS command with an argument array (never a shell string) and a time limit. The
+ * error says which command failed and what it printed.
+ */
+export function runCommand(command: string, args: string[], timeoutMs = 30_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { timeout: timeoutMs, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) {
+        const detail = String(stderr || error.message).trim().slice(0, 500);
+        reject(new Error(`${command} ${args.join(' ')} failed: ${detail}`, { cause: error }));
+      } else {
+        resolve(stdout);
+      }
+    });
+  });
+}
