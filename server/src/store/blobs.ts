@@ -45,17 +45,6 @@ export class BlobStore {
     await syncDir(path.dirname(to));
   }
 
-  /** Writes a whole stream as a new blob (used for small content such as copies). */
-  async writeStream(blob: string, source: Readable): Promise<number> {
-    const temp = `${blob}.part`;
-    const out = createWriteStream(this.tempPathOf(temp));
-    let size = 0;
-    source.on('data', (chunk: Buffer) => (size += chunk.length));
-    await pipeline(source, out);
-    await this.commitTemp(temp, blob);
-    return size;
-  }
-
   /** A second blob with the same content: a hard link when the file system has them. */
   async duplicate(blob: string, newBlob: string): Promise<void> {
     const to = this.pathOf(newBlob);
