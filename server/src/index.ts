@@ -101,6 +101,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
         clearInterval(maintenance.timer);
         await reconciled;
         await services.media.stop();
+        services.libraries.stop();
         gateway.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

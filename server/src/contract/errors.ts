@@ -70,6 +70,7 @@ export const ERROR_CATALOGUE = {
   share_expired: { status: 410, message: 'This link has expired.' },
   already_registered: { status: 409, message: 'That folder is already a library, or inside or around one.' },
   library_is_default: { status: 409, message: 'Choose another library for new files before ejecting this one.' },
+  library_busy: { status: 409, message: 'The drive is in use and could not be unmounted; close what uses it and try again.' },
   uploads_in_progress: { status: 409, message: 'Uploads to this library are still in progress.' },
   cannot_eject_internal: { status: 409, message: 'The library inside the data folder cannot be ejected.' },
   invalid_library_path: { status: 400, message: 'Libraries are folders on a mounted drive or in the data folder.' },

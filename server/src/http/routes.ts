@@ -207,7 +207,7 @@ export const ROUTES: readonly AnyRoute[] = [
   route({ method: 'POST', path: '/libraries/:id/eject', tag: 'libraries',
     summary: 'Flush and unmount a library\'s drive so it can be unplugged (admin); refused for the default and during uploads',
     auth: 'admin', params: S.IdParam, responses: ok('The ejected library', S.LibraryResponse),
-    errors: ['library_is_default', 'uploads_in_progress', 'cannot_eject_internal'], handler: libraries.eject }),
+    errors: ['library_is_default', 'uploads_in_progress', 'cannot_eject_internal', 'library_busy'], handler: libraries.eject }),
 
   // ---- Uploads (tus 1.0.0) ----
   route({ method: 'OPTIONS', path: '/uploads', tag: 'uploads', summary: 'tus discovery: version, extensions, maximum size',

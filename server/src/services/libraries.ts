@@ -9,6 +9,8 @@ import type { Actor, ServiceDeps } from './context.ts';
 import { newId } from './secrets.ts';
 import { requireAdmin } from './settings.ts';
 
+const USAGE_EVENT_INTERVAL_MS = 2_000;
+
 /**
  * Storage libraries: where content lives. The data dir is the internal one; folders on
  * mounted drives can be added, one is the default for new files, and a drive can be ejected.
@@ -16,10 +18,29 @@ import { requireAdmin } from './settings.ts';
  * come back with it.
  */
 export class LibraryService {
+  private usageTimer: NodeJS.Timeout | null = null;
+  private readonly unsubscribe: () => void;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly content: ContentStores,
-  ) {}
+  ) {
+    // Usage changes with every upload and delete; clients hear of it at most every 2 s.
+    this.unsubscribe = deps.bus.subscribe((event) => {
+      if (event.message.type !== 'quota.updated' || this.usageTimer) return;
+      this.usageTimer = setTimeout(() => {
+        this.usageTimer = null;
+        for (const [id] of this.content.online()) this.announce(id);
+      }, USAGE_EVENT_INTERVAL_MS);
+      this.usageTimer.unref();
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe();
+    if (this.usageTimer) clearTimeout(this.usageTimer);
+    this.usageTimer = null;
+  }
 
   list(actor: Actor): LibraryDto[] {
     return this.deps.store.libraries.all().map((library) => this.toDto(library, actor.role === 'admin'));
@@ -71,12 +92,23 @@ export class LibraryService {
     if (library.is_default) throw new AppError('library_is_default');
     if (this.deps.store.uploads.countOnLibrary(library.id) > 0) throw new AppError('uploads_in_progress');
     this.content.detach(library.id);
-    this.deps.store.libraries.setStatus(library.id, 'ejected');
     const mount = mountOf(library.path);
-    // Only a drive mounted for this library is unmounted, never the system's own file system.
-    if (mount && mount.mountPoint !== '/' && mount.mountPoint !== mountOf(this.deps.config.dataDir)?.mountPoint) {
-      await unmount(mount);
+    // Only a drive mounted for this library is unmounted, never the system's own file system,
+    // nor a drive the data dir or another library (not ejected) still lives on.
+    const shared = (m: { mountPoint: string }) =>
+      m.mountPoint === mountOf(this.deps.config.dataDir)?.mountPoint ||
+      this.deps.store.libraries.all().some((o) => o.id !== library.id && o.status !== 'ejected' && mountOf(o.path)?.mountPoint === m.mountPoint);
+    if (mount && mount.mountPoint !== '/' && !shared(mount)) {
+      try {
+        await unmount(mount);
+      } catch (error) {
+        // Still mounted (busy): it stays online rather than being reported safe to unplug.
+        await this.content.attach(library);
+        this.deps.log.warn('eject failed', { library_id: library.id, error: String(error) });
+        throw new AppError('library_busy');
+      }
     }
+    this.deps.store.libraries.setStatus(library.id, 'ejected');
     return this.announce(library.id);
   }
 
@@ -87,7 +119,10 @@ export class LibraryService {
       const present = hasMarker(library);
       if (library.status === 'ejected') {
         // An ejected drive comes back only after it was really gone (unplugged, then plugged in again).
-        if (!present) this.deps.store.libraries.setStatus(library.id, 'offline');
+        if (!present) {
+          this.deps.store.libraries.setStatus(library.id, 'offline');
+          this.announce(library.id);
+        }
         continue;
       }
       if (present && !this.content.isOnline(library.id)) {

@@ -1,0 +1,109 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A small ext4 drive made from an image file and attached to a loop device the test created
+ * itself: tests never touch a real disk. `destroy()` unmounts, detaches and removes the image,
+ * and is safe to call more than once and after a partial setup.
+ */
+export interface LoopDrive {
+  image: string;
+  device: string;
+  mountPoint: string;
+  mount(): void;
+  unmount(): void;
+  isMounted(): boolean;
+  destroy(): void;
+}
+
+function run(command: string, args: string[]): string {
+  return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+}
+
+/** Mount points as the kernel sees them now (octal escapes decoded). */
+export function mountPoints(): string[] {
+  const text = fs.readFileSync('/proc/self/mountinfo', 'utf8');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (line.split(' ')[4] ?? '').replace(/\\(\d{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))));
+}
+
+export function isMountPoint(dir: string): boolean {
+  return mountPoints().includes(dir);
+}
+
+/**
+ * Makes `<dir>/<name>.img` (ext4, `sizeMb`), attaches it to a free loop device and mounts it
+ * at `mountPoint` (created when missing).
+ */
+export function createLoopDrive(dir: string, name: string, mountPoint: string, sizeMb = 64): LoopDrive {
+  const image = path.join(dir, `${name}.img`);
+  let device = '';
+  const drive: LoopDrive = {
+    image,
+    get device() {
+      return device;
+    },
+    mountPoint,
+    mount() {
+      fs.mkdirSync(mountPoint, { recursive: true });
+      run('mount', [device, mountPoint]);
+    },
+    unmount() {
+      if (isMountPoint(mountPoint)) run('umount', [mountPoint]);
+    },
+    isMounted: () => isMountPoint(mountPoint),
+    destroy() {
+      try {
+        if (isMountPoint(mountPoint)) {
+          try {
+            run('umount', [mountPoint]);
+          } catch {
+            run('umount', ['-l', mountPoint]);
+          }
+        }
+      } catch {
+        // best effort: still detach and remove below
+      }
+      if (device !== '') {
+        try {
+          run('losetup', ['-d', device]);
+        } catch {
+          // already detached
+        }
+        device = '';
+      }
+      fs.rmSync(image, { force: true });
+    },
+  };
+  try {
+    run('truncate', ['-s', `${sizeMb}M`, image]);
+    run('mkfs.ext4', ['-q', '-F', image]);
+    device = run('losetup', ['--find', '--show', image]).trim();
+    if (!device.startsWith('/dev/loop')) throw new Error(`losetup answered ${JSON.stringify(device)}`);
+    drive.mount();
+  } catch (error) {
+    drive.destroy();
+    throw error;
+  }
+  return drive;
+}
+
+/** Why loop drives cannot be used here, or null when they can (probed with a real one). */
+export function loopUnsupportedReason(dir: string): string | null {
+  if (process.platform !== 'linux') return `loop devices need Linux (this is ${process.platform})`;
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) return 'mounting a loop device needs root';
+  let drive: LoopDrive | undefined;
+  try {
+    drive = createLoopDrive(dir, 'probe', path.join(dir, 'probe-mount'), 8);
+    if (!drive.isMounted()) return 'the probe image did not show up in /proc/self/mountinfo';
+    return null;
+  } catch (error) {
+    return `cannot make a loop drive here: ${String(error).slice(0, 300)}`;
+  } finally {
+    drive?.destroy();
+    fs.rmSync(path.join(dir, 'probe-mount'), { recursive: true, force: true });
+  }
+}
