@@ -13,7 +13,6 @@ import { route } from './route-def.ts';
 import * as S from './schemas.ts';
 import { API_PREFIX } from './paths.ts';
 
-export { API_PREFIX };
 
 export function createApp(services: Services, log: Logger, jsonLimit: number): Koa {
   const app = new Koa();

@@ -3,6 +3,7 @@ import { ERROR_CATALOGUE, type ErrorCode } from '../contract/errors.ts';
 import { VERSION } from '../config.ts';
 import { QUERY_TOKEN_ROUTES } from './bearer.ts';
 import type { AnyRoute } from './route-def.ts';
+import { API_PREFIX } from './paths.ts';
 
 type Json = Record<string, unknown>;
 
@@ -41,7 +42,7 @@ function build(routes: readonly AnyRoute[]): Json {
         'Every error answers {"error":{"code","message","field"?}}. Times are milliseconds since the epoch; sizes are bytes. ' +
         'Lists page with `limit` (default 100, max 1000) and an opaque `cursor`, answering {items, next_cursor}.',
     },
-    servers: [{ url: '/api/v1' }],
+    servers: [{ url: API_PREFIX }],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },

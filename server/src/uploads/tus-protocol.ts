@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import { AppError } from '../errors.ts';
+import { API_PREFIX } from '../http/paths.ts';
 import type { Actor } from '../services/context.ts';
 import type { Services } from '../services/index.ts';
 import { MAX_UPLOAD_BYTES, type AppendResult, type UploadState } from '../services/uploads.ts';
@@ -14,7 +15,7 @@ import { MAX_UPLOAD_BYTES, type AppendResult, type UploadState } from '../servic
 export const TUS_VERSION = '1.0.0';
 export const TUS_EXTENSIONS = 'creation,creation-with-upload,creation-defer-length,termination,expiration,checksum';
 const OCTET_STREAM = 'application/offset+octet-stream';
-export const UPLOADS_PATH = '/api/v1/uploads';
+export const UPLOADS_PATH = `${API_PREFIX}/uploads`;
 
 /** Every tus response carries the protocol headers, errors included. */
 export function tusHeaders(): Koa.Middleware {

@@ -8,9 +8,10 @@ import { isInAudience, type BusEvent, type EventBus } from '../events/bus.ts';
 import type { Logger } from '../log.ts';
 import type { SessionService } from '../services/sessions.ts';
 import { bearerToken } from '../http/bearer.ts';
+import { API_PREFIX } from '../http/paths.ts';
 import { Connection } from './connection.ts';
 
-const WS_PATH = '/api/v1/ws';
+const WS_PATH = `${API_PREFIX}/ws`;
 /** Close code telling the client its session ended and reconnecting is pointless. */
 export const CLOSE_SESSION_REVOKED = 4001;
 
