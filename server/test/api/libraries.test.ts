@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import WebSocket, { type RawData } from 'ws';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { assertError } from '../helpers/assert.ts';
 import { createLoopDrive, loopUnsupportedReason, mountPoints, type LoopDrive } from '../helpers/loop.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
+import { EventSocket } from '../helpers/events.ts';
 
 const TUS = '1.0.0';
 const MARKER = '.hearth-library';
@@ -112,43 +112,7 @@ async function halfUpload(t: TestServer, who: SignedIn, length: number, sent: nu
   return url;
 }
 
-interface Message {
-  type: string;
-  at: number;
-  payload: any;
-}
-
-/** A WebSocket that keeps what arrives and can wait for a matching message. */
-class Listener {
-  readonly inbox: Message[] = [];
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data: RawData) => this.inbox.push(JSON.parse(data.toString()) as Message));
-  }
-
-  static open(t: TestServer, who: SignedIn): Promise<Listener> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/api/v1/ws`, { headers: { authorization: `Bearer ${who.access}` } });
-      const listener = new Listener(ws);
-      ws.once('open', () => resolve(listener));
-      ws.once('error', reject);
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused with ${res.statusCode}`)));
-    });
-  }
-
-  async waitFor(match: (m: Message) => boolean, timeoutMs = 5_000): Promise<Message> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.inbox.find(match);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.inbox.map((m) => m.type))}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
-  close(): void {
-    this.ws.terminate();
-  }
-}
+const Listener = { open: (t: TestServer, who: SignedIn) => EventSocket.open(t.url, who.access) };
 
 function assertSpace(lib: any): void {
   for (const key of ['used', 'free', 'total', 'content_bytes']) {

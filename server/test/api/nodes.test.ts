@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import WebSocket, { type RawData } from 'ws';
 import type { BusEvent } from '../../src/events/bus.ts';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
 import { assertError } from '../helpers/assert.ts';
+import { EventSocket, type EventMessage } from '../helpers/events.ts';
 
 let t: TestServer;
 let owner: SignedIn;
@@ -700,64 +700,16 @@ describe('Cross-account access: another account\'s node answers 404 not_found on
 
 // ---------------------------------------------------------------------------------------------
 
-interface Message {
-  type: string;
-  at: number;
-  payload: any;
-}
-
-/** A `ws` client keeping messages in arrival order. */
-class EventClient {
-  private readonly inbox: Message[] = [];
-  private wake: (() => void) | null = null;
-
-  private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (data: RawData) => {
-      this.inbox.push(JSON.parse(data.toString()) as Message);
-      this.wake?.();
-    });
-  }
-
-  static open(who: SignedIn): Promise<EventClient> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/api/v1/ws`, { headers: { authorization: `Bearer ${who.access}` } });
-      const client = new EventClient(ws);
-      ws.once('open', () => resolve(client));
-      ws.once('error', reject);
-    });
-  }
-
-  /** Consumes messages up to and including the first match; returns them all. */
-  async until(match: (m: Message) => boolean, timeoutMs = 5_000): Promise<Message[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const index = this.inbox.findIndex(match);
-      if (index >= 0) return this.inbox.splice(0, index + 1);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.inbox.map((m) => m.type))}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.wake = () => {
-          clearTimeout(timer);
-          this.wake = null;
-          resolve();
-        };
-      });
-    }
-  }
-
-  close(): void {
-    this.ws.terminate();
-  }
-}
+type Message = EventMessage;
+const openEvents = (who: SignedIn) => EventSocket.open(t.url, who.access);
 
 const nodeEvent = (type: string, id: string) => (m: Message) => m.type === type && m.payload?.node?.id === id;
 const isNodeEvent = (m: Message) => m.type.startsWith('node.');
 
 describe('Events over WebSocket', () => {
   test('each change of the tree reaches the owner as its node event, and another account receives none of them', async () => {
-    const aliceWs = await EventClient.open(alice);
-    const bobWs = await EventClient.open(bob);
+    const aliceWs = await openEvents(alice);
+    const bobWs = await openEvents(bob);
     try {
       const folder = await mkdir(alice, unique('Evented'));
       const [created] = (await aliceWs.until(nodeEvent('node.created', folder.id))).slice(-1);
@@ -823,7 +775,7 @@ describe('Events over WebSocket', () => {
   });
 
   test('starring and unstarring send nothing on the socket', async () => {
-    const ws = await EventClient.open(alice);
+    const ws = await openEvents(alice);
     try {
       const folder = await mkdir(alice, unique('Quiet star'));
       await ws.until(nodeEvent('node.created', folder.id));

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import WebSocket, { type RawData } from 'ws';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
 import { assertError } from '../helpers/assert.ts';
+import { EventSocket, type EventMessage } from '../helpers/events.ts';
 
 // Access for other accounts: grants (viewer / editor) on files and folders, what they cover,
 // how they show in listings, what each role may do, and that removing one works at once.
@@ -119,60 +119,8 @@ async function tus(url: string, method: string, token: string, headers: Record<s
 
 // ---- WebSocket ----
 
-interface Message {
-  type: string;
-  at: number;
-  payload: any;
-}
-
-/** A `ws` client that keeps every message in arrival order and can wait for the next ones. */
-class Client {
-  private readonly inbox: Message[] = [];
-  private wake: (() => void) | null = null;
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data: RawData) => {
-      this.inbox.push(JSON.parse(data.toString()) as Message);
-      this.wake?.();
-    });
-    ws.on('close', () => this.wake?.());
-  }
-
-  static open(who: SignedIn): Promise<Client> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/api/v1/ws`, { headers: { authorization: `Bearer ${who.access}` } });
-      const client = new Client(ws);
-      ws.once('open', () => resolve(client));
-      ws.once('error', reject);
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused with ${res.statusCode}`)));
-    });
-  }
-
-  /** Consumes messages up to and including the first that matches and returns them all. */
-  async until(match: (m: Message) => boolean, timeoutMs = 5_000): Promise<Message[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const index = this.inbox.findIndex(match);
-      if (index >= 0) return this.inbox.splice(0, index + 1);
-      const left = deadline - Date.now();
-      if (left <= 0 || this.ws.readyState === WebSocket.CLOSED) {
-        throw new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.inbox.map((m) => m.type))}`);
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.wake = () => {
-          clearTimeout(timer);
-          this.wake = null;
-          resolve();
-        };
-      });
-    }
-  }
-
-  close(): void {
-    this.ws.terminate();
-  }
-}
+type Message = EventMessage;
+const openEvents = (who: SignedIn) => EventSocket.open(t.url, who.access);
 
 /** An event everyone receives: what a socket got before it is all it was sent. */
 async function sentinel(name: string): Promise<void> {
@@ -583,8 +531,8 @@ describe('removing access takes effect at once', () => {
 
   test('an open WebSocket of the former grantee gets no more events about that tree', async () => {
     const { folder, sub } = await sharedTree('Quiet');
-    const wsOwner = await Client.open(owner);
-    const wsBob = await Client.open(bob);
+    const wsOwner = await openEvents(owner);
+    const wsBob = await openEvents(bob);
     try {
       // While the grant stands, bob hears about the tree.
       const first = await mkdir(owner, 'While shared', folder.id);
@@ -645,12 +593,12 @@ describe('removing access takes effect at once', () => {
 });
 
 describe('events of shared trees', () => {
-  let wsOwner: Client;
-  let wsAlice: Client;
-  let wsBob: Client;
-  let wsCarol: Client;
+  let wsOwner: EventSocket;
+  let wsAlice: EventSocket;
+  let wsBob: EventSocket;
+  let wsCarol: EventSocket;
   before(async () => {
-    [wsOwner, wsAlice, wsBob, wsCarol] = await Promise.all([Client.open(owner), Client.open(alice), Client.open(bob), Client.open(carol)]);
+    [wsOwner, wsAlice, wsBob, wsCarol] = await Promise.all([openEvents(owner), openEvents(alice), openEvents(bob), openEvents(carol)]);
   });
   after(() => {
     for (const ws of [wsOwner, wsAlice, wsBob, wsCarol]) ws.close();
