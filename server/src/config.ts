@@ -25,6 +25,10 @@ export interface ServerConfig {
   maintenanceIntervalMs: number;
   /** Where drives are mounted: a library folder must be under one of these (or the data dir). */
   mountsRoots: string[];
+  /** Mount points whose drive holds the operating system: never formatted. */
+  systemPaths: string[];
+  /** Loop devices are image files, not drives; tests present them as drives. */
+  includeLoopDevices: boolean;
   /** Media worker processes; they run at a lower priority, so requests stay fast while they work. */
   mediaConcurrency: number;
   /** System tools for HEIC and video; null means look them up on PATH. */
@@ -54,6 +58,8 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   maintenanceIntervalMs: 10 * 60_000,
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mountsRoots: ['/media', '/mnt', '/run/media'],
+  systemPaths: ['/', '/boot', '/boot/efi', '/usr', '/var', '/home', '[SWAP]'],
+  includeLoopDevices: false,
   ffmpegPath: null,
   heifConvertPath: null,
   logLevel: 'info',

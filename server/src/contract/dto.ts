@@ -203,3 +203,20 @@ export interface LibraryDto {
   /** Only for admins. */
   path?: string;
 }
+
+export interface DriveDto {
+  id: string;
+  device: string;
+  description: string;
+  model: string | null;
+  size: number;
+  removable: boolean;
+  /** Holds the operating system or the server's data: never formatted. */
+  system: boolean;
+  in_use: boolean;
+  usable: boolean;
+  mountpoints: string[];
+  filesystem: string | null;
+  label: string | null;
+  library_id: string | null;
+}

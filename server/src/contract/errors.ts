@@ -35,6 +35,7 @@ export const ERROR_CATALOGUE = {
 
   // Permission
   forbidden: { status: 403, message: 'You do not have permission to do that.' },
+  system_drive: { status: 403, message: 'This drive holds the operating system or the server\'s data and is never formatted.' },
   share_password_required: { status: 401, message: 'This link is protected by a password.' },
   download_disabled: { status: 403, message: 'The owner turned downloads off for this link.' },
   pending_approval: {
@@ -71,8 +72,12 @@ export const ERROR_CATALOGUE = {
   already_registered: { status: 409, message: 'That folder is already a library, or inside or around one.' },
   library_is_default: { status: 409, message: 'Choose another library for new files before ejecting this one.' },
   library_busy: { status: 409, message: 'The drive is in use and could not be unmounted; close what uses it and try again.' },
+  drive_in_use: { status: 409, message: 'A library on this drive is in use; eject it first.' },
+  drive_operation_running: { status: 409, message: 'Another drive operation is running; wait for it to finish.' },
+  drive_busy: { status: 409, message: 'The drive is in use and could not be unmounted.' },
   uploads_in_progress: { status: 409, message: 'Uploads to this library are still in progress.' },
   cannot_eject_internal: { status: 409, message: 'The library inside the data folder cannot be ejected.' },
+  confirmation_mismatch: { status: 400, message: 'Type the confirmation exactly as shown: FORMAT followed by the device.' },
   invalid_library_path: { status: 400, message: 'Libraries are folders on a mounted drive or in the data folder.' },
   upload_expired: { status: 410, message: 'This upload expired; start it again.' },
   tus_version_unsupported: { status: 412, message: 'Send Tus-Resumable: 1.0.0.' },

@@ -10,6 +10,7 @@ import * as uploads from './routes/uploads.ts';
 import * as sharing from './routes/sharing.ts';
 import * as media from './routes/media.ts';
 import * as libraries from './routes/libraries.ts';
+import * as drives from './routes/drives.ts';
 import * as S from './schemas.ts';
 
 const ok = (description: string, schema?: import('zod').ZodType) => ({ 200: { description, ...(schema && { schema }) } });
@@ -208,6 +209,14 @@ export const ROUTES: readonly AnyRoute[] = [
     summary: 'Flush and unmount a library\'s drive so it can be unplugged (admin); refused for the default and during uploads',
     auth: 'admin', params: S.IdParam, responses: ok('The ejected library', S.LibraryResponse),
     errors: ['library_is_default', 'uploads_in_progress', 'cannot_eject_internal', 'library_busy'], handler: libraries.eject }),
+
+  route({ method: 'GET', path: '/admin/drives', tag: 'libraries',
+    summary: 'Detected drives: size, model, removable, file system, mount points, whether they hold the system, which library uses them',
+    auth: 'admin', responses: ok('Drives and what the server can do with them', S.DrivesResponse), handler: drives.list }),
+  route({ method: 'POST', path: '/admin/drives/:id/format', tag: 'libraries',
+    summary: 'Erase a drive with a new file system (ext4 or exFAT); needs the exact phrase "FORMAT <device>"; one operation at a time',
+    auth: 'admin', params: S.IdParam, body: S.FormatBody, responses: ok('The drive now, and what was on it before', S.FormatResponse),
+    errors: ['confirmation_mismatch', 'system_drive', 'drive_in_use', 'drive_operation_running', 'drive_busy'], handler: drives.format }),
 
   // ---- Uploads (tus 1.0.0) ----
   route({ method: 'OPTIONS', path: '/uploads', tag: 'uploads', summary: 'tus discovery: version, extensions, maximum size',

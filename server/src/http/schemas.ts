@@ -353,3 +353,38 @@ export const LibraryResponse = z.object({
   default: z.boolean(),
   path: z.string().optional().describe('Admins only'),
 });
+
+// ---- Drives ----
+
+export const FormatBody = z.object({
+  filesystem: z.enum(['ext4', 'exfat']).describe('ext4 for this server; exFAT for a disk shared with other computers'),
+  label: z.string().max(64).optional(),
+  confirmation: z.string().max(300).describe('Exactly "FORMAT <device>", e.g. "FORMAT /dev/sdb"'),
+});
+
+const DriveResponse = z.object({
+  id: z.string(),
+  device: z.string(),
+  description: z.string(),
+  model: z.string().nullable(),
+  size: z.number().int(),
+  removable: z.boolean(),
+  system: z.boolean().describe("Holds the operating system or the server's data: never formatted"),
+  in_use: z.boolean(),
+  usable: z.boolean(),
+  mountpoints: z.array(z.string()),
+  filesystem: z.string().nullable(),
+  label: z.string().nullable(),
+  library_id: z.string().nullable(),
+});
+
+export const DrivesResponse = z.object({
+  items: z.array(DriveResponse),
+  helper_available: z.boolean(),
+  capabilities: z.object({ format: z.object({ available: z.boolean(), reason: z.string().optional() }) }),
+});
+
+export const FormatResponse = z.object({
+  drive: DriveResponse,
+  previous: z.object({ filesystem: z.string().nullable(), label: z.string().nullable() }).describe('What was on it before'),
+});

@@ -20,6 +20,7 @@ import { PublicShareService } from './public-shares.ts';
 import { SharingService } from './sharing.ts';
 import { MediaService } from './media.ts';
 import { LibraryService } from './libraries.ts';
+import { DriveService } from './drives.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 
@@ -44,6 +45,7 @@ export interface Services {
   publicShares: PublicShareService;
   media: MediaService;
   libraries: LibraryService;
+  drives: DriveService;
 }
 
 /** Server keys kept with the data: signing access tokens, deriving link tokens and unlock grants. */
@@ -77,6 +79,7 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     sharing: new SharingService(deps, access, keys.link),
     publicShares: new PublicShareService(deps, files, listing, keys.link),
     libraries: new LibraryService(deps, content),
+    drives: new DriveService(deps),
     media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency),
     uploads: new UploadService(deps, access, files, content),
     idempotency: new IdempotencyService(deps),
