@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createMember, login, setupOwner, type SignedIn } from '../helpers/accounts.ts';
+import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { assertError } from '../helpers/assert.ts';
 import { createLoopDrive, loopUnsupportedReason, type LoopDrive } from '../helpers/loop.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
@@ -29,7 +29,7 @@ function run(command: string, args: string[]): string {
 
 /** What is on the device, read from the device itself (`blkid -p -o export`). */
 function blkid(device: string): { TYPE?: string; LABEL?: string } {
-  let out = '';
+  let out: string;
   try {
     out = run('blkid', ['-p', '-o', 'export', device]);
   } catch {
@@ -441,5 +441,29 @@ describe('drives (loop-device images made by the test)', () => {
     const now = blkid(d.device);
     assert.equal(now.TYPE, 'exfat');
     assert.equal(now.LABEL, 'STICK');
+  });
+
+  test('a mounted drive that cannot be unmounted (something holds it open) is 409 drive_busy and untouched; once released the format goes through', async (ctx) => {
+    if (skipReason) return ctx.skip(skipReason);
+    const d = drive('held1', 'heldfs');
+    const folder = path.join(d.mountPoint, 'open');
+    fs.mkdirSync(folder);
+    const holder = spawn('sleep', ['60'], { cwd: folder, stdio: 'ignore' });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.once('spawn', () => resolve());
+        holder.once('error', reject);
+      });
+      assertError(await formatOwn(t, owner, d, { filesystem: 'exfat', label: 'NOPE' }), 409, 'drive_busy');
+      assert.ok(d.isMounted(), 'still mounted');
+      assertUntouched(d, 'heldfs');
+    } finally {
+      holder.kill('SIGKILL');
+      await new Promise((resolve) => (holder.exitCode !== null || holder.signalCode !== null ? resolve(null) : holder.once('exit', resolve)));
+    }
+    const res = await formatOwn(t, owner, d, { filesystem: 'exfat', label: 'FREED' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.ok(!d.isMounted());
+    assert.equal(blkid(d.device).LABEL, 'FREED');
   });
 });
