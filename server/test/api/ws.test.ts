@@ -7,6 +7,7 @@ import WebSocket, { type RawData } from 'ws';
 import type { ServerSettings } from '../../src/contract/dto.ts';
 import { createMember, login, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { EventSocket, type EventMessage } from '../helpers/events.ts';
 
 const WS_PATH = '/api/v1/ws';
 
@@ -14,78 +15,13 @@ function wsUrl(t: TestServer, path = WS_PATH): string {
   return t.url.replace(/^http/, 'ws') + path;
 }
 
-interface Message {
-  type: string;
-  at: number;
-  payload: any;
-}
-
-/** A `ws` client that keeps every message in arrival order and can wait for the next ones. */
-class Client {
-  private readonly inbox: Message[] = [];
-  private wake: (() => void) | null = null;
-  readonly closed: Promise<{ code: number; reason: string }>;
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data: RawData) => {
-      this.inbox.push(JSON.parse(data.toString()) as Message);
-      this.wake?.();
-    });
-    this.closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-    ws.on('close', () => this.wake?.());
-  }
-
-  static open(url: string, options: WebSocket.ClientOptions = {}): Promise<Client> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, options);
-      const client = new Client(ws);
-      ws.once('open', () => resolve(client));
-      ws.once('error', reject);
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused with ${res.statusCode}`)));
-    });
-  }
-
-  static bearer(t: TestServer, who: SignedIn, options: WebSocket.ClientOptions = {}): Promise<Client> {
-    return Client.open(wsUrl(t), { ...options, headers: { authorization: `Bearer ${who.access}` } });
-  }
-
-  get isOpen(): boolean {
-    return this.ws.readyState === WebSocket.OPEN;
-  }
-
-  /**
-   * Consumes messages up to and including the first that matches, and returns them all:
-   * the caller can then assert what did (or did not) arrive before it.
-   */
-  async until(match: (m: Message) => boolean, timeoutMs = 5_000): Promise<Message[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const index = this.inbox.findIndex(match);
-      if (index >= 0) return this.inbox.splice(0, index + 1);
-      const left = deadline - Date.now();
-      if (left <= 0 || this.ws.readyState === WebSocket.CLOSED) {
-        throw new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.inbox.map((m) => m.type))}`);
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.wake = () => {
-          clearTimeout(timer);
-          this.wake = null;
-          resolve();
-        };
-      });
-    }
-  }
-
-  /** Messages received so far and not yet consumed. */
-  pending(): Message[] {
-    return [...this.inbox];
-  }
-
-  close(): void {
-    this.ws.terminate();
-  }
-}
+type Message = EventMessage;
+type Client = EventSocket;
+const Client = {
+  open: (url: string, options: WebSocket.ClientOptions = {}) => EventSocket.connect(url, options),
+  bearer: (t: TestServer, who: SignedIn, options: WebSocket.ClientOptions = {}) =>
+    EventSocket.connect(wsUrl(t), { ...options, headers: { authorization: `Bearer ${who.access}` } }),
+};
 
 interface Refusal {
   status: number;
