@@ -10,6 +10,7 @@ import { newId } from './secrets.ts';
 import { requireAdmin } from './settings.ts';
 
 const USAGE_EVENT_INTERVAL_MS = 2_000;
+const CONTENT_EVENTS = new Set(['node.created', 'node.updated', 'node.deleted']);
 
 /**
  * Storage libraries: where content lives. The data dir is the internal one; folders on
@@ -25,9 +26,9 @@ export class LibraryService {
     private readonly deps: ServiceDeps,
     private readonly content: ContentStores,
   ) {
-    // Usage changes with every upload and delete; clients hear of it at most every 2 s.
+    // Usage changes with content (uploads, new versions, deletes); clients hear of it at most every 2 s.
     this.unsubscribe = deps.bus.subscribe((event) => {
-      if (event.message.type !== 'quota.updated' || this.usageTimer) return;
+      if (!CONTENT_EVENTS.has(event.message.type) || this.usageTimer) return;
       this.usageTimer = setTimeout(() => {
         this.usageTimer = null;
         for (const [id] of this.content.online()) this.announce(id);
