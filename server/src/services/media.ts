@@ -15,6 +15,8 @@ const PREVIEW_COUNT = 4;
 
 export interface ThumbnailFile {
   etag: string;
+  /** The node version the thumbnail shows. */
+  version: number;
   open(): NodeJS.ReadableStream;
 }
 
@@ -81,6 +83,7 @@ export class MediaService {
     if (!node.has_thumbnail) throw new AppError('no_thumbnail');
     return {
       etag: `"${node.id}-${node.version}-${size}"`,
+      version: node.version,
       open: () => this.thumbs.read(node.id, node.version, size),
     };
   }

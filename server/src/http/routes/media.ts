@@ -5,8 +5,7 @@ import { API_PREFIX } from '../paths.ts';
 
 export const thumbnail: Handler<undefined, typeof S.ThumbnailQuery, typeof S.IdParam> = ({ services, actor, params, query, koa }) => {
   const size = query.size === '1024' ? 1024 : 512;
-  const node = services.nodes.get(actor, params.id);
-  sendThumbnail(koa, services.media.thumbnail(actor, params.id, size), node.version, query.v);
+  sendThumbnail(koa, services.media.thumbnail(actor, params.id, size), query.v);
 };
 
 /** JSON by default; one mosaic image when the client prefers an image (an <img> pointing here). */
