@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
 import { assertError } from '../helpers/assert.ts';
 import { EventSocket, type EventMessage } from '../helpers/events.ts';
+import { createFolder, unique } from '../helpers/nodes.ts';
 
 let t: TestServer;
 let owner: SignedIn;
@@ -20,19 +21,7 @@ before(async () => {
 });
 after(() => t.close());
 
-let counter = 0;
-/** A name no other test uses, so tests sharing an account never collide. */
-function unique(prefix: string): string {
-  return `${prefix} ${++counter}`;
-}
-
-async function mkdir(who: SignedIn, name: string, parentId?: string | null): Promise<any> {
-  const body: Record<string, unknown> = { name };
-  if (parentId !== undefined) body.parent_id = parentId;
-  const res = await t.client.post('/nodes/folder', body, { token: who.access });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body;
-}
+const mkdir = (who: SignedIn, name: string, parentId?: string | null) => createFolder(t.client, who, name, parentId);
 
 async function getNode(who: SignedIn, id: string): Promise<any> {
   const res = await t.client.get(`/nodes/${id}`, { token: who.access });

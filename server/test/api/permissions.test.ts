@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
 import { assertError } from '../helpers/assert.ts';
 import { EventSocket, type EventMessage } from '../helpers/events.ts';
+import { createFolder, unique } from '../helpers/nodes.ts';
 
 // Access for other accounts: grants (viewer / editor) on files and folders, what they cover,
 // how they show in listings, what each role may do, and that removing one works at once.
@@ -33,18 +34,7 @@ before(async () => {
 });
 after(() => t.close());
 
-let counter = 0;
-function unique(prefix: string): string {
-  return `${prefix} ${++counter}`;
-}
-
-async function mkdir(who: SignedIn, name: string, parentId?: string | null): Promise<any> {
-  const body: Record<string, unknown> = { name };
-  if (parentId !== undefined) body.parent_id = parentId;
-  const res = await t.client.post('/nodes/folder', body, { token: who.access });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body;
-}
+const mkdir = (who: SignedIn, name: string, parentId?: string | null) => createFolder(t.client, who, name, parentId);
 
 async function upload(who: SignedIn, data: string, filename: string, parentId?: string, nodeId?: string): Promise<string> {
   return uploadFile(t.api, who.access, Buffer.from(data), {
@@ -184,7 +174,7 @@ describe('POST /nodes/{id}/permissions', () => {
 
   test('granting to an unknown or a disabled account answers 400 unknown_user and grants nothing', async () => {
     const folder = await mkdir(owner, unique('Unknown'));
-    const ghost = await createMember(t.client, owner, `ghost${++counter}`);
+    const ghost = await createMember(t.client, owner, unique('ghost').replace(' ', ''));
     const off = await t.client.patch(`/admin/users/${ghost.userId}`, { disabled: true }, { token: owner.access });
     assert.equal(off.status, 200, JSON.stringify(off.body));
     for (const userId of ['01HZZZZZZZZZZZZZZZZZZZZZZZ', 'nobody', ghost.userId]) {
@@ -544,8 +534,8 @@ describe('removing access takes effect at once', () => {
       assert.equal((await t.client.patch(`/nodes/${sub.id}`, { name: 'Sub renamed' }, { token: owner.access })).status, 200);
       const fileId = await upload(owner, 'after', 'after.txt', sub.id);
       assert.equal((await t.client.delete(`/nodes/${first.id}`, { token: owner.access })).status, 200);
-      await sentinel(unique('after-revoke'));
-      const name = `after-revoke ${counter}`;
+      const name = unique('after-revoke');
+      await sentinel(name);
       const ids = [folder.id, sub.id, first.id, later.id, fileId];
       const forOwner = await wsOwner.until(isSentinel(name));
       // The owner did receive these events: they happened before the control event.
