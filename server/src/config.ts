@@ -23,6 +23,8 @@ export interface ServerConfig {
   uploadExpiryMs: number;
   /** How often upkeep runs (expired sessions, uploads, trash past retention). */
   maintenanceIntervalMs: number;
+  /** How often drives are checked: a library whose drive was plugged in again comes online within this. */
+  libraryCheckIntervalMs: number;
   /** Where drives are mounted: a library folder must be under one of these (or the data dir). */
   mountsRoots: string[];
   /** Mount points whose drive holds the operating system: never formatted. */
@@ -56,6 +58,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   jsonBodyLimitBytes: 1024 * 1024,
   uploadExpiryMs: 24 * 60 * 60_000,
   maintenanceIntervalMs: 10 * 60_000,
+  libraryCheckIntervalMs: 15_000,
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mountsRoots: ['/media', '/mnt', '/run/media'],
   systemPaths: ['/', '/boot', '/boot/efi', '/usr', '/var', '/home', '[SWAP]'],

@@ -81,6 +81,9 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   }
   const port = (server.address() as AddressInfo).port;
   const maintenance = startMaintenance(services, deps, log, config.maintenanceIntervalMs);
+  // Plugged-in drives and pools after a reboot come back without waiting for maintenance.
+  const libraryCheck = setInterval(() => void services.libraries.refresh().catch((error) => log.error('library check failed', { error: String(error) })), config.libraryCheckIntervalMs);
+  libraryCheck.unref();
   services.media.start();
   if (!mediaTools.ffmpeg) log.info('ffmpeg not found: videos get no poster frame (set FFMPEG_PATH)');
   if (!mediaTools.heifConvert) log.info('heif-convert not found: HEIC photos are decoded by the slower built-in decoder');
@@ -99,9 +102,10 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     close: () =>
       (closed ??= (async () => {
         clearInterval(maintenance.timer);
+        clearInterval(libraryCheck);
         await reconciled;
         await services.media.stop();
-        services.libraries.stop();
+        await services.libraries.stop();
         gateway.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

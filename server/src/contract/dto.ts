@@ -202,6 +202,8 @@ export interface LibraryDto {
   default: boolean;
   /** Only for admins. */
   path?: string;
+  /** Only for admins, and only for a pool: the drives it joins. */
+  members?: { device: string; uuid: string; path: string }[];
 }
 
 export interface DriveDto {
@@ -218,5 +220,7 @@ export interface DriveDto {
   mountpoints: string[];
   filesystem: string | null;
   label: string | null;
+  /** The file system's UUID: how the server finds the drive again whatever its device name. */
+  uuid: string | null;
   library_id: string | null;
 }

@@ -75,6 +75,9 @@ export const ERROR_CATALOGUE = {
   drive_in_use: { status: 409, message: 'A library on this drive is in use; eject it first.' },
   drive_operation_running: { status: 409, message: 'Another drive operation is running; wait for it to finish.' },
   drive_busy: { status: 409, message: 'The drive is in use and could not be unmounted.' },
+  no_filesystem: { status: 409, message: 'The drive has no file system the server can use: format it first.' },
+  foreign_library: { status: 409, message: 'The drive holds a library of another Hearth server; it is left untouched.' },
+  mount_failed: { status: 409, message: 'The drive could not be mounted.' },
   uploads_in_progress: { status: 409, message: 'Uploads to this library are still in progress.' },
   cannot_eject_internal: { status: 409, message: 'The library inside the data folder cannot be ejected.' },
   confirmation_mismatch: { status: 400, message: 'Type the confirmation exactly as shown: FORMAT followed by the device.' },
@@ -93,6 +96,8 @@ export const ERROR_CATALOGUE = {
   // Server
   internal: { status: 500, message: 'Something went wrong on the server.' },
   unavailable: { status: 503, message: 'The server is not ready.' },
+  helper_unavailable: { status: 503, message: 'The server has no way to mount drives here: run it as root or install udisks2.' },
+  pool_unavailable: { status: 503, message: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' },
   library_offline: { status: 503, message: 'The drive holding this file is not connected.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -217,6 +217,16 @@ export const ROUTES: readonly AnyRoute[] = [
     summary: 'Erase a drive with a new file system (ext4 or exFAT); needs the exact phrase "FORMAT <device>"; one operation at a time',
     auth: 'admin', params: S.IdParam, body: S.FormatBody, responses: ok('The drive now, and what was on it before', S.FormatResponse),
     errors: ['confirmation_mismatch', 'system_drive', 'drive_in_use', 'drive_operation_running', 'drive_busy'], handler: drives.format }),
+  route({ method: 'POST', path: '/admin/drives/:id/mount', tag: 'libraries',
+    summary: 'Mount a drive (unless mounted) and make its "Hearth" folder a library; a drive ejected earlier brings its library back',
+    auth: 'admin', params: S.IdParam, body: S.MountBody, responses: { 201: { description: 'The library', schema: S.LibraryResponse } },
+    errors: ['system_drive', 'already_registered', 'no_filesystem', 'foreign_library', 'mount_failed', 'helper_unavailable', 'drive_operation_running'],
+    handler: drives.mount }),
+  route({ method: 'POST', path: '/admin/drives/pool', tag: 'libraries',
+    summary: 'Combine drives into one library with mergerfs (new files go to the drive with the most room); re-assembled at startup',
+    auth: 'admin', body: S.PoolBody, responses: { 201: { description: 'The pooled library', schema: S.LibraryResponse } },
+    errors: ['system_drive', 'drive_in_use', 'no_filesystem', 'foreign_library', 'mount_failed', 'pool_unavailable', 'helper_unavailable', 'drive_operation_running'],
+    handler: drives.pool }),
 
   // ---- Uploads (tus 1.0.0) ----
   route({ method: 'OPTIONS', path: '/uploads', tag: 'uploads', summary: 'tus discovery: version, extensions, maximum size',

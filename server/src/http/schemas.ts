@@ -352,6 +352,10 @@ export const LibraryResponse = z.object({
   content_bytes: z.number().int(),
   default: z.boolean(),
   path: z.string().optional().describe('Admins only'),
+  members: z
+    .array(z.object({ device: z.string(), uuid: z.string(), path: z.string().describe('Where the drive is mounted') }))
+    .optional()
+    .describe('Admins only, pools only: the drives it joins'),
 });
 
 // ---- Drives ----
@@ -375,16 +379,30 @@ const DriveResponse = z.object({
   mountpoints: z.array(z.string()),
   filesystem: z.string().nullable(),
   label: z.string().nullable(),
+  uuid: z.string().nullable().describe('File system UUID'),
   library_id: z.string().nullable(),
 });
+
+export const MountBody = z.object({
+  name: z.string().max(200).optional().describe("The library's name; the drive's label when absent"),
+  make_default: z.boolean().optional(),
+});
+
+export const PoolBody = z.object({
+  name: z.string().max(200),
+  drive_ids: z.array(z.string().min(1).max(64)).min(2).max(8),
+  make_default: z.boolean().optional(),
+});
+
+const Capability = z.object({ available: z.boolean(), reason: z.string().optional().describe('Why not, when not available') });
 
 export const DrivesResponse = z.object({
   items: z.array(DriveResponse),
   helper_available: z.boolean(),
-  capabilities: z.object({ format: z.object({ available: z.boolean(), reason: z.string().optional() }) }),
+  capabilities: z.object({ format: Capability, mount: Capability, pool: Capability }),
 });
 
 export const FormatResponse = z.object({
   drive: DriveResponse,
-  previous: z.object({ filesystem: z.string().nullable(), label: z.string().nullable() }).describe('What was on it before'),
+  previous: z.object({ filesystem: z.string().nullable(), label: z.string().nullable(), uuid: z.string().nullable() }).describe('What was on it before'),
 });

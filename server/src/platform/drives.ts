@@ -10,6 +10,7 @@ export interface BlockDevice {
   type: string;
   fstype: string | null;
   label: string | null;
+  uuid: string | null;
   mountpoints: string[];
   parent: string | null;
 }
@@ -23,6 +24,7 @@ interface LsblkEntry {
   type: string;
   fstype: string | null;
   label: string | null;
+  uuid: string | null;
   mountpoints?: (string | null)[];
   pkname: string | null;
   children?: LsblkEntry[];
@@ -30,7 +32,7 @@ interface LsblkEntry {
 
 /** Every block device, flattened (disks, partitions, loop devices), from `lsblk -J`. */
 export async function listBlockDevices(): Promise<BlockDevice[]> {
-  const out = await runCommand('lsblk', ['-J', '-b', '-o', 'NAME,PATH,SIZE,MODEL,RM,TYPE,FSTYPE,LABEL,MOUNTPOINTS,PKNAME']);
+  const out = await runCommand('lsblk', ['-J', '-b', '-o', 'NAME,PATH,SIZE,MODEL,RM,TYPE,FSTYPE,LABEL,UUID,MOUNTPOINTS,PKNAME']);
   const parsed = JSON.parse(out) as { blockdevices: LsblkEntry[] };
   const flat: BlockDevice[] = [];
   const walk = (entry: LsblkEntry, parent: string | null) => {
@@ -43,6 +45,7 @@ export async function listBlockDevices(): Promise<BlockDevice[]> {
       type: entry.type,
       fstype: entry.fstype,
       label: entry.label,
+      uuid: entry.uuid,
       mountpoints: (entry.mountpoints ?? []).filter((m): m is string => typeof m === 'string' && m !== ''),
       parent: entry.pkname ?? parent,
     });
@@ -52,15 +55,35 @@ export async function listBlockDevices(): Promise<BlockDevice[]> {
   return flat;
 }
 
-/** What is on a device now, read from the device itself (not a cache): its file system and label. */
-export async function probeFilesystem(device: string): Promise<{ filesystem: string | null; label: string | null }> {
+export interface FilesystemProbe {
+  filesystem: string | null;
+  label: string | null;
+  uuid: string | null;
+}
+
+/**
+ * Every block device with its file system, label and UUID. lsblk learns those from udev,
+ * which may not know them (containers, a fresh format): then the device itself is asked.
+ */
+export async function listBlockDevicesProbed(): Promise<BlockDevice[]> {
+  return Promise.all(
+    (await listBlockDevices()).map(async (d) => {
+      if ((d.fstype !== null && d.uuid !== null) || d.size === 0) return d;
+      const probe = await probeFilesystem(d.path);
+      return { ...d, fstype: probe.filesystem, label: probe.label, uuid: probe.uuid };
+    }),
+  );
+}
+
+/** What is on a device now, read from the device itself (not a cache): its file system, label and UUID. */
+export async function probeFilesystem(device: string): Promise<FilesystemProbe> {
   try {
     const out = await runCommand('blkid', ['-p', '-o', 'export', device]);
     const fields = Object.fromEntries(out.split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2)));
-    return { filesystem: fields.TYPE ?? null, label: fields.LABEL ?? null };
+    return { filesystem: fields.TYPE ?? null, label: fields.LABEL ?? null, uuid: fields.UUID ?? null };
   } catch {
     // blkid exits 2 when it finds nothing: an empty or unknown device.
-    return { filesystem: null, label: null };
+    return { filesystem: null, label: null, uuid: null };
   }
 }
 

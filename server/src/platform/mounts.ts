@@ -58,3 +58,65 @@ export async function unmount(mount: MountEntry): Promise<void> {
   }
   await runCommand('umount', [mount.mountPoint], 60_000);
 }
+
+/** Mounts a block device at a folder of ours (created when missing). Needs root. */
+export async function mountDevice(device: string, mountPoint: string): Promise<void> {
+  fs.mkdirSync(mountPoint, { recursive: true });
+  // A drive someone plugged in is data, never programs or device files.
+  await runCommand('mount', ['-o', 'nosuid,nodev', device, mountPoint], 120_000);
+}
+
+/**
+ * Mounts a block device through udisks2, as the desktop does for a USB disk: no root needed,
+ * udisks picks the mount point (under /media/<user> or /run/media/<user>).
+ */
+export async function mountWithUdisks(udisksctl: string, device: string): Promise<string> {
+  const out = await runCommand(udisksctl, ['mount', '--no-user-interaction', '-b', device], 120_000);
+  // "Mounted /dev/sdb1 at /media/anna/PHOTOS" (older releases end with a dot).
+  const match = /\sat\s+(.+?)\.?\s*$/.exec(out.trim());
+  if (!match?.[1]) throw new Error(`udisksctl did not say where it mounted ${device}: ${out.trim().slice(0, 200)}`);
+  return match[1];
+}
+
+export interface PoolOptions {
+  /** A branch with less free space than this takes no new files. */
+  minFreeBytes: number;
+}
+
+/**
+ * Joins branch folders into one with mergerfs. New files go to the branch with the most free
+ * space, and a file that runs out of room moves to another branch instead of failing.
+ */
+export async function mountPool(mergerfs: string, branches: string[], mountPoint: string, options: PoolOptions): Promise<void> {
+  fs.mkdirSync(mountPoint, { recursive: true });
+  const settings = [
+    'category.create=mfs',
+    'moveonenospc=true',
+    `minfreespace=${Math.max(1, Math.floor(options.minFreeBytes / 1024))}K`,
+    // Reads and writes go straight to the branches: what the server fsyncs is on the disk.
+    'cache.files=off',
+    'dropcacheonclose=true',
+    'fsname=hearth-pool',
+  ];
+  await runCommand(mergerfs, ['-o', settings.join(','), branches.join(':'), mountPoint], 60_000);
+}
+
+/** Unmounts a mount point we made (a drive or a pool), flushing it first. */
+export async function unmountPath(mountPoint: string): Promise<void> {
+  const mount = listMounts().find((m) => m.mountPoint === mountPoint);
+  if (!mount) return;
+  await runCommand('sync', ['-f', mountPoint]).catch(() => runCommand('sync', []));
+  if (mount.fsType.startsWith('fuse') && process.getuid?.() !== 0) {
+    await runCommand(findExecutable('fusermount3') ?? 'fusermount', ['-u', mountPoint], 60_000);
+    return;
+  }
+  if (mount.fsType.startsWith('fuse')) {
+    await runCommand('umount', [mountPoint], 60_000);
+    return;
+  }
+  await unmount(mount);
+}
+
+export function isMountPoint(dir: string): boolean {
+  return listMounts().some((m) => m.mountPoint === dir);
+}

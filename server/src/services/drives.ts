@@ -1,8 +1,14 @@
 import path from 'node:path';
-import type { DriveDto } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
-import { listBlockDevices, makeFilesystem, probeFilesystem, type BlockDevice, type FilesystemKind } from '../platform/drives.ts';
-import { mountOf, unmount } from '../platform/mounts.ts';
+import type { DriveDto, LibraryDto } from '../contract/dto.ts';
+import { listBlockDevicesProbed, makeFilesystem, probeFilesystem, type BlockDevice, type FilesystemKind, type FilesystemProbe } from '../platform/drives.ts';
+import { isNetworkFs, mountOf, unmount } from '../platform/mounts.ts';
+import { findExecutable } from '../platform/run.ts';
+import { readMarker } from '../store/content-stores.ts';
+import { parseMountSpec, type LibraryRow, type MountedMember, type MountSpec } from '../store/libraries.repo.ts';
+import { LIBRARY_FOLDER, type DriveCapabilities, type DriveMounts } from './drive-mounts.ts';
+import { checkedName, type LibraryService } from './libraries.ts';
+import { newId } from './secrets.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { requireAdmin } from './settings.ts';
 
@@ -23,18 +29,20 @@ const NOT_DRIVES = new Set(['rom', 'ram']);
 export class DriveService {
   private operationRunning = false;
 
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly libraries: LibraryService,
+    private readonly mounts: DriveMounts,
+  ) {}
 
-  async list(actor: Actor): Promise<{ items: DriveDto[]; helper_available: boolean; capabilities: Capabilities }> {
+  async list(actor: Actor): Promise<{ items: DriveDto[]; helper_available: boolean; capabilities: DriveCapabilities }> {
     requireAdmin(actor);
-    return { items: await this.drives(), helper_available: privileged(), capabilities: capabilities() };
+    return { items: await this.drives(), helper_available: this.mounts.helperAvailable(), capabilities: this.mounts.capabilities() };
   }
 
-  async format(actor: Actor, id: string, input: FormatInput): Promise<{ drive: DriveDto; previous: { filesystem: string | null; label: string | null } }> {
+  async format(actor: Actor, id: string, input: FormatInput): Promise<{ drive: DriveDto; previous: FilesystemProbe }> {
     requireAdmin(actor);
-    if (this.operationRunning) throw new AppError('drive_operation_running');
-    this.operationRunning = true;
-    try {
+    return this.exclusively(async () => {
       const { drive, devices } = await this.find(id);
       // Every refusal comes before anything touches the device.
       if (input.confirmation !== `FORMAT ${drive.device}`) throw new AppError('confirmation_mismatch', undefined, { field: 'confirmation' });
@@ -58,28 +66,123 @@ export class DriveService {
       this.deps.log.warn('formatting a drive', { device: drive.device, filesystem: input.filesystem });
       await makeFilesystem(drive.device, input.filesystem, label);
       const after = (await this.drives()).find((d) => d.id === drive.id) ?? drive;
-      return { drive: { ...after, ...(await probeFilesystem(drive.device)) }, previous };
+      const now = await probeFilesystem(drive.device);
+      return { drive: { ...after, filesystem: now.filesystem, label: now.label, uuid: now.uuid }, previous };
+    });
+  }
+
+  /**
+   * Mounts a drive (unless it is mounted already) and makes its `Hearth` folder a library.
+   * The rest of the drive is left as it is. A drive that was a library of this server, then
+   * ejected, brings that same library back with its files.
+   */
+  async mount(actor: Actor, id: string, input: { name?: string | undefined; make_default?: boolean | undefined }): Promise<LibraryDto> {
+    requireAdmin(actor);
+    const name = input.name === undefined ? undefined : checkedName(input.name);
+    return this.exclusively(async () => {
+      const { drive, devices } = await this.find(id);
+      const device = this.checkedMember(drive, devices, 'already_registered');
+      if (!this.mounts.helperAvailable()) throw new AppError('helper_unavailable');
+      const member = await this.mounts.mountMember(device);
+      const folder = path.join(member.mount_point, LIBRARY_FOLDER);
+      try {
+        const spec: MountSpec = { kind: 'drive', member };
+        const known = this.knownLibrary(folder);
+        if (known && this.deps.store.libraries.byId(known)?.kind === 'pooled') {
+          throw new AppError('drive_in_use', 'This drive is part of a pool; plug in all of the pool\'s drives and it comes back on its own.');
+        }
+        if (known) return await this.libraries.reattach(known, folder, spec, input.make_default === true);
+        const kind = isNetworkFs(mountOf(folder)?.fsType ?? '') ? 'network' : 'external';
+        return await this.libraries.add({ name: name ?? defaultName(drive), kind, path: folder, spec, makeDefault: input.make_default === true });
+      } catch (error) {
+        await this.mounts.release([member]).catch(() => {});
+        throw error;
+      }
+    });
+  }
+
+  /** Combines drives into one library with mergerfs: new files go to the drive with the most room. */
+  async pool(actor: Actor, input: { name: string; drive_ids: string[]; make_default?: boolean | undefined }): Promise<LibraryDto> {
+    requireAdmin(actor);
+    const name = checkedName(input.name);
+    if (new Set(input.drive_ids).size !== input.drive_ids.length) throw new AppError('invalid_input', 'Each drive is named once.', { field: 'drive_ids' });
+    const capability = this.mounts.capabilities().pool;
+    if (!capability.available) throw new AppError(findExecutable('mergerfs') ? 'helper_unavailable' : 'pool_unavailable', capability.reason);
+    return this.exclusively(async () => {
+      const devices = await listBlockDevicesProbed();
+      const drives = this.toDrives(devices);
+      const chosen = input.drive_ids.map((id) => {
+        const drive = drives.find((d) => d.id === id);
+        if (!drive) throw new AppError('not_found', `There is no drive ${id}.`, { field: 'drive_ids' });
+        return drive;
+      });
+      for (const drive of chosen) {
+        const related = chosen.some((other) => other !== drive && isWithin(devices, drive.id, other.id));
+        if (related) throw new AppError('invalid_input', 'A drive and one of its own partitions cannot be pooled together.', { field: 'drive_ids' });
+      }
+      const members = chosen.map((drive) => this.checkedMember(drive, devices, 'drive_in_use'));
+      const mounted: MountedMember[] = [];
+      const libraryMount = path.join(this.mounts.serverRoot(), `pool-${newId()}`);
+      try {
+        for (const device of members) {
+          const member = await this.mounts.mountMember(device);
+          mounted.push(member);
+          if (this.knownLibrary(path.join(member.mount_point, LIBRARY_FOLDER)) !== null) throw new AppError('drive_in_use', 'A drive holds a library of this server already: mount it instead.');
+        }
+        const minFree = minFreeBytes(members.map((d) => d.size));
+        await this.mounts.mountPool(mounted, libraryMount, minFree);
+        const spec: MountSpec = { kind: 'pool', mount_point: libraryMount, min_free_bytes: minFree, members: mounted };
+        return await this.libraries.add({ name, kind: 'pooled', path: libraryMount, spec, makeDefault: input.make_default === true });
+      } catch (error) {
+        await this.mounts.release(mounted, libraryMount).catch(() => {});
+        throw error;
+      }
+    });
+  }
+
+  /** One drive operation at a time: two at once on the same disks could destroy data. */
+  private async exclusively<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.operationRunning) throw new AppError('drive_operation_running');
+    this.operationRunning = true;
+    try {
+      return await operation();
     } finally {
       this.operationRunning = false;
     }
   }
 
+  /** A drive that may hold a library: not the system's, not in use by one, with a file system. */
+  private checkedMember(drive: DriveDto, devices: BlockDevice[], inUse: 'already_registered' | 'drive_in_use'): BlockDevice {
+    if (drive.system) throw new AppError('system_drive', 'This drive holds the operating system or the server\'s data.');
+    if (drive.library_id !== null) throw new AppError(inUse);
+    const device = devices.find((d) => d.name === drive.id)!;
+    if (!device.fstype || !device.uuid) {
+      const partitioned = descendants(devices, device.name).some((d) => d.fstype);
+      throw new AppError('no_filesystem', partitioned ? 'Choose one of the drive\'s partitions.' : undefined);
+    }
+    if (device.fstype === 'swap' || device.fstype.endsWith('_member') || device.fstype === 'crypto_LUKS') {
+      throw new AppError('no_filesystem', `The drive holds ${device.fstype}, not a file system for files.`);
+    }
+    return device;
+  }
+
+  /** The library a folder's marker names, if this server knows it; a marker from another server is refused. */
+  private knownLibrary(folder: string): string | null {
+    const marked = readMarker(folder);
+    if (marked === null) return null;
+    if (!this.deps.store.libraries.byId(marked)) throw new AppError('foreign_library');
+    return marked;
+  }
+
   private async find(id: string): Promise<{ drive: DriveDto; devices: BlockDevice[] }> {
-    const devices = await this.withFilesystems(await listBlockDevices());
+    const devices = await listBlockDevicesProbed();
     const drive = this.toDrives(devices).find((d) => d.id === id);
     if (!drive) throw new AppError('not_found');
     return { drive, devices };
   }
 
   private async drives(): Promise<DriveDto[]> {
-    return this.toDrives(await this.withFilesystems(await listBlockDevices()));
-  }
-
-  /** lsblk learns file systems from udev, which may not know them (containers, fresh formats): ask the device. */
-  private async withFilesystems(devices: BlockDevice[]): Promise<BlockDevice[]> {
-    return Promise.all(
-      devices.map(async (d) => (d.fstype !== null || d.size === 0 ? d : { ...d, ...renameProbe(await probeFilesystem(d.path)) })),
-    );
+    return this.toDrives(await listBlockDevicesProbed());
   }
 
   private toDrives(devices: BlockDevice[]): DriveDto[] {
@@ -96,7 +199,12 @@ export class DriveService {
       const own = [device, ...descendants(devices, device.name)];
       const mounts = own.flatMap((d) => d.mountpoints);
       const system = family.some((d) => d.mountpoints.some((m) => systemPaths.has(m) || m === dataMount));
-      const library = libraries.find((l) => mounts.some((m) => l.path === m || l.path.startsWith(m.endsWith('/') ? m : `${m}/`)));
+      const library = libraries.find(
+        (l) =>
+          mounts.some((m) => l.path === m || l.path.startsWith(m.endsWith('/') ? m : `${m}/`)) ||
+          // A pool's members, and a mounted drive while it is away, are known by their file system.
+          (device.uuid !== null && memberUuids(l).includes(device.uuid)),
+      );
       return {
         id: device.name,
         device: device.path,
@@ -110,24 +218,30 @@ export class DriveService {
         mountpoints: mounts,
         filesystem: device.fstype,
         label: device.label,
+        uuid: device.uuid,
         library_id: library?.id ?? null,
       };
     });
   }
 }
 
-interface Capabilities {
-  format: { available: boolean; reason?: string };
+function memberUuids(library: LibraryRow): string[] {
+  const spec = parseMountSpec(library);
+  if (!spec) return [];
+  return (spec.kind === 'drive' ? [spec.member] : spec.members).map((m) => m.uuid);
 }
 
-function privileged(): boolean {
-  return process.getuid?.() === 0;
+/** A pool branch with less room than this takes no new files: 2% of the smallest drive, within 1 MiB to 4 GiB. */
+function minFreeBytes(sizes: number[]): number {
+  return Math.min(4 * 1024 ** 3, Math.max(1024 ** 2, Math.floor(Math.min(...sizes) * 0.02)));
 }
 
-function capabilities(): Capabilities {
-  return privileged()
-    ? { format: { available: true } }
-    : { format: { available: false, reason: 'Formatting needs administrator rights: run the server as root or with its privileged helper.' } };
+function isWithin(devices: BlockDevice[], name: string, ancestor: string): boolean {
+  return descendants(devices, ancestor).some((d) => d.name === name);
+}
+
+function defaultName(drive: DriveDto): string {
+  return (drive.label ?? drive.model ?? `Drive ${drive.id}`).slice(0, 64);
 }
 
 function rootOf(devices: BlockDevice[], device: BlockDevice): BlockDevice {
@@ -143,10 +257,6 @@ function rootOf(devices: BlockDevice[], device: BlockDevice): BlockDevice {
 function descendants(devices: BlockDevice[], name: string): BlockDevice[] {
   const children = devices.filter((d) => d.parent === name);
   return children.flatMap((child) => [child, ...descendants(devices, child.name)]);
-}
-
-function renameProbe(probe: { filesystem: string | null; label: string | null }): { fstype: string | null; label: string | null } {
-  return { fstype: probe.filesystem, label: probe.label };
 }
 
 function humanSize(bytes: number): string {

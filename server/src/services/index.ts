@@ -21,6 +21,7 @@ import { SharingService } from './sharing.ts';
 import { MediaService } from './media.ts';
 import { LibraryService } from './libraries.ts';
 import { DriveService } from './drives.ts';
+import { DriveMounts } from './drive-mounts.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 
@@ -70,6 +71,8 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
   const nodes = new NodeService(deps, access, activity, content);
   const files = new FileService(deps, access, activity, nodes, content);
   const listing = new ListingService(deps, access, settings);
+  const mounts = new DriveMounts(deps);
+  const libraries = new LibraryService(deps, content, mounts);
   return {
     access,
     activity,
@@ -78,8 +81,8 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     listing,
     sharing: new SharingService(deps, access, keys.link),
     publicShares: new PublicShareService(deps, files, listing, keys.link),
-    libraries: new LibraryService(deps, content),
-    drives: new DriveService(deps),
+    libraries,
+    drives: new DriveService(deps, libraries, mounts),
     media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency),
     uploads: new UploadService(deps, access, files, content),
     idempotency: new IdempotencyService(deps),

@@ -3,8 +3,9 @@ import path from 'node:path';
 import type { LibraryDto } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
 import { isNetworkFs, mountOf, unmount } from '../platform/mounts.ts';
+import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
 import { hasMarker, LIBRARY_MARKER, type ContentStores } from '../store/content-stores.ts';
-import type { LibraryRow } from '../store/libraries.repo.ts';
+import { parseMountSpec, type LibraryRow, type MountSpec } from '../store/libraries.repo.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { newId } from './secrets.ts';
 import { requireAdmin } from './settings.ts';
@@ -25,6 +26,7 @@ export class LibraryService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly content: ContentStores,
+    private readonly mounts: DriveMounts,
   ) {
     // Usage changes with content (uploads, new versions, deletes); clients hear of it at most every 2 s.
     this.unsubscribe = deps.bus.subscribe((event) => {
@@ -37,10 +39,12 @@ export class LibraryService {
     });
   }
 
-  stop(): void {
+  /** Stops the usage events and waits for a drive check in progress (it writes to the database). */
+  async stop(): Promise<void> {
     this.unsubscribe();
     if (this.usageTimer) clearTimeout(this.usageTimer);
     this.usageTimer = null;
+    await this.refreshing;
   }
 
   list(actor: Actor): LibraryDto[] {
@@ -49,27 +53,47 @@ export class LibraryService {
 
   async register(actor: Actor, input: { name: string; path: string; make_default?: boolean | undefined }): Promise<LibraryDto> {
     requireAdmin(actor);
-    const name = input.name.trim();
-    if (name === '' || [...name].length > 64) throw new AppError('invalid_input', 'A library name is 1 to 64 characters.', { field: 'name' });
+    const name = checkedName(input.name);
     const folder = this.checkedPath(input.path);
-    for (const other of this.deps.store.libraries.all()) {
-      if (overlaps(other.path, folder)) throw new AppError('already_registered', undefined, { field: 'path' });
-    }
     const mount = mountOf(folder);
+    return this.add({ name, kind: mount && isNetworkFs(mount.fsType) ? 'network' : 'external', path: folder, spec: null, makeDefault: input.make_default === true });
+  }
+
+  /**
+   * Adds a library: marks its folder with the library id, opens its store, then records it.
+   * Drive and pool libraries come here from the drive service, with how to mount them again.
+   */
+  async add(input: { name: string; kind: LibraryRow['kind']; path: string; spec: MountSpec | null; makeDefault: boolean }): Promise<LibraryDto> {
+    for (const other of this.deps.store.libraries.all()) {
+      if (overlaps(other.path, input.path)) throw new AppError('already_registered', undefined, { field: 'path' });
+    }
     const library: LibraryRow = {
       id: newId(),
-      name,
-      kind: mount && isNetworkFs(mount.fsType) ? 'network' : 'external',
-      path: folder,
+      name: input.name,
+      kind: input.kind,
+      path: input.path,
       is_default: 0,
       status: 'online',
       created_at: this.deps.now(),
+      mount_spec: input.spec === null ? null : JSON.stringify(input.spec),
     };
-    fs.writeFileSync(path.join(folder, LIBRARY_MARKER), library.id);
+    fs.writeFileSync(path.join(input.path, LIBRARY_MARKER), library.id);
     await this.content.attach(library);
     this.deps.store.transaction(() => {
       this.deps.store.libraries.insert(library);
-      if (input.make_default) this.deps.store.libraries.setDefault(library.id);
+      if (input.makeDefault) this.deps.store.libraries.setDefault(library.id);
+    });
+    return this.announce(library.id);
+  }
+
+  /** A library's drive was mounted again by hand (after an eject): the same library comes back, files and all. */
+  async reattach(id: string, folder: string, spec: MountSpec, makeDefault: boolean): Promise<LibraryDto> {
+    const library = this.row(id);
+    this.deps.store.libraries.setMount(library.id, folder, spec);
+    await this.content.attach({ ...library, path: folder });
+    this.deps.store.transaction(() => {
+      this.deps.store.libraries.setStatus(library.id, 'online');
+      if (makeDefault) this.deps.store.libraries.setDefault(library.id);
     });
     return this.announce(library.id);
   }
@@ -93,49 +117,106 @@ export class LibraryService {
     if (library.is_default) throw new AppError('library_is_default');
     if (this.deps.store.uploads.countOnLibrary(library.id) > 0) throw new AppError('uploads_in_progress');
     this.content.detach(library.id);
-    const mount = mountOf(library.path);
-    // Only a drive mounted for this library is unmounted, never the system's own file system,
-    // nor a drive the data dir or another library (not ejected) still lives on.
-    const shared = (m: { mountPoint: string }) =>
-      m.mountPoint === mountOf(this.deps.config.dataDir)?.mountPoint ||
-      this.deps.store.libraries.all().some((o) => o.id !== library.id && o.status !== 'ejected' && mountOf(o.path)?.mountPoint === m.mountPoint);
-    if (mount && mount.mountPoint !== '/' && !shared(mount)) {
-      try {
-        await unmount(mount);
-      } catch (error) {
-        // Still mounted (busy): it stays online rather than being reported safe to unplug.
-        await this.content.attach(library);
-        this.deps.log.warn('eject failed', { library_id: library.id, error: String(error) });
-        throw new AppError('library_busy');
-      }
+    const spec = parseMountSpec(library);
+    try {
+      if (spec?.kind === 'pool') await this.mounts.releasePool(spec.mount_point);
+      const drives = spec?.kind === 'pool' ? spec.members.map((m) => m.mount_point) : [library.path];
+      for (const folder of drives) await this.unmountUnlessShared(library.id, folder);
+    } catch (error) {
+      // Still mounted (busy): it stays online rather than being reported safe to unplug.
+      this.deps.log.warn('eject failed', { library_id: library.id, error: String(error) });
+      await this.bringBack(library, spec).catch(() => {});
+      throw new AppError('library_busy');
     }
     this.deps.store.libraries.setStatus(library.id, 'ejected');
     return this.announce(library.id);
   }
 
-  /** Maintenance (and startup): a library whose drive is back (its marker readable again) comes online; a vanished one goes offline. */
-  async refresh(): Promise<void> {
+  /**
+   * Unmounts the drive a folder lives on, unless the system, the data dir or another library
+   * (not ejected) lives on it too.
+   */
+  private async unmountUnlessShared(libraryId: string, folder: string): Promise<void> {
+    const mount = mountOf(folder);
+    if (!mount || mount.mountPoint === '/') return;
+    const shared =
+      mount.mountPoint === mountOf(this.deps.config.dataDir)?.mountPoint ||
+      this.deps.store.libraries.all().some((o) => o.id !== libraryId && o.status !== 'ejected' && mountOf(o.path)?.mountPoint === mount.mountPoint);
+    if (shared) return;
+    await unmount(mount);
+    this.mounts.forgetMountPoint(mount.mountPoint);
+  }
+
+  /** Mounts (when the server mounted it) and opens a library again; answers whether it is online. */
+  private async bringBack(library: LibraryRow, spec: MountSpec | null): Promise<boolean> {
+    let current = library;
+    if (spec && !hasMarker(library)) {
+      const mounted = await this.mounts.assemble(spec);
+      if (mounted) {
+        const folder = mounted.kind === 'drive' ? path.join(mounted.member.mount_point, LIBRARY_FOLDER) : mounted.mount_point;
+        this.deps.store.libraries.setMount(library.id, folder, mounted);
+        current = this.row(library.id);
+      }
+    }
+    if (!hasMarker(current)) return false;
+    await this.content.attach(current);
+    return true;
+  }
+
+  private refreshing: Promise<void> | null = null;
+
+  /**
+   * Startup, every few seconds, and maintenance: a library whose drive is back comes online
+   * (the server mounts again what it mounted itself: a drive after a replug, a pool after a
+   * reboot); a vanished one goes offline.
+   */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.refreshAll().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async refreshAll(): Promise<void> {
     for (const library of this.deps.store.libraries.all()) {
       if (library.kind === 'internal') continue;
-      const present = hasMarker(library);
+      const spec = parseMountSpec(library);
       if (library.status === 'ejected') {
         // An ejected drive comes back only after it was really gone (unplugged, then plugged in again).
-        if (!present) {
+        const gone = spec ? !(await this.mounts.anyPresent(spec)) : !hasMarker(library);
+        if (gone) {
           this.deps.store.libraries.setStatus(library.id, 'offline');
           this.announce(library.id);
         }
         continue;
       }
-      if (present && !this.content.isOnline(library.id)) {
-        await this.content.attach(library);
-        this.deps.store.libraries.setStatus(library.id, 'online');
-        this.announce(library.id);
-      } else if (!present && this.content.isOnline(library.id)) {
+      const present = hasMarker(library);
+      if (!this.content.isOnline(library.id)) {
+        const back = present || spec !== null ? await this.bringBack(library, spec).catch((error: unknown) => this.assembleFailed(library, error)) : false;
+        if (back) {
+          this.deps.store.libraries.setStatus(library.id, 'online');
+          this.announce(library.id);
+        } else if (library.status === 'online') {
+          this.deps.store.libraries.setStatus(library.id, 'offline');
+        }
+      } else if (!present) {
         this.content.detach(library.id);
         this.deps.store.libraries.setStatus(library.id, 'offline');
         this.announce(library.id);
       }
     }
+  }
+
+  private readonly assembleErrors = new Map<string, string>();
+
+  /** A drive that cannot be mounted again is logged once per distinct reason, not every few seconds. */
+  private assembleFailed(library: LibraryRow, error: unknown): false {
+    const reason = error instanceof AppError ? `${error.code}: ${error.message}` : String(error);
+    if (this.assembleErrors.get(library.id) !== reason) {
+      this.assembleErrors.set(library.id, reason);
+      this.deps.log.warn('library could not be mounted again', { library_id: library.id, error: reason });
+    }
+    return false;
   }
 
   /** A real, writable directory under a mounts root or the data dir (symlinks resolved first). */
@@ -197,9 +278,19 @@ export class LibraryService {
       content_bytes: this.deps.store.libraries.contentBytes(library.id),
       default: library.is_default === 1,
     };
-    if (forAdmin) dto.path = library.path;
+    if (forAdmin) {
+      dto.path = library.path;
+      const spec = parseMountSpec(library);
+      if (spec?.kind === 'pool') dto.members = spec.members.map((m) => ({ device: m.device, uuid: m.uuid, path: m.mount_point }));
+    }
     return dto;
   }
+}
+
+export function checkedName(input: string): string {
+  const name = input.trim();
+  if (name === '' || [...name].length > 64) throw new AppError('invalid_input', 'A library name is 1 to 64 characters.', { field: 'name' });
+  return name;
 }
 
 function overlaps(a: string, b: string): boolean {

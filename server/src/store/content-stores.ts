@@ -28,6 +28,7 @@ export class ContentStores {
         is_default: 1,
         status: 'online',
         created_at: now,
+        mount_spec: null,
       });
     } else if (internal.path !== internalPath) {
       // The data dir was moved: the internal library moves with it.
@@ -79,6 +80,15 @@ export class ContentStores {
 }
 
 export const LIBRARY_MARKER = '.hearth-library';
+
+/** The library id a folder's marker names, or null when it has none. */
+export function readMarker(folder: string): string | null {
+  try {
+    return fs.readFileSync(path.join(folder, LIBRARY_MARKER), 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
 
 /** A library folder carries a marker with its id: an empty mount point is not the library. */
 export function hasMarker(library: Pick<LibraryRow, 'id' | 'path'>): boolean {

@@ -8,6 +8,27 @@ export interface LibraryRow {
   is_default: number;
   status: 'online' | 'offline' | 'ejected';
   created_at: number;
+  /** JSON of a MountSpec when the server mounted it itself; null for a folder the owner registered. */
+  mount_spec: string | null;
+}
+
+/** Where a member file system is mounted, found by its UUID wherever its device name is now. */
+export interface MountedMember {
+  uuid: string;
+  /** The device it was last seen as (informative: names change between boots). */
+  device: string;
+  mount_point: string;
+  /** The server mounted it (and so unmounts it on eject); false when it was already mounted. */
+  mounted_by_server: boolean;
+}
+
+/** How to bring a library's file system back: one drive, or a mergerfs pool of drives. */
+export type MountSpec =
+  | { kind: 'drive'; member: MountedMember }
+  | { kind: 'pool'; mount_point: string; min_free_bytes: number; members: MountedMember[] };
+
+export function parseMountSpec(row: LibraryRow): MountSpec | null {
+  return row.mount_spec === null ? null : (JSON.parse(row.mount_spec) as MountSpec);
 }
 
 export class LibrariesRepo {
@@ -18,8 +39,9 @@ export class LibrariesRepo {
       all: db.prepare('SELECT * FROM libraries ORDER BY created_at, id'),
       byId: db.prepare('SELECT * FROM libraries WHERE id = ?'),
       internal: db.prepare("SELECT * FROM libraries WHERE kind = 'internal'"),
-      insert: db.prepare(`INSERT INTO libraries (id, name, kind, path, is_default, status, created_at)
-        VALUES (@id, @name, @kind, @path, @is_default, @status, @created_at)`),
+      insert: db.prepare(`INSERT INTO libraries (id, name, kind, path, is_default, status, created_at, mount_spec)
+        VALUES (@id, @name, @kind, @path, @is_default, @status, @created_at, @mount_spec)`),
+      setMount: db.prepare('UPDATE libraries SET path = ?, mount_spec = ? WHERE id = ?'),
       setPath: db.prepare('UPDATE libraries SET path = ? WHERE id = ?'),
       defaultOne: db.prepare('SELECT * FROM libraries WHERE is_default = 1'),
       setStatus: db.prepare('UPDATE libraries SET status = ? WHERE id = ?'),
@@ -62,6 +84,10 @@ export class LibrariesRepo {
   /** Bytes of file content (every version) stored on a library. */
   contentBytes(id: string): number {
     return (this.stmts.contentBytes.get(id) as { n: number }).n;
+  }
+
+  setMount(id: string, path: string, spec: MountSpec | null): void {
+    this.stmts.setMount.run(path, spec === null ? null : JSON.stringify(spec), id);
   }
 
   setPath(id: string, path: string): void {

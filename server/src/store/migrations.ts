@@ -230,4 +230,7 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX media_jobs_order ON media_jobs(enqueued_at, node_id);
   `,
+  /* 5: libraries the server mounted itself (a drive, or a pool of drives): how to mount them again */ `
+  ALTER TABLE libraries ADD COLUMN mount_spec TEXT;
+  `,
 ];

@@ -43,6 +43,13 @@ function blkid(device: string): { TYPE?: string; LABEL?: string } {
   );
 }
 
+/** "What was on it before": the file system, its label, and the UUID it had (ext4 a UUID, exFAT a volume serial). */
+function assertPrevious(previous: any, filesystem: string, label: string): void {
+  assert.equal(previous.filesystem, filesystem);
+  assert.equal(previous.label, label);
+  assert.match(previous.uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9A-F]{4}-[0-9A-F]{4}$/);
+}
+
 function assertUntouched(drive: LoopDrive, label: string): void {
   const now = blkid(drive.device);
   assert.equal(now.TYPE, 'ext4', `${drive.device} still holds its ext4 file system`);
@@ -331,7 +338,7 @@ describe('drives (loop-device images made by the test)', () => {
 
     const res = await formatOwn(t, owner, d, { filesystem: 'ext4', label: 'fresh' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(res.body.previous, { filesystem: 'ext4', label: 'libfs' });
+    assertPrevious(res.body.previous, 'ext4', 'libfs');
     assert.equal(blkid(d.device).TYPE, 'ext4');
     assert.equal(blkid(d.device).LABEL, 'fresh');
   });
@@ -376,7 +383,7 @@ describe('drives (loop-device images made by the test)', () => {
       [second, small, 'smallold', 'smallnew'],
     ] as const) {
       if (res.status === 200) {
-        assert.deepEqual(res.body.previous, { filesystem: 'ext4', label: oldLabel });
+        assertPrevious(res.body.previous, 'ext4', oldLabel);
         assert.equal(blkid(d.device).LABEL, newLabel);
       } else {
         assertError(res, 409, 'drive_operation_running');
@@ -396,7 +403,7 @@ describe('drives (loop-device images made by the test)', () => {
     const d = drive('real1', 'oldphotos', { mounted: false });
     const res = await formatOwn(t, owner, d, { filesystem: 'exfat', label: 'FAMILY' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(res.body.previous, { filesystem: 'ext4', label: 'oldphotos' });
+    assertPrevious(res.body.previous, 'ext4', 'oldphotos');
     assert.equal(res.body.drive.id, idOf(d));
     assert.equal(res.body.drive.device, d.device);
     assert.equal(res.body.drive.filesystem, 'exfat');
@@ -409,7 +416,7 @@ describe('drives (loop-device images made by the test)', () => {
 
     const back = await formatOwn(t, owner, d, { filesystem: 'ext4', label: 'photos-2024' });
     assert.equal(back.status, 200, JSON.stringify(back.body));
-    assert.deepEqual(back.body.previous, { filesystem: 'exfat', label: 'FAMILY' });
+    assertPrevious(back.body.previous, 'exfat', 'FAMILY');
     assert.equal(back.body.drive.filesystem, 'ext4');
     assert.equal(back.body.drive.label, 'photos-2024');
     const now = blkid(d.device);
@@ -422,7 +429,7 @@ describe('drives (loop-device images made by the test)', () => {
     // Without a label: none.
     const bare = await formatOwn(t, owner, d, { filesystem: 'exfat' });
     assert.equal(bare.status, 200, JSON.stringify(bare.body));
-    assert.deepEqual(bare.body.previous, { filesystem: 'ext4', label: 'photos-2024' });
+    assertPrevious(bare.body.previous, 'ext4', 'photos-2024');
     assert.equal(blkid(d.device).TYPE, 'exfat');
     assert.equal(blkid(d.device).LABEL, undefined);
   });
@@ -434,7 +441,7 @@ describe('drives (loop-device images made by the test)', () => {
     assert.ok(d.isMounted());
     const res = await formatOwn(t, owner, d, { filesystem: 'exfat', label: 'STICK' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(res.body.previous, { filesystem: 'ext4', label: 'stickfs' });
+    assertPrevious(res.body.previous, 'ext4', 'stickfs');
     assert.ok(!d.isMounted(), 'it was unmounted');
     assert.deepEqual(res.body.drive.mountpoints, []);
     assert.equal(res.body.drive.in_use, false);

@@ -107,3 +107,72 @@ export function loopUnsupportedReason(dir: string): string | null {
     fs.rmSync(path.join(dir, 'probe-mount'), { recursive: true, force: true });
   }
 }
+
+/** A loop device on a zero-filled image: a drive with no file system at all. */
+export interface BlankLoopDevice {
+  image: string;
+  device: string;
+  destroy(): void;
+}
+
+/** Makes `<dir>/<name>.img` (zeros, `sizeMb`) and attaches it to a free loop device; nothing is mounted. */
+export function createBlankLoopDevice(dir: string, name: string, sizeMb = 16): BlankLoopDevice {
+  const image = path.join(dir, `${name}.img`);
+  let device = '';
+  const blank: BlankLoopDevice = {
+    image,
+    get device() {
+      return device;
+    },
+    destroy() {
+      if (device !== '') {
+        try {
+          run('losetup', ['-d', device]);
+        } catch {
+          // already detached
+        }
+        device = '';
+      }
+      fs.rmSync(image, { force: true });
+    },
+  };
+  try {
+    fs.writeFileSync(image, Buffer.alloc(sizeMb * 1024 * 1024));
+    device = run('losetup', ['--find', '--show', image]).trim();
+    if (!device.startsWith('/dev/loop')) throw new Error(`losetup answered ${JSON.stringify(device)}`);
+  } catch (error) {
+    blank.destroy();
+    throw error;
+  }
+  return blank;
+}
+
+/**
+ * Unmounts every mount point at or below `dir` (FUSE mounts too), deepest first, falling back
+ * to `fusermount3 -u` and then a lazy unmount. Returns the mount points still there afterwards.
+ */
+export function unmountAllUnder(dir: string): string[] {
+  const below = () => {
+    const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+    return [...new Set(mountPoints().filter((m) => m === dir || m.startsWith(prefix)))].sort((a, b) => b.length - a.length);
+  };
+  for (let pass = 0; pass < 4; pass++) {
+    const now = below();
+    if (now.length === 0) return [];
+    for (const mountPoint of now) {
+      for (const [command, args] of [
+        ['umount', [mountPoint]],
+        ['fusermount3', ['-u', mountPoint]],
+        ['umount', ['-l', mountPoint]],
+      ] as const) {
+        try {
+          run(command, [...args]);
+          break;
+        } catch {
+          // try the next way
+        }
+      }
+    }
+  }
+  return below();
+}

@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../errors.ts';
+import type { BlockDevice } from '../platform/drives.ts';
+import { listBlockDevicesProbed } from '../platform/drives.ts';
+import { isMountPoint, mountDevice, mountPool, mountWithUdisks, unmountPath } from '../platform/mounts.ts';
+import { findExecutable } from '../platform/run.ts';
+import type { MountedMember, MountSpec } from '../store/libraries.repo.ts';
+import type { ServiceDeps } from './context.ts';
+
+/** The folder on each drive that holds the server's files: the rest of the drive stays the owner's. */
+export const LIBRARY_FOLDER = 'Hearth';
+
+export interface Capability {
+  available: boolean;
+  reason?: string;
+}
+
+export interface DriveCapabilities {
+  format: Capability;
+  mount: Capability;
+  pool: Capability;
+}
+
+/**
+ * How the server mounts drives and pools on this machine, and brings them back after a
+ * reboot or a replug. As root it mounts under `<mounts root>/hearth`; otherwise it asks
+ * udisks2, as the desktop does for a USB disk.
+ */
+export class DriveMounts {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  capabilities(): DriveCapabilities {
+    const root = isRoot();
+    const udisks = findExecutable('udisksctl') !== null;
+    const mergerfs = findExecutable('mergerfs') !== null;
+    const fuse = findExecutable('fusermount3') !== null || findExecutable('fusermount') !== null;
+    return {
+      format: root ? { available: true } : { available: false, reason: 'Formatting needs administrator rights: run the server as root (for example as a system service).' },
+      mount: root || udisks ? { available: true } : { available: false, reason: 'Mounting needs administrator rights or udisks2: install udisks2, or run the server as root.' },
+      pool: !mergerfs
+        ? { available: false, reason: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' }
+        : !(root || (udisks && fuse && this.poolRootWritable()))
+          ? { available: false, reason: `Pooling needs administrator rights, or udisks2 with fuse3 and a mounts folder the server can write to (${this.serverRoot()}).` }
+          : { available: true },
+    };
+  }
+
+  helperAvailable(): boolean {
+    return isRoot() || findExecutable('udisksctl') !== null;
+  }
+
+  /** Mounts a drive unless it is mounted already, and makes its library folder. */
+  async mountMember(device: BlockDevice): Promise<MountedMember> {
+    if (!device.uuid) throw new AppError('no_filesystem');
+    const existing = device.mountpoints[0];
+    const member: MountedMember = existing
+      ? { uuid: device.uuid, device: device.path, mount_point: existing, mounted_by_server: false }
+      : { uuid: device.uuid, device: device.path, mount_point: await this.mountFresh(device.path, device.uuid), mounted_by_server: true };
+    try {
+      fs.mkdirSync(path.join(member.mount_point, LIBRARY_FOLDER), { recursive: true });
+    } catch (error) {
+      await this.release([member]);
+      throw new AppError('mount_failed', `The drive is mounted read-only or full: ${String(error).slice(0, 200)}`);
+    }
+    return member;
+  }
+
+  /** Joins members' library folders into one mergerfs mount. */
+  async mountPool(members: MountedMember[], mountPoint: string, minFreeBytes: number): Promise<void> {
+    const mergerfs = findExecutable('mergerfs');
+    if (!mergerfs) throw new AppError('pool_unavailable');
+    if (isMountPoint(mountPoint)) return;
+    const branches = members.map((m) => path.join(m.mount_point, LIBRARY_FOLDER));
+    if (branches.some((b) => /[:,=]/.test(b))) {
+      throw new AppError('mount_failed', 'A drive is mounted at a path with ":", "," or "=", which mergerfs cannot take.');
+    }
+    try {
+      await mountPool(mergerfs, branches, mountPoint, { minFreeBytes });
+    } catch (error) {
+      throw new AppError('mount_failed', `The pool could not be assembled: ${String(error).slice(0, 300)}`);
+    }
+  }
+
+  /** Unmounts what the server mounted (the pool first, then its members), never a mount it found. */
+  async release(members: MountedMember[], poolMountPoint?: string): Promise<void> {
+    if (poolMountPoint) await this.releasePool(poolMountPoint);
+    for (const member of members) {
+      if (!member.mounted_by_server) continue;
+      await unmountPath(member.mount_point);
+      this.forgetMountPoint(member.mount_point);
+    }
+  }
+
+  async releasePool(mountPoint: string): Promise<void> {
+    await unmountPath(mountPoint);
+    this.forgetMountPoint(mountPoint);
+  }
+
+  /** The empty folder the server mounted something on goes once unmounted; rmdir refuses anything mounted or not empty. */
+  forgetMountPoint(mountPoint: string): void {
+    if (!mountPoint.startsWith(this.serverRoot() + path.sep)) return;
+    try {
+      fs.rmdirSync(mountPoint);
+    } catch {
+      // still in use or not empty: not ours to force
+    }
+  }
+
+  /**
+   * Mounts a library's file system again (after a reboot or a replug) once every drive it
+   * needs is plugged in. Answers the spec as mounted now (device names and mount points may
+   * have changed), or null while a drive is missing.
+   */
+  async assemble(spec: MountSpec): Promise<MountSpec | null> {
+    const wanted = spec.kind === 'drive' ? [spec.member] : spec.members;
+    const devices = await listBlockDevicesProbed();
+    const found = wanted.map((m) => devices.find((d) => d.uuid === m.uuid));
+    if (found.some((d) => d === undefined)) return null;
+    const mounted: MountedMember[] = [];
+    try {
+      for (const device of found as BlockDevice[]) mounted.push(await this.mountMember(device));
+      if (spec.kind === 'drive') return { kind: 'drive', member: mounted[0]! };
+      await this.mountPool(mounted, spec.mount_point, spec.min_free_bytes);
+      return { ...spec, members: mounted };
+    } catch (error) {
+      await this.release(mounted).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Whether any drive of the library is still plugged in (an ejected drive stays ejected until it is unplugged). */
+  async anyPresent(spec: MountSpec): Promise<boolean> {
+    const uuids = new Set((spec.kind === 'drive' ? [spec.member] : spec.members).map((m) => m.uuid));
+    return (await listBlockDevicesProbed()).some((d) => d.uuid !== null && uuids.has(d.uuid));
+  }
+
+  /** Where the server mounts what it mounts itself. */
+  serverRoot(): string {
+    return path.join(this.deps.config.mountsRoots[0] ?? '/media', 'hearth');
+  }
+
+  private async mountFresh(device: string, uuid: string): Promise<string> {
+    try {
+      if (isRoot()) {
+        const mountPoint = path.join(this.serverRoot(), uuid);
+        await mountDevice(device, mountPoint);
+        return mountPoint;
+      }
+      const udisks = findExecutable('udisksctl');
+      if (!udisks) throw new AppError('helper_unavailable');
+      return await mountWithUdisks(udisks, device);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError('mount_failed', `The drive could not be mounted: ${String(error).slice(0, 300)}`);
+    }
+  }
+
+  private poolRootWritable(): boolean {
+    try {
+      fs.accessSync(fs.existsSync(this.serverRoot()) ? this.serverRoot() : path.dirname(this.serverRoot()), fs.constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function isRoot(): boolean {
+  return process.getuid?.() === 0;
+}
