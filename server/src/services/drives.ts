@@ -81,7 +81,10 @@ export class DriveService {
     const name = input.name === undefined ? undefined : checkedName(input.name);
     return this.exclusively(async () => {
       const { drive, devices } = await this.find(id);
-      const device = this.checkedMember(drive, devices, 'already_registered');
+      // A library whose drive is plugged in again but not yet mounted comes back rather than being refused.
+      const existing = drive.library_id === null ? undefined : this.deps.store.libraries.byId(drive.library_id);
+      const comesBack = existing !== undefined && existing.kind !== 'pooled' && !this.libraries.isOnline(existing.id);
+      const device = this.checkedMember(comesBack ? { ...drive, library_id: null } : drive, devices, 'already_registered');
       if (!this.mounts.helperAvailable()) throw new AppError('helper_unavailable');
       const member = await this.mounts.mountMember(device);
       const folder = path.join(member.mount_point, LIBRARY_FOLDER);

@@ -47,6 +47,10 @@ export class LibraryService {
     await this.refreshing;
   }
 
+  isOnline(id: string): boolean {
+    return this.content.isOnline(id);
+  }
+
   list(actor: Actor): LibraryDto[] {
     return this.deps.store.libraries.all().map((library) => this.toDto(library, actor.role === 'admin'));
   }
