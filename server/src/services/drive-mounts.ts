@@ -28,7 +28,19 @@ export interface DriveCapabilities {
  * udisks2, as the desktop does for a USB disk.
  */
 export class DriveMounts {
+  private tail: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly deps: ServiceDeps) {}
+
+  /**
+   * Runs mount changes one after another: the drive check must not mount a drive again
+   * while an eject is unmounting it, nor while a format is erasing it.
+   */
+  serially<T>(change: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(change);
+    this.tail = result.catch(() => {});
+    return result;
+  }
 
   capabilities(): DriveCapabilities {
     const root = isRoot();

@@ -148,7 +148,7 @@ export class DriveService {
     if (this.operationRunning) throw new AppError('drive_operation_running');
     this.operationRunning = true;
     try {
-      return await operation();
+      return await this.mounts.serially(operation);
     } finally {
       this.operationRunning = false;
     }

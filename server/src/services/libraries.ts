@@ -120,6 +120,10 @@ export class LibraryService {
     if (library.kind === 'internal') throw new AppError('cannot_eject_internal');
     if (library.is_default) throw new AppError('library_is_default');
     if (this.deps.store.uploads.countOnLibrary(library.id) > 0) throw new AppError('uploads_in_progress');
+    return this.mounts.serially(() => this.ejectNow(library));
+  }
+
+  private async ejectNow(library: LibraryRow): Promise<LibraryDto> {
     this.content.detach(library.id);
     const spec = parseMountSpec(library);
     try {
@@ -175,7 +179,7 @@ export class LibraryService {
    * reboot); a vanished one goes offline.
    */
   refresh(): Promise<void> {
-    this.refreshing ??= this.refreshAll().finally(() => {
+    this.refreshing ??= this.mounts.serially(() => this.refreshAll()).finally(() => {
       this.refreshing = null;
     });
     return this.refreshing;
