@@ -72,10 +72,17 @@ export async function mountDevice(device: string, mountPoint: string): Promise<v
  */
 export async function mountWithUdisks(udisksctl: string, device: string): Promise<string> {
   const out = await runCommand(udisksctl, ['mount', '--no-user-interaction', '-b', device], 120_000);
-  // "Mounted /dev/sdb1 at /media/anna/PHOTOS" (older releases end with a dot).
-  const match = /\sat\s+(.+?)\.?\s*$/.exec(out.trim());
-  if (!match?.[1]) throw new Error(`udisksctl did not say where it mounted ${device}: ${out.trim().slice(0, 200)}`);
-  return match[1];
+  const mountPoint = udisksMountPoint(out, device);
+  if (!mountPoint) throw new Error(`udisksctl did not say where it mounted ${device}: ${out.trim().slice(0, 200)}`);
+  return mountPoint;
+}
+
+/** Where `udisksctl mount` says it mounted a device: "Mounted /dev/sdb1 at /media/anna/PHOTOS" (2.9 ends with a dot). */
+export function udisksMountPoint(output: string, device: string): string | null {
+  const line = output.split('\n').find((l) => l.startsWith(`Mounted ${device} at `));
+  if (!line) return null;
+  const rest = line.slice(`Mounted ${device} at `.length).trimEnd();
+  return rest.endsWith('.') && !fs.existsSync(rest) ? rest.slice(0, -1) : rest;
 }
 
 export interface PoolOptions {

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { udisksMountPoint } from '../../src/platform/mounts.ts';
+
+// udisks2 cannot run in this container (no system D-Bus); its answers are the ones its
+// releases print, so the parser is checked on those.
+describe('where udisksctl says it mounted a drive', () => {
+  test('udisks 2.9 ends the line with a dot, which is not part of the path', () => {
+    assert.equal(udisksMountPoint('Mounted /dev/sdb1 at /media/anna/PHOTOS.\n', '/dev/sdb1'), '/media/anna/PHOTOS');
+  });
+
+  test('udisks 2.10 prints no dot; spaces in a label stay', () => {
+    assert.equal(udisksMountPoint('Mounted /dev/sdc1 at /run/media/anna/Family Photos\n', '/dev/sdc1'), '/run/media/anna/Family Photos');
+  });
+
+  test('a label that really ends with a dot keeps it when that folder exists', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-udisks-'));
+    const withDot = path.join(dir, 'BACKUP.');
+    fs.mkdirSync(withDot);
+    try {
+      assert.equal(udisksMountPoint(`Mounted /dev/sdd1 at ${withDot}\n`, '/dev/sdd1'), withDot);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an answer about another device, or no answer, gives nothing', () => {
+    assert.equal(udisksMountPoint('Mounted /dev/sdb1 at /media/anna/X.\n', '/dev/sdb2'), null);
+    assert.equal(udisksMountPoint('Error mounting /dev/sdb1: GDBus.Error: Not authorized\n', '/dev/sdb1'), null);
+  });
+});
