@@ -125,7 +125,8 @@ export class DriveService {
       }
       const members = chosen.map((drive) => this.checkedMember(drive, devices, 'drive_in_use'));
       const mounted: MountedMember[] = [];
-      const libraryMount = path.join(this.mounts.serverRoot(), `pool-${newId()}`);
+      const libraryId = newId();
+      const libraryMount = path.join(this.mounts.serverRoot(), `pool-${libraryId}`);
       try {
         for (const device of members) {
           const member = await this.mounts.mountMember(device);
@@ -135,7 +136,7 @@ export class DriveService {
         const minFree = minFreeBytes(members.map((d) => d.size));
         await this.mounts.mountPool(mounted, libraryMount, minFree);
         const spec: MountSpec = { kind: 'pool', mount_point: libraryMount, min_free_bytes: minFree, members: mounted };
-        return await this.libraries.add({ name, kind: 'pooled', path: libraryMount, spec, makeDefault: input.make_default === true });
+        return await this.libraries.add({ id: libraryId, name, kind: 'pooled', path: libraryMount, spec, makeDefault: input.make_default === true });
       } catch (error) {
         await this.mounts.release(mounted, libraryMount).catch(() => {});
         throw error;

@@ -67,12 +67,12 @@ export class LibraryService {
    * Adds a library: marks its folder with the library id, opens its store, then records it.
    * Drive and pool libraries come here from the drive service, with how to mount them again.
    */
-  async add(input: { name: string; kind: LibraryRow['kind']; path: string; spec: MountSpec | null; makeDefault: boolean }): Promise<LibraryDto> {
+  async add(input: { id?: string; name: string; kind: LibraryRow['kind']; path: string; spec: MountSpec | null; makeDefault: boolean }): Promise<LibraryDto> {
     for (const other of this.deps.store.libraries.all()) {
       if (overlaps(other.path, input.path)) throw new AppError('already_registered', undefined, { field: 'path' });
     }
     const library: LibraryRow = {
-      id: newId(),
+      id: input.id ?? newId(),
       name: input.name,
       kind: input.kind,
       path: input.path,
