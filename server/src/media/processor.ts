@@ -23,6 +23,8 @@ export interface MediaLimits {
   toolMemoryBytes: number;
 }
 
+const HEIF_TYPES = new Set(['image/heic', 'image/heif']);
+
 export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
   maxPixels: 200_000_000,
   timeoutMs: 60_000,
@@ -32,31 +34,48 @@ export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
 /** Long edge of each cached thumbnail: the grid size and the full-screen size. */
 export const THUMBNAIL_SIZES = [512, 1024] as const;
 export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
+/** The size every listing shows: made when a file is processed, before node.thumbnail_ready. */
+export const GRID_SIZE: ThumbnailSize = 512;
+
+/**
+ * The sizes made when a file is processed; any other size is made on its first request.
+ * For what sharp decodes itself only the grid size: a 12 MP JPEG then decodes at 1/4 scale
+ * (shrink-on-load) instead of 1/2, and encodes once, about half the work; the full-screen
+ * size is paid for only by the photos someone opens. HEIC and video go through an external
+ * decoder that costs far more than one more encode, so they get both sizes at once.
+ */
+export function eagerSizes(mime: string): ThumbnailSize[] {
+  return mime.startsWith('video/') || HEIF_TYPES.has(mime) ? [...THUMBNAIL_SIZES] : [GRID_SIZE];
+}
 
 export interface MediaInfo {
   width: number | null;
   height: number | null;
   takenAt: number | null;
-  /** WebP thumbnails by size, or null when the file could not be rendered. */
+  /** WebP thumbnails of the sizes asked for, or null when the file could not be rendered. */
   thumbnails: Map<ThumbnailSize, Buffer> | null;
   /** Why there is no thumbnail, for the log. */
   failure: string | null;
 }
-
-const HEIF_TYPES = new Set(['image/heic', 'image/heif']);
 
 /**
  * Reads a media file's size and capture time and renders its thumbnails. It never throws
  * for a bad file: a corrupt or hostile one yields the fields it could read, no thumbnail,
  * and a reason.
  */
-export async function processMedia(file: string, mime: string, tools: MediaTools, limits: MediaLimits): Promise<MediaInfo> {
-  if (mime.startsWith('video/')) return processVideo(file, tools, limits);
-  if (HEIF_TYPES.has(mime)) return processHeif(file, tools, limits);
-  return processImage(file, limits);
+export async function processMedia(
+  file: string,
+  mime: string,
+  tools: MediaTools,
+  limits: MediaLimits,
+  sizes: readonly ThumbnailSize[] = eagerSizes(mime),
+): Promise<MediaInfo> {
+  if (mime.startsWith('video/')) return processVideo(file, tools, limits, sizes);
+  if (HEIF_TYPES.has(mime)) return processHeif(file, tools, limits, sizes);
+  return processImage(file, limits, sizes);
 }
 
-async function processImage(file: string, limits: MediaLimits, meta?: { takenAt: number | null }): Promise<MediaInfo> {
+async function processImage(file: string, limits: MediaLimits, sizes: readonly ThumbnailSize[], meta?: { takenAt: number | null }): Promise<MediaInfo> {
   const info: MediaInfo = { width: null, height: null, takenAt: meta?.takenAt ?? null, thumbnails: null, failure: null };
   let metadata: Metadata;
   try {
@@ -77,32 +96,40 @@ async function processImage(file: string, limits: MediaLimits, meta?: { takenAt:
     return { ...info, failure: `too many pixels (${metadata.width}x${metadata.height})` };
   }
   try {
-    info.thumbnails = await renderThumbnails(file, limits, meta === undefined);
+    info.thumbnails = await renderThumbnails(file, limits, sizes, meta === undefined);
   } catch (error) {
     info.failure = `cannot render: ${message(error)}`;
   }
   return info;
 }
 
-/** One decode, every size; orientation applied so the picture is the right way up. */
-export async function renderThumbnails(input: string | Buffer, limits: MediaLimits, autoOrient = true): Promise<Map<ThumbnailSize, Buffer>> {
-  // One decode, to the largest size: JPEG shrink-on-load makes it cheap, and the smaller
-  // sizes are made from those pixels rather than from decoding the file again.
-  const largest = THUMBNAIL_SIZES[THUMBNAIL_SIZES.length - 1];
+/** WebP effort 2 of 6: about half the CPU of the default for a thumbnail that looks the same. */
+const WEBP = { quality: 78, effort: 2 } as const;
+
+/** One decode for all `sizes`; orientation applied so the picture is the right way up. */
+export async function renderThumbnails(
+  input: string | Buffer,
+  limits: MediaLimits,
+  sizes: readonly ThumbnailSize[],
+  autoOrient = true,
+): Promise<Map<ThumbnailSize, Buffer>> {
+  // Decoded straight to the largest size asked for, so JPEG shrink-on-load picks the smallest
+  // scale that still covers it; smaller sizes are made from those pixels, not a second decode.
+  const largest = Math.max(...sizes) as ThumbnailSize;
   const decoder = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error', sequentialRead: true });
-  const { data, info } = await (autoOrient ? decoder.rotate() : decoder)
+  const decoded = (autoOrient ? decoder.rotate() : decoder)
     .timeout({ seconds: Math.ceil(limits.timeoutMs / 1000) })
-    .resize({ width: largest, height: largest, fit: 'inside', withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+    .resize({ width: largest, height: largest, fit: 'inside', withoutEnlargement: true });
   const out = new Map<ThumbnailSize, Buffer>();
-  for (const size of THUMBNAIL_SIZES) {
-    // WebP effort 2 of 6: about half the CPU of the default for a thumbnail that looks the same.
-    const encoded = await sharp(data, raw)
-      .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 78, effort: 2 })
-      .toBuffer();
+  if (sizes.length === 1) {
+    // One size: no raw copy in between, decode and encode in one pipeline.
+    out.set(largest, await decoded.webp(WEBP).toBuffer());
+    return out;
+  }
+  const { data, info } = await decoded.raw().toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  for (const size of sizes) {
+    const encoded = await sharp(data, raw).resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true }).webp(WEBP).toBuffer();
     out.set(size, encoded);
   }
   return out;
@@ -113,12 +140,12 @@ export async function renderThumbnails(input: string | Buffer, limits: MediaLimi
  * heif-convert decodes to a JPEG. libheif applies the file's rotation (irot/imir), so the
  * result is upright; the EXIF orientation it may copy along is ignored, not applied twice.
  */
-async function processHeif(file: string, tools: MediaTools, limits: MediaLimits): Promise<MediaInfo> {
+async function processHeif(file: string, tools: MediaTools, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
   const takenAt = await sharp(file).metadata().then((m) => (m.exif ? takenFromExif(m.exif) : null), () => null);
   if (!tools.heifConvert) {
     const decoded = await decodeHeifWasm(file).catch((error: unknown) => error as Error);
     if (decoded instanceof Error) return { width: null, height: null, takenAt, thumbnails: null, failure: `HEIC: ${decoded.message}` };
-    return processImageBuffer(decoded, limits, takenAt);
+    return processImageBuffer(decoded, limits, sizes, takenAt);
   }
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-heif-'));
   try {
@@ -128,7 +155,7 @@ async function processHeif(file: string, tools: MediaTools, limits: MediaLimits)
       memoryBytes: limits.toolMemoryBytes,
       prlimit: tools.prlimit,
     });
-    const info = await processImage(out, limits, { takenAt });
+    const info = await processImage(out, limits, sizes, { takenAt });
     if (info.takenAt === null) {
       const exif = await sharp(out).metadata().then((m) => m.exif, () => undefined);
       if (exif) info.takenAt = takenFromExif(exif);
@@ -151,12 +178,13 @@ async function decodeHeifWasm(file: string): Promise<{ data: Buffer; width: numb
 async function processImageBuffer(
   raw: { data: Buffer; width: number; height: number },
   limits: MediaLimits,
+  sizes: readonly ThumbnailSize[],
   takenAt: number | null,
 ): Promise<MediaInfo> {
   const info: MediaInfo = { width: raw.width, height: raw.height, takenAt, thumbnails: null, failure: null };
   try {
     const png = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).png().toBuffer();
-    info.thumbnails = await renderThumbnails(png, limits);
+    info.thumbnails = await renderThumbnails(png, limits, sizes);
   } catch (error) {
     info.failure = `cannot render: ${message(error)}`;
   }
@@ -164,7 +192,7 @@ async function processImageBuffer(
 }
 
 /** Videos: size and creation time from ffprobe, a poster frame from ffmpeg. */
-async function processVideo(file: string, tools: MediaTools, limits: MediaLimits): Promise<MediaInfo> {
+async function processVideo(file: string, tools: MediaTools, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
   const info: MediaInfo = { width: null, height: null, takenAt: null, thumbnails: null, failure: null };
   if (tools.ffprobe) {
     try {
@@ -186,7 +214,7 @@ async function processVideo(file: string, tools: MediaTools, limits: MediaLimits
       { timeoutMs: limits.timeoutMs, memoryBytes: limits.toolMemoryBytes, prlimit: tools.prlimit },
     );
     if (frame.stdout.length === 0) throw new Error('no frame');
-    info.thumbnails = await renderThumbnails(frame.stdout, limits);
+    info.thumbnails = await renderThumbnails(frame.stdout, limits, sizes);
     if (info.width === null) {
       const m = await sharp(frame.stdout).metadata();
       info.width = m.width ?? null;

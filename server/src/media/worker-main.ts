@@ -3,12 +3,14 @@
  * runs apart from the server (and at a lower CPU priority) so a decoder crash on a hostile
  * file kills only this process, and thumbnails never slow down the requests of the family.
  */
-import { processMedia, type MediaLimits, type MediaTools } from './processor.ts';
+import sharp from 'sharp';
+import { processMedia, type MediaLimits, type MediaTools, type ThumbnailSize } from './processor.ts';
 
 export interface WorkerJob {
   id: number;
   file: string;
   mime: string;
+  sizes: ThumbnailSize[];
   tools: MediaTools;
   limits: MediaLimits;
 }
@@ -22,8 +24,11 @@ export interface WorkerReply {
   failure: string | null;
 }
 
+// Every job reads another file: libvips' operation cache would hit nothing and hold ~30 MB.
+sharp.cache(false);
+
 process.on('message', (job: WorkerJob) => {
-  void processMedia(job.file, job.mime, job.tools, job.limits).then(
+  void processMedia(job.file, job.mime, job.tools, job.limits, job.sizes).then(
     (info) => reply({ id: job.id, ...info, thumbnails: info.thumbnails ? [...info.thumbnails] : null }),
     (error: unknown) =>
       reply({ id: job.id, width: null, height: null, takenAt: null, thumbnails: null, failure: `worker error: ${String(error)}` }),

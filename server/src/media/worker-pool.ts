@@ -15,6 +15,7 @@ interface Slot {
 
 interface Pending {
   job: WorkerJob;
+  urgent: boolean;
   resolve: (info: MediaInfo) => void;
 }
 
@@ -37,11 +38,26 @@ export class MediaWorkerPool {
     this.slots = Array.from({ length: size }, () => ({ child: null, busy: false }));
   }
 
-  process(file: string, mime: string): Promise<MediaInfo> {
+  /**
+   * Processes one file into the thumbnail `sizes`. An `urgent` job (someone is waiting for its
+   * answer) goes before the queued ones and takes the next worker that comes free.
+   */
+  process(file: string, mime: string, sizes: ThumbnailSize[], options: { urgent?: boolean } = {}): Promise<MediaInfo> {
+    if (this.slots.length === 0) return Promise.resolve(failed('no media workers'));
     return new Promise((resolve) => {
-      this.waiting.push({ job: { id: this.nextId++, file, mime, tools: this.tools, limits: this.limits }, resolve });
+      const urgent = options.urgent ?? false;
+      const pending = { job: { id: this.nextId++, file, mime, sizes, tools: this.tools, limits: this.limits }, urgent, resolve };
+      const firstQueued = this.waiting.findIndex((p) => !p.urgent);
+      if (urgent && firstQueued !== -1) this.waiting.splice(firstQueued, 0, pending);
+      else this.waiting.push(pending);
       this.dispatch();
     });
+  }
+
+  /** Starts every worker now, so the first jobs do not wait for (and pay for) their start. */
+  warm(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) slot.child ??= this.spawn(slot);
   }
 
   close(): void {

@@ -1,6 +1,7 @@
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { AppError } from '../errors.ts';
-import { THUMBNAIL_SIZES, type MediaLimits, type MediaTools, type ThumbnailSize } from '../media/processor.ts';
+import { eagerSizes, GRID_SIZE, type MediaLimits, type MediaTools, type ThumbnailSize } from '../media/processor.ts';
 import { MediaWorkerPool } from '../media/worker-pool.ts';
 import type { ContentStores } from '../store/content-stores.ts';
 import type { MediaJobRow } from '../store/media.repo.ts';
@@ -17,7 +18,8 @@ export interface ThumbnailFile {
   etag: string;
   /** The node version the thumbnail shows. */
   version: number;
-  open(): NodeJS.ReadableStream;
+  /** The WebP from the cache; made first when this size was not (or is no longer) in it. */
+  open(): Promise<Readable>;
 }
 
 /**
@@ -34,6 +36,8 @@ export class MediaService {
   private idleWaiters: (() => void)[] = [];
   private readonly unsubscribe: () => void;
   private readonly pool: MediaWorkerPool;
+  /** Thumbnails being made on request, by node, version and size: asked twice, made once. */
+  private readonly rendering = new Map<string, Promise<Buffer>>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -57,6 +61,7 @@ export class MediaService {
 
   /** Startup: queue media never processed, then work the queue. */
   start(): void {
+    if (this.deps.config.mediaWorkersAtStart) this.pool.warm();
     const queued = this.deps.store.media.backfill(this.deps.now());
     if (queued > 0) this.deps.log.info('media queued for processing', { count: queued });
     this.pump();
@@ -79,13 +84,48 @@ export class MediaService {
     return this.thumbnailOf(this.access.node(actor, nodeId, 'read'), size);
   }
 
+  /** `node` must be one the caller may read: access is checked before this. */
   thumbnailOf(node: NodeRow, size: ThumbnailSize): ThumbnailFile {
     if (!node.has_thumbnail) throw new AppError('no_thumbnail');
     return {
       etag: `"${node.id}-${node.version}-${size}"`,
       version: node.version,
-      open: () => this.thumbs.read(node.id, node.version, size),
+      open: async () => (await this.thumbs.open(node.id, node.version, size)) ?? Readable.from([await this.render(node, size)]),
     };
+  }
+
+  private render(node: NodeRow, size: ThumbnailSize): Promise<Buffer> {
+    const key = `${node.id}-${node.version}-${size}`;
+    let running = this.rendering.get(key);
+    if (!running) {
+      running = this.renderNow(node, size).finally(() => this.rendering.delete(key));
+      this.rendering.set(key, running);
+    }
+    return running;
+  }
+
+  /**
+   * A size the queue did not make (the full-screen one of most photos), or a cache that was
+   * cleared: made from the content by a media worker, ahead of the queued uploads because
+   * someone is waiting for it, then kept in the cache.
+   */
+  private async renderNow(node: NodeRow, size: ThumbnailSize): Promise<Buffer> {
+    const { store } = this.deps;
+    const version = store.versions.current(node.id);
+    if (!version || version.version !== node.version) throw new AppError('no_thumbnail');
+    const file = this.content.of(version.library_id).pathOf(version.blob);
+    const info = await this.pool.process(file, version.mime_type ?? node.mime_type ?? '', [size], { urgent: true });
+    const data = info.thumbnails?.get(size);
+    if (!data) {
+      this.deps.log.warn('thumbnail not rendered on request', { node_id: node.id, size, reason: info.failure });
+      throw new AppError('no_thumbnail');
+    }
+    await this.thumbs.write(node.id, node.version, size, data);
+    // A new version or a permanent delete while this ran has already cleared the node's cache:
+    // what was just written would stay behind.
+    const now = store.nodes.byId(node.id, '');
+    if (!now || now.version !== node.version) await this.thumbs.removeNode(node.id, now?.version).catch(() => {});
+    return data;
   }
 
   /** Up to four children with thumbnails, newest first. */
@@ -101,7 +141,7 @@ export class MediaService {
     const tile = 256;
     const tiles = await Promise.all(
       items.map(async (node) => {
-        const source = await this.thumbs.readBuffer(node.id, node.version, 512);
+        const source = (await this.thumbs.readBuffer(node.id, node.version, GRID_SIZE)) ?? (await this.render(node, GRID_SIZE).catch(() => null));
         return source ? sharp(source).resize(tile, tile, { fit: 'cover' }).toBuffer() : null;
       }),
     );
@@ -114,9 +154,12 @@ export class MediaService {
 
   private pump(): void {
     if (this.stopped) return;
-    while (this.running < this.concurrency) {
+    // Two jobs per worker: while this process stores one's thumbnails and commits its result
+    // (behind whatever requests its event loop is serving), the worker already decodes the next.
+    const limit = this.concurrency * 2;
+    while (this.running < limit) {
       const job = this.deps.store.media
-        .next(this.concurrency + this.inFlight.size + this.deferred.size)
+        .next(limit + this.inFlight.size + this.deferred.size)
         .find((j) => !this.inFlight.has(j.node_id) && !this.deferred.has(j.node_id));
       if (!job) break;
       this.running++;
@@ -151,11 +194,12 @@ export class MediaService {
       else this.deferred.add(job.node_id);
       return;
     }
-    const info = await this.pool.process(file, version.mime_type ?? node.mime_type ?? '');
+    const mime = version.mime_type ?? node.mime_type ?? '';
+    const info = await this.pool.process(file, mime, eagerSizes(mime));
     // Stopping cut the work short: the job stays queued for the next start.
     if (this.stopped) return;
     if (info.thumbnails) {
-      for (const size of THUMBNAIL_SIZES) await this.thumbs.write(node.id, job.version, size, info.thumbnails.get(size)!);
+      for (const [size, data] of info.thumbnails) await this.thumbs.write(node.id, job.version, size, data);
     }
     if (info.failure) this.deps.log.warn('media not rendered', { node_id: node.id, reason: info.failure });
     const applied = store.media.finish(job, {

@@ -1,4 +1,4 @@
-import { createReadStream, type ReadStream } from 'node:fs';
+import type { ReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -22,8 +22,13 @@ export class ThumbnailStore {
     await fs.rename(temp, file);
   }
 
-  read(nodeId: string, version: number, size: number): ReadStream {
-    return createReadStream(this.pathOf(nodeId, version, size));
+  /** The cached thumbnail, or null when there is none (never made, or the cache was cleared). */
+  async open(nodeId: string, version: number, size: number): Promise<ReadStream | null> {
+    const handle = await fs.open(this.pathOf(nodeId, version, size)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    return handle?.createReadStream() ?? null;
   }
 
   async readBuffer(nodeId: string, version: number, size: number): Promise<Buffer | null> {

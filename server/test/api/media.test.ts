@@ -533,7 +533,7 @@ describe('GET /nodes/{id}/thumbnail', () => {
   test('the default thumbnail of a large photo has a long edge of exactly 512', async () => {
     const thumb = await thumbnailImage(bigId);
     assert.equal(thumb.width, 512);
-    // 3000x2000 scaled to a 512 long edge is 341.3 high; made from the 1024 rendition it may round to 342.
+    // 3000x2000 scaled to a 512 long edge is 341.3 high; the resize may round it either way.
     assert.ok(thumb.height === 341 || thumb.height === 342, String(thumb.height));
   });
 
@@ -744,9 +744,135 @@ describe('new versions', () => {
     assert.equal(image.height, 512);
     assert.deepEqual(quadrantColours(image), UPRIGHT[3]);
     // Only the current version's thumbnails stay in the cache.
-    const dir = path.join(t.dataDir, 'thumbs', id.slice(-2));
-    const files = (await fs.readdir(dir)).filter((f) => f.startsWith(`${id}-`)).sort();
-    assert.deepEqual(files, [`${id}-v${after.version}-1024.webp`, `${id}-v${after.version}-512.webp`]);
+    assert.deepEqual(await cachedThumbnails(id), [`${id}-v${after.version}-512.webp`]);
+  });
+});
+
+/** The files of a node in the thumbnail cache, sorted. */
+async function cachedThumbnails(id: string): Promise<string[]> {
+  const names = await fs.readdir(path.join(t.dataDir, 'thumbs', id.slice(-2))).catch(() => [] as string[]);
+  return names.filter((f) => f.startsWith(`${id}-`)).sort();
+}
+
+describe('the full-screen size, made on its first request', () => {
+  /** 3000x2000 stored, EXIF orientation 6: upright it is 2000x3000. */
+  const sideways = async () => (await quadrants(3000, 2000)).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+
+  test('processing makes only the grid size; the first ?size=1024 makes the full-screen one, upright, and keeps it in the cache', async () => {
+    const id = await uploadProcessed(await sideways(), { filename: 'tall.jpg' });
+    const { version } = await nodeOf(id);
+    assert.deepEqual(await cachedThumbnails(id), [`${id}-v${version}-512.webp`]);
+
+    const got = await thumbnail(id, `?size=1024&v=${version}`);
+    assert.equal(got.status, 200, got.body.toString('utf8').slice(0, 300));
+    assert.equal(got.headers.get('content-type'), 'image/webp');
+    assert.equal(got.headers.get('etag'), `"${id}-${version}-1024"`);
+    assert.match(got.headers.get('cache-control') ?? '', /^private, max-age=\d{6,}/);
+    const image = await decode(got.body);
+    assert.ok(Math.abs(image.width - 683) <= 1 && image.height === 1024, `${image.width}x${image.height}`);
+    assert.deepEqual(quadrantColours(image), UPRIGHT[6]);
+    assert.deepEqual(await cachedThumbnails(id), [`${id}-v${version}-1024.webp`, `${id}-v${version}-512.webp`]);
+  });
+
+  test('a second request is answered from the cache, and If-None-Match answers 304 without making anything', async () => {
+    const id = await uploadProcessed(await sideways(), { filename: 'cached.jpg' });
+    const { version } = await nodeOf(id);
+    const first = await thumbnail(id, '?size=1024');
+    assert.equal(first.status, 200);
+    // Swap the cached file for a marker image: what the next answer holds shows where it came from.
+    const marker = await sharp({ create: { width: 683, height: 1024, channels: 3, background: HEX.magenta! } }).webp().toBuffer();
+    await fs.writeFile(path.join(t.dataDir, 'thumbs', id.slice(-2), `${id}-v${version}-1024.webp`), marker);
+    const second = await thumbnail(id, '?size=1024');
+    assert.equal(second.status, 200);
+    assert.ok(second.body.equals(marker), 'served from the cache, not made again');
+    assert.equal(second.headers.get('etag'), first.headers.get('etag'));
+
+    const other = await uploadProcessed(await sideways(), { filename: 'never-opened.jpg' });
+    const etag = `"${other}-${(await nodeOf(other)).version}-1024"`;
+    const notModified = await thumbnail(other, '?size=1024', { headers: { 'if-none-match': etag } });
+    assert.equal(notModified.status, 304);
+    assert.equal(notModified.headers.get('etag'), etag);
+    assert.equal((await cachedThumbnails(other)).some((f) => f.endsWith('-1024.webp')), false, 'a 304 makes nothing');
+  });
+
+  test('requests arriving together while it is being made all get the same image', async () => {
+    const id = await uploadProcessed(await sideways(), { filename: 'together.jpg' });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => thumbnail(id, '?size=1024')));
+    for (const got of answers) {
+      assert.equal(got.status, 200);
+      assert.ok(got.body.equals(answers[0]!.body));
+    }
+    assert.equal((await cachedThumbnails(id)).length, 2);
+  });
+
+  test('a new version replaces it: the old one leaves the cache, the new one is made from the new content', async () => {
+    const id = await uploadProcessed(await sideways(), { filename: 'replaced.jpg' });
+    const old = await thumbnail(id, '?size=1024');
+    assert.equal(old.status, 200);
+    const oldEtag = old.headers.get('etag')!;
+
+    const v2 = await (await quadrants(2400, 1200)).jpeg().withMetadata({ orientation: 3 }).toBuffer();
+    assert.equal(await uploadFile(t.api, owner.access, v2, { filename: 'replaced.jpg', nodeId: id }), id);
+    await t.server.mediaIdle();
+    const { version } = await nodeOf(id);
+    assert.deepEqual(await cachedThumbnails(id), [`${id}-v${version}-512.webp`], 'the old full-screen image is gone');
+
+    const stale = await thumbnail(id, '?size=1024', { headers: { 'if-none-match': oldEtag } });
+    assert.equal(stale.status, 200, 'the old ETag no longer matches');
+    assert.notEqual(stale.headers.get('etag'), oldEtag);
+    const image = await decode(stale.body);
+    assert.deepEqual([image.width, image.height], [1024, 512]);
+    assert.deepEqual(quadrantColours(image), UPRIGHT[3]);
+    assert.deepEqual(await cachedThumbnails(id), [`${id}-v${version}-1024.webp`, `${id}-v${version}-512.webp`]);
+  });
+
+  test('access is checked before anything is made: a stranger gets 404, no token 401, an account it is shared with and a public link get it', async () => {
+    const friend = await createMember(t.client, owner, 'fullscreen-friend');
+    const folder = await mkdir('Full screen album');
+    const grant = await t.client.post(`/nodes/${folder}/permissions`, { user_id: friend.userId, role: 'viewer' }, { token: owner.access });
+    assert.equal(grant.status, 201, JSON.stringify(grant.body));
+    const id = await uploadProcessed(await sideways(), { filename: 'guarded.jpg', parentId: folder });
+
+    assertError(await thumbnail(id, '?size=1024', { token: stranger.access }), 404, 'not_found', 'bearer');
+    assertError(await thumbnail(id, `?size=1024&access_token=${encodeURIComponent(stranger.access)}`, { token: null }), 404, 'not_found', 'query');
+    assert.equal((await thumbnail(id, '?size=1024', { token: null })).status, 401);
+    assert.equal((await cachedThumbnails(id)).some((f) => f.endsWith('-1024.webp')), false, 'refused requests make nothing');
+
+    const viaShare = await thumbnail(id, '?size=1024', { token: friend.access });
+    assert.equal(viaShare.status, 200);
+    assert.equal((await decode(viaShare.body)).height, 1024);
+
+    const link = await t.client.post(`/nodes/${folder}/share`, {}, { token: owner.access });
+    assert.equal(link.status, 201, JSON.stringify(link.body));
+    const viaLink = await fetchRaw(`${t.api}/s/${link.body.token}/thumbnail?node_id=${id}&size=1024`);
+    assert.equal(viaLink.status, 200);
+    assert.ok(viaLink.body.equals(viaShare.body));
+  });
+
+  test('a grid thumbnail lost from the cache is made again on request', async () => {
+    const id = await uploadProcessed(await sideways(), { filename: 'lost.jpg' });
+    const { version } = await nodeOf(id);
+    const before = await thumbnail(id);
+    await fs.rm(path.join(t.dataDir, 'thumbs', id.slice(-2), `${id}-v${version}-512.webp`));
+    const again = await thumbnail(id);
+    assert.equal(again.status, 200);
+    assert.equal(again.headers.get('etag'), before.headers.get('etag'));
+    const image = await decode(again.body);
+    assert.deepEqual([image.width, image.height], [341, 512]);
+    assert.deepEqual(quadrantColours(image), UPRIGHT[6]);
+    assert.deepEqual(await cachedThumbnails(id), [`${id}-v${version}-512.webp`]);
+  });
+
+  test('HEIC and video, whose decoders are slow, get both sizes when processed', async () => {
+    const photo = await uploadProcessed(await heic(await (await quadrants(1600, 1200)).jpeg().toBuffer()), { filename: 'both.heic' });
+    const v = (await nodeOf(photo)).version;
+    assert.deepEqual(await cachedThumbnails(photo), [`${photo}-v${v}-1024.webp`, `${photo}-v${v}-512.webp`]);
+    const full = await decode((await thumbnail(photo, '?size=1024')).body);
+    assert.deepEqual([full.width, full.height], [1024, 768]);
+
+    const video = await uploadProcessed(await ffmpeg('both.mp4'), { filename: 'both.mp4' });
+    const vv = (await nodeOf(video)).version;
+    assert.deepEqual(await cachedThumbnails(video), [`${video}-v${vv}-1024.webp`, `${video}-v${vv}-512.webp`]);
   });
 });
 

@@ -29,6 +29,8 @@ export async function startTestServer(config: ConfigInput = {}): Promise<TestSer
     port: 0,
     logLevel: 'silent',
     passwordHashCost: TEST_HASH_COST,
+    // Dozens of servers, few of them given photos: workers start with the first one.
+    mediaWorkersAtStart: false,
     ...config,
     dataDir,
   });

@@ -27,6 +27,7 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
       PASSWORD_HASH_COST: String(TEST_HASH_COST),
+      MEDIA_WORKERS_AT_START: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -80,5 +80,5 @@ export const publicThumbnail: Handler<undefined, typeof S.PublicNodeQuery, typeo
   koa,
 }) => {
   const node = services.publicShares.thumbnailTarget({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
-  sendThumbnail(koa, services.media.thumbnailOf(node, query.size === '1024' ? 1024 : 512), undefined);
+  return sendThumbnail(koa, services.media.thumbnailOf(node, query.size === '1024' ? 1024 : 512), undefined);
 };
