@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import exifReader from 'exif-reader';
 import sharp from 'sharp';
@@ -8,8 +9,9 @@ import { configFromEnv, DEFAULT_CONFIG } from '../server/src/config.ts';
 import { setupOwner } from '../server/test/helpers/accounts.ts';
 import { uploadFile } from '../server/test/helpers/upload.ts';
 import { timedGet } from './lib/http.ts';
+import { startListingProbe, type ListingProbe } from './lib/listing-probe.ts';
 import { PHOTO_HEIGHT, PHOTO_WIDTH, writePhotos, type Photo } from './lib/photos.ts';
-import { cpuMs, ownCpuMs, removeTempDir, tempDir } from './lib/proc.ts';
+import { childPids, cpuMs, ownCpuMs, removeTempDir, tempDir } from './lib/proc.ts';
 import { log, type BenchResult, type Row } from './lib/report.ts';
 import { startBenchServer } from './lib/server.ts';
 import { sleep, summarize } from './lib/stats.ts';
@@ -26,11 +28,17 @@ const IDLE_LISTING_MS = 5_000;
 const PIPELINE_TIMEOUT_MS = 150_000;
 /** The goal of issue 5 on this 2-core machine: not a reference, only checked and printed. */
 const GOAL_PHOTOS_PER_SECOND = 10;
-/** What server/src/media/processor.ts renders (long edge, px) and how. */
-const SIZES = [512, 1024] as const;
-const WEBP_QUALITY = 78;
+/**
+ * What server/src/media/processor.ts makes (long edge, px) and how: the grid size when a photo
+ * is processed (before node.thumbnail_ready), the full-screen size on its first request.
+ */
+const GRID_SIZE = 512;
+const FULL_SIZE = 1024;
+const WEBP = { quality: 78, effort: 2 } as const;
 const MAX_PIXELS = 200_000_000;
 const TIMEOUT_SECONDS = 60;
+/** Photos opened full screen after the pipeline: the first request makes the image, the second reads the cache. */
+const FULL_SCREEN_PHOTOS = 12;
 
 interface NodeDto {
   id: string;
@@ -64,40 +72,24 @@ interface ReferenceRun {
 }
 
 /**
- * What the server's media worker does for one JPEG (processImage + renderThumbnails), called
- * directly: sharp metadata, exif-reader on the EXIF block, then the 512 and 1024 WebP
- * thumbnails from one sharp input via clone(), rotate() applied.
+ * What a media worker does for one JPEG when it is processed (processImage + renderThumbnails),
+ * called directly: sharp metadata, exif-reader on the EXIF block, then one pipeline from the
+ * file to the grid-size WebP, rotate() applied.
  */
-async function serverLikeThumbnails(file: string): Promise<number> {
-  const metadata = await sharp(file, { limitInputPixels: false }).metadata();
-  if (metadata.exif) exifReader(metadata.exif);
-  const base = sharp(file, { limitInputPixels: MAX_PIXELS, failOn: 'error', sequentialRead: true }).rotate().timeout({ seconds: TIMEOUT_SECONDS });
-  const out = await Promise.all(
-    SIZES.map((size) => base.clone().resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true }).webp({ quality: WEBP_QUALITY }).toBuffer()),
-  );
-  return out.reduce((sum, b) => sum + b.length, 0);
+async function serverLikeGrid(file: string): Promise<number> {
+  return (await serverLike(file, GRID_SIZE)).length;
 }
 
-/**
- * A cheaper way to the same two thumbnails (a suggestion, measured for the notes): decode
- * once to 1024 pixels (rotated), encode that, and resize those pixels to 512; WebP effort 2.
- */
-async function chainedThumbnails(file: string): Promise<number> {
+/** The same for the full-screen size, as a worker makes it on the first request for it. */
+async function serverLike(file: string, size: number): Promise<Buffer> {
   const metadata = await sharp(file, { limitInputPixels: false }).metadata();
   if (metadata.exif) exifReader(metadata.exif);
-  const { data, info } = await sharp(file, { limitInputPixels: MAX_PIXELS, failOn: 'error', sequentialRead: true })
+  return sharp(file, { limitInputPixels: MAX_PIXELS, failOn: 'error', sequentialRead: true })
     .rotate()
     .timeout({ seconds: TIMEOUT_SECONDS })
-    .resize({ width: SIZES[1], height: SIZES[1], fit: 'inside', withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-  const webp = { quality: WEBP_QUALITY, effort: 2 };
-  const out = await Promise.all([
-    sharp(data, raw).resize({ width: SIZES[0], height: SIZES[0], fit: 'inside' }).webp(webp).toBuffer(),
-    sharp(data, raw).webp(webp).toBuffer(),
-  ]);
-  return out.reduce((sum, b) => sum + b.length, 0);
+    .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
+    .webp(WEBP)
+    .toBuffer();
 }
 
 /** Every photo once through `render`, `concurrency` at a time, in the bench process. */
@@ -112,7 +104,9 @@ async function reference(photos: readonly Photo[], concurrency: number, render: 
       while (next < photos.length) {
         const photo = photos[next++]!;
         const t = performance.now();
-        thumbBytes += await render(photo.file);
+        // Not `thumbBytes += await`: that reads the sum before awaiting and drops the other loops' bytes.
+        const bytes = await render(photo.file);
+        thumbBytes += bytes;
         perPhoto.push(performance.now() - t);
       }
     }),
@@ -123,40 +117,22 @@ async function reference(photos: readonly Photo[], concurrency: number, render: 
 const rate = (count: number, ms: number) => (count * 1000) / ms;
 
 /**
- * GET the top-level listing every LISTING_INTERVAL_MS (sequential, one keep-alive connection;
- * a slow answer delays the next request, it does not pile up) until `done()` or `maxMs`.
- */
-async function listingLoop(agent: http.Agent, url: string, token: string, done: () => boolean, maxMs: number): Promise<number[]> {
-  const samples: number[] = [];
-  const start = performance.now();
-  let due = start;
-  while (!done() && performance.now() - start < maxMs) {
-    const res = await timedGet(agent, url, token);
-    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${res.body}`);
-    samples.push(res.ms);
-    due += LISTING_INTERVAL_MS;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    else due = performance.now();
-  }
-  return samples;
-}
-
-/**
  * Thumbnails per second for 12-megapixel JPEGs through the whole pipeline, as issue 5 asks:
  * PHOTOS distinct 4000x3000 JPEGs (about 3 MiB each; a third with EXIF orientation 6) are
  * uploaded with tus-js-client, UPLOADS_IN_FLIGHT at a time, into the real server in its own
  * process (production settings, LOG_LEVEL=warn), and each is timed from its upload's
  * completion (the PATCH that answered Service-Node-Id) to its node.thumbnail_ready on a
- * WebSocket. Reference in the same run: the same metadata read and the same two WebP
- * thumbnails from the same files, with sharp called directly in the bench process, at the
- * server's media worker concurrency and at 2. While the pipeline runs, the top-level listing
- * (TOP_LEVEL_ITEMS items) is requested every LISTING_INTERVAL_MS; reference: the same loop
- * on the idle server right before.
+ * WebSocket. Reference in the same run: the same metadata read and the same grid-size WebP
+ * from the same files, with sharp called directly in the bench process, at the server's media
+ * worker concurrency and at 2. While the pipeline runs, the top-level listing
+ * (TOP_LEVEL_ITEMS items) is requested every LISTING_INTERVAL_MS from a process of its own;
+ * reference: the same loop on the idle server right before. Afterwards FULL_SCREEN_PHOTOS photos are opened full
+ * screen twice: the first request makes that size, the second reads it from the cache.
  */
 export async function benchMedia(): Promise<BenchResult> {
   const work = await tempDir('hearth-bench-media-');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let probe: ListingProbe | null = null;
   let ws: WebSocket | null = null;
   let bench: Awaited<ReturnType<typeof startBenchServer>> | null = null;
   try {
@@ -172,21 +148,15 @@ export async function benchMedia(): Promise<BenchResult> {
 
     log(`  reference: sharp in the bench process, concurrency ${refConcurrencies.join(' and ')} (sharp.concurrency() ${sharp.concurrency()})...`);
     // One photo first, so neither side pays for loading libvips or a cold JIT in the figures.
-    await serverLikeThumbnails(photos[photos.length - 1]!.file);
-    await chainedThumbnails(photos[photos.length - 1]!.file);
+    await serverLikeGrid(photos[photos.length - 1]!.file);
     const refs = new Map<number, ReferenceRun>();
     for (const c of refConcurrencies) {
-      const run = await reference(photos, c, serverLikeThumbnails);
+      const run = await reference(photos, c, serverLikeGrid);
       refs.set(c, run);
       log(`  sharp direct, ${c} at a time: ${rate(PHOTOS, run.ms).toFixed(2)} photos/s`);
     }
-    const chained = new Map<number, ReferenceRun>();
-    for (const c of refConcurrencies) {
-      const run = await reference(photos, c, chainedThumbnails);
-      chained.set(c, run);
-      log(`  suggestion (1024 decode, 512 from it, WebP effort 2), ${c} at a time: ${rate(PHOTOS, run.ms).toFixed(2)} photos/s`);
-    }
     const ref = refs.get(workerConcurrency)!;
+    const fullRef = await reference(photos.slice(0, FULL_SCREEN_PHOTOS), 1, async (file) => (await serverLike(file, FULL_SIZE)).length);
 
     bench = await startBenchServer({ LOG_LEVEL: 'warn' });
     const owner = await setupOwner(bench.client);
@@ -217,23 +187,28 @@ export async function benchMedia(): Promise<BenchResult> {
       socket.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused with ${res.statusCode}`)));
     });
 
-    log(`  listing loop on the idle server (${IDLE_LISTING_MS / 1000} s, every ${LISTING_INTERVAL_MS} ms)...`);
-    await listingLoop(agent, listUrl, token, () => false, 500);
+    log(`  listing loop on the idle server (${IDLE_LISTING_MS / 1000} s, every ${LISTING_INTERVAL_MS} ms, from a process of its own)...`);
+    probe = await startListingProbe();
+    await probe.run(listUrl, token, LISTING_INTERVAL_MS, 500);
     const idleCpu0 = cpuMs(bench.pid);
     const idleT0 = performance.now();
-    const idle = await listingLoop(agent, listUrl, token, () => false, IDLE_LISTING_MS);
+    const idle = await probe.run(listUrl, token, LISTING_INTERVAL_MS, IDLE_LISTING_MS);
     // The loop's own cost to the server: CPU ms per second of wall time (of one core's 1000).
     const listingCpuPerSecond = ((cpuMs(bench.pid) - idleCpu0) * 1000) / (performance.now() - idleT0);
 
     log(`  pipeline: ${PHOTOS} uploads, ${UPLOADS_IN_FLIGHT} at a time, each to its thumbnail_ready (media worker concurrency ${workerConcurrency})...`);
     const trips: Trip[] = photos.map((photo) => ({ photo, startedAt: 0, completedAt: 0, nodeId: null }));
-    let finished = false;
     let failure: unknown = null;
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const serverCpu0 = cpuMs(bench.pid);
+    // The server's children are its media workers; one that starts later started from nothing.
+    const workerCpu = () => childPids(bench!.pid).reduce((sum, pid) => sum + cpuMs(pid), 0);
+    const workerCpu0 = workerCpu();
+    const benchCpu0 = ownCpuMs();
+    const probeCpu0 = probe.cpuMs();
     const t0 = performance.now();
     delay.enable();
-    const busyListing = listingLoop(agent, listUrl, token, () => finished, PIPELINE_TIMEOUT_MS);
+    const busyListing = probe.run(listUrl, token, LISTING_INTERVAL_MS, PIPELINE_TIMEOUT_MS);
     let nextUpload = 0;
     const uploads = Promise.all(
       Array.from({ length: UPLOADS_IN_FLIGHT }, async () => {
@@ -252,10 +227,13 @@ export async function benchMedia(): Promise<BenchResult> {
     const deadline = t0 + PIPELINE_TIMEOUT_MS;
     await uploads;
     while (failure === null && performance.now() < deadline && !trips.every((t) => t.nodeId !== null && ready.has(t.nodeId))) await sleep(20);
-    finished = true;
+    probe.stop();
     const busy = await busyListing;
     delay.disable();
     const serverCpuMs = cpuMs(bench.pid) - serverCpu0;
+    const workerCpuMs = workerCpu() - workerCpu0;
+    const probeCpuMs = probe.cpuMs() - probeCpu0;
+    const benchCpuMs = ownCpuMs() - benchCpu0 + probeCpuMs;
     if (failure !== null) throw failure;
     const missing = trips.filter((t) => !ready.has(t.nodeId!));
     if (missing.length > 0) throw new Error(`${missing.length} of ${PHOTOS} photos had no node.thumbnail_ready after ${PIPELINE_TIMEOUT_MS / 1000} s`);
@@ -269,6 +247,17 @@ export async function benchMedia(): Promise<BenchResult> {
       }
     }
 
+    // Full screen, on the quiet server: the first request makes the 1024 image, the second reads it.
+    const fullFirst: number[] = [];
+    const fullCached: number[] = [];
+    for (const trip of trips.slice(0, FULL_SCREEN_PHOTOS)) {
+      for (const sample of [fullFirst, fullCached]) {
+        const res = await timedGet(agent, `${bench.server.api}/nodes/${trip.nodeId}/thumbnail?size=${FULL_SIZE}`, token);
+        if (res.status !== 200) throw new Error(`full-screen thumbnail of ${trip.photo.name} answered ${res.status}: ${res.body.slice(0, 200)}`);
+        sample.push(res.ms);
+      }
+    }
+
     const latencies = trips.map((t) => ready.get(t.nodeId!)!.at - t.completedAt);
     const firstCompletion = Math.min(...trips.map((t) => t.completedAt));
     const lastReady = Math.max(...trips.map((t) => ready.get(t.nodeId!)!.at));
@@ -277,10 +266,17 @@ export async function benchMedia(): Promise<BenchResult> {
     const fromFirstStart = rate(PHOTOS, lastReady - t0);
     const lat = summarize(latencies);
     const refPhoto = summarize(ref.perPhoto);
-    const idleS = summarize(idle);
-    const busyS = summarize(busy);
+    const idleS = summarize(idle.map((x) => x.ms));
+    const busyS = summarize(busy.map((x) => x.ms));
+    // The two phases of the pipeline: uploads (and thumbnails) until the last upload completed,
+    // then thumbnails alone. Uploads cost listings their latency even with no media work at all.
+    const uploadsEnd = performance.timeOrigin + lastUpload;
+    const duringUploads = summarize(busy.filter((x) => x.at < uploadsEnd).map((x) => x.ms));
+    const thumbnailsOnly = summarize(busy.filter((x) => x.at >= uploadsEnd).map((x) => x.ms));
     const ref2 = refs.get(2)!;
-    const best = chained.get(2)!;
+    const fullFirstS = summarize(fullFirst);
+    const fullCachedS = summarize(fullCached);
+    const fullRefS = summarize(fullRef.perPhoto);
     log(
       `  ${fromFirstStart.toFixed(2)} photos/s from the first upload's start; goal ${GOAL_PHOTOS_PER_SECOND} photos/s ` +
         `${fromFirstStart >= GOAL_PHOTOS_PER_SECOND ? 'met' : 'NOT met'}; listing p99 ${busyS.p99.toFixed(1)} ms busy vs ${idleS.p99.toFixed(1)} ms idle`,
@@ -293,7 +289,7 @@ export async function benchMedia(): Promise<BenchResult> {
         reference: rate(PHOTOS, ref.ms),
         unit: 'photo/s',
         better: 'higher',
-        referenceIs: `sharp called directly in the bench process on the same files, same work (metadata, exif-reader, 512 + 1024 WebP q${WEBP_QUALITY} via clone(), rotate()), ${workerConcurrency} at a time (the server's media worker concurrency)`,
+        referenceIs: `sharp called directly in the bench process on the same files, same work (metadata, exif-reader, ${GRID_SIZE} px WebP q${WEBP.quality} effort ${WEBP.effort}, rotate()), ${workerConcurrency} at a time (the server's media worker concurrency)`,
       },
       {
         figure: 'media pipeline, first upload completion to last thumbnail_ready',
@@ -332,12 +328,28 @@ export async function benchMedia(): Promise<BenchResult> {
         referenceIs: `one photo's work in the sharp reference, ${workerConcurrency} at a time, p99`,
       },
       {
-        figure: 'media: server CPU per photo (upload + thumbnails + listings)',
-        value: serverCpuMs / PHOTOS,
+        figure: 'media: media worker CPU per photo',
+        value: workerCpuMs / PHOTOS,
         reference: ref.cpuMs / PHOTOS,
         unit: 'ms',
         better: 'lower',
         referenceIs: `bench process CPU per photo in the sharp reference, ${workerConcurrency} at a time (utime+stime)`,
+      },
+      {
+        figure: `full-screen thumbnail (${FULL_SIZE} px), first request (made then), p50`,
+        value: fullFirstS.p50,
+        reference: fullRefS.p50,
+        unit: 'ms',
+        better: 'lower',
+        referenceIs: `sharp direct on the same files, the same work (metadata, exif-reader, ${FULL_SIZE} px WebP), one at a time, p50`,
+      },
+      {
+        figure: `full-screen thumbnail (${FULL_SIZE} px), second request (from the cache), p50`,
+        value: fullCachedS.p50,
+        reference: fullFirstS.p50,
+        unit: 'ms',
+        better: 'lower',
+        referenceIs: 'the first request for the same photos, p50',
       },
       {
         figure: `top-level listing (${TOP_LEVEL_ITEMS} items) during the media pipeline, p50`,
@@ -350,6 +362,14 @@ export async function benchMedia(): Promise<BenchResult> {
       {
         figure: `top-level listing (${TOP_LEVEL_ITEMS} items) during the media pipeline, p99`,
         value: busyS.p99,
+        reference: idleS.p99,
+        unit: 'ms',
+        better: 'lower',
+        referenceIs: 'the same loop on the idle server, p99',
+      },
+      {
+        figure: `top-level listing (${TOP_LEVEL_ITEMS} items) after the last upload, thumbnails alone, p99`,
+        value: thumbnailsOnly.p99,
         reference: idleS.p99,
         unit: 'ms',
         better: 'lower',
@@ -370,17 +390,23 @@ export async function benchMedia(): Promise<BenchResult> {
         `Uploads: ${UPLOADS_IN_FLIGHT} in flight, all ${PHOTOS} done ${((lastUpload - t0) / 1000).toFixed(1)} s after the first started ` +
           `(${(photoBytes / 2 ** 20 / ((lastUpload - t0) / 1000)).toFixed(0)} MiB/s while the media worker ran); last thumbnail ${((lastReady - t0) / 1000).toFixed(1)} s after it.`,
         `Per-photo latency max ${lat.max.toFixed(0)} ms: once uploads outrun the worker, a photo's latency is mostly its wait in the queue.`,
-        `Listing samples: ${idle.length} idle, ${busy.length} busy (max ${busyS.max.toFixed(1)} ms); the bench process's own event-loop delay ` +
-          `during the pipeline p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms (tus-js-client shares it with the listing client). ` +
+        `Listing samples: ${idle.length} idle, ${busy.length} busy (max ${busyS.max.toFixed(1)} ms): ${duringUploads.count} while uploads ran, ` +
+          `p50 ${duringUploads.p50.toFixed(1)} ms, p99 ${duringUploads.p99.toFixed(1)} ms; ${thumbnailsOnly.count} with thumbnails alone, p50 ${thumbnailsOnly.p50.toFixed(1)} ms, ` +
+          `p99 ${thumbnailsOnly.p99.toFixed(1)} ms. The uploading bench process's own event-loop delay ` +
+          `during the pipeline p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms (tus-js-client; the listing loop runs in a process of its own, so this is not in its times). ` +
           `The loop alone costs the idle server ${listingCpuPerSecond.toFixed(0)} ms of CPU a second.`,
-        `Suggestion measured here: decode once to 1024 px (rotate), encode it and resize those pixels to 512, WebP effort 2 -> ` +
-          `${refConcurrencies.map((c) => `${c} at a time ${rate(PHOTOS, chained.get(c)!.ms).toFixed(2)} photos/s (${(chained.get(c)!.cpuMs / PHOTOS).toFixed(0)} ms CPU a photo)`).join(', ')}; ` +
-          `today's work ${refConcurrencies.map((c) => `${c} at a time ${rate(PHOTOS, refs.get(c)!.ms).toFixed(2)} (${(refs.get(c)!.cpuMs / PHOTOS).toFixed(0)} ms CPU)`).join(', ')}; ` +
-          `thumbnails ${kib(best)} KiB a photo vs ${kib(ref)} KiB.`,
+        `CPU a photo during the pipeline: server ${(serverCpuMs / PHOTOS).toFixed(0)} ms (tus uploads, listings, events), media workers ` +
+          `${(workerCpuMs / PHOTOS).toFixed(0)} ms (sharp alone: ${(ref.cpuMs / PHOTOS).toFixed(0)} ms), bench processes ${(benchCpuMs / PHOTOS).toFixed(0)} ms ` +
+          `(tus-js-client and the WebSocket, and ${(probeCpuMs / PHOTOS).toFixed(0)} ms of it the listing loop): ${((serverCpuMs + workerCpuMs + benchCpuMs) / PHOTOS).toFixed(0)} ms in all, ` +
+          `so ${os.availableParallelism()} cores cap this run at ${((os.availableParallelism() * 1000 * PHOTOS) / (serverCpuMs + workerCpuMs + benchCpuMs)).toFixed(1)} photos/s.`,
+        `Grid thumbnails ${kib(ref)} KiB a photo. Full screen (${FULL_SIZE} px, made on the first request, ${FULL_SCREEN_PHOTOS} photos one at a time): ` +
+          `first request p50 ${fullFirstS.p50.toFixed(0)} ms, max ${fullFirstS.max.toFixed(0)} ms; from the cache p50 ${fullCachedS.p50.toFixed(1)} ms; ` +
+          `sharp direct p50 ${fullRefS.p50.toFixed(0)} ms, ${(fullRef.thumbBytes / FULL_SCREEN_PHOTOS / 1024).toFixed(0)} KiB.`,
       ],
     };
   } finally {
     ws?.terminate();
+    probe?.close();
     agent.destroy();
     await bench?.close();
     await removeTempDir(work);

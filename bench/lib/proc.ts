@@ -112,6 +112,12 @@ export function cpuMs(pid: number): number {
   return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/** The live child processes of a process (Linux: from every thread's children list). */
+export function childPids(pid: number): number[] {
+  const tasks = fs.readdirSync(`/proc/${pid}/task`);
+  return tasks.flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+}
+
 /** USER_HZ; 100 on every Linux this runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
 

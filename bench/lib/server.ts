@@ -8,7 +8,12 @@ export const PRODUCTION_HASH_COST = DEFAULT_CONFIG.passwordHashCost;
 
 /** The environment `npm start` runs with by default, plus `env`. */
 export function productionEnv(env: Record<string, string> = {}): Record<string, string> {
-  return { PASSWORD_HASH_COST: String(PRODUCTION_HASH_COST), LOG_LEVEL: DEFAULT_CONFIG.logLevel, ...env };
+  return {
+    PASSWORD_HASH_COST: String(PRODUCTION_HASH_COST),
+    LOG_LEVEL: DEFAULT_CONFIG.logLevel,
+    MEDIA_WORKERS_AT_START: DEFAULT_CONFIG.mediaWorkersAtStart ? '1' : '0',
+    ...env,
+  };
 }
 
 export interface BenchServer {
