@@ -30,7 +30,14 @@ interface LsblkEntry {
   children?: LsblkEntry[];
 }
 
-/** Every block device, flattened (disks, partitions, loop devices), from `lsblk -J`. */
+/**
+ * Every block device, flattened (disks, partitions, loop devices), from `lsblk -J`.
+ * lsblk directly, not drivelist + systeminformation (ARCHITECTURE's first choice), measured
+ * here: drivelist lists whole disks only (no partitions, file system or UUID, and no loop
+ * devices at all), systeminformation's blockDevices keeps one mount point per device and runs
+ * lsblk through a shell string; both are lsblk underneath, and a drive here needs partitions,
+ * every mount point and the UUID the server mounts it again by.
+ */
 export async function listBlockDevices(): Promise<BlockDevice[]> {
   const out = await runCommand('lsblk', ['-J', '-b', '-o', 'NAME,PATH,SIZE,MODEL,RM,TYPE,FSTYPE,LABEL,UUID,MOUNTPOINTS,PKNAME']);
   const parsed = JSON.parse(out) as { blockdevices: LsblkEntry[] };
