@@ -1,6 +1,6 @@
 import type { NodeDto, Page, TrashPage } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
-import type { Keyset, ListScope, NodeRow, SortField } from '../store/nodes.repo.ts';
+import type { Keyset, ListedNodeRow, ListScope, SortField } from '../store/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { searchKey } from './node-names.ts';
@@ -111,10 +111,8 @@ function encodeCursor(tuple: CursorTuple): string {
   return Buffer.from(JSON.stringify(tuple)).toString('base64url');
 }
 
-function encodeListCursor(row: NodeRow, sort: SortField, desc: boolean): string {
-  // The listing query selects the value it sorted on as sort_value (sort_name is not among the node columns).
-  const value = (row as unknown as { sort_value: string | number }).sort_value;
-  return encodeCursor([sort, desc, row.type === 'folder' ? 0 : 1, value, row.id]);
+function encodeListCursor(row: ListedNodeRow, sort: SortField, desc: boolean): string {
+  return encodeCursor([sort, desc, row.type === 'folder' ? 0 : 1, row.sort_value, row.id]);
 }
 
 /** A cursor only continues the listing it came from: same sort, same direction. */

