@@ -31,6 +31,12 @@ export interface ServerConfig {
   systemPaths: string[];
   /** Loop devices are image files, not drives; tests present them as drives. */
   includeLoopDevices: boolean;
+  /**
+   * How drives are mounted, unmounted and formatted: 'auto' does it directly when the server
+   * runs as root and through udisks2 otherwise; 'udisks' always through udisks2, so the
+   * desktop sees the same mounts as a USB disk it mounted itself.
+   */
+  driveTools: 'auto' | 'udisks';
   /** Media worker processes; they run at a lower priority, so requests stay fast while they work. */
   mediaConcurrency: number;
   /**
@@ -70,6 +76,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   mountsRoots: ['/media', '/mnt', '/run/media'],
   systemPaths: ['/', '/boot', '/boot/efi', '/usr', '/var', '/home', '[SWAP]'],
   includeLoopDevices: false,
+  driveTools: 'auto',
   ffmpegPath: null,
   heifConvertPath: null,
   logLevel: 'info',
@@ -106,8 +113,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.MOUNTS_ROOT) input.mountsRoots = env.MOUNTS_ROOT.split(':').filter(Boolean);
   if (env.HEIF_CONVERT_PATH) input.heifConvertPath = env.HEIF_CONVERT_PATH;
   if (env.MEDIA_CONCURRENCY) input.mediaConcurrency = Math.max(1, Number.parseInt(env.MEDIA_CONCURRENCY, 10) || 1);
+  if (env.DRIVE_TOOLS) input.driveTools = parseDriveTools(env.DRIVE_TOOLS);
   if (env.MEDIA_WORKERS_AT_START) input.mediaWorkersAtStart = env.MEDIA_WORKERS_AT_START !== '0' && env.MEDIA_WORKERS_AT_START !== 'false';
   return input;
+}
+
+function parseDriveTools(raw: string): ServerConfig['driveTools'] {
+  if (raw === 'auto' || raw === 'udisks') return raw;
+  throw new Error(`DRIVE_TOOLS must be auto or udisks, got "${raw}"`);
 }
 
 function parsePort(raw: string): number {

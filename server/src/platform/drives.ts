@@ -1,4 +1,4 @@
-import { runCommand } from './run.ts';
+import { CommandError, runCommand } from './run.ts';
 
 /** A block device as lsblk reports it. */
 export interface BlockDevice {
@@ -70,27 +70,36 @@ export interface FilesystemProbe {
 
 /**
  * Every block device with its file system, label and UUID. lsblk learns those from udev,
- * which may not know them (containers, a fresh format): then the device itself is asked.
+ * whose records can lag (a label changed on a mounted drive) or be missing (containers, a
+ * fresh format). `readEveryDevice` asks each device itself: for the owner's drive page and
+ * before a drive is changed. Otherwise (the periodic drive check) a device is asked only
+ * when udev knows nothing of it, so the check does not wake sleeping disks.
  */
-export async function listBlockDevicesProbed(): Promise<BlockDevice[]> {
+export async function listBlockDevicesProbed(options: { readEveryDevice?: boolean } = {}): Promise<BlockDevice[]> {
   return Promise.all(
     (await listBlockDevices()).map(async (d) => {
-      if ((d.fstype !== null && d.uuid !== null) || d.size === 0) return d;
+      if (d.size === 0 || (!options.readEveryDevice && d.fstype !== null && d.uuid !== null)) return d;
       const probe = await probeFilesystem(d.path);
-      return { ...d, fstype: probe.filesystem, label: probe.label, uuid: probe.uuid };
+      return probe ? { ...d, fstype: probe.filesystem, label: probe.label, uuid: probe.uuid } : d;
     }),
   );
 }
 
-/** What is on a device now, read from the device itself (not a cache): its file system, label and UUID. */
-export async function probeFilesystem(device: string): Promise<FilesystemProbe> {
+/**
+ * What is on a device now, read from the device itself (not a cache): its file system, label
+ * and UUID, all null when nothing is recognisable on it. Null when the device cannot be read
+ * (a server not running as root may not open disks).
+ */
+export async function probeFilesystem(device: string): Promise<FilesystemProbe | null> {
   try {
     const out = await runCommand('blkid', ['-p', '-o', 'export', device]);
     const fields = Object.fromEntries(out.split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2)));
     return { filesystem: fields.TYPE ?? null, label: fields.LABEL ?? null, uuid: fields.UUID ?? null };
-  } catch {
-    // blkid exits 2 when it finds nothing: an empty or unknown device.
-    return { filesystem: null, label: null, uuid: null };
+  } catch (error) {
+    // blkid exits 2 and prints nothing when it finds nothing (an empty or unknown device); an
+    // unreadable device exits 2 too, with an error on stderr.
+    if (error instanceof CommandError && error.exitCode === 2 && error.stderr.trim() === '') return { filesystem: null, label: null, uuid: null };
+    return null;
   }
 }
 
@@ -103,4 +112,44 @@ export async function makeFilesystem(device: string, filesystem: FilesystemKind,
   } else {
     await runCommand('mkfs.exfat', [...(label ? ['-L', label] : []), device], 10 * 60_000);
   }
+}
+
+/**
+ * Writes a new file system through udisks2, so the server needs no root: udisksctl has no
+ * format command, so udisks' D-Bus method Block.Format is called with busctl, whose typed
+ * arguments go as separate words (a label needs no quoting). udisks wipes the old signatures
+ * and waits until the new file system is seen before it answers.
+ */
+export async function formatWithUdisks(
+  tools: { udisksctl: string; busctl: string },
+  device: string,
+  filesystem: FilesystemKind,
+  label: string | null,
+): Promise<void> {
+  const objectPath = udisksObjectPath(await runCommand(tools.udisksctl, ['info', '-b', device]));
+  if (!objectPath) throw new Error(`udisks2 does not know ${device}`);
+  const options = [...(label ? ['label', 's', label] : []), 'auth.no_user_interaction', 'b', 'true'];
+  await runCommand(
+    tools.busctl,
+    [
+      'call',
+      '--system',
+      '--timeout=600',
+      'org.freedesktop.UDisks2',
+      objectPath,
+      'org.freedesktop.UDisks2.Block',
+      'Format',
+      'sa{sv}',
+      filesystem,
+      String(options.length / 3),
+      ...options,
+    ],
+    10 * 60_000,
+  );
+}
+
+/** The object path `udisksctl info -b` starts with: "/org/freedesktop/UDisks2/block_devices/sdb1:". */
+export function udisksObjectPath(info: string): string | null {
+  const first = info.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+  return /^\/org\/freedesktop\/UDisks2\/block_devices\/\w+:$/.test(first) ? first.slice(0, -1) : null;
 }

@@ -45,18 +45,24 @@ export function isNetworkFs(fsType: string): boolean {
   return NETWORK_TYPES.has(fsType);
 }
 
-/**
- * Flushes and unmounts a mount point. Through udisks2 (`udisksctl`) when it is installed, so
- * the server needs no root; otherwise `umount`, which needs the privilege to unmount.
- */
-export async function unmount(mount: MountEntry): Promise<void> {
-  await runCommand('sync', ['-f', mount.mountPoint]).catch(() => runCommand('sync', []));
-  const udisks = findExecutable('udisksctl');
-  if (udisks && mount.source.startsWith('/dev/')) {
-    await runCommand(udisks, ['unmount', '--no-user-interaction', '-b', mount.source], 60_000);
+/** Unmounts a mount point with `umount` (as root) or `fusermount -u` (a FUSE mount of the server's own user). */
+export async function unmountDirect(mount: MountEntry): Promise<void> {
+  await flush(mount.mountPoint);
+  if (mount.fsType.startsWith('fuse') && process.getuid?.() !== 0) {
+    await runCommand(findExecutable('fusermount3') ?? 'fusermount', ['-u', mount.mountPoint], 60_000);
     return;
   }
   await runCommand('umount', [mount.mountPoint], 60_000);
+}
+
+/** Unmounts a drive through udisks2, as the desktop's "safely remove" does: no root needed. */
+export async function unmountWithUdisks(udisksctl: string, mount: MountEntry): Promise<void> {
+  await flush(mount.mountPoint);
+  await runCommand(udisksctl, ['unmount', '--no-user-interaction', '-b', mount.source], 60_000);
+}
+
+function flush(mountPoint: string): Promise<unknown> {
+  return runCommand('sync', ['-f', mountPoint]).catch(() => runCommand('sync', []));
 }
 
 /** Mounts a block device at a folder of ours (created when missing). Needs root. */
@@ -106,22 +112,6 @@ export async function mountPool(mergerfs: string, branches: string[], mountPoint
     'fsname=hearth-pool',
   ];
   await runCommand(mergerfs, ['-o', settings.join(','), branches.join(':'), mountPoint], 60_000);
-}
-
-/** Unmounts a mount point we made (a drive or a pool), flushing it first. */
-export async function unmountPath(mountPoint: string): Promise<void> {
-  const mount = listMounts().find((m) => m.mountPoint === mountPoint);
-  if (!mount) return;
-  await runCommand('sync', ['-f', mountPoint]).catch(() => runCommand('sync', []));
-  if (mount.fsType.startsWith('fuse') && process.getuid?.() !== 0) {
-    await runCommand(findExecutable('fusermount3') ?? 'fusermount', ['-u', mountPoint], 60_000);
-    return;
-  }
-  if (mount.fsType.startsWith('fuse')) {
-    await runCommand('umount', [mountPoint], 60_000);
-    return;
-  }
-  await unmount(mount);
 }
 
 export function isMountPoint(dir: string): boolean {

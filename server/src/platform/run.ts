@@ -17,6 +17,18 @@ export function findExecutable(name: string): string | null {
   return null;
 }
 
+/** A command that failed: what it printed on stderr, and its exit code (null when it was killed). */
+export class CommandError extends Error {
+  constructor(
+    message: string,
+    readonly stderr: string,
+    readonly exitCode: number | null,
+    options: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 /**
  * Runs an OS command with an argument array (never a shell string) and a time limit. The
  * error says which command failed and what it printed.
@@ -26,7 +38,8 @@ export function runCommand(command: string, args: string[], timeoutMs = 30_000):
     execFile(command, args, { timeout: timeoutMs, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) {
         const detail = String(stderr || error.message).trim().slice(0, 500);
-        reject(new Error(`${command} ${args.join(' ')} failed: ${detail}`, { cause: error }));
+        const exitCode = typeof error.code === 'number' ? error.code : null;
+        reject(new CommandError(`${command} ${args.join(' ')} failed: ${detail}`, String(stderr), exitCode, { cause: error }));
       } else {
         resolve(stdout);
       }

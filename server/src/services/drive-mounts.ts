@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.ts';
-import type { BlockDevice } from '../platform/drives.ts';
-import { listBlockDevicesProbed } from '../platform/drives.ts';
-import { isMountPoint, mountDevice, mountPool, mountWithUdisks, unmountPath } from '../platform/mounts.ts';
+import type { BlockDevice, FilesystemKind } from '../platform/drives.ts';
+import { formatWithUdisks, listBlockDevicesProbed, makeFilesystem } from '../platform/drives.ts';
+import { isMountPoint, listMounts, mountDevice, mountPool, mountWithUdisks, unmountDirect, unmountWithUdisks, type MountEntry } from '../platform/mounts.ts';
 import { findExecutable } from '../platform/run.ts';
 import type { MountedMember, MountSpec } from '../store/libraries.repo.ts';
 import type { ServiceDeps } from './context.ts';
@@ -23,9 +23,15 @@ export interface DriveCapabilities {
 }
 
 /**
- * How the server mounts drives and pools on this machine, and brings them back after a
- * reboot or a replug. As root it mounts under `<mounts root>/hearth`; otherwise it asks
- * udisks2, as the desktop does for a USB disk.
+ * How the server changes drives: by itself when it runs as root, otherwise through udisks2,
+ * as the desktop does for a USB disk; null when it can do neither.
+ */
+type DriveTools = { kind: 'direct' } | { kind: 'udisks'; udisksctl: string; busctl: string | null } | null;
+
+/**
+ * How the server mounts, unmounts, formats and pools drives on this machine, and brings them
+ * back after a reboot or a replug. As root it mounts under `<mounts root>/hearth`; through
+ * udisks2, udisks picks the mount point (under /media/<user>).
  */
 export class DriveMounts {
   private tail: Promise<unknown> = Promise.resolve();
@@ -42,24 +48,58 @@ export class DriveMounts {
     return result;
   }
 
+  private tools(): DriveTools {
+    if (isRoot() && this.deps.config.driveTools !== 'udisks') return { kind: 'direct' };
+    const udisksctl = findExecutable('udisksctl');
+    return udisksctl ? { kind: 'udisks', udisksctl, busctl: findExecutable('busctl') } : null;
+  }
+
   capabilities(): DriveCapabilities {
-    const root = isRoot();
-    const udisks = findExecutable('udisksctl') !== null;
+    const tools = this.tools();
     const mergerfs = findExecutable('mergerfs') !== null;
     const fuse = findExecutable('fusermount3') !== null || findExecutable('fusermount') !== null;
     return {
-      format: root ? { available: true } : { available: false, reason: 'Formatting needs administrator rights: run the server as root (for example as a system service).' },
-      mount: root || udisks ? { available: true } : { available: false, reason: 'Mounting needs administrator rights or udisks2: install udisks2, or run the server as root.' },
+      format:
+        tools?.kind === 'direct' || (tools?.kind === 'udisks' && tools.busctl !== null)
+          ? { available: true }
+          : { available: false, reason: 'Formatting needs udisks2 with busctl (systemd), or administrator rights: install udisks2, or run the server as root.' },
+      mount: tools ? { available: true } : { available: false, reason: 'Mounting needs udisks2 or administrator rights: install udisks2, or run the server as root.' },
       pool: !mergerfs
         ? { available: false, reason: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' }
-        : !(root || (udisks && fuse && this.poolRootWritable()))
+        : !(tools?.kind === 'direct' || (tools?.kind === 'udisks' && fuse && this.poolRootWritable()))
           ? { available: false, reason: `Pooling needs administrator rights, or udisks2 with fuse3 and a mounts folder the server can write to (${this.serverRoot()}).` }
           : { available: true },
     };
   }
 
   helperAvailable(): boolean {
-    return isRoot() || findExecutable('udisksctl') !== null;
+    return this.tools() !== null;
+  }
+
+  /** Writes a new, empty file system on a device nothing has mounted. */
+  async format(device: string, filesystem: FilesystemKind, label: string | null): Promise<void> {
+    const tools = this.tools();
+    if (tools?.kind === 'direct') return makeFilesystem(device, filesystem, label);
+    if (tools?.kind !== 'udisks' || tools.busctl === null) throw new AppError('helper_unavailable');
+    return formatWithUdisks({ udisksctl: tools.udisksctl, busctl: tools.busctl }, device, filesystem, label);
+  }
+
+  /**
+   * Flushes and unmounts a mount. A drive goes through udisks2 when that is how the server
+   * works; a pool (FUSE, the server's own) never does.
+   */
+  async unmount(mount: MountEntry): Promise<void> {
+    const tools = this.tools();
+    if (tools?.kind === 'udisks' && !mount.fsType.startsWith('fuse') && mount.source.startsWith('/dev/')) {
+      return unmountWithUdisks(tools.udisksctl, mount);
+    }
+    return unmountDirect(mount);
+  }
+
+  /** Unmounts whatever is mounted at `mountPoint` (nothing when nothing is). */
+  async unmountAt(mountPoint: string): Promise<void> {
+    const mount = listMounts().find((m) => m.mountPoint === mountPoint);
+    if (mount) await this.unmount(mount);
   }
 
   /** Mounts a drive unless it is mounted already, and makes its library folder. */
@@ -99,13 +139,13 @@ export class DriveMounts {
     if (poolMountPoint) await this.releasePool(poolMountPoint);
     for (const member of members) {
       if (!member.mounted_by_server) continue;
-      await unmountPath(member.mount_point);
+      await this.unmountAt(member.mount_point);
       this.forgetMountPoint(member.mount_point);
     }
   }
 
   async releasePool(mountPoint: string): Promise<void> {
-    await unmountPath(mountPoint);
+    await this.unmountAt(mountPoint);
     this.forgetMountPoint(mountPoint);
   }
 
@@ -153,17 +193,14 @@ export class DriveMounts {
   }
 
   private async mountFresh(device: string, uuid: string): Promise<string> {
+    const tools = this.tools();
+    if (!tools) throw new AppError('helper_unavailable');
     try {
-      if (isRoot()) {
-        const mountPoint = path.join(this.serverRoot(), uuid);
-        await mountDevice(device, mountPoint);
-        return mountPoint;
-      }
-      const udisks = findExecutable('udisksctl');
-      if (!udisks) throw new AppError('helper_unavailable');
-      return await mountWithUdisks(udisks, device);
+      if (tools.kind === 'udisks') return await mountWithUdisks(tools.udisksctl, device);
+      const mountPoint = path.join(this.serverRoot(), uuid);
+      await mountDevice(device, mountPoint);
+      return mountPoint;
     } catch (error) {
-      if (error instanceof AppError) throw error;
       throw new AppError('mount_failed', `The drive could not be mounted: ${String(error).slice(0, 300)}`);
     }
   }

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { AppError } from '../errors.ts';
 import type { DriveDto, LibraryDto } from '../contract/dto.ts';
-import { listBlockDevicesProbed, makeFilesystem, probeFilesystem, type BlockDevice, type FilesystemKind, type FilesystemProbe } from '../platform/drives.ts';
-import { isNetworkFs, mountOf, unmount } from '../platform/mounts.ts';
+import { listBlockDevicesProbed, probeFilesystem, type BlockDevice, type FilesystemKind, type FilesystemProbe } from '../platform/drives.ts';
+import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { findExecutable } from '../platform/run.ts';
 import { readMarker } from '../store/content-stores.ts';
 import { parseMountSpec, type LibraryRow, type MountedMember, type MountSpec } from '../store/libraries.repo.ts';
@@ -52,22 +52,23 @@ export class DriveService {
       if (label !== null && (Buffer.byteLength(label) > LABEL_LIMITS[input.filesystem] || !/^[\w .-]+$/.test(label))) {
         throw new AppError('invalid_input', `A ${input.filesystem} label is up to ${LABEL_LIMITS[input.filesystem]} letters, digits, spaces, dots or dashes.`, { field: 'label' });
       }
-      const previous = await probeFilesystem(drive.device);
+      // A server without root may not read the disk itself: udev's record is the next best account.
+      const previous = (await probeFilesystem(drive.device)) ?? { filesystem: drive.filesystem, label: drive.label, uuid: drive.uuid };
       for (const device of [drive.device, ...descendants(devices, drive.id).map((d) => d.path)]) {
         const mounted = devices.find((d) => d.path === device)?.mountpoints ?? [];
         for (const mountPoint of mounted) {
           const mount = mountOf(mountPoint);
           if (!mount) continue;
-          await unmount(mount).catch(() => {
+          await this.mounts.unmount(mount).catch(() => {
             throw new AppError('drive_busy');
           });
         }
       }
       this.deps.log.warn('formatting a drive', { device: drive.device, filesystem: input.filesystem });
-      await makeFilesystem(drive.device, input.filesystem, label);
+      await this.mounts.format(drive.device, input.filesystem, label);
       const after = (await this.drives()).find((d) => d.id === drive.id) ?? drive;
       const now = await probeFilesystem(drive.device);
-      return { drive: { ...after, filesystem: now.filesystem, label: now.label, uuid: now.uuid }, previous };
+      return { drive: now ? { ...after, filesystem: now.filesystem, label: now.label, uuid: now.uuid } : after, previous };
     });
   }
 
@@ -112,7 +113,7 @@ export class DriveService {
     const capability = this.mounts.capabilities().pool;
     if (!capability.available) throw new AppError(findExecutable('mergerfs') ? 'helper_unavailable' : 'pool_unavailable', capability.reason);
     return this.exclusively(async () => {
-      const devices = await listBlockDevicesProbed();
+      const devices = await listBlockDevicesProbed({ readEveryDevice: true });
       const drives = this.toDrives(devices);
       const chosen = input.drive_ids.map((id) => {
         const drive = drives.find((d) => d.id === id);
@@ -179,14 +180,14 @@ export class DriveService {
   }
 
   private async find(id: string): Promise<{ drive: DriveDto; devices: BlockDevice[] }> {
-    const devices = await listBlockDevicesProbed();
+    const devices = await listBlockDevicesProbed({ readEveryDevice: true });
     const drive = this.toDrives(devices).find((d) => d.id === id);
     if (!drive) throw new AppError('not_found');
     return { drive, devices };
   }
 
   private async drives(): Promise<DriveDto[]> {
-    return this.toDrives(await listBlockDevicesProbed());
+    return this.toDrives(await listBlockDevicesProbed({ readEveryDevice: true }));
   }
 
   private toDrives(devices: BlockDevice[]): DriveDto[] {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LibraryDto } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
-import { isNetworkFs, mountOf, unmount } from '../platform/mounts.ts';
+import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
 import { hasMarker, LIBRARY_MARKER, type ContentStores } from '../store/content-stores.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../store/libraries.repo.ts';
@@ -151,7 +151,7 @@ export class LibraryService {
       mount.mountPoint === mountOf(this.deps.config.dataDir)?.mountPoint ||
       this.deps.store.libraries.all().some((o) => o.id !== libraryId && o.status !== 'ejected' && mountOf(o.path)?.mountPoint === mount.mountPoint);
     if (shared) return;
-    await unmount(mount);
+    await this.mounts.unmount(mount);
     this.mounts.forgetMountPoint(mount.mountPoint);
   }
 

@@ -13,6 +13,7 @@ import {
   createLoopDrive,
   loopUnsupportedReason,
   mountPoints,
+  setLabel,
   unmountAllUnder,
   type BlankLoopDevice,
   type LoopDrive,
@@ -264,7 +265,7 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
   function drive(name: string, label: string | null, options: { sizeMb?: number; mounted?: boolean } = {}): LoopDrive {
     const d = createLoopDrive(work, name, path.join(roots, name), options.sizeMb ?? 64);
     owned.push(d);
-    if (label !== null) run('e2label', [d.device, label]);
+    if (label !== null) setLabel(d.device, label);
     if (options.mounted === false) d.unmount();
     const now = blkid(d.device);
     assert.equal(now.TYPE, 'ext4');

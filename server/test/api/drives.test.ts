@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { assertError } from '../helpers/assert.ts';
-import { createLoopDrive, loopUnsupportedReason, type LoopDrive } from '../helpers/loop.ts';
+import { createLoopDrive, loopUnsupportedReason, setLabel, type LoopDrive } from '../helpers/loop.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
 
 /*
@@ -103,7 +103,7 @@ describe('drives (loop-device images made by the test)', () => {
   function drive(name: string, label: string, options: { sizeMb?: number; mounted?: boolean } = {}): LoopDrive {
     const d = createLoopDrive(work, name, path.join(roots, name), options.sizeMb ?? 64);
     drives.push(d);
-    run('e2label', [d.device, label]);
+    setLabel(d.device, label);
     if (options.mounted === false) d.unmount();
     assert.deepEqual(blkid(d.device), { ...blkid(d.device), TYPE: 'ext4', LABEL: label });
     return d;

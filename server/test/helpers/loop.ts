@@ -21,6 +21,25 @@ function run(command: string, args: string[]): string {
   return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
 }
 
+/**
+ * Waits until udev (when it runs here) has seen the latest change to a device: lsblk reads
+ * udev's records, which lag a change (a new label, a new device) by a few milliseconds.
+ */
+export function settleUdev(): void {
+  if (!fs.existsSync('/run/udev/control')) return;
+  try {
+    run('udevadm', ['settle', '--timeout=10']);
+  } catch {
+    // udev without udevadm, or slow: lsblk may then lag, as on any machine
+  }
+}
+
+/** Labels an ext4 drive, and waits until the drive listing can see the label. */
+export function setLabel(device: string, label: string): void {
+  run('e2label', [device, label]);
+  settleUdev();
+}
+
 /** Mount points as the kernel sees them now (octal escapes decoded). */
 export function mountPoints(): string[] {
   const text = fs.readFileSync('/proc/self/mountinfo', 'utf8');
@@ -84,6 +103,7 @@ export function createLoopDrive(dir: string, name: string, mountPoint: string, s
     device = run('losetup', ['--find', '--show', image]).trim();
     if (!device.startsWith('/dev/loop')) throw new Error(`losetup answered ${JSON.stringify(device)}`);
     drive.mount();
+    settleUdev();
   } catch (error) {
     drive.destroy();
     throw error;
@@ -140,6 +160,7 @@ export function createBlankLoopDevice(dir: string, name: string, sizeMb = 16): B
     fs.writeFileSync(image, Buffer.alloc(sizeMb * 1024 * 1024));
     device = run('losetup', ['--find', '--show', image]).trim();
     if (!device.startsWith('/dev/loop')) throw new Error(`losetup answered ${JSON.stringify(device)}`);
+    settleUdev();
   } catch (error) {
     blank.destroy();
     throw error;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { udisksObjectPath } from '../../src/platform/drives.ts';
 import { udisksMountPoint } from '../../src/platform/mounts.ts';
 
 // udisks2 cannot run in this container (no system D-Bus); its answers are the ones its
@@ -30,5 +31,23 @@ describe('where udisksctl says it mounted a drive', () => {
   test('an answer about another device, or no answer, gives nothing', () => {
     assert.equal(udisksMountPoint('Mounted /dev/sdb1 at /media/anna/X.\n', '/dev/sdb2'), null);
     assert.equal(udisksMountPoint('Error mounting /dev/sdb1: GDBus.Error: Not authorized\n', '/dev/sdb1'), null);
+  });
+});
+
+describe('which udisks2 object a device is (for a format through D-Bus)', () => {
+  test('the first line of `udisksctl info -b` names it, without its colon', () => {
+    const info = '/org/freedesktop/UDisks2/block_devices/sdb1:\n  org.freedesktop.UDisks2.Block:\n    Device:  /dev/sdb1\n';
+    assert.equal(udisksObjectPath(info), '/org/freedesktop/UDisks2/block_devices/sdb1');
+  });
+
+  test('leading blank lines are skipped', () => {
+    assert.equal(udisksObjectPath('\n/org/freedesktop/UDisks2/block_devices/nvme0n1p2:\n'), '/org/freedesktop/UDisks2/block_devices/nvme0n1p2');
+  });
+
+  test('an error, or an object that is not a block device, gives nothing (nothing is formatted)', () => {
+    assert.equal(udisksObjectPath('Error looking up object for device /dev/sdz\n'), null);
+    assert.equal(udisksObjectPath('/org/freedesktop/UDisks2/drives/Samsung_SSD:\n'), null);
+    assert.equal(udisksObjectPath('/org/freedesktop/UDisks2/block_devices/sdb1; rm -rf /:\n'), null);
+    assert.equal(udisksObjectPath(''), null);
   });
 });
