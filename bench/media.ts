@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -163,9 +164,11 @@ export async function benchMedia(): Promise<BenchResult> {
     const token = owner.access;
     const album = await bench.client.post('/nodes/folder', { name: 'Camera roll', parent_id: 'root' }, { token });
     if (album.status !== 201) throw new Error(`creating the photos folder answered ${album.status}`);
+    let plainFolderId = '';
     for (let i = 1; i < TOP_LEVEL_ITEMS; i++) {
       const res = await bench.client.post('/nodes/folder', { name: `Folder ${String(i).padStart(3, '0')}`, parent_id: 'root' }, { token });
       if (res.status !== 201) throw new Error(`creating folder ${i} answered ${res.status}`);
+      if (i === 1) plainFolderId = res.body.id;
     }
     const listUrl = `${bench.server.api}/nodes?parent_id=root`;
     const first = await timedGet(agent, listUrl, token);
@@ -195,6 +198,25 @@ export async function benchMedia(): Promise<BenchResult> {
     const idle = await probe.run(listUrl, token, LISTING_INTERVAL_MS, IDLE_LISTING_MS);
     // The loop's own cost to the server: CPU ms per second of wall time (of one core's 1000).
     const listingCpuPerSecond = ((cpuMs(bench.pid) - idleCpu0) * 1000) / (performance.now() - idleT0);
+
+    // The same uploads with no media work behind them: files of the photos' sizes in random bytes
+    // (sniffed as no image, so no job is queued). What listings suffer from uploads alone.
+    log(`  the same ${PHOTOS} uploads, ${UPLOADS_IN_FLIGHT} at a time, as random bytes (no media job), with the listing loop...`);
+    const plainSizes = photos.map((p) => p.bytes);
+    let nextPlain = 0;
+    const plainBusy = probe.run(listUrl, token, LISTING_INTERVAL_MS, PIPELINE_TIMEOUT_MS);
+    const plainT0 = performance.now();
+    await Promise.all(
+      Array.from({ length: UPLOADS_IN_FLIGHT }, async () => {
+        while (nextPlain < plainSizes.length) {
+          const i = nextPlain++;
+          await uploadFile(bench!.server.api, token, crypto.randomBytes(plainSizes[i]!), { filename: `plain-${i}.bin`, filetype: 'application/octet-stream', parentId: plainFolderId });
+        }
+      }),
+    );
+    const plainMs = performance.now() - plainT0;
+    probe.stop();
+    const uploadsAlone = await plainBusy;
 
     log(`  pipeline: ${PHOTOS} uploads, ${UPLOADS_IN_FLIGHT} at a time, each to its thumbnail_ready (media worker concurrency ${workerConcurrency})...`);
     const trips: Trip[] = photos.map((photo) => ({ photo, startedAt: 0, completedAt: 0, nodeId: null }));
@@ -273,6 +295,7 @@ export async function benchMedia(): Promise<BenchResult> {
     const uploadsEnd = performance.timeOrigin + lastUpload;
     const duringUploads = summarize(busy.filter((x) => x.at < uploadsEnd).map((x) => x.ms));
     const thumbnailsOnly = summarize(busy.filter((x) => x.at >= uploadsEnd).map((x) => x.ms));
+    const uploadsAloneS = summarize(uploadsAlone.map((x) => x.ms));
     const ref2 = refs.get(2)!;
     const fullFirstS = summarize(fullFirst);
     const fullCachedS = summarize(fullCached);
@@ -368,6 +391,14 @@ export async function benchMedia(): Promise<BenchResult> {
         referenceIs: 'the same loop on the idle server, p99',
       },
       {
+        figure: `top-level listing (${TOP_LEVEL_ITEMS} items) while the photos upload (thumbnails being made), p99`,
+        value: duringUploads.p99,
+        reference: uploadsAloneS.p99,
+        unit: 'ms',
+        better: 'lower',
+        referenceIs: `the same loop while the same ${PHOTOS} uploads of the same sizes ran as random bytes (no media work), right before, p99`,
+      },
+      {
         figure: `top-level listing (${TOP_LEVEL_ITEMS} items) after the last upload, thumbnails alone, p99`,
         value: thumbnailsOnly.p99,
         reference: idleS.p99,
@@ -389,6 +420,8 @@ export async function benchMedia(): Promise<BenchResult> {
           'every thumbnail_ready checked for has_thumbnail, oriented width/height and taken_at.',
         `Uploads: ${UPLOADS_IN_FLIGHT} in flight, all ${PHOTOS} done ${((lastUpload - t0) / 1000).toFixed(1)} s after the first started ` +
           `(${(photoBytes / 2 ** 20 / ((lastUpload - t0) / 1000)).toFixed(0)} MiB/s while the media worker ran); last thumbnail ${((lastReady - t0) / 1000).toFixed(1)} s after it.`,
+        `Uploads alone (random bytes, no media job): all ${PHOTOS} in ${(plainMs / 1000).toFixed(1)} s; listings meanwhile p50 ${uploadsAloneS.p50.toFixed(1)} ms, ` +
+          `p99 ${uploadsAloneS.p99.toFixed(1)} ms (${uploadsAloneS.count} samples).`,
         `Per-photo latency max ${lat.max.toFixed(0)} ms: once uploads outrun the worker, a photo's latency is mostly its wait in the queue.`,
         `Listing samples: ${idle.length} idle, ${busy.length} busy (max ${busyS.max.toFixed(1)} ms): ${duringUploads.count} while uploads ran, ` +
           `p50 ${duringUploads.p50.toFixed(1)} ms, p99 ${duringUploads.p99.toFixed(1)} ms; ${thumbnailsOnly.count} with thumbnails alone, p50 ${thumbnailsOnly.p50.toFixed(1)} ms, ` +
