@@ -17,7 +17,8 @@ export interface EventPayloads {
   'device.approved': { session_id: string; user_id: string };
   'device.denied': { session_id: string; user_id: string };
   'share.received': { node: unknown; role: string };
-  'library.changed': { library: unknown };
+  /** `removed` when the library was removed: clients drop it from their list. */
+  'library.changed': { library: unknown; removed?: true };
   'server.settings_changed': { settings: ServerSettings };
   'session.revoked': { session_id: string; reason: SessionRevokeReason };
 }

@@ -4,7 +4,7 @@ import type { DriveDto, LibraryDto } from '../contract/dto.ts';
 import { listBlockDevicesProbed, probeFilesystem, type BlockDevice, type FilesystemKind, type FilesystemProbe } from '../platform/drives.ts';
 import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { findExecutable } from '../platform/run.ts';
-import { readMarker } from '../store/content-stores.ts';
+import { holdsContent, readMarker } from '../store/content-stores.ts';
 import { parseMountSpec, type LibraryRow, type MountedMember, type MountSpec } from '../store/libraries.repo.ts';
 import { LIBRARY_FOLDER, type DriveCapabilities, type DriveMounts } from './drive-mounts.ts';
 import { checkedName, type LibraryService } from './libraries.ts';
@@ -175,8 +175,10 @@ export class DriveService {
   private knownLibrary(folder: string): string | null {
     const marked = readMarker(folder);
     if (marked === null) return null;
-    if (!this.deps.store.libraries.byId(marked)) throw new AppError('foreign_library');
-    return marked;
+    if (this.deps.store.libraries.byId(marked)) return marked;
+    // Another server's library, or one this server removed: a new library may take it over only when nothing is left in it.
+    if (holdsContent(folder)) throw new AppError('foreign_library');
+    return null;
   }
 
   private async find(id: string): Promise<{ drive: DriveDto; devices: BlockDevice[] }> {

@@ -4,7 +4,7 @@ import type { LibraryDto } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
 import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
-import { hasMarker, LIBRARY_MARKER, type ContentStores } from '../store/content-stores.ts';
+import { clearLibraryFolder, hasMarker, holdsContent, inspectFolder, LIBRARY_MARKER, type ContentStores } from '../store/content-stores.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../store/libraries.repo.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { newId } from './secrets.ts';
@@ -71,6 +71,15 @@ export class LibraryService {
     for (const other of this.deps.store.libraries.all()) {
       if (overlaps(other.path, input.path)) throw new AppError('already_registered', undefined, { field: 'path' });
     }
+    const contents = inspectFolder(input.path);
+    if (contents.kind === 'other') {
+      throw new AppError('folder_not_empty', input.spec === null ? undefined : `The drive has a "${LIBRARY_FOLDER}" folder of its own (not a Hearth library): rename it, then mount the drive again.`);
+    }
+    if (contents.kind === 'library') {
+      if (this.deps.store.libraries.byId(contents.id)) throw new AppError('already_registered', undefined, { field: 'path' });
+      // A library this server has removed, or another server's: taken over only when no content is left in it.
+      if (holdsContent(input.path)) throw new AppError('foreign_library');
+    }
     const library: LibraryRow = {
       id: input.id ?? newId(),
       name: input.name,
@@ -121,6 +130,53 @@ export class LibraryService {
     if (library.is_default) throw new AppError('library_is_default');
     if (this.deps.store.uploads.countOnLibrary(library.id) > 0) throw new AppError('uploads_in_progress');
     return this.mounts.serially(() => this.ejectNow(library));
+  }
+
+  /**
+   * Forgets a library that holds no file: no current or old version, nothing in the trash, no
+   * upload under way. Refusing a library with content is what makes removal lose nothing; the
+   * owner deletes those files first. Its folder is left as it was before (marker, blobs/ and
+   * tmp/ taken out) and a drive the server mounted for it is unmounted. An offline library is
+   * forgotten as well; its drive, if it ever returns, can be mounted again as a new library.
+   */
+  async remove(actor: Actor, id: string): Promise<void> {
+    requireAdmin(actor);
+    const library = this.row(id);
+    if (library.kind === 'internal') throw new AppError('cannot_remove_internal');
+    await this.mounts.serially(async () => {
+      this.deps.store.transaction(() => {
+        const now = this.row(id);
+        if (now.is_default) throw new AppError('library_is_default', 'Choose another library for new files before removing this one.');
+        if (this.deps.store.uploads.countOnLibrary(id) > 0) throw new AppError('uploads_in_progress');
+        if (this.deps.store.versions.countOnLibrary(id) > 0) throw new AppError('library_not_empty');
+        this.deps.store.uploads.removeCompletedOnLibrary(id);
+        this.deps.store.libraries.remove(id);
+      });
+      const online = this.content.isOnline(id);
+      this.content.detach(id);
+      this.deps.bus.publish('library.changed', { library: this.toDto(library, false), removed: true }, { everyone: true });
+      if (online) await this.clearAndRelease(library);
+    });
+  }
+
+  /** After a removal: the folder goes back to how it was, and what the server mounted for it is unmounted. */
+  private async clearAndRelease(library: LibraryRow): Promise<void> {
+    const spec = parseMountSpec(library);
+    await this.tidy(library, () => clearLibraryFolder(library.path));
+    if (spec?.kind === 'pool') await this.tidy(library, () => this.mounts.releasePool(spec.mount_point));
+    for (const member of spec === null ? [] : spec.kind === 'drive' ? [spec.member] : spec.members) {
+      await this.tidy(library, () => fs.rmdirSync(path.join(member.mount_point, LIBRARY_FOLDER)));
+      await this.tidy(library, () => this.mounts.release([member]));
+    }
+  }
+
+  /** The library is forgotten whatever happens here: a folder or a mount left behind holds nothing of it. */
+  private async tidy(library: LibraryRow, step: () => unknown): Promise<void> {
+    try {
+      await step();
+    } catch (error) {
+      this.deps.log.warn('a removed library could not be tidied away', { library_id: library.id, error: String(error) });
+    }
   }
 
   private async ejectNow(library: LibraryRow): Promise<LibraryDto> {

@@ -98,3 +98,56 @@ export function hasMarker(library: Pick<LibraryRow, 'id' | 'path'>): boolean {
     return false;
   }
 }
+
+/** What a file system or a desktop puts in a folder by itself: not the owner's files. */
+function isHousekeeping(name: string): boolean {
+  return ['lost+found', 'System Volume Information', '$RECYCLE.BIN', '.DS_Store', '.Spotlight-V100', '.fseventsd', '.Trashes'].includes(name) || name.startsWith('.Trash-');
+}
+
+/** The folders a library owns outright: the startup pass removes every file in them that no version names. */
+const OWNED_FOLDERS = ['blobs', 'tmp'];
+
+export type FolderContents = { kind: 'empty' } | { kind: 'library'; id: string } | { kind: 'other' };
+
+/**
+ * What a folder holds before it becomes a library: nothing (housekeeping aside), a library
+ * folder (whose marker names an id), or someone's files. A library owns everything under its
+ * blobs/ and tmp/, so a folder with files of its own must never become one: a user's "tmp"
+ * folder would be emptied at the next start.
+ */
+export function inspectFolder(folder: string): FolderContents {
+  const id = readMarker(folder);
+  if (id !== null) return { kind: 'library', id };
+  return fs.readdirSync(folder).every(isHousekeeping) ? { kind: 'empty' } : { kind: 'other' };
+}
+
+/** Whether any content file, referenced or not, is left in a library folder (stops at the first). */
+export function holdsContent(folder: string): boolean {
+  return OWNED_FOLDERS.some((name) => holdsFile(path.join(folder, name)));
+}
+
+function holdsFile(dir: string): boolean {
+  let handle: fs.Dir;
+  try {
+    handle = fs.opendirSync(dir);
+  } catch {
+    return false;
+  }
+  try {
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+      if (!entry.isDirectory() || holdsFile(path.join(dir, entry.name))) return true;
+    }
+    return false;
+  } finally {
+    handle.closeSync();
+  }
+}
+
+/**
+ * Takes a library's own things out of its folder (the marker, blobs/ and tmp/, which hold no
+ * referenced content by then) so the folder is what it was before; the folder itself stays.
+ */
+export function clearLibraryFolder(folder: string): void {
+  fs.rmSync(path.join(folder, LIBRARY_MARKER), { force: true });
+  for (const name of OWNED_FOLDERS) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+}

@@ -47,6 +47,7 @@ export class LibrariesRepo {
       setStatus: db.prepare('UPDATE libraries SET status = ? WHERE id = ?'),
       clearDefault: db.prepare('UPDATE libraries SET is_default = 0 WHERE is_default = 1'),
       makeDefault: db.prepare('UPDATE libraries SET is_default = 1 WHERE id = ?'),
+      remove: db.prepare('DELETE FROM libraries WHERE id = ?'),
       contentBytes: db.prepare('SELECT coalesce(sum(size), 0) AS n FROM node_versions WHERE library_id = ?'),
     };
   }
@@ -79,6 +80,11 @@ export class LibrariesRepo {
   setDefault(id: string): void {
     this.stmts.clearDefault.run();
     this.stmts.makeDefault.run(id);
+  }
+
+  /** Forgets a library; the database refuses while any version or upload still names it. */
+  remove(id: string): void {
+    this.stmts.remove.run(id);
   }
 
   /** Bytes of file content (every version) stored on a library. */

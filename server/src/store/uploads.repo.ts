@@ -40,6 +40,7 @@ export class UploadsRepo {
       all: db.prepare('SELECT * FROM uploads'),
       pendingBytes: db.prepare('SELECT coalesce(sum(coalesce(length, offset)), 0) AS n FROM uploads WHERE owner_id = ? AND completed_node_id IS NULL'),
       activeOnLibrary: db.prepare('SELECT count(*) AS n FROM uploads WHERE library_id = ? AND completed_node_id IS NULL'),
+      removeCompletedOnLibrary: db.prepare('DELETE FROM uploads WHERE library_id = ? AND completed_node_id IS NOT NULL'),
     };
   }
 
@@ -90,5 +91,10 @@ export class UploadsRepo {
 
   countOnLibrary(libraryId: string): number {
     return (this.stmts.activeOnLibrary.get(libraryId) as { n: number }).n;
+  }
+
+  /** Completed uploads kept for clients that lost the last answer; a removed library takes them along. */
+  removeCompletedOnLibrary(libraryId: string): void {
+    this.stmts.removeCompletedOnLibrary.run(libraryId);
   }
 }

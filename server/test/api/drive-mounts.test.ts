@@ -1068,4 +1068,85 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
       for (const d of [ea, eb, ed]) assert.deepEqual(mountsOf(d.device), [], `${round}: ${d.device} is not mounted`);
     }
   });
+
+  test('removing an empty drive library unmounts the drive the server mounted and takes its Hearth folder away (the rest of the drive stays); mounted again it is a new library', async (ctx) => {
+    if (skipReason) return ctx.skip(skipReason);
+    const d = drive('rm1', 'giveaway');
+    fs.writeFileSync(path.join(d.mountPoint, 'family-tree.txt'), 'the owner\'s own file');
+    d.unmount();
+    const lib = await mounted(t, owner, d);
+    const mountPoint = assertMountedByServer(d);
+    const fileId = await (async () => {
+      await setDefault(t, owner, lib.id);
+      try {
+        return await uploadFile(t.api, owner.access, crypto.randomBytes(2000), { filename: 'brief.bin' });
+      } finally {
+        await setDefault(t, owner, internalId);
+      }
+    })();
+    assertError(await t.client.delete(`/libraries/${lib.id}`, { token: owner.access }), 409, 'library_not_empty');
+    assert.deepEqual(mountsOf(d.device).map((m) => m.mountPoint), [mountPoint], 'a refused removal unmounts nothing');
+    assert.equal((await t.client.delete(`/nodes/${fileId}/permanent`, { token: owner.access })).status, 204);
+
+    const res = await t.client.delete(`/libraries/${lib.id}`, { token: owner.access });
+    assert.equal(res.status, 204, JSON.stringify(res.body));
+    assert.deepEqual(mountsOf(d.device), [], 'the drive the server mounted is unmounted');
+    assert.ok(!fs.existsSync(mountPoint), 'and its mount point folder is gone');
+    assert.ok(!(await libraries(t, owner)).some((l) => l.id === lib.id));
+    assert.equal((await listed(t, owner, d)).library_id, null);
+    inspect(d, (dir) => {
+      assert.deepEqual(fs.readdirSync(dir).sort(), ['family-tree.txt', 'lost+found'], 'no Hearth folder left; the owner\'s file stays');
+    });
+
+    const again = await mounted(t, owner, d);
+    assert.notEqual(again.id, lib.id);
+    assert.equal(again.status, 'online');
+  });
+
+  test('removing an empty pool unmounts the pool and the drives the server mounted, and takes the Hearth folders away', async (ctx) => {
+    if (skipReason) return ctx.skip(skipReason);
+    if (poolSkipReason) return ctx.skip(poolSkipReason);
+    const a = drive('rmpa', 'rmpoola', { mounted: false });
+    const b = drive('rmpb', 'rmpoolb', { mounted: false });
+    const pool = await pooled(t, owner, [a, b], { name: 'Short-lived pool' });
+    const poolMountPoint = poolMountOf(pool);
+    const res = await t.client.delete(`/libraries/${pool.id}`, { token: owner.access });
+    assert.equal(res.status, 204, JSON.stringify(res.body));
+    assert.equal(mountAt(poolMountPoint), undefined, 'the pool is unmounted');
+    for (const d of [a, b]) {
+      assert.deepEqual(mountsOf(d.device), [], `${d.device} is unmounted`);
+      inspect(d, (dir) => assert.deepEqual(fs.readdirSync(dir), ['lost+found'], `${d.device} holds no Hearth folder`));
+    }
+    assert.ok(!(await libraries(t, owner)).some((l) => l.id === pool.id));
+  });
+
+  test('eject, then remove: the drive keeps the old marker (nothing in it); mounted again it becomes a new library', async (ctx) => {
+    if (skipReason) return ctx.skip(skipReason);
+    const d = drive('rm2', 'ejectfirst', { mounted: false });
+    const lib = await mounted(t, owner, d);
+    await eject(t, owner, lib.id);
+    assert.deepEqual(mountsOf(d.device), []);
+    const res = await t.client.delete(`/libraries/${lib.id}`, { token: owner.access });
+    assert.equal(res.status, 204, JSON.stringify(res.body));
+    inspect(d, (dir) => assert.equal(fs.readFileSync(path.join(dir, 'Hearth', MARKER), 'utf8'), lib.id, 'the drive was away: its marker is still there'));
+    const again = await mounted(t, owner, d);
+    assert.notEqual(again.id, lib.id);
+    assert.equal(fs.readFileSync(path.join(again.path, MARKER), 'utf8'), again.id);
+  });
+
+  test('a drive with a Hearth folder of the owner\'s own (files, no marker) is 409 folder_not_empty, left as found and unmounted again', async (ctx) => {
+    if (skipReason) return ctx.skip(skipReason);
+    const d = drive('rm3', 'ownhearth');
+    fs.mkdirSync(path.join(d.mountPoint, 'Hearth', 'tmp'), { recursive: true });
+    fs.writeFileSync(path.join(d.mountPoint, 'Hearth', 'tmp', 'recipe.txt'), 'grandma\'s soup');
+    d.unmount();
+    const before = await snapshot(t, owner);
+    assertError(await mountOwn(t, owner.access, d), 409, 'folder_not_empty');
+    assert.deepEqual(mountsOf(d.device), [], 'the server did not leave the drive mounted');
+    assert.deepEqual(await snapshot(t, owner), before);
+    inspect(d, (dir) => {
+      assert.equal(fs.readFileSync(path.join(dir, 'Hearth', 'tmp', 'recipe.txt'), 'utf8'), 'grandma\'s soup');
+      assert.ok(!fs.existsSync(path.join(dir, 'Hearth', MARKER)));
+    });
+  });
 });

@@ -530,6 +530,162 @@ describe('default switching, eject and offline folders', () => {
 
 // ---------------------------------------------------------------------------------------------
 
+describe('what a folder must be to become a library, and removing a library', () => {
+  let t: TestServer;
+  let owner: SignedIn;
+  let bob: SignedIn;
+  let roots: string;
+  let internalId: string;
+
+  before(async () => {
+    roots = tempDir('hearth-roots-');
+    t = await startTestServer({ mountsRoots: [roots] });
+    owner = await setupOwner(t.client);
+    bob = await createMember(t.client, owner, 'bob');
+    internalId = (await libraries(t, owner))[0].id;
+  });
+  after(async () => {
+    await t.close();
+    fs.rmSync(roots, { recursive: true, force: true });
+  });
+
+  function folder(name: string): string {
+    const dir = path.join(roots, name);
+    fs.mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  const remove = (id: string, token: string | null = owner.access) => t.client.delete(`/libraries/${id}`, token === null ? {} : { token });
+
+  test('a folder holding files of its own is 409 folder_not_empty and left as it was: a library empties its blobs/ and tmp/ at every start', async () => {
+    const dir = folder('usb-with-files');
+    const own = { 'tmp/notes.txt': 'shopping list', 'blobs/ab/holiday-photo-0001.jpg': 'a photo', 'letter.txt': 'dear granny' };
+    for (const [name, text] of Object.entries(own)) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), text);
+    }
+    const before = (await libraries(t, owner)).length;
+    assertError(await t.client.post('/libraries', { name: 'USB', path: dir }, { token: owner.access }), 409, 'folder_not_empty');
+    assert.equal((await libraries(t, owner)).length, before);
+    assert.ok(!fs.existsSync(path.join(dir, MARKER)), 'no marker written');
+    for (const [name, text] of Object.entries(own)) assert.equal(fs.readFileSync(path.join(dir, name), 'utf8'), text, `${name} untouched`);
+    // Even one file of the owner's is enough to refuse.
+    const one = folder('one-file');
+    fs.writeFileSync(path.join(one, 'readme.txt'), 'mine');
+    assertError(await t.client.post('/libraries', { name: 'One', path: one }, { token: owner.access }), 409, 'folder_not_empty');
+  });
+
+  test('what a file system or a desktop puts at the top of a drive (lost+found, .Trash-1000, System Volume Information) does not count: the folder registers', async () => {
+    const dir = folder('fresh-drive');
+    for (const name of ['lost+found', '.Trash-1000', 'System Volume Information']) fs.mkdirSync(path.join(dir, name));
+    const lib = await register(t, owner, { name: 'Fresh', path: dir });
+    assert.equal(lib.status, 'online');
+    assert.equal(fs.readFileSync(path.join(dir, MARKER), 'utf8'), lib.id);
+    assert.equal((await remove(lib.id)).status, 204);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['.Trash-1000', 'System Volume Information', 'lost+found'], 'the housekeeping entries stay, the library\'s own are gone');
+  });
+
+  test('a folder whose marker names a library of another server, with content in it, is 409 foreign_library and untouched', async () => {
+    const dir = folder('other-server');
+    fs.writeFileSync(path.join(dir, MARKER), '01JOTHERSERVERSLIBRARY0000');
+    fs.mkdirSync(path.join(dir, 'blobs', 'zz'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'blobs', 'zz', '01JOTHERSERVERSBLOB000000zz'), 'their file');
+    assertError(await t.client.post('/libraries', { name: 'Theirs', path: dir }, { token: owner.access }), 409, 'foreign_library');
+    assert.equal(fs.readFileSync(path.join(dir, MARKER), 'utf8'), '01JOTHERSERVERSLIBRARY0000');
+    assert.equal(fs.readFileSync(path.join(dir, 'blobs', 'zz', '01JOTHERSERVERSBLOB000000zz'), 'utf8'), 'their file');
+  });
+
+  test('removal needs an admin and a token: member 403, no token 401, ?access_token 401, unknown id 404; the internal library is 409 cannot_remove_internal', async () => {
+    const lib = await register(t, owner, { name: 'Guarded', path: folder('guarded') });
+    assertError(await remove(lib.id, bob.access), 403, 'forbidden');
+    assertError(await remove(lib.id, null), 401, 'unauthorized');
+    assertError(await t.client.delete(`/libraries/${lib.id}?access_token=${encodeURIComponent(owner.access)}`), 401, 'unauthorized');
+    assertError(await remove('01JNOSUCHLIBRARY0000000000'), 404, 'not_found');
+    assertError(await remove(internalId), 409, 'cannot_remove_internal');
+    assert.equal((await library(t, owner, lib.id)).status, 'online', 'still there');
+    assert.equal((await library(t, owner, internalId)).default, true);
+  });
+
+  test('the default library, a library with a file (even in the trash, even an old version) or an upload under way is refused, and nothing changes', async () => {
+    const dir = folder('busy');
+    const lib = await register(t, owner, { name: 'Busy', path: dir, make_default: true });
+    assertError(await remove(lib.id), 409, 'library_is_default');
+
+    const data = crypto.randomBytes(3000);
+    const fileId = await uploadFile(t.api, bob.access, data, { filename: 'kept.bin' });
+    const url = await halfUpload(t, owner, 2000, 1000);
+    await setDefault(t, owner, internalId);
+    assertError(await remove(lib.id), 409, 'uploads_in_progress');
+    const cancel = await fetch(url, { method: 'DELETE', headers: { 'Tus-Resumable': TUS, authorization: `Bearer ${owner.access}` } });
+    assert.equal(cancel.status, 204);
+
+    assertError(await remove(lib.id), 409, 'library_not_empty');
+    assert.equal((await t.client.delete(`/nodes/${fileId}`, { token: bob.access })).status, 200, 'to the trash');
+    assertError(await remove(lib.id), 409, 'library_not_empty');
+    assert.equal((await library(t, owner, lib.id)).status, 'online');
+    assert.ok(blobWith(dir, data), 'the content is where it was');
+    assert.equal((await t.client.post(`/nodes/${fileId}/restore`, undefined, { token: bob.access })).status, 200);
+    await assertDownloads(t, bob, fileId, data);
+
+    // Deleted for good, it holds nothing: now it goes.
+    assert.equal((await t.client.delete(`/nodes/${fileId}/permanent`, { token: bob.access })).status, 204);
+    assert.equal((await remove(lib.id)).status, 204);
+  });
+
+  test('removing an empty library: 204, library.changed {removed: true} to everyone, gone from the list, its folder as before; the folder can be registered again', async () => {
+    const dir = folder('leaving');
+    fs.writeFileSync(path.join(dir, '.DS_Store'), 'finder');
+    const lib = await register(t, owner, { name: 'Leaving', path: dir, make_default: true });
+    // Content came and went: its blobs/ shards and tmp/ exist.
+    const fileId = await uploadFile(t.api, owner.access, crypto.randomBytes(1000), { filename: 'brief.bin' });
+    await setDefault(t, owner, internalId);
+    assert.equal((await t.client.delete(`/nodes/${fileId}/permanent`, { token: owner.access })).status, 204);
+    assert.equal((await library(t, owner, lib.id)).content_bytes, 0);
+
+    const ws = await Listener.open(t, bob);
+    try {
+      assert.equal((await remove(lib.id)).status, 204);
+      const m = await ws.waitFor((x) => x.type === 'library.changed' && x.payload?.library?.id === lib.id);
+      assert.equal(m.payload.removed, true);
+      assert.ok(!('path' in m.payload.library), 'no path for members');
+    } finally {
+      ws.close();
+    }
+    assert.ok(!(await libraries(t, owner)).some((l) => l.id === lib.id), 'not listed for the owner');
+    assert.ok(!(await libraries(t, bob)).some((l) => l.id === lib.id), 'nor for a member');
+    assertError(await remove(lib.id), 404, 'not_found');
+    assertError(await t.client.patch(`/libraries/${lib.id}/set-default`, undefined, { token: owner.access }), 404, 'not_found');
+    assert.deepEqual(fs.readdirSync(dir), ['.DS_Store'], 'marker, blobs/ and tmp/ gone; the folder and what was in it stay');
+
+    const again = await register(t, owner, { name: 'Back', path: dir });
+    assert.notEqual(again.id, lib.id);
+    assert.equal(again.status, 'online');
+  });
+
+  test('an offline library with no file is forgotten too; when its folder returns (stale marker, nothing in it) it can become a new library', async () => {
+    const dir = folder('wandering');
+    const lib = await register(t, owner, { name: 'Wandering', path: dir });
+    const away = `${dir}-away`;
+    fs.renameSync(dir, away);
+    try {
+      await t.server.runMaintenance();
+      assert.equal((await library(t, owner, lib.id)).status, 'offline');
+      assert.equal((await remove(lib.id)).status, 204);
+      assert.ok(!(await libraries(t, owner)).some((l) => l.id === lib.id));
+    } finally {
+      fs.renameSync(away, dir);
+    }
+    await t.server.runMaintenance();
+    assert.ok(!(await libraries(t, owner)).some((l) => l.id === lib.id), 'a returning folder does not bring a removed library back');
+    assert.equal(fs.readFileSync(path.join(dir, MARKER), 'utf8'), lib.id, 'the marker stayed on the folder while it was away');
+    const adopted = await register(t, owner, { name: 'Adopted', path: dir });
+    assert.notEqual(adopted.id, lib.id);
+    assert.equal(fs.readFileSync(path.join(dir, MARKER), 'utf8'), adopted.id);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
 describe('real drives (loop-device images made by the test)', () => {
   let work: string;
   let roots: string;

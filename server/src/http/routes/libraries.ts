@@ -12,3 +12,5 @@ export const setDefault: Handler<undefined, undefined, typeof S.IdParam, 'admin'
 
 export const eject: Handler<undefined, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params }) =>
   services.libraries.eject(actor, params.id);
+
+export const remove: Handler<undefined, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params }) => services.libraries.remove(actor, params.id);
