@@ -55,6 +55,14 @@ export async function unmountDirect(mount: MountEntry): Promise<void> {
   await runCommand('umount', [mount.mountPoint], 60_000);
 }
 
+/** Whether udisks2's service answers udisksctl (it needs the system D-Bus). */
+export function udisksServiceAnswers(udisksctl: string): Promise<boolean> {
+  return runCommand(udisksctl, ['status'], 5_000).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** Unmounts a drive through udisks2, as the desktop's "safely remove" does: no root needed. */
 export async function unmountWithUdisks(udisksctl: string, mount: MountEntry): Promise<void> {
   await flush(mount.mountPoint);

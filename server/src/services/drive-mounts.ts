@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AppError } from '../errors.ts';
 import type { BlockDevice, FilesystemKind } from '../platform/drives.ts';
 import { formatWithUdisks, listBlockDevicesProbed, makeFilesystem } from '../platform/drives.ts';
-import { isMountPoint, listMounts, mountDevice, mountPool, mountWithUdisks, unmountDirect, unmountWithUdisks, type MountEntry } from '../platform/mounts.ts';
+import { isMountPoint, listMounts, mountDevice, mountPool, mountWithUdisks, udisksServiceAnswers, unmountDirect, unmountWithUdisks, type MountEntry } from '../platform/mounts.ts';
 import { findExecutable } from '../platform/run.ts';
 import type { MountedMember, MountSpec } from '../store/libraries.repo.ts';
 import type { ServiceDeps } from './context.ts';
@@ -33,6 +33,8 @@ type DriveTools = { kind: 'direct' } | { kind: 'udisks'; udisksctl: string; busc
  * back after a reboot or a replug. As root it mounts under `<mounts root>/hearth`; through
  * udisks2, udisks picks the mount point (under /media/<user>).
  */
+const UDISKS_RECHECK_MS = 10_000;
+
 export class DriveMounts {
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -48,22 +50,40 @@ export class DriveMounts {
     return result;
   }
 
-  private tools(): DriveTools {
+  private udisksCheck: { answers: boolean; at: number } | null = null;
+
+  private async tools(): Promise<DriveTools> {
     if (isRoot() && this.deps.config.driveTools !== 'udisks') return { kind: 'direct' };
     const udisksctl = findExecutable('udisksctl');
-    return udisksctl ? { kind: 'udisks', udisksctl, busctl: findExecutable('busctl') } : null;
+    if (!udisksctl || !(await this.udisksAnswers(udisksctl))) return null;
+    return { kind: 'udisks', udisksctl, busctl: findExecutable('busctl') };
   }
 
-  capabilities(): DriveCapabilities {
-    const tools = this.tools();
+  /**
+   * Installed is not enough: without a system D-Bus (a container, a minimal server) udisksctl
+   * is there and its service is not. Asked again after UDISKS_RECHECK_MS, so a service
+   * started later is noticed.
+   */
+  private async udisksAnswers(udisksctl: string): Promise<boolean> {
+    const now = Date.now();
+    if (this.udisksCheck === null || now - this.udisksCheck.at > UDISKS_RECHECK_MS) {
+      this.udisksCheck = { answers: await udisksServiceAnswers(udisksctl), at: now };
+    }
+    return this.udisksCheck.answers;
+  }
+
+  async capabilities(): Promise<DriveCapabilities> {
+    const tools = await this.tools();
+    const udisksSilent = tools === null && findExecutable('udisksctl') !== null;
+    const withoutRoot = udisksSilent ? 'udisks2 is installed but its service does not answer (is udisks2.service running?)' : 'install udisks2';
     const mergerfs = findExecutable('mergerfs') !== null;
     const fuse = findExecutable('fusermount3') !== null || findExecutable('fusermount') !== null;
     return {
       format:
         tools?.kind === 'direct' || (tools?.kind === 'udisks' && tools.busctl !== null)
           ? { available: true }
-          : { available: false, reason: 'Formatting needs udisks2 with busctl (systemd), or administrator rights: install udisks2, or run the server as root.' },
-      mount: tools ? { available: true } : { available: false, reason: 'Mounting needs udisks2 or administrator rights: install udisks2, or run the server as root.' },
+          : { available: false, reason: `Formatting needs udisks2 with busctl (systemd), or administrator rights: ${withoutRoot}, or run the server as root.` },
+      mount: tools ? { available: true } : { available: false, reason: `Mounting needs udisks2 or administrator rights: ${withoutRoot}, or run the server as root.` },
       pool: !mergerfs
         ? { available: false, reason: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' }
         : !(tools?.kind === 'direct' || (tools?.kind === 'udisks' && fuse && this.poolRootWritable()))
@@ -72,13 +92,13 @@ export class DriveMounts {
     };
   }
 
-  helperAvailable(): boolean {
-    return this.tools() !== null;
+  async helperAvailable(): Promise<boolean> {
+    return (await this.tools()) !== null;
   }
 
   /** Writes a new, empty file system on a device nothing has mounted. */
   async format(device: string, filesystem: FilesystemKind, label: string | null): Promise<void> {
-    const tools = this.tools();
+    const tools = await this.tools();
     if (tools?.kind === 'direct') return makeFilesystem(device, filesystem, label);
     if (tools?.kind !== 'udisks' || tools.busctl === null) throw new AppError('helper_unavailable');
     return formatWithUdisks({ udisksctl: tools.udisksctl, busctl: tools.busctl }, device, filesystem, label);
@@ -89,7 +109,7 @@ export class DriveMounts {
    * works; a pool (FUSE, the server's own) never does.
    */
   async unmount(mount: MountEntry): Promise<void> {
-    const tools = this.tools();
+    const tools = await this.tools();
     if (tools?.kind === 'udisks' && !mount.fsType.startsWith('fuse') && mount.source.startsWith('/dev/')) {
       return unmountWithUdisks(tools.udisksctl, mount);
     }
@@ -193,7 +213,7 @@ export class DriveMounts {
   }
 
   private async mountFresh(device: string, uuid: string): Promise<string> {
-    const tools = this.tools();
+    const tools = await this.tools();
     if (!tools) throw new AppError('helper_unavailable');
     try {
       if (tools.kind === 'udisks') return await mountWithUdisks(tools.udisksctl, device);

@@ -37,7 +37,7 @@ export class DriveService {
 
   async list(actor: Actor): Promise<{ items: DriveDto[]; helper_available: boolean; capabilities: DriveCapabilities }> {
     requireAdmin(actor);
-    return { items: await this.drives(), helper_available: this.mounts.helperAvailable(), capabilities: this.mounts.capabilities() };
+    return { items: await this.drives(), helper_available: await this.mounts.helperAvailable(), capabilities: await this.mounts.capabilities() };
   }
 
   async format(actor: Actor, id: string, input: FormatInput): Promise<{ drive: DriveDto; previous: FilesystemProbe }> {
@@ -52,6 +52,8 @@ export class DriveService {
       if (label !== null && (Buffer.byteLength(label) > LABEL_LIMITS[input.filesystem] || !/^[\w .-]+$/.test(label))) {
         throw new AppError('invalid_input', `A ${input.filesystem} label is up to ${LABEL_LIMITS[input.filesystem]} letters, digits, spaces, dots or dashes.`, { field: 'label' });
       }
+      const can = (await this.mounts.capabilities()).format;
+      if (!can.available) throw new AppError('helper_unavailable', can.reason);
       // A server without root may not read the disk itself: udev's record is the next best account.
       const previous = (await probeFilesystem(drive.device)) ?? { filesystem: drive.filesystem, label: drive.label, uuid: drive.uuid };
       for (const device of [drive.device, ...descendants(devices, drive.id).map((d) => d.path)]) {
@@ -86,7 +88,7 @@ export class DriveService {
       const existing = drive.library_id === null ? undefined : this.deps.store.libraries.byId(drive.library_id);
       const comesBack = existing !== undefined && existing.kind !== 'pooled' && !this.libraries.isOnline(existing.id);
       const device = this.checkedMember(comesBack ? { ...drive, library_id: null } : drive, devices, 'already_registered');
-      if (!this.mounts.helperAvailable()) throw new AppError('helper_unavailable');
+      if (!(await this.mounts.helperAvailable())) throw new AppError('helper_unavailable');
       const member = await this.mounts.mountMember(device);
       const folder = path.join(member.mount_point, LIBRARY_FOLDER);
       try {
@@ -110,7 +112,7 @@ export class DriveService {
     requireAdmin(actor);
     const name = checkedName(input.name);
     if (new Set(input.drive_ids).size !== input.drive_ids.length) throw new AppError('invalid_input', 'Each drive is named once.', { field: 'drive_ids' });
-    const capability = this.mounts.capabilities().pool;
+    const capability = (await this.mounts.capabilities()).pool;
     if (!capability.available) throw new AppError(findExecutable('mergerfs') ? 'helper_unavailable' : 'pool_unavailable', capability.reason);
     return this.exclusively(async () => {
       const devices = await listBlockDevicesProbed({ readEveryDevice: true });

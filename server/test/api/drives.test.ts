@@ -142,6 +142,34 @@ describe('drives (loop-device images made by the test)', () => {
 
   // ---- Listing ----------------------------------------------------------------------------
 
+  test('drive work through udisks2 (DRIVE_TOOLS=udisks) while its service does not answer: capabilities say why, mount and format are 503 helper_unavailable, the drive untouched', async (ctx) => {
+    if (skipReason) return ctx.skip(skipReason);
+    const udisksctl = (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'udisksctl')).find((file) => fs.existsSync(file));
+    if (udisksctl) {
+      let answers = true;
+      try {
+        run(udisksctl, ['status']);
+      } catch {
+        answers = false;
+      }
+      // With a live udisks2 service the server would really mount through it.
+      if (answers) return ctx.skip('udisks2 answers on this machine');
+    }
+    const s = await server({ includeLoopDevices: true, mountsRoots: [roots], driveTools: 'udisks' });
+    const admin = await setupOwner(s.client);
+    const d = drive('udisksless', 'keepme', { mounted: false });
+    const body = await list(s, admin);
+    assert.equal(body.helper_available, false);
+    for (const what of ['mount', 'format'] as const) {
+      assert.equal(body.capabilities[what].available, false, what);
+      assert.match(body.capabilities[what].reason, udisksctl ? /does not answer/ : /install udisks2/, what);
+    }
+    assertError(await s.client.post(`/admin/drives/${idOf(d)}/mount`, {}, { token: admin.access }), 503, 'helper_unavailable');
+    assertError(await formatOwn(s, admin, d, { filesystem: 'exfat', label: 'GONE' }), 503, 'helper_unavailable');
+    assert.deepEqual(blkid(d.device), { ...blkid(d.device), TYPE: 'ext4', LABEL: 'keepme' }, 'the drive is untouched');
+    assert.equal((await s.client.get('/libraries', { token: admin.access })).body.items.length, 1, 'no library was added');
+  });
+
   test('an admin sees the drives: a test loop drive with its device, size, ext4 and label, not the system, usable; the system disk is marked system and unusable', async (ctx) => {
     if (skipReason) return ctx.skip(skipReason);
     const d = drive('list1', 'listme');
