@@ -166,7 +166,7 @@ export class LibraryService {
     if (spec?.kind === 'pool') await this.tidy(library, () => this.mounts.releasePool(spec.mount_point));
     for (const member of spec === null ? [] : spec.kind === 'drive' ? [spec.member] : spec.members) {
       await this.tidy(library, () => fs.rmdirSync(path.join(member.mount_point, LIBRARY_FOLDER)));
-      await this.tidy(library, () => this.mounts.release([member]));
+      if (member.mounted_by_server) await this.tidy(library, () => this.unmountUnlessShared(library.id, member.mount_point));
     }
   }
 

@@ -1149,4 +1149,22 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
       assert.ok(!fs.existsSync(path.join(dir, 'Hearth', MARKER)));
     });
   });
+
+  test('removing a drive library leaves the drive mounted while another library still lives on it', async (ctx) => {
+    if (skipReason) return ctx.skip(skipReason);
+    const d = drive('rm4', 'sharedrive', { mounted: false });
+    const lib = await mounted(t, owner, d);
+    const mountPoint = assertMountedByServer(d);
+    fs.mkdirSync(path.join(mountPoint, 'family'));
+    const neighbour = await t.client.post('/libraries', { name: 'Neighbour', path: path.join(mountPoint, 'family') }, { token: owner.access });
+    assert.equal(neighbour.status, 201, JSON.stringify(neighbour.body));
+    const res = await t.client.delete(`/libraries/${lib.id}`, { token: owner.access });
+    assert.equal(res.status, 204, JSON.stringify(res.body));
+    assert.deepEqual(mountsOf(d.device).map((m) => m.mountPoint), [mountPoint], 'still mounted for the other library');
+    assert.ok(!fs.existsSync(path.join(mountPoint, 'Hearth')), 'the removed library\'s folder is gone');
+    await t.server.runMaintenance();
+    assert.equal((await library(t, owner, neighbour.body.id)).status, 'online');
+    await setDefault(t, owner, internalId);
+    assert.equal((await t.client.delete(`/libraries/${neighbour.body.id}`, { token: owner.access })).status, 204);
+  });
 });
