@@ -28,13 +28,13 @@ export interface DriveCapabilities {
  */
 type DriveTools = { kind: 'direct' } | { kind: 'udisks'; udisksctl: string; busctl: string | null } | null;
 
+const UDISKS_RECHECK_MS = 10_000;
+
 /**
  * How the server mounts, unmounts, formats and pools drives on this machine, and brings them
  * back after a reboot or a replug. As root it mounts under `<mounts root>/hearth`; through
  * udisks2, udisks picks the mount point (under /media/<user>).
  */
-const UDISKS_RECHECK_MS = 10_000;
-
 export class DriveMounts {
   private tail: Promise<unknown> = Promise.resolve();
 
