@@ -55,6 +55,15 @@ export async function unmountDirect(mount: MountEntry): Promise<void> {
   await runCommand('umount', [mount.mountPoint], 60_000);
 }
 
+/**
+ * Why an unmount failed, from what umount or udisks printed: the server was not allowed to
+ * (no root, a polkit rule missing), or something else (a program holding the drive open).
+ */
+export function unmountRefusedForRights(error: unknown): boolean {
+  const text = error instanceof Error ? error.message : String(error);
+  return /must be superuser|only root|NotAuthorized|Not authorized|Operation not permitted|Permission denied/i.test(text);
+}
+
 /** Whether udisks2's service answers udisksctl (it needs the system D-Bus). */
 export function udisksServiceAnswers(udisksctl: string): Promise<boolean> {
   return runCommand(udisksctl, ['status'], 5_000).then(

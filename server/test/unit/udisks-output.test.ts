@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { udisksObjectPath } from '../../src/platform/drives.ts';
-import { udisksMountPoint } from '../../src/platform/mounts.ts';
+import { udisksMountPoint, unmountRefusedForRights } from '../../src/platform/mounts.ts';
 
 // udisks2 cannot run in this container (no system D-Bus); its answers are the ones its
 // releases print, so the parser is checked on those.
@@ -49,5 +49,20 @@ describe('which udisks2 object a device is (for a format through D-Bus)', () => 
     assert.equal(udisksObjectPath('/org/freedesktop/UDisks2/drives/Samsung_SSD:\n'), null);
     assert.equal(udisksObjectPath('/org/freedesktop/UDisks2/block_devices/sdb1; rm -rf /:\n'), null);
     assert.equal(udisksObjectPath(''), null);
+  });
+});
+
+describe('why an unmount failed: not allowed (503 helper_unavailable) or busy (409)', () => {
+  const failed = (stderr: string) => new Error(`umount /media/x failed: ${stderr}`);
+
+  test('umount and udisks refusals for lack of rights', () => {
+    assert.equal(unmountRefusedForRights(failed('umount: /media/x: must be superuser to unmount.')), true);
+    assert.equal(unmountRefusedForRights(failed('umount: /media/x: only root can unmount /dev/sdb1 from /media/x')), true);
+    assert.equal(unmountRefusedForRights(failed('Error unmounting /dev/sdb1: GDBus.Error:org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain: Not authorized to perform operation')), true);
+  });
+
+  test('a drive in use is busy, not a matter of rights', () => {
+    assert.equal(unmountRefusedForRights(failed('umount: /media/x: target is busy.')), false);
+    assert.equal(unmountRefusedForRights(failed('Error unmounting /dev/sdb1: GDBus.Error:org.freedesktop.UDisks2.Error.DeviceBusy: Error unmounting /dev/sdb1: target is busy')), false);
   });
 });
