@@ -3,7 +3,7 @@ import path from 'node:path';
 import { AppError } from '../errors.ts';
 import type { BlockDevice, FilesystemKind } from '../platform/drives.ts';
 import { formatWithUdisks, listBlockDevicesProbed, makeFilesystem } from '../platform/drives.ts';
-import { isMountPoint, listMounts, mountDevice, mountPool, mountWithUdisks, udisksServiceAnswers, unmountDirect, unmountWithUdisks, type MountEntry } from '../platform/mounts.ts';
+import { isMountPoint, listMounts, mountDevice, mountPool, mountWithUdisks, udisksServiceAnswers, unmountDirect, unmountRefusedForRights, unmountWithUdisks, type MountEntry } from '../platform/mounts.ts';
 import { findExecutable } from '../platform/run.ts';
 import type { MountedMember, MountSpec } from '../store/libraries.repo.ts';
 import type { ServiceDeps } from './context.ts';
@@ -106,14 +106,21 @@ export class DriveMounts {
 
   /**
    * Flushes and unmounts a mount. A drive goes through udisks2 when that is how the server
-   * works; a pool (FUSE, the server's own) never does.
+   * works; a pool (FUSE, the server's own) never does. A refusal for lack of rights is
+   * helper_unavailable, saying what to allow; any other failure (a drive in use) is left to
+   * the caller.
    */
   async unmount(mount: MountEntry): Promise<void> {
     const tools = await this.tools();
-    if (tools?.kind === 'udisks' && !mount.fsType.startsWith('fuse') && mount.source.startsWith('/dev/')) {
-      return unmountWithUdisks(tools.udisksctl, mount);
+    const viaUdisks = tools?.kind === 'udisks' && !mount.fsType.startsWith('fuse') && mount.source.startsWith('/dev/');
+    try {
+      await (viaUdisks ? unmountWithUdisks(tools.udisksctl, mount) : unmountDirect(mount));
+    } catch (error) {
+      if (unmountRefusedForRights(error)) {
+        throw new AppError('helper_unavailable', 'The server is not allowed to unmount this drive: run it as root, or let its user unmount drives through udisks2.');
+      }
+      throw error;
     }
-    return unmountDirect(mount);
   }
 
   /** Unmounts whatever is mounted at `mountPoint` (nothing when nothing is). */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { AppError } from '../errors.ts';
 import type { DriveDto, LibraryDto } from '../contract/dto.ts';
 import { listBlockDevicesProbed, probeFilesystem, type BlockDevice, type FilesystemKind, type FilesystemProbe } from '../platform/drives.ts';
-import { isNetworkFs, mountOf, unmountRefusedForRights } from '../platform/mounts.ts';
+import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { findExecutable } from '../platform/run.ts';
 import { holdsContent, readMarker } from '../store/content-stores.ts';
 import { parseMountSpec, type LibraryRow, type MountedMember, type MountSpec } from '../store/libraries.repo.ts';
@@ -62,8 +62,7 @@ export class DriveService {
           const mount = mountOf(mountPoint);
           if (!mount) continue;
           await this.mounts.unmount(mount).catch((error: unknown) => {
-            if (unmountRefusedForRights(error)) throw new AppError('helper_unavailable', 'The server is not allowed to unmount this drive: run it as root, or let its user unmount drives through udisks2.');
-            throw new AppError('drive_busy');
+            throw error instanceof AppError ? error : new AppError('drive_busy');
           });
         }
       }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LibraryDto } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
-import { isNetworkFs, mountOf, unmountRefusedForRights } from '../platform/mounts.ts';
+import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
 import { clearLibraryFolder, hasMarker, holdsContent, inspectFolder, LIBRARY_MARKER, type ContentStores } from '../store/content-stores.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../store/libraries.repo.ts';
@@ -190,8 +190,7 @@ export class LibraryService {
       // Still mounted (busy): it stays online rather than being reported safe to unplug.
       this.deps.log.warn('eject failed', { library_id: library.id, error: String(error) });
       await this.bringBack(library, spec).catch(() => {});
-      if (unmountRefusedForRights(error)) throw new AppError('helper_unavailable', 'The server is not allowed to unmount this drive: run it as root, or let its user unmount drives through udisks2.');
-      throw new AppError('library_busy');
+      throw error instanceof AppError && error.code === 'helper_unavailable' ? error : new AppError('library_busy');
     }
     this.deps.store.libraries.setStatus(library.id, 'ejected');
     return this.announce(library.id);
