@@ -16,7 +16,19 @@ export interface ServerConfig {
   passwordHashCost: number;
   /** Password hashes running at once; each holds 128*N*r bytes of memory. */
   passwordHashConcurrency: number;
-  rateLimit: { maxFailures: number; windowMs: number };
+  /**
+   * Hashes allowed to wait for a free slot, in all and per client address: beyond them a
+   * request is refused at once (503 `busy`, or 429 for one address) instead of stalling
+   * everyone's sign-in behind a flood.
+   */
+  passwordHashQueue: { maxWaiting: number; maxWaitingPerAddress: number };
+  /**
+   * Failed guesses (passwords, codes): an address (a link and an address, for link passwords)
+   * is refused after `maxFailures` in `windowMs`; an account (or a link) is never locked, but
+   * after `slowAfter` failures each further attempt waits, doubling from `slowBaseMs` up to
+   * `slowMaxMs`, so a guesser cannot lock the rightful user out.
+   */
+  rateLimit: { maxFailures: number; windowMs: number; slowAfter: number; slowBaseMs: number; slowMaxMs: number };
   devicePollIntervalMs: number;
   ws: { queueCapacity: number; heartbeatMs: number; maxPayloadBytes: number };
   /** An upload that receives no data for this long is abandoned and its space reclaimed. */
@@ -64,7 +76,8 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   refreshTokenTtlMs: 30 * 24 * 60 * 60_000,
   passwordHashCost: 2 ** 17,
   passwordHashConcurrency: 2,
-  rateLimit: { maxFailures: 10, windowMs: 15 * 60_000 },
+  passwordHashQueue: { maxWaiting: 32, maxWaitingPerAddress: 4 },
+  rateLimit: { maxFailures: 10, windowMs: 15 * 60_000, slowAfter: 5, slowBaseMs: 500, slowMaxMs: 10_000 },
   devicePollIntervalMs: 4_000,
   ws: { queueCapacity: 256, heartbeatMs: 30_000, maxPayloadBytes: 4096 },
   jsonBodyLimitBytes: 1024 * 1024,
@@ -84,9 +97,10 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
 
 export const VERSION = '0.1.0';
 
-export type ConfigInput = Partial<Omit<ServerConfig, 'rateLimit' | 'ws'>> & {
+export type ConfigInput = Partial<Omit<ServerConfig, 'rateLimit' | 'ws' | 'passwordHashQueue'>> & {
   rateLimit?: Partial<ServerConfig['rateLimit']>;
   ws?: Partial<ServerConfig['ws']>;
+  passwordHashQueue?: Partial<ServerConfig['passwordHashQueue']>;
 };
 
 /** Fills in defaults for what a caller (the CLI, Electron, a test) did not say. */
@@ -97,6 +111,7 @@ export function resolveConfig(input: ConfigInput = {}): ServerConfig {
     dataDir: path.resolve(input.dataDir ?? './data'),
     rateLimit: { ...DEFAULT_CONFIG.rateLimit, ...input.rateLimit },
     ws: { ...DEFAULT_CONFIG.ws, ...input.ws },
+    passwordHashQueue: { ...DEFAULT_CONFIG.passwordHashQueue, ...input.passwordHashQueue },
     version: input.version ?? VERSION,
   };
 }

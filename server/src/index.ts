@@ -57,9 +57,9 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     bus,
     log,
     now,
-    passwords: new PasswordHasher(config.passwordHashCost, config.passwordHashConcurrency),
+    passwords: new PasswordHasher(config.passwordHashCost, config.passwordHashConcurrency, config.passwordHashQueue),
     accessTokens: new AccessTokens(keys.token),
-    rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now),
+    rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now, store.transaction),
   };
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
   const mediaTools = detectMediaTools(config);

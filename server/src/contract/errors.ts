@@ -95,6 +95,7 @@ export const ERROR_CATALOGUE = {
   quota_exceeded: { status: 507, message: 'There is not enough storage left in this account.' },
   rate_limited: { status: 429, message: 'Too many attempts. Try again later.' },
   slow_down: { status: 429, message: 'Polling too fast. Wait a few seconds between requests.' },
+  busy: { status: 503, message: 'Too many passwords are being checked right now. Try again in a moment.' },
 
   // Server
   internal: { status: 500, message: 'Something went wrong on the server.' },

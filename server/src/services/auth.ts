@@ -5,6 +5,7 @@ import type { UserRow } from '../store/users.repo.ts';
 import { usernameKey } from '../store/users.repo.ts';
 import type { ClientInfo, ServiceDeps } from './context.ts';
 import { toUserSummary } from './mappers.ts';
+import { addressKey } from './rate-limiter.ts';
 import { checkPassword, checkUsername, cleanDisplayName } from './rules.ts';
 import { hashSecret, newId } from './secrets.ts';
 import type { DeviceInfo, SessionService } from './sessions.ts';
@@ -47,7 +48,7 @@ export class AuthService {
     if (store.users.count() > 0) throw new AppError('already_set_up');
     checkUsername(input.username);
     checkPassword(input.password);
-    const passwordHash = await this.deps.passwords.hash(input.password);
+    const passwordHash = await this.deps.passwords.hash(input.password, addressKey(client.ip));
     // The count is read again inside the transaction: two racing setups cannot both win.
     const user = store.transaction(() => {
       if (store.users.count() > 0) throw new AppError('already_set_up');
@@ -62,7 +63,7 @@ export class AuthService {
     return this.sessions.issueTokens(session, user);
   }
 
-  async register(input: RegisterInput): Promise<UserSummary> {
+  async register(input: RegisterInput, client: ClientInfo): Promise<UserSummary> {
     const { store } = this.deps;
     checkUsername(input.username);
     checkPassword(input.password);
@@ -75,7 +76,7 @@ export class AuthService {
       throw new AppError('invalid_invite', undefined, { field: 'invite_code' });
     }
     if (store.users.byUsername(input.username)) throw new AppError('username_taken', undefined, { field: 'username' });
-    const passwordHash = await this.deps.passwords.hash(input.password);
+    const passwordHash = await this.deps.passwords.hash(input.password, addressKey(client.ip));
     const user = store.transaction(() => {
       let role: UserRow['role'] = 'member';
       if (inviteHash !== null) {
@@ -93,23 +94,21 @@ export class AuthService {
 
   async login(input: LoginInput, client: ClientInfo): Promise<LoginResult> {
     const { store, rateLimiter, passwords } = this.deps;
+    const address = addressKey(client.ip);
     const accountBucket = `login:acct:${usernameKey(input.username)}`;
-    const addressBucket = `login:ip:${client.ip ?? 'unknown'}`;
-    rateLimiter.check([accountBucket, addressBucket]);
-
-    const user = store.users.byUsername(input.username);
-    const passwordOk = user
-      ? await passwords.verify(input.password, user.password_hash)
-      : await passwords.verifyAgainstDummy(input.password);
-    if (!user || !passwordOk) {
-      rateLimiter.fail([accountBucket, addressBucket]);
-      throw new AppError('invalid_credentials');
-    }
+    // The guess is counted before the slow hash (parallel guesses all count); the address is
+    // refused after the limit, the account only slowed (a guesser cannot lock its owner out).
+    let user: UserRow | undefined;
+    const passwordOk = await rateLimiter.guess({ limited: [`login:ip:${address}`], slowed: accountBucket }, () => {
+      user = store.users.byUsername(input.username);
+      return user ? passwords.verify(input.password, user.password_hash, address) : passwords.verifyAgainstDummy(input.password, address);
+    });
+    if (!user || !passwordOk) throw new AppError('invalid_credentials');
     if (user.disabled) throw new AppError('account_disabled');
     if (user.totp_secret !== null) this.twoFactor.checkSignInCode(user, input.totp_code, client);
     rateLimiter.reset(accountBucket);
     if (passwords.needsRehash(user.password_hash)) {
-      store.users.update(user.id, { password_hash: await passwords.hash(input.password) }, this.deps.now());
+      store.users.update(user.id, { password_hash: await passwords.hash(input.password, address) }, this.deps.now());
     }
 
     if (this.settings.current().require_device_approval) {

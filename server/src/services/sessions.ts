@@ -5,6 +5,7 @@ import type { SessionRow } from '../store/sessions.repo.ts';
 import type { UserRow } from '../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
 import { toUserSummary } from './mappers.ts';
+import { addressKey } from './rate-limiter.ts';
 import { hashSecret, newId, newSecret } from './secrets.ts';
 
 export interface DeviceInfo {
@@ -88,7 +89,7 @@ export class SessionService {
    */
   refresh(refreshToken: string, client: ClientInfo): TokenResponse {
     const { store, rateLimiter } = this.deps;
-    const addressBucket = `refresh:ip:${client.ip ?? 'unknown'}`;
+    const addressBucket = `refresh:ip:${addressKey(client.ip)}`;
     rateLimiter.check([addressBucket]);
     const now = this.deps.now();
     const hash = hashSecret(refreshToken);

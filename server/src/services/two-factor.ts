@@ -3,6 +3,8 @@ import type { UserRow } from '../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
 import { hashSecret, newTypableSecret, normaliseTypableSecret } from './secrets.ts';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from './totp.ts';
+import { passwordCheckBuckets } from './accounts.ts';
+import { addressKey } from './rate-limiter.ts';
 import type { SettingsService } from './settings.ts';
 
 const RECOVERY_CODE_COUNT = 10;
@@ -47,15 +49,16 @@ export class TwoFactorService {
     return { recovery_codes: codes };
   }
 
-  async disable(actor: Actor, password: string): Promise<void> {
+  async disable(actor: Actor, password: string, client: ClientInfo): Promise<void> {
     const user = this.user(actor);
     if (user.totp_secret === null) throw new AppError('totp_not_enabled');
-    const bucket = `password:acct:${user.id}`;
-    this.deps.rateLimiter.check([bucket]);
-    if (!(await this.deps.passwords.verify(password, user.password_hash))) {
-      this.deps.rateLimiter.fail([bucket]);
-      throw new AppError('wrong_password', undefined, { field: 'password' });
-    }
+    const address = addressKey(client.ip);
+    const buckets = passwordCheckBuckets(user.id, address);
+    const right = await this.deps.rateLimiter.guess(buckets, () =>
+      this.deps.passwords.verify(password, this.user(actor).password_hash, address),
+    );
+    if (!right) throw new AppError('wrong_password', undefined, { field: 'password' });
+    this.deps.rateLimiter.reset(buckets.slowed);
     this.deps.store.transaction(() => {
       this.deps.store.users.update(
         user.id,
@@ -101,7 +104,7 @@ export class TwoFactorService {
   }
 
   private buckets(user: UserRow, client: ClientInfo): [string, string] {
-    return [`totp:acct:${user.id}`, `totp:ip:${client.ip ?? 'unknown'}`];
+    return [`totp:acct:${user.id}`, `totp:ip:${addressKey(client.ip)}`];
   }
 
   private user(actor: Actor): UserRow {

@@ -85,6 +85,8 @@ describe('the codes of api-decisions.md and service-spec.md', () => {
     slow_down: 429,
     must_change_password: 403,
     forbidden: 403,
+    // Added with wave 2.
+    busy: 503,
   };
 
   for (const [code, status] of Object.entries(SPEC)) {
