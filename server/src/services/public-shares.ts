@@ -97,11 +97,13 @@ export class PublicShareService {
     return { share, node };
   }
 
-  /** Unknown and revoked links are the same 404; expired ones say so (410). */
+  /** Unknown, revoked and suspended links are the same 404; expired ones say so (410). */
   private live(token: string): ShareRow {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError('not_found');
     const share = this.deps.store.shares.byTokenHash(hashSecret(token));
     if (!share || share.revoked_at !== null) throw new AppError('not_found');
+    // The links of a disabled account are suspended, as if revoked, until it is enabled again.
+    if (this.deps.store.users.byId(share.created_by)?.disabled !== false) throw new AppError('not_found');
     if (share.expires_at !== null && share.expires_at <= this.deps.now()) throw new AppError('share_expired');
     return share;
   }
