@@ -64,7 +64,9 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
   const mediaTools = detectMediaTools(config);
   const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
-  const services = createServices(deps, { serverId, content, keys: { link: keys.link }, thumbs, mediaTools });
+  const services = createServices(deps, { serverId, content, keys: { link: keys.link, totp: keys.totp }, thumbs, mediaTools });
+  const sealed = services.twoFactor.sealStoredSecrets();
+  if (sealed > 0) log.info('sealed TOTP secrets stored in clear by an earlier version', { accounts: sealed });
   // Finish uploads whose bytes were complete when the server last stopped, before anything
   // else looks at the content files.
   await services.uploads.recover();

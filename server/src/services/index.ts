@@ -24,6 +24,7 @@ import { DriveService } from './drives.ts';
 import { DriveMounts } from './drive-mounts.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
+import { SecretBox } from './secret-box.ts';
 
 export interface Services {
   status: StatusService;
@@ -49,9 +50,10 @@ export interface Services {
   drives: DriveService;
 }
 
-/** Server keys kept with the data: signing access tokens, deriving link tokens and unlock grants. */
+/** Server keys kept with the data: link tokens and unlock grants, TOTP sealing. */
 export interface ServerKeys {
   link: Buffer;
+  totp: Buffer;
 }
 
 export interface ServiceParts {
@@ -65,7 +67,7 @@ export interface ServiceParts {
 export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools }: ServiceParts): Services {
   const settings = new SettingsService(deps);
   const sessions = new SessionService(deps);
-  const twoFactor = new TwoFactorService(deps, settings);
+  const twoFactor = new TwoFactorService(deps, settings, new SecretBox(keys.totp));
   const access = new AccessService(deps);
   const activity = new ActivityService(deps);
   const nodes = new NodeService(deps, access, activity, content);
