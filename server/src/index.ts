@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -64,7 +65,13 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
   const mediaTools = detectMediaTools(config);
   const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
-  const services = createServices(deps, { serverId, content, keys: { link: keys.link, totp: keys.totp }, thumbs, mediaTools });
+  const services = createServices(deps, {
+    serverId,
+    content,
+    keys: { link: keys.link, totp: keys.totp, pairing: subKey(keys.token, 'pairing-code') },
+    thumbs,
+    mediaTools,
+  });
   const sealed = services.twoFactor.sealStoredSecrets();
   if (sealed > 0) log.info('sealed TOTP secrets stored in clear by an earlier version', { accounts: sealed });
   // Finish uploads whose bytes were complete when the server last stopped, before anything
@@ -145,6 +152,11 @@ function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, in
   const timer = setInterval(() => void run(), intervalMs);
   timer.unref();
   return { run, timer };
+}
+
+/** A key of its own for one use, derived from a stored key (HMAC as a PRF). */
+function subKey(key: Buffer, use: string): Buffer {
+  return crypto.createHmac('sha256', key).update(`hearth subkey: ${use}`).digest();
 }
 
 /** A wildcard listen address is not something a client can dial. */

@@ -54,6 +54,10 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
   already_set_up: { status: 409, message: 'The server is already set up.' },
   username_taken: { status: 409, message: 'That username is taken.' },
+  tokens_already_issued: {
+    status: 409,
+    message: 'This device\'s tokens were already handed over once; sign in again if they were lost.',
+  },
   totp_already_enabled: { status: 409, message: 'Two-factor sign-in is already on.' },
   totp_not_enabled: { status: 409, message: 'Two-factor sign-in is not on.' },
   totp_not_started: { status: 409, message: 'Start two-factor enrollment first.' },

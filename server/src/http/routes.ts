@@ -69,7 +69,7 @@ export const ROUTES: readonly AnyRoute[] = [
   route({ method: 'GET', path: '/auth/session/:id/status', tag: 'devices',
     summary: 'Poll with the pending token (at most every 4 s); the real token pair once approved', auth: 'pending',
     params: S.IdParam, responses: ok('Pending, or approved with tokens', S.DeviceStatusResponse),
-    errors: ['device_denied', 'slow_down'], handler: auth.sessionStatus }),
+    errors: ['device_denied', 'slow_down', 'tokens_already_issued'], handler: auth.sessionStatus }),
   route({ method: 'GET', path: '/sessions', tag: 'devices', summary: 'Devices signed in to the caller\'s account', auth: 'user',
     responses: ok('Sessions', S.pageOf(S.SessionResponse)), handler: account.sessions }),
   route({ method: 'DELETE', path: '/sessions/:id', tag: 'devices', summary: 'Sign one of the caller\'s devices out', auth: 'user',

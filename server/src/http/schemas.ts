@@ -96,15 +96,23 @@ export const TokenResponse = z.object({
   user: UserSummary,
 });
 
+const PairingCode = z
+  .string()
+  .regex(/^\d{6}$/)
+  .describe('Six digits derived from the pending session: shown on the waiting device and beside its request in the console');
+
 export const PendingResponse = z.object({
   status: z.literal('pending'),
   session_id: z.string(),
   access_token: z.string().describe('Pending scope: only GET /auth/session/{id}/status accepts it'),
+  pairing_code: PairingCode,
 });
 
 export const DeviceStatusResponse = z.union([
-  z.object({ status: z.literal('pending') }),
-  TokenResponse.extend({ status: z.literal('approved') }),
+  z.object({ status: z.literal('pending'), pairing_code: PairingCode }),
+  TokenResponse.extend({ status: z.literal('approved') }).describe(
+    'Answered once; polls after that answer 409 tokens_already_issued',
+  ),
 ]);
 
 export const StatusResponse = z.object({
@@ -151,6 +159,7 @@ export const PendingDeviceResponse = z.object({
   user_agent: z.string().nullable(),
   ip: z.string().nullable(),
   created_at: z.number().int(),
+  pairing_code: PairingCode,
 });
 
 export const InviteResponse = z.object({

@@ -121,6 +121,7 @@ export class AuthService {
           username: user.username,
           device_name: session.device_name,
           platform: session.platform,
+          pairing_code: this.sessions.pairingCode(session.id),
         },
         { users: [...new Set([user.id, ...store.users.activeAdminIds()])] },
       );

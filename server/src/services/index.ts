@@ -50,10 +50,11 @@ export interface Services {
   drives: DriveService;
 }
 
-/** Server keys kept with the data: link tokens and unlock grants, TOTP sealing. */
+/** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
 export interface ServerKeys {
   link: Buffer;
   totp: Buffer;
+  pairing: Buffer;
 }
 
 export interface ServiceParts {
@@ -66,7 +67,7 @@ export interface ServiceParts {
 
 export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools }: ServiceParts): Services {
   const settings = new SettingsService(deps);
-  const sessions = new SessionService(deps);
+  const sessions = new SessionService(deps, keys.pairing);
   const twoFactor = new TwoFactorService(deps, settings, new SecretBox(keys.totp));
   const access = new AccessService(deps);
   const activity = new ActivityService(deps);
