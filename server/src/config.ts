@@ -29,6 +29,13 @@ export interface ServerConfig {
    * `slowMaxMs`, so a guesser cannot lock the rightful user out.
    */
   rateLimit: { maxFailures: number; windowMs: number; slowAfter: number; slowBaseMs: number; slowMaxMs: number };
+  /**
+   * Host names the server answers to besides localhost, its own addresses and `*.local`
+   * (DNS rebinding: a page on another name must not reach the API).
+   */
+  hostNames: string[];
+  /** The origin family devices reach the server at, for link URLs; null: detected from the LAN address. */
+  publicUrl: string | null;
   devicePollIntervalMs: number;
   ws: { queueCapacity: number; heartbeatMs: number; maxPayloadBytes: number };
   /** An upload that receives no data for this long is abandoned and its space reclaimed. */
@@ -78,6 +85,8 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   passwordHashConcurrency: 2,
   passwordHashQueue: { maxWaiting: 32, maxWaitingPerAddress: 4 },
   rateLimit: { maxFailures: 10, windowMs: 15 * 60_000, slowAfter: 5, slowBaseMs: 500, slowMaxMs: 10_000 },
+  hostNames: [],
+  publicUrl: null,
   devicePollIntervalMs: 4_000,
   ws: { queueCapacity: 256, heartbeatMs: 30_000, maxPayloadBytes: 4096 },
   jsonBodyLimitBytes: 1024 * 1024,
@@ -112,6 +121,8 @@ export function resolveConfig(input: ConfigInput = {}): ServerConfig {
     rateLimit: { ...DEFAULT_CONFIG.rateLimit, ...input.rateLimit },
     ws: { ...DEFAULT_CONFIG.ws, ...input.ws },
     passwordHashQueue: { ...DEFAULT_CONFIG.passwordHashQueue, ...input.passwordHashQueue },
+    hostNames: (input.hostNames ?? DEFAULT_CONFIG.hostNames).map(normaliseHostName).filter((n) => n !== ''),
+    publicUrl: input.publicUrl == null ? null : parsePublicUrl(input.publicUrl),
     version: input.version ?? VERSION,
   };
 }
@@ -130,7 +141,28 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.MEDIA_CONCURRENCY) input.mediaConcurrency = Math.max(1, Number.parseInt(env.MEDIA_CONCURRENCY, 10) || 1);
   if (env.DRIVE_TOOLS) input.driveTools = parseDriveTools(env.DRIVE_TOOLS);
   if (env.MEDIA_WORKERS_AT_START) input.mediaWorkersAtStart = env.MEDIA_WORKERS_AT_START !== '0' && env.MEDIA_WORKERS_AT_START !== 'false';
+  if (env.HOST_NAMES) input.hostNames = env.HOST_NAMES.split(',');
+  if (env.PUBLIC_URL) input.publicUrl = parsePublicUrl(env.PUBLIC_URL);
   return input;
+}
+
+/** `Family-PC.` and `family-pc` are one name. */
+export function normaliseHostName(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '');
+}
+
+/** An http(s) origin, written without a trailing slash; a path, query or credentials are refused. */
+function parsePublicUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`PUBLIC_URL must be a URL such as http://family-pc.local:8420, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new Error(`PUBLIC_URL must be an http(s) origin without path, query or credentials, got "${raw}"`);
+  }
+  return url.origin;
 }
 
 function parseDriveTools(raw: string): ServerConfig['driveTools'] {

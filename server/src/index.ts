@@ -21,6 +21,8 @@ import { detectMediaTools } from './media/tools.ts';
 import { ContentStores } from './store/content-stores.ts';
 import { reconcileContent } from './services/reconcile.ts';
 import { WsGateway } from './ws/gateway.ts';
+import { HostAllowList } from './http/host-allow-list.ts';
+import { PublicOrigin } from './services/public-origin.ts';
 
 export interface RunningServer {
   /** Where clients on this machine reach the server. */
@@ -65,21 +67,25 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
   const mediaTools = detectMediaTools(config);
   const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
+  const origin = new PublicOrigin(config);
   const services = createServices(deps, {
     serverId,
     content,
     keys: { link: keys.link, totp: keys.totp, pairing: subKey(keys.token, 'pairing-code') },
     thumbs,
     mediaTools,
+    origin,
   });
   const sealed = services.twoFactor.sealStoredSecrets();
   if (sealed > 0) log.info('sealed TOTP secrets stored in clear by an earlier version', { accounts: sealed });
   // Finish uploads whose bytes were complete when the server last stopped, before anything
   // else looks at the content files.
   await services.uploads.recover();
-  const app = createApp(services, log, config.jsonBodyLimitBytes);
+  // The configured origin's own name is one the family uses: it is allowed like HOST_NAMES.
+  const hosts = new HostAllowList([...config.hostNames, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])]);
+  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts);
   const server = http.createServer(app.callback());
-  const gateway = new WsGateway(server, bus, services.sessions, config.ws, log);
+  const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, hosts);
 
   try {
     await listen(server, config.port, config.host);
@@ -89,6 +95,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  origin.listeningOn(port);
   const maintenance = startMaintenance(services, deps, log, config.maintenanceIntervalMs);
   // Plugged-in drives and pools after a reboot come back without waiting for maintenance.
   const libraryCheck = setInterval(() => void services.libraries.refresh().catch((error) => log.error('library check failed', { error: String(error) })), config.libraryCheckIntervalMs);

@@ -94,6 +94,10 @@ export const ERROR_CATALOGUE = {
   checksum_mismatch: { status: 460, message: 'The data does not match its Upload-Checksum; send it again.' },
   checksum_algorithm_unsupported: { status: 400, message: 'Upload-Checksum supports sha1 and sha256.' },
   upgrade_required: { status: 426, message: 'This endpoint speaks WebSocket only.' },
+  misdirected_request: {
+    status: 421,
+    message: 'This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES.',
+  },
 
   // Limits
   quota_exceeded: { status: 507, message: 'There is not enough storage left in this account.' },

@@ -12,9 +12,10 @@ import * as pub from './routes/public.ts';
 import { route } from './route-def.ts';
 import * as S from './schemas.ts';
 import { API_PREFIX } from './paths.ts';
+import { requireKnownHost, type HostAllowList } from './host-allow-list.ts';
 
 
-export function createApp(services: Services, log: Logger, jsonLimit: number): Koa {
+export function createApp(services: Services, log: Logger, jsonLimit: number, hosts: HostAllowList): Koa {
   const app = new Koa();
   // The server faces a home LAN directly: never believe X-Forwarded-For for rate limits.
   app.proxy = false;
@@ -38,6 +39,7 @@ export function createApp(services: Services, log: Logger, jsonLimit: number): K
   app.use(errorEnvelope(log));
   app.use(securityHeaders());
   app.use(tusHeaders());
+  app.use(requireKnownHost(hosts));
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(root.routes());

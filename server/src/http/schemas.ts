@@ -313,7 +313,7 @@ export const LinkResponse = z.object({
   id: z.string(),
   node_id: z.string(),
   token: z.string(),
-  url: z.string().describe('The public page <origin>/s/<token>'),
+  url: z.string().describe('The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request\'s Host'),
   expires_at: z.number().int().nullable(),
   password_protected: z.boolean(),
   allow_download: z.boolean(),

@@ -86,6 +86,7 @@ describe('the codes of api-decisions.md and service-spec.md', () => {
     must_change_password: 403,
     forbidden: 403,
     // Added with wave 2.
+    misdirected_request: 421,
     busy: 503,
   };
 
