@@ -54,6 +54,7 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
   already_set_up: { status: 409, message: 'The server is already set up.' },
   username_taken: { status: 409, message: 'That username is taken.' },
+  display_name_taken: { status: 409, message: 'Another account already goes by that name; choose one that cannot be mistaken for it.' },
   tokens_already_issued: {
     status: 409,
     message: 'This device\'s tokens were already handed over once; sign in again if they were lost.',

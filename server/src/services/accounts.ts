@@ -5,7 +5,7 @@ import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
 import { toMe, toPublicUser } from './mappers.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
 import { addressKey, type GuessBuckets } from './rate-limiter.ts';
-import { checkPassword, cleanDisplayName } from './rules.ts';
+import { checkNamesFree, checkPassword, cleanDisplayName } from './rules.ts';
 import type { SessionService } from './sessions.ts';
 
 /** What an account does to itself: read its profile, rename, change its password. */
@@ -22,7 +22,13 @@ export class AccountService {
   updateProfile(actor: Actor, input: { display_name?: string | null | undefined }): Me {
     const user = this.user(actor);
     if (input.display_name !== undefined) {
-      this.deps.store.users.update(user.id, { display_name: cleanDisplayName(input.display_name) }, this.deps.now());
+      const displayName = cleanDisplayName(input.display_name);
+      const { store } = this.deps;
+      // Check and write in one transaction: two accounts cannot take the same name at once.
+      store.transaction(() => {
+        checkNamesFree(store.users.names(), { selfId: user.id, displayName });
+        store.users.update(user.id, { display_name: displayName }, this.deps.now());
+      });
     }
     return this.me(actor);
   }

@@ -6,7 +6,7 @@ import { usernameKey } from '../store/users.repo.ts';
 import type { ClientInfo, ServiceDeps } from './context.ts';
 import { toUserSummary } from './mappers.ts';
 import { addressKey } from './rate-limiter.ts';
-import { checkPassword, checkUsername, cleanDisplayName } from './rules.ts';
+import { checkDeviceInfo, checkNamesFree, checkPassword, checkReadableName, checkUsername, cleanDisplayName } from './rules.ts';
 import { hashSecret, newId } from './secrets.ts';
 import type { DeviceInfo, SessionService } from './sessions.ts';
 import type { SettingsService } from './settings.ts';
@@ -48,6 +48,8 @@ export class AuthService {
     if (store.users.count() > 0) throw new AppError('already_set_up');
     checkUsername(input.username);
     checkPassword(input.password);
+    checkDeviceInfo(input);
+    if (input.server_name !== undefined) checkReadableName(input.server_name, 'server_name');
     const passwordHash = await this.deps.passwords.hash(input.password, addressKey(client.ip));
     // The count is read again inside the transaction: two racing setups cannot both win.
     const user = store.transaction(() => {
@@ -78,6 +80,8 @@ export class AuthService {
     if (store.users.byUsername(input.username)) throw new AppError('username_taken', undefined, { field: 'username' });
     const passwordHash = await this.deps.passwords.hash(input.password, addressKey(client.ip));
     const user = store.transaction(() => {
+      // Checked again inside the transaction: two racing registrations cannot take one name.
+      checkNamesFree(store.users.names(), { username: input.username, displayName });
       let role: UserRow['role'] = 'member';
       if (inviteHash !== null) {
         if (!store.invites.redeem(inviteHash, this.deps.now())) {
@@ -94,6 +98,7 @@ export class AuthService {
 
   async login(input: LoginInput, client: ClientInfo): Promise<LoginResult> {
     const { store, rateLimiter, passwords } = this.deps;
+    checkDeviceInfo(input);
     const address = addressKey(client.ip);
     const accountBucket = `login:acct:${usernameKey(input.username)}`;
     // The guess is counted before the slow hash (parallel guesses all count); the address is

@@ -7,6 +7,7 @@ import type { UserRow } from '../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
 import { toUserSummary } from './mappers.ts';
 import { addressKey } from './rate-limiter.ts';
+import { withoutSpoofingCharacters } from './rules.ts';
 import { hashSecret, newId, newSecret } from './secrets.ts';
 
 export interface DeviceInfo {
@@ -35,7 +36,8 @@ export class SessionService {
       status,
       device_name: clip(device.device_name),
       platform: clip(device.platform),
-      user_agent: clip(client.userAgent, 512),
+      // Not ours to refuse, but shown beside a device waiting for approval: it may not dress up.
+      user_agent: clip(client.userAgent === null ? null : withoutSpoofingCharacters(client.userAgent), 512),
       ip: client.ip,
       created_at: now,
       last_seen_at: now,

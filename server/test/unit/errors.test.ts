@@ -88,6 +88,7 @@ describe('the codes of api-decisions.md and service-spec.md', () => {
     // Added with wave 2.
     misdirected_request: 421,
     busy: 503,
+    invalid_name: 400,
   };
 
   for (const [code, status] of Object.entries(SPEC)) {
