@@ -191,7 +191,12 @@ async function processImageBuffer(
   return info;
 }
 
-/** Videos: size and creation time from ffprobe, a poster frame from ffmpeg. */
+/**
+ * Videos: size and creation time from ffprobe, a poster frame from ffmpeg. Without ffprobe
+ * (the bundled ffmpeg comes alone) ffmpeg says both: the poster is already turned upright, so
+ * its size is the displayed size, and the creation time is read from the input summary ffmpeg
+ * prints at `-v info`.
+ */
 async function processVideo(file: string, tools: MediaTools, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
   const info: MediaInfo = { width: null, height: null, takenAt: null, thumbnails: null, failure: null };
   if (tools.ffprobe) {
@@ -207,13 +212,15 @@ async function processVideo(file: string, tools: MediaTools, limits: MediaLimits
     }
   }
   if (!tools.ffmpeg) return { ...info, failure: info.failure ?? 'no ffmpeg: video thumbnails need it' };
+  const verbosity = tools.ffprobe ? ['-v', 'error'] : ['-hide_banner', '-nostats', '-v', 'info'];
   try {
     const frame = await runTool(
       tools.ffmpeg,
-      ['-v', 'error', '-i', file, '-frames:v', '1', '-vf', 'thumbnail=30', '-f', 'image2pipe', '-c:v', 'png', '-'],
+      [...verbosity, '-i', file, '-frames:v', '1', '-vf', 'thumbnail=30', '-f', 'image2pipe', '-c:v', 'png', '-'],
       { timeoutMs: limits.timeoutMs, memoryBytes: limits.toolMemoryBytes, prlimit: tools.prlimit },
     );
     if (frame.stdout.length === 0) throw new Error('no frame');
+    if (!tools.ffprobe) info.takenAt = creationTimeFromSummary(frame.stderr);
     info.thumbnails = await renderThumbnails(frame.stdout, limits, sizes);
     if (info.width === null) {
       const m = await sharp(frame.stdout).metadata();
@@ -240,6 +247,17 @@ export function videoFields(probe: FfprobeOutput): Pick<MediaInfo, 'width' | 'he
   const created = probe.format?.tags?.creation_time;
   const takenAt = created ? Date.parse(created) : NaN;
   return { width, height, takenAt: Number.isNaN(takenAt) || takenAt <= 0 ? null : takenAt };
+}
+
+/**
+ * The creation time in ffmpeg's summary of its input (`Input #0 ... Metadata: creation_time :
+ * 2020-01-02T03:04:05.000000Z`). The container's own metadata comes before any stream's.
+ */
+export function creationTimeFromSummary(summary: string): number | null {
+  const input = summary.slice(summary.indexOf('Input #0'));
+  const match = /^\s+creation_time\s*:\s*(\S+)/m.exec(input);
+  const at = match ? Date.parse(match[1]!) : NaN;
+  return Number.isNaN(at) || at <= 0 ? null : at;
 }
 
 function takenFromExif(exif: Buffer): number | null {
