@@ -143,6 +143,11 @@ export async function renderThumbnails(
 async function processHeif(file: string, tools: MediaTools, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
   const takenAt = await sharp(file).metadata().then((m) => (m.exif ? takenFromExif(m.exif) : null), () => null);
   if (!tools.heifConvert) {
+    // An AV1-coded HEIF is an AVIF in all but its brand: sharp decodes it as it does AVIF (and
+    // fails at once on HEVC, which it has no decoder for), while the WebAssembly fallback knows
+    // only HEVC.
+    const bySharp = await processImage(file, limits, sizes);
+    if (bySharp.thumbnails) return bySharp;
     const decoded = await decodeHeifWasm(file).catch((error: unknown) => error as Error);
     if (decoded instanceof Error) return { width: null, height: null, takenAt, thumbnails: null, failure: `HEIC: ${decoded.message}` };
     return processImageBuffer(decoded, limits, sizes, takenAt);
