@@ -16,6 +16,7 @@ import { benchRss } from './rss.ts';
 import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
 import { benchUpload } from './upload.ts';
+import { benchVideoPoster } from './video-poster.ts';
 import { benchWsFanout } from './ws-fanout.ts';
 
 installCleanup();
@@ -31,6 +32,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['listing', 'listing', benchListing],
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
+  ['media', 'video poster', benchVideoPoster],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());
