@@ -19,6 +19,9 @@ export interface HashQueueLimits {
   maxWaitingPerAddress: number;
 }
 
+/** How long a hash counts against its address's place in the line. */
+const SERVED_WINDOW_MS = 15 * 60_000;
+
 const UNBOUNDED: HashQueueLimits = { maxWaiting: Infinity, maxWaitingPerAddress: Infinity };
 
 /**
@@ -26,13 +29,18 @@ const UNBOUNDED: HashQueueLimits = { maxWaiting: Infinity, maxWaitingPerAddress:
  * burst of sign-ins cannot exhaust memory (each hash holds 128*N*r bytes) or starve file I/O
  * on the same pool. The line of hashes waiting for a slot is bounded too, in all and per
  * client address: a flood of bogus sign-ins is refused at the door (503 `busy`, 429 for one
- * address) instead of making the owner's real sign-in wait behind it. Setup, registration,
- * sign-in, link passwords and password changes all share this one line.
+ * address) instead of making the owner's real sign-in wait behind it. The line is fair:
+ * an address that had fewer hashes in the last 15 minutes goes ahead of one that had more, so
+ * guessers on many addresses, each already refused a few times, do not stand in front of
+ * someone signing in for the first time. Setup, registration, sign-in, link passwords and
+ * password changes all share this one line.
  * Hashes are self-describing: `scrypt$N$r$p$salt$key`.
  */
 export class PasswordHasher {
   private running = 0;
-  private readonly waiting: { address: string | undefined; start: () => void }[] = [];
+  /** Ordered by `served` (hashes the address had lately), then by arrival. */
+  private readonly waiting: { address: string | undefined; served: number; start: () => void }[] = [];
+  private readonly servedLately = new Map<string, { count: number; until: number }>();
   /** Recent time of one hash, for an honest Retry-After. */
   private typicalMs = 200;
 
@@ -87,6 +95,7 @@ export class PasswordHasher {
   private acquire(address: string | undefined): Promise<void> {
     if (this.running < this.concurrency) {
       this.running++;
+      this.countServed(address);
       return Promise.resolve();
     }
     if (this.waiting.length >= this.queue.maxWaiting) {
@@ -98,7 +107,26 @@ export class PasswordHasher {
         headers: { 'Retry-After': '1' },
       });
     }
-    return new Promise((start) => this.waiting.push({ address, start }));
+    const served = address === undefined ? 0 : (this.servedLately.get(address)?.count ?? 0);
+    return new Promise((start) => {
+      const behind = this.waiting.findIndex((entry) => entry.served > served);
+      const entry = { address, served, start: () => (this.countServed(address), start()) };
+      if (behind === -1) this.waiting.push(entry);
+      else this.waiting.splice(behind, 0, entry);
+    });
+  }
+
+  private countServed(address: string | undefined): void {
+    if (address === undefined) return;
+    const now = Date.now();
+    const entry = this.servedLately.get(address);
+    if (entry && entry.until > now) entry.count++;
+    else this.servedLately.set(address, { count: 1, until: now + SERVED_WINDOW_MS });
+    if (this.servedLately.size > 10_000) {
+      for (const [key, value] of this.servedLately) if (value.until <= now) this.servedLately.delete(key);
+      // Forgetting who was served only costs fairness for a while, never correctness.
+      if (this.servedLately.size > 10_000) this.servedLately.clear();
+    }
   }
 
   private waitingFrom(address: string): number {
