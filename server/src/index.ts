@@ -68,7 +68,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   // Finish uploads whose bytes were complete when the server last stopped, before anything
   // else looks at the content files.
   await services.uploads.recover();
-  const app = createApp(services, log, config.jsonBodyLimitBytes);
+  const app = createApp(services, log, config.jsonBodyLimitBytes, config.webDir);
   const server = http.createServer(app.callback());
   const gateway = new WsGateway(server, bus, services.sessions, config.ws, log);
 
