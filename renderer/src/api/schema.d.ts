@@ -642,7 +642,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Up to four child thumbnails of a folder, newest first; one mosaic image when the request prefers an image */
+        /** Up to four child thumbnails of a folder, newest first (JSON, `{items: []}` when none); one WebP mosaic when Accept names an image type before JSON (a bare *\/* gets JSON; the image form answers 404 no_thumbnail when none) */
         get: operations["getNodesIdPreview"];
         put?: never;
         post?: never;
