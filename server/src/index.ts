@@ -83,7 +83,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   await services.uploads.recover();
   // The configured origin's own name is one the family uses: it is allowed like HOST_NAMES.
   const hosts = new HostAllowList([...config.hostNames, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])]);
-  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts);
+  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir);
   const server = http.createServer(app.callback());
   const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, hosts);
 
