@@ -2001,6 +2001,8 @@ export interface operations {
                             max_uses: number | null;
                             /** @enum {string} */
                             role: "admin" | "member";
+                            /** @description Only in the response that creates the invite: <origin>/invite/<code>, the web app's page that registers with it; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
+                            url?: string;
                             uses: number;
                         }[];
                         next_cursor: string | null;
@@ -2124,6 +2126,8 @@ export interface operations {
                         max_uses: number | null;
                         /** @enum {string} */
                         role: "admin" | "member";
+                        /** @description Only in the response that creates the invite: <origin>/invite/<code>, the web app's page that registers with it; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
+                        url?: string;
                         uses: number;
                     };
                 };

@@ -102,6 +102,8 @@ export interface Invite {
   created_by: string;
   /** Present only in the response that creates the invite: the code is stored hashed. */
   code?: string;
+  /** With the code: the web app's page that registers with it, on the server's public origin. */
+  url?: string;
 }
 
 export interface ServerSettings {

@@ -171,6 +171,10 @@ export const InviteResponse = z.object({
   created_at: z.number().int(),
   created_by: z.string(),
   code: z.string().optional().describe('Only in the response that creates the invite'),
+  url: z
+    .string()
+    .optional()
+    .describe("Only in the response that creates the invite: <origin>/invite/<code>, the web app's page that registers with it; the origin is PUBLIC_URL or the detected LAN address, never the request's Host"),
 });
 
 export const InviteCheckResponse = z.object({ valid: z.boolean(), expires_at: z.number().int().optional() });

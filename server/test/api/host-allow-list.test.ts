@@ -146,6 +146,20 @@ describe('link URLs never come from the request\'s Host (issue 12, finding 13)',
     }
   });
 
+  test('an invite\'s url is on PUBLIC_URL too, whatever Host the owner\'s request carried', async () => {
+    const t = await startTestServer({ publicUrl: 'http://hearth.example.org:8420' });
+    try {
+      const owner = await setupOwner(t.client);
+      const invite = await withHost(t, 'family-pc.local').post('/admin/invites', {}, { token: owner.access });
+      assert.equal(invite.status, 201, JSON.stringify(invite.body));
+      assert.equal(invite.body.url, `http://hearth.example.org:8420/invite/${invite.body.code}`);
+      const listed = await t.client.get('/admin/invites', { token: owner.access });
+      assert.equal(listed.body.items[0].url, undefined, 'the code and its link are shown once');
+    } finally {
+      await t.close();
+    }
+  });
+
   test('without PUBLIC_URL, a link\'s url is on the detected origin (the address the server listens on), not the name the request used', async () => {
     const t = await startTestServer();
     try {
