@@ -80,6 +80,20 @@ export interface SessionInfo {
   current: boolean;
 }
 
+/** A session as the owner's console lists it: whose it is, besides the device. */
+export interface AdminSession extends SessionInfo {
+  user_id: string;
+  username: string;
+}
+
+/** What the owner's console shows about the running server (admins only: paths are private). */
+export interface AdminStatus {
+  version: string;
+  started_at: number;
+  uptime_seconds: number;
+  data_dir: string;
+}
+
 export interface PendingDevice {
   id: string;
   user_id: string;
@@ -100,6 +114,8 @@ export interface Invite {
   expires_at: number | null;
   created_at: number;
   created_by: string;
+  /** Who it is for, as the owner wrote it ("Grandma"); null when none was given. */
+  label: string | null;
   /** Present only in the response that creates the invite: the code is stored hashed. */
   code?: string;
   /** With the code: the web app's page that registers with it, on the server's public origin. */

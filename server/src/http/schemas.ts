@@ -54,6 +54,7 @@ export const InviteBody = z.object({
   expires_at: z.number().int().positive().nullable().optional(),
   max_uses: z.number().int().min(1).max(1_000_000).nullable().optional().describe('Default 1; null means unlimited'),
   role: Role.optional(),
+  label: z.string().max(200).nullable().optional().describe('Who it is for ("Grandma"), up to 64 characters; shown in the invite list'),
 });
 
 export const SettingsPatchBody = z.object({
@@ -150,6 +151,18 @@ export const SessionResponse = z.object({
   current: z.boolean(),
 });
 
+export const AdminSessionResponse = SessionResponse.extend({
+  user_id: z.string(),
+  username: z.string(),
+}).describe("A live session of any account; `current` is the caller's own");
+
+export const AdminStatusResponse = z.object({
+  version: z.string(),
+  started_at: z.number().int().describe('When this server process started'),
+  uptime_seconds: z.number().int(),
+  data_dir: z.string().describe('Where the database and the built-in library live on this PC'),
+});
+
 export const PendingDeviceResponse = z.object({
   id: z.string(),
   user_id: z.string(),
@@ -170,6 +183,7 @@ export const InviteResponse = z.object({
   expires_at: z.number().int().nullable(),
   created_at: z.number().int(),
   created_by: z.string(),
+  label: z.string().nullable().describe('Who it is for, as the owner wrote it'),
   code: z.string().optional().describe('Only in the response that creates the invite'),
   url: z
     .string()

@@ -233,4 +233,7 @@ export const MIGRATIONS: readonly string[] = [
   /* 5: libraries the server mounted itself (a drive, or a pool of drives): how to mount them again */ `
   ALTER TABLE libraries ADD COLUMN mount_spec TEXT;
   `,
+  /* 6: who an invite is for, as the owner wrote it (the console lists invites by it) */ `
+  ALTER TABLE invites ADD COLUMN label TEXT;
+  `,
 ];

@@ -35,3 +35,14 @@ export const updateSettings: Handler<typeof S.SettingsPatchBody, undefined, unde
   actor,
   body,
 }) => services.settings.update(actor, body);
+
+export const listSessions: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor }) => ({
+  items: services.sessions.listAll(actor),
+  next_cursor: null,
+});
+
+export const revokeSession: Handler<undefined, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params }) => {
+  services.sessions.revokeAny(actor, params.id);
+};
+
+export const status: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor }) => services.status.adminStatus(actor);
