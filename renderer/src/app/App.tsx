@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { dropThumbnails } from '../api/thumbnails.ts';
 import { session } from '../api/session.ts';
@@ -10,6 +10,9 @@ import { FilesPage } from '../features/files/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';
+
+// The owner's pages load only when an owner opens them: a family phone never downloads them.
+const ConsolePages = lazy(() => import('../features/console/index.ts').then((m) => ({ default: m.ConsolePages })));
 
 // Nothing of one account stays in memory for the next person on this device.
 let wasSignedIn = false;
@@ -61,6 +64,14 @@ function AppRoutes() {
         <Route path="/files" element={<FilesPage />} />
         <Route path="/files/:folderId" element={<FilesPage />} />
         <Route path="/account" element={<AccountPage />} />
+        <Route
+          path="/console/*"
+          element={
+            <Suspense fallback={<Spinner label="Opening" />}>
+              <ConsolePages />
+            </Suspense>
+          }
+        />
         <Route path="*" element={<Navigate to="/files" replace />} />
       </Routes>
     </SignedInFrame>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { data, publicApi } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
 import { session } from '../../api/session.ts';
@@ -12,6 +13,7 @@ import { authKeys, deviceDescription } from './queries.ts';
 /** A fresh server: the first person to open it creates the owner's account. */
 export function SetupForm({ serverName }: { serverName: string }) {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const [name, setName] = useState(serverName);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -24,6 +26,8 @@ export function SetupForm({ serverName }: { serverName: string }) {
     setError(null);
     try {
       const tokens = await data(publicApi.POST('/setup', { body: { username: username.trim(), password, server_name: name, ...deviceDescription() } }));
+      // First run goes on to connecting the family's phones (the owner's console).
+      navigate('/console/welcome', { replace: true });
       session.adopt(tokens);
       void queryClient.invalidateQueries({ queryKey: authKeys.status });
     } catch (caught) {

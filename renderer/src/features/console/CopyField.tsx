@@ -1,0 +1,32 @@
+import { useId, useRef, useState } from 'react';
+import { Button } from '../../ui/Button.tsx';
+import { copyText } from '../../ui/clipboard.ts';
+
+/** A value to pass on (a link, an address, a temporary password): readable, selectable, and one tap to copy. */
+export function CopyField({ label, value, big }: { label: string; value: string; big?: boolean }) {
+  const id = useId();
+  const field = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState<boolean | null>(null);
+  return (
+    <div className="copy-field">
+      <label htmlFor={id}>{label}</label>
+      <div className="copy-row">
+        <input
+          id={id}
+          ref={field}
+          className={big ? 'copy-value copy-big' : 'copy-value'}
+          readOnly
+          value={value}
+          spellCheck={false}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <Button icon="check" onClick={() => void copyText(value, field.current).then(setCopied)} aria-label={`Copy ${label.toLowerCase()}`}>
+          Copy
+        </Button>
+      </div>
+      <p className="copy-status" role="status">
+        {copied === true ? 'Copied.' : copied === false ? 'Copying is blocked here: select the text and copy it yourself.' : ''}
+      </p>
+    </div>
+  );
+}

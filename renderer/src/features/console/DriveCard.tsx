@@ -1,0 +1,86 @@
+import { Button } from '../../ui/Button.tsx';
+import { formatBytes } from '../../ui/format.ts';
+import type { Drive, DrivesAnswer } from './queries.ts';
+
+export function driveName(drive: Drive): string {
+  return drive.model ?? drive.label ?? drive.description;
+}
+
+/** Why a drive cannot become a library (or be pooled), or null when it can. */
+export function mountRefusal(drive: Drive, libraryName: string | null): string | null {
+  if (drive.system) return "It holds this PC's system or Hearth's own data.";
+  if (libraryName !== null) return `Hearth already uses it for ${libraryName}.`;
+  if (drive.filesystem === null) return 'It has no file system yet: erase it first to prepare it.';
+  return null;
+}
+
+/** One drive: what it is, what is on it, who uses it; mount, choose for a pool, erase. */
+export function DriveCard({
+  drive,
+  libraryName,
+  capabilities,
+  selected,
+  onSelect,
+  onMount,
+  onErase,
+}: {
+  drive: Drive;
+  libraryName: string | null;
+  capabilities: DrivesAnswer['capabilities'];
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+  onMount: () => void;
+  onErase: () => void;
+}) {
+  const name = driveName(drive);
+  const refusal = mountRefusal(drive, libraryName);
+  const titleId = `drive-${drive.id}`;
+  return (
+    <li className="card console-card" aria-labelledby={titleId}>
+      <div className="account-head">
+        <h3 id={titleId}>{name}</h3>
+        <span className="tag">{formatBytes(drive.size)}</span>
+        {drive.system && <span className="tag tag-warn">System drive</span>}
+        {drive.removable && <span className="tag">Removable</span>}
+      </div>
+      <dl className="facts">
+        <div>
+          <dt>Device</dt>
+          <dd className="mono">{drive.device}</dd>
+        </div>
+        <div>
+          <dt>File system</dt>
+          <dd>{drive.filesystem ?? 'None (blank or unreadable)'}</dd>
+        </div>
+        <div>
+          <dt>Label</dt>
+          <dd>{drive.label ?? 'No label'}</dd>
+        </div>
+        <div>
+          <dt>Opened at</dt>
+          <dd className="mono">{drive.mountpoints.length > 0 ? drive.mountpoints.join(', ') : 'Not opened'}</dd>
+        </div>
+        <div>
+          <dt>Used by Hearth</dt>
+          <dd>{libraryName ?? 'No'}</dd>
+        </div>
+      </dl>
+      {drive.system && <p className="muted">This drive holds the PC's system or Hearth's own data, so Hearth never erases it.</p>}
+      <div className="row">
+        {refusal === null && capabilities.mount.available && (
+          <Button onClick={onMount} aria-label={`Keep files on ${name}`}>
+            Keep files here
+          </Button>
+        )}
+        {refusal === null && capabilities.pool.available && (
+          <label className="check">
+            <input type="checkbox" checked={selected} onChange={(e) => onSelect(e.target.checked)} /> Choose to combine
+          </label>
+        )}
+        <Button variant="danger" onClick={onErase} aria-label={`Erase ${name}`}>
+          Erase…
+        </Button>
+      </div>
+    </li>
+  );
+}
