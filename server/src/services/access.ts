@@ -24,7 +24,7 @@ export type AccessRole = 'owner' | 'editor' | 'viewer';
 export class AccessService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  node(actor: Actor, nodeId: string, need: Need): NodeRow {
+  node(actor: Pick<Actor, 'userId'>, nodeId: string, need: Need): NodeRow {
     const node = this.deps.store.nodes.byId(nodeId, actor.userId);
     if (!node) throw new AppError('not_found');
     if (node.owner_id === actor.userId) return node;
@@ -44,7 +44,7 @@ export class AccessService {
   }
 
   /** A folder the caller may add to; `null` (or "root") is the caller's own top level. */
-  targetFolder(actor: Actor, parentId: string | null): NodeRow | null {
+  targetFolder(actor: Pick<Actor, 'userId'>, parentId: string | null): NodeRow | null {
     if (parentId === null) return null;
     const parent = this.node(actor, parentId, 'write');
     if (parent.type !== 'folder') throw new AppError('invalid_input', 'The parent must be a folder.', { field: 'parent_id' });
