@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { resolveConfig, type ConfigInput, type ServerConfig } from './config.ts';
 import { EventBus } from './events/bus.ts';
 import { createApp } from './http/app.ts';
+import { answerParserErrors } from './http/parser-errors.ts';
 import { createLogger, type Logger } from './log.ts';
 import { AccessTokens } from './services/access-tokens.ts';
 import type { ServiceDeps } from './services/context.ts';
@@ -69,8 +70,11 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   // else looks at the content files.
   await services.uploads.recover();
   const app = createApp(services, log, config.jsonBodyLimitBytes);
-  const server = http.createServer(app.callback());
-  const gateway = new WsGateway(server, bus, services.sessions, config.ws, log);
+  const handle = app.callback();
+  // Node's missing-Host answer is a bare 400: the app refuses it with the envelope instead.
+  const server = http.createServer({ requireHostHeader: false }, handle);
+  answerParserErrors(server, log);
+  const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, handle);
 
   try {
     await listen(server, config.port, config.host);

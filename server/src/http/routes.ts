@@ -255,8 +255,8 @@ export const ROUTES: readonly AnyRoute[] = [
   // ---- Events ----
   route({ method: 'GET', path: '/ws', tag: 'events',
     summary: 'WebSocket upgrade for events (bearer header or ?access_token; full scope only)', auth: 'user',
-    responses: { 101: { description: 'Switching to WebSocket' }, 426: { description: 'Not an upgrade request' } },
-    errors: ['upgrade_required'],
+    responses: { 101: { description: 'Switching to WebSocket' }, 426: { description: 'Not an upgrade request, or a WebSocket version other than 13' } },
+    errors: ['upgrade_required', 'invalid_handshake', 'websocket_version_unsupported', 'method_not_allowed'],
     handler: () => {
       throw new AppError('upgrade_required');
     } }),

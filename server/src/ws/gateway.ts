@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerConfig } from '../config.ts';
@@ -9,6 +10,7 @@ import type { Logger } from '../log.ts';
 import type { SessionService } from '../services/sessions.ts';
 import { bearerToken } from '../http/bearer.ts';
 import { API_PREFIX } from '../http/paths.ts';
+import { answerOnSocket } from '../http/raw-response.ts';
 import { Connection } from './connection.ts';
 
 const WS_PATH = `${API_PREFIX}/ws`;
@@ -32,6 +34,8 @@ export class WsGateway {
     private readonly sessions: SessionService,
     private readonly config: ServerConfig['ws'],
     private readonly log: Logger,
+    /** The HTTP app, for requests elsewhere that merely offer an upgrade (Upgrade: h2c). */
+    private readonly handleRequest: (req: IncomingMessage, res: ServerResponse) => void,
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: config.maxPayloadBytes });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
@@ -59,8 +63,13 @@ export class WsGateway {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== WS_PATH) {
+      // An upgrade offered anywhere else is declined by answering the request as it is.
+      answerWithoutUpgrade(req, socket, this.handleRequest);
+      return;
+    }
     try {
-      if (url.pathname !== WS_PATH) throw new AppError('not_found', 'No such endpoint.');
+      checkHandshake(req);
       const token = bearerToken('GET', '/ws', req.headers, url.searchParams);
       if (token === null) throw new AppError('unauthorized');
       const actor = this.sessions.authenticate(token);
@@ -69,7 +78,7 @@ export class WsGateway {
     } catch (caught) {
       const error = caught instanceof AppError ? caught : new AppError('internal');
       if (error.code === 'internal') this.log.error('websocket upgrade failed', { error: String(caught) });
-      refuse(socket, error);
+      answerOnSocket(socket, error);
     }
   }
 
@@ -108,18 +117,36 @@ export class WsGateway {
   }
 }
 
-function refuse(socket: Duplex, error: AppError): void {
-  const body = JSON.stringify(error.toBody());
-  socket.end(
-    `HTTP/1.1 ${error.status} ${statusText(error.status)}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Referrer-Policy: no-referrer\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n' +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+/**
+ * What `ws` would refuse with an HTML page, refused first with the envelope. The subprotocol
+ * and extension offers are dropped instead of parsed: the server uses neither, and `ws`
+ * answers a malformed one with HTML too.
+ */
+function checkHandshake(req: IncomingMessage): void {
+  if (req.method !== 'GET') throw new AppError('method_not_allowed', 'The WebSocket handshake is a GET.', { headers: { Allow: 'GET' } });
+  if (req.httpVersion === '1.1' && !req.headers.host) throw new AppError('malformed_request', 'HTTP/1.1 requests need a Host header.');
+  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
+    throw new AppError('invalid_handshake', 'This endpoint upgrades to WebSocket only (Upgrade: websocket).');
+  }
+  const version = req.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') {
+    throw new AppError('websocket_version_unsupported', undefined, { headers: { 'Sec-WebSocket-Version': '13' } });
+  }
+  if (!/^[+/0-9A-Za-z]{22}==$/.test(req.headers['sec-websocket-key'] ?? '')) {
+    throw new AppError('invalid_handshake', 'Sec-WebSocket-Key must be 16 random bytes in base64.');
+  }
+  delete req.headers['sec-websocket-protocol'];
+  delete req.headers['sec-websocket-extensions'];
 }
 
-function statusText(status: number): string {
-  return { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' }[status] ?? 'Error';
+/** Serves an upgrade request on another path through the HTTP app, then closes the connection. */
+function answerWithoutUpgrade(req: IncomingMessage, socket: Duplex, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as Socket);
+  res.on('finish', () => {
+    res.detachSocket(socket as Socket);
+    socket.end(() => socket.destroy());
+  });
+  handle(req, res);
 }
