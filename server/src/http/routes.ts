@@ -186,7 +186,7 @@ export const ROUTES: readonly AnyRoute[] = [
     auth: 'none', params: S.TokenParam, body: S.UnlockBody, responses: ok('The grant', S.UnlockResponse),
     errors: ['wrong_password', 'rate_limited', 'share_expired'], handler: sharing.publicUnlock }),
   route({ method: 'GET', path: '/s/:token/children', tag: 'public', summary: 'List inside a shared folder (parent_id: a folder within it)',
-    auth: 'none', params: S.TokenParam, query: S.PublicListQuery, responses: ok('A page of nodes', S.pageOf(S.NodeResponse)),
+    auth: 'none', params: S.TokenParam, query: S.PublicListQuery, responses: ok('A page of nodes', S.pageOf(S.PublicNodeResponse)),
     errors: ['share_password_required', 'share_expired'], handler: sharing.publicChildren }),
   route({ method: 'GET', path: '/s/:token/download', tag: 'public', summary: 'Download what a link shares (node_id: a file within it); Range like a normal download',
     auth: 'none', params: S.TokenParam, query: S.PublicNodeQuery,

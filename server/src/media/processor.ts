@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import exifReader from 'exif-reader';
 import sharp, { type Metadata } from 'sharp';
-import { captureTime, orientedSize } from './capture-time.ts';
+import { captureTime, orientedSize, plausibleCaptureTime } from './capture-time.ts';
 import { runTool } from './run-tool.ts';
 
 /** System tools found at start-up; any may be missing, and what needs it is then skipped. */
@@ -72,10 +72,25 @@ export async function processMedia(
 ): Promise<MediaInfo> {
   if (mime.startsWith('video/')) return processVideo(file, tools, limits, sizes);
   if (HEIF_TYPES.has(mime)) return processHeif(file, tools, limits, sizes);
+  if (mime === 'image/svg+xml') return processSvg(file, limits, sizes);
   return processImage(file, limits, sizes);
 }
 
-async function processImage(file: string, limits: MediaLimits, sizes: readonly ThumbnailSize[], meta?: { takenAt: number | null }): Promise<MediaInfo> {
+/** SVG is text: anything bigger than this is not a picture someone drew. */
+const MAX_SVG_BYTES = 8 * 1024 * 1024;
+
+/**
+ * An SVG is rendered from its bytes, never from its path: librsvg resolves the references of
+ * a file (`<image href="...">`) against the file's folder, and a content file's folder holds
+ * other people's content files. From bytes there is no base, so no file is ever read.
+ */
+async function processSvg(file: string, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
+  const { size } = await fs.stat(file);
+  if (size > MAX_SVG_BYTES) return { width: null, height: null, takenAt: null, thumbnails: null, failure: `SVG too large (${size} bytes)` };
+  return processImage(await fs.readFile(file), limits, sizes);
+}
+
+async function processImage(file: string | Buffer, limits: MediaLimits, sizes: readonly ThumbnailSize[], meta?: { takenAt: number | null }): Promise<MediaInfo> {
   const info: MediaInfo = { width: null, height: null, takenAt: meta?.takenAt ?? null, thumbnails: null, failure: null };
   let metadata: Metadata;
   try {
@@ -239,7 +254,7 @@ export function videoFields(probe: FfprobeOutput): Pick<MediaInfo, 'width' | 'he
   if (width !== null && height !== null && Math.abs(rotation) % 180 === 90) [width, height] = [height, width];
   const created = probe.format?.tags?.creation_time;
   const takenAt = created ? Date.parse(created) : NaN;
-  return { width, height, takenAt: Number.isNaN(takenAt) || takenAt <= 0 ? null : takenAt };
+  return { width, height, takenAt: Number.isNaN(takenAt) || takenAt <= 0 ? null : plausibleCaptureTime(takenAt) };
 }
 
 function takenFromExif(exif: Buffer): number | null {
