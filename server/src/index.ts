@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +13,7 @@ import { PasswordHasher } from './services/passwords.ts';
 import { RateLimiter } from './services/rate-limiter.ts';
 import { newId } from './services/secrets.ts';
 import { openDatabase } from './store/db.ts';
+import { preparePrivateDataDir } from './store/data-dir.ts';
 import { createStore } from './store/index.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
 import { ThumbnailStore } from './store/thumbs.ts';
@@ -42,7 +42,7 @@ export interface RunningServer {
 export async function startServer(input: ConfigInput = {}): Promise<RunningServer> {
   const config = resolveConfig(input);
   const log = createLogger(config.logLevel);
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  preparePrivateDataDir(config.dataDir, log);
   const db = openDatabase(path.join(config.dataDir, 'hearth.db'));
   const store = createStore(db);
   const now = Date.now;
