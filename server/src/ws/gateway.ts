@@ -16,6 +16,10 @@ import { Connection } from './connection.ts';
 const WS_PATH = `${API_PREFIX}/ws`;
 /** Close code telling the client its session ended and reconnecting is pointless. */
 export const CLOSE_SESSION_REVOKED = 4001;
+/** Close code of the oldest socket of a session or account that opened one too many. */
+export const CLOSE_TOO_MANY_CONNECTIONS = 4008;
+/** A socket told to close that does not answer its close frame is cut after this. */
+const CLOSE_GRACE_MS = 5_000;
 
 /**
  * The event channel. Authenticates the HTTP upgrade itself (before any WebSocket exists),
@@ -49,8 +53,8 @@ export class WsGateway {
   }
 
   /** Per-connection queue figures, for tests and diagnostics. */
-  stats(): { userId: string; queued: number; dropped: number }[] {
-    return [...this.connections].map((c) => ({ userId: c.userId, queued: c.queued, dropped: c.dropped }));
+  stats(): { userId: string; sessionId: string; queued: number; queuedBytes: number; dropped: number }[] {
+    return [...this.connections].map((c) => ({ userId: c.userId, sessionId: c.sessionId, queued: c.queued, queuedBytes: c.queuedBytes, dropped: c.dropped }));
   }
 
   close(): void {
@@ -83,11 +87,24 @@ export class WsGateway {
   }
 
   private accept(ws: WebSocket, userId: string, sessionId: string): void {
-    const connection = new Connection(ws, userId, sessionId, this.config.queueCapacity);
+    const connection = new Connection(ws, userId, sessionId, { messages: this.config.queueCapacity, bytes: this.config.queueBytes });
     this.connections.add(connection);
     ws.on('pong', () => (connection.alive = true));
     ws.on('error', () => ws.terminate());
     ws.on('close', () => this.connections.delete(connection));
+    // One token could otherwise open sockets (each with its queue) until the server runs out.
+    this.closeOldest((c) => c.sessionId === sessionId, this.config.maxPerSession);
+    this.closeOldest((c) => c.userId === userId, this.config.maxPerAccount);
+  }
+
+  /** Keeps the newest `max` connections that match; the older ones are closed and forgotten. */
+  private closeOldest(match: (c: Connection) => boolean, max: number): void {
+    const matching = [...this.connections].filter(match); // a Set iterates in insertion order: oldest first
+    for (const old of matching.slice(0, Math.max(0, matching.length - max))) {
+      this.connections.delete(old);
+      old.socket.close(CLOSE_TOO_MANY_CONNECTIONS, 'too many connections: a newer one replaced this one');
+      setTimeout(() => old.socket.terminate(), CLOSE_GRACE_MS).unref();
+    }
   }
 
   private deliver(event: BusEvent): void {
