@@ -87,13 +87,3 @@ function allows(grants: InheritedGrant[], need: Need): boolean {
 export function normaliseParentId(parentId: string | null | undefined): string | null {
   return parentId === undefined || parentId === null || parentId === 'root' ? null : parentId;
 }
-
-/** Merges the audiences of before and after a change (a move can leave or enter a shared folder). */
-export function mergeAudiences(...audiences: Audience[]): Audience {
-  const users = new Set<string>();
-  for (const audience of audiences) {
-    if ('everyone' in audience) return audience;
-    for (const user of audience.users) users.add(user);
-  }
-  return { users: [...users] };
-}
