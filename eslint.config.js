@@ -21,6 +21,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts that run before anything is compiled.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['server/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: desktopAndUi }] },
   },

@@ -98,7 +98,9 @@ export class UploadService {
       expires_at: now + this.deps.config.uploadExpiryMs,
     };
     // The check and the reservation (the row, which pendingBytes counts) with no `await` between
-    // them: parallel creations cannot all pass on the same free space.
+    // them: parallel creations cannot all pass on the same free space. The row also comes before
+    // the temp file: the startup pass removes temp files no upload row owns, and may be walking
+    // the temp folder right now. A crash before the file exists leaves a row that recover() drops.
     this.files.assertQuota(ownerId, length ?? 0, this.deps.store.uploads.pendingBytes(ownerId));
     this.deps.store.uploads.insert(row);
     try {
