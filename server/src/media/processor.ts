@@ -277,7 +277,7 @@ export function creationTimeFromSummary(summary: string): number | null {
   const input = summary.slice(summary.indexOf('Input #0'));
   const match = /^\s+creation_time\s*:\s*(\S+)/m.exec(input);
   const at = match ? Date.parse(match[1]!) : NaN;
-  return Number.isNaN(at) || at <= 0 ? null : at;
+  return Number.isNaN(at) || at <= 0 ? null : plausibleCaptureTime(at);
 }
 
 function takenFromExif(exif: Buffer): number | null {
