@@ -107,6 +107,7 @@ export const ERROR_CATALOGUE = {
   // Server
   internal: { status: 500, message: 'Something went wrong on the server.' },
   unavailable: { status: 503, message: 'The server is not ready.' },
+  format_failed: { status: 500, message: 'The drive was not formatted: its file system is the same as before.' },
   helper_unavailable: { status: 503, message: 'The server has no way to mount drives here: run it as root or install udisks2.' },
   pool_unavailable: { status: 503, message: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' },
   library_offline: { status: 503, message: 'The drive holding this file is not connected.' },

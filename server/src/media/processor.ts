@@ -189,7 +189,7 @@ async function processHeif(file: string, tools: MediaTools, limits: MediaLimits,
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-heif-'));
   try {
     const out = path.join(dir, 'decoded.jpg');
-    await runTool(tools.heifConvert, ['-q', '92', file, out], {
+    await runTool(tools.heifConvert, ['-q', '92', '--', file, out], {
       timeoutMs: limits.timeoutMs,
       memoryBytes: limits.toolMemoryBytes,
       prlimit: tools.prlimit,
