@@ -21,9 +21,11 @@ export const UPLOADS_PATH = `${API_PREFIX}/uploads`;
 export function tusHeaders(): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path === UPLOADS_PATH || ctx.path.startsWith(`${UPLOADS_PATH}/`)) {
-      // Clients behind proxies that only pass GET/POST tunnel the real method in a header.
+      // Clients behind proxies that only pass GET/POST tunnel the real method in a header: PATCH
+      // and DELETE, on an upload. Never HEAD: the POST's client would wait for a body a HEAD
+      // answer never carries (a hang until the connection times out).
       const override = ctx.get('X-HTTP-Method-Override').toUpperCase();
-      if (ctx.method === 'POST' && ['PATCH', 'DELETE', 'HEAD'].includes(override)) ctx.method = override;
+      if (ctx.method === 'POST' && ctx.path.startsWith(`${UPLOADS_PATH}/`) && ['PATCH', 'DELETE'].includes(override)) ctx.method = override;
       ctx.set('Tus-Resumable', TUS_VERSION);
       ctx.set('Access-Control-Expose-Headers', 'Upload-Offset, Upload-Length, Upload-Expires, Location, Tus-Resumable, Service-Node-Id');
     }

@@ -189,6 +189,27 @@ describe('WebSocket handshakes that are not', () => {
   });
 });
 
+describe('tus method override', () => {
+  test('X-HTTP-Method-Override: HEAD on a POST is not obeyed (its answer would promise a body it never sends, and the client would hang): the POST is answered with its body', async () => {
+    const started = Date.now();
+    const res = await rawRequest(
+      `POST /api/v1/uploads HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${owner.access}\r\nTus-Resumable: 1.0.0\r\n` +
+        'X-HTTP-Method-Override: HEAD\r\nUpload-Length: 5\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+    );
+    assert.ok(Date.now() - started < 2_000, `answered after ${Date.now() - started} ms`);
+    assert.equal(res.status, 201, res.body);
+    assert.equal(Number(res.headers['content-length'] ?? 0), Buffer.byteLength(res.body, 'latin1'));
+  });
+
+  test('an override on the collection is not obeyed either: POST /uploads with X-HTTP-Method-Override: DELETE creates, it is not a 405', async () => {
+    const res = await rawRequest(
+      `POST /api/v1/uploads HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${owner.access}\r\nTus-Resumable: 1.0.0\r\n` +
+        'X-HTTP-Method-Override: DELETE\r\nUpload-Length: 5\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+    );
+    assert.equal(res.status, 201, res.body);
+  });
+});
+
 describe('what the HTTP parser refuses', () => {
   const host = () => `Host: 127.0.0.1:${port}\r\n`;
   const big = 'a'.repeat(20_000);
