@@ -8,6 +8,7 @@
 import os from 'node:os';
 import { benchDownload } from './download.ts';
 import { benchDurableWrites } from './durable-writes.ts';
+import { benchFuzz } from './fuzz.ts';
 import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
 import { benchListing } from './listing.ts';
@@ -31,6 +32,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['listing', 'listing', benchListing],
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
+  ['fuzz', 'fuzz', benchFuzz],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());

@@ -105,7 +105,7 @@ export const ROUTES: readonly AnyRoute[] = [
   // ---- Nodes ----
   route({ method: 'GET', path: '/nodes', tag: 'nodes',
     summary: 'List a folder (parent_id, default the top level) or a flat view (filter), sorted and paged; folders first',
-    auth: 'user', query: S.ListQuery, responses: ok('A page of nodes', S.pageOf(S.NodeResponse)), errors: ['in_trash'],
+    auth: 'user', query: S.ListQuery, responses: ok('A page of nodes', S.pageOf(S.NodeResponse)), errors: ['in_trash', 'not_found'],
     handler: nodes.list }),
   route({ method: 'POST', path: '/nodes/folder', tag: 'nodes', summary: 'Create a folder (honours Idempotency-Key)', auth: 'user',
     body: S.CreateFolderBody, responses: { 201: { description: 'Created (or the first answer for a repeated key)', schema: S.NodeResponse } },
@@ -229,7 +229,7 @@ export const ROUTES: readonly AnyRoute[] = [
   route({ method: 'POST', path: '/admin/drives/pool', tag: 'libraries',
     summary: 'Combine drives into one library with mergerfs (new files go to the drive with the most room); re-assembled at startup',
     auth: 'admin', body: S.PoolBody, responses: { 201: { description: 'The pooled library', schema: S.LibraryResponse } },
-    errors: ['system_drive', 'drive_in_use', 'no_filesystem', 'foreign_library', 'mount_failed', 'pool_unavailable', 'helper_unavailable', 'drive_operation_running'],
+    errors: ['system_drive', 'drive_in_use', 'no_filesystem', 'foreign_library', 'mount_failed', 'pool_unavailable', 'helper_unavailable', 'drive_operation_running', 'not_found'],
     handler: drives.pool }),
 
   // ---- Uploads (tus 1.0.0) ----
@@ -239,7 +239,8 @@ export const ROUTES: readonly AnyRoute[] = [
   route({ method: 'POST', path: '/uploads', tag: 'uploads',
     summary: 'Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id); may carry the first bytes',
     auth: 'user', responses: { 201: { description: 'Location of the upload; Service-Node-Id if already complete' } },
-    errors: ['tus_version_unsupported', 'quota_exceeded', 'payload_too_large', 'invalid_name', 'in_trash', 'not_found', 'checksum_mismatch'],
+    errors: ['tus_version_unsupported', 'quota_exceeded', 'payload_too_large', 'invalid_name', 'in_trash', 'not_found', 'forbidden',
+      'invalid_input', 'checksum_mismatch', 'checksum_algorithm_unsupported'],
     handler: uploads.create }),
   route({ method: 'HEAD', path: '/uploads/:id', tag: 'uploads', summary: 'How far an upload got (Upload-Offset)', auth: 'user',
     params: S.IdParam, responses: { 200: { description: 'Upload-Offset, Upload-Length, Upload-Metadata' } },
@@ -248,7 +249,7 @@ export const ROUTES: readonly AnyRoute[] = [
     summary: 'Send bytes at Upload-Offset (application/offset+octet-stream, optional Upload-Checksum); the completing PATCH answers Service-Node-Id',
     auth: 'user', params: S.IdParam, responses: { 204: { description: 'Upload-Offset; Service-Node-Id when complete' } },
     errors: ['tus_version_unsupported', 'offset_mismatch', 'upload_expired', 'checksum_mismatch', 'checksum_algorithm_unsupported',
-      'payload_too_large', 'unsupported_media_type', 'missing_field', 'quota_exceeded'], handler: uploads.patch }),
+      'payload_too_large', 'unsupported_media_type', 'missing_field', 'quota_exceeded', 'forbidden', 'in_trash'], handler: uploads.patch }),
   route({ method: 'DELETE', path: '/uploads/:id', tag: 'uploads', summary: 'Abandon an upload (termination)', auth: 'user',
     params: S.IdParam, responses: { 204: { description: 'Gone' } }, errors: ['tus_version_unsupported'], handler: uploads.terminate }),
 
