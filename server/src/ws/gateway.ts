@@ -68,8 +68,14 @@ export class WsGateway {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== WS_PATH) {
-      // An upgrade offered anywhere else is declined by answering the request as it is.
-      answerWithoutUpgrade(req, socket, this.handleRequest);
+      // An upgrade offered anywhere else is declined by answering the request as it is. Node
+      // has stopped parsing the connection by now, so a body would not reach the app: such a
+      // request is refused rather than answered as if it had none.
+      if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined) {
+        answerOnSocket(socket, new AppError('invalid_handshake', 'Only the WebSocket endpoint upgrades; send this request without an Upgrade header.'));
+      } else {
+        answerWithoutUpgrade(req, socket, this.handleRequest);
+      }
       return;
     }
     try {

@@ -182,10 +182,16 @@ describe('WebSocket handshakes that are not', () => {
     assert.equal(res.headers['sec-websocket-protocol'], undefined);
   });
 
-  test('Upgrade: h2c on an ordinary route is answered as the ordinary request it also is', async () => {
+  test('Upgrade: h2c on an ordinary route is answered as the ordinary request it also is; one with a body is refused with the envelope', async () => {
     const res = await upgrade({ Upgrade: 'h2c', 'HTTP2-Settings': 'AAMAAABkAARAAAAAAAIAAAAA' }, 'GET', '/api/v1/status');
     assert.equal(res.status, 200, res.body);
     assert.equal(typeof res.json?.server_id, 'string');
+    const body = JSON.stringify({ username: 'owner', password: 'owner-password-1' });
+    const withBody = await rawRequest(
+      `POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n` +
+        `HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    assertRawEnvelope(withBody, 400, 'invalid_handshake');
   });
 });
 
