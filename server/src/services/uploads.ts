@@ -223,7 +223,10 @@ export class UploadService {
         }
         const size = await blobs.tempSize(tempName(upload.id));
         if (size !== null && size === upload.length) {
-          await this.complete(upload, null);
+          // A refusal (access or quota gone meanwhile) drops this upload, not the startup.
+          await this.complete(upload, null).catch((error: unknown) =>
+            this.deps.log.warn('upload not completed at startup', { upload_id: upload.id, error: String(error) }),
+          );
           continue;
         }
       }
