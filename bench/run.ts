@@ -17,6 +17,7 @@ import { benchRss } from './rss.ts';
 import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
 import { benchUpload } from './upload.ts';
+import { benchVideoPoster } from './video-poster.ts';
 import { benchWsFanout } from './ws-fanout.ts';
 
 installCleanup();
@@ -32,6 +33,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['listing', 'listing', benchListing],
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
+  ['media', 'video poster', benchVideoPoster],
   ['fuzz', 'fuzz', benchFuzz],
 ];
 

@@ -69,7 +69,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   // Finish uploads whose bytes were complete when the server last stopped, before anything
   // else looks at the content files.
   await services.uploads.recover();
-  const app = createApp(services, log, config.jsonBodyLimitBytes);
+  const app = createApp(services, log, config.jsonBodyLimitBytes, config.webDir);
   const handle = app.callback();
   // Node's missing-Host answer is a bare 400: the app refuses it with the envelope instead.
   const server = http.createServer({ requireHostHeader: false }, handle);

@@ -31,6 +31,8 @@ export async function startTestServer(config: ConfigInput = {}): Promise<TestSer
     passwordHashCost: TEST_HASH_COST,
     // Dozens of servers, few of them given photos: workers start with the first one.
     mediaWorkersAtStart: false,
+    // API tests see the API alone, whether or not the web app happens to be built.
+    webDir: null,
     ...config,
     dataDir,
   });
