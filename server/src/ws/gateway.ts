@@ -11,6 +11,7 @@ import type { SessionService } from '../services/sessions.ts';
 import { bearerToken } from '../http/bearer.ts';
 import { API_PREFIX } from '../http/paths.ts';
 import { answerOnSocket } from '../http/raw-response.ts';
+import type { HostAllowList } from '../http/host-allow-list.ts';
 import { Connection } from './connection.ts';
 
 const WS_PATH = `${API_PREFIX}/ws`;
@@ -38,6 +39,7 @@ export class WsGateway {
     private readonly sessions: SessionService,
     private readonly config: ServerConfig['ws'],
     private readonly log: Logger,
+    private readonly hosts: HostAllowList,
     /** The HTTP app, for requests elsewhere that merely offer an upgrade (Upgrade: h2c). */
     private readonly handleRequest: (req: IncomingMessage, res: ServerResponse) => void,
   ) {
@@ -80,6 +82,8 @@ export class WsGateway {
     }
     try {
       checkHandshake(req);
+      // A rebound page must not open the event channel either (see HostAllowList).
+      if (!this.hosts.allows(req.headers.host)) throw new AppError('misdirected_request');
       const token = bearerToken('GET', '/ws', req.headers, url.searchParams);
       if (token === null) throw new AppError('unauthorized');
       const actor = this.sessions.authenticate(token);
