@@ -35,7 +35,7 @@ export function AccountCard({ user }: { user: AdminUser }) {
         {user.disabled && <span className="tag tag-danger">Switched off</span>}
         {isMe && <span className="tag">You</span>}
       </div>
-      <p className="muted">Signs in as {user.username}</p>
+      {user.display_name && <p className="muted">Signs in as {user.username}</p>}
       <UsageBar label={`Space used by ${name}`} used={user.quota.used} total={user.quota.limit} />
       <p className="usage-words">
         {user.quota.limit === null

@@ -5,17 +5,19 @@ import { copyText } from '../../ui/clipboard.ts';
 /** A value to pass on (a link, an address, a temporary password): readable, selectable, and one tap to copy. */
 export function CopyField({ label, value, big }: { label: string; value: string; big?: boolean }) {
   const id = useId();
-  const field = useRef<HTMLInputElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
   const [copied, setCopied] = useState<boolean | null>(null);
   return (
     <div className="copy-field">
       <label htmlFor={id}>{label}</label>
       <div className="copy-row">
-        <input
+        {/* A textarea, not an input: the whole value stays readable, wrapped, on a narrow phone. */}
+        <textarea
           id={id}
           ref={field}
           className={big ? 'copy-value copy-big' : 'copy-value'}
           readOnly
+          rows={Math.min(4, Math.ceil(value.length / (big ? 20 : 26)))}
           value={value}
           spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}

@@ -103,7 +103,8 @@ function SignedInDevices() {
     onSettled: () => void queryClient.invalidateQueries({ queryKey: consoleKeys.sessions }),
   });
   const byAccount = new Map<string, AdminSession[]>();
-  for (const s of sessions.data ?? []) byAccount.set(s.username, [...(byAccount.get(s.username) ?? []), s]);
+  // A device still waiting is not signed in: it is listed above, with its code.
+  for (const s of (sessions.data ?? []).filter((x) => x.status === 'active')) byAccount.set(s.username, [...(byAccount.get(s.username) ?? []), s]);
   return (
     <section className="console-section" aria-labelledby="signed-in-title">
       <h2 id="signed-in-title">Signed-in devices</h2>
@@ -121,7 +122,6 @@ function SignedInDevices() {
                   <div>
                     <strong>{deviceLabel(s)}</strong>
                     {s.current && <span className="tag">This device</span>}
-                    {s.status === 'pending' && <span className="tag tag-warn">Waiting for approval</span>}
                     <div className="muted">
                       Last used {formatDate(s.last_seen_at)}
                       {s.ip ? ` · ${s.ip}` : ''}

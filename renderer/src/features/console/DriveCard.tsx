@@ -3,7 +3,7 @@ import { formatBytes } from '../../ui/format.ts';
 import type { Drive, DrivesAnswer } from './queries.ts';
 
 export function driveName(drive: Drive): string {
-  return drive.model ?? drive.label ?? drive.description;
+  return drive.model ?? drive.label ?? `Drive ${drive.device}`;
 }
 
 /** Why a drive cannot become a library (or be pooled), or null when it can. */
@@ -77,7 +77,8 @@ export function DriveCard({
             <input type="checkbox" checked={selected} onChange={(e) => onSelect(e.target.checked)} /> Choose to combine
           </label>
         )}
-        <Button variant="danger" onClick={onErase} aria-label={`Erase ${name}`}>
+        {/* Red only where erasing is possible; elsewhere the dialog explains why not. */}
+        <Button variant={drive.system || drive.library_id !== null ? 'default' : 'danger'} onClick={onErase} aria-label={`Erase ${name}`}>
           Erase…
         </Button>
       </div>

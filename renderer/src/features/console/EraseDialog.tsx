@@ -97,16 +97,15 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
 
       {refusal ? (
         <>
-          <Notice tone="error">{refusal}</Notice>
+          <div id="erase-refusal">
+            <Notice tone="error">{refusal}</Notice>
+          </div>
           <div className="dialog-actions">
             <Button onClick={onClose}>Close</Button>
             <Button variant="danger" disabled aria-describedby="erase-refusal">
               Erase this drive
             </Button>
           </div>
-          <p id="erase-refusal" className="visually-hidden">
-            {refusal}
-          </p>
         </>
       ) : (
         <form

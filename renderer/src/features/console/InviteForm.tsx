@@ -4,6 +4,7 @@ import { api, data } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice } from '../../ui/Notice.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { CopyField } from './CopyField.tsx';
 import { QrImage } from './QrImage.tsx';
 import { consoleKeys, type Invite } from './queries.ts';
@@ -96,7 +97,7 @@ export function InviteResult({ invite, onAnother, onDone }: { invite: Invite; on
     <div className="invite-result">
       <Notice>
         Invite ready. Send this link to {who}, or let them point their phone's camera at the code. It works once
-        {invite.expires_at ? `, until ${new Date(invite.expires_at).toLocaleDateString()}` : ''}.
+        {invite.expires_at ? `, until ${formatDate(invite.expires_at)}` : ''}.
       </Notice>
       <div className="qr-and-text">
         <QrImage text={url} label={`QR code of the invite link for ${who}`} />

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { consoleKeys, useInvites, type Invite } from './queries.ts';
 import { roleName } from './words.ts';
 
@@ -38,8 +39,8 @@ export function InviteList() {
                 <strong>{who}</strong>
                 <span className={state.live ? 'tag' : 'tag tag-quiet'}>{state.words}</span>
                 <div className="muted">
-                  {roleName(invite.role)} · made {new Date(invite.created_at).toLocaleDateString()} ·{' '}
-                  {invite.expires_at === null ? 'no end date' : `${invite.expires_at > now ? 'works until' : 'ended'} ${new Date(invite.expires_at).toLocaleDateString()}`}
+                  {roleName(invite.role)} · made {formatDate(invite.created_at)} ·{' '}
+                  {invite.expires_at === null ? 'no end date' : `${invite.expires_at > now ? 'works until' : 'ended'} ${formatDate(invite.expires_at)}`}
                 </div>
               </div>
               <Button onClick={() => withdraw.mutate(invite.id)} disabled={withdraw.isPending} aria-label={`Withdraw the invite for ${who}`}>

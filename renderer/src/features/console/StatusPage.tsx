@@ -1,5 +1,6 @@
 import { useServerStatus } from '../auth/queries.ts';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { ConsoleLayout } from './ConsoleLayout.tsx';
 import { useAdminStatus, useLibraries } from './queries.ts';
 import { LIBRARY_STATUS, uptimeWords } from './words.ts';
@@ -31,7 +32,7 @@ export function StatusPage() {
             </div>
             <div>
               <dt>Started</dt>
-              <dd>{new Date(status.data.started_at).toLocaleString()}</dd>
+              <dd>{formatDate(status.data.started_at)}</dd>
             </div>
             <div>
               <dt>Data folder</dt>
