@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client.ts';
 import { authKeys } from '../auth/queries.ts';
@@ -12,18 +12,28 @@ const GB = 1024 ** 3;
 
 export function SettingsPage() {
   const settings = useSettings();
+  const queryClient = useQueryClient();
+  // Lives above the form: saving refills the form (it is keyed by the saved values), and "Saved." stays.
+  const save = useMutation({
+    mutationFn: (body: Partial<Settings>) => data(api.PATCH('/server/settings', { body })),
+    onSuccess: (next) => {
+      queryClient.setQueryData(consoleKeys.settings, next);
+      void queryClient.invalidateQueries({ queryKey: authKeys.status });
+    },
+  });
   return (
     <ConsoleLayout title="Settings">
       {settings.isPending && <Spinner label="Loading settings" />}
       {settings.isError && <Notice tone="error">{settings.error.message}</Notice>}
       {/* Keyed by the saved values: a change made elsewhere (another tab, another owner) refills the form. */}
-      {settings.data && <SettingsForm key={JSON.stringify(settings.data)} saved={settings.data} />}
+      {settings.data && <SettingsForm key={JSON.stringify(settings.data)} saved={settings.data} save={save} />}
     </ConsoleLayout>
   );
 }
 
-function SettingsForm({ saved }: { saved: Settings }) {
-  const queryClient = useQueryClient();
+type Save = UseMutationResult<Settings, Error, Partial<Settings>>;
+
+function SettingsForm({ saved, save }: { saved: Settings; save: Save }) {
   const quotaId = useId();
   const [name, setName] = useState(saved.server_name);
   const [approval, setApproval] = useState(saved.require_device_approval);
@@ -32,14 +42,6 @@ function SettingsForm({ saved }: { saved: Settings }) {
   const [unlimited, setUnlimited] = useState(saved.default_quota_bytes === null);
   const [quotaGb, setQuotaGb] = useState(saved.default_quota_bytes === null ? '50' : String(Math.round((saved.default_quota_bytes / GB) * 10) / 10));
   const [problem, setProblem] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: (body: Partial<Settings>) => data(api.PATCH('/server/settings', { body })),
-    onSuccess: (next) => {
-      queryClient.setQueryData(consoleKeys.settings, next);
-      void queryClient.invalidateQueries({ queryKey: authKeys.status });
-    },
-  });
-
   function submit(event: FormEvent) {
     event.preventDefault();
     const days = Number(trashDays);
