@@ -1,0 +1,129 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createLoopDrive, loopUnsupportedReason, setLabel, type LoopDrive } from '../server/test/helpers/loop.ts';
+import { openConsole } from './support/console.ts';
+import { expect, signIn, test } from './support/fixtures.ts';
+import { startHearth, type Account, type Hearth } from './support/hearth.ts';
+import { captureScreen } from './support/screens.ts';
+
+/*
+ * Erasing a drive through the dialog, for real, on a loop-device image this spec makes itself
+ * (never a real disk): the dialog shows what is on it, stays asleep for a wrong phrase, and
+ * after the exact one shows what was there before and what is there now.
+ *
+ * SAFETY: the exact phrase is typed only after losetup confirms the device is backed by this
+ * spec's own image file.
+ */
+function run(command: string, args: string[]): string {
+  return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+}
+
+function blkid(device: string): Record<string, string> {
+  try {
+    return Object.fromEntries(
+      run('blkid', ['-p', '-o', 'export', device])
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+    );
+  } catch {
+    return {};
+  }
+}
+
+const hasExfat = (() => {
+  try {
+    run('sh', ['-c', 'command -v mkfs.exfat']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+test.describe('erasing a drive', () => {
+  let work = '';
+  let hearth: Hearth | undefined;
+  let owner: Account;
+  let drive: LoopDrive | undefined;
+
+  test.beforeAll(async () => {
+    work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-erase-')));
+    const missing = loopUnsupportedReason(work);
+    if (missing) {
+      console.log(`e2e erase: skipped, ${missing}`);
+      if (process.env.CI === 'true') throw new Error(`CI must run the erase e2e: ${missing}`);
+      test.skip(true, missing);
+      return;
+    }
+    hearth = await startHearth({ includeLoopDevices: true, mountsRoots: [path.join(work, 'media')] });
+    owner = await hearth.api.setupOwner();
+  });
+
+  test.afterAll(async () => {
+    drive?.destroy();
+    await hearth?.stop();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the dialog shows what is on the drive, wakes only for the exact phrase, erases it, and shows before and after', async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    drive = createLoopDrive(work, 'family-usb', path.join(work, 'usb'), 48);
+    const root = drive.mountPoint;
+    fs.mkdirSync(path.join(root, 'Photos 2019'));
+    fs.mkdirSync(path.join(root, 'Taxes'));
+    for (const name of ['beach.jpg', 'cake.jpg', 'party.mp4']) fs.writeFileSync(path.join(root, 'Photos 2019', name), 'x');
+    fs.writeFileSync(path.join(root, 'Taxes', '2019.pdf'), 'x');
+    fs.writeFileSync(path.join(root, 'notes.txt'), 'x');
+    setLabel(drive.device, 'OLDUSB');
+
+    await signIn(page, { username: owner.username, password: owner.password });
+    await openConsole(page, 'Storage');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'OLDUSB', exact: true }) });
+    await expect(card.getByText(drive.device, { exact: true })).toBeVisible();
+    await card.getByRole('button', { name: 'Erase OLDUSB' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Erase OLDUSB?' });
+    await expect(dialog.getByText('Erasing deletes everything on this drive. It cannot be undone.')).toBeVisible();
+    await expect(dialog.getByRole('list', { name: 'Folders at the top of the drive' })).toHaveText(/Photos 2019\s*Taxes/);
+    await expect(dialog.getByRole('list', { name: 'Files at the top of the drive' })).toHaveText('notes.txt');
+    await expect(dialog.getByText(/5 files, of which 3 photos and videos/)).toBeVisible();
+    const button = dialog.getByRole('button', { name: 'Erase this drive' });
+    await expect(button).toBeDisabled();
+    await captureScreen(page, testInfo, 'console-erase');
+
+    // A wrong phrase (another device, lower case, a missing space) leaves the button asleep.
+    const phrase = dialog.getByLabel(/To erase it, type/);
+    for (const wrong of ['FORMAT /dev/sda', `format ${drive.device}`, `FORMAT${drive.device}`, `FORMAT ${drive.device} `]) {
+      await phrase.fill(wrong);
+      await expect(dialog.getByText('Not the same yet.')).toBeVisible();
+      await expect(button).toBeDisabled();
+    }
+
+    const backing = fs.realpathSync(run('losetup', ['-n', '-O', 'BACK-FILE', drive.device]).trim());
+    expect(backing, 'the device is backed by this spec own image').toBe(fs.realpathSync(drive.image));
+    const target = hasExfat ? { choice: 'Also for other computers (exFAT)', type: 'exfat' } : { choice: 'For Hearth on this PC (ext4)', type: 'ext4' };
+    await dialog.getByLabel(target.choice).check();
+    await dialog.getByLabel('New label (optional)').fill('FAMILY');
+    await phrase.fill(`FORMAT ${drive.device}`);
+    await expect(dialog.getByText('That matches.')).toBeVisible();
+    await expect(button).toBeEnabled();
+    await button.click();
+
+    const done = page.getByRole('dialog', { name: 'OLDUSB was erased' });
+    await expect(done).toBeVisible({ timeout: 60_000 });
+    const before = done.getByRole('region', { name: 'Before' });
+    const now = done.getByRole('region', { name: 'Now' });
+    await expect(before.getByText('ext4', { exact: true })).toBeVisible();
+    await expect(before.getByText('OLDUSB', { exact: true })).toBeVisible();
+    await expect(before.getByText(/, 5 files$/)).toBeVisible();
+    await expect(now.getByText(target.type, { exact: true })).toBeVisible();
+    await expect(now.getByText('FAMILY', { exact: true })).toBeVisible();
+    await captureScreen(page, testInfo, 'console-erased');
+
+    expect(blkid(drive.device)).toMatchObject({ TYPE: target.type, LABEL: 'FAMILY' });
+    await done.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByRole('heading', { name: 'FAMILY', exact: true })).toBeVisible();
+  });
+});
