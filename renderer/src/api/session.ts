@@ -189,7 +189,7 @@ class Session {
    */
   async openAtThisPc(): Promise<boolean> {
     const tokens = await localOwnerTokens();
-    if (tokens) this.adopt(tokens);
+    if (tokens) await this.adopt(tokens).catch(() => undefined);
     return tokens !== null;
   }
 
