@@ -7,6 +7,7 @@
  */
 import os from 'node:os';
 import { benchDownload } from './download.ts';
+import { benchConsole } from './web-console.ts';
 import { benchDurableWrites } from './durable-writes.ts';
 import { benchFuzz } from './fuzz.ts';
 import { installCleanup } from './lib/proc.ts';
@@ -34,6 +35,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
+  ['console', 'console in Lighthouse', benchConsole],
   ['fuzz', 'fuzz', benchFuzz],
 ];
 
