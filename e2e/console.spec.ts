@@ -107,6 +107,10 @@ test.describe('the console', () => {
     await expect(dialog.getByText("This drive holds this PC's system or Hearth's own data. Hearth never erases it.")).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Erase this drive' })).toBeDisabled();
     await expect(dialog.getByLabel(/To erase it, type/)).toHaveCount(0);
+    // By keyboard: Escape closes it, and focus is back on the button that opened it.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole('button', { name: `Erase ${name}` }).first()).toBeFocused();
   });
 
   test('a family member who opens an owner page is told plainly that it is for the owner', async ({ page, member }) => {
