@@ -1,11 +1,12 @@
 import sharp from 'sharp';
 import { devices } from '@playwright/test';
-import { openConsole } from './support/console.ts';
+import { asDesktopWindow, openConsole } from './support/console.ts';
 import { expect, test } from './support/fixtures.ts';
 import { startHearth, type Hearth } from './support/hearth.ts';
 
 /*
- * The appliance's whole story, on a fresh server: the owner sets it up at the PC and invites
+ * The appliance's whole story, on a fresh server: the owner sets it up in the desktop app's
+ * window (its bridge to the app stands in for the preload) and invites
  * Grandma; her phone opens the invite and registers; with approval on, her second phone waits
  * with a pairing code that the console shows live beside the request; the owner approves; the
  * phone goes on to her files and uploads a photo; the storage page shows the family's files grow.
@@ -33,9 +34,11 @@ test.describe('the appliance story', () => {
     // The family's phones reach the PC by a LAN name: plain HTTP, not a secure context.
     const lan = `http://hearth.local:${hearth.port}`;
     const pc = await browser.newContext({ baseURL: hearth.url, viewport: { width: 1280, height: 800 } });
+    const desktopWindow = await asDesktopWindow(pc, hearth);
     const owner = await pc.newPage();
 
-    await test.step('the owner sets Hearth up at the PC', async () => {
+    await test.step('the owner sets Hearth up in the desktop window (no owner yet: the bridge answers null)', async () => {
+      expect(await hearth.localSession()).toBeNull();
       await owner.goto('/');
       await expect(owner.getByRole('heading', { name: 'Set up Hearth' })).toBeVisible();
       await owner.getByLabel('Name of this Hearth').fill('The Millers');
@@ -54,6 +57,10 @@ test.describe('the appliance story', () => {
       const link = new URL(await owner.getByRole('textbox', { name: 'Invite link' }).inputValue());
       expect(link.pathname).toMatch(/^\/invite\/[A-Za-z0-9_-]{20,}$/);
       invitePath = link.pathname;
+      // In the window the app copies (the window grants the page no clipboard permission).
+      await owner.getByRole('button', { name: 'Copy invite link' }).click();
+      await expect(owner.getByText('Copied.')).toBeVisible();
+      expect(desktopWindow.copied).toEqual([link.href]);
     });
 
     const first = await browser.newContext({ ...PHONE, baseURL: lan });
@@ -119,6 +126,25 @@ test.describe('the appliance story', () => {
       // The server tells every open console that usage moved (library.changed): no reload here either.
       const expected = photo.length < 10 * 1024 ? `${(photo.length / 1024).toFixed(1)} KB` : `${Math.round(photo.length / 1024)} KB`;
       await expect(familyFiles).toHaveText(expected, { timeout: 10_000 });
+    });
+
+    await test.step('another window of the desktop app opens signed in as the owner: no password, no approval, though approval is on', async () => {
+      const fresh = await browser.newContext({ baseURL: hearth.url, viewport: { width: 1280, height: 800 } });
+      await asDesktopWindow(fresh, hearth);
+      const again = await fresh.newPage();
+      await again.goto('/console/devices');
+      await expect(again.getByRole('heading', { level: 1, name: 'Devices' })).toBeVisible();
+      await expect(again.getByLabel('Password')).toHaveCount(0);
+      await fresh.close();
+    });
+
+    await test.step('a browser elsewhere has no such door: it gets the sign-in page', async () => {
+      const elsewhere = await browser.newContext({ baseURL: lan, viewport: { width: 1280, height: 800 } });
+      const page = await elsewhere.newPage();
+      await page.goto('/console/devices');
+      await expect(page.getByRole('heading', { name: 'Sign in to The Millers' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Open as the owner of this PC' })).toHaveCount(0);
+      await elsewhere.close();
     });
 
     await Promise.all([pc.close(), first.close(), second.close()]);
