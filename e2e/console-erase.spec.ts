@@ -67,8 +67,16 @@ test.describe('erasing a drive', () => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  test('the dialog shows what is on the drive, wakes only for the exact phrase, erases it, and shows before and after', async ({ page }, testInfo) => {
+  test('the dialog shows what is on the drive, wakes only for the exact phrase, erases it, and shows before and after', async ({ browser }, testInfo) => {
     test.setTimeout(120_000);
+    // Labels of this worker's own: a server listing loop devices sees the other workers' too.
+    const tag = String(process.pid % 10_000);
+    const OLD = `OLD${tag}`;
+    const NEW = `FAM${tag}`;
+    // This spec's own server (loop devices listed), at this project's phone or desktop size.
+    const { viewport, deviceScaleFactor, isMobile, hasTouch, userAgent } = testInfo.project.use;
+    const context = await browser.newContext({ viewport, deviceScaleFactor, isMobile, hasTouch, userAgent, baseURL: hearth!.url });
+    const page = await context.newPage();
     drive = createLoopDrive(work, 'family-usb', path.join(work, 'usb'), 48);
     const root = drive.mountPoint;
     fs.mkdirSync(path.join(root, 'Photos 2019'));
@@ -76,15 +84,15 @@ test.describe('erasing a drive', () => {
     for (const name of ['beach.jpg', 'cake.jpg', 'party.mp4']) fs.writeFileSync(path.join(root, 'Photos 2019', name), 'x');
     fs.writeFileSync(path.join(root, 'Taxes', '2019.pdf'), 'x');
     fs.writeFileSync(path.join(root, 'notes.txt'), 'x');
-    setLabel(drive.device, 'OLDUSB');
+    setLabel(drive.device, OLD);
 
-    await signIn(page, { username: owner.username, password: owner.password });
+    await signIn(page, owner);
     await openConsole(page, 'Storage');
-    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'OLDUSB', exact: true }) });
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: OLD, exact: true }) });
     await expect(card.getByText(drive.device, { exact: true })).toBeVisible();
-    await card.getByRole('button', { name: 'Erase OLDUSB' }).click();
+    await card.getByRole('button', { name: `Erase ${OLD}` }).click();
 
-    const dialog = page.getByRole('dialog', { name: 'Erase OLDUSB?' });
+    const dialog = page.getByRole('dialog', { name: `Erase ${OLD}?` });
     await expect(dialog.getByText('Erasing deletes everything on this drive. It cannot be undone.')).toBeVisible();
     await expect(dialog.getByRole('list', { name: 'Folders at the top of the drive' })).toHaveText(/Photos 2019\s*Taxes/);
     await expect(dialog.getByRole('list', { name: 'Files at the top of the drive' })).toHaveText('notes.txt');
@@ -105,25 +113,28 @@ test.describe('erasing a drive', () => {
     expect(backing, 'the device is backed by this spec own image').toBe(fs.realpathSync(drive.image));
     const target = hasExfat ? { choice: 'Also for other computers (exFAT)', type: 'exfat' } : { choice: 'For Hearth on this PC (ext4)', type: 'ext4' };
     await dialog.getByLabel(target.choice).check();
-    await dialog.getByLabel('New label (optional)').fill('FAMILY');
+    await dialog.getByLabel('New label (optional)').fill(NEW);
     await phrase.fill(`FORMAT ${drive.device}`);
     await expect(dialog.getByText('That matches.')).toBeVisible();
     await expect(button).toBeEnabled();
     await button.click();
 
-    const done = page.getByRole('dialog', { name: 'OLDUSB was erased' });
+    const done = page.getByRole('dialog', { name: `${OLD} was erased` });
     await expect(done).toBeVisible({ timeout: 60_000 });
     const before = done.getByRole('region', { name: 'Before' });
     const now = done.getByRole('region', { name: 'Now' });
     await expect(before.getByText('ext4', { exact: true })).toBeVisible();
-    await expect(before.getByText('OLDUSB', { exact: true })).toBeVisible();
+    await expect(before.getByText(OLD, { exact: true })).toBeVisible();
     await expect(before.getByText(/, 5 files$/)).toBeVisible();
     await expect(now.getByText(target.type, { exact: true })).toBeVisible();
-    await expect(now.getByText('FAMILY', { exact: true })).toBeVisible();
+    await expect(now.getByText(NEW, { exact: true })).toBeVisible();
     await captureScreen(page, testInfo, 'console-erased');
+    // "Before" stays what the owner saw before pressing the button, whatever the drive reads now.
+    await expect(before.getByText(/, 5 files$/)).toBeVisible();
 
-    expect(blkid(drive.device)).toMatchObject({ TYPE: target.type, LABEL: 'FAMILY' });
+    expect(blkid(drive.device)).toMatchObject({ TYPE: target.type, LABEL: NEW });
     await done.getByRole('button', { name: 'Done' }).click();
-    await expect(page.getByRole('heading', { name: 'FAMILY', exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: NEW, exact: true })).toBeVisible();
+    await context.close();
   });
 });

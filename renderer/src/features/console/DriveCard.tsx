@@ -1,5 +1,5 @@
 import { Button } from '../../ui/Button.tsx';
-import { formatBytes } from '../../ui/format.ts';
+import { driveSize } from './words.ts';
 import type { Drive, DrivesAnswer } from './queries.ts';
 
 export function driveName(drive: Drive): string {
@@ -39,7 +39,7 @@ export function DriveCard({
     <li className="card console-card" aria-labelledby={titleId}>
       <div className="account-head">
         <h3 id={titleId}>{name}</h3>
-        <span className="tag">{formatBytes(drive.size)}</span>
+        <span className="tag">{driveSize(drive.size)}</span>
         {drive.system && <span className="tag tag-warn">System drive</span>}
         {drive.removable && <span className="tag">Removable</span>}
       </div>
@@ -58,7 +58,7 @@ export function DriveCard({
         </div>
         <div>
           <dt>Opened at</dt>
-          <dd className="mono">{drive.mountpoints.length > 0 ? drive.mountpoints.join(', ') : 'Not opened'}</dd>
+          {drive.mountpoints.length > 0 ? <dd className="mono">{drive.mountpoints.join(', ')}</dd> : <dd>Not opened</dd>}
         </div>
         <div>
           <dt>Used by Hearth</dt>

@@ -4,8 +4,9 @@ import { api, data } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { formatBytes, plural } from '../../ui/format.ts';
+import { plural, formatBytes } from '../../ui/format.ts';
 import { driveName } from './DriveCard.tsx';
+import { driveSize } from './words.ts';
 import { consoleKeys, useDriveDetail, type Capability, type Drive, type DriveContents, type FormatResult } from './queries.ts';
 
 type FileSystem = 'ext4' | 'exfat';
@@ -39,8 +40,9 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
   const [typed, setTyped] = useState('');
   const phrase = `FORMAT ${drive.device}`;
   const refusal = refusalOf(detail.data ?? drive, libraryName, capability);
+  // The contents seen when the owner pressed the button: "before" in the result.
   const erase = useMutation({
-    mutationFn: () =>
+    mutationFn: (_before: DriveContents | null) =>
       data(api.POST('/admin/drives/{id}/format', { params: { path: { id: drive.id } }, body: { filesystem, confirmation: typed, ...(label.trim() ? { label: label.trim() } : {}) } })),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: consoleKeys.drives });
@@ -53,7 +55,7 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
   if (erase.isSuccess) {
     return (
       <Dialog title={`${name} was erased`} onClose={onClose} wide>
-        <ErasedResult result={erase.data} before={detail.data?.contents ?? null} />
+        <ErasedResult result={erase.data} before={erase.variables ?? null} />
         <div className="dialog-actions">
           <Button variant="primary" onClick={onClose}>
             Done
@@ -74,7 +76,7 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
           </div>
           <div>
             <dt>Size</dt>
-            <dd>{formatBytes(drive.size)}</dd>
+            <dd>{driveSize(drive.size)}</dd>
           </div>
           <div>
             <dt>Label</dt>
@@ -111,7 +113,7 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
         <form
           onSubmit={(event: FormEvent) => {
             event.preventDefault();
-            if (matches) erase.mutate();
+            if (matches) erase.mutate(detail.data?.contents ?? null);
           }}
         >
           <fieldset className="choice" disabled={erase.isPending}>

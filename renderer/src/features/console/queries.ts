@@ -45,7 +45,8 @@ export const consoleKeys = {
   invites: ['console', 'invites'] as const,
   libraries: ['console', 'libraries'] as const,
   drives: ['console', 'drives'] as const,
-  drive: (id: string) => ['console', 'drives', id] as const,
+  // Not under `drives`: refreshing the list must not read a drive's contents again (a look may mount it).
+  drive: (id: string) => ['console', 'drive-contents', id] as const,
   settings: ['console', 'settings'] as const,
   status: ['console', 'status'] as const,
   network: ['console', 'network'] as const,

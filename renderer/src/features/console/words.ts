@@ -55,3 +55,15 @@ export function uptimeWords(seconds: number): string {
   if (minutes > 0) return part(minutes, 'minute');
   return 'less than a minute';
 }
+
+/** A drive's size as its box says it: makers count 1 GB as 1,000,000,000 bytes. */
+export function driveSize(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value < 10 && unit > 0 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
