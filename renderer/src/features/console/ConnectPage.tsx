@@ -56,11 +56,9 @@ function Address() {
       <p>On each phone, join the home Wi-Fi, then open this address in the browser, or point the camera at the code:</p>
       <div className="qr-and-text">
         <QrImage text={first.url} label={`QR code of the address ${first.url}`} />
-        <div className="qr-text">
-          <CopyField label="Address for phones" value={first.url} big />
-          <p className="muted">Phones and computers outside the home network cannot reach it.</p>
-        </div>
+        <p className="muted qr-text">It works on the home network only: phones and computers elsewhere cannot reach it.</p>
       </div>
+      <CopyField label="Address for phones" value={first.url} big />
       {others.length > 0 && (
         <>
           <h3>If that address does not open</h3>

@@ -17,7 +17,7 @@ export function CopyField({ label, value, big }: { label: string; value: string;
           ref={field}
           className={big ? 'copy-value copy-big' : 'copy-value'}
           readOnly
-          rows={Math.min(4, Math.ceil(value.length / (big ? 20 : 26)))}
+          rows={Math.min(4, Math.max(1, Math.ceil(value.length / (big ? 26 : 30))))}
           value={value}
           spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}
