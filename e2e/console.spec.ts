@@ -10,7 +10,8 @@ import { captureScreen } from './support/screens.ts';
  * and dark and checked with axe, and each refusal the server can give shown in plain words.
  */
 const mounts = mountsRootForThisWorker();
-test.use({ serverConfig: { mountsRoots: [mounts] } });
+// Drive work through udisks2, whose service does not answer here: the capabilities block has something to say.
+test.use({ serverConfig: { mountsRoots: [mounts], driveTools: 'udisks' } });
 
 test.describe('the console', () => {
   test('every page, with something on it, is clear and accessible', async ({ page, hearth, owner }, testInfo) => {
@@ -33,6 +34,11 @@ test.describe('the console', () => {
       await captureScreen(page, testInfo, 'console-devices');
       await request.getByRole('button', { name: `Deny Pixel 8 for ${grandma.username}` }).click();
       await expect(page.getByText('No device is waiting.')).toBeVisible();
+      expect((await hearth.api.call('GET', `/auth/session/${waiting.body.session_id}/status`, waiting.body.access_token)).body.error.code).toBe('device_denied');
+      // Her signed-in device is signed out from here, for good.
+      await page.getByRole('region', { name: `Devices of ${grandma.username}` }).getByRole('button', { name: /^Sign out / }).click();
+      await expect(page.getByRole('region', { name: `Devices of ${grandma.username}` })).toHaveCount(0);
+      expect((await hearth.api.call('GET', '/me', grandma.access)).status).toBe(401);
     } finally {
       await hearth.api.ok('PATCH', '/server/settings', owner.access, { require_device_approval: false });
     }
@@ -41,6 +47,19 @@ test.describe('the console', () => {
     await expect(page.getByRole('listitem').filter({ hasText: 'Uncle Joe' }).getByText('Not used yet')).toBeVisible();
     await expect(page.getByRole('meter', { name: `Space used by ${grandma.username}` })).toHaveAttribute('aria-valuetext', /of 5\.0 GB used/);
     await captureScreen(page, testInfo, 'console-people');
+
+    // A storage limit, then switching the account off and on again.
+    await page.getByRole('button', { name: `Storage limit of ${grandma.username}` }).click();
+    await page.getByRole('dialog').getByLabel('Limit in GB').fill('2');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('meter', { name: `Space used by ${grandma.username}` })).toHaveAttribute('aria-valuetext', /of 2\.0 GB used/);
+    await page.getByRole('button', { name: `Switch off ${grandma.username}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Switch off' }).click();
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: grandma.username }) });
+    await expect(card.getByText('Switched off')).toBeVisible();
+    expect((await hearth.api.call('POST', '/auth/login', undefined, { username: grandma.username, password: grandma.password })).body.error.code).toBe('account_disabled');
+    await page.getByRole('button', { name: `Switch on ${grandma.username}` }).click();
+    await expect(card.getByText('Switched off')).toHaveCount(0);
 
     await page.getByRole('button', { name: 'Invite someone' }).click();
     await page.getByLabel('Who is it for?').fill('Cousin Amy');
@@ -62,6 +81,9 @@ test.describe('the console', () => {
 
     await openConsole(page, 'Storage');
     await expect(page.getByRole('listitem').filter({ hasText: 'New files go here' })).toBeVisible();
+    const allow = page.getByRole('region', { name: 'What this PC does not allow yet' });
+    await expect(allow.getByText('Hearth cannot erase drives here.')).toBeVisible();
+    await expect(allow.getByText('Hearth cannot open drives for files here.')).toBeVisible();
     await captureScreen(page, testInfo, 'console-storage');
 
     await openConsole(page, 'Connect phones');
