@@ -50,7 +50,7 @@ export function DriveCard({
         </div>
         <div>
           <dt>File system</dt>
-          <dd>{drive.filesystem ?? 'None (blank or unreadable)'}</dd>
+          <dd>{drive.filesystem ?? 'None found'}</dd>
         </div>
         <div>
           <dt>Label</dt>
