@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createLoopDrive, loopUnsupportedReason, setLabel, type LoopDrive } from '../server/test/helpers/loop.ts';
+import { createBlankLoopDevice, createLoopDrive, loopUnsupportedReason, setLabel, type BlankLoopDevice, type LoopDrive } from '../server/test/helpers/loop.ts';
 import { openConsole } from './support/console.ts';
 import { expect, signIn, test } from './support/fixtures.ts';
 import { startHearth, type Account, type Hearth } from './support/hearth.ts';
@@ -47,6 +47,7 @@ test.describe('erasing a drive', () => {
   let hearth: Hearth | undefined;
   let owner: Account;
   let drive: LoopDrive | undefined;
+  let blank: BlankLoopDevice | undefined;
 
   test.beforeAll(async () => {
     work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-erase-')));
@@ -63,6 +64,7 @@ test.describe('erasing a drive', () => {
 
   test.afterAll(async () => {
     drive?.destroy();
+    blank?.destroy();
     await hearth?.stop();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
@@ -86,8 +88,18 @@ test.describe('erasing a drive', () => {
     fs.writeFileSync(path.join(root, 'notes.txt'), 'x');
     setLabel(drive.device, OLD);
 
+    blank = createBlankLoopDevice(work, 'blank', 8);
+
     await signIn(page, owner);
     await openConsole(page, 'Storage');
+
+    // A drive Hearth cannot read is never called empty.
+    await page.getByRole('button', { name: `Erase Drive ${blank.device}` }).click();
+    const unread = page.getByRole('dialog', { name: `Erase Drive ${blank.device}?` });
+    await expect(unread.getByText(/Hearth could not read this drive, so it cannot tell what is on it/)).toBeVisible();
+    await expect(unread.getByText(/No files or folders/)).toHaveCount(0);
+    await unread.getByRole('button', { name: 'Cancel' }).click();
+
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: OLD, exact: true }) });
     await expect(card.getByText(drive.device, { exact: true })).toBeVisible();
     await card.getByRole('button', { name: `Erase ${OLD}` }).click();
