@@ -1,4 +1,6 @@
 import { expect, signIn, test } from './support/fixtures.ts';
+import sharp from 'sharp';
+import { uploadAs } from './support/hearth.ts';
 import { captureScreen } from './support/screens.ts';
 
 /*
@@ -22,11 +24,30 @@ test.describe('screens', () => {
     await captureScreen(page, testInfo, 'files-empty');
     await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Holidays' });
     await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'School reports and letters from the council about the new bus timetable 2024' });
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 120, b: 200 } } }).jpeg().toBuffer();
+    await uploadAs(hearth.api, member, 'Beach day with the cousins and the dog, August.jpg', photo);
+    await uploadAs(hearth.api, member, 'Tax return 2023.pdf', Buffer.from('%PDF-1.4 not really'));
     await page.reload();
     await expect(page.getByText('Holidays')).toBeVisible();
+    await expect(page.locator('img.node-thumb')).toHaveCount(1, { timeout: 20_000 });
     await captureScreen(page, testInfo, 'files');
-    await page.getByRole('link', { name: /Holidays/ }).click();
-    await expect(page.getByRole('heading', { name: 'Holidays' })).toBeVisible();
+    await page.getByRole('button', { name: 'More for Holidays' }).click();
+    await captureScreen(page, testInfo, 'file-actions');
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await captureScreen(page, testInfo, 'move-picker');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('checkbox', { name: 'Select Holidays' }).check();
+    await page.getByRole('checkbox', { name: 'Select Tax return 2023.pdf' }).check();
+    await captureScreen(page, testInfo, 'files-selection');
+    await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Trash' }).click();
+    await captureScreen(page, testInfo, 'confirm-trash');
+    await page.getByRole('button', { name: 'Move to trash' }).click();
+    await page.goto('/trash');
+    await expect(page.getByRole('heading', { name: 'Trash' })).toBeVisible();
+    await captureScreen(page, testInfo, 'trash');
+    await page.goto('/files');
+    await page.getByRole('link', { name: /School reports/ }).click();
+    await expect(page.getByRole('heading', { name: /School reports/ })).toBeVisible();
     await captureScreen(page, testInfo, 'folder-empty');
   });
 

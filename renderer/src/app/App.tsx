@@ -6,7 +6,7 @@ import { session } from '../api/session.ts';
 import { useSession } from '../api/useSession.ts';
 import { AccountPage } from '../features/account/index.ts';
 import { ForcedPasswordPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
-import { FilesPage } from '../features/files/index.ts';
+import { BrowsePage } from '../features/files/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';
@@ -58,8 +58,13 @@ function AppRoutes() {
     <SignedInFrame>
       <Routes>
         <Route path="/" element={<Navigate to="/files" replace />} />
-        <Route path="/files" element={<FilesPage />} />
-        <Route path="/files/:folderId" element={<FilesPage />} />
+        <Route path="/files" element={<BrowsePage kind="folder" />} />
+        <Route path="/files/:folderId" element={<BrowsePage kind="folder" />} />
+        <Route path="/starred" element={<BrowsePage kind="starred" />} />
+        <Route path="/recent" element={<BrowsePage kind="recent" />} />
+        <Route path="/shared" element={<BrowsePage kind="shared" />} />
+        <Route path="/trash" element={<BrowsePage kind="trash" />} />
+        <Route path="/search" element={<BrowsePage kind="search" />} />
         <Route path="/account" element={<AccountPage />} />
         <Route path="*" element={<Navigate to="/files" replace />} />
       </Routes>

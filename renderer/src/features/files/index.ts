@@ -1,2 +1,2 @@
-export { FilesPage } from './FilesPage.tsx';
+export { BrowsePage } from './BrowsePage.tsx';
 export { fileKeys } from './queries.ts';
