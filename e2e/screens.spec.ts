@@ -58,3 +58,33 @@ test.describe('screens', () => {
     await captureScreen(page, testInfo, 'account');
   });
 });
+
+test('uploads: in progress, a name clash, and a full quota', async ({ page, member, hearth, owner }, testInfo) => {
+  test.setTimeout(120_000);
+  await uploadAs(hearth.api, member, 'IMG_2041.jpg', Buffer.from('an older photo'));
+  await signIn(page, member);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await (await chooser).setFiles([
+    { name: 'IMG_2041.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(3_000_000, 7) },
+    { name: 'IMG_2042.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(2_000_000, 8) },
+    { name: 'Birthday video.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(4_000_000, 9) },
+  ]);
+  await expect(page.getByRole('dialog', { name: /already here/ })).toBeVisible();
+  await captureScreen(page, testInfo, 'upload-clash');
+  await page.getByRole('button', { name: /Keep both/ }).click();
+  await expect(page.getByRole('region', { name: 'Uploads' }).getByText(/left/)).toBeVisible({ timeout: 20_000 });
+  await captureScreen(page, testInfo, 'uploading');
+  for (const name of ['IMG_2041.jpg', 'IMG_2042.jpg', 'Birthday video.mp4']) await page.getByRole('button', { name: `Cancel ${name}` }).click();
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await hearth.api.ok('PATCH', `/admin/users/${member.id}`, owner.access, { quota_bytes: 1_000_000 });
+  await page.reload();
+  const again = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await (await again).setFiles({ name: 'Holiday slideshow.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(2_000_000, 1) });
+  await expect(page.getByText(/Your storage is full/)).toBeVisible();
+  await captureScreen(page, testInfo, 'upload-quota-full');
+});

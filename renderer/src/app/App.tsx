@@ -7,6 +7,7 @@ import { useSession } from '../api/useSession.ts';
 import { AccountPage } from '../features/account/index.ts';
 import { ForcedPasswordPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
+import { uploadQueue } from '../features/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';
@@ -18,6 +19,7 @@ session.subscribe(() => {
   if (kind === 'signed-out' && wasSignedIn) {
     queryClient.clear();
     dropThumbnails();
+    uploadQueue.reset();
   }
   wasSignedIn = kind === 'signed-in';
 });

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { UploadPanel } from '../features/upload/index.ts';
+import { QuotaBar, UnsentBanner, UploadPanel } from '../features/upload/index.ts';
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
 
@@ -14,8 +14,9 @@ const NAV: NavItem[] = [
 
 export function SignedInFrame({ children }: { children: ReactNode }) {
   return (
-    <AppShell nav={NAV}>
+    <AppShell nav={NAV} footer={<QuotaBar />}>
       <LiveUpdates />
+      <UnsentBanner />
       {children}
       <UploadPanel />
     </AppShell>

@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Node } from '../../api/types.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, plural } from '../../ui/format.ts';
-import { UploadButton } from '../upload/index.ts';
+import { UploadButton, uploadQueue } from '../upload/index.ts';
 import { FileDialogs, type Open } from './dialogs.tsx';
 import { useNodeAction } from './mutations.ts';
 import { NodeIcon } from './NodeIcon.tsx';
@@ -69,6 +69,27 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
     setSelected(new Set());
   }
 
+  const [dragging, setDragging] = useState(false);
+  const dropProps =
+    view.kind === 'folder'
+      ? {
+          onDragOver: (event: DragEvent) => {
+            if (!event.dataTransfer.types.includes('Files')) return;
+            event.preventDefault();
+            setDragging(true);
+          },
+          onDragLeave: (event: DragEvent) => {
+            if (event.currentTarget === event.target) setDragging(false);
+          },
+          onDrop: (event: DragEvent) => {
+            event.preventDefault();
+            setDragging(false);
+            const files = [...event.dataTransfer.files];
+            if (files.length > 0) void uploadQueue.add(files, view.id);
+          },
+        }
+      : {};
+
   const toggle = (node: Node) => {
     const next = new Set(selected);
     if (next.has(node.id)) next.delete(node.id);
@@ -77,7 +98,7 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
   };
 
   return (
-    <>
+    <div className={dragging ? 'browse drop-target' : 'browse'} {...dropProps}>
       <div className="topbar">
         <h1>{title}</h1>
         {view.kind === 'folder' && (
@@ -177,7 +198,7 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
       )}
       <MoreOnScroll listing={listing} />
       <FileDialogs open={open} setOpen={setOpen} parentId={view.kind === 'folder' ? view.id : null} inTrash={inTrash} onDone={() => setSelected(new Set())} />
-    </>
+    </div>
   );
 }
 

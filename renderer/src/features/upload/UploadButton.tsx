@@ -18,7 +18,7 @@ export function UploadButton({ parentId }: { parentId: string | null }) {
         aria-hidden="true"
         onChange={(event) => {
           const files = event.target.files;
-          if (files && files.length > 0) uploadQueue.add([...files], parentId);
+          if (files && files.length > 0) void uploadQueue.add([...files], parentId);
           event.target.value = '';
         }}
       />
