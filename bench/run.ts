@@ -17,6 +17,7 @@ import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
 import { benchUpload } from './upload.ts';
 import { benchWsFanout } from './ws-fanout.ts';
+import { benchWeb } from './web.ts';
 
 installCleanup();
 
@@ -31,6 +32,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['listing', 'listing', benchListing],
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
+  ['web', 'web app', benchWeb],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());

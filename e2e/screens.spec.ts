@@ -8,6 +8,8 @@ import { captureScreen } from './support/screens.ts';
  * with axe. The pictures are for people to look at: is each screen clear to a parent?
  */
 test.describe('screens', () => {
+  // Each screen is photographed twice and checked by axe twice: slow on a busy machine.
+  test.describe.configure({ timeout: 120_000 });
   test('sign-in, and its error, are clear and accessible', async ({ page, member }, testInfo) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'Sign in to Home' })).toBeVisible();
@@ -87,4 +89,62 @@ test('uploads: in progress, a name clash, and a full quota', async ({ page, memb
   await (await again).setFiles({ name: 'Holiday slideshow.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(2_000_000, 1) });
   await expect(page.getByText(/Your storage is full/)).toBeVisible();
   await captureScreen(page, testInfo, 'upload-quota-full');
+});
+
+test('gallery and the viewer', async ({ page, member, hearth }, testInfo) => {
+  test.setTimeout(120_000);
+  const months = ['2024:08', '2024:07', '2024:05', '2023:12'];
+  let n = 0;
+  for (const month of months) {
+    for (let day = 1; day <= 7; day++) {
+      n += 1;
+      const picture = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: (n * 53) % 255, g: (n * 97) % 255, b: (n * 31) % 255 } } })
+        .jpeg()
+        .withExif({ IFD0: { Make: 'Hearth test' }, IFD2: { DateTimeOriginal: `${month}:${String(day).padStart(2, '0')} 12:00:00` } })
+        .toBuffer();
+      await uploadAs(hearth.api, member, `IMG_${2000 + n}.jpg`, picture);
+    }
+  }
+  await signIn(page, member);
+  await page.goto('/gallery');
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator('.thumb img').first()).toBeVisible({ timeout: 2_000 });
+    expect(await page.locator('.cell-placeholder').count()).toBe(0);
+  }).toPass({ timeout: 60_000 });
+  await captureScreen(page, testInfo, 'gallery');
+  await page.locator('.thumb').first().click();
+  await expect(page.getByRole('dialog').getByRole('img').first()).toBeVisible();
+  await captureScreen(page, testInfo, 'viewer');
+});
+
+test('sharing: the dialog, and the public page a guest sees', async ({ browser, page, member, hearth, baseURL }, testInfo) => {
+  test.setTimeout(90_000);
+  const folder = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Wedding photos' });
+  for (const [i, colour] of ['#884466', '#446688', '#668844'].entries()) {
+    const picture = await sharp({ create: { width: 600, height: 400, channels: 3, background: colour } }).jpeg().toBuffer();
+    await uploadAs(hearth.api, member, `photo-${i + 1}.jpg`, picture, { parent_id: folder.id });
+  }
+  const link = await hearth.api.ok('POST', `/nodes/${folder.id}/share`, member.access, { password: 'confetti and cake' });
+  await signIn(page, member);
+  await page.getByRole('button', { name: 'More for Wedding photos' }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await captureScreen(page, testInfo, 'share-people');
+  await page.getByRole('tab', { name: 'Public link' }).click();
+  await expect(page.getByLabel('Link address')).toBeVisible();
+  await captureScreen(page, testInfo, 'share-link');
+
+  const guestContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, deviceScaleFactor: testInfo.project.use.deviceScaleFactor ?? 1 });
+  const guest = await guestContext.newPage();
+  await guest.goto(new URL(link.url).pathname);
+  await expect(guest.getByRole('heading', { name: 'This link is protected' })).toBeVisible();
+  await captureScreen(guest, testInfo, 'public-locked');
+  await guest.getByLabel('Password').fill('confetti and cake');
+  await guest.getByRole('button', { name: 'Open' }).click();
+  await expect(guest.locator('img.node-thumb')).toHaveCount(3, { timeout: 30_000 });
+  await captureScreen(guest, testInfo, 'public-folder');
+  await guest.goto('/s/no-such-link-at-all');
+  await expect(guest.getByRole('heading', { name: "This link doesn't work" })).toBeVisible();
+  await captureScreen(guest, testInfo, 'public-gone');
+  await guestContext.close();
 });

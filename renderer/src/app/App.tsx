@@ -7,6 +7,8 @@ import { useSession } from '../api/useSession.ts';
 import { AccountPage } from '../features/account/index.ts';
 import { ForcedPasswordPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
+import { GalleryPage } from '../features/gallery/index.ts';
+import { PublicPage } from '../features/public/index.ts';
 import { uploadQueue } from '../features/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
@@ -31,7 +33,11 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <AppRoutes />
+        <Routes>
+          {/* A shared link opens the same way for everyone, signed in or not. */}
+          <Route path="/s/:token" element={<PublicPage />} />
+          <Route path="*" element={<AppRoutes />} />
+        </Routes>
       </BrowserRouter>
     </QueryClientProvider>
   );
@@ -62,6 +68,7 @@ function AppRoutes() {
         <Route path="/" element={<Navigate to="/files" replace />} />
         <Route path="/files" element={<BrowsePage kind="folder" />} />
         <Route path="/files/:folderId" element={<BrowsePage kind="folder" />} />
+        <Route path="/gallery" element={<GalleryPage />} />
         <Route path="/starred" element={<BrowsePage kind="starred" />} />
         <Route path="/recent" element={<BrowsePage kind="recent" />} />
         <Route path="/shared" element={<BrowsePage kind="shared" />} />

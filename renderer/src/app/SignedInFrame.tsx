@@ -5,9 +5,10 @@ import { LiveUpdates } from './LiveUpdates.tsx';
 
 const NAV: NavItem[] = [
   { to: '/files', label: 'My files', icon: 'folder', primary: true },
+  { to: '/gallery', label: 'Photos', icon: 'photo', primary: true },
   { to: '/shared', label: 'Shared', icon: 'people', primary: true },
   { to: '/starred', label: 'Starred', icon: 'star' },
-  { to: '/recent', label: 'Recent', icon: 'clock', primary: true },
+  { to: '/recent', label: 'Recent', icon: 'clock' },
   { to: '/trash', label: 'Trash', icon: 'trash' },
   { to: '/account', label: 'Account', icon: 'person', primary: true },
 ];

@@ -6,8 +6,10 @@ import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { formatBytes, formatDate, plural } from '../../ui/format.ts';
-import { idempotencyKey, useCreateFolder, useNodeAction, useRestoreVersion, type Action } from './mutations.ts';
+import { formatBytes, formatDate, formatTaken, plural } from '../../ui/format.ts';
+import { idempotencyKey } from '../../api/ids.ts';
+import { useCreateFolder, useNodeAction, useRestoreVersion, type Action } from './mutations.ts';
+import { ShareDialog } from '../share/index.ts';
 import { useFolders, usePeople, usePermissions, useVersions } from './queries.ts';
 
 export type Open =
@@ -18,6 +20,7 @@ export type Open =
   | { kind: 'color'; node: Node }
   | { kind: 'versions'; node: Node }
   | { kind: 'details'; node: Node }
+  | { kind: 'share'; node: Node }
   | { kind: 'trash'; nodes: Node[] }
   | { kind: 'purge'; nodes: Node[] };
 
@@ -71,6 +74,8 @@ export function FileDialogs({
       return <VersionsDialog node={open.node} onClose={close} />;
     case 'details':
       return <DetailsDialog node={open.node} onClose={close} />;
+    case 'share':
+      return <ShareDialog node={open.node} onClose={close} />;
     case 'trash':
       return (
         <ConfirmDialog
@@ -122,6 +127,7 @@ function ActionSheet({ node, inTrash, setOpen, onStar, onRestore }: { node: Node
                 void startDownload(node);
                 setOpen(null);
               })}
+            {!node.shared && item('share', 'Share', () => setOpen({ kind: 'share', node }))}
             {item('info', 'Details', () => setOpen({ kind: 'details', node }))}
             {item('star', node.starred ? 'Remove star' : 'Star', () => onStar(!node.starred))}
             {item('file', 'Rename', () => setOpen({ kind: 'rename', node }))}
@@ -286,7 +292,7 @@ function VersionsDialog({ node, onClose }: { node: Node; onClose: () => void }) 
   );
 }
 
-function DetailsDialog({ node, onClose }: { node: Node; onClose: () => void }) {
+export function DetailsDialog({ node, onClose }: { node: Node; onClose: () => void }) {
   const people = usePeople();
   const permissions = usePermissions(node);
   const rows: [string, string][] = [
@@ -294,7 +300,7 @@ function DetailsDialog({ node, onClose }: { node: Node; onClose: () => void }) {
     ...(node.type === 'file' ? ([['Size', formatBytes(node.size)]] as [string, string][]) : []),
     ['Added', formatDate(node.created_at)],
     ['Changed', formatDate(node.updated_at)],
-    ...(node.taken_at ? ([['Taken', new Date(node.taken_at).toLocaleString(undefined, { timeZone: 'UTC' })]] as [string, string][]) : []),
+    ...(node.taken_at ? ([['Taken', formatTaken(node.taken_at)]] as [string, string][]) : []),
     ...(node.image_width && node.image_height ? ([['Dimensions', `${node.image_width} × ${node.image_height}`]] as [string, string][]) : []),
     ['Owner', people.data?.get(node.owner_id) ?? (node.shared ? 'Someone in the family' : 'You')],
     ['Shared with', node.shared ? 'You' : permissions.data ? (permissions.data.length ? permissions.data.map((p) => `${p.name} (${p.role === 'editor' ? 'can edit' : 'can view'})`).join(', ') : 'Nobody') : '…'],

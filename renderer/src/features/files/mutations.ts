@@ -3,11 +3,6 @@ import { api, data } from '../../api/client.ts';
 import type { Node, NodeColor } from '../../api/types.ts';
 import { fileKeys } from './queries.ts';
 
-/** An Idempotency-Key: random, from getRandomValues, which exists on plain HTTP pages too. */
-export function idempotencyKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 export type Action =
   | { kind: 'rename'; name: string }
   | { kind: 'move'; parentId: string | null }
