@@ -1,6 +1,8 @@
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { Spinner } from '../ui/Notice.tsx';
 import { QuotaBar, UnsentBanner, UploadPanel } from '../features/upload/index.ts';
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
+import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
 
 const NAV: NavItem[] = [
@@ -17,8 +19,9 @@ export function SignedInFrame({ children }: { children: ReactNode }) {
   return (
     <AppShell nav={NAV} footer={<QuotaBar />}>
       <LiveUpdates />
+      <ConnectionBanner />
       <UnsentBanner />
-      {children}
+      <Suspense fallback={<Spinner label="Loading" />}>{children}</Suspense>
       <UploadPanel />
     </AppShell>
   );

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import type { Node, NodeColor } from '../../api/types.ts';
 import { startDownload } from '../../api/downloads.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -9,8 +9,9 @@ import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, formatTaken, plural } from '../../ui/format.ts';
 import { idempotencyKey } from '../../api/ids.ts';
 import { useCreateFolder, useNodeAction, useRestoreVersion, type Action } from './mutations.ts';
-import { ShareDialog } from '../share/index.ts';
 import { useFolders, usePeople, usePermissions, useVersions } from './queries.ts';
+
+const ShareDialog = lazy(() => import('../share/index.ts').then((m) => ({ default: m.ShareDialog })));
 
 export type Open =
   | { kind: 'actions'; node: Node }
@@ -75,7 +76,11 @@ export function FileDialogs({
     case 'details':
       return <DetailsDialog node={open.node} onClose={close} />;
     case 'share':
-      return <ShareDialog node={open.node} onClose={close} />;
+      return (
+        <Suspense fallback={null}>
+          <ShareDialog node={open.node} onClose={close} />
+        </Suspense>
+      );
     case 'trash':
       return (
         <ConfirmDialog
