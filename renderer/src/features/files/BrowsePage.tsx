@@ -218,7 +218,10 @@ function NodeRow({ node, selected, onToggle, onMore, inTrash }: { node: Node; se
   );
   return (
     <li className={selected ? 'node-row is-selected' : 'node-row'}>
-      <input type="checkbox" className="node-check" checked={selected} onChange={() => onToggle(node)} aria-label={`Select ${node.name}`} />
+      {/* The label widens the checkbox's target to 44 px without a bigger box. */}
+      <label className="node-check-hit">
+        <input type="checkbox" className="node-check" checked={selected} onChange={() => onToggle(node)} aria-label={`Select ${node.name}`} />
+      </label>
       {node.type === 'folder' && !inTrash ? (
         <Link className="node-main" to={`/files/${node.id}`}>
           {body}

@@ -58,7 +58,7 @@ function ClashDialog({ clash }: { clash: ClashQuestion }) {
       <p className="dialog-text">
         {count === 1 ? 'A different file with the same name is in this folder.' : `Different files with the same names are in this folder (${clash.names.slice(0, 3).join(', ')}${count > 3 ? '…' : ''}).`} What should happen?
       </p>
-      <ul className="menu">
+      <ul className="menu choices">
         <li>
           <button type="button" onClick={() => clash.answer('keep-both')}>
             Keep both (the new {count === 1 ? 'one gets' : 'ones get'} a number)
