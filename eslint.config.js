@@ -22,6 +22,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts that run before anything is compiled.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     // Playwright fixtures declare their dependencies by destructuring, even when there are none.
     files: ['e2e/**/*.ts'],
     rules: { 'no-empty-pattern': 'off' },

@@ -8,6 +8,7 @@
 import os from 'node:os';
 import { benchDownload } from './download.ts';
 import { benchDurableWrites } from './durable-writes.ts';
+import { benchFuzz } from './fuzz.ts';
 import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
 import { benchListing } from './listing.ts';
@@ -16,6 +17,7 @@ import { benchRss } from './rss.ts';
 import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
 import { benchUpload } from './upload.ts';
+import { benchVideoPoster } from './video-poster.ts';
 import { benchWsFanout } from './ws-fanout.ts';
 import { benchWeb } from './web.ts';
 
@@ -32,6 +34,8 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['listing', 'listing', benchListing],
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
+  ['media', 'video poster', benchVideoPoster],
+  ['fuzz', 'fuzz', benchFuzz],
   ['web', 'web app', benchWeb],
 ];
 

@@ -642,7 +642,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Up to four child thumbnails of a folder, newest first; one mosaic image when the request prefers an image */
+        /** Up to four child thumbnails of a folder, newest first (JSON, `{items: []}` when none); one WebP mosaic when Accept names an image type before JSON (a bare *\/* gets JSON; the image form answers 404 no_thumbnail when none) */
         get: operations["getNodesIdPreview"];
         put?: never;
         post?: never;
@@ -1107,7 +1107,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** WebSocket upgrade for events (bearer header or ?access_token; full scope only) */
+        /** WebSocket upgrade for events (bearer header or ?access_token; full scope only). Up to 8 sockets per session and 24 per account: a newer one closes the oldest with code 4008; a revoked session's close with 4001. Each socket's queue keeps the newest 256 messages and 1 MiB */
         get: operations["getWs"];
         put?: never;
         post?: never;
@@ -1204,6 +1204,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -1315,6 +1331,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -1391,7 +1423,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `confirmation_mismatch`: Type the confirmation exactly as shown: FORMAT followed by the device. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `confirmation_mismatch`: Type the confirmation exactly as shown: FORMAT followed by the device. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1400,7 +1432,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "confirmation_mismatch" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "confirmation_mismatch" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -1503,7 +1535,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description `internal`: Something went wrong on the server. */
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `format_failed`: The drive was not formatted: its file system is the same as before. `internal`: Something went wrong on the server. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1512,7 +1560,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "internal";
+                            code: "format_failed" | "internal";
                             field?: string;
                             message: string;
                         };
@@ -1586,7 +1634,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1595,7 +1643,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -1698,6 +1746,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -1779,7 +1843,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1788,7 +1852,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -1821,6 +1885,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "system_drive" | "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             field?: string;
                             message: string;
                         };
@@ -1869,6 +1949,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -1938,6 +2034,8 @@ export interface operations {
                             max_uses: number | null;
                             /** @enum {string} */
                             role: "admin" | "member";
+                            /** @description Only in the response that creates the invite: <origin>/invite/<code>, the web app's page that registers with it; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
+                            url?: string;
                             uses: number;
                         }[];
                         next_cursor: string | null;
@@ -1986,6 +2084,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -2045,11 +2159,13 @@ export interface operations {
                         max_uses: number | null;
                         /** @enum {string} */
                         role: "admin" | "member";
+                        /** @description Only in the response that creates the invite: <origin>/invite/<code>, the web app's page that registers with it; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
+                        url?: string;
                         uses: number;
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2058,7 +2174,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2123,6 +2239,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -2223,6 +2355,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -2334,6 +2482,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -2397,7 +2561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2406,7 +2570,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2509,6 +2673,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -2556,7 +2736,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2565,7 +2745,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2652,6 +2832,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -2662,6 +2858,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -2739,6 +2951,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -2779,7 +3007,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2788,7 +3016,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2875,6 +3103,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many attempts. Try again later. */
             429: {
                 headers: {
@@ -2901,6 +3145,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -2935,7 +3195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_totp_code`: That code does not match the authenticator. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_totp_code`: That code does not match the authenticator. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2944,7 +3204,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_totp_code" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_totp_code" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3025,6 +3285,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -3119,13 +3395,15 @@ export interface operations {
                     "application/json": {
                         /** @description Pending scope: only GET /auth/session/{id}/status accepts it */
                         access_token: string;
+                        /** @description Six digits derived from the pending session: shown on the waiting device and beside its request in the console */
+                        pairing_code: string;
                         session_id: string;
                         /** @constant */
                         status: "pending";
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3134,7 +3412,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3205,6 +3483,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many attempts. Try again later. */
             429: {
                 headers: {
@@ -3231,6 +3525,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -3281,6 +3591,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -3344,7 +3670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3353,7 +3679,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3402,6 +3728,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -3480,7 +3822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_invite`: This invite code is unknown, used up or expired. `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_invite`: This invite code is unknown, used up or expired. `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3489,7 +3831,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_invite" | "invalid_username" | "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_invite" | "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3512,7 +3854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `username_taken`: That username is taken. */
+            /** @description `username_taken`: That username is taken. `display_name_taken`: Another account already goes by that name; choose one that cannot be mistaken for it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3521,7 +3863,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "username_taken";
+                            code: "username_taken" | "display_name_taken";
                             field?: string;
                             message: string;
                         };
@@ -3560,6 +3902,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many attempts. Try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -3570,6 +3944,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -3596,6 +3986,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Six digits derived from the pending session: shown on the waiting device and beside its request in the console */
+                        pairing_code: string;
                         /** @constant */
                         status: "pending";
                     } | {
@@ -3676,6 +4068,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `tokens_already_issued`: This device's tokens were already handed over once; sign in again if they were lost. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "tokens_already_issued";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -3814,6 +4238,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -3930,6 +4370,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -3969,6 +4425,8 @@ export interface operations {
                             device_name: string | null;
                             id: string;
                             ip: string | null;
+                            /** @description Six digits derived from the pending session: shown on the waiting device and beside its request in the console */
+                            pairing_code: string;
                             platform: string | null;
                             user_agent: string | null;
                             user_id: string;
@@ -4004,6 +4462,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -4053,6 +4527,22 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "failing";
                         version: string;
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
                     };
                 };
             };
@@ -4142,6 +4632,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -4240,6 +4746,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -4306,7 +4828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_library_path`: Libraries are folders on a mounted drive or in the data folder. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_library_path`: Libraries are folders on a mounted drive or in the data folder. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4315,7 +4837,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_library_path" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_library_path" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -4396,6 +4918,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -4512,6 +5050,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "cannot_remove_internal" | "library_is_default" | "library_not_empty" | "uploads_in_progress";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -4657,6 +5211,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -4773,6 +5343,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -4870,6 +5456,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -4911,7 +5513,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4920,7 +5522,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -4991,6 +5593,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many attempts. Try again later. */
             429: {
                 headers: {
@@ -5017,6 +5635,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -5062,7 +5696,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5071,7 +5705,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -5110,6 +5744,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `display_name_taken`: Another account already goes by that name; choose one that cannot be mistaken for it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "display_name_taken";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `payload_too_large`: The request body is too large. */
             413: {
                 headers: {
@@ -5136,6 +5786,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -5261,6 +5927,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `in_trash`: Restore this item from the trash first. */
             409: {
                 headers: {
@@ -5271,6 +5953,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "in_trash";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -5395,6 +6093,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -5541,6 +6255,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -5610,7 +6340,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5619,7 +6349,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -5716,6 +6446,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -5853,6 +6599,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "invalid_range";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -6001,6 +6763,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -6095,6 +6873,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -6213,6 +7007,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -6266,7 +7076,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cannot_share_with_owner`: The owner already has access. `unknown_user`: There is no such account. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `cannot_share_with_owner`: The owner already has access. `unknown_user`: There is no such account. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6275,7 +7085,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "cannot_share_with_owner" | "unknown_user" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "cannot_share_with_owner" | "unknown_user" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -6378,6 +7188,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -6473,6 +7299,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -6591,6 +7433,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "no_thumbnail" | "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -6737,6 +7595,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -6792,12 +7666,12 @@ export interface operations {
                         node_id: string;
                         password_protected: boolean;
                         token: string;
-                        /** @description The public page <origin>/s/<token> */
+                        /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
                         url: string;
                     };
                 };
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6806,7 +7680,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -6909,6 +7783,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -6919,6 +7809,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -6954,7 +7860,7 @@ export interface operations {
                             node_id: string;
                             password_protected: boolean;
                             token: string;
-                            /** @description The public page <origin>/s/<token> */
+                            /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
                             url: string;
                         }[];
                         next_cursor: string | null;
@@ -7019,6 +7925,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -7125,6 +8047,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -7219,6 +8157,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -7338,6 +8292,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -7443,6 +8413,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -7590,6 +8576,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -7688,7 +8690,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7697,7 +8699,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -7800,6 +8802,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -7878,6 +8896,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -7911,6 +8945,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
             };
             /** @description `internal`: Something went wrong on the server. */
             500: {
@@ -7952,6 +9002,7 @@ export interface operations {
                     "application/json": {
                         allow_download: boolean;
                         expires_at: number | null;
+                        /** @description A node as a link visitor sees it: no owner id; the shared root has parent_id null */
                         node: {
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
@@ -7961,7 +9012,6 @@ export interface operations {
                             image_width?: number;
                             mime_type: string | null;
                             name: string;
-                            owner_id: string;
                             parent_id: string | null;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
@@ -8043,6 +9093,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -8095,7 +9161,6 @@ export interface operations {
                             image_width?: number;
                             mime_type: string | null;
                             name: string;
-                            owner_id: string;
                             parent_id: string | null;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
@@ -8171,6 +9236,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "share_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -8325,6 +9406,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -8448,6 +9545,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -8495,7 +9608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8504,7 +9617,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -8591,6 +9704,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many attempts. Try again later. */
             429: {
                 headers: {
@@ -8617,6 +9746,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -8681,6 +9826,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -8733,7 +9894,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8742,7 +9903,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -8807,6 +9968,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -8890,6 +10067,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -8996,6 +10189,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -9058,7 +10267,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9067,7 +10276,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_username" | "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -9122,6 +10331,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many attempts. Try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -9132,6 +10373,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -9168,7 +10425,7 @@ export interface operations {
                             node_id: string;
                             password_protected: boolean;
                             token: string;
-                            /** @description The public page <origin>/s/<token> */
+                            /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
                             url: string;
                         }[];
                         next_cursor: string | null;
@@ -9217,6 +10474,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -9323,6 +10596,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -9378,12 +10667,12 @@ export interface operations {
                         node_id: string;
                         password_protected: boolean;
                         token: string;
-                        /** @description The public page <origin>/s/<token> */
+                        /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
                         url: string;
                     };
                 };
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9392,7 +10681,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -9479,6 +10768,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -9489,6 +10794,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -9520,6 +10841,22 @@ export interface operations {
                         server_id: string;
                         setup_required: boolean;
                         version: string;
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
                     };
                 };
             };
@@ -9636,6 +10973,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -9670,7 +11023,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_name`: That name cannot be used. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_input`: A field has a value of the wrong type or form. `checksum_algorithm_unsupported`: Upload-Checksum supports sha1 and sha256. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9679,7 +11032,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name";
+                            code: "invalid_name" | "invalid_input" | "checksum_algorithm_unsupported";
                             field?: string;
                             message: string;
                         };
@@ -9702,7 +11055,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9711,7 +11064,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "pending_approval" | "must_change_password";
+                            code: "forbidden" | "pending_approval" | "must_change_password";
                             field?: string;
                             message: string;
                         };
@@ -9776,6 +11129,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -9847,6 +11216,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
             };
             /** @description `internal`: Something went wrong on the server. */
             500: {
@@ -9958,6 +11343,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "tus_version_unsupported";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -10096,6 +11497,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -10164,7 +11581,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10173,7 +11590,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "pending_approval" | "must_change_password";
+                            code: "forbidden" | "pending_approval" | "must_change_password";
                             field?: string;
                             message: string;
                         };
@@ -10196,7 +11613,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `offset_mismatch`: Upload-Offset does not match the bytes received so far. */
+            /** @description `offset_mismatch`: Upload-Offset does not match the bytes received so far. `in_trash`: Restore this item from the trash first. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10205,7 +11622,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "offset_mismatch";
+                            code: "offset_mismatch" | "in_trash";
                             field?: string;
                             message: string;
                         };
@@ -10270,6 +11687,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -10403,6 +11836,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -10437,6 +11886,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_handshake`: This is not a valid WebSocket handshake. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_handshake";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
             401: {
                 headers: {
@@ -10469,7 +11934,39 @@ export interface operations {
                     };
                 };
             };
-            /** @description `upgrade_required`: This endpoint speaks WebSocket only. */
+            /** @description `method_not_allowed`: This method is not allowed here. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "method_not_allowed";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upgrade_required`: This endpoint speaks WebSocket only. `websocket_version_unsupported`: This server speaks WebSocket version 13. */
             426: {
                 headers: {
                     [name: string]: unknown;
@@ -10478,7 +11975,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "upgrade_required";
+                            code: "upgrade_required" | "websocket_version_unsupported";
                             field?: string;
                             message: string;
                         };

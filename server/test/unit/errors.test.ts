@@ -64,7 +64,7 @@ describe('the error catalogue', () => {
 });
 
 describe('the codes of api-decisions.md and service-spec.md', () => {
-  /** Code → status as /work/shared/spec/api-decisions.md and service-spec.md give them. */
+  /** Code → status as the API contract gives them (docs/api.md, the OpenAPI document). */
   const SPEC: Record<string, number> = {
     invalid_json: 400,
     method_not_allowed: 405,
@@ -85,6 +85,10 @@ describe('the codes of api-decisions.md and service-spec.md', () => {
     slow_down: 429,
     must_change_password: 403,
     forbidden: 403,
+    // Added with wave 2.
+    misdirected_request: 421,
+    busy: 503,
+    invalid_name: 400,
   };
 
   for (const [code, status] of Object.entries(SPEC)) {

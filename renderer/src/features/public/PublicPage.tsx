@@ -3,7 +3,10 @@ import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { API_BASE, data, publicApi } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
-import type { Node } from '../../api/types.ts';
+import type { Answer } from '../../api/types.ts';
+
+/** What a link shows of a node: never its owner's id. */
+type Node = Answer<'/s/{token}', 'get'>['node'];
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
