@@ -20,6 +20,7 @@ import { benchSignin } from './signin.ts';
 import { benchUpload } from './upload.ts';
 import { benchVideoPoster } from './video-poster.ts';
 import { benchWsFanout } from './ws-fanout.ts';
+import { benchWeb } from './web.ts';
 
 installCleanup();
 
@@ -37,6 +38,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['media', 'video poster', benchVideoPoster],
   ['console', 'console in Lighthouse', benchConsole],
   ['fuzz', 'fuzz', benchFuzz],
+  ['web', 'web app', benchWeb],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());

@@ -1,11 +1,18 @@
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { useSession } from '../api/useSession.ts';
-import { UploadPanel } from '../features/upload/index.ts';
+import { Spinner } from '../ui/Notice.tsx';
+import { QuotaBar, UnsentBanner, UploadPanel } from '../features/upload/index.ts';
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
+import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
 
 const NAV: NavItem[] = [
   { to: '/files', label: 'My files', icon: 'folder', primary: true },
+  { to: '/gallery', label: 'Photos', icon: 'photo', primary: true },
+  { to: '/shared', label: 'Shared', icon: 'people', primary: true },
+  { to: '/starred', label: 'Starred', icon: 'star' },
+  { to: '/recent', label: 'Recent', icon: 'clock' },
+  { to: '/trash', label: 'Trash', icon: 'trash' },
   { to: '/account', label: 'Account', icon: 'person', primary: true },
 ];
 
@@ -16,9 +23,11 @@ export function SignedInFrame({ children }: { children: ReactNode }) {
   const state = useSession();
   const isOwner = state.kind === 'signed-in' && state.user.role === 'admin';
   return (
-    <AppShell nav={isOwner ? [...NAV, CONSOLE] : NAV}>
+    <AppShell nav={isOwner ? [...NAV, CONSOLE] : NAV} footer={<QuotaBar />}>
       <LiveUpdates />
-      {children}
+      <ConnectionBanner />
+      <UnsentBanner />
+      <Suspense fallback={<Spinner label="Loading" />}>{children}</Suspense>
       <UploadPanel />
     </AppShell>
   );
