@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createBlankLoopDevice, createLoopDrive, loopUnsupportedReason, setLabel, type BlankLoopDevice, type LoopDrive } from '../server/test/helpers/loop.ts';
+import { createBlankLoopDevice, createLoopDrive, loopUnsupportedReason, setLabel, unmountAllUnder, type BlankLoopDevice, type LoopDrive } from '../server/test/helpers/loop.ts';
 import { openConsole } from './support/console.ts';
 import { expect, signIn, test } from './support/fixtures.ts';
 import { startHearth, type Account, type Hearth } from './support/hearth.ts';
@@ -63,9 +63,11 @@ test.describe('erasing a drive', () => {
   });
 
   test.afterAll(async () => {
+    await hearth?.stop();
+    // The server mounted the drive as a library under the mounts root: let go of it first.
+    if (work) unmountAllUnder(work);
     drive?.destroy();
     blank?.destroy();
-    await hearth?.stop();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
@@ -146,7 +148,21 @@ test.describe('erasing a drive', () => {
 
     expect(blkid(drive.device)).toMatchObject({ TYPE: target.type, LABEL: NEW });
     await done.getByRole('button', { name: 'Done' }).click();
-    await expect(page.getByRole('heading', { name: NEW, exact: true })).toBeVisible();
+    const driveCard = page.getByRole('list', { name: 'Drives' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name: NEW, exact: true }) });
+    await expect(driveCard).toBeVisible();
+
+    // The fresh drive becomes a place for the family's files, then is ejected and removed.
+    await driveCard.getByRole('button', { name: `Keep files on ${NEW}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Keep files here' }).click();
+    const library = page.getByRole('list', { name: 'Storage places' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name: NEW, exact: true }) });
+    await expect(library.getByText('Connected')).toBeVisible({ timeout: 30_000 });
+    await expect(driveCard.locator('dt:text-is("Used by Hearth") + dd')).toHaveText(NEW);
+    await library.getByRole('button', { name: `Eject ${NEW}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Eject' }).click();
+    await expect(library.getByText('Ejected: safe to unplug')).toBeVisible({ timeout: 30_000 });
+    await library.getByRole('button', { name: `Remove ${NEW}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect(library).toHaveCount(0);
     await context.close();
   });
 });
