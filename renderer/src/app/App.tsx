@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { dropThumbnails } from '../api/thumbnails.ts';
 import { session } from '../api/session.ts';
@@ -10,6 +10,9 @@ import { FilesPage } from '../features/files/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';
+
+// Loaded only by visitors of a link, who have no account and need none of the app.
+const PublicSharePage = lazy(() => import('../features/public/index.ts').then((m) => ({ default: m.PublicSharePage })));
 
 // Nothing of one account stays in memory for the next person on this device.
 let wasSignedIn = false;
@@ -23,19 +26,38 @@ session.subscribe(() => {
 });
 
 export function App() {
-  useEffect(() => {
-    void session.restore();
-  }, []);
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <AppRoutes />
+        <Routes>
+          {/* A link's public page never restores, refreshes or sends the session of this browser. */}
+          <Route
+            path="/s/:token"
+            element={
+              <Suspense fallback={<Opening label="Opening the link" />}>
+                <PublicSharePage />
+              </Suspense>
+            }
+          />
+          <Route path="*" element={<AppRoutes />} />
+        </Routes>
       </BrowserRouter>
     </QueryClientProvider>
   );
 }
 
+function Opening({ label }: { label: string }) {
+  return (
+    <div className="center-page">
+      <Spinner label={label} />
+    </div>
+  );
+}
+
 function AppRoutes() {
+  useEffect(() => {
+    void session.restore();
+  }, []);
   const state = useSession();
 
   if (state.kind === 'restoring') {

@@ -1,0 +1,1 @@
+export { PublicSharePage } from './PublicSharePage.tsx';
