@@ -7,6 +7,7 @@ import { useSession } from '../api/useSession.ts';
 import { AccountPage } from '../features/account/index.ts';
 import { ForcedPasswordPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
 import { FilesPage } from '../features/files/index.ts';
+import { SharedLinksPage } from '../features/share/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';
@@ -82,6 +83,7 @@ function AppRoutes() {
         <Route path="/" element={<Navigate to="/files" replace />} />
         <Route path="/files" element={<FilesPage />} />
         <Route path="/files/:folderId" element={<FilesPage />} />
+        <Route path="/shared/links" element={<SharedLinksPage />} />
         <Route path="/account" element={<AccountPage />} />
         <Route path="*" element={<Navigate to="/files" replace />} />
       </Routes>

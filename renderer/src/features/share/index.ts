@@ -1,0 +1,3 @@
+export { ShareDialog } from './ShareDialog.tsx';
+export { SharedLinksPage } from './SharedLinksPage.tsx';
+export { shareKeys } from './queries.ts';
