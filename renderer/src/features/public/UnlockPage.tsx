@@ -21,13 +21,16 @@ export function whenAgain(until: number, now: number): string {
 export function UnlockPage({ token, onUnlocked }: { token: string; onUnlocked: (kept: { grant: string; expires_at: number }) => void }) {
   const [password, setPassword] = useState('');
   const [blockedUntil, setBlockedUntil] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
   const [now, setNow] = useState(() => Date.now());
   const unlock = useMutation({
     mutationFn: () => unlockShare(token, password),
     onSuccess: onUnlocked,
     onError: (error) => {
+      // Too many wrong tries (429), or the server busy checking passwords (503): both say when to come back.
       if (error instanceof ApiError && error.retryAfterSeconds) {
         const until = Date.now() + error.retryAfterSeconds * 1000;
+        setBusy(error.code !== 'rate_limited');
         setNow(Date.now());
         setBlockedUntil(until);
       }
@@ -78,7 +81,7 @@ export function UnlockPage({ token, onUnlocked }: { token: string; onUnlocked: (
           />
           {blocked && (
             <Notice tone="error">
-              Too many wrong tries. You can try again {whenAgain(blockedUntil, now)}.
+              {busy ? 'The server is busy checking passwords.' : 'Too many wrong tries.'} You can try again {whenAgain(blockedUntil, now)}.
             </Notice>
           )}
           {error && !wrong && !blocked && <Notice tone="error">{error.code === 'share_expired' ? 'This link has expired. Ask the person who sent it for a new one.' : error.message}</Notice>}
