@@ -1090,7 +1090,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** WebSocket upgrade for events (bearer header or ?access_token; full scope only) */
+        /** WebSocket upgrade for events (bearer header or ?access_token; full scope only). Up to 8 sockets per session and 24 per account: a newer one closes the oldest with code 4008; a revoked session's close with 4001. Each socket's queue keeps the newest 256 messages and 1 MiB */
         get: operations["getWs"];
         put?: never;
         post?: never;
@@ -1406,7 +1406,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `confirmation_mismatch`: Type the confirmation exactly as shown: FORMAT followed by the device. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `confirmation_mismatch`: Type the confirmation exactly as shown: FORMAT followed by the device. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1415,7 +1415,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "confirmation_mismatch" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "confirmation_mismatch" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -1534,7 +1534,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `internal`: Something went wrong on the server. */
+            /** @description `format_failed`: The drive was not formatted: its file system is the same as before. `internal`: Something went wrong on the server. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1543,7 +1543,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "internal";
+                            code: "format_failed" | "internal";
                             field?: string;
                             message: string;
                         };
@@ -1617,7 +1617,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1626,7 +1626,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -1826,7 +1826,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1835,7 +1835,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -1868,6 +1868,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "system_drive" | "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             field?: string;
                             message: string;
                         };
@@ -2132,7 +2148,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2141,7 +2157,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2528,7 +2544,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2537,7 +2553,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2703,7 +2719,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2712,7 +2728,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2974,7 +2990,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2983,7 +2999,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3162,7 +3178,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_totp_code`: That code does not match the authenticator. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_totp_code`: That code does not match the authenticator. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3171,7 +3187,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_totp_code" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_totp_code" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3370,7 +3386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3379,7 +3395,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3637,7 +3653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3646,7 +3662,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3789,7 +3805,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_invite`: This invite code is unknown, used up or expired. `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_invite`: This invite code is unknown, used up or expired. `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3798,7 +3814,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_invite" | "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_invite" | "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -4795,7 +4811,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_library_path`: Libraries are folders on a mounted drive or in the data folder. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_library_path`: Libraries are folders on a mounted drive or in the data folder. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4804,7 +4820,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_library_path" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_library_path" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -5480,7 +5496,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5489,7 +5505,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -5663,7 +5679,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5672,7 +5688,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -5886,6 +5902,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             field?: string;
                             message: string;
                         };
@@ -6289,7 +6321,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6298,7 +6330,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -7025,7 +7057,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cannot_share_with_owner`: The owner already has access. `unknown_user`: There is no such account. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `cannot_share_with_owner`: The owner already has access. `unknown_user`: There is no such account. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7034,7 +7066,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "cannot_share_with_owner" | "unknown_user" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "cannot_share_with_owner" | "unknown_user" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -7620,7 +7652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7629,7 +7661,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -8639,7 +8671,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8648,7 +8680,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -8857,6 +8889,7 @@ export interface operations {
                     "application/json": {
                         allow_download: boolean;
                         expires_at: number | null;
+                        /** @description A node as a link visitor sees it: no owner id; the shared root has parent_id null */
                         node: {
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
@@ -8866,7 +8899,6 @@ export interface operations {
                             image_width?: number;
                             mime_type: string | null;
                             name: string;
-                            owner_id: string;
                             parent_id: string | null;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
@@ -9016,7 +9048,6 @@ export interface operations {
                             image_width?: number;
                             mime_type: string | null;
                             name: string;
-                            owner_id: string;
                             parent_id: string | null;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
@@ -9464,7 +9495,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9473,7 +9504,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -9750,7 +9781,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9759,7 +9790,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -10123,7 +10154,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10132,7 +10163,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -10528,7 +10559,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10537,7 +10568,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -10879,7 +10910,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_name`: That name cannot be used. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_input`: A field has a value of the wrong type or form. `checksum_algorithm_unsupported`: Upload-Checksum supports sha1 and sha256. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10888,7 +10919,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name";
+                            code: "invalid_name" | "invalid_input" | "checksum_algorithm_unsupported";
                             field?: string;
                             message: string;
                         };
@@ -10911,7 +10942,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10920,7 +10951,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "pending_approval" | "must_change_password";
+                            code: "forbidden" | "pending_approval" | "must_change_password";
                             field?: string;
                             message: string;
                         };
@@ -11437,7 +11468,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11446,7 +11477,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "pending_approval" | "must_change_password";
+                            code: "forbidden" | "pending_approval" | "must_change_password";
                             field?: string;
                             message: string;
                         };
@@ -11469,7 +11500,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `offset_mismatch`: Upload-Offset does not match the bytes received so far. */
+            /** @description `offset_mismatch`: Upload-Offset does not match the bytes received so far. `in_trash`: Restore this item from the trash first. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11478,7 +11509,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "offset_mismatch";
+                            code: "offset_mismatch" | "in_trash";
                             field?: string;
                             message: string;
                         };
@@ -11742,6 +11773,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_handshake`: This is not a valid WebSocket handshake. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_handshake";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
             401: {
                 headers: {
@@ -11774,6 +11821,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `method_not_allowed`: This method is not allowed here. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "method_not_allowed";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
             421: {
                 headers: {
@@ -11790,7 +11853,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `upgrade_required`: This endpoint speaks WebSocket only. */
+            /** @description `upgrade_required`: This endpoint speaks WebSocket only. `websocket_version_unsupported`: This server speaks WebSocket version 13. */
             426: {
                 headers: {
                     [name: string]: unknown;
@@ -11799,7 +11862,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "upgrade_required";
+                            code: "upgrade_required" | "websocket_version_unsupported";
                             field?: string;
                             message: string;
                         };
