@@ -19,6 +19,7 @@ import { benchSignin } from './signin.ts';
 import { benchUpload } from './upload.ts';
 import { benchVideoPoster } from './video-poster.ts';
 import { benchWsFanout } from './ws-fanout.ts';
+import { benchWeb } from './web.ts';
 
 installCleanup();
 
@@ -35,6 +36,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
   ['fuzz', 'fuzz', benchFuzz],
+  ['web', 'web app', benchWeb],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());

@@ -4,16 +4,26 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { dropThumbnails } from '../api/thumbnails.ts';
 import { session } from '../api/session.ts';
 import { useSession } from '../api/useSession.ts';
-import { AccountPage } from '../features/account/index.ts';
-import { ForcedPasswordPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
-import { FilesPage } from '../features/files/index.ts';
-import { SharedLinksPage } from '../features/share/index.ts';
+import { ForcedPasswordPage, SignInPage } from '../features/auth/index.ts';
+import { BrowsePage } from '../features/files/index.ts';
+import { uploadQueue } from '../features/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';
 
+// Screens most visits never open load when first needed, keeping the first screen small.
+const AccountPage = lazy(() => import('../features/account/index.ts').then((m) => ({ default: m.AccountPage })));
+const GalleryPage = lazy(() => import('../features/gallery/index.ts').then((m) => ({ default: m.GalleryPage })));
+const SharedLinksPage = lazy(() => import('../features/share/index.ts').then((m) => ({ default: m.SharedLinksPage })));
+const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })));
 // Loaded only by visitors of a link, who have no account and need none of the app.
 const PublicSharePage = lazy(() => import('../features/public/index.ts').then((m) => ({ default: m.PublicSharePage })));
+
+const loading = (
+  <div className="center-page">
+    <Spinner label="Loading" />
+  </div>
+);
 
 // Nothing of one account stays in memory for the next person on this device.
 let wasSignedIn = false;
@@ -22,6 +32,7 @@ session.subscribe(() => {
   if (kind === 'signed-out' && wasSignedIn) {
     queryClient.clear();
     dropThumbnails();
+    uploadQueue.reset();
   }
   wasSignedIn = kind === 'signed-in';
 });
@@ -30,18 +41,20 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <Routes>
-          {/* A link's public page never restores, refreshes or sends the session of this browser. */}
-          <Route
-            path="/s/:token"
-            element={
-              <Suspense fallback={<Opening label="Opening the link" />}>
-                <PublicSharePage />
-              </Suspense>
-            }
-          />
-          <Route path="*" element={<AppRoutes />} />
-        </Routes>
+        <Suspense fallback={loading}>
+          <Routes>
+            {/* A link's public page never restores, refreshes or sends the session of this browser. */}
+            <Route
+              path="/s/:token"
+              element={
+                <Suspense fallback={<Opening label="Opening the link" />}>
+                  <PublicSharePage />
+                </Suspense>
+              }
+            />
+            <Route path="*" element={<AppRoutes />} />
+          </Routes>
+        </Suspense>
       </BrowserRouter>
     </QueryClientProvider>
   );
@@ -81,9 +94,15 @@ function AppRoutes() {
     <SignedInFrame>
       <Routes>
         <Route path="/" element={<Navigate to="/files" replace />} />
-        <Route path="/files" element={<FilesPage />} />
-        <Route path="/files/:folderId" element={<FilesPage />} />
+        <Route path="/files" element={<BrowsePage kind="folder" />} />
+        <Route path="/files/:folderId" element={<BrowsePage kind="folder" />} />
+        <Route path="/gallery" element={<GalleryPage />} />
+        <Route path="/starred" element={<BrowsePage kind="starred" />} />
+        <Route path="/recent" element={<BrowsePage kind="recent" />} />
+        <Route path="/shared" element={<BrowsePage kind="shared" />} />
         <Route path="/shared/links" element={<SharedLinksPage />} />
+        <Route path="/trash" element={<BrowsePage kind="trash" />} />
+        <Route path="/search" element={<BrowsePage kind="search" />} />
         <Route path="/account" element={<AccountPage />} />
         <Route path="*" element={<Navigate to="/files" replace />} />
       </Routes>

@@ -220,6 +220,19 @@ export const ListQuery = PageQuery.extend({
   query: z.string().max(255).optional().describe('Name contains, ignoring case and accents'),
   sort: z.enum(['name', 'updated', 'created', 'size', 'taken']).optional(),
   order: z.enum(['asc', 'desc']).optional(),
+  taken_from: z.coerce.number().int().optional().describe('filter=gallery only: capture time at or after (ms)'),
+  taken_to: z.coerce.number().int().optional().describe('filter=gallery only: capture time before (ms)'),
+});
+
+export const GalleryMonthsResponse = z.object({
+  items: z.array(
+    z.object({
+      month: z.string().describe('YYYY-MM of the capture time (UTC; upload time when the file has none)'),
+      start: z.number().int().describe('First ms of the month'),
+      end: z.number().int().describe('First ms of the next month'),
+      count: z.number().int(),
+    }),
+  ),
 });
 
 export const DownloadQuery = z.object({

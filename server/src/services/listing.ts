@@ -18,6 +18,17 @@ export interface ListInput {
   order?: 'asc' | 'desc' | undefined;
   limit?: number | undefined;
   cursor?: string | undefined;
+  taken_from?: number | undefined;
+  taken_to?: number | undefined;
+}
+
+export interface GalleryMonth {
+  /** `YYYY-MM` of the capture time (UTC). */
+  month: string;
+  /** The month's range of capture time, [start, end), for a gallery listing of just that month. */
+  start: number;
+  end: number;
+  count: number;
 }
 
 /** GET /nodes: a folder's contents or a flat view, sorted and paged by keyset. */
@@ -29,6 +40,9 @@ export class ListingService {
   ) {}
 
   list(actor: Actor, input: ListInput): Page<NodeDto> {
+    if ((input.taken_from !== undefined || input.taken_to !== undefined) && input.filter !== 'gallery') {
+      throw new AppError('invalid_input', 'taken_from and taken_to apply to filter=gallery only.', { field: 'taken_from' });
+    }
     const search = input.query?.trim() ? searchKey(input.query.trim()) : null;
     return this.page(this.scopeOf(actor, input, search !== null), search, actor.userId, input);
   }
@@ -61,6 +75,16 @@ export class ListingService {
     };
   }
 
+  /** The gallery's months with their counts, newest first: what a timeline needs to draw itself without listing every photo. */
+  galleryMonths(actor: Actor): { items: GalleryMonth[] } {
+    return {
+      items: this.deps.store.nodes.galleryMonths(actor.userId).map(({ month, count }) => {
+        const [year, mon] = month.split('-').map(Number) as [number, number];
+        return { month, start: Date.UTC(year, mon - 1, 1), end: Date.UTC(year, mon, 1), count };
+      }),
+    };
+  }
+
   trash(actor: Actor, input: { limit?: number | undefined; cursor?: string | undefined }): TrashPage {
     const limit = pageLimit(input.limit);
     const after = decodeListCursor(input.cursor, 'trash', true);
@@ -84,7 +108,7 @@ export class ListingService {
       case 'recent':
         return { kind: 'recent', ownerId: actor.userId };
       case 'gallery':
-        return { kind: 'gallery', ownerId: actor.userId };
+        return { kind: 'gallery', ownerId: actor.userId, from: input.taken_from, to: input.taken_to };
     }
     const parentId = normaliseParentId(input.parent_id);
     if (parentId === null) {

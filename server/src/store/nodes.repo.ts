@@ -72,7 +72,8 @@ export type ListScope =
   | { kind: 'shared'; userId: string }
   | { kind: 'starred'; userId: string }
   | { kind: 'recent'; ownerId: string }
-  | { kind: 'gallery'; ownerId: string }
+  /** Every photo and video of the account; `from`/`to` narrow it to a capture-time range [from, to). */
+  | { kind: 'gallery'; ownerId: string; from?: number | undefined; to?: number | undefined }
   | { kind: 'search'; ownerId: string };
 
 export interface ListQuery {
@@ -278,6 +279,19 @@ export class NodesRepo {
       .all({ owner: ownerId, after_at: after?.value ?? null, after_id: after?.id ?? null, limit }) as NodeRow[];
   }
 
+  /**
+   * How many photos and videos the account has per month of capture time (UTC, as capture
+   * times are stored), newest first: one pass over the gallery's partial index, no rows read.
+   */
+  galleryMonths(ownerId: string): { month: string; count: number }[] {
+    return this.db
+      .prepare(
+        `SELECT strftime('%Y-%m', taken_sort / 1000, 'unixepoch') AS month, count(*) AS count FROM nodes
+         WHERE owner_id = ? AND is_media = 1 AND in_trash = 0 GROUP BY month ORDER BY month DESC`,
+      )
+      .all(ownerId) as { month: string; count: number }[];
+  }
+
   /** Up to `limit` children of a folder that have a thumbnail, newest first (folder previews). */
   childrenWithThumbnails(folderId: string, viewerId: string, limit: number): NodeRow[] {
     return this.db
@@ -372,9 +386,19 @@ function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
     case 'recent':
       params.owner = scope.ownerId;
       return "n.owner_id = @owner AND n.type = 'file' AND n.in_trash = 0";
-    case 'gallery':
+    case 'gallery': {
       params.owner = scope.ownerId;
-      return 'n.owner_id = @owner AND n.is_media = 1 AND n.in_trash = 0';
+      const range: string[] = [];
+      if (scope.from !== undefined) {
+        params.taken_from = scope.from;
+        range.push('n.taken_sort >= @taken_from');
+      }
+      if (scope.to !== undefined) {
+        params.taken_to = scope.to;
+        range.push('n.taken_sort < @taken_to');
+      }
+      return ['n.owner_id = @owner AND n.is_media = 1 AND n.in_trash = 0', ...range].join(' AND ');
+    }
     case 'search':
       params.owner = scope.ownerId;
       return 'n.owner_id = @owner AND n.in_trash = 0';

@@ -1,0 +1,245 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import * as tus from 'tus-js-client';
+import { createMember, setupOwner, type SignedIn } from '../server/test/helpers/accounts.ts';
+import { removeTempDir, tempDir } from './lib/proc.ts';
+import { log, type BenchResult, type Row } from './lib/report.ts';
+import { startBenchServer, type BenchServer } from './lib/server.ts';
+import { MiB, tusUpload, writeNoiseFile } from './lib/transfer.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'renderer', 'dist');
+const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const GALLERY_PHOTOS = Number(process.env.WEB_BENCH_PHOTOS ?? 20_000);
+const SMALL_GALLERY = 200;
+const UPLOAD_BYTES = Number(process.env.WEB_BENCH_UPLOAD_MIB ?? 500) * MiB;
+/** The chunk size the web app uses, so both clients make the same requests. */
+const CHUNK = 8 * MiB;
+
+/**
+ * The web app's figures, each beside a reference measured in this run:
+ * - gzip size of the JS and CSS the first screen loads (reference: all the JS and CSS built);
+ * - a gallery of 20,000 photos against one of 200: time to the first screen of thumbnails,
+ *   most <img> elements at once while scrolling to the end, longest task while scrolling;
+ * - a 500 MiB upload from the browser (the app's own uploader) against tus-js-client in Node;
+ * - Lighthouse 12 (mobile) on sign-in, files and gallery, when the lighthouse package is there.
+ */
+export async function benchWeb(): Promise<BenchResult> {
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('renderer/dist is missing: run npm run build:web first');
+  rows.push(...(await bundleSize(notes)));
+  if (!fs.existsSync(CHROMIUM)) {
+    notes.push(`no Chromium at ${CHROMIUM}: browser figures skipped (apt install chromium, or set CHROME_PATH)`);
+    return { name: 'web', rows, notes };
+  }
+  const bench = await startBenchServer({ LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '4096' });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const owner = await setupOwner(bench.client);
+    rows.push(...(await gallery(bench, browser, owner, notes)));
+    rows.push(...(await upload(bench, browser, owner, notes)));
+    rows.push(...(await lighthouse(bench, owner, notes)));
+  } finally {
+    await browser.close();
+    await bench.close();
+  }
+  return { name: 'web', rows, notes };
+}
+
+async function bundleSize(notes: string[]): Promise<Row[]> {
+  const html = await fsp.readFile(path.join(DIST, 'index.html'), 'utf8');
+  const first = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  const gz = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(DIST, file)), { level: 9 }).length;
+  const firstBytes = first.reduce((sum, f) => sum + gz(f), 0);
+  const all = (await fsp.readdir(path.join(DIST, 'assets'))).filter((f) => /\.(js|css)$/.test(f)).map((f) => `/assets/${f}`);
+  const allBytes = all.reduce((sum, f) => sum + gz(f), 0);
+  notes.push(`first screen loads ${first.join(', ')}; goal: at most 150 KB gzip`);
+  return [
+    { figure: 'first-screen JS+CSS (gzip)', value: firstBytes / 1024, reference: allBytes / 1024, unit: 'KB', better: 'lower', referenceIs: `all ${all.length} JS and CSS files of the build, gzip` },
+  ];
+}
+
+async function seedPhotos(bench: BenchServer, who: SignedIn, count: number): Promise<void> {
+  const start = Date.UTC(2019, 0, 1);
+  const span = Date.UTC(2024, 11, 31) - start;
+  const base = sharp({ create: { width: 48, height: 36, channels: 3, background: '#5a7' } });
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const when = new Date(start + Math.floor((span * i) / count));
+      const stamp = when.toISOString().replace('T', ' ').slice(0, 19).replace(/-/g, ':');
+      const jpeg = await base.clone().jpeg({ quality: 60 }).withExif({ IFD2: { DateTimeOriginal: stamp } }).toBuffer();
+      await new Promise<void>((resolve, reject) => {
+        new tus.Upload(jpeg, {
+          endpoint: `${bench.server.api}/uploads`,
+          headers: { Authorization: `Bearer ${who.access}` },
+          metadata: { filename: `IMG_${i}.jpg`, filetype: 'image/jpeg' },
+          uploadDataDuringCreation: true,
+          storeFingerprintForResuming: false,
+          retryDelays: [500, 1000, 2000],
+          onError: reject,
+          onSuccess: () => resolve(),
+        }).start();
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  // Wait for the media workers: the figure is about the app, not about thumbnails being made.
+  for (;;) {
+    const res = await bench.client.get(`/nodes?filter=gallery&sort=created&order=desc&limit=1`, { token: who.access });
+    if (res.body.items[0]?.has_thumbnail) break;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+async function signedInPage(browser: Browser, bench: BenchServer, who: SignedIn): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(bench.server.url);
+  await page.getByLabel('Username').fill(who.username);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'My files' }).waitFor();
+  return page;
+}
+
+interface GalleryFigures {
+  firstThumbsMs: number;
+  maxImages: number;
+  longestTaskMs: number;
+}
+
+async function measureGallery(page: Page): Promise<GalleryFigures> {
+  const origin = new URL(page.url()).origin;
+  await page.goto('about:blank');
+  // From typing the address: the app loads, restores the session, reads the months, then the pictures.
+  const started = Date.now();
+  await page.goto(`${origin}/gallery`);
+  // Every cell on the first screen shows its picture.
+  await page.waitForFunction(() => {
+    const cells = [...document.querySelectorAll('.cell')].filter((c) => c.getBoundingClientRect().top < innerHeight);
+    return cells.length > 0 && cells.every((c) => c.querySelector('img')?.complete);
+  }, undefined, { timeout: 60_000, polling: 16 });
+  const firstThumbsMs = Date.now() - started;
+  return page.evaluate(async () => {
+    const tasks: number[] = [];
+    const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries().map((e) => e.duration)));
+    observer.observe({ type: 'longtask', buffered: false });
+    let maxImages = 0;
+    const step = innerHeight * 0.9;
+    while (scrollY + innerHeight < document.documentElement.scrollHeight - 2) {
+      scrollBy(0, step);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 16)));
+      maxImages = Math.max(maxImages, document.querySelectorAll('img').length);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    observer.disconnect();
+    return { firstThumbsMs: 0, maxImages, longestTaskMs: Math.max(0, ...tasks) };
+  }).then((f) => ({ ...f, firstThumbsMs }));
+}
+
+async function gallery(bench: BenchServer, browser: Browser, owner: SignedIn, notes: string[]): Promise<Row[]> {
+  const big = await createMember(bench.client, owner, 'bigalbum');
+  const small = await createMember(bench.client, owner, 'smallalbum');
+  log(`  seeding ${GALLERY_PHOTOS.toLocaleString()} photos (tus uploads, thumbnails by the server)...`);
+  const t0 = performance.now();
+  await seedPhotos(bench, big, GALLERY_PHOTOS);
+  await seedPhotos(bench, small, SMALL_GALLERY);
+  notes.push(`seeding ${GALLERY_PHOTOS} + ${SMALL_GALLERY} photos took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  const bigPage = await signedInPage(browser, bench, big);
+  const bigFigures = await measureGallery(bigPage);
+  await bigPage.context().close();
+  const smallPage = await signedInPage(browser, bench, small);
+  const smallFigures = await measureGallery(smallPage);
+  await smallPage.context().close();
+  notes.push('gallery: phone viewport 390x844 at DPR 3; scrolled to the end in steps of 90% of the screen, one frame each; goals: first thumbnails < 1 s, <= 400 img, no task > 100 ms');
+  const ref = `the same measure on a gallery of ${SMALL_GALLERY} photos`;
+  return [
+    { figure: `gallery ${GALLERY_PHOTOS}: first screen of thumbnails`, value: bigFigures.firstThumbsMs, reference: smallFigures.firstThumbsMs, unit: 'ms', better: 'lower', referenceIs: ref },
+    { figure: `gallery ${GALLERY_PHOTOS}: most img at once while scrolling`, value: bigFigures.maxImages, reference: smallFigures.maxImages, unit: 'img', better: 'lower', referenceIs: ref },
+    { figure: `gallery ${GALLERY_PHOTOS}: longest task while scrolling`, value: bigFigures.longestTaskMs, reference: smallFigures.longestTaskMs, unit: 'ms', better: 'lower', referenceIs: ref },
+  ];
+}
+
+async function upload(bench: BenchServer, browser: Browser, owner: SignedIn, notes: string[]): Promise<Row[]> {
+  const who = await createMember(bench.client, owner, 'uploader');
+  const work = await tempDir('hearth-bench-web-');
+  try {
+    const file = path.join(work, 'video.bin');
+    await writeNoiseFile(file, UPLOAD_BYTES);
+    const node = await tusUpload(`${bench.server.api}/uploads`, file, UPLOAD_BYTES, CHUNK, { Authorization: `Bearer ${who.access}` });
+    const page = await signedInPage(browser, bench, who);
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const started = performance.now();
+    await (await chooser).setFiles(file);
+    // The file already exists under its name: answer "keep both" so the same bytes travel again.
+    const clash = page.getByRole('dialog', { name: /already here/ });
+    await Promise.race([clash.waitFor({ timeout: 5_000 }).then(() => page.getByRole('button', { name: /Keep both/ }).click()), page.getByText('1 file uploaded').waitFor({ timeout: 5_000 })]).catch(() => undefined);
+    await page.getByText('1 file uploaded').waitFor({ timeout: 600_000 });
+    const browserMs = performance.now() - started;
+    await page.context().close();
+    notes.push(`upload: ${UPLOAD_BYTES / MiB} MiB of noise from a file, ${CHUNK / MiB} MiB chunks both ways; browser time runs from choosing the file (including the app's folder check and the name question) to "uploaded"; goal: browser at >= 0.7x the Node client's speed`);
+    const mibs = (ms: number) => UPLOAD_BYTES / MiB / (ms / 1000);
+    return [{ figure: `browser upload ${UPLOAD_BYTES / MiB} MiB (speed)`, value: mibs(browserMs), reference: mibs(node.ms), unit: 'MiB/s', better: 'higher', referenceIs: 'tus-js-client in Node, same file, same chunk size' }];
+  } finally {
+    await removeTempDir(work);
+  }
+}
+
+/** Lighthouse 12 (mobile preset) when the package is installed; it is not a dependency of the app. */
+async function lighthouse(bench: BenchServer, owner: SignedIn, notes: string[]): Promise<Row[]> {
+  type Run = (url: string, flags: object) => Promise<{ lhr: { categories: Record<string, { score: number | null }> } } | undefined>;
+  type Launch = (opts: object) => Promise<{ port: number; kill(): void }>;
+  let run: Run;
+  let launch: Launch;
+  try {
+    // Named through variables: neither is a dependency, so the type checker must not look for them.
+    const lhName = 'lighthouse';
+    const clName = 'chrome-launcher';
+    run = (await import(lhName)).default as Run;
+    launch = (await import(clName)).launch as Launch;
+  } catch {
+    notes.push('lighthouse: not installed (npm install --no-save lighthouse@12), Lighthouse figures skipped');
+    return [];
+  }
+  const who = await createMember(bench.client, owner, 'lighthouse');
+  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  const rows: Row[] = [];
+  try {
+    // The files and gallery pages need a signed-in browser: sign in once in that Chrome, keep its storage.
+    const pw = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+    const page = pw.contexts()[0]!.pages()[0] ?? (await pw.contexts()[0]!.newPage());
+    const scores: Record<string, Record<string, number>> = {};
+    for (const [name, route, signIn] of [['sign-in', '/', false], ['files', '/files', true], ['gallery', '/gallery', true]] as const) {
+      if (signIn && page.url().indexOf('/files') < 0) {
+        await page.goto(bench.server.url);
+        await page.getByLabel('Username').fill(who.username);
+        await page.getByLabel('Password').fill(who.password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: 'My files' }).waitFor();
+      }
+      const result = await run(`${bench.server.url}${route}`, { port: chrome.port, output: 'json', logLevel: 'error', disableStorageReset: true, onlyCategories: ['performance', 'accessibility', 'best-practices'] });
+      const cats = result!.lhr.categories;
+      scores[name] = Object.fromEntries(Object.entries(cats).map(([k, v]) => [k, Math.round((v.score ?? 0) * 100)]));
+    }
+    await pw.close();
+    for (const [name, s] of Object.entries(scores)) {
+      rows.push({ figure: `lighthouse ${name}: performance`, value: s.performance!, reference: 90, unit: 'pts', better: 'higher', referenceIs: 'the goal (90)' });
+      rows.push({ figure: `lighthouse ${name}: accessibility`, value: s.accessibility!, reference: 95, unit: 'pts', better: 'higher', referenceIs: 'the goal (95)' });
+      rows.push({ figure: `lighthouse ${name}: best practices`, value: s['best-practices']!, reference: 100, unit: 'pts', better: 'higher', referenceIs: 'full marks' });
+    }
+  } finally {
+    chrome.kill();
+  }
+  return rows;
+}
