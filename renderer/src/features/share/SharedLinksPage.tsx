@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { NavLink } from 'react-router';
 import type { Node } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
@@ -8,21 +7,8 @@ import { copyText } from '../../ui/clipboard.ts';
 import { linkFacts } from './LinkCard.tsx';
 import { useLinkedNodes, useMyLinks, type ShareLink } from './queries.ts';
 import { ShareDialog } from './ShareDialog.tsx';
+import { SharedTabs } from './SharedTabs.tsx';
 import './share.css';
-
-/** The two sides of sharing, one tap apart: what others shared with me, and the links I made. */
-export function SharedTabs() {
-  return (
-    <nav className="shared-tabs" aria-label="Shared">
-      <NavLink to="/shared" end className="shared-tab">
-        Shared with me
-      </NavLink>
-      <NavLink to="/shared/links" className="shared-tab">
-        Links I made
-      </NavLink>
-    </nav>
-  );
-}
 
 /** Every link this account made and has not turned off, newest first, each with its file or folder. */
 export function SharedLinksPage() {
