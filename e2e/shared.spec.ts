@@ -1,6 +1,7 @@
 import { uniqueName } from './support/hearth.ts';
 import { expect, signIn, test } from './support/fixtures.ts';
 import { callThem } from './support/share.ts';
+import { captureScreen } from './support/screens.ts';
 
 test('a folder shared with a family member in the Share dialog shows up for them under "Shared with me" and in My files, saying who shared it', async ({
   browser,
@@ -9,7 +10,7 @@ test('a folder shared with a family member in the Share dialog shows up for them
   hearth,
   owner,
   baseURL,
-}) => {
+}, testInfo) => {
   const sister = await hearth.api.member(owner, uniqueName('sis'));
   const sisterName = await callThem(hearth, sister, 'Jo');
   const memberName = await callThem(hearth, member, 'Mum');
@@ -26,7 +27,8 @@ test('a folder shared with a family member in the Share dialog shows up for them
   await expect(dialog.getByRole('list', { name: 'People with access' }).getByRole('listitem').filter({ hasText: sisterName })).toBeVisible();
 
   // The sister, on her own phone.
-  const hers = await browser.newContext({ baseURL });
+  const { viewport, deviceScaleFactor, isMobile, hasTouch, userAgent } = testInfo.project.use;
+  const hers = await browser.newContext({ baseURL, viewport, deviceScaleFactor, isMobile, hasTouch, userAgent });
   const phone = await hers.newPage();
   await signIn(phone, sister);
   const list = phone.getByRole('list', { name: 'Files and folders' });
@@ -35,5 +37,6 @@ test('a folder shared with a family member in the Share dialog shows up for them
   await expect(phone.getByRole('heading', { name: 'Shared with me' })).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByRole('listitem').filter({ hasText: 'Family recipes' })).toContainText(`Shared by ${memberName}`);
+  await captureScreen(phone, testInfo, 'shared-with-me');
   await hers.close();
 });
