@@ -14,7 +14,7 @@ export interface ViewerSources {
 /**
  * Full screen over the page, on the native <dialog> (focus kept inside, Escape closes): photos
  * at the 1024 px preview, videos played from the link when downloads are allowed, previous and
- * next by button, arrow keys or a swipe. The gallery's own viewer replaces this once it serves
+ * next by button, arrow keys or a swipe. The gallery's viewer replaces this once it serves
  * a link's items too.
  */
 export function PublicViewer({
@@ -54,7 +54,7 @@ export function PublicViewer({
   return (
     <dialog
       ref={ref}
-      className="viewer"
+      className="link-viewer"
       aria-label={node.name}
       onCancel={(event) => {
         event.preventDefault();
@@ -65,11 +65,11 @@ export function PublicViewer({
         if (event.key === 'ArrowRight') go(1);
       }}
     >
-      <div className="viewer-bar">
+      <div className="link-viewer-bar">
         <IconButton icon="back" label="Close" onClick={onClose} />
-        <div className="viewer-title">
-          <span className="viewer-name">{node.name}</span>
-          <span className="viewer-count">
+        <div className="link-viewer-title">
+          <span className="link-viewer-name">{node.name}</span>
+          <span className="link-viewer-count">
             {index + 1} of {items.length}
           </span>
         </div>
@@ -80,7 +80,7 @@ export function PublicViewer({
         )}
       </div>
       <div
-        className="viewer-stage"
+        className="link-viewer-stage"
         onPointerDown={(event: PointerEvent) => {
           swipeFrom.current = { x: event.clientX, y: event.clientY };
         }}
@@ -94,8 +94,8 @@ export function PublicViewer({
       >
         <ViewerContent key={node.id} node={node} sources={sources} downloadsOff={downloadsOff} />
       </div>
-      {hasPrev && <IconButton className="viewer-prev" icon="chevronLeft" label="Previous" onClick={() => go(-1)} />}
-      {hasNext && <IconButton className="viewer-next" icon="chevron" label="Next" onClick={() => go(1)} />}
+      {hasPrev && <IconButton className="link-viewer-prev" icon="chevronLeft" label="Previous" onClick={() => go(-1)} />}
+      {hasNext && <IconButton className="link-viewer-next" icon="chevron" label="Next" onClick={() => go(1)} />}
     </dialog>
   );
 }
@@ -109,11 +109,11 @@ function ViewerContent({ node, sources, downloadsOff }: { node: SharedNode; sour
 
   if (kind === 'video' && media && !failed) {
     return (
-      <video className="viewer-media" controls playsInline preload="metadata" poster={preview ?? undefined} src={media} onError={() => setFailed(true)} />
+      <video className="link-viewer-media" controls playsInline preload="metadata" poster={preview ?? undefined} src={media} onError={() => setFailed(true)} />
     );
   }
   if (kind === 'image' && preview && !failed) {
-    return <img className="viewer-media" src={preview} alt={node.name} onError={() => setFailed(true)} />;
+    return <img className="link-viewer-media" src={preview} alt={node.name} onError={() => setFailed(true)} />;
   }
   // Nothing this browser can show: say why, and offer the file when the link allows it.
   const why =
@@ -125,8 +125,8 @@ function ViewerContent({ node, sources, downloadsOff }: { node: SharedNode; sour
         ? 'There is no preview of this file, and downloads are turned off for this link.'
         : 'There is no preview of this file.';
   return (
-    <div className="viewer-none">
-      {preview && kind === 'video' ? <img className="viewer-poster" src={preview} alt="" /> : <Icon name={kind === 'video' ? 'video' : 'file'} />}
+    <div className="link-viewer-none">
+      {preview && kind === 'video' ? <img className="link-viewer-poster" src={preview} alt="" /> : <Icon name={kind === 'video' ? 'video' : 'file'} />}
       <p>{why}</p>
       <p className="muted">{formatBytes(node.size)}</p>
       {download && (

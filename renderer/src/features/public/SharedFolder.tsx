@@ -70,7 +70,7 @@ export function SharedFolder({
     <>
       <ShareHeading info={info} title={here} />
       {folderId && (
-        <nav aria-label="Folder path" className="crumbs">
+        <nav aria-label="Folder path" className="public-crumbs">
           <Link to="." state={null}>
             {info.node.name}
           </Link>
@@ -91,7 +91,7 @@ export function SharedFolder({
       {listing.isPending && <Spinner label="Loading the shared files" />}
       {listing.isError && <Notice tone="error">{listing.error.message}</Notice>}
       {listing.isSuccess && items.length === 0 && (
-        <div className="empty">
+        <div className="public-empty">
           <p>
             <strong>This folder is empty.</strong>
           </p>
@@ -104,18 +104,18 @@ export function SharedFolder({
             {items.map((node) =>
               node.type === 'folder' ? (
                 <li key={node.id}>
-                  <Link className="tile" to={`?folder=${encodeURIComponent(node.id)}`} state={{ trail: [...trail, { id: node.id, name: node.name }] }}>
-                    <span className="tile-picture tile-folder">
+                  <Link className="public-tile" to={`?folder=${encodeURIComponent(node.id)}`} state={{ trail: [...trail, { id: node.id, name: node.name }] }}>
+                    <span className="public-tile-picture public-tile-folder">
                       <Icon name="folder" />
                     </span>
-                    <span className="tile-name">{node.name}</span>
+                    <span className="public-tile-name">{node.name}</span>
                   </Link>
                 </li>
               ) : (
                 <li key={node.id}>
-                  <button type="button" className="tile" onClick={() => setViewing(files.indexOf(node))}>
+                  <button type="button" className="public-tile" onClick={() => setViewing(files.indexOf(node))}>
                     <TilePicture node={node} src={sources.thumbnail(node)} />
-                    <span className="tile-name">{node.name}</span>
+                    <span className="public-tile-name">{node.name}</span>
                   </button>
                 </li>
               ),
@@ -143,10 +143,10 @@ export function TilePicture({ node, src }: { node: SharedNode; src: string | nul
   const kind = mediaKind(node);
   if (src && !broken) {
     return (
-      <span className="tile-picture">
+      <span className="public-tile-picture">
         <img src={src} alt="" loading="lazy" decoding="async" onError={() => setBroken(true)} />
         {kind === 'video' && (
-          <span className="tile-badge">
+          <span className="public-tile-badge">
             <Icon name="play" />
           </span>
         )}
@@ -154,7 +154,7 @@ export function TilePicture({ node, src }: { node: SharedNode; src: string | nul
     );
   }
   return (
-    <span className="tile-picture">
+    <span className="public-tile-picture">
       <Icon name={kind === 'image' ? 'photo' : kind === 'video' ? 'video' : 'file'} />
     </span>
   );

@@ -69,7 +69,7 @@ export function LinkCard({
           </li>
         ))}
       </ul>
-      <div className="row">
+      <div className="share-row">
         <Button
           icon="copy"
           variant="primary"

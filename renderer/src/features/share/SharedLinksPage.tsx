@@ -79,7 +79,7 @@ function LinkedNode({ links, node, onManage }: { links: ShareLink[]; node: Node 
           {copied === false && 'This browser would not copy it: choose Manage and copy it from there.'}
         </span>
       </div>
-      <div className="row">
+      <div className="share-row">
         {only && (
           <Button icon="copy" aria-label={`Copy the link to ${name}`} onClick={() => void copyText(only.url).then(setCopied)}>
             Copy
