@@ -15,6 +15,7 @@ import { benchMedia } from './media.ts';
 import { benchRss } from './rss.ts';
 import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
+import { benchSqliteEngines } from './sqlite-engines.ts';
 import { benchUpload } from './upload.ts';
 import { benchWsFanout } from './ws-fanout.ts';
 
@@ -31,6 +32,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['listing', 'listing', benchListing],
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
+  ['sqlite', 'sqlite engines', benchSqliteEngines],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());

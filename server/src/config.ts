@@ -48,6 +48,11 @@ export interface ServerConfig {
   /** System tools for HEIC and video; null means look them up on PATH. */
   ffmpegPath: string | null;
   heifConvertPath: string | null;
+  /**
+   * The SQLite driver: 'auto' takes node:sqlite inside Electron and better-sqlite3 in plain
+   * Node where its addon loads; 'node' or 'better' forces one (HEARTH_SQLITE).
+   */
+  sqliteEngine: 'auto' | 'node' | 'better';
   /** Largest JSON body a route accepts. */
   jsonBodyLimitBytes: number;
   logLevel: LogLevel;
@@ -79,6 +84,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   driveTools: 'auto',
   ffmpegPath: null,
   heifConvertPath: null,
+  sqliteEngine: 'auto',
   logLevel: 'info',
 };
 
@@ -115,7 +121,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.MEDIA_CONCURRENCY) input.mediaConcurrency = Math.max(1, Number.parseInt(env.MEDIA_CONCURRENCY, 10) || 1);
   if (env.DRIVE_TOOLS) input.driveTools = parseDriveTools(env.DRIVE_TOOLS);
   if (env.MEDIA_WORKERS_AT_START) input.mediaWorkersAtStart = env.MEDIA_WORKERS_AT_START !== '0' && env.MEDIA_WORKERS_AT_START !== 'false';
+  if (env.HEARTH_SQLITE) input.sqliteEngine = parseSqliteEngine(env.HEARTH_SQLITE);
   return input;
+}
+
+function parseSqliteEngine(raw: string): ServerConfig['sqliteEngine'] {
+  if (raw === 'auto' || raw === 'node' || raw === 'better') return raw;
+  throw new Error(`HEARTH_SQLITE must be auto, node or better, got "${raw}"`);
 }
 
 function parseDriveTools(raw: string): ServerConfig['driveTools'] {

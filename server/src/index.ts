@@ -42,7 +42,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const config = resolveConfig(input);
   const log = createLogger(config.logLevel);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const db = openDatabase(path.join(config.dataDir, 'hearth.db'));
+  const db = openDatabase(path.join(config.dataDir, 'hearth.db'), config.sqliteEngine);
   const store = createStore(db);
   const now = Date.now;
 

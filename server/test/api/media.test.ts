@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openConnection, type Db } from '../../src/store/db.ts';
 import sharp, { type Sharp } from 'sharp';
 import WebSocket, { type RawData } from 'ws';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
@@ -183,14 +183,14 @@ async function heic(image: Buffer): Promise<Buffer> {
 let t: TestServer;
 let owner: SignedIn;
 let stranger: SignedIn;
-let db: Database.Database;
+let db: Db;
 
 before(async () => {
   fixtureDir = await makeTempDir('hearth-media-fixtures-');
   t = await startTestServer();
   owner = await setupOwner(t.client);
   stranger = await createMember(t.client, owner, 'stranger');
-  db = new Database(path.join(t.dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
+  db = openConnection(path.join(t.dataDir, 'hearth.db'), { readonly: true });
 });
 after(async () => {
   db.close();
