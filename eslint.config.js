@@ -11,7 +11,7 @@ const desktopAndUi = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'renderer/dist/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'data/**', 'renderer/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
