@@ -13,7 +13,8 @@ import { bundledFfmpeg, dataDirFor } from './paths.ts';
 import type { AppPort, NotifierPort, TrayPort, TrayState } from './ports.ts';
 import { UtilityServerHost } from './server-host.ts';
 import { ElectronTray } from './tray.ts';
-import { denyPermissions, guardContents, HearthWindow, registerIpc } from './window.ts';
+import { registerIpc } from './ipc.ts';
+import { denyPermissions, guardContents, HearthWindow } from './window.ts';
 import { listLanAddresses } from '../server/src/platform/network.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

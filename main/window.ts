@@ -1,11 +1,7 @@
-import { BrowserWindow, shell, type IpcMain, type IpcMainInvokeEvent, type Session, type WebContents, type WebPreferences } from 'electron';
-import type { WindowPort } from './ports.ts';
+import { BrowserWindow, shell, type Session, type WebContents, type WebPreferences } from 'electron';
+import { sameOrigin } from './ipc.ts';
 
-/** The only messages the page may send to main (see preload.ts). */
-export const IPC = {
-  localSession: 'hearth:local-session',
-  copyText: 'hearth:copy-text',
-} as const;
+import type { WindowPort } from './ports.ts';
 
 /** Electron's security checklist for a window that shows web content. */
 export function hardenedWebPreferences(preload: string): WebPreferences {
@@ -23,14 +19,6 @@ export function hardenedWebPreferences(preload: string): WebPreferences {
     navigateOnDragDrop: false,
     spellcheck: false,
   };
-}
-
-export function sameOrigin(url: string, origin: string): boolean {
-  try {
-    return new URL(url).origin === origin;
-  } catch {
-    return false;
-  }
 }
 
 /** http(s) links leave for the OS browser; anything else (file:, javascript:, custom schemes) goes nowhere. */
@@ -66,32 +54,6 @@ export function guardContents(contents: WebContents, origin: () => string): void
 export function denyPermissions(session: Session): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
-}
-
-/**
- * The page's requests to main: each checks that it comes from the server's own page in the
- * main frame (not an iframe, not another site the window was somehow shown) and what it carries.
- */
-export function registerIpc(
-  ipcMain: IpcMain,
-  origin: () => string,
-  handlers: { localSession(): Promise<unknown>; copyText(text: string): void },
-): void {
-  const trusted = (event: IpcMainInvokeEvent) => {
-    const frame = event.senderFrame;
-    return frame !== null && frame === event.sender.mainFrame && sameOrigin(frame.url, origin());
-  };
-  ipcMain.handle(IPC.localSession, (event, ...args: unknown[]) => {
-    if (!trusted(event)) throw new Error('refused: not the server\'s page');
-    if (args.length !== 0) throw new Error('refused: this call takes no arguments');
-    return handlers.localSession();
-  });
-  ipcMain.handle(IPC.copyText, (event, ...args: unknown[]) => {
-    if (!trusted(event)) throw new Error('refused: not the server\'s page');
-    const [text] = args;
-    if (args.length !== 1 || typeof text !== 'string' || text.length === 0 || text.length > 2048) throw new Error('refused: copyText takes one string of up to 2048 characters');
-    handlers.copyText(text);
-  });
 }
 
 export interface WindowOptions {
