@@ -6,6 +6,7 @@
  * and the web app's PWA icons. Run `npm run icons` after changing the SVG; the outputs are
  * committed (packaging needs them; sharp draws them).
  */
+import { Buffer } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
