@@ -6,6 +6,7 @@
  * argument runs them all.
  */
 import os from 'node:os';
+import { benchAppliance } from './appliance.ts';
 import { benchDownload } from './download.ts';
 import { benchDurableWrites } from './durable-writes.ts';
 import { installCleanup } from './lib/proc.ts';
@@ -33,6 +34,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
   ['sqlite', 'sqlite engines', benchSqliteEngines],
+  ['appliance', 'appliance', benchAppliance],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());

@@ -4,15 +4,13 @@
  * its server the real server in a forked "utility process" on node:sqlite (Node 24).
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-// @ts-expect-error: a plain ES module script without types
-import { node24Path } from '../../scripts/node24.mjs';
+import { launch, type RunningApp } from './electron-double/app-driver.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -24,78 +22,6 @@ const missing = !fs.existsSync(CHROMIUM)
 if (missing) {
   console.log(`# desktop e2e skipped: ${missing}`);
   if (process.env.CI === 'true') throw new Error(`CI must run the desktop e2e tests: ${missing}`);
-}
-
-interface Records {
-  windows: { url: string | null; visible: boolean; destroyed: boolean; shows: number; webPreferences: Record<string, unknown> }[];
-  trayImages: string[];
-  tooltips: string[];
-  menu: { label?: string; type?: string; checked?: boolean; enabled?: boolean }[][];
-  notifications: { title: string; body: string }[];
-  openExternal: string[];
-  clipboard: string[];
-  utilityPids: number[];
-}
-
-class RunningApp {
-  private nextId = 1;
-  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  readonly exited: Promise<number | null>;
-  output = '';
-
-  constructor(readonly child: ChildProcess) {
-    child.stdout!.on('data', (c) => (this.output += c));
-    child.stderr!.on('data', (c) => (this.output += c));
-    child.on('message', (m: { id: number; result: unknown; error?: string }) => {
-      const w = this.waiting.get(m.id);
-      this.waiting.delete(m.id);
-      if (m.error) w?.reject(new Error(m.error));
-      else w?.resolve(m.result);
-    });
-    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-  }
-
-  command<T = unknown>(cmd: string, extra: object = {}): Promise<T> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.child.send({ id, cmd, ...extra });
-    });
-  }
-
-  records(): Promise<Records> {
-    return this.command<Records>('records');
-  }
-
-  async waitFor<T>(what: string, probe: (r: Records) => T | undefined | null | false, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = probe(await this.records());
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${this.output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  async origin(): Promise<string> {
-    return this.waitFor('the window at the server', (r) => {
-      const url = r.windows[0]?.url;
-      return url && url.startsWith('http://127.0.0.1:') ? new URL(url).origin : null;
-    });
-  }
-}
-
-function launch(userData: string, dataDir: string): RunningApp {
-  const child = spawn(
-    (node24Path as () => string)(),
-    ['--import', path.join(ROOT, 'main/test/electron-double/register.mjs'), path.join(ROOT, 'dist-electron/main.js')],
-    {
-      cwd: ROOT,
-      env: { ...process.env, HEARTH_DOUBLE_USERDATA: userData, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '4096', MEDIA_WORKERS_AT_START: '0' },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    },
-  );
-  return new RunningApp(child);
 }
 
 async function api(origin: string, method: string, route: string, body?: unknown, token?: string, headers: Record<string, string> = {}) {
@@ -134,7 +60,7 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
     other = http.createServer((_req, res) => res.end('<p>another site</p>'));
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     otherOrigin = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
-    app = launch(userData, dataDir);
+    app = launch(ROOT, userData, dataDir);
     origin = await app.origin();
   });
 
@@ -251,7 +177,7 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
 
   test('a second launch shows the running window and leaves', async () => {
     const shows = (await app.records()).windows[0]!.shows;
-    const second = launch(userData, dataDir);
+    const second = launch(ROOT, userData, dataDir);
     assert.equal(await second.exited, 0, second.output);
     await app.waitFor('the window to come forward', (r) => r.windows[0]!.shows > shows);
     assert.equal((await app.records()).utilityPids.length, 1, 'no second server');
@@ -285,7 +211,7 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
     await app.command('clickMenu', { label: 'Quit Hearth' });
     assert.equal(await app.exited, 0, app.output);
 
-    const again = launch(userData, dataDir);
+    const again = launch(ROOT, userData, dataDir);
     try {
       const origin2 = await again.origin();
       const head = await fetch(`${origin2}${uploadPath}`, { method: 'HEAD', headers: { authorization: `Bearer ${ownerToken}`, 'tus-resumable': '1.0.0' } });

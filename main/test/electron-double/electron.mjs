@@ -13,7 +13,6 @@ import net from 'node:net';
 import path from 'node:path';
 import process from 'node:process';
 import { URL } from 'node:url';
-import { chromium } from 'playwright-core';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 const PRELOAD_BINDING = '__hearthDoubleInvoke';
@@ -138,12 +137,20 @@ async function command(m) {
   }
 }
 
-const ready = (async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-})();
+const ready = Promise.resolve();
+
+// Chromium starts with the first window (an app started in the tray has none), as do Playwright's modules.
+let launching = null;
+function ensureBrowser() {
+  launching ??= (async () => {
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  })();
+  return launching;
+}
 
 // ---- windows ----
 class WebContents extends EventEmitter {
@@ -175,7 +182,7 @@ export class BrowserWindow extends EventEmitter {
   }
 
   async create() {
-    await ready;
+    await ensureBrowser();
     const context = await browser.newContext({ viewport: { width: this.options.width ?? 1200, height: this.options.height ?? 800 } });
     const page = await context.newPage();
     this.page = page;

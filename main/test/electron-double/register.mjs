@@ -7,7 +7,8 @@ import { EventEmitter } from 'node:events';
 import { register } from 'node:module';
 import process from 'node:process';
 
-register('./hooks.mjs', import.meta.url);
+// The server's process imports nothing of Electron: no hook there (it would cost a loader thread).
+if (process.env.HEARTH_DOUBLE_UTILITY !== '1') register('./hooks.mjs', import.meta.url);
 Object.defineProperty(process.versions, 'electron', { value: '45.4.1', enumerable: true });
 
 if (process.env.HEARTH_DOUBLE_UTILITY === '1') {
