@@ -79,7 +79,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mediaWorkersAtStart: true,
   mountsRoots: ['/media', '/mnt', '/run/media'],
-  systemPaths: ['/', '/boot', '/boot/efi', '/usr', '/var', '/home', '[SWAP]'],
+  systemPaths: systemPathsOf(process.platform),
   includeLoopDevices: false,
   driveTools: 'auto',
   ffmpegPath: null,
@@ -87,6 +87,13 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
   sqliteEngine: 'auto',
   logLevel: 'info',
 };
+
+/** Where the operating system lives on each OS: its drive is never formatted. */
+function systemPathsOf(platform: NodeJS.Platform): string[] {
+  if (platform === 'win32') return [process.env.SystemDrive || 'C:', `${process.env.SystemDrive || 'C:'}\\`];
+  if (platform === 'darwin') return ['/', '/System/Volumes/Data', '/System/Volumes/Preboot', '/System/Volumes/VM'];
+  return ['/', '/boot', '/boot/efi', '/usr', '/var', '/home', '[SWAP]'];
+}
 
 export const VERSION = '0.1.0';
 
