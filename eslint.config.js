@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 /**
  * Layering enforced by the linter rather than memory: the server never reaches into the
@@ -18,6 +19,32 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Plain Node scripts that run before anything is compiled.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    // Playwright fixtures declare their dependencies by destructuring, even when there are none.
+    files: ['e2e/**/*.ts'],
+    rules: { 'no-empty-pattern': 'off' },
+  },
+  {
+    files: ['renderer/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs['recommended-latest'].rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'electron', 'electron/*', '**/main/**'], message: 'The web app runs in a browser: it talks to the server over HTTP and the WebSocket only.' },
+            { regex: '^(\\.\\./)+server/(?!src/contract/)', message: 'The web app may share only server/src/contract (types) with the server.' },
+          ],
+        },
+      ],
     },
   },
   {

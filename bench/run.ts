@@ -18,6 +18,7 @@ import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
 import { benchSqliteEngines } from './sqlite-engines.ts';
 import { benchUpload } from './upload.ts';
+import { benchVideoPoster } from './video-poster.ts';
 import { benchWsFanout } from './ws-fanout.ts';
 
 installCleanup();
@@ -33,6 +34,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['listing', 'listing', benchListing],
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
+  ['media', 'video poster', benchVideoPoster],
   ['sqlite', 'sqlite engines', benchSqliteEngines],
   ['appliance', 'appliance', benchAppliance],
 ];

@@ -9,7 +9,7 @@ import { app, clipboard, ipcMain, Notification, session } from 'electron';
 import { configFromEnv } from '../server/src/config.ts';
 import { LinuxAutostart } from './autostart.ts';
 import { Desktop } from './lifecycle.ts';
-import { bundledFfmpeg, dataDirFor } from './paths.ts';
+import { dataDirFor } from './paths.ts';
 import type { AppPort, NotifierPort, TrayPort, TrayState } from './ports.ts';
 import { UtilityServerHost } from './server-host.ts';
 import { ElectronTray } from './tray.ts';
@@ -26,7 +26,6 @@ const env = configFromEnv();
 const config = {
   ...env,
   dataDir: dataDirFor(app.getPath('userData'), process.env),
-  ffmpegPath: env.ffmpegPath ?? bundledFfmpeg(import.meta.url),
   sqliteEngine: 'node' as const,
 };
 

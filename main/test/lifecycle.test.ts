@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { LinuxAutostart } from '../autostart.ts';
 import { Desktop, DEVICES_PATH } from '../lifecycle.ts';
-import { asarUnpacked, dataDirFor } from '../paths.ts';
+import { dataDirFor } from '../paths.ts';
 import type { AppPort, PendingDevice, ServerHost, TrayState } from '../ports.ts';
 import { trayMenuTemplate, trayTooltip } from '../tray-menu.ts';
 
@@ -224,13 +224,6 @@ describe('quit', () => {
 });
 
 describe('paths and start at login', () => {
-  test('files inside app.asar are run from app.asar.unpacked (ffmpeg, libvips); others are left alone', () => {
-    assert.equal(asarUnpacked('/opt/Hearth/resources/app.asar/node_modules/@ffmpeg-installer/linux-x64/ffmpeg'), '/opt/Hearth/resources/app.asar.unpacked/node_modules/@ffmpeg-installer/linux-x64/ffmpeg');
-    assert.equal(asarUnpacked('C:\\Hearth\\resources\\app.asar\\node_modules\\x.exe'), 'C:\\Hearth\\resources\\app.asar.unpacked\\node_modules\\x.exe');
-    assert.equal(asarUnpacked('/usr/bin/ffmpeg'), '/usr/bin/ffmpeg');
-    assert.equal(asarUnpacked('/home/a/app.asar.unpacked/x'), '/home/a/app.asar.unpacked/x');
-  });
-
   test("the data lives under the app's user-data folder unless DATA_DIR says otherwise", () => {
     assert.equal(dataDirFor('/home/a/.config/Hearth', {}), '/home/a/.config/Hearth/data');
     assert.equal(dataDirFor('/home/a/.config/Hearth', { DATA_DIR: '/srv/hearth' }), '/srv/hearth');

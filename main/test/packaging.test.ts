@@ -35,6 +35,7 @@ describe('packaging (electron-builder --dir against a stand-in Electron)', () =>
 
   before(() => {
     assert.ok(fs.existsSync(path.join(ROOT, 'dist-electron/main.js')), 'npm run build:desktop first');
+    assert.ok(fs.existsSync(path.join(ROOT, 'renderer/dist/index.html')), 'npm run build:web first');
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-pack-'));
     standIn = path.join(work, 'electron-dist');
     fs.mkdirSync(standIn);
@@ -54,14 +55,16 @@ describe('packaging (electron-builder --dir against a stand-in Electron)', () =>
   });
 
   test('the app holds the bundled main, server, media worker and preload, and the entry package.json points at main', () => {
-    for (const file of ['/dist-electron/main.js', '/dist-electron/server-child.js', '/dist-electron/media-worker.js', '/dist-electron/preload.cjs', '/package.json']) {
+    for (const file of ['/dist-electron/main.js', '/dist-electron/server-child.js', '/dist-electron/media-worker.js', '/dist-electron/preload.cjs', '/package.json', '/renderer/dist/index.html']) {
       assert.ok(listing.includes(file), file);
     }
     assert.ok(fs.existsSync(path.join(app, 'hearth')), 'the executable is named hearth');
   });
 
-  test('sharp, its @img addon and libvips are unpacked from the asar (the dynamic linker cannot read inside it)', () => {
+  test('sharp, its @img addon and libvips, and the npm-packaged ffmpeg are unpacked from the asar (the OS cannot read inside it)', () => {
     const unpacked = path.join(app, 'resources/app.asar.unpacked/node_modules');
+    const ffmpeg = path.join(unpacked, `@ffmpeg-installer/${process.platform}-${process.arch}/ffmpeg`);
+    assert.ok(fs.statSync(ffmpeg).mode & 0o111, 'ffmpeg is there and executable');
     const addon = fs.readdirSync(path.join(unpacked, '@img/sharp-linux-x64/lib')).filter((f) => f.endsWith('.node'));
     assert.equal(addon.length, 1);
     const libvips = fs.readdirSync(path.join(unpacked, '@img/sharp-libvips-linux-x64/lib')).filter((f) => f.startsWith('libvips'));

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { findWebDir } from './web-dir.ts';
 
 /** Everything the server can be told, with the embedded defaults a fresh install runs on. */
 export interface ServerConfig {
@@ -57,11 +58,13 @@ export interface ServerConfig {
   jsonBodyLimitBytes: number;
   logLevel: LogLevel;
   version: string;
+  /** The built web app served at `/` (renderer/dist); null serves none. Found beside the server unless given. */
+  webDir: string | null;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
-export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version'> = {
+export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'> = {
   host: '0.0.0.0',
   port: 8420,
   accessTokenTtlMs: 15 * 60_000,
@@ -111,6 +114,7 @@ export function resolveConfig(input: ConfigInput = {}): ServerConfig {
     rateLimit: { ...DEFAULT_CONFIG.rateLimit, ...input.rateLimit },
     ws: { ...DEFAULT_CONFIG.ws, ...input.ws },
     version: input.version ?? VERSION,
+    webDir: input.webDir === undefined ? findWebDir() : input.webDir,
   };
 }
 
@@ -120,6 +124,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.HOST) input.host = env.HOST;
   if (env.PORT !== undefined && env.PORT !== '') input.port = parsePort(env.PORT);
   if (env.DATA_DIR) input.dataDir = env.DATA_DIR;
+  if (env.WEB_DIR) input.webDir = env.WEB_DIR;
   if (env.LOG_LEVEL) input.logLevel = parseLogLevel(env.LOG_LEVEL);
   if (env.PASSWORD_HASH_COST) input.passwordHashCost = parseCost(env.PASSWORD_HASH_COST);
   if (env.FFMPEG_PATH) input.ffmpegPath = env.FFMPEG_PATH;

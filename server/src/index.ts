@@ -69,13 +69,13 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now),
   };
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
-  const mediaTools = detectMediaTools(config);
+  const { tools: mediaTools, ffmpegOrigin, ffmpegVersion } = detectMediaTools(config);
   const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
   const services = createServices(deps, { serverId, content, keys: { link: keys.link }, thumbs, mediaTools });
   // Finish uploads whose bytes were complete when the server last stopped, before anything
   // else looks at the content files.
   await services.uploads.recover();
-  const app = createApp(services, log, config.jsonBodyLimitBytes);
+  const app = createApp(services, log, config.jsonBodyLimitBytes, config.webDir);
   const server = http.createServer(app.callback());
   const gateway = new WsGateway(server, bus, services.sessions, config.ws, log);
 
@@ -92,7 +92,14 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const libraryCheck = setInterval(() => void services.libraries.refresh().catch((error) => log.error('library check failed', { error: String(error) })), config.libraryCheckIntervalMs);
   libraryCheck.unref();
   services.media.start();
-  if (!mediaTools.ffmpeg) log.info('ffmpeg not found: videos get no poster frame (set FFMPEG_PATH)');
+  if (mediaTools.ffmpeg) {
+    log.info('video posters by ffmpeg', {
+      ffmpeg: mediaTools.ffmpeg,
+      origin: ffmpegOrigin,
+      ...(ffmpegVersion && { version: ffmpegVersion }),
+      ffprobe: mediaTools.ffprobe,
+    });
+  } else log.info('ffmpeg not found: videos get no poster frame (set FFMPEG_PATH)');
   if (!mediaTools.heifConvert) log.info('heif-convert not found: HEIC photos are decoded by the slower built-in decoder');
   // Reconciliation walks every content file: it runs after the server is already answering.
   const reconciled = reconcileContent(deps, content).catch((error) => log.error('reconciliation failed', { error: String(error) }));

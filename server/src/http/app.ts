@@ -12,9 +12,10 @@ import * as pub from './routes/public.ts';
 import { route } from './route-def.ts';
 import * as S from './schemas.ts';
 import { API_PREFIX } from './paths.ts';
+import { webApp } from './static.ts';
 
 
-export function createApp(services: Services, log: Logger, jsonLimit: number): Koa {
+export function createApp(services: Services, log: Logger, jsonLimit: number, webDir: string | null = null): Koa {
   const app = new Koa();
   // The server faces a home LAN directly: never believe X-Forwarded-For for rate limits.
   app.proxy = false;
@@ -42,5 +43,6 @@ export function createApp(services: Services, log: Logger, jsonLimit: number): K
   app.use(api.allowedMethods({ throw: true }));
   app.use(root.routes());
   app.use(root.allowedMethods({ throw: true }));
+  app.use(webApp(webDir));
   return app;
 }

@@ -144,7 +144,7 @@ export const ROUTES: readonly AnyRoute[] = [
     responses: { 200: { description: 'The thumbnail', contentType: 'image/webp' }, 304: { description: 'Not modified' } },
     errors: ['no_thumbnail'], handler: media.thumbnail }),
   route({ method: 'GET', path: '/nodes/:id/preview', tag: 'media',
-    summary: 'Up to four child thumbnails of a folder, newest first; one mosaic image when the request prefers an image',
+    summary: 'Up to four child thumbnails of a folder, newest first (JSON, `{items: []}` when none); one WebP mosaic when Accept names an image type before JSON (a bare */* gets JSON; the image form answers 404 no_thumbnail when none)',
     auth: 'user', params: S.IdParam, query: S.ThumbnailQuery,
     responses: { ...ok('Thumbnails of children', S.PreviewResponse), 304: { description: 'Not modified' } },
     errors: ['no_thumbnail'], handler: media.preview }),

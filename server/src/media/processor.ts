@@ -143,6 +143,11 @@ export async function renderThumbnails(
 async function processHeif(file: string, tools: MediaTools, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
   const takenAt = await sharp(file).metadata().then((m) => (m.exif ? takenFromExif(m.exif) : null), () => null);
   if (!tools.heifConvert) {
+    // An AV1-coded HEIF is an AVIF in all but its brand: sharp decodes it as it does AVIF (and
+    // fails at once on HEVC, which it has no decoder for), while the WebAssembly fallback knows
+    // only HEVC.
+    const bySharp = await processImage(file, limits, sizes);
+    if (bySharp.thumbnails) return bySharp;
     const decoded = await decodeHeifWasm(file).catch((error: unknown) => error as Error);
     if (decoded instanceof Error) return { width: null, height: null, takenAt, thumbnails: null, failure: `HEIC: ${decoded.message}` };
     return processImageBuffer(decoded, limits, sizes, takenAt);
@@ -191,7 +196,12 @@ async function processImageBuffer(
   return info;
 }
 
-/** Videos: size and creation time from ffprobe, a poster frame from ffmpeg. */
+/**
+ * Videos: size and creation time from ffprobe, a poster frame from ffmpeg. Without ffprobe
+ * (the bundled ffmpeg comes alone) ffmpeg says both: the poster is already turned upright, so
+ * its size is the displayed size, and the creation time is read from the input summary ffmpeg
+ * prints at `-v info`.
+ */
 async function processVideo(file: string, tools: MediaTools, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
   const info: MediaInfo = { width: null, height: null, takenAt: null, thumbnails: null, failure: null };
   if (tools.ffprobe) {
@@ -207,13 +217,15 @@ async function processVideo(file: string, tools: MediaTools, limits: MediaLimits
     }
   }
   if (!tools.ffmpeg) return { ...info, failure: info.failure ?? 'no ffmpeg: video thumbnails need it' };
+  const verbosity = tools.ffprobe ? ['-v', 'error'] : ['-hide_banner', '-nostats', '-v', 'info'];
   try {
     const frame = await runTool(
       tools.ffmpeg,
-      ['-v', 'error', '-i', file, '-frames:v', '1', '-vf', 'thumbnail=30', '-f', 'image2pipe', '-c:v', 'png', '-'],
+      [...verbosity, '-i', file, '-frames:v', '1', '-vf', 'thumbnail=30', '-f', 'image2pipe', '-c:v', 'png', '-'],
       { timeoutMs: limits.timeoutMs, memoryBytes: limits.toolMemoryBytes, prlimit: tools.prlimit },
     );
     if (frame.stdout.length === 0) throw new Error('no frame');
+    if (!tools.ffprobe) info.takenAt = creationTimeFromSummary(frame.stderr);
     info.thumbnails = await renderThumbnails(frame.stdout, limits, sizes);
     if (info.width === null) {
       const m = await sharp(frame.stdout).metadata();
@@ -240,6 +252,17 @@ export function videoFields(probe: FfprobeOutput): Pick<MediaInfo, 'width' | 'he
   const created = probe.format?.tags?.creation_time;
   const takenAt = created ? Date.parse(created) : NaN;
   return { width, height, takenAt: Number.isNaN(takenAt) || takenAt <= 0 ? null : takenAt };
+}
+
+/**
+ * The creation time in ffmpeg's summary of its input (`Input #0 ... Metadata: creation_time :
+ * 2020-01-02T03:04:05.000000Z`). The container's own metadata comes before any stream's.
+ */
+export function creationTimeFromSummary(summary: string): number | null {
+  const input = summary.slice(summary.indexOf('Input #0'));
+  const match = /^\s+creation_time\s*:\s*(\S+)/m.exec(input);
+  const at = match ? Date.parse(match[1]!) : NaN;
+  return Number.isNaN(at) || at <= 0 ? null : at;
 }
 
 function takenFromExif(exif: Buffer): number | null {

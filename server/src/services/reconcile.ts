@@ -13,15 +13,15 @@ export async function reconcileContent(deps: ServiceDeps, content: ContentStores
   await new Promise((resolve) => setImmediate(resolve));
   let orphans = 0;
   let missing = 0;
-  const liveUploads = new Set(deps.store.uploads.all().map((u) => u.id));
-  const completing = new Set(deps.store.uploads.completing().map((u) => u.blob));
   for (const [libraryId, blobs] of content.online()) {
     let referenced = 0;
     let sinceYield = 0;
     for await (const { id: blob, file } of blobs.list()) {
       if (deps.store.versions.hasBlob(libraryId, blob)) {
         referenced++;
-      } else if (!completing.has(blob)) {
+      } else if (!deps.store.uploads.holdsBlob(blob)) {
+        // Asked now, not from a list made when the walk began: the server is already taking
+        // uploads, and one completing meanwhile records its blob before moving the file in.
         // By where it is, not by its name: a stray file in the wrong shard is not at pathOf(id).
         await blobs.removeListed(file);
         orphans++;
@@ -33,7 +33,7 @@ export async function reconcileContent(deps: ServiceDeps, content: ContentStores
     }
     for (const name of await blobs.listTemp()) {
       const uploadId = name.endsWith('.upload') ? name.slice(0, -'.upload'.length) : null;
-      if (uploadId === null || !liveUploads.has(uploadId)) {
+      if (uploadId === null || !deps.store.uploads.byId(uploadId)) {
         await blobs.removeTemp(name).catch(() => {});
         orphans++;
       }

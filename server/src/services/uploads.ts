@@ -81,7 +81,6 @@ export class UploadService {
     const { library, blobs } = this.content.defaultLibrary();
     const now = this.deps.now();
     const id = newId();
-    await blobs.createTemp(tempName(id));
     const row = {
       id,
       user_id: actor.userId,
@@ -97,7 +96,15 @@ export class UploadService {
       created_at: now,
       expires_at: now + this.deps.config.uploadExpiryMs,
     };
+    // The row first: the startup pass removes temp files no upload row owns, and may be walking
+    // the temp folder right now. A crash before the file exists leaves a row that recover() drops.
     this.deps.store.uploads.insert(row);
+    try {
+      await blobs.createTemp(tempName(id));
+    } catch (error) {
+      this.deps.store.uploads.remove(id);
+      throw error;
+    }
     return { id, offset: 0, length, metadata, expiresAt: row.expires_at };
   }
 

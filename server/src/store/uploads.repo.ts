@@ -36,7 +36,7 @@ export class UploadsRepo {
       expired: db.prepare(
         'SELECT * FROM uploads WHERE expires_at <= ? AND (blob IS NULL OR completed_node_id IS NOT NULL) LIMIT 500',
       ),
-      completing: db.prepare('SELECT * FROM uploads WHERE blob IS NOT NULL'),
+      holdsBlob: db.prepare('SELECT 1 FROM uploads WHERE blob = ?'),
       all: db.prepare('SELECT * FROM uploads'),
       pendingBytes: db.prepare('SELECT coalesce(sum(coalesce(length, offset)), 0) AS n FROM uploads WHERE owner_id = ? AND completed_node_id IS NULL'),
       activeOnLibrary: db.prepare('SELECT count(*) AS n FROM uploads WHERE library_id = ? AND completed_node_id IS NULL'),
@@ -76,8 +76,9 @@ export class UploadsRepo {
     return this.stmts.expired.all(now) as UploadRow[];
   }
 
-  completing(): UploadRow[] {
-    return this.stmts.completing.all() as UploadRow[];
+  /** Whether an upload is completing into this content file (recorded before the file is moved in). */
+  holdsBlob(blob: string): boolean {
+    return this.stmts.holdsBlob.get(blob) !== undefined;
   }
 
   all(): UploadRow[] {

@@ -18,6 +18,7 @@ import {
   type BlankLoopDevice,
   type LoopDrive,
 } from '../helpers/loop.ts';
+import { missingTool } from '../helpers/skip.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
 
@@ -173,18 +174,8 @@ async function assertOffline(t: TestServer, who: SignedIn, id: string): Promise<
 
 /** Why pools cannot be tested here, or null when they can. */
 function mergerfsUnsupportedReason(): string | null {
-  const found = (process.env.PATH ?? '')
-    .split(path.delimiter)
-    .filter(Boolean)
-    .some((dir) => {
-      try {
-        fs.accessSync(path.join(dir, 'mergerfs'), fs.constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-  if (!found) return 'mergerfs is not installed (not on PATH): pools cannot be made here';
+  const missing = missingTool('mergerfs', 'mergerfs fuse3');
+  if (missing) return `${missing}: pools cannot be made here`;
   if (!fs.existsSync('/dev/fuse')) return 'there is no /dev/fuse: FUSE mounts (mergerfs) cannot be made here';
   return null;
 }

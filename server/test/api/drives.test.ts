@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { assertError } from '../helpers/assert.ts';
 import { createLoopDrive, loopUnsupportedReason, setLabel, type LoopDrive } from '../helpers/loop.ts';
+import { missingTool, skipBecause } from '../helpers/skip.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
 
 /*
@@ -428,6 +429,8 @@ describe('drives (loop-device images made by the test)', () => {
 
   test('a real format to exFAT labelled FAMILY, then back to ext4 with a label: blkid agrees and "previous" says what was there', async (ctx) => {
     if (skipReason) return ctx.skip(skipReason);
+    const noExfat = missingTool('mkfs.exfat', 'exfatprogs');
+    if (noExfat) return skipBecause(ctx, noExfat);
     const d = drive('real1', 'oldphotos', { mounted: false });
     const res = await formatOwn(t, owner, d, { filesystem: 'exfat', label: 'FAMILY' });
     assert.equal(res.status, 200, JSON.stringify(res.body));

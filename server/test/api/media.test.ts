@@ -1,21 +1,21 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { openConnection, type Db } from '../../src/store/db.ts';
-import sharp, { type Sharp } from 'sharp';
+import sharp from 'sharp';
 import WebSocket, { type RawData } from 'ws';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
-import { makeTempDir, startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { mediaFixture, type MediaFixture } from '../helpers/fixtures.ts';
+import { HEX, quadrants } from '../helpers/images.ts';
 import { uploadFile, type UploadOptions } from '../helpers/upload.ts';
 
-const run = promisify(execFile);
-
 // ---------------------------------------------------------------------------------------------
-// Fixtures, all made here: sharp for images, heif-enc for HEIC, ffmpeg for video.
+// Fixtures: images made here with sharp; HEIC and video read from fixtures/media (committed,
+// made by `npm run fixtures`), so these tests need no system tool.
 // ---------------------------------------------------------------------------------------------
 
 type Rgb = [number, number, number];
@@ -27,24 +27,6 @@ const PALETTE: Record<string, Rgb> = {
   magenta: [255, 0, 255],
   background: [232, 232, 232],
 };
-const HEX: Record<string, string> = { red: '#ff0000', blue: '#0000ff', green: '#00ff00', yellow: '#ffff00', magenta: '#ff00ff' };
-
-/**
- * The stored pixels: four coloured quadrants, red blue on top, green yellow below. No two
- * orientations of it look the same, so the colour of each quadrant of a thumbnail tells which
- * way the server turned it.
- */
-async function quadrants(width = 400, height = 200): Promise<Sharp> {
-  const w = width / 2;
-  const h = height / 2;
-  const tile = (c: string) => sharp({ create: { width: w, height: h, channels: 3, background: HEX[c]! } }).png().toBuffer();
-  return sharp({ create: { width, height, channels: 3, background: '#000000' } }).composite([
-    { input: await tile('red'), left: 0, top: 0 },
-    { input: await tile('blue'), left: w, top: 0 },
-    { input: await tile('green'), left: 0, top: h },
-    { input: await tile('yellow'), left: w, top: h },
-  ]);
-}
 
 /** The upright picture of each EXIF orientation, as quadrant colours [[top-left, top-right], [bottom-left, bottom-right]]. */
 const UPRIGHT: Record<number, string[][]> = {
@@ -146,36 +128,6 @@ async function jpegBomb(): Promise<Buffer> {
   throw new Error('no SOF marker');
 }
 
-let fixtureDir: string;
-
-async function ffmpeg(name: string, creationTime = '2020-01-02T03:04:05Z'): Promise<Buffer> {
-  const out = path.join(fixtureDir, name);
-  await run('ffmpeg', [
-    '-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '2', '-pix_fmt', 'yuv420p',
-    '-metadata', `creation_time=${creationTime}`, out,
-  ]);
-  return fs.readFile(out);
-}
-
-/** A phone video held sideways: 320x240 stored, a display matrix that turns it 90 degrees. */
-async function rotatedMp4(): Promise<Buffer> {
-  const plain = path.join(fixtureDir, 'plain-for-rotation.mp4');
-  await fs.writeFile(plain, await ffmpeg('unrotated.mp4'));
-  const out = path.join(fixtureDir, 'rotated.mp4');
-  await run('ffmpeg', ['-y', '-v', 'error', '-i', plain, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', out]);
-  const probe = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream_side_data=rotation', '-of', 'json', out]);
-  assert.match(probe.stdout, /"rotation": -?90/, 'the fixture carries a display matrix');
-  return fs.readFile(out);
-}
-
-async function heic(image: Buffer): Promise<Buffer> {
-  const input = path.join(fixtureDir, `heic-src-${Math.random().toString(36).slice(2)}.jpg`);
-  const out = `${input}.heic`;
-  await fs.writeFile(input, image);
-  await run('heif-enc', ['-q', '60', '-o', out, input]);
-  return fs.readFile(out);
-}
-
 // ---------------------------------------------------------------------------------------------
 // The server and its calls
 // ---------------------------------------------------------------------------------------------
@@ -186,7 +138,6 @@ let stranger: SignedIn;
 let db: Db;
 
 before(async () => {
-  fixtureDir = await makeTempDir('hearth-media-fixtures-');
   t = await startTestServer();
   owner = await setupOwner(t.client);
   stranger = await createMember(t.client, owner, 'stranger');
@@ -195,7 +146,6 @@ before(async () => {
 after(async () => {
   db.close();
   await t.close();
-  await fs.rm(fixtureDir, { recursive: true, force: true });
 });
 
 function upload(data: Buffer, options: UploadOptions & { who?: SignedIn } = {}): Promise<string> {
@@ -339,6 +289,16 @@ describe('orientation', () => {
   });
 });
 
+describe('iPhone HEIC', () => {
+  test('a HEVC-coded HEIC turned by its irot box, with the EXIF orientation 6 an iPhone also writes, is turned once and keeps its capture time', async () => {
+    const id = await uploadProcessed(await mediaFixture('iphone-irot.heic'), { filename: 'IMG_0001.HEIC' });
+    const node = await assertProcessed(id, 200, 400, 'irot heic');
+    assert.equal(node.mime_type, 'image/heic');
+    assert.equal(node.taken_at, Date.UTC(2019, 4, 6, 6, 8, 9));
+    assert.deepEqual(quadrantColours(await thumbnailImage(id)), UPRIGHT[6]);
+  });
+});
+
 describe('capture time', () => {
   test('DateTimeOriginal with OffsetTimeOriginal +02:00 gives taken_at in UTC', async () => {
     const id = await uploadProcessed(await jpegWithExif({ DateTimeOriginal: '2021:07:04 10:20:30', OffsetTimeOriginal: '+02:00' }), { filename: 'plus2.jpg' });
@@ -405,8 +365,8 @@ describe('capture time', () => {
   });
 
   test('a HEIC carrying EXIF DateTimeOriginal gets its taken_at', async () => {
-    const source = await (await quadrants()).jpeg().withExif({ IFD0: { Make: 'x' }, IFD2: { DateTimeOriginal: '2022:02:22 22:22:22', OffsetTimeOriginal: '-03:00' } }).toBuffer();
-    const id = await uploadProcessed(await heic(source), { filename: 'IMG_2222.HEIC' });
+    // 2022:02:22 22:22:22 at -03:00
+    const id = await uploadProcessed(await mediaFixture('exif-minus3.heic'), { filename: 'IMG_2222.HEIC' });
     const node = await assertProcessed(id, 400, 200);
     assert.equal(node.taken_at, Date.UTC(2022, 1, 23, 1, 22, 22));
   });
@@ -423,7 +383,7 @@ describe('formats', () => {
       ['a.gif', await base.clone().gif().toBuffer(), 'image/gif'],
       ['a.tiff', await base.clone().tiff().toBuffer(), 'image/tiff'],
       ['a.avif', await base.clone().avif().toBuffer(), 'image/avif'],
-      ['a.heic', await heic(await base.clone().jpeg({ quality: 95 }).toBuffer()), 'image/heic'],
+      ['a.heic', await mediaFixture('quadrants-640x480.heic'), 'image/heic'],
     ];
     const folder = await mkdir('formats');
     const ids = await Promise.all(files.map(([filename, data]) => upload(data, { filename, parentId: folder })));
@@ -453,23 +413,33 @@ describe('formats', () => {
 });
 
 describe('video', () => {
-  const cases: [string, string, string][] = [
+  const cases: [string, MediaFixture, string][] = [
     ['MP4', 'clip.mp4', 'video/mp4'],
     ['MOV', 'clip.mov', 'video/quicktime'],
     ['WebM', 'clip.webm', 'video/webm'],
   ];
   for (const [label, filename, mime] of cases) {
     test(`a ${label} video gets a poster-frame thumbnail, its size and its creation time`, async () => {
-      const id = await uploadProcessed(await ffmpeg(filename), { filename: `upload-${filename}` });
+      const id = await uploadProcessed(await mediaFixture(filename), { filename: `upload-${filename}` });
       const node = await assertProcessed(id, 320, 240, label);
       assert.equal(node.mime_type, mime);
       assert.equal(node.taken_at, Date.UTC(2020, 0, 2, 3, 4, 5));
     });
   }
 
-  test('a video turned by its display matrix reports the swapped size and an upright poster', async () => {
-    const id = await uploadProcessed(await rotatedMp4(), { filename: 'sideways.mp4' });
-    await assertProcessed(id, 240, 320, 'rotated video');
+  for (const fixture of ['rotated.mp4', 'rotated.mov'] as const) {
+    test(`a video turned by its display matrix (${fixture}) reports the swapped size, an upright poster and its creation time`, async () => {
+      const id = await uploadProcessed(await mediaFixture(fixture), { filename: `sideways-${fixture}` });
+      const node = await assertProcessed(id, 240, 320, fixture);
+      assert.equal(node.taken_at, Date.UTC(2021, 2, 4, 5, 6, 7));
+    });
+  }
+
+  test('an iPhone HEVC .mov held sideways gets its poster, upright size and creation time', async () => {
+    const id = await uploadProcessed(await mediaFixture('iphone-hevc.mov'), { filename: 'IMG_0100.MOV' });
+    const node = await assertProcessed(id, 240, 320, 'HEVC');
+    assert.equal(node.mime_type, 'video/quicktime');
+    assert.equal(node.taken_at, Date.UTC(2022, 5, 7, 8, 9, 10));
   });
 });
 
@@ -671,7 +641,7 @@ describe('gallery and taken sorting', () => {
     const expected = [
       await upload(await solid('red'), { filename: 'top.png', who: gail }),
       await upload(await solid('blue', 300, 200, 'jpeg'), { filename: 'in-trip.jpg', parentId: trip, who: gail }),
-      await upload(await ffmpeg('gallery.mp4'), { filename: 'deep.mp4', parentId: day1, who: gail }),
+      await upload(await mediaFixture('clip.mp4'), { filename: 'deep.mp4', parentId: day1, who: gail }),
     ];
     await upload(Buffer.from('%PDF-1.4\n'), { filename: 'doc.pdf', parentId: trip, who: gail });
     await upload(Buffer.from('hello'), { filename: 'notes.txt', parentId: day1, who: gail });
@@ -701,7 +671,7 @@ describe('gallery and taken sorting', () => {
     const undatedFirst = await put('undated-1.png', await solid('red'));
     const past = await put('past.jpg', await jpegWithExif({ DateTimeOriginal: '2019:05:05 05:05:05', OffsetTimeOriginal: '+01:00' }));
     const undatedSecond = await put('undated-2.png', await solid('blue'));
-    const ancient = await put('ancient.mp4', await ffmpeg('ancient.mp4', '2001-09-09T01:46:40Z'));
+    const ancient = await put('ancient.mp4', await mediaFixture('ancient.mp4')); // 2001-09-09
     await t.server.mediaIdle();
     const ascending = [ancient, past, undatedFirst, undatedSecond, future];
 
@@ -864,13 +834,13 @@ describe('the full-screen size, made on its first request', () => {
   });
 
   test('HEIC and video, whose decoders are slow, get both sizes when processed', async () => {
-    const photo = await uploadProcessed(await heic(await (await quadrants(1600, 1200)).jpeg().toBuffer()), { filename: 'both.heic' });
+    const photo = await uploadProcessed(await mediaFixture('quadrants-1600x1200.heic'), { filename: 'both.heic' });
     const v = (await nodeOf(photo)).version;
     assert.deepEqual(await cachedThumbnails(photo), [`${photo}-v${v}-1024.webp`, `${photo}-v${v}-512.webp`]);
     const full = await decode((await thumbnail(photo, '?size=1024')).body);
     assert.deepEqual([full.width, full.height], [1024, 768]);
 
-    const video = await uploadProcessed(await ffmpeg('both.mp4'), { filename: 'both.mp4' });
+    const video = await uploadProcessed(await mediaFixture('clip.mp4'), { filename: 'both.mp4' });
     const vv = (await nodeOf(video)).version;
     assert.deepEqual(await cachedThumbnails(video), [`${video}-v${vv}-1024.webp`, `${video}-v${vv}-512.webp`]);
   });
@@ -913,6 +883,30 @@ describe('GET /nodes/{id}/preview', () => {
       ['magenta', 'yellow'],
       ['blue', 'green'],
     ]);
+  });
+
+  test('a bare */* (what fetch and curl send), a page navigation or no Accept at all gets JSON; an <img> request gets the mosaic', async () => {
+    for (const accept of ['*/*', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'application/json, */*']) {
+      const got = await preview(folder, { accept });
+      assert.equal(got.status, 200, accept);
+      assert.match(got.headers.get('content-type') ?? '', /^application\/json/, accept);
+      assert.equal(got.json().items.length, 4, accept);
+    }
+    const bare = await new Promise<{ type: string | undefined; body: string }>((resolve, reject) => {
+      const req = http.get(`${t.api}/nodes/${folder}/preview`, { headers: { authorization: `Bearer ${owner.access}` } }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ type: res.headers['content-type'], body }));
+      });
+      req.on('error', reject);
+    });
+    assert.match(bare.type ?? '', /^application\/json/, 'no Accept header');
+    assert.equal(JSON.parse(bare.body).items.length, 4);
+    for (const accept of ['image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8', 'image/*']) {
+      const got = await preview(folder, { accept });
+      assert.equal(got.status, 200, accept);
+      assert.equal(got.headers.get('content-type'), 'image/webp', accept);
+    }
   });
 
   test('a folder with fewer than four thumbnails fills the rest of the mosaic with the background', async () => {
@@ -974,9 +968,10 @@ describe('without system tools', () => {
   let bare: TestServer;
   let who: SignedIn;
   before(async () => {
-    // Tools are looked up on PATH when the server starts: with an empty one it finds none.
+    // Tools are looked up on PATH when the server starts: with an empty one it finds none of
+    // the system's, and falls back to what npm installed.
     const saved = process.env.PATH;
-    process.env.PATH = path.join(fixtureDir, 'no-tools-here');
+    process.env.PATH = path.join(t.dataDir, 'no-tools-here');
     try {
       bare = await startTestServer();
     } finally {
@@ -986,32 +981,72 @@ describe('without system tools', () => {
   });
   after(() => bare.close());
 
-  test('without heif-convert a HEIC photo is decoded by the WebAssembly fallback: size, capture time and thumbnail', async () => {
-    const source = await (await quadrants(640, 480)).jpeg({ quality: 95 }).withExif({ IFD0: { Make: 'x' }, IFD2: { DateTimeOriginal: '2016:01:02 03:04:05' } }).toBuffer();
-    const id = await uploadFile(bare.api, who.access, await heic(source), { filename: 'IMG_0042.HEIC' });
+  async function processedOnBare(data: Buffer, filename: string): Promise<any> {
+    const id = await uploadFile(bare.api, who.access, data, { filename });
     await bare.server.mediaIdle();
-    const node = (await bare.client.get(`/nodes/${id}`, { token: who.access })).body;
+    return (await bare.client.get(`/nodes/${id}`, { token: who.access })).body;
+  }
+
+  async function bareThumbnail(id: string): Promise<Decoded> {
+    const got = await fetchRaw(`${bare.api}/nodes/${id}/thumbnail`, { authorization: `Bearer ${who.access}` });
+    assert.equal(got.status, 200, got.body.toString('utf8').slice(0, 300));
+    return decode(got.body);
+  }
+
+  test('without heif-convert a HEIC photo is decoded by the WebAssembly fallback: size, capture time and thumbnail', async () => {
+    const node = await processedOnBare(await mediaFixture('quadrants-640x480.heic'), 'IMG_0042.HEIC');
     assert.equal(node.has_thumbnail, true, JSON.stringify(node));
     assert.equal(node.image_width, 640);
     assert.equal(node.image_height, 480);
     assert.equal(node.taken_at, Date.UTC(2016, 0, 2, 3, 4, 5));
-    const got = await fetchRaw(`${bare.api}/nodes/${id}/thumbnail`, { authorization: `Bearer ${who.access}` });
-    assert.equal(got.status, 200);
-    const thumb = await decode(got.body);
+    const thumb = await bareThumbnail(node.id);
     assert.equal(thumb.width, 512);
     assert.deepEqual(quadrantColours(thumb), UPRIGHT[1]);
   });
 
-  test('without ffmpeg a video gets no thumbnail, is still in the gallery, and the queue goes on', async () => {
-    const id = await uploadFile(bare.api, who.access, await ffmpeg('no-ffmpeg.mp4'), { filename: 'clip.mp4' });
-    const next = await uploadFile(bare.api, who.access, await solid('red'), { filename: 'after.png' });
-    await bare.server.mediaIdle();
-    const node = (await bare.client.get(`/nodes/${id}`, { token: who.access })).body;
+  test('the WebAssembly fallback turns an iPhone HEIC by its irot box once, not again by its EXIF orientation', async () => {
+    const node = await processedOnBare(await mediaFixture('iphone-irot.heic'), 'IMG_0043.HEIC');
+    assert.deepEqual([node.image_width, node.image_height], [200, 400], JSON.stringify(node));
+    assert.equal(node.taken_at, Date.UTC(2019, 4, 6, 6, 8, 9));
+    assert.deepEqual(quadrantColours(await bareThumbnail(node.id)), UPRIGHT[6]);
+  });
+
+  test('with FFMPEG_PATH unset and no ffmpeg on PATH, the ffmpeg shipped in node_modules makes the poster, upright size and creation time', async () => {
+    for (const [fixture, takenAt] of [
+      ['rotated.mp4', Date.UTC(2021, 2, 4, 5, 6, 7)],
+      ['iphone-hevc.mov', Date.UTC(2022, 5, 7, 8, 9, 10)],
+      ['clip.webm', Date.UTC(2020, 0, 2, 3, 4, 5)],
+    ] as const) {
+      const node = await processedOnBare(await mediaFixture(fixture), fixture);
+      assert.equal(node.has_thumbnail, true, `${fixture}: ${JSON.stringify(node)}`);
+      const upright = fixture === 'clip.webm' ? [320, 240] : [240, 320];
+      assert.deepEqual([node.image_width, node.image_height], upright, fixture);
+      assert.equal(node.taken_at, takenAt, fixture);
+      const poster = await bareThumbnail(node.id);
+      assert.deepEqual([poster.width, poster.height], upright, fixture);
+    }
+  });
+});
+
+describe('with an ffmpeg that fails', () => {
+  let broken: TestServer;
+  let who: SignedIn;
+  before(async () => {
+    broken = await startTestServer({ ffmpegPath: path.join(t.dataDir, 'no-such-ffmpeg') });
+    who = await setupOwner(broken.client);
+  });
+  after(() => broken.close());
+
+  test('a video gets no thumbnail, is still in the gallery, and the queue goes on', async () => {
+    const id = await uploadFile(broken.api, who.access, await mediaFixture('clip.mp4'), { filename: 'clip.mp4' });
+    const next = await uploadFile(broken.api, who.access, await solid('red'), { filename: 'after.png' });
+    await broken.server.mediaIdle();
+    const node = (await broken.client.get(`/nodes/${id}`, { token: who.access })).body;
     assert.equal(node.has_thumbnail, false);
     assert.equal(node.mime_type, 'video/mp4');
-    const gallery = await bare.client.get('/nodes?filter=gallery', { token: who.access });
+    const gallery = await broken.client.get('/nodes?filter=gallery', { token: who.access });
     assert.ok(gallery.body.items.some((n: any) => n.id === id));
-    assert.equal((await bare.client.get(`/nodes/${next}`, { token: who.access })).body.has_thumbnail, true);
+    assert.equal((await broken.client.get(`/nodes/${next}`, { token: who.access })).body.has_thumbnail, true);
   });
 });
 

@@ -202,7 +202,7 @@ describe('uploads and content across kill -9', () => {
 
     assert.equal((await client.delete(`/nodes/${nodeId}`, { token })).status, 200);
     const gone = await client.delete(`/nodes/${nodeId}/permanent`, { token });
-    assert.equal(gone.status, 204);
+    assert.equal(gone.status, 204, `${JSON.stringify(gone.body)}\n${server!.output().slice(-3000)}`);
     await crashAndRestart();
 
     assert.equal((await client.get(`/nodes/${nodeId}`, { token })).status, 404);

@@ -114,7 +114,7 @@ export function createLoopDrive(dir: string, name: string, mountPoint: string, s
 /** Why loop drives cannot be used here, or null when they can (probed with a real one). */
 export function loopUnsupportedReason(dir: string): string | null {
   if (process.platform !== 'linux') return `loop devices need Linux (this is ${process.platform})`;
-  if (typeof process.getuid === 'function' && process.getuid() !== 0) return 'mounting a loop device needs root';
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) return 'mounting a loop device needs root (run the tests as root, as CI does)';
   let drive: LoopDrive | undefined;
   try {
     drive = createLoopDrive(dir, 'probe', path.join(dir, 'probe-mount'), 8);

@@ -33,6 +33,8 @@ export async function startTestServer(config: ConfigInput = {}): Promise<TestSer
     mediaWorkersAtStart: false,
     // The API suite runs once per SQLite engine (HEARTH_SQLITE=node under Node 24).
     sqliteEngine: configFromEnv().sqliteEngine ?? 'auto',
+    // API tests see the API alone, whether or not the web app happens to be built.
+    webDir: null,
     ...config,
     dataDir,
   });

@@ -64,7 +64,7 @@ describe('the error catalogue', () => {
 });
 
 describe('the codes of api-decisions.md and service-spec.md', () => {
-  /** Code → status as /work/shared/spec/api-decisions.md and service-spec.md give them. */
+  /** Code → status as the API contract gives them (docs/api.md, the OpenAPI document). */
   const SPEC: Record<string, number> = {
     invalid_json: 400,
     method_not_allowed: 405,

@@ -1,0 +1,49 @@
+import { defineConfig, devices } from '@playwright/test';
+import type { World } from './support/fixtures.ts';
+
+/**
+ * Browser tests in Debian's Chromium (Playwright's own browser download is unreachable here).
+ * Each worker runs the real server; on two cores, two workers.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const launchOptions = {
+  executablePath: CHROMIUM,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    // A LAN-like name for the same server: not a secure context.
+    '--host-resolver-rules=MAP hearth.local 127.0.0.1',
+  ],
+};
+
+const phone = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 3,
+  isMobile: true,
+  hasTouch: true,
+  userAgent: devices['Pixel 7']!.userAgent,
+};
+const desktop = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
+
+export default defineConfig<{ world: World }>({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: '../test-results/e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: '../test-results/e2e-report' }]] : [['list']],
+  use: { launchOptions, trace: 'retain-on-failure', screenshot: 'only-on-failure', browserName: 'chromium' },
+  projects: [
+    { name: 'desktop', use: { ...desktop, world: 'secure' } },
+    { name: 'phone', use: { ...phone, world: 'secure' } },
+    // The key flows again where a phone meets the app: plain HTTP under a LAN name.
+    { name: 'phone-lan', use: { ...phone, world: 'lan' }, grep: /@lan/ },
+  ],
+});

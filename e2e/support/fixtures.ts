@@ -1,0 +1,55 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { startHearth, uniqueName, type Account, type Hearth } from './hearth.ts';
+
+export type World = 'secure' | 'lan';
+
+interface WorkerFixtures {
+  /** Server settings for a spec that needs its own (e.g. short-lived access tokens). */
+  serverConfig: Record<string, unknown>;
+  hearth: Hearth;
+  owner: Account;
+  world: World;
+}
+
+interface TestFixtures {
+  /** A fresh family member for this test, not yet signed in in the browser. */
+  member: Account;
+}
+
+/**
+ * One real server per worker, with its owner; each test makes its own family member. The
+ * `world` option opens the app either at 127.0.0.1 (a secure context) or at hearth.local,
+ * mapped to 127.0.0.1 by Chromium's resolver: a LAN-like name that is not a secure context
+ * (no service worker, no Web Locks, no crypto.subtle, no async clipboard), as a phone sees it.
+ */
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  world: ['secure', { option: true, scope: 'worker' }],
+  serverConfig: [{}, { option: true, scope: 'worker' }],
+  hearth: [
+    async ({ serverConfig }, use) => {
+      const hearth = await startHearth(serverConfig);
+      await use(hearth);
+      await hearth.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  owner: [async ({ hearth }, use) => use(await hearth.api.setupOwner()), { scope: 'worker' }],
+  baseURL: async ({ hearth, world }, use) => use(world === 'lan' ? `http://hearth.local:${hearth.port}` : hearth.url),
+  member: async ({ hearth, owner }, use) => use(await hearth.api.member(owner, uniqueName('kid'))),
+});
+
+export { expect };
+
+/** The main navigation that is on screen: the side bar on a desktop, the bottom bar on a phone. */
+export function mainNav(page: Page) {
+  return page.getByRole('navigation', { name: 'Main' });
+}
+
+/** Signs in through the sign-in screen, as a person would. */
+export async function signIn(page: Page, account: { username: string; password: string }): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'My files' })).toBeVisible();
+}

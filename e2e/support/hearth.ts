@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface Hearth {
+  url: string;
+  port: number;
+  api: Api;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the real server (sources, via tsx) on 127.0.0.1 with a fresh temp data dir, serving renderer/dist. */
+export async function startHearth(config: Record<string, unknown> = {}): Promise<Hearth> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'e2e/support/serve.ts'), JSON.stringify({ dataDir, ...config })], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const url = await readyLine(child);
+  return {
+    url,
+    port: Number(new URL(url).port),
+    api: new Api(`${url}/api/v1`),
+    dataDir,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function readyLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('the server did not start within 60 s')), 60_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /ready (\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+}
+
+export interface Account {
+  id: string;
+  username: string;
+  password: string;
+  access: string;
+  refresh: string;
+  sessionId: string;
+}
+
+/** Plain HTTP to the API from the test side: seeding and checking what the browser did. */
+export class Api {
+  constructor(readonly base: string) {}
+
+  async call<T = any>(method: string, route: string, token?: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(this.base + route, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, body: (text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T };
+  }
+
+  async ok<T = any>(method: string, route: string, token?: string, body?: unknown): Promise<T> {
+    const res = await this.call<T>(method, route, token, body);
+    if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+
+  async login(username: string, password: string, extra: object = {}): Promise<Account> {
+    const body = await this.ok('POST', '/auth/login', undefined, { username, password, ...extra });
+    return { id: body.user.id, username, password, access: body.access_token, refresh: body.refresh_token, sessionId: body.session_id };
+  }
+
+  /** The owner of a fresh server. */
+  async setupOwner(username = 'owner', password = 'owner-password-1'): Promise<Account> {
+    const body = await this.ok('POST', '/setup', undefined, { username, password, server_name: 'Home' });
+    return { id: body.user.id, username, password, access: body.access_token, refresh: body.refresh_token, sessionId: body.session_id };
+  }
+
+  /** A family member, invited by the owner and registered. */
+  async member(owner: Account, username: string, password = `${username}-password-1`): Promise<Account> {
+    const invite = await this.ok('POST', '/admin/invites', owner.access, {});
+    await this.ok('POST', '/auth/register', undefined, { username, password, invite_code: invite.code });
+    return this.login(username, password);
+  }
+}
+
+let counter = 0;
+/** A username no other test on this server uses. */
+export function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}${process.pid % 1000}x${counter}`;
+}

@@ -1,0 +1,184 @@
+import { errorOf, networkError, type ApiError } from './errors.ts';
+import { withCrossTabLock } from './lock.ts';
+import type { TokenResponse, User } from './types.ts';
+
+/**
+ * Who is signed in, and their tokens. The access token lives only in this tab's memory; the
+ * refresh token is in localStorage, shared by the tabs of this browser, and is only ever read
+ * and spent under a cross-tab lock (see lock.ts), so no two tabs spend the same one. On a 401
+ * exactly one refresh runs per tab and every request waiting on it gets its result.
+ */
+export type SessionState =
+  | { kind: 'restoring' }
+  | { kind: 'signed-in'; user: User; sessionId: string }
+  | { kind: 'signed-out'; reason: string | null };
+
+interface Stored {
+  refresh_token: string;
+  session_id: string;
+  user: User;
+}
+
+const STORAGE_KEY = 'hearth.session';
+const API = '/api/v1';
+/** Refresh this long before the access token expires (at most a third of its life), so a request rarely meets a 401. */
+const EARLY_MS = 60_000;
+
+function readStored(): Stored | null {
+  try {
+    const raw = localStorage.getItem(STORAGE_KEY);
+    return raw ? (JSON.parse(raw) as Stored) : null;
+  } catch {
+    return null;
+  }
+}
+
+class Session {
+  private access: { token: string; expiresAt: number; early: number } | null = null;
+  private refreshing: Promise<string | null> | null = null;
+  private state: SessionState;
+  private readonly listeners = new Set<() => void>();
+
+  constructor() {
+    const stored = readStored();
+    this.state = stored ? { kind: 'restoring' } : { kind: 'signed-out', reason: null };
+    if (typeof window !== 'undefined') window.addEventListener('storage', (event) => this.onStorage(event));
+  }
+
+  current = (): SessionState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Takes a token pair from sign-in, setup, approval or refresh. */
+  adopt(tokens: TokenResponse): void {
+    const stored: Stored = { refresh_token: tokens.refresh_token, session_id: tokens.session_id, user: tokens.user };
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
+    // A phone whose clock is off sees a token already expired, or living for days: then rely
+    // on the server's 401 rather than on this clock.
+    const lifetime = tokens.expires_at - Date.now();
+    const expiresAt = lifetime > 0 && lifetime < 86_400_000 ? tokens.expires_at : Date.now() + 10 * 60_000;
+    this.access = { token: tokens.access_token, expiresAt, early: Math.min(EARLY_MS, (expiresAt - Date.now()) / 3) };
+    this.set({ kind: 'signed-in', user: tokens.user, sessionId: tokens.session_id });
+  }
+
+  /** After the account changed (display name, password, 2FA): what the app routes on. */
+  updateUser(user: Partial<User>): void {
+    const stored = readStored();
+    if (!stored || this.state.kind !== 'signed-in') return;
+    const next = { ...stored.user, ...user } as User;
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...stored, user: next }));
+    this.set({ ...this.state, user: next });
+  }
+
+  /** A valid access token for a request, refreshing first when it is about to expire. */
+  async accessToken(): Promise<string | null> {
+    if (this.fresh()) return this.access!.token;
+    if (!readStored()) return this.access?.token ?? null;
+    return this.refresh(this.access?.token ?? null);
+  }
+
+  /**
+   * One refresh at a time in this tab; callers that saw `stale` fail together wait on it. A
+   * caller whose token was already replaced gets the new one without another refresh.
+   */
+  refresh(stale: string | null): Promise<string | null> {
+    if (this.fresh() && this.access!.token !== stale) return Promise.resolve(this.access!.token);
+    this.refreshing ??= this.runRefresh().finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  private fresh(): boolean {
+    return this.access !== null && this.access.expiresAt - Date.now() > this.access.early;
+  }
+
+  /** Ends the session on this device: the server forgets it, then this browser does. */
+  async signOut(): Promise<void> {
+    const token = this.access?.token;
+    if (token) {
+      await fetch(`${API}/auth/logout`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
+    }
+    this.forget(null);
+  }
+
+  /** The server ended the session (revoked, refresh refused): back to the sign-in screen. */
+  forget(reason: string | null): void {
+    this.access = null;
+    localStorage.removeItem(STORAGE_KEY);
+    this.set({ kind: 'signed-out', reason });
+  }
+
+  private async runRefresh(): Promise<string | null> {
+    return withCrossTabLock('refresh', async () => {
+      // Read inside the lock: another tab may have rotated the token while this one waited.
+      const stored = readStored();
+      if (!stored) {
+        this.forget(null);
+        return null;
+      }
+      let response: Response;
+      try {
+        response = await fetch(`${API}/auth/refresh`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ refresh_token: stored.refresh_token }),
+          signal: AbortSignal.timeout(12_000),
+        });
+      } catch {
+        // No answer: the token may or may not have been spent; keep it and let the caller retry.
+        throw networkError();
+      }
+      if (response.ok) {
+        const tokens = (await response.json()) as TokenResponse;
+        this.adopt(tokens);
+        return tokens.access_token;
+      }
+      const error: ApiError = await errorOf(response);
+      if (response.status === 401) {
+        this.forget(error.message);
+        return null;
+      }
+      throw error;
+    });
+  }
+
+  private onStorage(event: StorageEvent): void {
+    if (event.key !== STORAGE_KEY && event.key !== null) return;
+    const stored = readStored();
+    if (!stored) {
+      // Signed out in another tab.
+      if (this.state.kind !== 'signed-out') this.forget(null);
+      return;
+    }
+    if (this.state.kind === 'signed-in' && stored.user.id !== this.state.user.id) {
+      // Someone else signed in in another tab: nothing of this account may stay on screen.
+      window.location.reload();
+    } else if (this.state.kind === 'signed-out') {
+      // Signed in in another tab: join that session.
+      this.access = null;
+      this.set({ kind: 'signed-in', user: stored.user, sessionId: stored.session_id });
+    }
+  }
+
+  private set(state: SessionState): void {
+    this.state = state;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** At start: a stored session becomes a live one with a first refresh. */
+  async restore(): Promise<void> {
+    const stored = readStored();
+    if (!stored) return;
+    try {
+      const token = await this.refresh(null);
+      if (token === null) return;
+    } catch {
+      // Offline or server away: show the stored account; requests will say they cannot reach it.
+      this.set({ kind: 'signed-in', user: stored.user, sessionId: stored.session_id });
+    }
+  }
+}
+
+export const session = new Session();

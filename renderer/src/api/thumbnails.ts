@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'react';
+import { authedFetch, API_BASE } from './client.ts';
+
+/**
+ * Thumbnails are fetched with the bearer header and shown from blob URLs. The URL names the
+ * node's version (`?v=`), which the server answers as cacheable for good, and carries no
+ * token: so the browser's cache keeps them across token refreshes, and no token sits in the
+ * page. A small in-memory table keeps the blob URLs of recently seen thumbnails.
+ */
+const MAX_KEPT = 600;
+const urls = new Map<string, Promise<string | null>>();
+let active = 0;
+const waiting: (() => void)[] = [];
+/** Browsers open about six connections per host: leave room for the API calls. */
+const PARALLEL = 4;
+
+export interface Thumbable {
+  id: string;
+  version: number;
+  has_thumbnail: boolean;
+}
+
+export function thumbnailPath(node: Thumbable, size: 512 | 1024 = 512): string {
+  return `${API_BASE}/nodes/${node.id}/thumbnail?v=${node.version}${size === 1024 ? '&size=1024' : ''}`;
+}
+
+async function slot<T>(task: () => Promise<T>): Promise<T> {
+  if (active >= PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
+  active += 1;
+  try {
+    return await task();
+  } finally {
+    active -= 1;
+    waiting.shift()?.();
+  }
+}
+
+export function loadThumbnail(path: string, fetcher: (request: Request) => Promise<Response> = authedFetch): Promise<string | null> {
+  const known = urls.get(path);
+  if (known) {
+    // Most recently used last, so the oldest is dropped first.
+    urls.delete(path);
+    urls.set(path, known);
+    return known;
+  }
+  const loading = slot(async () => {
+    const response = await fetcher(new Request(path));
+    if (!response.ok) return null;
+    return URL.createObjectURL(await response.blob());
+  }).catch(() => null);
+  urls.set(path, loading);
+  loading.then((url) => {
+    if (url === null) urls.delete(path);
+  });
+  while (urls.size > MAX_KEPT) {
+    const [oldest, promise] = urls.entries().next().value as [string, Promise<string | null>];
+    urls.delete(oldest);
+    void promise.then((url) => url && URL.revokeObjectURL(url));
+  }
+  return loading;
+}
+
+/** Forget every thumbnail on sign-out: nothing of one account stays for the next. */
+export function dropThumbnails(): void {
+  for (const promise of urls.values()) void promise.then((url) => url && URL.revokeObjectURL(url));
+  urls.clear();
+}
+
+export function useThumbnail(node: Thumbable | null, size: 512 | 1024 = 512, fetcher?: (request: Request) => Promise<Response>): string | null {
+  const path = node?.has_thumbnail ? thumbnailPath(node, size) : null;
+  const [loaded, setLoaded] = useState<{ path: string; url: string | null } | null>(null);
+  useEffect(() => {
+    if (path === null) return;
+    let live = true;
+    void loadThumbnail(path, fetcher).then((url) => live && setLoaded({ path, url }));
+    return () => {
+      live = false;
+    };
+  }, [path, fetcher]);
+  return loaded !== null && loaded.path === path ? loaded.url : null;
+}

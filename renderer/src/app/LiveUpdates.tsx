@@ -1,0 +1,28 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { events } from '../api/events.ts';
+import { fileKeys } from '../features/files/index.ts';
+
+/**
+ * Keeps every open view current: node events refresh the node lists they may touch, and a
+ * reconnect refreshes everything, since events sent while the socket was down are lost.
+ */
+export function LiveUpdates() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    events.start();
+    const offEvent = events.on((message) => {
+      if (message.type.startsWith('node.') || message.type === 'share.received') {
+        void queryClient.invalidateQueries({ queryKey: fileKeys.all });
+      }
+      if (message.type === 'quota.updated') void queryClient.invalidateQueries({ queryKey: ['me'] });
+    });
+    const offReconnect = events.onReconnect(() => void queryClient.invalidateQueries());
+    return () => {
+      offEvent();
+      offReconnect();
+      events.stop();
+    };
+  }, [queryClient]);
+  return null;
+}

@@ -1,0 +1,39 @@
+import { useNavigate } from 'react-router';
+import { session } from '../../api/session.ts';
+import { useSession } from '../../api/useSession.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { DevicesSection } from './DevicesSection.tsx';
+import { PasswordSection } from './PasswordSection.tsx';
+import { ProfileSection } from './ProfileSection.tsx';
+import { useMe } from './queries.ts';
+import { TwoFactorSection } from './TwoFactorSection.tsx';
+import './account.css';
+
+/** The account: name, password, two-step sign-in, devices, and the way out. */
+export function AccountPage() {
+  const state = useSession();
+  const me = useMe();
+  const navigate = useNavigate();
+  if (state.kind !== 'signed-in') return null;
+  return (
+    <>
+      <div className="topbar">
+        <h1>Account</h1>
+        <Button icon="logout" onClick={() => void session.signOut().then(() => navigate('/'))}>
+          Sign out
+        </Button>
+      </div>
+      {me.isPending && <Spinner label="Loading your account" />}
+      {me.isError && <Notice tone="error">{me.error.message}</Notice>}
+      {me.data && (
+        <div className="sections">
+          <ProfileSection displayName={me.data.display_name} username={me.data.username} />
+          <PasswordSection />
+          <TwoFactorSection enabled={me.data.totp_enabled} />
+          <DevicesSection />
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+export { FilesPage } from './FilesPage.tsx';
+export { fileKeys } from './queries.ts';

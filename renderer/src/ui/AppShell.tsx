@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { NavLink } from 'react-router';
+import { Icon, type IconName } from './Icon.tsx';
+import './layout.css';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: IconName;
+  /** Shown in the phone's bottom bar too (the rest live in the side bar or a menu). */
+  primary?: boolean;
+}
+
+/** The frame around signed-in screens: a side bar on wide screens, a bottom bar on phones. */
+export function AppShell({ nav, footer, children }: { nav: NavItem[]; footer?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <img src="/icon.svg" alt="" width="36" height="36" />
+          <span>Hearth</span>
+        </div>
+        {nav.map((item) => (
+          <NavLink key={item.to} to={item.to} className="nav-link">
+            <Icon name={item.icon} />
+            <span>{item.label}</span>
+          </NavLink>
+        ))}
+        <div className="spacer" />
+        {footer}
+      </nav>
+      <main className="main" id="main">
+        {children}
+      </main>
+      <nav className="bottombar" aria-label="Main">
+        {nav
+          .filter((item) => item.primary)
+          .map((item) => (
+            <NavLink key={item.to} to={item.to} className="nav-link">
+              <Icon name={item.icon} />
+              <span>{item.label}</span>
+            </NavLink>
+          ))}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * The web app. `npm run build` writes renderer/dist, which the server serves at `/`;
+ * `npm run dev` runs this config's dev server in front of a live Hearth server (see
+ * scripts/dev.ts), proxying the API and the WebSocket to it.
+ */
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Phones from the last few years; keeps the first screen small.
+    target: 'es2022',
+    assetsInlineLimit: 0,
+    sourcemap: false,
+    reportCompressedSize: false,
+  },
+});
