@@ -77,13 +77,15 @@ export class HearthWindow implements WindowPort {
 
   show(path?: string): void {
     const target = new URL(path ?? '/', this.options.baseUrl()).toString();
+    // A load cut short (a newer one, the server restarting, quit) rejects: nothing to do then.
+    const load = (window: BrowserWindow) => window.loadURL(target).catch(() => {});
     if (this.window === null || this.window.isDestroyed()) {
       this.window = this.create();
-      void this.window.loadURL(target);
+      void load(this.window);
       this.window.once('ready-to-show', () => this.window?.show());
       return;
     }
-    if (path !== undefined) void this.window.loadURL(target);
+    if (path !== undefined) void load(this.window);
     if (this.window.isMinimized()) this.window.restore();
     this.window.show();
     this.window.focus();
