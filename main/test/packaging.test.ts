@@ -15,7 +15,11 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const asar = createRequire(import.meta.url)('@electron/asar') as { listPackage(file: string): string[] };
+const require = createRequire(import.meta.url);
+const asar = require('@electron/asar') as { listPackage(file: string): string[] };
+const fuses = require('@electron/fuses') as { getCurrentFuseWire(file: string): Promise<Record<string, number | string>> };
+/** Where Electron's binary keeps its fuse wire (from @electron/fuses). */
+const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 const BUILDER = path.join(ROOT, 'node_modules/.bin/electron-builder');
 
 function pack(output: string, standIn: string, extra: string[] = []) {
@@ -39,7 +43,10 @@ describe('packaging (electron-builder --dir against a stand-in Electron)', () =>
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-pack-'));
     standIn = path.join(work, 'electron-dist');
     fs.mkdirSync(standIn);
-    fs.writeFileSync(path.join(standIn, 'electron'), '#!/bin/sh\necho stand-in for the Electron binary\n', { mode: 0o755 });
+    // A script with Electron's fuse wire in it (sentinel, version 1, 8 fuses in Electron's
+    // defaults), so electron-builder flips fuses in it as in the real binary.
+    const wire = Buffer.concat([Buffer.from(FUSE_SENTINEL), Buffer.from([1, 8]), Buffer.from('10110001')]);
+    fs.writeFileSync(path.join(standIn, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\necho stand-in for the Electron binary\nexit 0\n# '), wire, Buffer.from('\n')]), { mode: 0o755 });
     fs.writeFileSync(path.join(standIn, 'version'), '45.4.1');
     const result = pack(path.join(work, 'out'), standIn);
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
@@ -75,6 +82,12 @@ describe('packaging (electron-builder --dir against a stand-in Electron)', () =>
   test('nothing the app never loads is shipped: better-sqlite3 (built for plain Node), build tools, sources, source maps', () => {
     const unwanted = listing.filter((f) => /^\/node_modules\/(better-sqlite3|esbuild|@esbuild|tsx)\/|^\/(server|main|bench|scripts)\/|\.map$|\.ts$/.test(f) && !f.endsWith('.d.ts'));
     assert.deepEqual(unwanted, []);
+  });
+
+  test("the fuses are flipped in the app's binary: no NODE_OPTIONS, no --inspect, asar only and checked, cookies encrypted; run-as-node kept for the media workers", async () => {
+    const wire = await fuses.getCurrentFuseWire(path.join(app, 'hearth'));
+    const on = (i: number) => String.fromCharCode(wire[String(i)] as number);
+    assert.deepEqual([0, 1, 2, 3, 4, 5, 7].map(on), ['1', '1', '0', '0', '1', '1', '0']);
   });
 
   test('the tray and window icons are shipped beside the asar', () => {
