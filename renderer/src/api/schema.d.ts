@@ -1227,6 +1227,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -1326,6 +1342,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -1461,6 +1493,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -1655,6 +1703,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -1738,7 +1802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1747,7 +1811,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
                             field?: string;
                             message: string;
                         };
@@ -1850,6 +1914,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -1931,7 +2011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1940,7 +2020,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
                             field?: string;
                             message: string;
                         };
@@ -2027,6 +2107,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -2090,6 +2186,8 @@ export interface operations {
                             max_uses: number | null;
                             /** @enum {string} */
                             role: "admin" | "member";
+                            /** @description Only in the response that creates the invite: <origin>/invite/<code>, the web app's page that registers with it; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
+                            url?: string;
                             uses: number;
                         }[];
                         next_cursor: string | null;
@@ -2138,6 +2236,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -2197,6 +2311,8 @@ export interface operations {
                         max_uses: number | null;
                         /** @enum {string} */
                         role: "admin" | "member";
+                        /** @description Only in the response that creates the invite: <origin>/invite/<code>, the web app's page that registers with it; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
+                        url?: string;
                         uses: number;
                     };
                 };
@@ -2275,6 +2391,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -2381,6 +2513,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -2455,6 +2603,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -2560,6 +2724,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -2741,6 +2921,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -2884,6 +3080,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -2894,6 +3106,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -2965,6 +3193,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "totp_already_enabled";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -3107,6 +3351,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many attempts. Try again later. */
             429: {
                 headers: {
@@ -3133,6 +3393,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -3263,6 +3539,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many attempts. Try again later. */
             429: {
                 headers: {
@@ -3351,13 +3643,15 @@ export interface operations {
                     "application/json": {
                         /** @description Pending scope: only GET /auth/session/{id}/status accepts it */
                         access_token: string;
+                        /** @description Six digits derived from the pending session: shown on the waiting device and beside its request in the console */
+                        pairing_code: string;
                         session_id: string;
                         /** @constant */
                         status: "pending";
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3366,7 +3660,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
                             field?: string;
                             message: string;
                         };
@@ -3437,6 +3731,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many attempts. Try again later. */
             429: {
                 headers: {
@@ -3463,6 +3773,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -3513,6 +3839,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -3640,6 +3982,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many attempts. Try again later. */
             429: {
                 headers: {
@@ -3712,7 +4070,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_invite`: This invite code is unknown, used up or expired. `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_invite`: This invite code is unknown, used up or expired. `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3721,7 +4079,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_invite" | "invalid_username" | "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_invite" | "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
                             field?: string;
                             message: string;
                         };
@@ -3744,7 +4102,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `username_taken`: That username is taken. */
+            /** @description `username_taken`: That username is taken. `display_name_taken`: Another account already goes by that name; choose one that cannot be mistaken for it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3753,7 +4111,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "username_taken";
+                            code: "username_taken" | "display_name_taken";
                             field?: string;
                             message: string;
                         };
@@ -3792,6 +4150,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many attempts. Try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -3802,6 +4192,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -3828,6 +4234,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Six digits derived from the pending session: shown on the waiting device and beside its request in the console */
+                        pairing_code: string;
                         /** @constant */
                         status: "pending";
                     } | {
@@ -3908,6 +4316,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `tokens_already_issued`: This device's tokens were already handed over once; sign in again if they were lost. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "tokens_already_issued";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -4046,6 +4486,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -4162,6 +4618,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -4201,6 +4673,8 @@ export interface operations {
                             device_name: string | null;
                             id: string;
                             ip: string | null;
+                            /** @description Six digits derived from the pending session: shown on the waiting device and beside its request in the console */
+                            pairing_code: string;
                             platform: string | null;
                             user_agent: string | null;
                             user_id: string;
@@ -4236,6 +4710,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -4285,6 +4775,22 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok" | "failing";
                         version: string;
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
                     };
                 };
             };
@@ -4374,6 +4880,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -4472,6 +4994,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -4538,7 +5076,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_library_path`: Libraries are folders on a mounted drive or in the data folder. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_library_path`: Libraries are folders on a mounted drive or in the data folder. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4547,7 +5085,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_library_path" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_library_path" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
                             field?: string;
                             message: string;
                         };
@@ -4628,6 +5166,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -4744,6 +5298,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "cannot_remove_internal" | "library_is_default" | "library_not_empty" | "uploads_in_progress";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -4889,6 +5459,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -5005,6 +5591,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -5096,6 +5698,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -5223,6 +5841,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many attempts. Try again later. */
             429: {
                 headers: {
@@ -5249,6 +5883,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -5294,7 +5944,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5303,7 +5953,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
                             field?: string;
                             message: string;
                         };
@@ -5342,6 +5992,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `display_name_taken`: Another account already goes by that name; choose one that cannot be mistaken for it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "display_name_taken";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `payload_too_large`: The request body is too large. */
             413: {
                 headers: {
@@ -5368,6 +6034,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -5507,6 +6189,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -5625,6 +6323,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -5765,6 +6479,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "in_trash";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -5952,6 +6682,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -6083,6 +6829,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "invalid_range";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -6231,6 +6993,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -6325,6 +7103,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -6437,6 +7231,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -6608,6 +7418,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -6703,6 +7529,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -6821,6 +7663,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "no_thumbnail" | "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -6967,6 +7825,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -7022,7 +7896,7 @@ export interface operations {
                         node_id: string;
                         password_protected: boolean;
                         token: string;
-                        /** @description The public page <origin>/s/<token> */
+                        /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
                         url: string;
                     };
                 };
@@ -7139,6 +8013,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -7149,6 +8039,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -7184,7 +8090,7 @@ export interface operations {
                             node_id: string;
                             password_protected: boolean;
                             token: string;
-                            /** @description The public page <origin>/s/<token> */
+                            /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
                             url: string;
                         }[];
                         next_cursor: string | null;
@@ -7249,6 +8155,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -7355,6 +8277,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -7449,6 +8387,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -7568,6 +8522,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -7673,6 +8643,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -7814,6 +8800,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "in_trash";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -8030,6 +9032,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -8063,6 +9081,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
             };
             /** @description `internal`: Something went wrong on the server. */
             500: {
@@ -8189,6 +9223,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "share_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -8323,6 +9373,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "share_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -8477,6 +9543,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -8594,6 +9676,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "share_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -8743,6 +9841,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many attempts. Try again later. */
             429: {
                 headers: {
@@ -8769,6 +9883,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -8833,6 +9963,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -8885,7 +10031,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8894,7 +10040,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
                             field?: string;
                             message: string;
                         };
@@ -8959,6 +10105,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -9042,6 +10204,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -9148,6 +10326,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -9210,7 +10404,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9219,7 +10413,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_username" | "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
                             field?: string;
                             message: string;
                         };
@@ -9274,6 +10468,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many attempts. Try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -9284,6 +10510,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -9320,7 +10562,7 @@ export interface operations {
                             node_id: string;
                             password_protected: boolean;
                             token: string;
-                            /** @description The public page <origin>/s/<token> */
+                            /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
                             url: string;
                         }[];
                         next_cursor: string | null;
@@ -9369,6 +10611,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -9475,6 +10733,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -9530,7 +10804,7 @@ export interface operations {
                         node_id: string;
                         password_protected: boolean;
                         token: string;
-                        /** @description The public page <origin>/s/<token> */
+                        /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
                         url: string;
                     };
                 };
@@ -9631,6 +10905,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -9641,6 +10931,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -9672,6 +10978,22 @@ export interface operations {
                         server_id: string;
                         setup_required: boolean;
                         version: string;
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
                     };
                 };
             };
@@ -9782,6 +11104,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -9934,6 +11272,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `checksum_mismatch`: The data does not match its Upload-Checksum; send it again. */
             460: {
                 headers: {
@@ -9999,6 +11353,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
             };
             /** @description `internal`: Something went wrong on the server. */
             500: {
@@ -10110,6 +11480,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "tus_version_unsupported";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -10242,6 +11628,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "tus_version_unsupported";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };
@@ -10428,6 +11830,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `checksum_mismatch`: The data does not match its Upload-Checksum; send it again. */
             460: {
                 headers: {
@@ -10555,6 +11973,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -10615,6 +12049,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
                             field?: string;
                             message: string;
                         };

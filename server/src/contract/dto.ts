@@ -24,6 +24,8 @@ export interface PendingResponse {
   status: 'pending';
   session_id: string;
   access_token: string;
+  /** Six digits shown on the waiting device and beside its request in the console, to tell which is which. */
+  pairing_code: string;
 }
 
 export interface StatusResponse {
@@ -87,6 +89,7 @@ export interface PendingDevice {
   user_agent: string | null;
   ip: string | null;
   created_at: number;
+  pairing_code: string;
 }
 
 export interface Invite {
@@ -99,6 +102,8 @@ export interface Invite {
   created_by: string;
   /** Present only in the response that creates the invite: the code is stored hashed. */
   code?: string;
+  /** With the code: the web app's page that registers with it, on the server's public origin. */
+  url?: string;
 }
 
 export interface ServerSettings {

@@ -54,6 +54,11 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
   already_set_up: { status: 409, message: 'The server is already set up.' },
   username_taken: { status: 409, message: 'That username is taken.' },
+  display_name_taken: { status: 409, message: 'Another account already goes by that name; choose one that cannot be mistaken for it.' },
+  tokens_already_issued: {
+    status: 409,
+    message: 'This device\'s tokens were already handed over once; sign in again if they were lost.',
+  },
   totp_already_enabled: { status: 409, message: 'Two-factor sign-in is already on.' },
   totp_not_enabled: { status: 409, message: 'Two-factor sign-in is not on.' },
   totp_not_started: { status: 409, message: 'Start two-factor enrollment first.' },
@@ -90,11 +95,16 @@ export const ERROR_CATALOGUE = {
   checksum_mismatch: { status: 460, message: 'The data does not match its Upload-Checksum; send it again.' },
   checksum_algorithm_unsupported: { status: 400, message: 'Upload-Checksum supports sha1 and sha256.' },
   upgrade_required: { status: 426, message: 'This endpoint speaks WebSocket only.' },
+  misdirected_request: {
+    status: 421,
+    message: 'This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES.',
+  },
 
   // Limits
   quota_exceeded: { status: 507, message: 'There is not enough storage left in this account.' },
   rate_limited: { status: 429, message: 'Too many attempts. Try again later.' },
   slow_down: { status: 429, message: 'Polling too fast. Wait a few seconds between requests.' },
+  busy: { status: 503, message: 'Too many passwords are being checked right now. Try again in a moment.' },
 
   // Server
   internal: { status: 500, message: 'Something went wrong on the server.' },

@@ -13,7 +13,14 @@ export interface EventPayloads {
   'node.thumbnail_ready': { node: unknown };
   'upload.progress': { upload_id: string; offset: number; length: number | null };
   'quota.updated': { user_id: string; used: number; limit: number | null };
-  'device.pending': { session_id: string; user_id: string; username: string; device_name: string | null; platform: string | null };
+  'device.pending': {
+    session_id: string;
+    user_id: string;
+    username: string;
+    device_name: string | null;
+    platform: string | null;
+    pairing_code: string;
+  };
   'device.approved': { session_id: string; user_id: string };
   'device.denied': { session_id: string; user_id: string };
   'share.received': { node: unknown; role: string };

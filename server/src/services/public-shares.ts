@@ -7,6 +7,7 @@ import type { ClientInfo, ServiceDeps } from './context.ts';
 import type { FileContent, FileService } from './files.ts';
 import type { ListInput, ListingService } from './listing.ts';
 import { toNodeDto } from './node-dto.ts';
+import { addressKey } from './rate-limiter.ts';
 import { hashSecret, safeEqual } from './secrets.ts';
 
 /** How long an unlocked password-protected link stays open for the browser that unlocked it. */
@@ -50,12 +51,16 @@ export class PublicShareService {
     const node = this.deps.store.nodes.byId(share.node_id, '');
     if (!node || node.in_trash) throw new AppError('not_found');
     if (share.password_hash === null) throw new AppError('invalid_input', 'This link has no password.');
-    const buckets = [`share:${share.id}`, `share:ip:${client.ip ?? 'unknown'}`];
-    this.deps.rateLimiter.check(buckets);
-    if (!(await this.deps.passwords.verify(password, share.password_hash))) {
-      this.deps.rateLimiter.fail(buckets);
-      throw new AppError('wrong_password', 'That password is not right.', { field: 'password' });
-    }
+    const passwordHash = share.password_hash;
+    const address = addressKey(client.ip);
+    // Refused per link and address (a guesser locks only itself out); the link itself is
+    // only slowed, so its rightful visitors still get in.
+    const linkBucket = `share:${share.id}`;
+    const right = await this.deps.rateLimiter.guess({ limited: [`${linkBucket}:ip:${address}`], slowed: linkBucket }, () =>
+      this.deps.passwords.verify(password, passwordHash, address),
+    );
+    if (!right) throw new AppError('wrong_password', 'That password is not right.', { field: 'password' });
+    this.deps.rateLimiter.reset(linkBucket);
     const expiresAt = this.deps.now() + GRANT_TTL_MS;
     return { grant: this.signGrant(share, expiresAt), expires_at: expiresAt };
   }
@@ -92,11 +97,13 @@ export class PublicShareService {
     return { share, node };
   }
 
-  /** Unknown and revoked links are the same 404; expired ones say so (410). */
+  /** Unknown, revoked and suspended links are the same 404; expired ones say so (410). */
   private live(token: string): ShareRow {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError('not_found');
     const share = this.deps.store.shares.byTokenHash(hashSecret(token));
     if (!share || share.revoked_at !== null) throw new AppError('not_found');
+    // The links of a disabled account are suspended, as if revoked, until it is enabled again.
+    if (this.deps.store.users.byId(share.created_by)?.disabled !== false) throw new AppError('not_found');
     if (share.expires_at !== null && share.expires_at <= this.deps.now()) throw new AppError('share_expired');
     return share;
   }

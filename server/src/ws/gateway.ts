@@ -9,6 +9,7 @@ import type { Logger } from '../log.ts';
 import type { SessionService } from '../services/sessions.ts';
 import { bearerToken } from '../http/bearer.ts';
 import { API_PREFIX } from '../http/paths.ts';
+import type { HostAllowList } from '../http/host-allow-list.ts';
 import { Connection } from './connection.ts';
 
 const WS_PATH = `${API_PREFIX}/ws`;
@@ -32,6 +33,7 @@ export class WsGateway {
     private readonly sessions: SessionService,
     private readonly config: ServerConfig['ws'],
     private readonly log: Logger,
+    private readonly hosts: HostAllowList,
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: config.maxPayloadBytes });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
@@ -60,6 +62,8 @@ export class WsGateway {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
+      // A rebound page must not open the event channel either (see HostAllowList).
+      if (!this.hosts.allows(req.headers.host)) throw new AppError('misdirected_request');
       if (url.pathname !== WS_PATH) throw new AppError('not_found', 'No such endpoint.');
       const token = bearerToken('GET', '/ws', req.headers, url.searchParams);
       if (token === null) throw new AppError('unauthorized');
@@ -121,5 +125,5 @@ function refuse(socket: Duplex, error: AppError): void {
 }
 
 function statusText(status: number): string {
-  return { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' }[status] ?? 'Error';
+  return { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 500: 'Internal Server Error' }[status] ?? 'Error';
 }
