@@ -9,6 +9,7 @@ import os from 'node:os';
 import { benchAppliance } from './appliance.ts';
 import { benchDownload } from './download.ts';
 import { benchDurableWrites } from './durable-writes.ts';
+import { benchFuzz } from './fuzz.ts';
 import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
 import { benchListing } from './listing.ts';
@@ -37,6 +38,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['media', 'video poster', benchVideoPoster],
   ['sqlite', 'sqlite engines', benchSqliteEngines],
   ['appliance', 'appliance', benchAppliance],
+  ['fuzz', 'fuzz', benchFuzz],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());

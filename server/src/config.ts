@@ -38,7 +38,17 @@ export interface ServerConfig {
   /** The origin family devices reach the server at, for link URLs; null: detected from the LAN address. */
   publicUrl: string | null;
   devicePollIntervalMs: number;
-  ws: { queueCapacity: number; heartbeatMs: number; maxPayloadBytes: number };
+  ws: {
+    /** Messages one connection's queue holds; the oldest is dropped beyond it. */
+    queueCapacity: number;
+    /** Bytes one connection's queue holds, whatever the number of messages. */
+    queueBytes: number;
+    /** Open sockets per session and per account; a newer one closes the oldest. */
+    maxPerSession: number;
+    maxPerAccount: number;
+    heartbeatMs: number;
+    maxPayloadBytes: number;
+  };
   /** An upload that receives no data for this long is abandoned and its space reclaimed. */
   uploadExpiryMs: number;
   /** How often upkeep runs (expired sessions, uploads, trash past retention). */
@@ -96,7 +106,8 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   hostNames: [],
   publicUrl: null,
   devicePollIntervalMs: 4_000,
-  ws: { queueCapacity: 256, heartbeatMs: 30_000, maxPayloadBytes: 4096 },
+  // A session is one browser (its tabs share it); an account has a few devices.
+  ws: { queueCapacity: 256, queueBytes: 1024 * 1024, maxPerSession: 8, maxPerAccount: 24, heartbeatMs: 30_000, maxPayloadBytes: 4096 },
   jsonBodyLimitBytes: 1024 * 1024,
   uploadExpiryMs: 24 * 60 * 60_000,
   maintenanceIntervalMs: 10 * 60_000,

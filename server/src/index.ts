@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +6,7 @@ import type { TokenResponse } from './contract/dto.ts';
 import { resolveConfig, type ConfigInput, type ServerConfig } from './config.ts';
 import { EventBus } from './events/bus.ts';
 import { createApp } from './http/app.ts';
+import { answerParserErrors } from './http/parser-errors.ts';
 import { createLogger, type Logger } from './log.ts';
 import { AccessTokens } from './services/access-tokens.ts';
 import type { ServiceDeps } from './services/context.ts';
@@ -15,6 +15,7 @@ import { PasswordHasher } from './services/passwords.ts';
 import { RateLimiter } from './services/rate-limiter.ts';
 import { newId } from './services/secrets.ts';
 import { openDatabase } from './store/db.ts';
+import { preparePrivateDataDir } from './store/data-dir.ts';
 import { createStore } from './store/index.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
 import { ThumbnailStore } from './store/thumbs.ts';
@@ -51,7 +52,7 @@ export interface RunningServer {
 export async function startServer(input: ConfigInput = {}): Promise<RunningServer> {
   const config = resolveConfig(input);
   const log = createLogger(config.logLevel);
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  preparePrivateDataDir(config.dataDir, log);
   const db = openDatabase(path.join(config.dataDir, 'hearth.db'), config.sqliteEngine);
   const store = createStore(db);
   const now = Date.now;
@@ -91,8 +92,11 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   // The configured origin's own name is one the family uses: it is allowed like HOST_NAMES.
   const hosts = new HostAllowList([...config.hostNames, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])]);
   const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir);
-  const server = http.createServer(app.callback());
-  const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, hosts);
+  const handle = app.callback();
+  // Node's missing-Host answer is a bare 400: the app refuses it with the envelope instead.
+  const server = http.createServer({ requireHostHeader: false }, handle);
+  answerParserErrors(server, log);
+  const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, hosts, handle);
 
   try {
     await listen(server, config.port, config.host);

@@ -1124,7 +1124,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** WebSocket upgrade for events (bearer header or ?access_token; full scope only) */
+        /** WebSocket upgrade for events (bearer header or ?access_token; full scope only). Up to 8 sockets per session and 24 per account: a newer one closes the oldest with code 4008; a revoked session's close with 4001. Each socket's queue keeps the newest 256 messages and 1 MiB */
         get: operations["getWs"];
         put?: never;
         post?: never;
@@ -1591,7 +1591,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `confirmation_mismatch`: Type the confirmation exactly as shown: FORMAT followed by the device. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `confirmation_mismatch`: Type the confirmation exactly as shown: FORMAT followed by the device. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1600,7 +1600,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "confirmation_mismatch" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "confirmation_mismatch" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -1719,7 +1719,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `internal`: Something went wrong on the server. */
+            /** @description `format_failed`: The drive was not formatted: its file system is the same as before. `internal`: Something went wrong on the server. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1728,7 +1728,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "internal";
+                            code: "format_failed" | "internal";
                             field?: string;
                             message: string;
                         };
@@ -1802,7 +1802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1811,7 +1811,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2011,7 +2011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2020,7 +2020,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2053,6 +2053,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "system_drive" | "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             field?: string;
                             message: string;
                         };
@@ -2317,7 +2333,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2326,7 +2342,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2809,7 +2825,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2818,7 +2834,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -2984,7 +3000,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2993,7 +3009,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3255,7 +3271,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3264,7 +3280,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3443,7 +3459,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_totp_code`: That code does not match the authenticator. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_totp_code`: That code does not match the authenticator. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3452,7 +3468,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_totp_code" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_totp_code" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3651,7 +3667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3660,7 +3676,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -3918,7 +3934,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3927,7 +3943,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -4070,7 +4086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_invite`: This invite code is unknown, used up or expired. `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_invite`: This invite code is unknown, used up or expired. `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4079,7 +4095,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_invite" | "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_invite" | "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -5076,7 +5092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_library_path`: Libraries are folders on a mounted drive or in the data folder. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_library_path`: Libraries are folders on a mounted drive or in the data folder. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5085,7 +5101,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_library_path" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_library_path" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -5761,7 +5777,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5770,7 +5786,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -5944,7 +5960,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5953,7 +5969,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -6167,6 +6183,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             field?: string;
                             message: string;
                         };
@@ -6570,7 +6602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6579,7 +6611,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -7306,7 +7338,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cannot_share_with_owner`: The owner already has access. `unknown_user`: There is no such account. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `cannot_share_with_owner`: The owner already has access. `unknown_user`: There is no such account. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7315,7 +7347,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "cannot_share_with_owner" | "unknown_user" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "cannot_share_with_owner" | "unknown_user" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -7901,7 +7933,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7910,7 +7942,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -8920,7 +8952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8929,7 +8961,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -9138,6 +9170,7 @@ export interface operations {
                     "application/json": {
                         allow_download: boolean;
                         expires_at: number | null;
+                        /** @description A node as a link visitor sees it: no owner id; the shared root has parent_id null */
                         node: {
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
@@ -9147,7 +9180,6 @@ export interface operations {
                             image_width?: number;
                             mime_type: string | null;
                             name: string;
-                            owner_id: string;
                             parent_id: string | null;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
@@ -9297,7 +9329,6 @@ export interface operations {
                             image_width?: number;
                             mime_type: string | null;
                             name: string;
-                            owner_id: string;
                             parent_id: string | null;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
@@ -9745,7 +9776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9754,7 +9785,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -10031,7 +10062,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10040,7 +10071,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -10404,7 +10435,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_username`: Usernames are 3 to 32 characters of letters, digits, dot, dash or underscore. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10413,7 +10444,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -10809,7 +10840,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10818,7 +10849,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input";
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -11160,7 +11191,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_name`: That name cannot be used. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_input`: A field has a value of the wrong type or form. `checksum_algorithm_unsupported`: Upload-Checksum supports sha1 and sha256. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11169,7 +11200,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name";
+                            code: "invalid_name" | "invalid_input" | "checksum_algorithm_unsupported";
                             field?: string;
                             message: string;
                         };
@@ -11192,7 +11223,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11201,7 +11232,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "pending_approval" | "must_change_password";
+                            code: "forbidden" | "pending_approval" | "must_change_password";
                             field?: string;
                             message: string;
                         };
@@ -11718,7 +11749,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11727,7 +11758,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "pending_approval" | "must_change_password";
+                            code: "forbidden" | "pending_approval" | "must_change_password";
                             field?: string;
                             message: string;
                         };
@@ -11750,7 +11781,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `offset_mismatch`: Upload-Offset does not match the bytes received so far. */
+            /** @description `offset_mismatch`: Upload-Offset does not match the bytes received so far. `in_trash`: Restore this item from the trash first. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11759,7 +11790,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "offset_mismatch";
+                            code: "offset_mismatch" | "in_trash";
                             field?: string;
                             message: string;
                         };
@@ -12023,6 +12054,22 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_handshake`: This is not a valid WebSocket handshake. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_handshake";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
             401: {
                 headers: {
@@ -12055,6 +12102,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `method_not_allowed`: This method is not allowed here. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "method_not_allowed";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
             421: {
                 headers: {
@@ -12071,7 +12134,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `upgrade_required`: This endpoint speaks WebSocket only. */
+            /** @description `upgrade_required`: This endpoint speaks WebSocket only. `websocket_version_unsupported`: This server speaks WebSocket version 13. */
             426: {
                 headers: {
                     [name: string]: unknown;
@@ -12080,7 +12143,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "upgrade_required";
+                            code: "upgrade_required" | "websocket_version_unsupported";
                             field?: string;
                             message: string;
                         };

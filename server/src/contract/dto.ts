@@ -186,8 +186,14 @@ export interface ShareLinkDto {
   created_at: number;
 }
 
+/**
+ * A node as a visitor of a public link sees it: no owner id (an account id is for the family,
+ * not the Internet), and the shared root has no parent (what is above it is not shared).
+ */
+export type PublicNodeDto = Omit<NodeDto, 'owner_id'>;
+
 export interface PublicShareDto {
-  node: NodeDto;
+  node: PublicNodeDto;
   owner_name: string;
   allow_download: boolean;
   expires_at: number | null;

@@ -21,6 +21,14 @@ export const ERROR_CATALOGUE = {
   invalid_totp_code: { status: 400, message: 'That code does not match the authenticator.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Send the request body as application/json.' },
+  invalid_encoding: { status: 400, message: 'The request body does not decompress with its Content-Encoding.' },
+  malformed_request: { status: 400, message: 'The request is not valid HTTP/1.1.' },
+  headers_too_large: { status: 431, message: 'The request line or headers are too large.' },
+  expectation_failed: { status: 417, message: 'Only Expect: 100-continue is supported.' },
+  http_version_unsupported: { status: 505, message: 'This server speaks HTTP/1.1.' },
+  request_timeout: { status: 408, message: 'The request took too long to arrive.' },
+  invalid_handshake: { status: 400, message: 'This is not a valid WebSocket handshake.' },
+  websocket_version_unsupported: { status: 426, message: 'This server speaks WebSocket version 13.' },
 
   // Authentication
   unauthorized: { status: 401, message: 'Sign in to continue.' },
@@ -109,6 +117,7 @@ export const ERROR_CATALOGUE = {
   // Server
   internal: { status: 500, message: 'Something went wrong on the server.' },
   unavailable: { status: 503, message: 'The server is not ready.' },
+  format_failed: { status: 500, message: 'The drive was not formatted: its file system is the same as before.' },
   helper_unavailable: { status: 503, message: 'The server has no way to mount drives here: run it as root or install udisks2.' },
   pool_unavailable: { status: 503, message: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' },
   library_offline: { status: 503, message: 'The drive holding this file is not connected.' },

@@ -4,6 +4,7 @@ import type { Logger } from '../log.ts';
 import type { Services } from '../services/index.ts';
 import { errorEnvelope } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { requireHost } from './middleware/require-host.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { mountRoutes } from './mount.ts';
 import { tusHeaders } from '../uploads/tus-protocol.ts';
@@ -39,6 +40,7 @@ export function createApp(services: Services, log: Logger, jsonLimit: number, ho
   app.use(requestLog(log));
   app.use(errorEnvelope(log));
   app.use(securityHeaders());
+  app.use(requireHost());
   app.use(tusHeaders());
   app.use(requireKnownHost(hosts));
   app.use(api.routes());

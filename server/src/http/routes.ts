@@ -110,7 +110,7 @@ export const ROUTES: readonly AnyRoute[] = [
   // ---- Nodes ----
   route({ method: 'GET', path: '/nodes', tag: 'nodes',
     summary: 'List a folder (parent_id, default the top level) or a flat view (filter), sorted and paged; folders first',
-    auth: 'user', query: S.ListQuery, responses: ok('A page of nodes', S.pageOf(S.NodeResponse)), errors: ['in_trash'],
+    auth: 'user', query: S.ListQuery, responses: ok('A page of nodes', S.pageOf(S.NodeResponse)), errors: ['in_trash', 'not_found'],
     handler: nodes.list }),
   route({ method: 'POST', path: '/nodes/folder', tag: 'nodes', summary: 'Create a folder (honours Idempotency-Key)', auth: 'user',
     body: S.CreateFolderBody, responses: { 201: { description: 'Created (or the first answer for a repeated key)', schema: S.NodeResponse } },
@@ -191,7 +191,7 @@ export const ROUTES: readonly AnyRoute[] = [
     auth: 'none', params: S.TokenParam, body: S.UnlockBody, responses: ok('The grant', S.UnlockResponse),
     errors: ['wrong_password', 'rate_limited', 'busy', 'share_expired'], handler: sharing.publicUnlock }),
   route({ method: 'GET', path: '/s/:token/children', tag: 'public', summary: 'List inside a shared folder (parent_id: a folder within it)',
-    auth: 'none', params: S.TokenParam, query: S.PublicListQuery, responses: ok('A page of nodes', S.pageOf(S.NodeResponse)),
+    auth: 'none', params: S.TokenParam, query: S.PublicListQuery, responses: ok('A page of nodes', S.pageOf(S.PublicNodeResponse)),
     errors: ['share_password_required', 'share_expired'], handler: sharing.publicChildren }),
   route({ method: 'GET', path: '/s/:token/download', tag: 'public', summary: 'Download what a link shares (node_id: a file within it); Range like a normal download',
     auth: 'none', params: S.TokenParam, query: S.PublicNodeQuery,
@@ -228,7 +228,7 @@ export const ROUTES: readonly AnyRoute[] = [
   route({ method: 'POST', path: '/admin/drives/:id/format', tag: 'libraries',
     summary: 'Erase a drive with a new file system (ext4 or exFAT); needs the exact phrase "FORMAT <device>"; one operation at a time',
     auth: 'admin', params: S.IdParam, body: S.FormatBody, responses: ok('The drive now, and what was on it before', S.FormatResponse),
-    errors: ['confirmation_mismatch', 'system_drive', 'drive_in_use', 'drive_operation_running', 'drive_busy', 'helper_unavailable'], handler: drives.format }),
+    errors: ['confirmation_mismatch', 'system_drive', 'drive_in_use', 'drive_operation_running', 'drive_busy', 'helper_unavailable', 'format_failed'], handler: drives.format }),
   route({ method: 'POST', path: '/admin/drives/:id/mount', tag: 'libraries',
     summary: 'Mount a drive (unless mounted) and make its "Hearth" folder a library; a drive ejected earlier brings its library back',
     auth: 'admin', params: S.IdParam, body: S.MountBody, responses: { 201: { description: 'The library', schema: S.LibraryResponse } },
@@ -239,7 +239,7 @@ export const ROUTES: readonly AnyRoute[] = [
     summary: 'Combine drives into one library with mergerfs (new files go to the drive with the most room); re-assembled at startup',
     auth: 'admin', body: S.PoolBody, responses: { 201: { description: 'The pooled library', schema: S.LibraryResponse } },
     errors: ['system_drive', 'drive_in_use', 'no_filesystem', 'foreign_library', 'mount_failed', 'pool_unavailable', 'helper_unavailable', 'drive_operation_running',
-      'invalid_name'],
+      'invalid_name', 'not_found'],
     handler: drives.pool }),
 
   // ---- Uploads (tus 1.0.0) ----
@@ -249,7 +249,8 @@ export const ROUTES: readonly AnyRoute[] = [
   route({ method: 'POST', path: '/uploads', tag: 'uploads',
     summary: 'Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id); may carry the first bytes',
     auth: 'user', responses: { 201: { description: 'Location of the upload; Service-Node-Id if already complete' } },
-    errors: ['tus_version_unsupported', 'quota_exceeded', 'payload_too_large', 'invalid_name', 'in_trash', 'not_found', 'checksum_mismatch'],
+    errors: ['tus_version_unsupported', 'quota_exceeded', 'payload_too_large', 'invalid_name', 'in_trash', 'not_found', 'forbidden',
+      'invalid_input', 'checksum_mismatch', 'checksum_algorithm_unsupported'],
     handler: uploads.create }),
   route({ method: 'HEAD', path: '/uploads/:id', tag: 'uploads', summary: 'How far an upload got (Upload-Offset)', auth: 'user',
     params: S.IdParam, responses: { 200: { description: 'Upload-Offset, Upload-Length, Upload-Metadata' } },
@@ -258,15 +259,16 @@ export const ROUTES: readonly AnyRoute[] = [
     summary: 'Send bytes at Upload-Offset (application/offset+octet-stream, optional Upload-Checksum); the completing PATCH answers Service-Node-Id',
     auth: 'user', params: S.IdParam, responses: { 204: { description: 'Upload-Offset; Service-Node-Id when complete' } },
     errors: ['tus_version_unsupported', 'offset_mismatch', 'upload_expired', 'checksum_mismatch', 'checksum_algorithm_unsupported',
-      'payload_too_large', 'unsupported_media_type', 'missing_field', 'quota_exceeded'], handler: uploads.patch }),
+      'payload_too_large', 'unsupported_media_type', 'missing_field', 'quota_exceeded', 'forbidden', 'in_trash'], handler: uploads.patch }),
   route({ method: 'DELETE', path: '/uploads/:id', tag: 'uploads', summary: 'Abandon an upload (termination)', auth: 'user',
     params: S.IdParam, responses: { 204: { description: 'Gone' } }, errors: ['tus_version_unsupported'], handler: uploads.terminate }),
 
   // ---- Events ----
   route({ method: 'GET', path: '/ws', tag: 'events',
-    summary: 'WebSocket upgrade for events (bearer header or ?access_token; full scope only)', auth: 'user',
-    responses: { 101: { description: 'Switching to WebSocket' }, 426: { description: 'Not an upgrade request' } },
-    errors: ['upgrade_required'],
+    summary: 'WebSocket upgrade for events (bearer header or ?access_token; full scope only). Up to 8 sockets per session and 24 per account: a newer one closes the oldest with code 4008; a revoked session\'s close with 4001. Each socket\'s queue keeps the newest 256 messages and 1 MiB',
+    auth: 'user',
+    responses: { 101: { description: 'Switching to WebSocket' }, 426: { description: 'Not an upgrade request, or a WebSocket version other than 13' } },
+    errors: ['upgrade_required', 'invalid_handshake', 'websocket_version_unsupported', 'method_not_allowed'],
     handler: () => {
       throw new AppError('upgrade_required');
     } }),

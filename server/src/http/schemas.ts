@@ -325,8 +325,12 @@ export const LinkResponse = z.object({
   created_at: z.number().int(),
 });
 
+export const PublicNodeResponse = NodeResponse.omit({ owner_id: true }).describe(
+  'A node as a link visitor sees it: no owner id; the shared root has parent_id null',
+);
+
 export const PublicShareResponse = z.object({
-  node: NodeResponse,
+  node: PublicNodeResponse,
   owner_name: z.string(),
   allow_download: z.boolean(),
   expires_at: z.number().int().nullable(),

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
-import type { NodeDto, Page, PublicShareDto } from '../contract/dto.ts';
+import type { Page, PublicNodeDto, PublicShareDto } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
 import type { NodeRow } from '../store/nodes.repo.ts';
+import type { NodeDto } from '../contract/dto.ts';
 import type { ShareRow } from '../store/sharing.repo.ts';
 import type { ClientInfo, ServiceDeps } from './context.ts';
 import type { FileContent, FileService } from './files.ts';
@@ -37,7 +38,7 @@ export class PublicShareService {
     const { share, node } = this.open(credentials);
     const owner = this.deps.store.users.byId(node.owner_id);
     return {
-      node: publicNode(node),
+      node: { ...publicNode(node), parent_id: null },
       owner_name: owner ? (owner.display_name ?? owner.username) : '',
       allow_download: share.allow_download === 1,
       expires_at: share.expires_at,
@@ -65,12 +66,12 @@ export class PublicShareService {
     return { grant: this.signGrant(share, expiresAt), expires_at: expiresAt };
   }
 
-  children(credentials: LinkCredentials, input: ListInput): Page<NodeDto> {
+  children(credentials: LinkCredentials, input: ListInput): Page<PublicNodeDto> {
     const { share, node } = this.open(credentials);
     const folder = input.parent_id ? this.inside(share, node, input.parent_id) : node;
     if (folder.type !== 'folder') throw new AppError('invalid_input', 'parent_id must be a folder.', { field: 'parent_id' });
     const page = this.listing.children(folder.id, '', { ...input, filter: undefined, query: undefined });
-    return { ...page, items: page.items.map((item) => ({ ...item, shared: false, starred: false })) };
+    return { ...page, items: page.items.map(withoutOwner) };
   }
 
   download(credentials: LinkCredentials, nodeId: string | undefined): FileContent {
@@ -134,6 +135,16 @@ export class PublicShareService {
   }
 }
 
-function publicNode(node: NodeRow): NodeDto {
-  return { ...toNodeDto(node), shared: false, starred: false };
+function publicNode(node: NodeRow): PublicNodeDto {
+  return withoutOwner(toNodeDto(node));
+}
+
+function withoutOwner(node: NodeDto): PublicNodeDto {
+  // Spelled out rather than spread: a field added to NodeDto later is not public until listed here.
+  const { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, trashed_at, version, has_thumbnail } = node;
+  const dto: PublicNodeDto = { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, starred: false, shared: false, trashed_at, version, has_thumbnail };
+  if (node.image_width !== undefined) dto.image_width = node.image_width;
+  if (node.image_height !== undefined) dto.image_height = node.image_height;
+  if (node.taken_at !== undefined) dto.taken_at = node.taken_at;
+  return dto;
 }

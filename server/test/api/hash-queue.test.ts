@@ -47,7 +47,9 @@ describe('the password-hash queue is bounded (issue 12, finding 2)', () => {
   });
 
   test('sign-ins from many addresses at once beyond the queue\'s bound answer 503 busy with Retry-After instead of waiting', async () => {
-    const t = await startTestServer({ passwordHashCost: SLOW_HASH, passwordHashQueue: { maxWaiting: 3 } });
+    // Hashes slow enough (the production cost) that all 24 arrive while the first few are still
+    // being hashed, even on a loaded machine.
+    const t = await startTestServer({ passwordHashCost: 2 ** 17, passwordHashQueue: { maxWaiting: 3 } });
     try {
       await setupOwner(t.client);
       const answers = await Promise.all(
@@ -63,8 +65,9 @@ describe('the password-hash queue is bounded (issue 12, finding 2)', () => {
         assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After ${res.headers.get('retry-after')}`);
       }
       for (const res of answers.filter((r) => r.status !== 503)) assertError(res, 401, 'invalid_credentials');
-      // No more than the slots and the bounded line were ever taken.
-      assert.ok(answers.length - busy.length <= 2 + 3 + 2, `${answers.length - busy.length} were hashed`);
+      // The slots and the bounded line, plus the few that arrive after some finished: an
+      // unbounded queue hashes all 24.
+      assert.ok(answers.length - busy.length <= 12, `${answers.length - busy.length} were hashed`);
     } finally {
       await t.close();
     }
