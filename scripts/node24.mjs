@@ -12,6 +12,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
@@ -34,9 +35,30 @@ export function node24Path() {
   const tarball = path.join(dir, out.trim().split('\n').pop());
   // Only the binary: the package also carries headers and docs (2,800 files).
   const member = process.platform === 'win32' ? 'package/node.exe' : 'package/bin/node';
-  execFileSync('tar', ['xzf', tarball, '-C', dir, '--strip-components=1', member]);
+  fs.mkdirSync(path.dirname(binary), { recursive: true });
+  fs.writeFileSync(binary, extractMember(zlib.gunzipSync(fs.readFileSync(tarball)), member), { mode: 0o755 });
   fs.rmSync(tarball);
   return binary;
+}
+
+/**
+ * One file out of a tar archive, read here rather than by a `tar` command, which a machine
+ * with nothing but Node may lack. ustar headers are 512-byte blocks: name, octal size, type,
+ * and a prefix for long names; pax headers ('x', 'g') are skipped like any other entry.
+ */
+function extractMember(archive, member) {
+  const text = (start, length) => archive.toString('latin1', start, start + length).replace(/\0.*$/s, '');
+  for (let at = 0; at + 512 <= archive.length; ) {
+    const name = text(at, 100);
+    if (name === '') break;
+    const size = parseInt(text(at + 124, 12).trim() || '0', 8);
+    const prefix = text(at + 257, 6).startsWith('ustar') ? text(at + 345, 155) : '';
+    const full = prefix ? `${prefix}/${name}` : name;
+    const type = text(at + 156, 1);
+    if (full === member && (type === '0' || type === '')) return archive.subarray(at + 512, at + 512 + size);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  throw new Error(`${member} is not in the archive`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
