@@ -6,6 +6,7 @@
  * argument runs them all.
  */
 import os from 'node:os';
+import { benchAppliance } from './appliance.ts';
 import { benchDownload } from './download.ts';
 import { benchDurableWrites } from './durable-writes.ts';
 import { benchFuzz } from './fuzz.ts';
@@ -16,6 +17,7 @@ import { benchMedia } from './media.ts';
 import { benchRss } from './rss.ts';
 import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
+import { benchSqliteEngines } from './sqlite-engines.ts';
 import { benchUpload } from './upload.ts';
 import { benchVideoPoster } from './video-poster.ts';
 import { benchWsFanout } from './ws-fanout.ts';
@@ -35,6 +37,8 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
+  ['sqlite', 'sqlite engines', benchSqliteEngines],
+  ['appliance', 'appliance', benchAppliance],
   ['fuzz', 'fuzz', benchFuzz],
   ['web', 'web app', benchWeb],
 ];

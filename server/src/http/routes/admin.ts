@@ -35,3 +35,7 @@ export const updateSettings: Handler<typeof S.SettingsPatchBody, undefined, unde
   actor,
   body,
 }) => services.settings.update(actor, body);
+
+/** The port is the one this request arrived on: the port phones reach too. */
+export const network: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor, koa }) =>
+  services.network.lan(actor, koa.socket.localPort ?? 0);
