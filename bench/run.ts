@@ -6,6 +6,7 @@
  * argument runs them all.
  */
 import os from 'node:os';
+import { benchAppliance } from './appliance.ts';
 import { benchDownload } from './download.ts';
 import { benchConsole } from './web-console.ts';
 import { benchDurableWrites } from './durable-writes.ts';
@@ -17,6 +18,7 @@ import { benchMedia } from './media.ts';
 import { benchRss } from './rss.ts';
 import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
+import { benchSqliteEngines } from './sqlite-engines.ts';
 import { benchUpload } from './upload.ts';
 import { benchVideoPoster } from './video-poster.ts';
 import { benchWsFanout } from './ws-fanout.ts';
@@ -37,6 +39,8 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
   ['console', 'console in Lighthouse', benchConsole],
+  ['sqlite', 'sqlite engines', benchSqliteEngines],
+  ['appliance', 'appliance', benchAppliance],
   ['fuzz', 'fuzz', benchFuzz],
   ['web', 'web app', benchWeb],
 ];

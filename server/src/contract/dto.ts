@@ -251,3 +251,25 @@ export interface DriveDto {
   uuid: string | null;
   library_id: string | null;
 }
+
+/** What a read-only look found on a drive (for the erase dialog): null where it could not look. */
+export interface DriveContents {
+  /** Bytes in use on its file systems. */
+  used: number;
+  /** The top-level folders and files (up to 50 per file system), folders first. */
+  top_level: { name: string; kind: 'folder' | 'file' }[];
+  files: number;
+  /** Files named as photos or videos. */
+  photos: number;
+  /** False when the count stopped at its time limit: there are at least this many. */
+  complete: boolean;
+}
+
+/** One of this machine's addresses on the home network, and the address a phone opens. */
+export interface LanAddressDto {
+  address: string;
+  family: 'IPv4' | 'IPv6';
+  /** The adapter's name as the OS reports it (`eth0`, `wlp2s0`, `Wi-Fi`). */
+  interface: string;
+  url: string;
+}

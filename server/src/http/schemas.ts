@@ -446,7 +446,34 @@ export const DrivesResponse = z.object({
   capabilities: z.object({ format: Capability, mount: Capability, pool: Capability }),
 });
 
+export const DriveContents = z
+  .object({
+    used: z.number().int().describe('Bytes in use on its file systems'),
+    top_level: z.array(z.object({ name: z.string(), kind: z.enum(['folder', 'file']) })).describe('Up to 50 per file system, folders first'),
+    files: z.number().int(),
+    photos: z.number().int().describe('Files named as photos or videos'),
+    complete: z.boolean().describe('False when counting stopped at its time limit: at least these many'),
+  })
+  .nullable()
+  .describe('What a read-only look found on the drive; null when it could not look (no file system, encrypted, no right to mount)');
+
+export const DriveDetailResponse = DriveResponse.extend({ contents: DriveContents });
+
 export const FormatResponse = z.object({
   drive: DriveResponse,
   previous: z.object({ filesystem: z.string().nullable(), label: z.string().nullable(), uuid: z.string().nullable() }).describe('What was on it before'),
+});
+
+export const NetworkResponse = z.object({
+  port: z.number().int(),
+  addresses: z
+    .array(
+      z.object({
+        address: z.string(),
+        family: z.enum(['IPv4', 'IPv6']),
+        interface: z.string().describe("The adapter's name as the OS reports it"),
+        url: z.string().describe('What a phone on the same network opens'),
+      }),
+    )
+    .describe('IPv4 first; no loopback, link-local or virtual adapters (containers, VMs, VPNs)'),
 });

@@ -46,3 +46,6 @@ export const revokeSession: Handler<undefined, undefined, typeof S.IdParam, 'adm
 };
 
 export const status: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor }) => services.status.adminStatus(actor);
+/** The port is the one this request arrived on: the port phones reach too. */
+export const network: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor, koa }) =>
+  services.network.lan(actor, koa.socket.localPort ?? 0);
