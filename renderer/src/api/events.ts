@@ -87,6 +87,8 @@ class Events {
       }
       for (const listener of this.listeners) listener(message);
     };
+    let opened = false;
+    socket.addEventListener('open', () => (opened = true));
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
@@ -95,7 +97,11 @@ class Events {
         session.forget('You were signed out on this device.');
         return;
       }
-      if (this.wanted) this.retry();
+      if (!this.wanted) return;
+      // A refused handshake looks like a network error to the page; a session ended before
+      // the socket was up must still reach the sign-in screen, not retry forever.
+      if (!opened) void session.confirm(token).finally(() => this.wanted && this.retry());
+      else this.retry();
     };
   }
 

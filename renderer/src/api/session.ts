@@ -112,6 +112,16 @@ class Session {
     return this.access !== null && this.access.expiresAt - Date.now() > this.access.early;
   }
 
+  /**
+   * After the server refused something this token should open (a WebSocket handshake, where
+   * the browser hides the status): asks plainly, and a 401 goes through the one refresh, which
+   * either renews the token or ends the session here with the server's reason.
+   */
+  async confirm(token: string): Promise<void> {
+    const response = await fetch(`${API}/me`, { headers: { Authorization: `Bearer ${token}` } }).catch(() => null);
+    if (response?.status === 401) await this.refresh(token).catch(() => undefined);
+  }
+
   /** Ends the session on this device: the server forgets it, then this browser does. */
   async signOut(): Promise<void> {
     const token = this.access?.token;

@@ -229,6 +229,11 @@ export class DriveMounts {
       await mountDevice(device, mountPoint);
       return mountPoint;
     } catch (error) {
+      const unsupported = /unknown filesystem type '([^']+)'/.exec(String(error));
+      if (unsupported) {
+        // The owner can act on this one: a kernel without the file system (exFAT before Linux 5.7).
+        throw new AppError('mount_failed', `This PC's system cannot open ${unsupported[1]} drives. Erase the drive for Hearth on this PC (ext4), or add ${unsupported[1]} support to the system.`);
+      }
       throw new AppError('mount_failed', `The drive could not be mounted: ${String(error).slice(0, 300)}`);
     }
   }

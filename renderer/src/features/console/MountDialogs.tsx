@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
@@ -39,7 +40,7 @@ export function MountDialog({ drive, onClose }: { drive: Drive; onClose: () => v
         <label className="check">
           <input type="checkbox" checked={makeDefault} onChange={(e) => setMakeDefault(e.target.checked)} /> Put new files here
         </label>
-        {mount.isError && <Notice tone="error">{mount.error.message}</Notice>}
+        {mount.isError && <MountError error={mount.error} />}
         <div className="dialog-actions">
           <Button onClick={onClose}>Cancel</Button>
           <Button type="submit" variant="primary" disabled={mount.isPending || !name.trim()}>
@@ -76,7 +77,7 @@ export function PoolDialog({ drives, onClose }: { drives: Drive[]; onClose: (don
         <label className="check">
           <input type="checkbox" checked={makeDefault} onChange={(e) => setMakeDefault(e.target.checked)} /> Put new files here
         </label>
-        {pool.isError && <Notice tone="error">{pool.error.message}</Notice>}
+        {pool.isError && <MountError error={pool.error} />}
         <div className="dialog-actions">
           <Button onClick={() => onClose(false)}>Cancel</Button>
           <Button type="submit" variant="primary" disabled={pool.isPending || !name.trim()}>
@@ -85,5 +86,16 @@ export function PoolDialog({ drives, onClose }: { drives: Drive[]; onClose: (don
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** The owner is told what the system said too: a drive that will not open is theirs to fix. */
+function MountError({ error }: { error: Error }) {
+  const detail = error instanceof ApiError && error.code === 'mount_failed' ? error.serverMessage : null;
+  return (
+    <Notice tone="error">
+      {error.message}
+      {detail && <span className="notice-detail">{detail}</span>}
+    </Notice>
   );
 }
