@@ -789,6 +789,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/nodes/gallery/months": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time in UTC), newest first */
+        get: operations["getNodesGalleryMonths"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -5149,6 +5166,7 @@ export interface operations {
                 cursor?: string;
                 filter?: "shared" | "starred" | "recent" | "gallery";
                 limit?: number;
+                month?: string;
                 order?: "asc" | "desc";
                 parent_id?: string;
                 query?: string;
@@ -7775,6 +7793,82 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getNodesGalleryMonths: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Months */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Months that hold something, newest first */
+                        items: {
+                            /** @description YYYY-MM, of the taken time (capture time, else upload time) in UTC */
+                            month: string;
+                            photos: number;
+                            videos: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
                             field?: string;
                             message: string;
                         };

@@ -3,6 +3,7 @@ import { AppError } from '../errors.ts';
 import type { Keyset, ListedNodeRow, ListScope, SortField } from '../store/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from './context.ts';
+import { monthRange } from './gallery.ts';
 import { searchKey } from './node-names.ts';
 import { toNodeDto } from './node-dto.ts';
 import { pageLimit } from './paging.ts';
@@ -18,6 +19,8 @@ export interface ListInput {
   order?: 'asc' | 'desc' | undefined;
   limit?: number | undefined;
   cursor?: string | undefined;
+  /** `YYYY-MM`: only the gallery items taken in that month (UTC), as GET /nodes/gallery/months counts them. */
+  month?: string | undefined;
 }
 
 /** GET /nodes: a folder's contents or a flat view, sorted and paged by keyset. */
@@ -29,6 +32,9 @@ export class ListingService {
   ) {}
 
   list(actor: Actor, input: ListInput): Page<NodeDto> {
+    if (input.month !== undefined && input.filter !== 'gallery') {
+      throw new AppError('invalid_input', 'month goes with filter=gallery.', { field: 'month' });
+    }
     const search = input.query?.trim() ? searchKey(input.query.trim()) : null;
     return this.page(this.scopeOf(actor, input, search !== null), search, actor.userId, input);
   }
@@ -52,6 +58,7 @@ export class ListingService {
       after: decodeListCursor(input.cursor, sort, desc),
       limit: limit + 1,
       viewerId,
+      ...(input.month !== undefined && { taken: monthRange(input.month) }),
     });
     const more = rows.length > limit;
     const pageRows = more ? rows.slice(0, limit) : rows;

@@ -88,6 +88,8 @@ export interface ListQuery {
   viewerId: string;
   /** Only folders (0) or only files (1). */
   onlyKind?: 0 | 1;
+  /** Only what was taken in [from, before) (ms): one month of the gallery. */
+  taken?: { from: number; before: number };
 }
 
 const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
@@ -324,6 +326,11 @@ export class NodesRepo {
     if (q.onlyKind !== undefined) {
       params.only_kind = q.onlyKind;
       where.push('n.kind_rank = @only_kind');
+    }
+    if (q.taken) {
+      params.taken_from = q.taken.from;
+      params.taken_before = q.taken.before;
+      where.push('n.taken_sort >= @taken_from AND n.taken_sort < @taken_before');
     }
     if (q.search !== null) {
       params.search = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
