@@ -7,6 +7,7 @@ import { useSession } from '../api/useSession.ts';
 import { AccountPage } from '../features/account/index.ts';
 import { ForcedPasswordPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
 import { FilesPage } from '../features/files/index.ts';
+import { GalleryPage } from '../features/gallery/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';
@@ -60,6 +61,7 @@ function AppRoutes() {
         <Route path="/" element={<Navigate to="/files" replace />} />
         <Route path="/files" element={<FilesPage />} />
         <Route path="/files/:folderId" element={<FilesPage />} />
+        <Route path="/photos/:nodeId?" element={<GalleryPage />} />
         <Route path="/account" element={<AccountPage />} />
         <Route path="*" element={<Navigate to="/files" replace />} />
       </Routes>

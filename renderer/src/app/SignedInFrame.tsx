@@ -5,6 +5,7 @@ import { LiveUpdates } from './LiveUpdates.tsx';
 
 const NAV: NavItem[] = [
   { to: '/files', label: 'My files', icon: 'folder', primary: true },
+  { to: '/photos', label: 'Photos', icon: 'photo', primary: true },
   { to: '/account', label: 'Account', icon: 'person', primary: true },
 ];
 

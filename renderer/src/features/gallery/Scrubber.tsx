@@ -1,0 +1,159 @@
+import type { Virtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { monthIndexOfRow, monthLabel, type Timeline } from './layout.ts';
+
+interface ScrubberProps {
+  layout: Timeline;
+  virtualizer: Virtualizer<Window, Element>;
+  /** The month at the top of the screen. */
+  current: number;
+}
+
+/** How far the page can scroll through the list: from the list's top at the screen's top to the end. */
+function scrollSpan(virtualizer: Virtualizer<Window, Element>): { start: number; span: number } {
+  const start = virtualizer.options.scrollMargin;
+  const end = document.documentElement.scrollHeight - window.innerHeight;
+  return { start, span: Math.max(1, end - start) };
+}
+
+/**
+ * The date scrubber at the right edge: years marked along it, a drag or a tap jumps there
+ * (showing the month under the finger), and from the keyboard it is a slider over the months
+ * (arrows a month, Page Up/Down a year).
+ */
+export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
+  const track = useRef<HTMLDivElement>(null);
+  const thumb = useRef<HTMLDivElement>(null);
+  const [drag, setDrag] = useState<{ y: number; month: number } | null>(null);
+  const [height, setHeight] = useState(0);
+
+  // The thumb follows the page's scroll without re-rendering anything.
+  useEffect(() => {
+    let frame = 0;
+    const place = () => {
+      frame = 0;
+      const { start, span } = scrollSpan(virtualizer);
+      const fraction = Math.min(1, Math.max(0, (window.scrollY - start) / span));
+      if (thumb.current && track.current) thumb.current.style.transform = `translateY(${fraction * track.current.clientHeight}px)`;
+    };
+    const onScroll = () => {
+      frame ||= requestAnimationFrame(place);
+    };
+    place();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    window.addEventListener('resize', onScroll);
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      window.removeEventListener('resize', onScroll);
+      cancelAnimationFrame(frame);
+    };
+  }, [virtualizer, layout]);
+
+  useEffect(() => {
+    const element = track.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setHeight(entry!.contentRect.height));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  if (layout.months.length < 2) return null;
+
+  const monthAt = (fraction: number): number => {
+    const { span } = scrollSpan(virtualizer);
+    const item = virtualizer.getVirtualItemForOffset(virtualizer.options.scrollMargin + fraction * span);
+    return item ? monthIndexOfRow(layout, item.index) : 0;
+  };
+  const fractionAt = (clientY: number): number => {
+    const rect = track.current!.getBoundingClientRect();
+    return Math.min(1, Math.max(0, (clientY - rect.top) / rect.height));
+  };
+  const scrollToFraction = (fraction: number) => {
+    const { start, span } = scrollSpan(virtualizer);
+    window.scrollTo({ top: start + fraction * span });
+  };
+  const jumpToMonth = (index: number) => {
+    const month = Math.min(layout.months.length - 1, Math.max(0, index));
+    virtualizer.scrollToIndex(layout.headerRows[month]!, { align: 'start' });
+  };
+
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    event.currentTarget.setPointerCapture(event.pointerId);
+    const fraction = fractionAt(event.clientY);
+    setDrag({ y: event.clientY - track.current!.getBoundingClientRect().top, month: monthAt(fraction) });
+    scrollToFraction(fraction);
+  };
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (!drag) return;
+    const fraction = fractionAt(event.clientY);
+    setDrag({ y: event.clientY - track.current!.getBoundingClientRect().top, month: monthAt(fraction) });
+    scrollToFraction(fraction);
+  };
+  const onPointerEnd = () => setDrag(null);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const step: Record<string, number> = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, PageDown: 12, PageUp: -12 };
+    if (event.key in step) jumpToMonth(current + step[event.key]!);
+    else if (event.key === 'Home') jumpToMonth(0);
+    else if (event.key === 'End') jumpToMonth(layout.months.length - 1);
+    else return;
+    event.preventDefault();
+  };
+
+  return (
+    <div
+      className={drag ? 'scrubber scrubber-dragging' : 'scrubber'}
+      role="slider"
+      tabIndex={0}
+      aria-label="Jump to a month"
+      aria-orientation="vertical"
+      aria-valuemin={1}
+      aria-valuemax={layout.months.length}
+      aria-valuenow={current + 1}
+      aria-valuetext={monthLabel(layout.months[current]!.month)}
+      onKeyDown={onKeyDown}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerEnd}
+      onPointerCancel={onPointerEnd}
+    >
+      <div ref={track} className="scrubber-track">
+        <YearMarks layout={layout} virtualizer={virtualizer} height={height} />
+        <div ref={thumb} className="scrubber-thumb" />
+        {drag && (
+          <div className="scrubber-bubble" style={{ transform: `translateY(${drag.y}px)` }}>
+            {monthLabel(layout.months[drag.month]!.month, true)}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A mark for each year where it starts on the track, leaving out those that would overlap. */
+function YearMarks({ layout, virtualizer, height }: { layout: Timeline; virtualizer: Virtualizer<Window, Element>; height: number }) {
+  if (height === 0) return null;
+  const { span } = scrollSpan(virtualizer);
+  const marks: { year: string; top: number }[] = [];
+  let lastTop = -Infinity;
+  layout.months.forEach((month, index) => {
+    const year = month.month.slice(0, 4);
+    const previous = layout.months[index - 1];
+    if (previous && previous.month.slice(0, 4) === year) return;
+    const start = virtualizer.measurementsCache[layout.headerRows[index]!]?.start ?? 0;
+    const top = Math.min(1, (start - virtualizer.options.scrollMargin) / span) * height;
+    if (top - lastTop < 20 || top > height - 12) return;
+    lastTop = top;
+    marks.push({ year, top });
+  });
+  return (
+    <>
+      {marks.map((mark) => (
+        <span key={mark.year} className="scrubber-year" style={{ transform: `translateY(${mark.top}px)` }} aria-hidden="true">
+          {mark.year}
+        </span>
+      ))}
+    </>
+  );
+}

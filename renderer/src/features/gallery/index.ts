@@ -1,0 +1,2 @@
+export { GalleryPage } from './GalleryPage.tsx';
+export { galleryKeys } from './queries.ts';

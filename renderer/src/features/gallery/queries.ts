@@ -1,0 +1,67 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api, data } from '../../api/client.ts';
+import type { Answer, Node } from '../../api/types.ts';
+
+export type GalleryMonth = Answer<'/nodes/gallery/months', 'get'>['items'][number];
+
+/**
+ * The timeline's server state: the months with their counts (enough to lay out and scrub the
+ * whole gallery), then the items of each month in view, page by page. Not under `fileKeys`:
+ * the gallery follows node events itself (see useLiveGallery), month by month.
+ */
+export const galleryKeys = {
+  all: ['gallery'] as const,
+  months: () => ['gallery', 'months'] as const,
+  month: (month: string) => ['gallery', 'month', month] as const,
+};
+
+/** Items per request: a first screen needs fewer than this, and a month of 2,000 takes four. */
+export const MONTH_PAGE = 500;
+
+export function useGalleryMonths() {
+  return useQuery({
+    queryKey: galleryKeys.months(),
+    queryFn: async () => (await data(api.GET('/nodes/gallery/months'))).items,
+  });
+}
+
+export function monthItemsQuery(month: string) {
+  return {
+    queryKey: galleryKeys.month(month),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
+      data(
+        api.GET('/nodes', {
+          params: { query: { filter: 'gallery', month, sort: 'taken', order: 'desc', limit: MONTH_PAGE, ...(pageParam ? { cursor: pageParam } : {}) } },
+        }),
+      ),
+    getNextPageParam: (last: { next_cursor: string | null }) => last.next_cursor ?? undefined,
+  };
+}
+
+/**
+ * The items of one month, loading further pages until `needed` items are there (or the month
+ * ends). Many rows of one month share the one query; `cancelRefetch: false` makes their
+ * simultaneous asks one request.
+ */
+export function useMonthItems(month: string, needed: number): Node[] | undefined {
+  const query = useInfiniteQuery(monthItemsQuery(month));
+  const loaded = query.data?.pages.reduce((sum, page) => sum + page.items.length, 0) ?? 0;
+  const { hasNextPage, isFetching, fetchNextPage } = query;
+  useEffect(() => {
+    if (query.isSuccess && loaded < needed && hasNextPage && !isFetching) void fetchNextPage({ cancelRefetch: false });
+  }, [query.isSuccess, loaded, needed, hasNextPage, isFetching, fetchNextPage]);
+  return query.data ? flatItems(query.data.pages) : undefined;
+}
+
+const flattened = new WeakMap<object, Node[]>();
+/** One flat array per loaded set of pages, kept so that rows comparing by identity do not re-render. */
+export function flatItems(pages: readonly { items: Node[] }[]): Node[] {
+  let flat = flattened.get(pages);
+  if (!flat) {
+    flat = pages.flatMap((page) => page.items);
+    flattened.set(pages, flat);
+  }
+  return flat;
+}
