@@ -90,7 +90,7 @@ export function GalleryPage() {
   const total = photos + videos;
 
   return (
-    <div className="gallery">
+    <div className={selection.active ? 'gallery gallery-selecting' : 'gallery'}>
       {selection.active ? (
         <div className="topbar selection-bar" role="toolbar" aria-label="Selected photos">
           <IconButton icon="close" label="Stop selecting" onClick={selection.clear} />
@@ -101,16 +101,18 @@ export function GalleryPage() {
         </div>
       ) : (
         <div className="topbar">
-          <h1>Photos</h1>
-          {total > 0 && (
-            <>
+          <div className="gallery-title">
+            <h1>Photos</h1>
+            {total > 0 && (
               <span className="muted gallery-total">
                 {[photos > 0 && plural(photos, 'photo'), videos > 0 && plural(videos, 'video')].filter(Boolean).join(', ')}
               </span>
-              <Button icon="check" onClick={() => selection.start()}>
-                Select
-              </Button>
-            </>
+            )}
+          </div>
+          {total > 0 && (
+            <Button icon="check" onClick={() => selection.start()} className="gallery-select">
+              Select
+            </Button>
           )}
           {total > 0 && <UploadButton parentId={null} />}
         </div>
@@ -154,7 +156,7 @@ function EmptyGallery() {
       </span>
       <h2>No photos yet</h2>
       <p>Photos and videos you upload, into any folder, show up here, newest first and grouped by month.</p>
-      <p className="muted">Tap Upload to add some from this device.</p>
+      <p className="muted">Upload adds them from this phone or computer.</p>
       <UploadButton parentId={null} />
     </div>
   );

@@ -59,9 +59,13 @@ export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
 
   if (layout.months.length < 2) return null;
 
+  // A point on the track is both a place in the list (its bottom is the oldest month: what the
+  // bubble names) and a place the page scrolls to (its bottom is the end of the page: where the
+  // thumb is drawn). The month named is always on screen: f * total lies in
+  // [f * span, f * span + the screen's height].
+  const total = virtualizer.getTotalSize() - virtualizer.options.scrollMargin;
   const monthAt = (fraction: number): number => {
-    const { span } = scrollSpan(virtualizer);
-    const item = virtualizer.getVirtualItemForOffset(virtualizer.options.scrollMargin + fraction * span);
+    const item = virtualizer.getVirtualItemForOffset(virtualizer.options.scrollMargin + Math.min(fraction * total, total - 1));
     return item ? monthIndexOfRow(layout, item.index) : 0;
   };
   const fractionAt = (clientY: number): number => {
@@ -119,7 +123,7 @@ export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
       onPointerCancel={onPointerEnd}
     >
       <div ref={track} className="scrubber-track">
-        <YearMarks layout={layout} virtualizer={virtualizer} height={height} />
+        <YearMarks layout={layout} virtualizer={virtualizer} height={height} total={total} />
         <div ref={thumb} className="scrubber-thumb" />
         {drag && (
           <div className="scrubber-bubble" style={{ transform: `translateY(${drag.y}px)` }}>
@@ -132,9 +136,8 @@ export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
 }
 
 /** A mark for each year where it starts on the track, leaving out those that would overlap. */
-function YearMarks({ layout, virtualizer, height }: { layout: Timeline; virtualizer: Virtualizer<Window, Element>; height: number }) {
-  if (height === 0) return null;
-  const { span } = scrollSpan(virtualizer);
+function YearMarks({ layout, virtualizer, height, total }: { layout: Timeline; virtualizer: Virtualizer<Window, Element>; height: number; total: number }) {
+  if (height === 0 || total <= 0) return null;
   const marks: { year: string; top: number }[] = [];
   let lastTop = -Infinity;
   layout.months.forEach((month, index) => {
@@ -142,7 +145,7 @@ function YearMarks({ layout, virtualizer, height }: { layout: Timeline; virtuali
     const previous = layout.months[index - 1];
     if (previous && previous.month.slice(0, 4) === year) return;
     const start = virtualizer.measurementsCache[layout.headerRows[index]!]?.start ?? 0;
-    const top = Math.min(1, (start - virtualizer.options.scrollMargin) / span) * height;
+    const top = ((start - virtualizer.options.scrollMargin) / total) * height;
     if (top - lastTop < 20 || top > height - 12) return;
     lastTop = top;
     marks.push({ year, top });

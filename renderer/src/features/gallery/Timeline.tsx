@@ -42,6 +42,8 @@ export function Timeline({ months, selection, onOpen, onSelectMonth, reveal }: T
     estimateSize: (index) => (layout.rows[index]!.kind === 'header' ? HEADER_HEIGHT : tile + GAP),
     overscan: 4,
     scrollMargin,
+    // A jump lands below the selection bar while it holds the top of the screen.
+    scrollPaddingStart: selection.active ? HEADER_HEIGHT : 0,
     directDomUpdates: true,
     getItemKey: (index) => rowKey(layout.rows[index]!),
   });
@@ -57,12 +59,12 @@ export function Timeline({ months, selection, onOpen, onSelectMonth, reveal }: T
     const monthIndex = layout.months.findIndex((m) => m.month === month);
     const position = loadedItems(queryClient, month).findIndex((item) => item.id === reveal);
     if (monthIndex < 0 || position < 0) return;
-    const row = layout.headerRows[monthIndex]! + 1 + Math.floor(position / columns);
-    const range = virtualizer.range;
-    if (!range || row < range.startIndex + 1 || row > range.endIndex - 1) virtualizer.scrollToIndex(row, { align: 'center' });
-    const frame = requestAnimationFrame(() =>
-      document.querySelector<HTMLElement>(`.tile[data-node-id="${CSS.escape(reveal)}"]`)?.focus({ preventScroll: true }),
-    );
+    const tileOf = () => document.querySelector<HTMLElement>(`.tile[data-node-id="${CSS.escape(reveal)}"]`);
+    const box = tileOf()?.getBoundingClientRect();
+    if (!box || box.top < HEADER_HEIGHT || box.bottom > window.innerHeight) {
+      virtualizer.scrollToIndex(layout.headerRows[monthIndex]! + 1 + Math.floor(position / columns), { align: 'center' });
+    }
+    const frame = requestAnimationFrame(() => tileOf()?.focus({ preventScroll: true }));
     return () => cancelAnimationFrame(frame);
     // Only when a photo is handed back, not on every layout change after.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -154,10 +156,11 @@ const MonthHeader = memo(function MonthHeader({
           type="button"
           className="btn btn-quiet month-select"
           aria-pressed={allSelected}
+          aria-label={allSelected ? `Unselect ${label}` : `Select all of ${label}`}
           onClick={() => onSelectMonth(months.find((m) => m.month === row.month)!, !allSelected)}
         >
           <Icon name="check" />
-          {allSelected ? `Unselect ${label}` : `Select all of ${label}`}
+          {allSelected ? 'Unselect' : 'Select all'}
         </button>
       )}
     </div>
