@@ -17,6 +17,7 @@ import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
 import { benchUpload } from './upload.ts';
 import { benchVideoPoster } from './video-poster.ts';
+import { benchWeb } from './web.ts';
 import { benchWsFanout } from './ws-fanout.ts';
 
 installCleanup();
@@ -33,6 +34,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
+  ['web', 'web app', benchWeb],
 ];
 
 const wanted = process.argv.slice(2).map((a) => a.toLowerCase());

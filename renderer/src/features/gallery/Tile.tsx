@@ -70,13 +70,8 @@ export const Tile = memo(function Tile({
       // A long press must not open the browser's image menu.
       onContextMenu={(event) => event.preventDefault()}
     >
-      {url ? (
-        <img src={url} alt="" decoding="async" draggable={false} />
-      ) : (
-        <span className="tile-empty" aria-hidden="true">
-          <Icon name={video ? 'video' : 'photo'} />
-        </span>
-      )}
+      {/* Until its picture arrives a tile is its background colour: no icon to draw for every tile of a fling. */}
+      {url && <img src={url} alt="" decoding="async" draggable={false} />}
       {video && url && (
         <span className="tile-badge" aria-hidden="true">
           <Icon name="play" />
@@ -94,9 +89,7 @@ export const Tile = memo(function Tile({
             event.stopPropagation();
             selection.start(node);
           }}
-        >
-          <Icon name="check" />
-        </span>
+        />
       )}
     </button>
   );

@@ -1,6 +1,6 @@
 import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useQueryClient } from '@tanstack/react-query';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { Node } from '../../api/types.ts';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
@@ -10,6 +10,7 @@ import { useMonthItems } from './queries.ts';
 import { Scrubber } from './Scrubber.tsx';
 import { Tile } from './Tile.tsx';
 import { findLoaded, loadedItems } from './load.ts';
+import { noteScrolling } from './thumbs.ts';
 import { monthOfNode } from './useSelection.ts';
 import type { Selection } from './useSelection.ts';
 
@@ -37,18 +38,30 @@ export function Timeline({ months, selection, onOpen, onSelectMonth, reveal }: T
   const layout = useMemo(() => buildTimeline(months, columns), [months, columns]);
   const scrollMargin = useOffsetTop(listRef, width);
 
+  // Stable functions: the virtualizer recomputes the positions of every row when one changes.
+  const sizeOf = useCallback((index: number) => (layout.rows[index]?.kind === 'header' ? HEADER_HEIGHT : tile + GAP), [layout, tile]);
+  const measure = useCallback((element: Element) => sizeOf(Number(element.getAttribute('data-index'))), [sizeOf]);
+  const keyOf = useCallback((index: number) => rowKey(layout.rows[index]!), [layout]);
   const virtualizer = useWindowVirtualizer({
-    count: layout.rows.length,
-    estimateSize: (index) => (layout.rows[index]!.kind === 'header' ? HEADER_HEIGHT : tile + GAP),
+    // Nothing until the width is known: at width 0 every month's first row would be "on screen".
+    count: width > 0 ? layout.rows.length : 0,
+    estimateSize: sizeOf,
+    // The sizes are known exactly: a row is never measured, so nothing shifts as rows mount.
+    measureElement: measure,
     overscan: 4,
     scrollMargin,
     // A jump lands below the selection bar while it holds the top of the screen.
     scrollPaddingStart: selection.active ? HEADER_HEIGHT : 0,
     directDomUpdates: true,
-    getItemKey: (index) => rowKey(layout.rows[index]!),
+    getItemKey: keyOf,
   });
   // The sizes are exact; a new width or a new layout changes them all at once.
   useLayoutEffect(() => virtualizer.measure(), [virtualizer, tile, layout]);
+
+  useEffect(() => {
+    window.addEventListener('scroll', noteScrolling, { passive: true });
+    return () => window.removeEventListener('scroll', noteScrolling);
+  }, []);
 
   const queryClient = useQueryClient();
   useEffect(() => {
