@@ -8,6 +8,7 @@
 import os from 'node:os';
 import { benchDownload } from './download.ts';
 import { benchDurableWrites } from './durable-writes.ts';
+import { benchFuzz } from './fuzz.ts';
 import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
 import { benchListing } from './listing.ts';
@@ -34,6 +35,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
+  ['fuzz', 'fuzz', benchFuzz],
   ['web', 'web app', benchWeb],
 ];
 

@@ -7,7 +7,7 @@ test.describe('two tabs @lan', () => {
   test('two tabs refreshing at once stay signed in: the refresh token is never spent twice', async ({ page, context, member, hearth, world }) => {
     test.setTimeout(90_000);
     await signIn(page, member);
-    // The lock under test: Web Locks in a secure context, the localStorage mutex on a LAN name.
+    // The lock under test: Web Locks in a secure context, the IndexedDB lease on a LAN name.
     expect(await page.evaluate(() => 'locks' in navigator)).toBe(world === 'secure');
     const second = await context.newPage();
     await second.goto('/files');

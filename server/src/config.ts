@@ -17,9 +17,38 @@ export interface ServerConfig {
   passwordHashCost: number;
   /** Password hashes running at once; each holds 128*N*r bytes of memory. */
   passwordHashConcurrency: number;
-  rateLimit: { maxFailures: number; windowMs: number };
+  /**
+   * Hashes allowed to wait for a free slot, in all and per client address: beyond them a
+   * request is refused at once (503 `busy`, or 429 for one address) instead of stalling
+   * everyone's sign-in behind a flood.
+   */
+  passwordHashQueue: { maxWaiting: number; maxWaitingPerAddress: number };
+  /**
+   * Failed guesses (passwords, codes): an address (a link and an address, for link passwords)
+   * is refused after `maxFailures` in `windowMs`; an account (or a link) is never locked, but
+   * after `slowAfter` failures each further attempt waits, doubling from `slowBaseMs` up to
+   * `slowMaxMs`, so a guesser cannot lock the rightful user out.
+   */
+  rateLimit: { maxFailures: number; windowMs: number; slowAfter: number; slowBaseMs: number; slowMaxMs: number };
+  /**
+   * Host names the server answers to besides localhost, its own addresses and `*.local`
+   * (DNS rebinding: a page on another name must not reach the API).
+   */
+  hostNames: string[];
+  /** The origin family devices reach the server at, for link URLs; null: detected from the LAN address. */
+  publicUrl: string | null;
   devicePollIntervalMs: number;
-  ws: { queueCapacity: number; heartbeatMs: number; maxPayloadBytes: number };
+  ws: {
+    /** Messages one connection's queue holds; the oldest is dropped beyond it. */
+    queueCapacity: number;
+    /** Bytes one connection's queue holds, whatever the number of messages. */
+    queueBytes: number;
+    /** Open sockets per session and per account; a newer one closes the oldest. */
+    maxPerSession: number;
+    maxPerAccount: number;
+    heartbeatMs: number;
+    maxPayloadBytes: number;
+  };
   /** An upload that receives no data for this long is abandoned and its space reclaimed. */
   uploadExpiryMs: number;
   /** How often upkeep runs (expired sessions, uploads, trash past retention). */
@@ -67,9 +96,13 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   refreshTokenTtlMs: 30 * 24 * 60 * 60_000,
   passwordHashCost: 2 ** 17,
   passwordHashConcurrency: 2,
-  rateLimit: { maxFailures: 10, windowMs: 15 * 60_000 },
+  passwordHashQueue: { maxWaiting: 32, maxWaitingPerAddress: 4 },
+  rateLimit: { maxFailures: 10, windowMs: 15 * 60_000, slowAfter: 5, slowBaseMs: 500, slowMaxMs: 10_000 },
+  hostNames: [],
+  publicUrl: null,
   devicePollIntervalMs: 4_000,
-  ws: { queueCapacity: 256, heartbeatMs: 30_000, maxPayloadBytes: 4096 },
+  // A session is one browser (its tabs share it); an account has a few devices.
+  ws: { queueCapacity: 256, queueBytes: 1024 * 1024, maxPerSession: 8, maxPerAccount: 24, heartbeatMs: 30_000, maxPayloadBytes: 4096 },
   jsonBodyLimitBytes: 1024 * 1024,
   uploadExpiryMs: 24 * 60 * 60_000,
   maintenanceIntervalMs: 10 * 60_000,
@@ -87,9 +120,10 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
 
 export const VERSION = '0.1.0';
 
-export type ConfigInput = Partial<Omit<ServerConfig, 'rateLimit' | 'ws'>> & {
+export type ConfigInput = Partial<Omit<ServerConfig, 'rateLimit' | 'ws' | 'passwordHashQueue'>> & {
   rateLimit?: Partial<ServerConfig['rateLimit']>;
   ws?: Partial<ServerConfig['ws']>;
+  passwordHashQueue?: Partial<ServerConfig['passwordHashQueue']>;
 };
 
 /** Fills in defaults for what a caller (the CLI, Electron, a test) did not say. */
@@ -100,6 +134,9 @@ export function resolveConfig(input: ConfigInput = {}): ServerConfig {
     dataDir: path.resolve(input.dataDir ?? './data'),
     rateLimit: { ...DEFAULT_CONFIG.rateLimit, ...input.rateLimit },
     ws: { ...DEFAULT_CONFIG.ws, ...input.ws },
+    passwordHashQueue: { ...DEFAULT_CONFIG.passwordHashQueue, ...input.passwordHashQueue },
+    hostNames: (input.hostNames ?? DEFAULT_CONFIG.hostNames).map(normaliseHostName).filter((n) => n !== ''),
+    publicUrl: input.publicUrl == null ? null : parsePublicUrl(input.publicUrl),
     version: input.version ?? VERSION,
     webDir: input.webDir === undefined ? findWebDir() : input.webDir,
   };
@@ -120,7 +157,28 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.MEDIA_CONCURRENCY) input.mediaConcurrency = Math.max(1, Number.parseInt(env.MEDIA_CONCURRENCY, 10) || 1);
   if (env.DRIVE_TOOLS) input.driveTools = parseDriveTools(env.DRIVE_TOOLS);
   if (env.MEDIA_WORKERS_AT_START) input.mediaWorkersAtStart = env.MEDIA_WORKERS_AT_START !== '0' && env.MEDIA_WORKERS_AT_START !== 'false';
+  if (env.HOST_NAMES) input.hostNames = env.HOST_NAMES.split(',');
+  if (env.PUBLIC_URL) input.publicUrl = parsePublicUrl(env.PUBLIC_URL);
   return input;
+}
+
+/** `Family-PC.` and `family-pc` are one name. */
+export function normaliseHostName(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '');
+}
+
+/** An http(s) origin, written without a trailing slash; a path, query or credentials are refused. */
+function parsePublicUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`PUBLIC_URL must be a URL such as http://family-pc.local:8420, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new Error(`PUBLIC_URL must be an http(s) origin without path, query or credentials, got "${raw}"`);
+  }
+  return url.origin;
 }
 
 function parseDriveTools(raw: string): ServerConfig['driveTools'] {

@@ -1,10 +1,11 @@
-import fs from 'node:fs';
+import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { resolveConfig, type ConfigInput, type ServerConfig } from './config.ts';
 import { EventBus } from './events/bus.ts';
 import { createApp } from './http/app.ts';
+import { answerParserErrors } from './http/parser-errors.ts';
 import { createLogger, type Logger } from './log.ts';
 import { AccessTokens } from './services/access-tokens.ts';
 import type { ServiceDeps } from './services/context.ts';
@@ -13,6 +14,7 @@ import { PasswordHasher } from './services/passwords.ts';
 import { RateLimiter } from './services/rate-limiter.ts';
 import { newId } from './services/secrets.ts';
 import { openDatabase } from './store/db.ts';
+import { preparePrivateDataDir } from './store/data-dir.ts';
 import { createStore } from './store/index.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
 import { ThumbnailStore } from './store/thumbs.ts';
@@ -20,6 +22,8 @@ import { detectMediaTools } from './media/tools.ts';
 import { ContentStores } from './store/content-stores.ts';
 import { reconcileContent } from './services/reconcile.ts';
 import { WsGateway } from './ws/gateway.ts';
+import { HostAllowList } from './http/host-allow-list.ts';
+import { PublicOrigin } from './services/public-origin.ts';
 
 export interface RunningServer {
   /** Where clients on this machine reach the server. */
@@ -41,7 +45,7 @@ export interface RunningServer {
 export async function startServer(input: ConfigInput = {}): Promise<RunningServer> {
   const config = resolveConfig(input);
   const log = createLogger(config.logLevel);
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  preparePrivateDataDir(config.dataDir, log);
   const db = openDatabase(path.join(config.dataDir, 'hearth.db'));
   const store = createStore(db);
   const now = Date.now;
@@ -57,20 +61,35 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     bus,
     log,
     now,
-    passwords: new PasswordHasher(config.passwordHashCost, config.passwordHashConcurrency),
+    passwords: new PasswordHasher(config.passwordHashCost, config.passwordHashConcurrency, config.passwordHashQueue),
     accessTokens: new AccessTokens(keys.token),
-    rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now),
+    rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now, store.transaction),
   };
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
   const { tools: mediaTools, ffmpegOrigin, ffmpegVersion } = detectMediaTools(config);
   const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
-  const services = createServices(deps, { serverId, content, keys: { link: keys.link }, thumbs, mediaTools });
+  const origin = new PublicOrigin(config);
+  const services = createServices(deps, {
+    serverId,
+    content,
+    keys: { link: keys.link, totp: keys.totp, pairing: subKey(keys.token, 'pairing-code') },
+    thumbs,
+    mediaTools,
+    origin,
+  });
+  const sealed = services.twoFactor.sealStoredSecrets();
+  if (sealed > 0) log.info('sealed TOTP secrets stored in clear by an earlier version', { accounts: sealed });
   // Finish uploads whose bytes were complete when the server last stopped, before anything
   // else looks at the content files.
   await services.uploads.recover();
-  const app = createApp(services, log, config.jsonBodyLimitBytes, config.webDir);
-  const server = http.createServer(app.callback());
-  const gateway = new WsGateway(server, bus, services.sessions, config.ws, log);
+  // The configured origin's own name is one the family uses: it is allowed like HOST_NAMES.
+  const hosts = new HostAllowList([...config.hostNames, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])]);
+  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir);
+  const handle = app.callback();
+  // Node's missing-Host answer is a bare 400: the app refuses it with the envelope instead.
+  const server = http.createServer({ requireHostHeader: false }, handle);
+  answerParserErrors(server, log);
+  const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, hosts, handle);
 
   try {
     await listen(server, config.port, config.host);
@@ -80,6 +99,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  origin.listeningOn(port);
   const maintenance = startMaintenance(services, deps, log, config.maintenanceIntervalMs);
   // Plugged-in drives and pools after a reboot come back without waiting for maintenance.
   const libraryCheck = setInterval(() => void services.libraries.refresh().catch((error) => log.error('library check failed', { error: String(error) })), config.libraryCheckIntervalMs);
@@ -150,6 +170,11 @@ function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, in
   const timer = setInterval(() => void run(), intervalMs);
   timer.unref();
   return { run, timer };
+}
+
+/** A key of its own for one use, derived from a stored key (HMAC as a PRF). */
+function subKey(key: Buffer, use: string): Buffer {
+  return crypto.createHmac('sha256', key).update(`hearth subkey: ${use}`).digest();
 }
 
 /** A wildcard listen address is not something a client can dial. */

@@ -1,12 +1,15 @@
 import { errorOf, networkError, type ApiError } from './errors.ts';
 import { withCrossTabLock } from './lock.ts';
+import { readRefreshToken, writeRefreshToken } from './refresh-token-store.ts';
 import type { TokenResponse, User } from './types.ts';
 
 /**
  * Who is signed in, and their tokens. The access token lives only in this tab's memory; the
- * refresh token is in localStorage, shared by the tabs of this browser, and is only ever read
- * and spent under a cross-tab lock (see lock.ts), so no two tabs spend the same one. On a 401
- * exactly one refresh runs per tab and every request waiting on it gets its result.
+ * refresh token is in IndexedDB (refresh-token-store.ts), shared by the tabs of this browser,
+ * and is only ever read and spent under a cross-tab lock (see lock.ts), so no two tabs spend
+ * the same one. localStorage holds who is signed in (never a token): its storage events tell
+ * the other tabs. On a 401 exactly one refresh runs per tab and every request waiting on it
+ * gets its result.
  */
 export type SessionState =
   | { kind: 'restoring' }
@@ -14,9 +17,10 @@ export type SessionState =
   | { kind: 'signed-out'; reason: string | null };
 
 interface Stored {
-  refresh_token: string;
   session_id: string;
   user: User;
+  /** Only in what an earlier version stored; read once, then kept in IndexedDB. */
+  refresh_token?: string;
 }
 
 const STORAGE_KEY = 'hearth.session';
@@ -52,16 +56,23 @@ class Session {
     return () => this.listeners.delete(listener);
   };
 
-  /** Takes a token pair from sign-in, setup, approval or refresh. */
-  adopt(tokens: TokenResponse): void {
-    const stored: Stored = { refresh_token: tokens.refresh_token, session_id: tokens.session_id, user: tokens.user };
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
+  /**
+   * Takes a token pair from sign-in, setup, approval or refresh. This tab uses it at once;
+   * the other tabs hear of it (localStorage) only once the refresh token is committed where
+   * they will read it, so none of them finds a session without its token.
+   */
+  adopt(tokens: TokenResponse): Promise<void> {
+    const stored: Stored = { session_id: tokens.session_id, user: tokens.user };
+    const persisted = writeRefreshToken(tokens.refresh_token).then(() => localStorage.setItem(STORAGE_KEY, JSON.stringify(stored)));
+    // Callers that do not wait (sign-in screens) must not leave a rejection unhandled.
+    persisted.catch(() => undefined);
     // A phone whose clock is off sees a token already expired, or living for days: then rely
     // on the server's 401 rather than on this clock.
     const lifetime = tokens.expires_at - Date.now();
     const expiresAt = lifetime > 0 && lifetime < 86_400_000 ? tokens.expires_at : Date.now() + 10 * 60_000;
     this.access = { token: tokens.access_token, expiresAt, early: Math.min(EARLY_MS, (expiresAt - Date.now()) / 3) };
     this.set({ kind: 'signed-in', user: tokens.user, sessionId: tokens.session_id });
+    return persisted;
   }
 
   /** After the account changed (display name, password, 2FA): what the app routes on. */
@@ -107,6 +118,7 @@ class Session {
   forget(reason: string | null): void {
     this.access = null;
     localStorage.removeItem(STORAGE_KEY);
+    void writeRefreshToken(null).catch(() => undefined);
     this.set({ kind: 'signed-out', reason });
   }
 
@@ -114,7 +126,8 @@ class Session {
     return withCrossTabLock('refresh', async () => {
       // Read inside the lock: another tab may have rotated the token while this one waited.
       const stored = readStored();
-      if (!stored) {
+      const refreshToken = stored ? ((await readRefreshToken()) ?? stored.refresh_token ?? null) : null;
+      if (!refreshToken) {
         this.forget(null);
         return null;
       }
@@ -123,7 +136,7 @@ class Session {
         response = await fetch(`${API}/auth/refresh`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ refresh_token: stored.refresh_token }),
+          body: JSON.stringify({ refresh_token: refreshToken }),
           signal: AbortSignal.timeout(12_000),
         });
       } catch {
@@ -132,7 +145,8 @@ class Session {
       }
       if (response.ok) {
         const tokens = (await response.json()) as TokenResponse;
-        this.adopt(tokens);
+        // Committed before the lock is let go: the next holder must read this token, not the spent one.
+        await this.adopt(tokens);
         return tokens.access_token;
       }
       const error: ApiError = await errorOf(response);

@@ -24,6 +24,8 @@ export interface PendingResponse {
   status: 'pending';
   session_id: string;
   access_token: string;
+  /** Six digits shown on the waiting device and beside its request in the console, to tell which is which. */
+  pairing_code: string;
 }
 
 export interface StatusResponse {
@@ -87,6 +89,7 @@ export interface PendingDevice {
   user_agent: string | null;
   ip: string | null;
   created_at: number;
+  pairing_code: string;
 }
 
 export interface Invite {
@@ -99,6 +102,8 @@ export interface Invite {
   created_by: string;
   /** Present only in the response that creates the invite: the code is stored hashed. */
   code?: string;
+  /** With the code: the web app's page that registers with it, on the server's public origin. */
+  url?: string;
 }
 
 export interface ServerSettings {
@@ -186,8 +191,14 @@ export interface ShareLinkDto {
   created_at: number;
 }
 
+/**
+ * A node as a visitor of a public link sees it: no owner id (an account id is for the family,
+ * not the Internet), and the shared root has no parent (what is above it is not shared).
+ */
+export type PublicNodeDto = Omit<NodeDto, 'owner_id'>;
+
 export interface PublicShareDto {
-  node: NodeDto;
+  node: PublicNodeDto;
   owner_name: string;
   allow_download: boolean;
   expires_at: number | null;

@@ -21,6 +21,14 @@ export const ERROR_CATALOGUE = {
   invalid_totp_code: { status: 400, message: 'That code does not match the authenticator.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Send the request body as application/json.' },
+  invalid_encoding: { status: 400, message: 'The request body does not decompress with its Content-Encoding.' },
+  malformed_request: { status: 400, message: 'The request is not valid HTTP/1.1.' },
+  headers_too_large: { status: 431, message: 'The request line or headers are too large.' },
+  expectation_failed: { status: 417, message: 'Only Expect: 100-continue is supported.' },
+  http_version_unsupported: { status: 505, message: 'This server speaks HTTP/1.1.' },
+  request_timeout: { status: 408, message: 'The request took too long to arrive.' },
+  invalid_handshake: { status: 400, message: 'This is not a valid WebSocket handshake.' },
+  websocket_version_unsupported: { status: 426, message: 'This server speaks WebSocket version 13.' },
 
   // Authentication
   unauthorized: { status: 401, message: 'Sign in to continue.' },
@@ -54,6 +62,11 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
   already_set_up: { status: 409, message: 'The server is already set up.' },
   username_taken: { status: 409, message: 'That username is taken.' },
+  display_name_taken: { status: 409, message: 'Another account already goes by that name; choose one that cannot be mistaken for it.' },
+  tokens_already_issued: {
+    status: 409,
+    message: 'This device\'s tokens were already handed over once; sign in again if they were lost.',
+  },
   totp_already_enabled: { status: 409, message: 'Two-factor sign-in is already on.' },
   totp_not_enabled: { status: 409, message: 'Two-factor sign-in is not on.' },
   totp_not_started: { status: 409, message: 'Start two-factor enrollment first.' },
@@ -90,15 +103,21 @@ export const ERROR_CATALOGUE = {
   checksum_mismatch: { status: 460, message: 'The data does not match its Upload-Checksum; send it again.' },
   checksum_algorithm_unsupported: { status: 400, message: 'Upload-Checksum supports sha1 and sha256.' },
   upgrade_required: { status: 426, message: 'This endpoint speaks WebSocket only.' },
+  misdirected_request: {
+    status: 421,
+    message: 'This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES.',
+  },
 
   // Limits
   quota_exceeded: { status: 507, message: 'There is not enough storage left in this account.' },
   rate_limited: { status: 429, message: 'Too many attempts. Try again later.' },
   slow_down: { status: 429, message: 'Polling too fast. Wait a few seconds between requests.' },
+  busy: { status: 503, message: 'Too many passwords are being checked right now. Try again in a moment.' },
 
   // Server
   internal: { status: 500, message: 'Something went wrong on the server.' },
   unavailable: { status: 503, message: 'The server is not ready.' },
+  format_failed: { status: 500, message: 'The drive was not formatted: its file system is the same as before.' },
   helper_unavailable: { status: 503, message: 'The server has no way to mount drives here: run it as root or install udisks2.' },
   pool_unavailable: { status: 503, message: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' },
   library_offline: { status: 503, message: 'The drive holding this file is not connected.' },

@@ -8,12 +8,23 @@ export interface EventPayloads {
   'node.created': { node: unknown };
   'node.updated': { node: unknown };
   'node.moved': { node: unknown; from_parent_id: string | null };
-  'node.deleted': { node: unknown; permanent: boolean };
+  /**
+   * `access_lost`: the node still exists but moved out of what this account may see (out of a
+   * shared folder); `node` is as the account last saw it.
+   */
+  'node.deleted': { node: unknown; permanent: boolean; access_lost?: true };
   'node.restored': { node: unknown };
   'node.thumbnail_ready': { node: unknown };
   'upload.progress': { upload_id: string; offset: number; length: number | null };
   'quota.updated': { user_id: string; used: number; limit: number | null };
-  'device.pending': { session_id: string; user_id: string; username: string; device_name: string | null; platform: string | null };
+  'device.pending': {
+    session_id: string;
+    user_id: string;
+    username: string;
+    device_name: string | null;
+    platform: string | null;
+    pairing_code: string;
+  };
   'device.approved': { session_id: string; user_id: string };
   'device.denied': { session_id: string; user_id: string };
   'share.received': { node: unknown; role: string };

@@ -4,6 +4,7 @@ import type { Logger } from '../log.ts';
 import type { Services } from '../services/index.ts';
 import { errorEnvelope } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { requireHost } from './middleware/require-host.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { mountRoutes } from './mount.ts';
 import { tusHeaders } from '../uploads/tus-protocol.ts';
@@ -12,10 +13,11 @@ import * as pub from './routes/public.ts';
 import { route } from './route-def.ts';
 import * as S from './schemas.ts';
 import { API_PREFIX } from './paths.ts';
+import { requireKnownHost, type HostAllowList } from './host-allow-list.ts';
 import { webApp } from './static.ts';
 
 
-export function createApp(services: Services, log: Logger, jsonLimit: number, webDir: string | null = null): Koa {
+export function createApp(services: Services, log: Logger, jsonLimit: number, hosts: HostAllowList, webDir: string | null = null): Koa {
   const app = new Koa();
   // The server faces a home LAN directly: never believe X-Forwarded-For for rate limits.
   app.proxy = false;
@@ -38,7 +40,9 @@ export function createApp(services: Services, log: Logger, jsonLimit: number, we
   app.use(requestLog(log));
   app.use(errorEnvelope(log));
   app.use(securityHeaders());
+  app.use(requireHost());
   app.use(tusHeaders());
+  app.use(requireKnownHost(hosts));
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(root.routes());

@@ -16,11 +16,13 @@ const READ_ONLY = new Set(['GET', 'HEAD']);
  * No handler repeats any of them.
  */
 export function mountRoutes(router: Router, routes: readonly AnyRoute[], services: Services, jsonLimit: number): void {
-  const parseJson = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit,
-    jsonStrict: true,
-  }) as unknown as Koa.Middleware;
+  const parseJson = decodingErrors(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit,
+      jsonStrict: true,
+    }) as unknown as Koa.Middleware,
+  );
 
   for (const def of routes) {
     const steps: Koa.Middleware[] = [authenticate(def, services)];
@@ -73,6 +75,27 @@ function authenticate(def: AnyRoute, services: Services): Koa.Middleware {
     }
     ctx.state.actor = actor;
     return next();
+  };
+}
+
+/**
+ * A body whose Content-Encoding (gzip, deflate, br) does not decompress fails inside zlib,
+ * whose errors carry a numeric errno and no HTTP status: that is the client's mistake, not
+ * the server's. (The body limit applies to the inflated bytes, so a bomb stops at it: 413.)
+ */
+function decodingErrors(parse: Koa.Middleware): Koa.Middleware {
+  return async (ctx, next) => {
+    let parsed = false;
+    try {
+      await parse(ctx, async () => {
+        parsed = true;
+      });
+    } catch (error) {
+      const failure = error as { errno?: unknown; status?: unknown };
+      if (typeof failure.errno === 'number' && failure.status === undefined) throw new AppError('invalid_encoding');
+      throw error;
+    }
+    if (parsed) await next();
   };
 }
 

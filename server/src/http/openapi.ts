@@ -40,7 +40,11 @@ function build(routes: readonly AnyRoute[]): Json {
       version: VERSION,
       description:
         'Every error answers {"error":{"code","message","field"?}}. Times are milliseconds since the epoch; sizes are bytes. ' +
-        'Lists page with `limit` (default 100, max 1000) and an opaque `cursor`, answering {items, next_cursor}.',
+        'Lists page with `limit` (default 100, max 1000) and an opaque `cursor`, answering {items, next_cursor}. ' +
+        'JSON bodies may be sent with Content-Encoding gzip, deflate or br (400 `invalid_encoding` when they do not decompress; ' +
+        'the body limit counts the decompressed bytes). What is not HTTP/1.1 at all is answered on any path with the envelope ' +
+        'and the connection closed: 400 `malformed_request`, 408 `request_timeout`, 417 `expectation_failed`, ' +
+        '431 `headers_too_large`, 505 `http_version_unsupported`.',
     },
     servers: [{ url: API_PREFIX }],
     components: {
@@ -113,10 +117,14 @@ export function errorCodes(def: AnyRoute): ErrorCode[] {
     if (def.method !== 'GET' && !def.allowWithTemporaryPassword && def.auth !== 'pending') codes.add('must_change_password');
   }
   if (def.auth === 'admin') codes.add('forbidden');
-  if (def.body) codes.add('invalid_json').add('missing_field').add('invalid_input').add('payload_too_large').add('unsupported_media_type');
+  if (def.body) {
+    codes.add('invalid_json').add('missing_field').add('invalid_input').add('payload_too_large').add('unsupported_media_type').add('invalid_encoding');
+  }
   if (def.params || def.query) codes.add('invalid_input');
   if (def.params) codes.add('not_found');
   if (def.query && 'cursor' in ((def.query as z.ZodObject).shape ?? {})) codes.add('invalid_cursor');
+  // Every route refuses a Host that is not the server's (DNS rebinding).
+  codes.add('misdirected_request');
   codes.add('internal');
   return [...codes];
 }

@@ -96,15 +96,23 @@ export const TokenResponse = z.object({
   user: UserSummary,
 });
 
+const PairingCode = z
+  .string()
+  .regex(/^\d{6}$/)
+  .describe('Six digits derived from the pending session: shown on the waiting device and beside its request in the console');
+
 export const PendingResponse = z.object({
   status: z.literal('pending'),
   session_id: z.string(),
   access_token: z.string().describe('Pending scope: only GET /auth/session/{id}/status accepts it'),
+  pairing_code: PairingCode,
 });
 
 export const DeviceStatusResponse = z.union([
-  z.object({ status: z.literal('pending') }),
-  TokenResponse.extend({ status: z.literal('approved') }),
+  z.object({ status: z.literal('pending'), pairing_code: PairingCode }),
+  TokenResponse.extend({ status: z.literal('approved') }).describe(
+    'Answered once; polls after that answer 409 tokens_already_issued',
+  ),
 ]);
 
 export const StatusResponse = z.object({
@@ -151,6 +159,7 @@ export const PendingDeviceResponse = z.object({
   user_agent: z.string().nullable(),
   ip: z.string().nullable(),
   created_at: z.number().int(),
+  pairing_code: PairingCode,
 });
 
 export const InviteResponse = z.object({
@@ -162,6 +171,10 @@ export const InviteResponse = z.object({
   created_at: z.number().int(),
   created_by: z.string(),
   code: z.string().optional().describe('Only in the response that creates the invite'),
+  url: z
+    .string()
+    .optional()
+    .describe("Only in the response that creates the invite: <origin>/invite/<code>, the web app's page that registers with it; the origin is PUBLIC_URL or the detected LAN address, never the request's Host"),
 });
 
 export const InviteCheckResponse = z.object({ valid: z.boolean(), expires_at: z.number().int().optional() });
@@ -319,7 +332,7 @@ export const LinkResponse = z.object({
   id: z.string(),
   node_id: z.string(),
   token: z.string(),
-  url: z.string().describe('The public page <origin>/s/<token>'),
+  url: z.string().describe('The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request\'s Host'),
   expires_at: z.number().int().nullable(),
   password_protected: z.boolean(),
   allow_download: z.boolean(),
@@ -327,8 +340,12 @@ export const LinkResponse = z.object({
   created_at: z.number().int(),
 });
 
+export const PublicNodeResponse = NodeResponse.omit({ owner_id: true }).describe(
+  'A node as a link visitor sees it: no owner id; the shared root has parent_id null',
+);
+
 export const PublicShareResponse = z.object({
-  node: NodeResponse,
+  node: PublicNodeResponse,
   owner_name: z.string(),
   allow_download: z.boolean(),
   expires_at: z.number().int().nullable(),

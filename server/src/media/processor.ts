@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import exifReader from 'exif-reader';
 import sharp, { type Metadata } from 'sharp';
-import { captureTime, orientedSize } from './capture-time.ts';
+import { captureTime, orientedSize, plausibleCaptureTime } from './capture-time.ts';
+import { heifImageSize } from './heif-header.ts';
 import { runTool } from './run-tool.ts';
 
 /** System tools found at start-up; any may be missing, and what needs it is then skipped. */
@@ -17,18 +18,32 @@ export interface MediaTools {
 export interface MediaLimits {
   /** Decompression bombs: images with more pixels are refused before decoding. */
   maxPixels: number;
+  /**
+   * HEIF decoders allocate from the size the file declares and hold the whole file: both are
+   * checked before one starts (a phone's 48 MP photo is 10 to 25 MB).
+   */
+  maxHeifPixels: number;
+  maxHeifBytes: number;
   /** Wall-clock bound of one job's decoding and resizing. */
   timeoutMs: number;
   /** Address-space bound of the external decoders. */
   toolMemoryBytes: number;
+  /** Resident memory a worker process may reach; past it the pool kills it (its job fails alone). */
+  workerMemoryBytes: number;
+  /** Bound of the WebAssembly HEIC decoder's memory inside a worker. */
+  wasmMemoryBytes: number;
 }
 
 const HEIF_TYPES = new Set(['image/heic', 'image/heif']);
 
 export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
   maxPixels: 200_000_000,
+  maxHeifPixels: 64_000_000,
+  maxHeifBytes: 128 * 1024 ** 2,
   timeoutMs: 60_000,
   toolMemoryBytes: 2 * 1024 ** 3,
+  workerMemoryBytes: 1536 * 1024 ** 2,
+  wasmMemoryBytes: 1024 ** 3,
 };
 
 /** Long edge of each cached thumbnail: the grid size and the full-screen size. */
@@ -72,10 +87,25 @@ export async function processMedia(
 ): Promise<MediaInfo> {
   if (mime.startsWith('video/')) return processVideo(file, tools, limits, sizes);
   if (HEIF_TYPES.has(mime)) return processHeif(file, tools, limits, sizes);
+  if (mime === 'image/svg+xml') return processSvg(file, limits, sizes);
   return processImage(file, limits, sizes);
 }
 
-async function processImage(file: string, limits: MediaLimits, sizes: readonly ThumbnailSize[], meta?: { takenAt: number | null }): Promise<MediaInfo> {
+/** SVG is text: anything bigger than this is not a picture someone drew. */
+const MAX_SVG_BYTES = 8 * 1024 * 1024;
+
+/**
+ * An SVG is rendered from its bytes, never from its path: librsvg resolves the references of
+ * a file (`<image href="...">`) against the file's folder, and a content file's folder holds
+ * other people's content files. From bytes there is no base, so no file is ever read.
+ */
+async function processSvg(file: string, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
+  const { size } = await fs.stat(file);
+  if (size > MAX_SVG_BYTES) return { width: null, height: null, takenAt: null, thumbnails: null, failure: `SVG too large (${size} bytes)` };
+  return processImage(await fs.readFile(file), limits, sizes);
+}
+
+async function processImage(file: string | Buffer, limits: MediaLimits, sizes: readonly ThumbnailSize[], meta?: { takenAt: number | null }): Promise<MediaInfo> {
   const info: MediaInfo = { width: null, height: null, takenAt: meta?.takenAt ?? null, thumbnails: null, failure: null };
   let metadata: Metadata;
   try {
@@ -112,11 +142,12 @@ export async function renderThumbnails(
   limits: MediaLimits,
   sizes: readonly ThumbnailSize[],
   autoOrient = true,
+  pixels?: { width: number; height: number; channels: 4 },
 ): Promise<Map<ThumbnailSize, Buffer>> {
   // Decoded straight to the largest size asked for, so JPEG shrink-on-load picks the smallest
   // scale that still covers it; smaller sizes are made from those pixels, not a second decode.
   const largest = Math.max(...sizes) as ThumbnailSize;
-  const decoder = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error', sequentialRead: true });
+  const decoder = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error', sequentialRead: true, ...(pixels && { raw: pixels }) });
   const decoded = (autoOrient ? decoder.rotate() : decoder)
     .timeout({ seconds: Math.ceil(limits.timeoutMs / 1000) })
     .resize({ width: largest, height: largest, fit: 'inside', withoutEnlargement: true });
@@ -141,6 +172,9 @@ export async function renderThumbnails(
  * result is upright; the EXIF orientation it may copy along is ignored, not applied twice.
  */
 async function processHeif(file: string, tools: MediaTools, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
+  // Before any decoder sees the file: a fake HEIC of 800 MB took a worker to 2.5 GB.
+  const refused = await heifRefusal(file, limits);
+  if (refused) return { width: null, height: null, takenAt: null, thumbnails: null, failure: refused };
   const takenAt = await sharp(file).metadata().then((m) => (m.exif ? takenFromExif(m.exif) : null), () => null);
   if (!tools.heifConvert) {
     // An AV1-coded HEIF is an AVIF in all but its brand: sharp decodes it as it does AVIF (and
@@ -155,7 +189,7 @@ async function processHeif(file: string, tools: MediaTools, limits: MediaLimits,
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-heif-'));
   try {
     const out = path.join(dir, 'decoded.jpg');
-    await runTool(tools.heifConvert, ['-q', '92', file, out], {
+    await runTool(tools.heifConvert, ['-q', '92', '--', file, out], {
       timeoutMs: limits.timeoutMs,
       memoryBytes: limits.toolMemoryBytes,
       prlimit: tools.prlimit,
@@ -173,6 +207,16 @@ async function processHeif(file: string, tools: MediaTools, limits: MediaLimits,
   }
 }
 
+/** Why a HEIF file is not given to a decoder at all, or null when it may be. */
+async function heifRefusal(file: string, limits: MediaLimits): Promise<string | null> {
+  const { size } = await fs.stat(file);
+  if (size > limits.maxHeifBytes) return `HEIC file too large (${size} bytes)`;
+  const image = await heifImageSize(file).catch(() => null);
+  if (!image) return 'HEIC: no image size in the file (not a HEIF image)';
+  if (image.width * image.height > limits.maxHeifPixels) return `too many pixels (${image.width}x${image.height})`;
+  return null;
+}
+
 /** Fallback when no system decoder is installed: libheif compiled to WebAssembly. */
 async function decodeHeifWasm(file: string): Promise<{ data: Buffer; width: number; height: number }> {
   const { default: decode } = await import('heic-decode');
@@ -188,8 +232,9 @@ async function processImageBuffer(
 ): Promise<MediaInfo> {
   const info: MediaInfo = { width: raw.width, height: raw.height, takenAt, thumbnails: null, failure: null };
   try {
-    const png = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).png().toBuffer();
-    info.thumbnails = await renderThumbnails(png, limits, sizes);
+    // Straight from the decoded pixels: no PNG in between, whose encoding and decoding held two
+    // more copies of the picture.
+    info.thumbnails = await renderThumbnails(raw.data, limits, sizes, true, { width: raw.width, height: raw.height, channels: 4 });
   } catch (error) {
     info.failure = `cannot render: ${message(error)}`;
   }
@@ -251,7 +296,7 @@ export function videoFields(probe: FfprobeOutput): Pick<MediaInfo, 'width' | 'he
   if (width !== null && height !== null && Math.abs(rotation) % 180 === 90) [width, height] = [height, width];
   const created = probe.format?.tags?.creation_time;
   const takenAt = created ? Date.parse(created) : NaN;
-  return { width, height, takenAt: Number.isNaN(takenAt) || takenAt <= 0 ? null : takenAt };
+  return { width, height, takenAt: Number.isNaN(takenAt) || takenAt <= 0 ? null : plausibleCaptureTime(takenAt) };
 }
 
 /**
@@ -262,7 +307,7 @@ export function creationTimeFromSummary(summary: string): number | null {
   const input = summary.slice(summary.indexOf('Input #0'));
   const match = /^\s+creation_time\s*:\s*(\S+)/m.exec(input);
   const at = match ? Date.parse(match[1]!) : NaN;
-  return Number.isNaN(at) || at <= 0 ? null : at;
+  return Number.isNaN(at) || at <= 0 ? null : plausibleCaptureTime(at);
 }
 
 function takenFromExif(exif: Buffer): number | null {

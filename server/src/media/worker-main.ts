@@ -3,8 +3,15 @@
  * runs apart from the server (and at a lower CPU priority) so a decoder crash on a hostile
  * file kills only this process, and thumbnails never slow down the requests of the family.
  */
+import v8 from 'node:v8';
 import sharp from 'sharp';
 import { processMedia, type MediaLimits, type MediaTools, type ThumbnailSize } from './processor.ts';
+
+// The WebAssembly HEIC decoder's memory may grow only this far: past it decoding fails with an
+// error instead of taking the machine's memory. Set before any module is instantiated. V8
+// ignores a flag it does not know, so a future Node without this one still runs.
+const wasmBytes = Number(process.env.HEARTH_WASM_MEMORY_BYTES);
+if (Number.isFinite(wasmBytes) && wasmBytes > 0) v8.setFlagsFromString(`--wasm-max-mem-pages=${Math.floor(wasmBytes / 65536)}`);
 
 export interface WorkerJob {
   id: number;

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,10 @@ import type { WorkerJob, WorkerReply } from './worker-main.ts';
 
 /** Below the server's own priority: requests first, thumbnails with what is left. */
 const WORKER_NICENESS = 10;
+/** A worker's JavaScript heap: its own objects are small; pictures live in buffers and libvips. */
+const WORKER_HEAP_MB = 256;
+/** How often a busy worker's resident memory is looked at. */
+const MEMORY_CHECK_MS = 100;
 
 interface Slot {
   child: ChildProcess | null;
@@ -26,7 +31,7 @@ interface Pending {
 export class MediaWorkerPool {
   private readonly slots: Slot[];
   private readonly waiting: Pending[] = [];
-  private readonly running = new Map<ChildProcess, { pending: Pending; timer: NodeJS.Timeout }>();
+  private readonly running = new Map<ChildProcess, { pending: Pending; timer: NodeJS.Timeout; watch: NodeJS.Timeout; overMemory: boolean }>();
   private nextId = 1;
   private closed = false;
 
@@ -74,14 +79,30 @@ export class MediaWorkerPool {
       slot.busy = true;
       const child = (slot.child ??= this.spawn(slot));
       const timer = setTimeout(() => child.kill('SIGKILL'), this.limits.timeoutMs * 2);
-      this.running.set(child, { pending, timer });
+      const run = { pending, timer, watch: setInterval(() => this.checkMemory(child, run), MEMORY_CHECK_MS), overMemory: false };
+      this.running.set(child, run);
       child.send(pending.job);
+    }
+  }
+
+  /**
+   * The resident-memory guard: a decoder that runs away (a hostile file the checks before
+   * decoding did not catch) is killed before it takes the machine's memory, and its job
+   * fails alone. An address-space limit cannot do this for a Node process: WebAssembly
+   * reserves several GB of address space for each module's memory up front.
+   */
+  private checkMemory(child: ChildProcess, run: { overMemory: boolean }): void {
+    const rss = child.pid ? residentBytes(child.pid) : null;
+    if (rss !== null && rss > this.limits.workerMemoryBytes) {
+      run.overMemory = true;
+      child.kill('SIGKILL');
     }
   }
 
   private spawn(slot: Slot): ChildProcess {
     const child = fork(workerEntry.file, [], {
-      execArgv: workerEntry.execArgv,
+      execArgv: [...workerEntry.execArgv, `--max-old-space-size=${WORKER_HEAP_MB}`],
+      env: { ...process.env, HEARTH_WASM_MEMORY_BYTES: String(this.limits.wasmMemoryBytes) },
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -93,7 +114,8 @@ export class MediaWorkerPool {
     child.on('message', (reply: WorkerReply) => this.finish(slot, child, fromReply(reply)));
     child.on('exit', (code, signal) => {
       if (slot.child === child) slot.child = null;
-      this.finish(slot, child, failed(`media worker stopped (${signal ?? `exit ${code}`}) on this file`));
+      const why = this.running.get(child)?.overMemory ? `used more than ${this.limits.workerMemoryBytes} bytes of memory` : `stopped (${signal ?? `exit ${code}`})`;
+      this.finish(slot, child, failed(`media worker ${why} on this file`));
     });
     return child;
   }
@@ -102,6 +124,7 @@ export class MediaWorkerPool {
     const run = this.running.get(child);
     if (!run) return;
     clearTimeout(run.timer);
+    clearInterval(run.watch);
     this.running.delete(child);
     slot.busy = false;
     run.pending.resolve(info);
@@ -117,6 +140,16 @@ const workerEntry = (() => {
   }
   return { file: path.join(path.dirname(here), 'media-worker.js'), execArgv: [] };
 })();
+
+/** A process's resident memory from /proc (Linux); null where there is no /proc. */
+function residentBytes(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
 
 function fromReply(reply: WorkerReply): MediaInfo {
   return {

@@ -92,7 +92,7 @@ export async function listBlockDevicesProbed(options: { readEveryDevice?: boolea
  */
 export async function probeFilesystem(device: string): Promise<FilesystemProbe | null> {
   try {
-    const out = await runCommand('blkid', ['-p', '-o', 'export', device]);
+    const out = await runCommand('blkid', ['-p', '-o', 'export', '--', device]);
     const fields = Object.fromEntries(out.split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2)));
     return { filesystem: fields.TYPE ?? null, label: fields.LABEL ?? null, uuid: fields.UUID ?? null };
   } catch (error) {
@@ -107,10 +107,12 @@ export type FilesystemKind = 'ext4' | 'exfat';
 
 /** Writes a new, empty file system. Destroys what was there: callers check every rule first. */
 export async function makeFilesystem(device: string, filesystem: FilesystemKind, label: string | null): Promise<void> {
+  // `--` before every positional argument, here and in every OS command: whatever a device
+  // path or a label looks like, it is never read as an option.
   if (filesystem === 'ext4') {
-    await runCommand('mkfs.ext4', ['-F', '-q', ...(label ? ['-L', label] : []), device], 10 * 60_000);
+    await runCommand('mkfs.ext4', ['-F', '-q', ...(label ? ['-L', label] : []), '--', device], 10 * 60_000);
   } else {
-    await runCommand('mkfs.exfat', [...(label ? ['-L', label] : []), device], 10 * 60_000);
+    await runCommand('mkfs.exfat', [...(label ? ['-L', label] : []), '--', device], 10 * 60_000);
   }
 }
 
@@ -128,24 +130,30 @@ export async function formatWithUdisks(
 ): Promise<void> {
   const objectPath = udisksObjectPath(await runCommand(tools.udisksctl, ['info', '-b', device]));
   if (!objectPath) throw new Error(`udisks2 does not know ${device}`);
+  await runCommand(tools.busctl, udisksFormatArguments(objectPath, filesystem, label), 10 * 60_000);
+}
+
+/**
+ * busctl's arguments for udisks' Block.Format. The label is a positional argument of busctl:
+ * without the `--` a label `-h` was read as busctl's own option, which printed its help and
+ * exited 0, a format that never ran reported as done.
+ */
+export function udisksFormatArguments(objectPath: string, filesystem: FilesystemKind, label: string | null): string[] {
   const options = [...(label ? ['label', 's', label] : []), 'auth.no_user_interaction', 'b', 'true'];
-  await runCommand(
-    tools.busctl,
-    [
-      'call',
-      '--system',
-      '--timeout=600',
-      'org.freedesktop.UDisks2',
-      objectPath,
-      'org.freedesktop.UDisks2.Block',
-      'Format',
-      'sa{sv}',
-      filesystem,
-      String(options.length / 3),
-      ...options,
-    ],
-    10 * 60_000,
-  );
+  return [
+    'call',
+    '--system',
+    '--timeout=600',
+    '--',
+    'org.freedesktop.UDisks2',
+    objectPath,
+    'org.freedesktop.UDisks2.Block',
+    'Format',
+    'sa{sv}',
+    filesystem,
+    String(options.length / 3),
+    ...options,
+  ];
 }
 
 /** The object path `udisksctl info -b` starts with: "/org/freedesktop/UDisks2/block_devices/sdb1:". */

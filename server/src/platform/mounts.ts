@@ -49,10 +49,10 @@ export function isNetworkFs(fsType: string): boolean {
 export async function unmountDirect(mount: MountEntry): Promise<void> {
   await flush(mount.mountPoint);
   if (mount.fsType.startsWith('fuse') && process.getuid?.() !== 0) {
-    await runCommand(findExecutable('fusermount3') ?? 'fusermount', ['-u', mount.mountPoint], 60_000);
+    await runCommand(findExecutable('fusermount3') ?? 'fusermount', ['-u', '--', mount.mountPoint], 60_000);
     return;
   }
-  await runCommand('umount', [mount.mountPoint], 60_000);
+  await runCommand('umount', ['--', mount.mountPoint], 60_000);
 }
 
 /**
@@ -79,14 +79,14 @@ export async function unmountWithUdisks(udisksctl: string, mount: MountEntry): P
 }
 
 function flush(mountPoint: string): Promise<unknown> {
-  return runCommand('sync', ['-f', mountPoint]).catch(() => runCommand('sync', []));
+  return runCommand('sync', ['-f', '--', mountPoint]).catch(() => runCommand('sync', []));
 }
 
 /** Mounts a block device at a folder of ours (created when missing). Needs root. */
 export async function mountDevice(device: string, mountPoint: string): Promise<void> {
   fs.mkdirSync(mountPoint, { recursive: true });
   // A drive someone plugged in is data, never programs or device files.
-  await runCommand('mount', ['-o', 'nosuid,nodev', device, mountPoint], 120_000);
+  await runCommand('mount', ['-o', 'nosuid,nodev', '--', device, mountPoint], 120_000);
 }
 
 /**
@@ -128,6 +128,7 @@ export async function mountPool(mergerfs: string, branches: string[], mountPoint
     'dropcacheonclose=true',
     'fsname=hearth-pool',
   ];
+  // mergerfs takes no `--`: its branches and mount point are absolute paths the server built.
   await runCommand(mergerfs, ['-o', settings.join(','), branches.join(':'), mountPoint], 60_000);
 }
 

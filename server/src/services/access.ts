@@ -24,7 +24,7 @@ export type AccessRole = 'owner' | 'editor' | 'viewer';
 export class AccessService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  node(actor: Actor, nodeId: string, need: Need): NodeRow {
+  node(actor: Pick<Actor, 'userId'>, nodeId: string, need: Need): NodeRow {
     const node = this.deps.store.nodes.byId(nodeId, actor.userId);
     if (!node) throw new AppError('not_found');
     if (node.owner_id === actor.userId) return node;
@@ -44,7 +44,7 @@ export class AccessService {
   }
 
   /** A folder the caller may add to; `null` (or "root") is the caller's own top level. */
-  targetFolder(actor: Actor, parentId: string | null): NodeRow | null {
+  targetFolder(actor: Pick<Actor, 'userId'>, parentId: string | null): NodeRow | null {
     if (parentId === null) return null;
     const parent = this.node(actor, parentId, 'write');
     if (parent.type !== 'folder') throw new AppError('invalid_input', 'The parent must be a folder.', { field: 'parent_id' });
@@ -86,14 +86,4 @@ function allows(grants: InheritedGrant[], need: Need): boolean {
 /** `parent_id` as clients send it: omitted, null or "root" all mean the top level. */
 export function normaliseParentId(parentId: string | null | undefined): string | null {
   return parentId === undefined || parentId === null || parentId === 'root' ? null : parentId;
-}
-
-/** Merges the audiences of before and after a change (a move can leave or enter a shared folder). */
-export function mergeAudiences(...audiences: Audience[]): Audience {
-  const users = new Set<string>();
-  for (const audience of audiences) {
-    if ('everyone' in audience) return audience;
-    for (const user of audience.users) users.add(user);
-  }
-  return { users: [...users] };
 }

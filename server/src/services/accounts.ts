@@ -1,10 +1,11 @@
 import type { Me, Page, PublicUser } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
 import type { UserRow } from '../store/users.repo.ts';
-import type { Actor, ServiceDeps } from './context.ts';
+import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
 import { toMe, toPublicUser } from './mappers.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
-import { checkPassword, cleanDisplayName } from './rules.ts';
+import { addressKey, type GuessBuckets } from './rate-limiter.ts';
+import { checkNamesFree, checkPassword, cleanDisplayName } from './rules.ts';
 import type { SessionService } from './sessions.ts';
 
 /** What an account does to itself: read its profile, rename, change its password. */
@@ -21,7 +22,13 @@ export class AccountService {
   updateProfile(actor: Actor, input: { display_name?: string | null | undefined }): Me {
     const user = this.user(actor);
     if (input.display_name !== undefined) {
-      this.deps.store.users.update(user.id, { display_name: cleanDisplayName(input.display_name) }, this.deps.now());
+      const displayName = cleanDisplayName(input.display_name);
+      const { store } = this.deps;
+      // Check and write in one transaction: two accounts cannot take the same name at once.
+      store.transaction(() => {
+        checkNamesFree(store.users.names(), { selfId: user.id, displayName });
+        store.users.update(user.id, { display_name: displayName }, this.deps.now());
+      });
     }
     return this.me(actor);
   }
@@ -30,18 +37,22 @@ export class AccountService {
    * Changing the password clears a temporary one and signs out every other device: whoever
    * knew the old password keeps no session.
    */
-  async changePassword(actor: Actor, input: { current_password: string; new_password: string }): Promise<void> {
+  async changePassword(
+    actor: Actor,
+    input: { current_password: string; new_password: string },
+    client: ClientInfo,
+  ): Promise<void> {
     const user = this.user(actor);
     checkPassword(input.new_password, 'new_password');
-    const bucket = `password:acct:${user.id}`;
-    this.deps.rateLimiter.check([bucket]);
-    if (!(await this.deps.passwords.verify(input.current_password, user.password_hash))) {
-      this.deps.rateLimiter.fail([bucket]);
-      throw new AppError('wrong_password', undefined, { field: 'current_password' });
-    }
-    const hash = await this.deps.passwords.hash(input.new_password);
+    const address = addressKey(client.ip);
+    const buckets = passwordCheckBuckets(user.id, address);
+    const right = await this.deps.rateLimiter.guess(buckets, () =>
+      this.deps.passwords.verify(input.current_password, this.user(actor).password_hash, address),
+    );
+    if (!right) throw new AppError('wrong_password', undefined, { field: 'current_password' });
+    const hash = await this.deps.passwords.hash(input.new_password, address);
     this.deps.store.users.update(user.id, { password_hash: hash, must_change_password: false }, this.deps.now());
-    this.deps.rateLimiter.reset(bucket);
+    this.deps.rateLimiter.reset(buckets.slowed);
     this.sessions.endAllOf(user.id, 'password_changed', actor.sessionId);
   }
 
@@ -61,4 +72,12 @@ export class AccountService {
     if (!user) throw new AppError('invalid_token');
     return user;
   }
+}
+
+/**
+ * Buckets for checking a signed-in account's own password (password change, turning 2FA
+ * off): the address is refused after the limit, the account only slowed.
+ */
+export function passwordCheckBuckets(userId: string, address: string): GuessBuckets & { slowed: string } {
+  return { limited: [`password:ip:${address}`], slowed: `password:acct:${userId}` };
 }

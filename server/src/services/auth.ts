@@ -5,7 +5,8 @@ import type { UserRow } from '../store/users.repo.ts';
 import { usernameKey } from '../store/users.repo.ts';
 import type { ClientInfo, ServiceDeps } from './context.ts';
 import { toUserSummary } from './mappers.ts';
-import { checkPassword, checkUsername, cleanDisplayName } from './rules.ts';
+import { addressKey } from './rate-limiter.ts';
+import { checkDeviceInfo, checkNamesFree, checkPassword, checkReadableName, checkUsername, cleanDisplayName } from './rules.ts';
 import { hashSecret, newId } from './secrets.ts';
 import type { DeviceInfo, SessionService } from './sessions.ts';
 import type { SettingsService } from './settings.ts';
@@ -47,7 +48,9 @@ export class AuthService {
     if (store.users.count() > 0) throw new AppError('already_set_up');
     checkUsername(input.username);
     checkPassword(input.password);
-    const passwordHash = await this.deps.passwords.hash(input.password);
+    checkDeviceInfo(input);
+    if (input.server_name !== undefined) checkReadableName(input.server_name, 'server_name');
+    const passwordHash = await this.deps.passwords.hash(input.password, addressKey(client.ip));
     // The count is read again inside the transaction: two racing setups cannot both win.
     const user = store.transaction(() => {
       if (store.users.count() > 0) throw new AppError('already_set_up');
@@ -62,7 +65,7 @@ export class AuthService {
     return this.sessions.issueTokens(session, user);
   }
 
-  async register(input: RegisterInput): Promise<UserSummary> {
+  async register(input: RegisterInput, client: ClientInfo): Promise<UserSummary> {
     const { store } = this.deps;
     checkUsername(input.username);
     checkPassword(input.password);
@@ -75,8 +78,10 @@ export class AuthService {
       throw new AppError('invalid_invite', undefined, { field: 'invite_code' });
     }
     if (store.users.byUsername(input.username)) throw new AppError('username_taken', undefined, { field: 'username' });
-    const passwordHash = await this.deps.passwords.hash(input.password);
+    const passwordHash = await this.deps.passwords.hash(input.password, addressKey(client.ip));
     const user = store.transaction(() => {
+      // Checked again inside the transaction: two racing registrations cannot take one name.
+      checkNamesFree(store.users.names(), { username: input.username, displayName });
       let role: UserRow['role'] = 'member';
       if (inviteHash !== null) {
         if (!store.invites.redeem(inviteHash, this.deps.now())) {
@@ -93,23 +98,22 @@ export class AuthService {
 
   async login(input: LoginInput, client: ClientInfo): Promise<LoginResult> {
     const { store, rateLimiter, passwords } = this.deps;
+    checkDeviceInfo(input);
+    const address = addressKey(client.ip);
     const accountBucket = `login:acct:${usernameKey(input.username)}`;
-    const addressBucket = `login:ip:${client.ip ?? 'unknown'}`;
-    rateLimiter.check([accountBucket, addressBucket]);
-
-    const user = store.users.byUsername(input.username);
-    const passwordOk = user
-      ? await passwords.verify(input.password, user.password_hash)
-      : await passwords.verifyAgainstDummy(input.password);
-    if (!user || !passwordOk) {
-      rateLimiter.fail([accountBucket, addressBucket]);
-      throw new AppError('invalid_credentials');
-    }
+    // The guess is counted before the slow hash (parallel guesses all count); the address is
+    // refused after the limit, the account only slowed (a guesser cannot lock its owner out).
+    let user: UserRow | undefined;
+    const passwordOk = await rateLimiter.guess({ limited: [`login:ip:${address}`], slowed: accountBucket }, () => {
+      user = store.users.byUsername(input.username);
+      return user ? passwords.verify(input.password, user.password_hash, address) : passwords.verifyAgainstDummy(input.password, address);
+    });
+    if (!user || !passwordOk) throw new AppError('invalid_credentials');
     if (user.disabled) throw new AppError('account_disabled');
     if (user.totp_secret !== null) this.twoFactor.checkSignInCode(user, input.totp_code, client);
     rateLimiter.reset(accountBucket);
     if (passwords.needsRehash(user.password_hash)) {
-      store.users.update(user.id, { password_hash: await passwords.hash(input.password) }, this.deps.now());
+      store.users.update(user.id, { password_hash: await passwords.hash(input.password, address) }, this.deps.now());
     }
 
     if (this.settings.current().require_device_approval) {
@@ -122,6 +126,7 @@ export class AuthService {
           username: user.username,
           device_name: session.device_name,
           platform: session.platform,
+          pairing_code: this.sessions.pairingCode(session.id),
         },
         { users: [...new Set([user.id, ...store.users.activeAdminIds()])] },
       );

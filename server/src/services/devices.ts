@@ -7,7 +7,7 @@ import type { SessionService } from './sessions.ts';
 /** Forgives scheduling jitter in a client that polls exactly on the interval. */
 const POLL_JITTER_MS = 250;
 
-export type DeviceStatus = { status: 'pending' } | (TokenResponse & { status: 'approved' });
+export type DeviceStatus = { status: 'pending'; pairing_code: string } | (TokenResponse & { status: 'approved' });
 
 /** Device approval: a new sign-in waits until an admin or the account itself lets it in. */
 export class DeviceService {
@@ -18,7 +18,11 @@ export class DeviceService {
     private readonly sessions: SessionService,
   ) {}
 
-  /** Polled by the waiting device with its pending token; hands over the real tokens once approved. */
+  /**
+   * Polled by the waiting device with its pending token; hands over the real tokens once
+   * approved, and only once: a pending token that leaked (a shoulder, a log) is worth nothing
+   * after the device took its pair, and can never mint a pair that kills the device's own.
+   */
   pollStatus(actor: Actor, sessionId: string): DeviceStatus {
     if (actor.scope !== 'pending') throw new AppError('forbidden');
     if (actor.sessionId !== sessionId) throw new AppError('not_found');
@@ -26,11 +30,11 @@ export class DeviceService {
     const session = this.deps.store.sessions.byId(sessionId);
     if (!session || session.status === 'revoked') throw new AppError('invalid_token');
     if (session.status === 'denied') throw new AppError('device_denied');
-    if (session.status === 'pending') return { status: 'pending' };
+    if (session.status === 'pending') return { status: 'pending', pairing_code: this.sessions.pairingCode(session.id) };
     const user = this.deps.store.users.byId(session.user_id)!;
-    // A repeated poll replaces the pair handed out before rather than adding a second one.
+    // Checked and issued in one transaction: two polls at once cannot both take a pair.
     const tokens = this.deps.store.transaction(() => {
-      this.deps.store.refreshTokens.dropUnused(session.id);
+      if (this.deps.store.refreshTokens.anyForSession(session.id)) throw new AppError('tokens_already_issued');
       return this.sessions.issueTokens(session, user);
     });
     this.lastPoll.delete(sessionId);
@@ -40,7 +44,7 @@ export class DeviceService {
   listPending(actor: Actor): PendingDevice[] {
     this.requireFull(actor);
     const rows = this.deps.store.sessions.pending(actor.role === 'admin' ? null : actor.userId, this.deps.now());
-    return rows.map(toPendingDevice);
+    return rows.map((row) => ({ ...toPendingDevice(row), pairing_code: this.sessions.pairingCode(row.id) }));
   }
 
   approve(actor: Actor, sessionId: string): void {
@@ -93,7 +97,7 @@ export class DeviceService {
   }
 }
 
-function toPendingDevice(row: PendingDeviceRow): PendingDevice {
+function toPendingDevice(row: PendingDeviceRow): Omit<PendingDevice, 'pairing_code'> {
   return {
     id: row.id,
     user_id: row.user_id,

@@ -52,6 +52,8 @@ export class DriveService {
       if (label !== null && (Buffer.byteLength(label) > LABEL_LIMITS[input.filesystem] || !/^[\w .-]+$/.test(label))) {
         throw new AppError('invalid_input', `A ${input.filesystem} label is up to ${LABEL_LIMITS[input.filesystem]} letters, digits, spaces, dots or dashes.`, { field: 'label' });
       }
+      // A tool that read a label `-h` as an option reported a format that never ran.
+      if (label?.startsWith('-')) throw new AppError('invalid_input', 'A label cannot start with a dash.', { field: 'label' });
       const can = (await this.mounts.capabilities()).format;
       if (!can.available) throw new AppError('helper_unavailable', can.reason);
       // A server without root may not read the disk itself: udev's record is the next best account.
@@ -70,7 +72,14 @@ export class DriveService {
       await this.mounts.format(drive.device, input.filesystem, label);
       const after = (await this.drives()).find((d) => d.id === drive.id) ?? drive;
       const now = await probeFilesystem(drive.device);
-      return { drive: now ? { ...after, filesystem: now.filesystem, label: now.label, uuid: now.uuid } : after, previous };
+      const result = now ? { ...after, filesystem: now.filesystem, label: now.label, uuid: now.uuid } : after;
+      // A new file system has a new UUID. The same one (or none) means the format did not
+      // happen, whatever the tool answered: the owner must not be told the drive is empty.
+      if (result.uuid === null || result.uuid === previous.uuid || result.filesystem !== input.filesystem) {
+        this.deps.log.error('a format reported success but the drive did not change', { device: drive.device });
+        throw new AppError('format_failed');
+      }
+      return { drive: result, previous };
     });
   }
 

@@ -38,6 +38,13 @@ export interface CompletedContent {
 
 /** File content: downloads, versions, and turning finished uploads into nodes. */
 export class FileService {
+  /**
+   * Bytes promised to work in progress whose usage is not recorded yet, by account: a version
+   * being restored, an upload being completed, a deferred-length PATCH being received. Kept in
+   * memory because the work dies with the process.
+   */
+  private readonly inFlight = new Map<string, number>();
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
@@ -83,28 +90,62 @@ export class FileService {
     if (node.in_trash) throw new AppError('in_trash');
     const old = this.deps.store.versions.byId(versionId);
     if (!old || old.node_id !== node.id) throw new AppError('not_found');
-    this.assertQuota(node.owner_id, old.size);
-    const blobs = this.content.of(old.library_id);
-    const blob = newId();
-    await blobs.duplicate(old.blob, blob);
-    const dto = this.deps.store.transaction(() => {
-      const current = this.deps.store.nodes.byId(node.id, actor.userId);
-      if (!current) throw new AppError('not_found');
-      this.addVersionRow(current, { ...old, blob, id: newId() }, actor.userId);
-      this.activity.record(node.owner_id, actor.userId, 'version.restored', node.id, { version: old.version });
-      return toNodeDto(this.deps.store.nodes.byId(node.id, actor.userId)!);
-    });
+    // Reserved before the copy is awaited: parallel restores cannot all pass on the same free space.
+    const release = this.reserveQuota(node.owner_id, old.size, this.deps.store.uploads.pendingBytes(node.owner_id));
+    let dto: NodeDto;
+    try {
+      const blobs = this.content.of(old.library_id);
+      const blob = newId();
+      await blobs.duplicate(old.blob, blob);
+      dto = this.deps.store.transaction(() => {
+        const current = this.deps.store.nodes.byId(node.id, actor.userId);
+        if (!current) throw new AppError('not_found');
+        this.addVersionRow(current, { ...old, blob, id: newId() }, actor.userId);
+        this.activity.record(node.owner_id, actor.userId, 'version.restored', node.id, { version: old.version });
+        return toNodeDto(this.deps.store.nodes.byId(node.id, actor.userId)!);
+      });
+    } finally {
+      // In the same tick as the commit that counted the bytes: they are never counted twice, nor not at all.
+      release();
+    }
     this.deps.bus.publish('node.updated', { node: dto }, this.access.audienceOf(dto));
     this.nodes.publishQuota(node.owner_id);
     return dto;
   }
 
-  /** 507 when `extra` more bytes would pass the account's quota. */
+  /**
+   * 507 when `extra` more bytes would pass the account's quota, counting its usage, `pending`
+   * (space promised to unfinished uploads) and the work in progress. Synchronous, so a caller
+   * that records its own reservation before its next `await` makes check and reservation one step.
+   */
   assertQuota(ownerId: string, extra: number, pending = 0): void {
+    if (extra > this.remainingQuota(ownerId, pending)) throw new AppError('quota_exceeded');
+  }
+
+  /** Bytes the account may still take beside `pending`; Infinity without a quota. */
+  remainingQuota(ownerId: string, pending = 0): number {
     const owner = this.deps.store.users.byId(ownerId);
-    if (owner && owner.quota_bytes !== null && owner.used_bytes + pending + extra > owner.quota_bytes) {
-      throw new AppError('quota_exceeded');
-    }
+    if (!owner || owner.quota_bytes === null) return Infinity;
+    return owner.quota_bytes - owner.used_bytes - pending - (this.inFlight.get(ownerId) ?? 0);
+  }
+
+  /**
+   * Checks the quota and holds `extra` bytes for work in progress, in one synchronous step:
+   * parallel requests see each other's reservations. The returned function releases them; call
+   * it in the same tick as the commit that records the usage.
+   */
+  reserveQuota(ownerId: string, extra: number, pending = 0): () => void {
+    this.assertQuota(ownerId, extra, pending);
+    if (extra <= 0) return () => {};
+    this.inFlight.set(ownerId, (this.inFlight.get(ownerId) ?? 0) + extra);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.inFlight.get(ownerId) ?? 0) - extra;
+      if (left > 0) this.inFlight.set(ownerId, left);
+      else this.inFlight.delete(ownerId);
+    };
   }
 
   /**

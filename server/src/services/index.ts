@@ -25,8 +25,12 @@ import { DriveService } from './drives.ts';
 import { DriveMounts } from './drive-mounts.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
+import type { PublicOrigin } from './public-origin.ts';
+import { SecretBox } from './secret-box.ts';
 
 export interface Services {
+  /** Where family devices reach the server, for the URLs it hands out. */
+  origin: PublicOrigin;
   status: StatusService;
   settings: SettingsService;
   sessions: SessionService;
@@ -51,9 +55,11 @@ export interface Services {
   drives: DriveService;
 }
 
-/** Server keys kept with the data: signing access tokens, deriving link tokens and unlock grants. */
+/** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
 export interface ServerKeys {
   link: Buffer;
+  totp: Buffer;
+  pairing: Buffer;
 }
 
 export interface ServiceParts {
@@ -62,12 +68,13 @@ export interface ServiceParts {
   keys: ServerKeys;
   thumbs: ThumbnailStore;
   mediaTools: MediaTools;
+  origin: PublicOrigin;
 }
 
-export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools }: ServiceParts): Services {
+export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools, origin }: ServiceParts): Services {
   const settings = new SettingsService(deps);
-  const sessions = new SessionService(deps);
-  const twoFactor = new TwoFactorService(deps, settings);
+  const sessions = new SessionService(deps, keys.pairing);
+  const twoFactor = new TwoFactorService(deps, settings, new SecretBox(keys.totp));
   const access = new AccessService(deps);
   const activity = new ActivityService(deps);
   const nodes = new NodeService(deps, access, activity, content);
@@ -76,6 +83,7 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
   const mounts = new DriveMounts(deps);
   const libraries = new LibraryService(deps, content, mounts);
   return {
+    origin,
     access,
     activity,
     nodes,

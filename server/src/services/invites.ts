@@ -16,7 +16,8 @@ export interface InviteInput {
 export class InviteService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  create(actor: Actor, input: InviteInput): Invite {
+  /** `origin`: where family devices reach the server (never the request's Host), for the invite's link. */
+  create(actor: Actor, input: InviteInput, origin: string): Invite {
     requireAdmin(actor);
     const now = this.deps.now();
     if (input.expires_at != null && input.expires_at <= now) {
@@ -33,7 +34,7 @@ export class InviteService {
       created_at: now,
     };
     this.deps.store.invites.insert(row);
-    return { ...toInvite({ ...row, uses: 0 }), code };
+    return { ...toInvite({ ...row, uses: 0 }), code, url: `${origin}/invite/${encodeURIComponent(code)}` };
   }
 
   list(actor: Actor, page: PageRequest): Page<Invite> {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LibraryDto } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
+import { checkReadableName } from './rules.ts';
 import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
 import { clearLibraryFolder, hasMarker, holdsContent, inspectFolder, LIBRARY_MARKER, type ContentStores } from '../store/content-stores.ts';
@@ -354,6 +355,7 @@ export class LibraryService {
 export function checkedName(input: string): string {
   const name = input.trim();
   if (name === '' || [...name].length > 64) throw new AppError('invalid_input', 'A library name is 1 to 64 characters.', { field: 'name' });
+  checkReadableName(name, 'name');
   return name;
 }
 

@@ -1,9 +1,11 @@
 import { AppError } from '../errors.ts';
+import { checkReadableName } from './rules.ts';
 
 const MAX_NAME_BYTES = 255;
 
 /**
- * A node name as stored: NFC, 1 to 255 bytes of UTF-8, no `/` or NUL, not `.` or `..`.
+ * A node name as stored: NFC, 1 to 255 bytes of UTF-8, no `/` or NUL, not `.` or `..`, no
+ * control character or text-direction override.
  * Names never become paths on disk (content files are named by id), so these rules are about
  * what every client and every file system a download lands on can hold.
  */
@@ -14,6 +16,8 @@ export function cleanNodeName(raw: string, field = 'name'): string {
   if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) throw invalid('A name is at most 255 bytes long.');
   if (name.includes('/') || name.includes('\0')) throw invalid('A name cannot contain "/" or NUL.');
   if (name === '.' || name === '..') throw invalid('"." and ".." are not names.');
+  // `invoice\u202Efdp.exe` would show as "invoiceexe.pdf".
+  checkReadableName(name, field);
   return name;
 }
 

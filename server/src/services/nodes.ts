@@ -3,7 +3,8 @@ import { AppError } from '../errors.ts';
 import type { ContentStores } from '../store/content-stores.ts';
 import type { NodeRow } from '../store/nodes.repo.ts';
 import type { VersionRow } from '../store/versions.repo.ts';
-import { mergeAudiences, normaliseParentId, type AccessService } from './access.ts';
+import { normaliseParentId, type AccessService } from './access.ts';
+import type { Audience } from '../events/bus.ts';
 import type { ActivityService } from './activity.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { cleanNodeName, nameKey, naturalSortKey, numberedName, searchKey } from './node-names.ts';
@@ -109,9 +110,7 @@ export class NodeService {
     });
     if (moving) {
       const dto = this.read(actor, node.id);
-      // Those who saw it where it was and those who see it where it is now.
-      const audience = mergeAudiences(audienceBefore!, this.access.audienceOf(node));
-      this.deps.bus.publish('node.moved', { node: dto, from_parent_id: node.parent_id }, audience);
+      this.publishMove(dto, node, audienceBefore!);
       return dto;
     }
     return this.publish('node.updated', actor, node.id);
@@ -204,6 +203,26 @@ export class NodeService {
     for (let n = 1; ; n++) {
       const candidate = numberedName(name, n, isFile);
       if (!taken.has(nameKey(candidate))) return candidate;
+    }
+  }
+
+  /**
+   * A move in or out of a shared folder changes who may see the node. Each account hears only
+   * what it may know: those who keep access see the move; those who lose it see the node
+   * disappear as they knew it (old name, old parent), never where it went; those who gain it
+   * see it appear where it is now, never where it came from.
+   */
+  private publishMove(dto: NodeDto, before: NodeRow, audienceBefore: Audience): void {
+    const usersOf = (audience: Audience) => new Set('users' in audience ? audience.users : []);
+    const was = usersOf(audienceBefore);
+    const now = usersOf(this.access.audienceOf(before));
+    const kept = [...now].filter((u) => was.has(u));
+    const gained = [...now].filter((u) => !was.has(u));
+    const lost = [...was].filter((u) => !now.has(u));
+    if (kept.length > 0) this.deps.bus.publish('node.moved', { node: dto, from_parent_id: before.parent_id }, { users: kept });
+    if (gained.length > 0) this.deps.bus.publish('node.created', { node: dto }, { users: gained });
+    if (lost.length > 0) {
+      this.deps.bus.publish('node.deleted', { node: toNodeDto(before), permanent: false, access_lost: true }, { users: lost });
     }
   }
 

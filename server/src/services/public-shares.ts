@@ -1,12 +1,14 @@
 import crypto from 'node:crypto';
-import type { NodeDto, Page, PublicShareDto } from '../contract/dto.ts';
+import type { Page, PublicNodeDto, PublicShareDto } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
 import type { NodeRow } from '../store/nodes.repo.ts';
+import type { NodeDto } from '../contract/dto.ts';
 import type { ShareRow } from '../store/sharing.repo.ts';
 import type { ClientInfo, ServiceDeps } from './context.ts';
 import type { FileContent, FileService } from './files.ts';
 import type { ListInput, ListingService } from './listing.ts';
 import { toNodeDto } from './node-dto.ts';
+import { addressKey } from './rate-limiter.ts';
 import { hashSecret, safeEqual } from './secrets.ts';
 
 /** How long an unlocked password-protected link stays open for the browser that unlocked it. */
@@ -36,7 +38,7 @@ export class PublicShareService {
     const { share, node } = this.open(credentials);
     const owner = this.deps.store.users.byId(node.owner_id);
     return {
-      node: publicNode(node),
+      node: { ...publicNode(node), parent_id: null },
       owner_name: owner ? (owner.display_name ?? owner.username) : '',
       allow_download: share.allow_download === 1,
       expires_at: share.expires_at,
@@ -50,22 +52,26 @@ export class PublicShareService {
     const node = this.deps.store.nodes.byId(share.node_id, '');
     if (!node || node.in_trash) throw new AppError('not_found');
     if (share.password_hash === null) throw new AppError('invalid_input', 'This link has no password.');
-    const buckets = [`share:${share.id}`, `share:ip:${client.ip ?? 'unknown'}`];
-    this.deps.rateLimiter.check(buckets);
-    if (!(await this.deps.passwords.verify(password, share.password_hash))) {
-      this.deps.rateLimiter.fail(buckets);
-      throw new AppError('wrong_password', 'That password is not right.', { field: 'password' });
-    }
+    const passwordHash = share.password_hash;
+    const address = addressKey(client.ip);
+    // Refused per link and address (a guesser locks only itself out); the link itself is
+    // only slowed, so its rightful visitors still get in.
+    const linkBucket = `share:${share.id}`;
+    const right = await this.deps.rateLimiter.guess({ limited: [`${linkBucket}:ip:${address}`], slowed: linkBucket }, () =>
+      this.deps.passwords.verify(password, passwordHash, address),
+    );
+    if (!right) throw new AppError('wrong_password', 'That password is not right.', { field: 'password' });
+    this.deps.rateLimiter.reset(linkBucket);
     const expiresAt = this.deps.now() + GRANT_TTL_MS;
     return { grant: this.signGrant(share, expiresAt), expires_at: expiresAt };
   }
 
-  children(credentials: LinkCredentials, input: ListInput): Page<NodeDto> {
+  children(credentials: LinkCredentials, input: ListInput): Page<PublicNodeDto> {
     const { share, node } = this.open(credentials);
     const folder = input.parent_id ? this.inside(share, node, input.parent_id) : node;
     if (folder.type !== 'folder') throw new AppError('invalid_input', 'parent_id must be a folder.', { field: 'parent_id' });
     const page = this.listing.children(folder.id, '', { ...input, filter: undefined, query: undefined });
-    return { ...page, items: page.items.map((item) => ({ ...item, shared: false, starred: false })) };
+    return { ...page, items: page.items.map(withoutOwner) };
   }
 
   download(credentials: LinkCredentials, nodeId: string | undefined): FileContent {
@@ -92,11 +98,13 @@ export class PublicShareService {
     return { share, node };
   }
 
-  /** Unknown and revoked links are the same 404; expired ones say so (410). */
+  /** Unknown, revoked and suspended links are the same 404; expired ones say so (410). */
   private live(token: string): ShareRow {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError('not_found');
     const share = this.deps.store.shares.byTokenHash(hashSecret(token));
     if (!share || share.revoked_at !== null) throw new AppError('not_found');
+    // The links of a disabled account are suspended, as if revoked, until it is enabled again.
+    if (this.deps.store.users.byId(share.created_by)?.disabled !== false) throw new AppError('not_found');
     if (share.expires_at !== null && share.expires_at <= this.deps.now()) throw new AppError('share_expired');
     return share;
   }
@@ -127,6 +135,16 @@ export class PublicShareService {
   }
 }
 
-function publicNode(node: NodeRow): NodeDto {
-  return { ...toNodeDto(node), shared: false, starred: false };
+function publicNode(node: NodeRow): PublicNodeDto {
+  return withoutOwner(toNodeDto(node));
+}
+
+function withoutOwner(node: NodeDto): PublicNodeDto {
+  // Spelled out rather than spread: a field added to NodeDto later is not public until listed here.
+  const { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, trashed_at, version, has_thumbnail } = node;
+  const dto: PublicNodeDto = { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, starred: false, shared: false, trashed_at, version, has_thumbnail };
+  if (node.image_width !== undefined) dto.image_width = node.image_width;
+  if (node.image_height !== undefined) dto.image_height = node.image_height;
+  if (node.taken_at !== undefined) dto.taken_at = node.taken_at;
+  return dto;
 }

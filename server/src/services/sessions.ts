@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { PendingResponse, SessionInfo, TokenResponse } from '../contract/dto.ts';
 import type { SessionRevokeReason } from '../contract/events.ts';
 import { AppError } from '../errors.ts';
@@ -5,6 +6,8 @@ import type { SessionRow } from '../store/sessions.repo.ts';
 import type { UserRow } from '../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
 import { toUserSummary } from './mappers.ts';
+import { addressKey } from './rate-limiter.ts';
+import { withoutSpoofingCharacters } from './rules.ts';
 import { hashSecret, newId, newSecret } from './secrets.ts';
 
 export interface DeviceInfo {
@@ -20,7 +23,10 @@ const SEEN_WRITE_INTERVAL_MS = 60_000;
  * services open and end sessions through here so every end emits `session.revoked`.
  */
 export class SessionService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly pairingKey: Buffer,
+  ) {}
 
   open(user: UserRow, client: ClientInfo, device: DeviceInfo, status: 'active' | 'pending'): SessionRow {
     const now = this.deps.now();
@@ -30,7 +36,8 @@ export class SessionService {
       status,
       device_name: clip(device.device_name),
       platform: clip(device.platform),
-      user_agent: clip(client.userAgent, 512),
+      // Not ours to refuse, but shown beside a device waiting for approval: it may not dress up.
+      user_agent: clip(client.userAgent === null ? null : withoutSpoofingCharacters(client.userAgent), 512),
       ip: client.ip,
       created_at: now,
       last_seen_at: now,
@@ -55,7 +62,18 @@ export class SessionService {
       scope: 'pending',
       expiresAt: session.expires_at,
     });
-    return { status: 'pending', session_id: session.id, access_token: access };
+    return { status: 'pending', session_id: session.id, access_token: access, pairing_code: this.pairingCode(session.id) };
+  }
+
+  /**
+   * Six digits derived from a pending session with a server key: the waiting phone shows
+   * them and the console shows them beside the request, so the owner approves the device in
+   * hand and not a look-alike request sent at the same moment. Nothing to store; not guessable
+   * from the session id.
+   */
+  pairingCode(sessionId: string): string {
+    const mac = crypto.createHmac('sha256', this.pairingKey).update(`pairing-code:${sessionId}`).digest();
+    return String(mac.readUInt32BE(0) % 1_000_000).padStart(6, '0');
   }
 
   /** The actor behind an access token, or 401 when the token or its session is dead. */
@@ -88,7 +106,7 @@ export class SessionService {
    */
   refresh(refreshToken: string, client: ClientInfo): TokenResponse {
     const { store, rateLimiter } = this.deps;
-    const addressBucket = `refresh:ip:${client.ip ?? 'unknown'}`;
+    const addressBucket = `refresh:ip:${addressKey(client.ip)}`;
     rateLimiter.check([addressBucket]);
     const now = this.deps.now();
     const hash = hashSecret(refreshToken);

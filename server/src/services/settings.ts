@@ -1,6 +1,7 @@
 import type { ServerSettings } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
 import type { Actor, ServiceDeps } from './context.ts';
+import { checkReadableName } from './rules.ts';
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   server_name: 'Hearth',
@@ -32,6 +33,7 @@ export class SettingsService {
       if (name.length < 1 || [...name].length > 64) {
         throw new AppError('invalid_input', 'The server name is 1 to 64 characters.', { field: 'server_name' });
       }
+      checkReadableName(name, 'server_name');
       patch = { ...patch, server_name: name };
     }
     const changes = Object.entries(patch).filter(([, v]) => v !== undefined);

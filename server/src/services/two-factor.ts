@@ -3,23 +3,52 @@ import type { UserRow } from '../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
 import { hashSecret, newTypableSecret, normaliseTypableSecret } from './secrets.ts';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from './totp.ts';
+import { passwordCheckBuckets } from './accounts.ts';
+import { addressKey } from './rate-limiter.ts';
+import { SecretBox } from './secret-box.ts';
 import type { SettingsService } from './settings.ts';
 
 const RECOVERY_CODE_COUNT = 10;
 
-/** TOTP enrollment, sign-in codes and single-use recovery codes. */
+/**
+ * TOTP enrollment, sign-in codes and single-use recovery codes. TOTP secrets are stored
+ * sealed (see SecretBox): a copy of the database alone cannot generate anyone's codes.
+ */
 export class TwoFactorService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly settings: SettingsService,
+    private readonly box: SecretBox,
   ) {}
+
+  /**
+   * Seals the secrets a version before this one stored in clear; runs at startup, before the
+   * server answers. Returns how many accounts it sealed.
+   */
+  sealStoredSecrets(): number {
+    const { store } = this.deps;
+    return store.transaction(() => {
+      let sealed = 0;
+      for (const row of store.users.totpSecrets()) {
+        const fields: Partial<Pick<UserRow, 'totp_secret' | 'totp_pending_secret'>> = {};
+        if (row.totp_secret !== null && !SecretBox.isSealed(row.totp_secret)) fields.totp_secret = this.seal(row.id, row.totp_secret);
+        if (row.totp_pending_secret !== null && !SecretBox.isSealed(row.totp_pending_secret)) {
+          fields.totp_pending_secret = this.seal(row.id, row.totp_pending_secret);
+        }
+        if (Object.keys(fields).length === 0) continue;
+        store.users.update(row.id, fields, this.deps.now());
+        sealed++;
+      }
+      return sealed;
+    });
+  }
 
   /** Starts (or restarts) enrollment: the secret only counts once a code confirms it. */
   begin(actor: Actor): { secret: string; otpauth_url: string } {
     const user = this.user(actor);
     if (user.totp_secret !== null) throw new AppError('totp_already_enabled');
     const secret = newTotpSecret();
-    this.deps.store.users.update(user.id, { totp_pending_secret: secret }, this.deps.now());
+    this.deps.store.users.update(user.id, { totp_pending_secret: this.seal(user.id, secret) }, this.deps.now());
     return { secret, otpauth_url: otpauthUrl(secret, user.username, this.settings.current().server_name) };
   }
 
@@ -30,7 +59,7 @@ export class TwoFactorService {
     if (user.totp_pending_secret === null) throw new AppError('totp_not_started');
     const buckets = this.buckets(user, client);
     this.deps.rateLimiter.check(buckets);
-    const step = matchTotpStep(user.totp_pending_secret, code.trim(), this.deps.now());
+    const step = this.match(user, user.totp_pending_secret, code.trim());
     if (step === null) {
       this.deps.rateLimiter.fail(buckets);
       throw new AppError('invalid_totp_code', undefined, { field: 'code' });
@@ -47,15 +76,16 @@ export class TwoFactorService {
     return { recovery_codes: codes };
   }
 
-  async disable(actor: Actor, password: string): Promise<void> {
+  async disable(actor: Actor, password: string, client: ClientInfo): Promise<void> {
     const user = this.user(actor);
     if (user.totp_secret === null) throw new AppError('totp_not_enabled');
-    const bucket = `password:acct:${user.id}`;
-    this.deps.rateLimiter.check([bucket]);
-    if (!(await this.deps.passwords.verify(password, user.password_hash))) {
-      this.deps.rateLimiter.fail([bucket]);
-      throw new AppError('wrong_password', undefined, { field: 'password' });
-    }
+    const address = addressKey(client.ip);
+    const buckets = passwordCheckBuckets(user.id, address);
+    const right = await this.deps.rateLimiter.guess(buckets, () =>
+      this.deps.passwords.verify(password, this.user(actor).password_hash, address),
+    );
+    if (!right) throw new AppError('wrong_password', undefined, { field: 'password' });
+    this.deps.rateLimiter.reset(buckets.slowed);
     this.deps.store.transaction(() => {
       this.deps.store.users.update(
         user.id,
@@ -88,7 +118,7 @@ export class TwoFactorService {
     const now = this.deps.now();
     const { store } = this.deps;
     if (/^\d{6}$/.test(code)) {
-      const step = matchTotpStep(user.totp_secret!, code, now);
+      const step = this.match(user, user.totp_secret!, code);
       if (step === null) return false;
       return store.transaction(() => {
         const fresh = store.users.byId(user.id)!;
@@ -100,8 +130,23 @@ export class TwoFactorService {
     return store.recoveryCodes.consume(user.id, hashSecret(normaliseTypableSecret(code)), now);
   }
 
+  /** The step a code matches under a sealed secret; a secret that does not open matches nothing. */
+  private match(user: UserRow, sealed: string, code: string): number | null {
+    const secret = this.box.open(sealed, secretContext(user.id));
+    if (secret === null) {
+      // keys.json was replaced or the row was tampered with: recovery codes still work.
+      this.deps.log.error('a TOTP secret does not open with this server\'s key', { user_id: user.id });
+      return null;
+    }
+    return matchTotpStep(secret, code, this.deps.now());
+  }
+
+  private seal(userId: string, secret: string): string {
+    return this.box.seal(secret, secretContext(userId));
+  }
+
   private buckets(user: UserRow, client: ClientInfo): [string, string] {
-    return [`totp:acct:${user.id}`, `totp:ip:${client.ip ?? 'unknown'}`];
+    return [`totp:acct:${user.id}`, `totp:ip:${addressKey(client.ip)}`];
   }
 
   private user(actor: Actor): UserRow {
@@ -109,4 +154,9 @@ export class TwoFactorService {
     if (!user) throw new AppError('invalid_token');
     return user;
   }
+}
+
+/** Binds a sealed secret to its account: copied onto another row, it does not open. */
+function secretContext(userId: string): string {
+  return `totp:${userId}`;
 }

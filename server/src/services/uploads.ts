@@ -37,6 +37,8 @@ export interface AppendInput {
   /** The total length, when the upload deferred it until now. */
   length?: number | undefined;
   checksum?: { algorithm: 'sha1' | 'sha256'; digest: Buffer } | undefined;
+  /** The request's Content-Length, when it sent one. */
+  bodyLength?: number | undefined;
 }
 
 interface Lock {
@@ -77,7 +79,6 @@ export class UploadService {
       const parent = this.access.targetFolder(actor, normaliseParentId(metadata.parent_id ?? undefined));
       if (parent) ({ owner_id: ownerId, id: parentId } = parent);
     }
-    this.files.assertQuota(ownerId, length ?? 0, this.deps.store.uploads.pendingBytes(ownerId));
     const { library, blobs } = this.content.defaultLibrary();
     const now = this.deps.now();
     const id = newId();
@@ -96,8 +97,11 @@ export class UploadService {
       created_at: now,
       expires_at: now + this.deps.config.uploadExpiryMs,
     };
-    // The row first: the startup pass removes temp files no upload row owns, and may be walking
+    // The check and the reservation (the row, which pendingBytes counts) with no `await` between
+    // them: parallel creations cannot all pass on the same free space. The row also comes before
+    // the temp file: the startup pass removes temp files no upload row owns, and may be walking
     // the temp folder right now. A crash before the file exists leaves a row that recover() drops.
+    this.files.assertQuota(ownerId, length ?? 0, this.deps.store.uploads.pendingBytes(ownerId));
     this.deps.store.uploads.insert(row);
     try {
       await blobs.createTemp(tempName(id));
@@ -118,9 +122,18 @@ export class UploadService {
     if (offset === null) throw new AppError('not_found');
     if (upload.length !== null && offset === upload.length && !this.locks.has(upload.id)) {
       // Every byte arrived but the completing request died before finishing: finish now,
-      // since a client that sees a full offset sends nothing more.
-      const node = await this.complete(upload, null);
-      return { ...toState(upload, offset), nodeId: node.id };
+      // since a client that sees a full offset sends nothing more. Under the upload's lock, as
+      // a PATCH or DELETE would be, and only if it is still there and unfinished once held.
+      const release = await this.lock(id, () => {});
+      try {
+        const now = this.own(actor, id);
+        if (now.completed_node_id !== null) return { ...toState(now, now.length ?? 0), nodeId: now.completed_node_id };
+        if ((await this.content.of(now.library_id).tempSize(tempName(now.id))) !== now.length) return this.state(actor, id);
+        const node = await this.complete(now, null);
+        return { ...toState(now, offset), nodeId: node.id };
+      } finally {
+        release();
+      }
     }
     return toState(upload, offset);
   }
@@ -130,34 +143,54 @@ export class UploadService {
    * older one still hanging on a dead connection, after it has finished writing.
    */
   async append(actor: Actor, id: string, input: AppendInput, body: Readable): Promise<AppendResult> {
-    const upload = this.own(actor, id);
-    if (upload.completed_node_id !== null) return this.alreadyComplete(upload, input);
-    await this.recheckAccess(actor, upload);
-    const previous = this.locks.get(id);
-    if (previous) {
-      previous.abort();
-      await previous.done;
-    }
-    let release!: () => void;
-    const lock: Lock = { abort: () => body.destroy(new Error('superseded')), done: new Promise((r) => (release = r)) };
-    this.locks.set(id, lock);
+    const first = this.own(actor, id);
+    if (first.completed_node_id !== null) return this.alreadyComplete(first, input);
+    await this.recheckAccess(first);
+    const release = await this.lock(id, () => body.destroy(new Error('superseded')));
     try {
+      // Whatever held the lock before (a DELETE, a completing HEAD) may have changed the upload.
+      const upload = this.own(actor, id);
+      if (upload.completed_node_id !== null) return this.alreadyComplete(upload, input);
       return await this.appendLocked(upload, input, body);
     } finally {
-      if (this.locks.get(id) === lock) this.locks.delete(id);
       release();
       const row = this.deps.store.uploads.byId(id);
       if (!row || row.completed_node_id !== null) this.progressAt.delete(id);
     }
   }
 
+  /** DELETE: stops a PATCH in progress and waits for it to let go before removing anything. */
   async terminate(actor: Actor, id: string): Promise<void> {
-    const upload = this.own(actor, id);
-    if (upload.completed_node_id !== null) throw new AppError('not_found');
-    this.locks.get(id)?.abort();
-    this.progressAt.delete(id);
-    this.deps.store.uploads.remove(upload.id);
-    await this.content.of(upload.library_id).removeTemp(tempName(upload.id));
+    if (this.own(actor, id).completed_node_id !== null) throw new AppError('not_found');
+    const release = await this.lock(id, () => {});
+    try {
+      const upload = this.own(actor, id);
+      if (upload.completed_node_id !== null) throw new AppError('not_found');
+      this.progressAt.delete(id);
+      this.deps.store.uploads.remove(upload.id);
+      await this.content.of(upload.library_id).removeTemp(tempName(upload.id));
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * One request at a time per upload (PATCH, DELETE, a completing HEAD). A newer request
+   * takes over from an older one still hanging on a dead connection: it asks the holder to
+   * stop (`abort` of the holder), then waits until the holder has finished writing.
+   */
+  private async lock(id: string, abort: () => void): Promise<() => void> {
+    for (let held = this.locks.get(id); held; held = this.locks.get(id)) {
+      held.abort();
+      await held.done;
+    }
+    let done!: () => void;
+    const lock: Lock = { abort, done: new Promise((resolve) => (done = resolve)) };
+    this.locks.set(id, lock);
+    return () => {
+      if (this.locks.get(id) === lock) this.locks.delete(id);
+      done();
+    };
   }
 
   /** Maintenance: reclaims the space of uploads abandoned past their expiry. */
@@ -190,7 +223,10 @@ export class UploadService {
         }
         const size = await blobs.tempSize(tempName(upload.id));
         if (size !== null && size === upload.length) {
-          await this.complete(upload, null);
+          // A refusal (access or quota gone meanwhile) drops this upload, not the startup.
+          await this.complete(upload, null).catch((error: unknown) =>
+            this.deps.log.warn('upload not completed at startup', { upload_id: upload.id, error: String(error) }),
+          );
           continue;
         }
       }
@@ -220,16 +256,48 @@ export class UploadService {
         length = input.length;
       }
     }
-    const progress = this.progressPublisher(upload, length);
-    const result = await blobs.writeTemp(tempName(upload.id), current, body, {
-      limit: length === null ? MAX_UPLOAD_BYTES - current : length - current,
-      digest: input.checksum?.algorithm,
-      onProgress: (written) => progress(current + written),
-    });
-    if (result.overflow) {
-      await blobs.truncateTemp(tempName(upload.id), current);
-      throw new AppError('payload_too_large', 'More bytes arrived than the upload declared.');
+    let limit = length === null ? MAX_UPLOAD_BYTES - current : length - current;
+    let overQuota = false;
+    // While the length is unknown, creation reserved nothing: each PATCH takes its bytes from
+    // what the quota has left, held for the request so parallel PATCHes share it.
+    let releaseQuota = () => {};
+    if (length === null) {
+      const remaining = Math.max(0, this.files.remainingQuota(upload.owner_id, this.deps.store.uploads.pendingBytes(upload.owner_id)));
+      if (input.bodyLength !== undefined && input.bodyLength > remaining) throw new AppError('quota_exceeded');
+      if (remaining < limit) {
+        const wanted = Math.min(input.bodyLength ?? remaining, remaining);
+        releaseQuota = this.files.reserveQuota(upload.owner_id, wanted);
+        limit = wanted;
+        overQuota = true;
+      }
     }
+    try {
+      const progress = this.progressPublisher(upload, length);
+      const result = await blobs.writeTemp(tempName(upload.id), current, body, {
+        limit,
+        digest: input.checksum?.algorithm,
+        onProgress: (written) => progress(current + written),
+      });
+      if (result.overflow) {
+        await blobs.truncateTemp(tempName(upload.id), current);
+        if (overQuota) throw new AppError('quota_exceeded');
+        throw new AppError('payload_too_large', 'More bytes arrived than the upload declared.');
+      }
+      return await this.afterWrite(upload, input, length, current, result, progress);
+    } finally {
+      releaseQuota();
+    }
+  }
+
+  private async afterWrite(
+    upload: UploadRow,
+    input: AppendInput,
+    length: number | null,
+    current: number,
+    result: { written: number; digest: Buffer | null; error: Error | null },
+    progress: (offset: number) => void,
+  ): Promise<AppendResult> {
+    const blobs = this.content.of(upload.library_id);
     if (input.checksum && !result.error && !result.digest!.equals(input.checksum.digest)) {
       // The whole request is discarded: the client resends it from the same offset.
       await blobs.truncateTemp(tempName(upload.id), current);
@@ -253,19 +321,27 @@ export class UploadService {
   /** Every byte is there: check the quota again, move the file into place, make the node. */
   private async complete(upload: UploadRow, checksum: AppendInput['checksum'] | null): Promise<NodeDto> {
     const blobs = this.content.of(upload.library_id);
+    // Access may have gone while the bytes arrived (or before a completing HEAD).
+    await this.recheckAccess(upload);
+    let release: () => void;
     try {
-      this.files.assertQuota(upload.owner_id, upload.length ?? 0);
+      // Check and reservation in one step: completions running in parallel see each other.
+      release = this.files.reserveQuota(upload.owner_id, upload.length ?? 0);
     } catch (error) {
       this.deps.store.uploads.remove(upload.id);
       await blobs.removeTemp(tempName(upload.id));
       throw error;
     }
-    const head = await blobs.headOfTemp(tempName(upload.id));
-    const blob = newId();
-    // Recorded before the move: if the server dies after it, startup finishes the job.
-    this.deps.store.uploads.setBlob(upload.id, blob);
-    await blobs.commitTemp(tempName(upload.id), blob);
-    return this.finish(upload, blob, checksum?.algorithm === 'sha256' ? checksum.digest.toString('hex') : null, head);
+    try {
+      const blob = newId();
+      // Recorded before the move: if the server dies after it, startup finishes the job.
+      this.deps.store.uploads.setBlob(upload.id, blob);
+      const head = await blobs.headOfTemp(tempName(upload.id));
+      await blobs.commitTemp(tempName(upload.id), blob);
+      return this.finish(upload, blob, checksum?.algorithm === 'sha256' ? checksum.digest.toString('hex') : null, head);
+    } finally {
+      release();
+    }
   }
 
   private finish(upload: UploadRow, blob: string, sha256: string | null, head: Buffer): NodeDto {
@@ -289,14 +365,16 @@ export class UploadService {
   }
 
   /**
-   * Access is checked again on every PATCH: an account whose access to a shared folder was
-   * removed cannot finish an upload into it. Its upload is dropped and its space released.
+   * Access is checked again on every PATCH and at completion: an account whose access to a
+   * shared folder was removed cannot finish an upload into it. Its upload is dropped and its
+   * space released.
    */
-  private async recheckAccess(actor: Actor, upload: UploadRow): Promise<void> {
-    if (upload.owner_id === actor.userId) return;
+  private async recheckAccess(upload: UploadRow): Promise<void> {
+    if (upload.owner_id === upload.user_id) return;
+    const uploader = { userId: upload.user_id };
     try {
-      if (upload.node_id !== null) this.access.node(actor, upload.node_id, 'write');
-      else this.access.targetFolder(actor, upload.parent_id);
+      if (upload.node_id !== null) this.access.node(uploader, upload.node_id, 'write');
+      else this.access.targetFolder(uploader, upload.parent_id);
     } catch (error) {
       this.deps.store.uploads.remove(upload.id);
       await this.content.of(upload.library_id).removeTemp(tempName(upload.id)).catch(() => {});

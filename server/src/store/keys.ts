@@ -2,38 +2,64 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The server's secret keys: signing access tokens, deriving link tokens and unlock grants. */
+/**
+ * The server's secret keys: signing access tokens, deriving link tokens and unlock grants,
+ * and sealing the TOTP secrets kept in the database.
+ */
 export interface ServerSecretKeys {
   token: Buffer;
   link: Buffer;
+  totp: Buffer;
 }
 
 const KEYS_FILE = 'keys.json';
+const KEY_NAMES = ['token', 'link', 'totp'] as const;
 
 /**
  * Keys live in their own file beside the database, readable by the server's user only, so a
- * copy of the database alone (a backup on a USB stick) can neither forge a session nor
- * rebuild a share link from its stored hash.
+ * copy of the database alone (a backup on a USB stick) can neither forge a session, nor
+ * rebuild a share link from its stored hash, nor read a TOTP secret. A key missing from an
+ * older file is added to it; the keys already there are never changed.
  */
 export function loadOrCreateKeys(dataDir: string): ServerSecretKeys {
   const file = path.join(dataDir, KEYS_FILE);
+  let stored: Partial<Record<(typeof KEY_NAMES)[number], string>> = {};
   try {
-    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { token?: string; link?: string };
-    if (stored.token && stored.link) {
-      return { token: Buffer.from(stored.token, 'base64'), link: Buffer.from(stored.link, 'base64') };
-    }
+    stored = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof stored;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}`, { cause: error });
   }
-  const keys = { token: crypto.randomBytes(32), link: crypto.randomBytes(32) };
+  const missing = KEY_NAMES.filter((name) => !stored[name]);
+  if (missing.length === 0) return decode(stored as Record<(typeof KEY_NAMES)[number], string>);
+  const complete = { ...stored };
+  for (const name of missing) complete[name] = crypto.randomBytes(32).toString('base64');
+  writeAtomically(file, JSON.stringify(complete));
+  return decode(complete as Record<(typeof KEY_NAMES)[number], string>);
+}
+
+function decode(stored: Record<(typeof KEY_NAMES)[number], string>): ServerSecretKeys {
+  return {
+    token: Buffer.from(stored.token, 'base64'),
+    link: Buffer.from(stored.link, 'base64'),
+    totp: Buffer.from(stored.totp, 'base64'),
+  };
+}
+
+function writeAtomically(file: string, text: string): void {
   const temp = `${file}.${process.pid}.tmp`;
   const fd = fs.openSync(temp, 'w', 0o600);
   try {
-    fs.writeSync(fd, JSON.stringify({ token: keys.token.toString('base64'), link: keys.link.toString('base64') }));
+    fs.writeSync(fd, text);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
   fs.renameSync(temp, file);
-  return keys;
+  // The rename is durable only once the directory entry is.
+  const dir = fs.openSync(path.dirname(file), 'r');
+  try {
+    fs.fsyncSync(dir);
+  } finally {
+    fs.closeSync(dir);
+  }
 }

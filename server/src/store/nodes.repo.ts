@@ -353,6 +353,9 @@ export class NodesRepo {
   }
 }
 
+/** What a disabled account shared is suspended while it is disabled (see PermissionsRepo). */
+const OWNER_ENABLED = 'n.owner_id NOT IN (SELECT id FROM users WHERE disabled = 1)';
+
 function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
   switch (scope.kind) {
     case 'children':
@@ -361,15 +364,16 @@ function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
     case 'root':
       params.container = `root:${scope.userId}`;
       params.scope_user = scope.userId;
-      return '(n.container = @container OR n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user)) AND n.in_trash = 0';
+      return `(n.container = @container OR (n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user) AND ${OWNER_ENABLED}))
+        AND n.in_trash = 0`;
     case 'shared':
       params.scope_user = scope.userId;
-      return 'n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user) AND n.in_trash = 0';
+      return `n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user) AND ${OWNER_ENABLED} AND n.in_trash = 0`;
     case 'starred':
       params.scope_user = scope.userId;
       // A bookmark on what the account can no longer open (moved out of a shared folder) is not listed.
       return `n.id IN (SELECT node_id FROM stars WHERE user_id = @scope_user) AND n.in_trash = 0
-        AND (n.owner_id = @scope_user OR EXISTS (WITH RECURSIVE up(id, parent_id) AS (
+        AND (n.owner_id = @scope_user OR ${OWNER_ENABLED} AND EXISTS (WITH RECURSIVE up(id, parent_id) AS (
           SELECT n.id, n.parent_id UNION ALL SELECT p.id, p.parent_id FROM nodes p JOIN up ON p.id = up.parent_id)
           SELECT 1 FROM up JOIN permissions g ON g.node_id = up.id AND g.user_id = @scope_user))`;
     case 'recent':

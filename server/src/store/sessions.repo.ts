@@ -114,7 +114,7 @@ export class RefreshTokensRepo {
       insert: db.prepare('INSERT INTO refresh_tokens (token_hash, session_id, created_at) VALUES (?, ?, ?)'),
       byHash: db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?'),
       markUsed: db.prepare('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
-      dropUnused: db.prepare('DELETE FROM refresh_tokens WHERE session_id = ? AND used_at IS NULL'),
+      anyForSession: db.prepare('SELECT 1 FROM refresh_tokens WHERE session_id = ? LIMIT 1'),
     };
   }
 
@@ -131,7 +131,8 @@ export class RefreshTokensRepo {
     return (this.stmts.markUsed.run(now, hash) as { changes: number }).changes === 1;
   }
 
-  dropUnused(sessionId: string): void {
-    this.stmts.dropUnused.run(sessionId);
+  /** Whether the session was ever given a refresh token. */
+  anyForSession(sessionId: string): boolean {
+    return this.stmts.anyForSession.get(sessionId) !== undefined;
   }
 }

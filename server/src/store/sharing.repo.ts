@@ -2,6 +2,9 @@ import type { Db } from './db.ts';
 
 export type GrantRole = 'viewer' | 'editor';
 
+/** The node's owner (`nodes.owner_id` in scope) is not disabled. */
+const OWNER_ENABLED = 'owner_id NOT IN (SELECT id FROM users WHERE disabled = 1)';
+
 export interface PermissionRow {
   node_id: string;
   user_id: string;
@@ -28,14 +31,15 @@ export class PermissionsRepo {
       get: db.prepare('SELECT * FROM permissions WHERE node_id = ? AND user_id = ?'),
       ofNode: db.prepare('SELECT * FROM permissions WHERE node_id = ? ORDER BY created_at, user_id'),
       remove: db.prepare('DELETE FROM permissions WHERE node_id = ? AND user_id = ?'),
-      // Walks up from the node; each step is a primary-key lookup, each grant probe too.
+      // Walks up from the node; each step is a primary-key lookup, each grant probe too. The
+      // grants of a disabled owner are suspended (kept, and live again when re-enabled).
       inherited: db.prepare(`WITH RECURSIVE up(id, parent_id, depth) AS (
-          SELECT id, parent_id, 0 FROM nodes WHERE id = @node
+          SELECT id, parent_id, 0 FROM nodes WHERE id = @node AND ${OWNER_ENABLED}
           UNION ALL SELECT n.id, n.parent_id, up.depth + 1 FROM nodes n JOIN up ON n.id = up.parent_id)
         SELECT p.role, up.depth, p.node_id FROM up JOIN permissions p ON p.node_id = up.id AND p.user_id = @user
         ORDER BY up.depth`),
       audience: db.prepare(`WITH RECURSIVE up(id, parent_id) AS (
-          SELECT id, parent_id FROM nodes WHERE id = @node
+          SELECT id, parent_id FROM nodes WHERE id = @node AND ${OWNER_ENABLED}
           UNION ALL SELECT n.id, n.parent_id FROM nodes n JOIN up ON n.id = up.parent_id)
         SELECT DISTINCT p.user_id FROM up JOIN permissions p ON p.node_id = up.id`),
     };

@@ -57,6 +57,10 @@ export class UsersRepo {
         VALUES (@id, @username, @username_key, @display_name, @role, @password_hash, @avatar_seed, @quota_bytes, @created_at, @created_at)
         ON CONFLICT (username_key) DO NOTHING`),
       activeAdminIds: db.prepare("SELECT id FROM users WHERE role = 'admin' AND disabled = 0"),
+      names: db.prepare('SELECT id, username, display_name FROM users'),
+      totpSecrets: db.prepare(
+        'SELECT id, totp_secret, totp_pending_secret FROM users WHERE totp_secret IS NOT NULL OR totp_pending_secret IS NOT NULL',
+      ),
       addUsage: db.prepare('UPDATE users SET used_bytes = max(0, used_bytes + ?) WHERE id = ?'),
     };
   }
@@ -82,6 +86,16 @@ export class UsersRepo {
   /** Quota usage moves in the same transaction as the content it counts. */
   addUsage(id: string, delta: number): void {
     if (delta !== 0) this.stmts.addUsage.run(delta, id);
+  }
+
+  /** Every account's names, to keep them from reading alike (a family has a handful). */
+  names(): { id: string; username: string; display_name: string | null }[] {
+    return this.stmts.names.all() as { id: string; username: string; display_name: string | null }[];
+  }
+
+  /** Accounts holding a TOTP secret, enabled or pending. */
+  totpSecrets(): { id: string; totp_secret: string | null; totp_pending_secret: string | null }[] {
+    return this.stmts.totpSecrets.all() as { id: string; totp_secret: string | null; totp_pending_secret: string | null }[];
   }
 
   activeAdminIds(): string[] {

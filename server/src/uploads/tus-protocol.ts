@@ -21,9 +21,11 @@ export const UPLOADS_PATH = `${API_PREFIX}/uploads`;
 export function tusHeaders(): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path === UPLOADS_PATH || ctx.path.startsWith(`${UPLOADS_PATH}/`)) {
-      // Clients behind proxies that only pass GET/POST tunnel the real method in a header.
+      // Clients behind proxies that only pass GET/POST tunnel the real method in a header: PATCH
+      // and DELETE, on an upload. Never HEAD: the POST's client would wait for a body a HEAD
+      // answer never carries (a hang until the connection times out).
       const override = ctx.get('X-HTTP-Method-Override').toUpperCase();
-      if (ctx.method === 'POST' && ['PATCH', 'DELETE', 'HEAD'].includes(override)) ctx.method = override;
+      if (ctx.method === 'POST' && ctx.path.startsWith(`${UPLOADS_PATH}/`) && ['PATCH', 'DELETE'].includes(override)) ctx.method = override;
       ctx.set('Tus-Resumable', TUS_VERSION);
       ctx.set('Access-Control-Expose-Headers', 'Upload-Offset, Upload-Length, Upload-Expires, Location, Tus-Resumable, Service-Node-Id');
     }
@@ -59,7 +61,7 @@ export async function tusCreate(ctx: Koa.Context, services: Services, actor: Act
   ctx.set('Upload-Expires', new Date(state.expiresAt).toUTCString());
   // creation-with-upload: the first bytes may ride on the POST itself.
   if (ctx.is(OCTET_STREAM) && (ctx.request.length ?? 0) > 0) {
-    const result = await services.uploads.append(actor, state.id, { offset: 0, checksum }, ctx.req).catch(async (error: unknown) => {
+    const result = await services.uploads.append(actor, state.id, { offset: 0, checksum, bodyLength: ctx.request.length }, ctx.req).catch(async (error: unknown) => {
       // An error answer carries no Location: an upload the client cannot address must not
       // linger holding its quota reservation and temp file until it expires.
       await services.uploads.terminate(actor, state.id).catch(() => {});
@@ -97,6 +99,7 @@ export async function tusPatch(ctx: Koa.Context, services: Services, actor: Acto
       offset,
       length: lengthHeader === '' ? undefined : nonNegativeInteger(lengthHeader, 'Upload-Length'),
       checksum: checksumOf(ctx),
+      bodyLength: ctx.request.length,
     },
     ctx.req,
   );

@@ -16,6 +16,7 @@ export class Connection {
   alive = true;
   dropped = 0;
   private readonly queue: string[] = [];
+  private bytes = 0;
   private inFlight = 0;
   private closing = false;
 
@@ -23,18 +24,24 @@ export class Connection {
     readonly socket: WebSocket,
     readonly userId: string,
     readonly sessionId: string,
-    private readonly capacity: number,
+    private readonly capacity: { messages: number; bytes: number },
   ) {}
 
   get queued(): number {
     return this.queue.length;
   }
 
+  /** What the queue holds, in bytes: bounded as well as the count, since messages vary in size. */
+  get queuedBytes(): number {
+    return this.bytes;
+  }
+
   send(message: string): void {
     if (this.closing) return;
     this.queue.push(message);
-    if (this.queue.length > this.capacity) {
-      this.queue.shift();
+    this.bytes += Buffer.byteLength(message);
+    while (this.queue.length > this.capacity.messages || this.bytes > this.capacity.bytes) {
+      this.bytes -= Buffer.byteLength(this.queue.shift()!);
       this.dropped++;
     }
     this.pump();
@@ -56,6 +63,7 @@ export class Connection {
     // A pending write always has a callback to come, which pumps again: the queue cannot stall.
     while (this.queue.length > 0 && (this.inFlight === 0 || this.socket.bufferedAmount < SOCKET_HIGH_WATER_BYTES)) {
       const next = this.queue.shift()!;
+      this.bytes -= Buffer.byteLength(next);
       this.inFlight++;
       this.socket.send(next, () => {
         this.inFlight--;

@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerConfig } from '../config.ts';
@@ -9,11 +10,17 @@ import type { Logger } from '../log.ts';
 import type { SessionService } from '../services/sessions.ts';
 import { bearerToken } from '../http/bearer.ts';
 import { API_PREFIX } from '../http/paths.ts';
+import { answerOnSocket } from '../http/raw-response.ts';
+import type { HostAllowList } from '../http/host-allow-list.ts';
 import { Connection } from './connection.ts';
 
 const WS_PATH = `${API_PREFIX}/ws`;
 /** Close code telling the client its session ended and reconnecting is pointless. */
 export const CLOSE_SESSION_REVOKED = 4001;
+/** Close code of the oldest socket of a session or account that opened one too many. */
+export const CLOSE_TOO_MANY_CONNECTIONS = 4008;
+/** A socket told to close that does not answer its close frame is cut after this. */
+const CLOSE_GRACE_MS = 5_000;
 
 /**
  * The event channel. Authenticates the HTTP upgrade itself (before any WebSocket exists),
@@ -32,6 +39,9 @@ export class WsGateway {
     private readonly sessions: SessionService,
     private readonly config: ServerConfig['ws'],
     private readonly log: Logger,
+    private readonly hosts: HostAllowList,
+    /** The HTTP app, for requests elsewhere that merely offer an upgrade (Upgrade: h2c). */
+    private readonly handleRequest: (req: IncomingMessage, res: ServerResponse) => void,
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: config.maxPayloadBytes });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
@@ -45,8 +55,8 @@ export class WsGateway {
   }
 
   /** Per-connection queue figures, for tests and diagnostics. */
-  stats(): { userId: string; queued: number; dropped: number }[] {
-    return [...this.connections].map((c) => ({ userId: c.userId, queued: c.queued, dropped: c.dropped }));
+  stats(): { userId: string; sessionId: string; queued: number; queuedBytes: number; dropped: number }[] {
+    return [...this.connections].map((c) => ({ userId: c.userId, sessionId: c.sessionId, queued: c.queued, queuedBytes: c.queuedBytes, dropped: c.dropped }));
   }
 
   close(): void {
@@ -59,8 +69,21 @@ export class WsGateway {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== WS_PATH) {
+      // An upgrade offered anywhere else is declined by answering the request as it is. Node
+      // has stopped parsing the connection by now, so a body would not reach the app: such a
+      // request is refused rather than answered as if it had none.
+      if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined) {
+        answerOnSocket(socket, new AppError('invalid_handshake', 'Only the WebSocket endpoint upgrades; send this request without an Upgrade header.'));
+      } else {
+        answerWithoutUpgrade(req, socket, this.handleRequest);
+      }
+      return;
+    }
     try {
-      if (url.pathname !== WS_PATH) throw new AppError('not_found', 'No such endpoint.');
+      checkHandshake(req);
+      // A rebound page must not open the event channel either (see HostAllowList).
+      if (!this.hosts.allows(req.headers.host)) throw new AppError('misdirected_request');
       const token = bearerToken('GET', '/ws', req.headers, url.searchParams);
       if (token === null) throw new AppError('unauthorized');
       const actor = this.sessions.authenticate(token);
@@ -69,16 +92,29 @@ export class WsGateway {
     } catch (caught) {
       const error = caught instanceof AppError ? caught : new AppError('internal');
       if (error.code === 'internal') this.log.error('websocket upgrade failed', { error: String(caught) });
-      refuse(socket, error);
+      answerOnSocket(socket, error);
     }
   }
 
   private accept(ws: WebSocket, userId: string, sessionId: string): void {
-    const connection = new Connection(ws, userId, sessionId, this.config.queueCapacity);
+    const connection = new Connection(ws, userId, sessionId, { messages: this.config.queueCapacity, bytes: this.config.queueBytes });
     this.connections.add(connection);
     ws.on('pong', () => (connection.alive = true));
     ws.on('error', () => ws.terminate());
     ws.on('close', () => this.connections.delete(connection));
+    // One token could otherwise open sockets (each with its queue) until the server runs out.
+    this.closeOldest((c) => c.sessionId === sessionId, this.config.maxPerSession);
+    this.closeOldest((c) => c.userId === userId, this.config.maxPerAccount);
+  }
+
+  /** Keeps the newest `max` connections that match; the older ones are closed and forgotten. */
+  private closeOldest(match: (c: Connection) => boolean, max: number): void {
+    const matching = [...this.connections].filter(match); // a Set iterates in insertion order: oldest first
+    for (const old of matching.slice(0, Math.max(0, matching.length - max))) {
+      this.connections.delete(old);
+      old.socket.close(CLOSE_TOO_MANY_CONNECTIONS, 'too many connections: a newer one replaced this one');
+      setTimeout(() => old.socket.terminate(), CLOSE_GRACE_MS).unref();
+    }
   }
 
   private deliver(event: BusEvent): void {
@@ -108,18 +144,36 @@ export class WsGateway {
   }
 }
 
-function refuse(socket: Duplex, error: AppError): void {
-  const body = JSON.stringify(error.toBody());
-  socket.end(
-    `HTTP/1.1 ${error.status} ${statusText(error.status)}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Referrer-Policy: no-referrer\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n' +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+/**
+ * What `ws` would refuse with an HTML page, refused first with the envelope. The subprotocol
+ * and extension offers are dropped instead of parsed: the server uses neither, and `ws`
+ * answers a malformed one with HTML too.
+ */
+function checkHandshake(req: IncomingMessage): void {
+  if (req.method !== 'GET') throw new AppError('method_not_allowed', 'The WebSocket handshake is a GET.', { headers: { Allow: 'GET' } });
+  if (req.httpVersion === '1.1' && !req.headers.host) throw new AppError('malformed_request', 'HTTP/1.1 requests need a Host header.');
+  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
+    throw new AppError('invalid_handshake', 'This endpoint upgrades to WebSocket only (Upgrade: websocket).');
+  }
+  const version = req.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') {
+    throw new AppError('websocket_version_unsupported', undefined, { headers: { 'Sec-WebSocket-Version': '13' } });
+  }
+  if (!/^[+/0-9A-Za-z]{22}==$/.test(req.headers['sec-websocket-key'] ?? '')) {
+    throw new AppError('invalid_handshake', 'Sec-WebSocket-Key must be 16 random bytes in base64.');
+  }
+  delete req.headers['sec-websocket-protocol'];
+  delete req.headers['sec-websocket-extensions'];
 }
 
-function statusText(status: number): string {
-  return { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' }[status] ?? 'Error';
+/** Serves an upgrade request on another path through the HTTP app, then closes the connection. */
+function answerWithoutUpgrade(req: IncomingMessage, socket: Duplex, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as Socket);
+  res.on('finish', () => {
+    res.detachSocket(socket as Socket);
+    socket.end(() => socket.destroy());
+  });
+  handle(req, res);
 }

@@ -524,27 +524,8 @@ describe('password hash upgrade', () => {
 });
 
 describe('sign-in rate limits (a server per test)', () => {
-  test('after 10 failed sign-ins for one account, the 11th attempt answers 429 rate_limited with Retry-After, even with the right password', async () => {
-    const t = await startTestServer();
-    try {
-      const owner = await setupOwner(t.client);
-      const member = await createMember(t.client, owner, 'victim');
-      // Ten different addresses, one failure each: only the account's bucket fills.
-      for (let i = 0; i < 10; i++) {
-        const res = await postFrom(`127.0.0.${10 + i}`, t.api, '/auth/login', { username: 'victim', password: `guess-number-${i}` });
-        assertError(res, 401, 'invalid_credentials');
-      }
-      const blocked = await postFrom('127.0.0.30', t.api, '/auth/login', { username: 'VICTIM', password: member.password });
-      assertRateLimited(blocked, RATE_WINDOW_S);
-      // Another account from the same fresh address is not affected.
-      const other = await postFrom('127.0.0.30', t.api, '/auth/login', OWNER);
-      assert.equal(other.status, 200, JSON.stringify(other.body));
-      // The account's live session is not touched by the lockout.
-      assert.equal((await t.client.get('/me', { token: member.access })).status, 200);
-    } finally {
-      await t.close();
-    }
-  });
+  // An account is slowed, never locked, by failures: see lockout.test.ts (issue 12, finding
+  // 14) and the limiter's unit tests for the delays and their reset by a success.
 
   test('failures from one client address across accounts fill the address bucket: 429 there, other addresses still sign in', async () => {
     const t = await startTestServer({ rateLimit: { maxFailures: 3 } });
@@ -561,45 +542,24 @@ describe('sign-in rate limits (a server per test)', () => {
     }
   });
 
-  test('a successful sign-in resets the account\'s failure count (but counting goes on after it)', async () => {
-    const t = await startTestServer({ rateLimit: { maxFailures: 3 } });
-    try {
-      await setupOwner(t.client);
-      const fail = (addr: string) => postFrom(addr, t.api, '/auth/login', { username: OWNER.username, password: 'wrong-password-1' });
-      assertError(await fail('127.0.0.2'), 401, 'invalid_credentials');
-      assertError(await fail('127.0.0.3'), 401, 'invalid_credentials');
-      assert.equal((await postFrom('127.0.0.4', t.api, '/auth/login', OWNER)).status, 200);
-      assertError(await fail('127.0.0.5'), 401, 'invalid_credentials');
-      assertError(await fail('127.0.0.6'), 401, 'invalid_credentials');
-      // Four failures in all, but only two since the success: still below the limit of 3.
-      assert.equal((await postFrom('127.0.0.7', t.api, '/auth/login', OWNER)).status, 200);
-      assertError(await fail('127.0.0.8'), 401, 'invalid_credentials');
-      assertError(await fail('127.0.0.9'), 401, 'invalid_credentials');
-      assertError(await fail('127.0.0.10'), 401, 'invalid_credentials');
-      assertRateLimited(await postFrom('127.0.0.11', t.api, '/auth/login', OWNER), RATE_WINDOW_S);
-    } finally {
-      await t.close();
-    }
-  });
-
   test('a restart on the same data dir does not reset the failure count', async () => {
     const dataDir = await makeTempDir();
     try {
       const first = await startTestServer({ dataDir, rateLimit: { maxFailures: 3 } });
       try {
         await setupOwner(first.client);
-        for (const addr of ['127.0.0.2', '127.0.0.3', '127.0.0.4']) {
-          const res = await postFrom(addr, first.api, '/auth/login', { username: OWNER.username, password: 'wrong-password-1' });
+        for (const username of [OWNER.username, 'ghost-1', 'ghost-2']) {
+          const res = await postFrom('127.0.0.2', first.api, '/auth/login', { username, password: 'wrong-password-1' });
           assertError(res, 401, 'invalid_credentials');
         }
-        assertRateLimited(await postFrom('127.0.0.5', first.api, '/auth/login', OWNER), RATE_WINDOW_S);
+        assertRateLimited(await postFrom('127.0.0.2', first.api, '/auth/login', OWNER), RATE_WINDOW_S);
       } finally {
         await first.server.close(); // keeps the data dir
       }
 
       const second = await startTestServer({ dataDir, rateLimit: { maxFailures: 3 } });
       try {
-        assertRateLimited(await postFrom('127.0.0.6', second.api, '/auth/login', OWNER), RATE_WINDOW_S);
+        assertRateLimited(await postFrom('127.0.0.2', second.api, '/auth/login', OWNER), RATE_WINDOW_S);
       } finally {
         await second.server.close();
       }

@@ -11,16 +11,24 @@ const POLL_MS = 300;
 interface Pending {
   sessionId: string;
   token: string;
+  pairingCode: string;
 }
 
 async function loginPending(client: ApiClient, username: string, password: string, device = 'Phone'): Promise<Pending> {
   const res = await client.post('/auth/login', { username, password, device_name: device, platform: 'android' });
   assert.equal(res.status, 202, JSON.stringify(res.body));
-  assert.deepEqual(Object.keys(res.body).sort(), ['access_token', 'session_id', 'status']);
+  assert.deepEqual(Object.keys(res.body).sort(), ['access_token', 'pairing_code', 'session_id', 'status']);
   assert.equal(res.body.status, 'pending');
   assert.equal(typeof res.body.session_id, 'string');
   assert.equal(typeof res.body.access_token, 'string');
-  return { sessionId: res.body.session_id, token: res.body.access_token };
+  assert.match(res.body.pairing_code, /^\d{6}$/);
+  return { sessionId: res.body.session_id, token: res.body.access_token, pairingCode: res.body.pairing_code };
+}
+
+/** The poll's answer while the device waits: pending, with the device's pairing code. */
+function assertWaiting(res: { status: number; body: any }, pending: Pending): void {
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual(res.body, { status: 'pending', pairing_code: pending.pairingCode });
 }
 
 function poll(client: ApiClient, pending: Pending, id = pending.sessionId) {
@@ -77,9 +85,7 @@ describe('device approval (fast poll interval)', () => {
     // A waiting device cannot let itself in.
     assertError(await t.client.post(`/devices/${pending.sessionId}/approve`, undefined, opts), 403, 'pending_approval');
     // Logout above did nothing: the device still waits.
-    const status = await poll(t.client, pending);
-    assert.equal(status.status, 200);
-    assert.deepEqual(status.body, { status: 'pending' });
+    assertWaiting(await poll(t.client, pending), pending);
     const list = await t.client.get('/devices/pending', { token: owner.access });
     assert.ok(list.body.items.some((d: any) => d.id === pending.sessionId));
     assert.equal((await t.client.get('/me', { token: alice.access })).body.display_name, null);
@@ -87,12 +93,8 @@ describe('device approval (fast poll interval)', () => {
 
   test('the status poll with the pending token answers {status:pending} while waiting', async () => {
     const pending = await loginPending(t.client, 'bob', bob.password);
-    const first = await poll(t.client, pending);
-    assert.equal(first.status, 200);
-    assert.deepEqual(first.body, { status: 'pending' });
-    const second = await pollLater(pending);
-    assert.equal(second.status, 200);
-    assert.deepEqual(second.body, { status: 'pending' });
+    assertWaiting(await poll(t.client, pending), pending);
+    assertWaiting(await pollLater(pending), pending);
   });
 
   test('a full-scope token on the status route answers 403', async () => {
@@ -154,7 +156,7 @@ describe('device approval (fast poll interval)', () => {
 
   test('an admin approves with 204, then the poll answers approved with a token pair that works', async () => {
     const pending = await loginPending(t.client, 'alice', alice.password);
-    assert.deepEqual((await poll(t.client, pending)).body, { status: 'pending' });
+    assertWaiting(await poll(t.client, pending), pending);
 
     const approve = await t.client.post(`/devices/${pending.sessionId}/approve`, undefined, { token: owner.access });
     assert.equal(approve.status, 204);
@@ -200,7 +202,7 @@ describe('device approval (fast poll interval)', () => {
     const pending = await loginPending(t.client, 'alice', alice.password);
     assertError(await t.client.post(`/devices/${pending.sessionId}/approve`, undefined, { token: bob.access }), 404, 'not_found');
     assertError(await t.client.post(`/devices/${pending.sessionId}/deny`, undefined, { token: bob.access }), 404, 'not_found');
-    assert.deepEqual((await poll(t.client, pending)).body, { status: 'pending' });
+    assertWaiting(await poll(t.client, pending), pending);
     assertError(await t.client.post('/devices/01NOSUCHSESSION00000000000/approve', undefined, { token: owner.access }), 404, 'not_found');
     assertError(await t.client.post('/devices/01NOSUCHSESSION00000000000/deny', undefined, { token: owner.access }), 404, 'not_found');
     assertError(await t.client.post(`/devices/${pending.sessionId}/approve`, undefined), 401, 'unauthorized');
@@ -279,9 +281,7 @@ describe('device approval poll rate (default 4 s interval)', () => {
 
   test('polling again immediately answers 429 slow_down with Retry-After', async () => {
     const pending = await loginPending(t.client, 'owner', owner.password);
-    const first = await poll(t.client, pending);
-    assert.equal(first.status, 200);
-    assert.deepEqual(first.body, { status: 'pending' });
+    assertWaiting(await poll(t.client, pending), pending);
 
     const second = await poll(t.client, pending);
     assertError(second, 429, 'slow_down');
@@ -305,5 +305,69 @@ describe('device approval poll rate (default 4 s interval)', () => {
     const res = await poll(t.client, pending);
     assert.equal(res.status, 200);
     assert.equal(res.body.status, 'approved');
+  });
+});
+
+describe('an approved device\'s tokens are handed over once (issue 12, finding 10)', () => {
+  let t: TestServer;
+  let owner: SignedIn;
+
+  before(async () => {
+    t = await startTestServer({ devicePollIntervalMs: POLL_MS });
+    owner = await setupOwner(t.client);
+    await setApproval(t.client, owner, true);
+  });
+  after(() => t.close());
+
+  test('after the device took its pair, a poll with the (leaked) pending token answers 409 tokens_already_issued and the device\'s own pair keeps working', async () => {
+    const pending = await loginPending(t.client, 'owner', owner.password);
+    assert.equal((await t.client.post(`/devices/${pending.sessionId}/approve`, undefined, { token: owner.access })).status, 204);
+    const handed = await poll(t.client, pending);
+    assert.equal(handed.status, 200);
+    assert.equal(handed.body.status, 'approved');
+
+    await sleep(POLL_MS + 30);
+    const again = await poll(t.client, pending);
+    assertError(again, 409, 'tokens_already_issued');
+    assert.equal(again.body.access_token, undefined);
+    assert.equal(again.body.refresh_token, undefined);
+
+    // The device's refresh token was not killed by the second poll.
+    const refreshed = await t.client.post('/auth/refresh', { refresh_token: handed.body.refresh_token });
+    assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+    assert.equal((await t.client.get('/me', { token: refreshed.body.access_token })).status, 200);
+    await sleep(POLL_MS + 30);
+    assertError(await poll(t.client, pending), 409, 'tokens_already_issued');
+  });
+});
+
+describe('a waiting device carries a pairing code (wave 2)', () => {
+  let t: TestServer;
+  let owner: SignedIn;
+
+  before(async () => {
+    t = await startTestServer({ devicePollIntervalMs: POLL_MS });
+    owner = await setupOwner(t.client);
+    await setApproval(t.client, owner, true);
+  });
+  after(() => t.close());
+
+  test('the 202 answer, every status poll and GET /devices/pending show the same six-digit pairing code for a device', async () => {
+    const phone = await loginPending(t.client, 'owner', owner.password, 'Phone');
+    assertWaiting(await poll(t.client, phone), phone);
+    await sleep(POLL_MS + 30);
+    assertWaiting(await poll(t.client, phone), phone);
+    const listed = await t.client.get('/devices/pending', { token: owner.access });
+    assert.equal(listed.body.items.find((d: any) => d.id === phone.sessionId).pairing_code, phone.pairingCode);
+  });
+
+  test('two devices waiting at the same moment get different codes, derived from their sessions (not their order)', async () => {
+    const codes = new Set<string>();
+    const devices: Pending[] = [];
+    for (let i = 0; i < 5; i++) devices.push(await loginPending(t.client, 'owner', owner.password, `Device ${i}`));
+    for (const d of devices) codes.add(d.pairingCode);
+    assert.ok(codes.size >= 4, `codes: ${[...codes].join(' ')}`);
+    const listed = (await t.client.get('/devices/pending', { token: owner.access })).body.items;
+    for (const d of devices) assert.equal(listed.find((x: any) => x.id === d.sessionId).pairing_code, d.pairingCode);
   });
 });

@@ -667,7 +667,8 @@ describe('gallery and taken sorting', () => {
       return id;
     };
     // Uploaded in an order that is neither the taken order nor its reverse.
-    const future = await put('future.jpg', await jpegWithExif({ DateTimeOriginal: '2035:01:01 00:00:00' }));
+    // Next year: the latest capture time that still counts (later ones are ignored as implausible).
+    const future = await put('future.jpg', await jpegWithExif({ DateTimeOriginal: `${new Date().getUTCFullYear() + 1}:12:31 00:00:00` }));
     const undatedFirst = await put('undated-1.png', await solid('red'));
     const past = await put('past.jpg', await jpegWithExif({ DateTimeOriginal: '2019:05:05 05:05:05', OffsetTimeOriginal: '+01:00' }));
     const undatedSecond = await put('undated-2.png', await solid('blue'));

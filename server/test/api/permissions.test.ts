@@ -644,18 +644,23 @@ describe('events of shared trees', () => {
     assert.deepEqual(gone.carol.filter((m) => m.type.startsWith('node.')), []);
   });
 
-  test('an item the owner moves out of a shared folder is announced to the grantee as node.moved; later events about it are not', async () => {
+  test('an item the owner moves out of a shared folder is announced to the grantee as its disappearance (node.deleted, access_lost), never where it went; later events about it are not', async () => {
     const { folder, fileId } = await sharedTree('Leaving item');
     const privateFolder = await mkdir(owner, unique('Private'));
     await settle();
     const moved = await t.client.patch(`/nodes/${fileId}`, { parent_id: privateFolder.id }, { token: owner.access });
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
     const first = await settle();
-    for (const who of ['owner', 'alice', 'bob'] as const) {
-      const events = first[who].filter((m) => m.type === 'node.moved' && m.payload.node.id === fileId);
-      assert.equal(events.length, 1, `${who}: ${JSON.stringify(first[who].map((m) => m.type))}`);
-      assert.equal(events[0]!.payload.node.parent_id, privateFolder.id);
-      assert.equal(events[0]!.payload.from_parent_id, folder.id);
+    const ownerMoves = first.owner.filter((m) => m.type === 'node.moved' && m.payload.node.id === fileId);
+    assert.equal(ownerMoves.length, 1, JSON.stringify(first.owner.map((m) => m.type)));
+    assert.equal(ownerMoves[0]!.payload.node.parent_id, privateFolder.id);
+    assert.equal(ownerMoves[0]!.payload.from_parent_id, folder.id);
+    for (const who of ['alice', 'bob'] as const) {
+      const events = first[who].filter((m) => m.payload?.node?.id === fileId);
+      assert.deepEqual(events.map((m) => m.type), ['node.deleted'], who);
+      assert.equal(events[0]!.payload.access_lost, true);
+      assert.equal(events[0]!.payload.node.parent_id, folder.id, 'the node as the grantee last saw it');
+      assert.ok(!JSON.stringify(first[who]).includes(privateFolder.id), `${who} learnt the private folder's id`);
     }
     assert.deepEqual(nodeEvents(first.carol, [fileId]), []);
     // Out of the tree: the grantees no longer see it, nor hear about it.
@@ -668,15 +673,16 @@ describe('events of shared trees', () => {
     for (const who of ['alice', 'bob', 'carol'] as const) assert.deepEqual(nodeEvents(later[who], [fileId]), [], who);
   });
 
-  test('an item moved into a shared folder is announced to the grantees from then on', async () => {
+  test('an item moved into a shared folder is announced to the grantees from then on, as appearing there (node.created), not as moved from where they could not see', async () => {
     const { folder } = await sharedTree('Arriving item');
     const outside = await mkdir(owner, unique('Outside'));
     await settle();
     assert.equal((await t.client.patch(`/nodes/${outside.id}`, { parent_id: folder.id }, { token: owner.access })).status, 200);
     assert.equal((await t.client.patch(`/nodes/${outside.id}`, { color: 'red' }, { token: owner.access })).status, 200);
     const got = await settle();
-    for (const who of ['owner', 'alice', 'bob'] as const) {
-      assert.deepEqual(nodeEvents(got[who], [outside.id]).map((e) => e.split(' ')[0]), ['node.moved', 'node.updated'], who);
+    assert.deepEqual(nodeEvents(got.owner, [outside.id]).map((e) => e.split(' ')[0]), ['node.moved', 'node.updated']);
+    for (const who of ['alice', 'bob'] as const) {
+      assert.deepEqual(nodeEvents(got[who], [outside.id]).map((e) => e.split(' ')[0]), ['node.created', 'node.updated'], who);
     }
     assert.deepEqual(nodeEvents(got.carol, [outside.id]), []);
   });

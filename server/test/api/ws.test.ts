@@ -249,6 +249,7 @@ describe('event scoping and message shape', () => {
         assert.equal(event!.payload.user_id, alice.userId);
         assert.equal(event!.payload.username, 'alice');
         assert.equal(event!.payload.device_name, 'Kitchen tablet');
+        assert.equal(event!.payload.pairing_code, res.body.pairing_code, 'the console shows the code beside the request');
       }
       // The approval reaches the same audience.
       const approve = await t.client.post(`/devices/${res.body.session_id}/approve`, undefined, { token: owner.access });
@@ -437,7 +438,8 @@ describe('bounded queue per connection', () => {
   let owner: SignedIn;
   let slowUser: SignedIn;
   before(async () => {
-    t = await startTestServer();
+    // The byte bound (ws-limits.test.ts) is set out of the way: this is the message-count bound.
+    t = await startTestServer({ ws: { queueBytes: 64 * 1024 * 1024 } });
     owner = await setupOwner(t.client);
     slowUser = await createMember(t.client, owner, 'sloth');
   });

@@ -123,3 +123,25 @@ describe('videoFields', () => {
     assert.deepEqual(videoFields({ streams: [] }), { width: null, height: null, takenAt: null });
   });
 });
+
+describe('plausible capture times', () => {
+  const now = Date.UTC(2026, 5, 15);
+
+  test('a date outside 1900 to next year is no capture time, whether exif-reader rolled it into a Date or it is a string', () => {
+    // exif-reader turns "9999:99:99 99:99:99" into a Date in the year 10007.
+    assert.equal(captureTime({ DateTimeOriginal: exifDate(9999, 99, 99, 99, 99, 99) }, undefined, now), null);
+    assert.equal(captureTime({ DateTimeOriginal: '9999:99:99 99:99:99' }, undefined, now), null);
+    assert.equal(captureTime({ DateTimeOriginal: exifDate(1899, 12, 31, 23, 59, 59) }, undefined, now), null);
+    assert.equal(captureTime({ DateTimeOriginal: '2028:01:01 00:00:00' }, undefined, now), null);
+    assert.equal(captureTime({ DateTimeOriginal: '2021:07:04 25:00:00' }, undefined, now), null);
+  });
+
+  test('the first moment of 1900 and the last of next year still count', () => {
+    assert.equal(captureTime({ DateTimeOriginal: '1900:01:01 00:00:00' }, undefined, now), Date.UTC(1900, 0, 1));
+    assert.equal(captureTime({ DateTimeOriginal: exifDate(2027, 12, 31, 23, 59, 59) }, undefined, now), Date.UTC(2027, 11, 31, 23, 59, 59));
+  });
+
+  test('a video creation_time in the year 9999 is no capture time either', () => {
+    assert.equal(videoFields({ format: { tags: { creation_time: '9999-01-01T00:00:00Z' } } }).takenAt, null);
+  });
+});

@@ -85,6 +85,10 @@ describe('the codes of api-decisions.md and service-spec.md', () => {
     slow_down: 429,
     must_change_password: 403,
     forbidden: 403,
+    // Added with wave 2.
+    misdirected_request: 421,
+    busy: 503,
+    invalid_name: 400,
   };
 
   for (const [code, status] of Object.entries(SPEC)) {

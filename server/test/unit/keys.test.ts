@@ -11,7 +11,7 @@ test('the server keys are created once, readable by the owner only, and kept aga
   try {
     const first = loadOrCreateKeys(dir);
     const again = loadOrCreateKeys(dir);
-    assert.ok(first.token.equals(again.token) && first.link.equals(again.link));
+    assert.ok(first.token.equals(again.token) && first.link.equals(again.link) && first.totp.equals(again.totp));
     assert.equal(first.token.length, 32);
     assert.ok(!first.token.equals(first.link));
     assert.equal(fs.statSync(path.join(dir, 'keys.json')).mode & 0o777, 0o600);
@@ -35,5 +35,20 @@ test('a copy of the database alone holds no signing or link key', async () => {
     }
   } finally {
     await t.close();
+  }
+});
+
+test('a keys.json from before TOTP sealing gains a TOTP key, and its token and link keys are kept as they were', async () => {
+  const dir = await makeTempDir();
+  try {
+    const old = { token: Buffer.alloc(32, 1).toString('base64'), link: Buffer.alloc(32, 2).toString('base64') };
+    fs.writeFileSync(path.join(dir, 'keys.json'), JSON.stringify(old), { mode: 0o600 });
+    const keys = loadOrCreateKeys(dir);
+    assert.ok(keys.token.equals(Buffer.alloc(32, 1)) && keys.link.equals(Buffer.alloc(32, 2)));
+    assert.equal(keys.totp.length, 32);
+    assert.ok(loadOrCreateKeys(dir).totp.equals(keys.totp), 'the new key is kept');
+    assert.equal(fs.statSync(path.join(dir, 'keys.json')).mode & 0o777, 0o600);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -65,3 +65,27 @@ test('needsRehash is false for a hash at today\'s cost and true for one made wea
   assert.equal(await hasher.verify(PASSWORD, weak), true);
   assert.equal(await hasher.verify('wrong password!', weak), false);
 });
+
+test('the line of hashes waiting for a slot is bounded: beyond it 503 busy with Retry-After, beyond 2 from one address 429 rate_limited', async () => {
+  const small = new PasswordHasher(2 ** 10, 1, { maxWaiting: 3, maxWaitingPerAddress: 2 });
+  const settled = await Promise.allSettled([
+    small.hash('a-password-1', 'A'), // runs
+    small.hash('a-password-2', 'A'), // waits
+    small.hash('a-password-3', 'A'), // waits
+    small.hash('a-password-4', 'A'), // a third from A: refused
+    small.hash('a-password-5', 'B'), // waits (the line is now full)
+    small.hash('a-password-6', 'C'), // refused: busy
+  ]);
+  const codes = settled.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as { code: string }).code));
+  assert.deepEqual(codes, ['ok', 'ok', 'ok', 'rate_limited', 'ok', 'busy']);
+  const busy = (settled[5] as PromiseRejectedResult).reason as { headers: Record<string, string> };
+  assert.ok(Number(busy.headers['Retry-After']) >= 1);
+});
+
+test('the line is fair: an address with no hashes lately goes ahead of one that had some', async () => {
+  const fair = new PasswordHasher(2 ** 10, 1, { maxWaiting: 10, maxWaitingPerAddress: 10 });
+  const order: string[] = [];
+  const run = (name: string, address: string) => fair.hash('a-password-1', address).then(() => order.push(name));
+  await Promise.all([run('guesser 1', 'G'), run('guesser 2', 'G'), run('guesser 3', 'G'), run('owner', 'O')]);
+  assert.deepEqual(order, ['guesser 1', 'owner', 'guesser 2', 'guesser 3']);
+});

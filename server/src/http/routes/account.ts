@@ -6,8 +6,8 @@ export const me: Handler = ({ services, actor }) => services.accounts.me(actor);
 export const updateProfile: Handler<typeof S.ProfileBody> = ({ services, actor, body }) =>
   services.accounts.updateProfile(actor, body);
 
-export const changePassword: Handler<typeof S.PasswordBody> = async ({ services, actor, body }) => {
-  await services.accounts.changePassword(actor, body);
+export const changePassword: Handler<typeof S.PasswordBody> = async ({ services, actor, body, client }) => {
+  await services.accounts.changePassword(actor, body, client);
 };
 
 export const users: Handler<undefined, typeof S.UsersQuery> = ({ services, actor, query }) =>

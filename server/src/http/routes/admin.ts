@@ -22,7 +22,7 @@ export const listInvites: Handler<undefined, typeof S.PageQuery, undefined, 'adm
   services.invites.list(actor, query);
 
 export const createInvite: Handler<typeof S.InviteBody, undefined, undefined, 'admin'> = ({ services, actor, body }) =>
-  reply(201, services.invites.create(actor, body));
+  reply(201, services.invites.create(actor, body, services.origin.current()));
 
 export const deleteInvite: Handler<undefined, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params }) => {
   services.invites.remove(actor, params.id);

@@ -1,8 +1,8 @@
 import type * as S from '../schemas.ts';
 import { reply, type Handler } from '../route-def.ts';
 
-export const register: Handler<typeof S.RegisterBody, undefined, undefined, 'none'> = async ({ services, body }) =>
-  reply(201, { user: await services.auth.register(body) });
+export const register: Handler<typeof S.RegisterBody, undefined, undefined, 'none'> = async ({ services, body, client }) =>
+  reply(201, { user: await services.auth.register(body, client) });
 
 export const login: Handler<typeof S.LoginBody, undefined, undefined, 'none'> = async ({ services, body, client }) => {
   const result = await services.auth.login(body, client);
@@ -24,6 +24,6 @@ export const totpBegin: Handler = ({ services, actor }) => services.twoFactor.be
 export const totpVerify: Handler<typeof S.TotpVerifyBody> = ({ services, actor, body, client }) =>
   services.twoFactor.verify(actor, body.code, client);
 
-export const totpDisable: Handler<typeof S.TotpDisableBody> = async ({ services, actor, body }) => {
-  await services.twoFactor.disable(actor, body.password);
+export const totpDisable: Handler<typeof S.TotpDisableBody> = async ({ services, actor, body, client }) => {
+  await services.twoFactor.disable(actor, body.password, client);
 };

@@ -1,12 +1,13 @@
 import type Koa from 'koa';
 import type * as S from '../schemas.ts';
+import type { Services } from '../../services/index.ts';
 import { reply, type Handler } from '../route-def.ts';
 import { sendFile } from '../send-file.ts';
 import { sendThumbnail } from '../send-thumbnail.ts';
 import { createOnce } from '../idempotent.ts';
 
-/** The origin the family reaches the server at, for the public URL of a link. */
-const originOf = (koa: Koa.Context) => `${koa.protocol}://${koa.host}`;
+/** The origin the family reaches the server at, for the public URL of a link; never the request's Host. */
+const originOf = (services: Services) => services.origin.current();
 
 export const permissions: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params }) => ({
   items: services.sharing.permissions(actor, params.id),
@@ -20,27 +21,27 @@ export const revokeGrant: Handler<undefined, undefined, typeof S.UserParams> = (
   services.sharing.revokeGrant(actor, params.id, params.userId);
 };
 
-export const linksOfNode: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params, koa }) => ({
-  items: services.sharing.linksOfNode(actor, params.id, originOf(koa)),
+export const linksOfNode: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params }) => ({
+  items: services.sharing.linksOfNode(actor, params.id, originOf(services)),
   next_cursor: null,
 });
 
 export const createLink: Handler<typeof S.LinkBody, undefined, typeof S.IdParam> = async (ctx) => {
-  const { services, actor, params, body, koa } = ctx;
+  const { services, actor, params, body } = ctx;
   const prepared = await services.sharing.prepareLink(actor, params.id, body);
   // The key's record keeps the link's id only: the token is a secret that is never stored, so
   // a replay derives it again.
   const { value, headers } = createOnce(ctx, `POST /nodes/${params.id}/share`, () => ({
-    id: services.sharing.insertLink(actor, prepared, originOf(koa)).id,
+    id: services.sharing.insertLink(actor, prepared, originOf(services)).id,
   }));
-  return reply(201, services.sharing.linkOf(actor, value.id, originOf(koa)), headers);
+  return reply(201, services.sharing.linkOf(actor, value.id, originOf(services)), headers);
 };
 
-export const myLinks: Handler<undefined, typeof S.PageQuery> = ({ services, actor, query, koa }) =>
-  services.sharing.myLinks(actor, query, originOf(koa));
+export const myLinks: Handler<undefined, typeof S.PageQuery> = ({ services, actor, query }) =>
+  services.sharing.myLinks(actor, query, originOf(services));
 
-export const updateLink: Handler<typeof S.LinkBody, undefined, typeof S.IdParam> = ({ services, actor, params, body, koa }) =>
-  services.sharing.updateLink(actor, params.id, body, originOf(koa));
+export const updateLink: Handler<typeof S.LinkBody, undefined, typeof S.IdParam> = ({ services, actor, params, body }) =>
+  services.sharing.updateLink(actor, params.id, body, originOf(services));
 
 export const revokeLink: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params }) => {
   services.sharing.revokeLink(actor, params.id);

@@ -1,0 +1,27 @@
+import fs from 'node:fs';
+import type { Logger } from '../log.ts';
+
+/** Files the process creates are its user's alone: 600 for files, 700 for folders. */
+const PRIVATE_UMASK = 0o077;
+
+/**
+ * Makes the data folder private before anything is written to it. On a family PC with several
+ * logins, the database, every family file and the thumbnails would otherwise be readable by
+ * every local account (755 folders, 644 files under the usual umask). The umask covers every
+ * file the server and its workers create later, on any library; a data folder that already
+ * exists open to others is left as its owner set it, and the log says so and how to close it.
+ */
+export function preparePrivateDataDir(dataDir: string, log: Logger): void {
+  if (process.platform !== 'win32') process.umask(PRIVATE_UMASK);
+  const existed = fs.existsSync(dataDir);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (!existed || process.platform === 'win32') return;
+  const mode = fs.statSync(dataDir).mode & 0o777;
+  if ((mode & 0o077) !== 0) {
+    log.warn('the data folder is open to other accounts on this computer', {
+      path: dataDir,
+      mode: mode.toString(8).padStart(4, '0'),
+      fix: `chmod -R go-rwx ${dataDir}`,
+    });
+  }
+}

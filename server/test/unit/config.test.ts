@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { configFromEnv, resolveConfig } from '../../src/config.ts';
+
+test('HOST_NAMES is a comma-separated list of names, kept lower case without a trailing dot', () => {
+  const config = resolveConfig(configFromEnv({ HOST_NAMES: 'Family-PC.lan., hearth.home.arpa ,,' }));
+  assert.deepEqual(config.hostNames, ['family-pc.lan', 'hearth.home.arpa']);
+  assert.deepEqual(resolveConfig({}).hostNames, []);
+});
+
+test('PUBLIC_URL is an http(s) origin; a path, query or credentials are refused at startup', () => {
+  assert.equal(resolveConfig(configFromEnv({ PUBLIC_URL: 'http://Hearth.Example.org:8420/' })).publicUrl, 'http://hearth.example.org:8420');
+  assert.equal(resolveConfig({}).publicUrl, null);
+  for (const bad of ['ftp://x.example', 'http://x.example/app', 'http://u:p@x.example', 'http://x.example/?a=1', 'not a url']) {
+    assert.throws(() => configFromEnv({ PUBLIC_URL: bad }), /PUBLIC_URL/, bad);
+  }
+});

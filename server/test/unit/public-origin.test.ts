@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PublicOrigin } from '../../src/services/public-origin.ts';
+import type { LanAddress } from '../../src/platform/network.ts';
+
+const LAN: LanAddress[] = [
+  { address: '192.168.1.20', family: 'IPv4', interface: 'eth0' },
+  { address: '2001:db8::20', family: 'IPv6', interface: 'eth0' },
+];
+
+test('PUBLIC_URL, when set, is the origin of every link', () => {
+  const origin = new PublicOrigin({ host: '0.0.0.0', publicUrl: 'https://hearth.example.org' }, () => LAN);
+  origin.listeningOn(8420);
+  assert.equal(origin.current(), 'https://hearth.example.org');
+});
+
+test('listening on every address, the origin is the machine\'s LAN IPv4 address and the real port', () => {
+  const origin = new PublicOrigin({ host: '0.0.0.0', publicUrl: null }, () => LAN);
+  origin.listeningOn(8420);
+  assert.equal(origin.current(), 'http://192.168.1.20:8420');
+});
+
+test('listening on IPv6 only with no IPv4 on the LAN, the origin is the IPv6 address in brackets', () => {
+  const origin = new PublicOrigin({ host: '::', publicUrl: null }, () => LAN.filter((a) => a.family === 'IPv6'));
+  origin.listeningOn(8420);
+  assert.equal(origin.current(), 'http://[2001:db8::20]:8420');
+});
+
+test('listening on one address, the origin is that address; with no LAN at all, the loopback', () => {
+  const one = new PublicOrigin({ host: '127.0.0.1', publicUrl: null }, () => LAN);
+  one.listeningOn(9000);
+  assert.equal(one.current(), 'http://127.0.0.1:9000');
+  const none = new PublicOrigin({ host: '0.0.0.0', publicUrl: null }, () => []);
+  none.listeningOn(9000);
+  assert.equal(none.current(), 'http://127.0.0.1:9000');
+});
+
+test('a new LAN address (DHCP) is picked up once the detected origin is 10 s old', () => {
+  let clock = 0;
+  let lan = LAN;
+  const origin = new PublicOrigin({ host: '0.0.0.0', publicUrl: null }, () => lan, () => clock);
+  origin.listeningOn(8420);
+  assert.equal(origin.current(), 'http://192.168.1.20:8420');
+  lan = [{ address: '192.168.1.77', family: 'IPv4', interface: 'eth0' }];
+  clock += 11_000;
+  assert.equal(origin.current(), 'http://192.168.1.77:8420');
+});
