@@ -76,13 +76,13 @@ export function GalleryPage() {
     [queryClient, selection],
   );
 
-  // Escape leaves selection mode.
+  // Escape leaves selection mode (unless it is answering the trash question).
   useEffect(() => {
-    if (!selection.active || nodeId) return;
+    if (!selection.active || nodeId || trash.busy) return;
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && selection.clear();
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [selection, nodeId]);
+  }, [selection, nodeId, trash.busy]);
 
   const list = months.data ?? [];
   const photos = list.reduce((sum, m) => sum + m.photos, 0);
@@ -139,6 +139,9 @@ export function GalleryPage() {
           onShow={show}
           onClose={close}
           onTrash={(node) => trash.ask([node])}
+          // Share: the share feature's dialog for a node plugs in here (onShare={(node) => …});
+          // without it the viewer shows no Share button rather than one that does nothing.
+          onShare={undefined}
           onPosition={remember}
           overlay={trash.view}
         />
@@ -156,7 +159,7 @@ function EmptyGallery() {
       </span>
       <h2>No photos yet</h2>
       <p>Photos and videos you upload, into any folder, show up here, newest first and grouped by month.</p>
-      <p className="muted">Upload adds them from this phone or computer.</p>
+      <p className="muted">Use Upload to add them from this phone or computer.</p>
       <UploadButton parentId={null} />
     </div>
   );

@@ -110,7 +110,8 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
     [onShare, onTrash],
   );
 
-  if (single.isError && loaded === null) {
+  // Gone: trashed (here or on another device), or never this account's.
+  if ((single.isError && loaded === null) || (loaded === null && single.data?.trashed_at)) {
     return (
       <div className="viewer-missing" role="alert">
         <p>This photo is not here any more: it may have been moved to the trash.</p>
