@@ -70,7 +70,7 @@ export async function benchWebGallery(): Promise<BenchResult> {
     // so the two meet the same contention from whatever else the machine is doing.
     const smallFigures = await measure(browser, bench, small, largeFigures.steps);
     notes.push(
-      `phone viewport 390x844 at DPR 3; first screen: from typing /photos (app load, session, months, first month) until every tile on it shows its thumbnail, median of ${RUNS} loads; then scrolled to the end, 90% of a screen every 50 ms (${largeFigures.steps} steps; the reference as many, back and forth)`,
+      `phone viewport 390x844 at DPR 3; first screen: from typing /gallery (app load, session, months, first month) until every tile on it shows its thumbnail, median of ${RUNS} loads; then scrolled to the end, 90% of a screen every 50 ms (${largeFigures.steps} steps; the reference as many, back and forth)`,
     );
     notes.push(
       `goals: first thumbnails < 1000 ms, at most 400 img at once, no task over 100 ms; tiles passed while scrolling: ${largeFigures.tilesSeen.toLocaleString()} (large), ${smallFigures.tilesSeen.toLocaleString()} (reference); long tasks over 50 ms while scrolling: ${largeFigures.longTasks} (large), ${smallFigures.longTasks} (reference)`,
@@ -205,13 +205,13 @@ async function measure(browser: Browser, bench: BenchServer, who: SignedIn, minS
     const page = await context.newPage();
     await signIn(page, bench, who);
     // A first visit fills the browser's cache with the app (as a phone that opened it before).
-    await page.goto(`${bench.server.url}/photos`);
+    await page.goto(`${bench.server.url}/gallery`);
     await firstScreenShown(page);
     const times: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       await page.goto('about:blank');
       const started = performance.now();
-      await page.goto(`${bench.server.url}/photos`);
+      await page.goto(`${bench.server.url}/gallery`);
       await firstScreenShown(page);
       times.push(performance.now() - started);
     }

@@ -140,7 +140,7 @@ test.describe('gallery', () => {
     const size = page.viewportSize()!;
     await swipe(page, cdp, { x: size.width * 0.8, y: size.height / 2 }, -size.width * 0.6);
     await expect(title).toHaveText('second.jpg');
-    await expect(page).toHaveURL(new RegExp(`/photos/${ids[1]}$`));
+    await expect(page).toHaveURL(new RegExp(`/gallery/${ids[1]}$`));
     await page.keyboard.press('ArrowRight');
     await expect(title).toHaveText('first.jpg');
     await swipe(page, cdp, { x: size.width * 0.2, y: size.height / 2 }, size.width * 0.6);
@@ -152,6 +152,12 @@ test.describe('gallery', () => {
     await expect(details).toContainText('Summer');
     await captureScreen(page, testInfo, 'viewer-details');
     await details.getByRole('button', { name: 'Close details' }).click();
+    // Share hands over to the share feature's dialog, inside the viewer.
+    await viewer(page).getByRole('button', { name: 'Share' }).click();
+    const share = page.getByRole('dialog', { name: 'Share “second.jpg”' });
+    await expect(share).toBeVisible();
+    await share.getByRole('button', { name: 'Close' }).click();
+    await expect(share).toHaveCount(0);
     // At fit-to-screen the original is never fetched: the preview is enough. Zoomed in, it is.
     expect(originals).toEqual([]);
     const shown = viewer(page).locator('.yarl__slide_current img.yarl__slide_image').first();

@@ -1,4 +1,6 @@
 import { expect, signIn, test } from './support/fixtures.ts';
+import sharp from 'sharp';
+import { uploadAs } from './support/hearth.ts';
 import { captureScreen } from './support/screens.ts';
 
 /*
@@ -6,6 +8,8 @@ import { captureScreen } from './support/screens.ts';
  * with axe. The pictures are for people to look at: is each screen clear to a parent?
  */
 test.describe('screens', () => {
+  // Each screen is photographed twice and checked by axe twice: slow on a busy machine.
+  test.describe.configure({ timeout: 120_000 });
   test('sign-in, and its error, are clear and accessible', async ({ page, member }, testInfo) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'Sign in to Home' })).toBeVisible();
@@ -22,11 +26,30 @@ test.describe('screens', () => {
     await captureScreen(page, testInfo, 'files-empty');
     await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Holidays' });
     await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'School reports and letters from the council about the new bus timetable 2024' });
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 120, b: 200 } } }).jpeg().toBuffer();
+    await uploadAs(hearth.api, member, 'Beach day with the cousins and the dog, August.jpg', photo);
+    await uploadAs(hearth.api, member, 'Tax return 2023.pdf', Buffer.from('%PDF-1.4 not really'));
     await page.reload();
     await expect(page.getByText('Holidays')).toBeVisible();
+    await expect(page.locator('img.node-thumb')).toHaveCount(1, { timeout: 20_000 });
     await captureScreen(page, testInfo, 'files');
-    await page.getByRole('link', { name: /Holidays/ }).click();
-    await expect(page.getByRole('heading', { name: 'Holidays' })).toBeVisible();
+    await page.getByRole('button', { name: 'More for Holidays' }).click();
+    await captureScreen(page, testInfo, 'file-actions');
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await captureScreen(page, testInfo, 'move-picker');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('checkbox', { name: 'Select Holidays' }).check();
+    await page.getByRole('checkbox', { name: 'Select Tax return 2023.pdf' }).check();
+    await captureScreen(page, testInfo, 'files-selection');
+    await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Trash' }).click();
+    await captureScreen(page, testInfo, 'confirm-trash');
+    await page.getByRole('button', { name: 'Move to trash' }).click();
+    await page.goto('/trash');
+    await expect(page.getByRole('heading', { name: 'Trash' })).toBeVisible();
+    await captureScreen(page, testInfo, 'trash');
+    await page.goto('/files');
+    await page.getByRole('link', { name: /School reports/ }).click();
+    await expect(page.getByRole('heading', { name: /School reports/ })).toBeVisible();
     await captureScreen(page, testInfo, 'folder-empty');
   });
 
@@ -36,4 +59,65 @@ test.describe('screens', () => {
     await expect(page.getByRole('heading', { name: 'Account' })).toBeVisible();
     await captureScreen(page, testInfo, 'account');
   });
+});
+
+test('uploads: in progress, a name clash, and a full quota', async ({ page, member, hearth, owner }, testInfo) => {
+  test.setTimeout(120_000);
+  await uploadAs(hearth.api, member, 'IMG_2041.jpg', Buffer.from('an older photo'));
+  await signIn(page, member);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await (await chooser).setFiles([
+    { name: 'IMG_2041.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(3_000_000, 7) },
+    { name: 'IMG_2042.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(2_000_000, 8) },
+    { name: 'Birthday video.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(4_000_000, 9) },
+  ]);
+  await expect(page.getByRole('dialog', { name: /already here/ })).toBeVisible();
+  await captureScreen(page, testInfo, 'upload-clash');
+  await page.getByRole('button', { name: /Keep both/ }).click();
+  await expect(page.getByRole('region', { name: 'Uploads' }).getByText(/left/)).toBeVisible({ timeout: 20_000 });
+  await captureScreen(page, testInfo, 'uploading');
+  for (const name of ['IMG_2041.jpg', 'IMG_2042.jpg', 'Birthday video.mp4']) await page.getByRole('button', { name: `Cancel ${name}` }).click();
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await hearth.api.ok('PATCH', `/admin/users/${member.id}`, owner.access, { quota_bytes: 1_000_000 });
+  await page.reload();
+  const again = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await (await again).setFiles({ name: 'Holiday slideshow.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(2_000_000, 1) });
+  await expect(page.getByText(/Your storage is full/)).toBeVisible();
+  await captureScreen(page, testInfo, 'upload-quota-full');
+});
+
+test('sharing: the dialog, and the public page a guest sees', async ({ browser, page, member, hearth, baseURL }, testInfo) => {
+  test.setTimeout(90_000);
+  const folder = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Wedding photos' });
+  for (const [i, colour] of ['#884466', '#446688', '#668844'].entries()) {
+    const picture = await sharp({ create: { width: 600, height: 400, channels: 3, background: colour } }).jpeg().toBuffer();
+    await uploadAs(hearth.api, member, `photo-${i + 1}.jpg`, picture, { parent_id: folder.id });
+  }
+  const link = await hearth.api.ok('POST', `/nodes/${folder.id}/share`, member.access, { password: 'confetti and cake' });
+  await signIn(page, member);
+  await page.getByRole('button', { name: 'More for Wedding photos' }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await captureScreen(page, testInfo, 'share-people');
+  await page.getByRole('tab', { name: 'Public link' }).click();
+  await expect(page.getByLabel('Link address')).toBeVisible();
+  await captureScreen(page, testInfo, 'share-link');
+
+  const guestContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, deviceScaleFactor: testInfo.project.use.deviceScaleFactor ?? 1 });
+  const guest = await guestContext.newPage();
+  await guest.goto(new URL(link.url).pathname);
+  await expect(guest.getByRole('heading', { name: 'This link is protected' })).toBeVisible();
+  await captureScreen(guest, testInfo, 'public-locked');
+  await guest.getByLabel('Password').fill('confetti and cake');
+  await guest.getByRole('button', { name: 'Open' }).click();
+  await expect(guest.locator('img.node-thumb')).toHaveCount(3, { timeout: 30_000 });
+  await captureScreen(guest, testInfo, 'public-folder');
+  await guest.goto('/s/no-such-link-at-all');
+  await expect(guest.getByRole('heading', { name: "This link doesn't work" })).toBeVisible();
+  await captureScreen(guest, testInfo, 'public-gone');
+  await guestContext.close();
 });

@@ -107,3 +107,19 @@ export function uniqueName(prefix: string): string {
   counter += 1;
   return `${prefix}${process.pid % 1000}x${counter}`;
 }
+
+/** Uploads a file through the real tus endpoint (tus-js-client in Node), as another device would; resolves to the node id. */
+export async function uploadAs(api: Api, account: Account, name: string, content: Buffer, extra: Record<string, string> = {}): Promise<string> {
+  const { Upload } = await import('tus-js-client');
+  return new Promise((resolve, reject) => {
+    const upload = new Upload(content, {
+      endpoint: `${api.base}/uploads`,
+      headers: { Authorization: `Bearer ${account.access}` },
+      metadata: { filename: name, filetype: name.endsWith('.jpg') ? 'image/jpeg' : 'application/octet-stream', ...extra },
+      storeFingerprintForResuming: false,
+      onError: reject,
+      onSuccess: ({ lastResponse }) => resolve(lastResponse.getHeader('Service-Node-Id') ?? ''),
+    });
+    upload.start();
+  });
+}

@@ -2,8 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import * as tus from 'tus-js-client';
-import type { Account, Api } from './hearth.ts';
+import { uploadAs, type Account, type Api } from './hearth.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'test', 'fixtures', 'media');
 
@@ -22,22 +21,9 @@ export async function photo(when: string | null, width = 160, height = 120): Pro
   return (when === null ? image : image.withExif({ IFD0: { Make: 'Hearth e2e' }, IFD2: { DateTimeOriginal: when } })).toBuffer();
 }
 
-/** Uploads with tus-js-client from the test side, as another device would; resolves with the node id. */
+/** Uploads from the test side, as another device would (the server tells the type from the content). */
 export function upload(api: Api, account: Account, data: Buffer, filename: string, parentId?: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let nodeId: string | null = null;
-    new tus.Upload(data, {
-      endpoint: `${api.base}/uploads`,
-      retryDelays: [],
-      headers: { Authorization: `Bearer ${account.access}` },
-      metadata: { filename, ...(parentId && { parent_id: parentId }) },
-      onAfterResponse: (_req, res) => {
-        nodeId = res.getHeader('Service-Node-Id') ?? nodeId;
-      },
-      onError: reject,
-      onSuccess: () => (nodeId ? resolve(nodeId) : reject(new Error('no Service-Node-Id'))),
-    }).start();
-  });
+  return uploadAs(api, account, filename, data, parentId ? { parent_id: parentId } : {});
 }
 
 /** Waits until the server has made the thumbnails of these nodes (and read their capture times). */

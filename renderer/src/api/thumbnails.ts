@@ -9,6 +9,8 @@ import { authedFetch, API_BASE } from './client.ts';
  */
 const MAX_KEPT = 600;
 const urls = new Map<string, Promise<string | null>>();
+/** How many mounted images want each path: a thumbnail scrolled past before its turn is not fetched. */
+const wanted = new Map<string, number>();
 let active = 0;
 const waiting: (() => void)[] = [];
 /** Browsers open about six connections per host: leave room for the API calls. */
@@ -44,6 +46,7 @@ export function loadThumbnail(path: string, fetcher: (request: Request) => Promi
     return known;
   }
   const loading = slot(async () => {
+    if (!wanted.get(path)) return null;
     const response = await fetcher(new Request(path));
     if (!response.ok) return null;
     return URL.createObjectURL(await response.blob());
@@ -72,9 +75,13 @@ export function useThumbnail(node: Thumbable | null, size: 512 | 1024 = 512, fet
   useEffect(() => {
     if (path === null) return;
     let live = true;
+    wanted.set(path, (wanted.get(path) ?? 0) + 1);
     void loadThumbnail(path, fetcher).then((url) => live && setLoaded({ path, url }));
     return () => {
       live = false;
+      const left = (wanted.get(path) ?? 1) - 1;
+      if (left > 0) wanted.set(path, left);
+      else wanted.delete(path);
     };
   }, [path, fetcher]);
   return loaded !== null && loaded.path === path ? loaded.url : null;

@@ -1,16 +1,27 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { dropThumbnails } from '../api/thumbnails.ts';
 import { session } from '../api/session.ts';
 import { useSession } from '../api/useSession.ts';
-import { AccountPage } from '../features/account/index.ts';
-import { ForcedPasswordPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
-import { FilesPage } from '../features/files/index.ts';
-import { GalleryPage } from '../features/gallery/index.ts';
+import { ForcedPasswordPage, SignInPage } from '../features/auth/index.ts';
+import { BrowsePage } from '../features/files/index.ts';
+import { uploadQueue } from '../features/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';
+
+// Screens most visits never open load when first needed, keeping the first screen small.
+const AccountPage = lazy(() => import('../features/account/index.ts').then((m) => ({ default: m.AccountPage })));
+const GalleryPage = lazy(() => import('../features/gallery/index.ts').then((m) => ({ default: m.GalleryPage })));
+const PublicPage = lazy(() => import('../features/public/index.ts').then((m) => ({ default: m.PublicPage })));
+const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })));
+
+const loading = (
+  <div className="center-page">
+    <Spinner label="Loading" />
+  </div>
+);
 
 // Nothing of one account stays in memory for the next person on this device.
 let wasSignedIn = false;
@@ -19,6 +30,7 @@ session.subscribe(() => {
   if (kind === 'signed-out' && wasSignedIn) {
     queryClient.clear();
     dropThumbnails();
+    uploadQueue.reset();
   }
   wasSignedIn = kind === 'signed-in';
 });
@@ -30,7 +42,13 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <AppRoutes />
+        <Suspense fallback={loading}>
+        <Routes>
+          {/* A shared link opens the same way for everyone, signed in or not. */}
+          <Route path="/s/:token" element={<PublicPage />} />
+          <Route path="*" element={<AppRoutes />} />
+        </Routes>
+        </Suspense>
       </BrowserRouter>
     </QueryClientProvider>
   );
@@ -59,9 +77,14 @@ function AppRoutes() {
     <SignedInFrame>
       <Routes>
         <Route path="/" element={<Navigate to="/files" replace />} />
-        <Route path="/files" element={<FilesPage />} />
-        <Route path="/files/:folderId" element={<FilesPage />} />
-        <Route path="/photos/:nodeId?" element={<GalleryPage />} />
+        <Route path="/files" element={<BrowsePage kind="folder" />} />
+        <Route path="/files/:folderId" element={<BrowsePage kind="folder" />} />
+        <Route path="/gallery/:nodeId?" element={<GalleryPage />} />
+        <Route path="/starred" element={<BrowsePage kind="starred" />} />
+        <Route path="/recent" element={<BrowsePage kind="recent" />} />
+        <Route path="/shared" element={<BrowsePage kind="shared" />} />
+        <Route path="/trash" element={<BrowsePage kind="trash" />} />
+        <Route path="/search" element={<BrowsePage kind="search" />} />
         <Route path="/account" element={<AccountPage />} />
         <Route path="*" element={<Navigate to="/files" replace />} />
       </Routes>

@@ -1,19 +1,27 @@
-import type { ReactNode } from 'react';
-import { UploadPanel } from '../features/upload/index.ts';
+import { Suspense, type ReactNode } from 'react';
+import { Spinner } from '../ui/Notice.tsx';
+import { QuotaBar, UnsentBanner, UploadPanel } from '../features/upload/index.ts';
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
+import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
 
 const NAV: NavItem[] = [
   { to: '/files', label: 'My files', icon: 'folder', primary: true },
-  { to: '/photos', label: 'Photos', icon: 'photo', primary: true },
+  { to: '/gallery', label: 'Photos', icon: 'photo', primary: true },
+  { to: '/shared', label: 'Shared', icon: 'people', primary: true },
+  { to: '/starred', label: 'Starred', icon: 'star' },
+  { to: '/recent', label: 'Recent', icon: 'clock' },
+  { to: '/trash', label: 'Trash', icon: 'trash' },
   { to: '/account', label: 'Account', icon: 'person', primary: true },
 ];
 
 export function SignedInFrame({ children }: { children: ReactNode }) {
   return (
-    <AppShell nav={NAV}>
+    <AppShell nav={NAV} footer={<QuotaBar />}>
       <LiveUpdates />
-      {children}
+      <ConnectionBanner />
+      <UnsentBanner />
+      <Suspense fallback={<Spinner label="Loading" />}>{children}</Suspense>
       <UploadPanel />
     </AppShell>
   );

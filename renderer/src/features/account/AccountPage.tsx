@@ -3,6 +3,7 @@ import { session } from '../../api/session.ts';
 import { useSession } from '../../api/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { QuotaBar } from '../upload/index.ts';
 import { DevicesSection } from './DevicesSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
@@ -28,6 +29,10 @@ export function AccountPage() {
       {me.isError && <Notice tone="error">{me.error.message}</Notice>}
       {me.data && (
         <div className="sections">
+          <section className="card section" aria-labelledby="storage-title">
+            <h2 id="storage-title">Storage</h2>
+            <QuotaBar />
+          </section>
           <ProfileSection displayName={me.data.display_name} username={me.data.username} />
           <PasswordSection />
           <TwoFactorSection enabled={me.data.totp_enabled} />

@@ -1,2 +1,4 @@
-export { FilesPage } from './FilesPage.tsx';
+export { BrowsePage } from './BrowsePage.tsx';
 export { fileKeys } from './queries.ts';
+export { DetailsDialog } from './dialogs.tsx';
+export { useNodeAction } from './mutations.ts';

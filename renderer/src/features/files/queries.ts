@@ -5,8 +5,16 @@ import type { Node } from '../../api/types.ts';
 export type SortKey = 'name' | 'updated' | 'size' | 'taken';
 export type SortOrder = 'asc' | 'desc';
 
-export interface ListParams {
-  parentId: string | null;
+/** What a list shows: a folder (null: the top level, blended with what others shared) or a flat view. */
+export type View =
+  | { kind: 'folder'; id: string | null }
+  | { kind: 'starred' }
+  | { kind: 'recent' }
+  | { kind: 'shared' }
+  | { kind: 'trash' }
+  | { kind: 'search'; q: string };
+
+export interface Sorting {
   sort: SortKey;
   order: SortOrder;
 }
@@ -14,34 +22,45 @@ export interface ListParams {
 /** One key factory for everything about nodes: invalidating `fileKeys.all` refreshes every view. */
 export const fileKeys = {
   all: ['nodes'] as const,
-  list: (params: ListParams) => ['nodes', 'list', params] as const,
+  view: (view: View, sorting: Sorting | null) => ['nodes', 'view', view, sorting] as const,
   node: (id: string) => ['nodes', 'one', id] as const,
   path: (id: string) => ['nodes', 'path', id] as const,
+  versions: (id: string) => ['nodes', 'versions', id] as const,
+  permissions: (id: string) => ['nodes', 'permissions', id] as const,
+  folders: (parentId: string | null) => ['nodes', 'folders', parentId] as const,
 };
 
 const PAGE = 200;
 
-export function useFolderListing(params: ListParams) {
-  return useInfiniteQuery({
-    queryKey: fileKeys.list(params),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      data(
-        api.GET('/nodes', {
-          params: {
-            query: { parent_id: params.parentId ?? 'root', sort: params.sort, order: params.order, limit: PAGE, ...(pageParam ? { cursor: pageParam } : {}) },
-          },
-        }),
-      ),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
+interface Page {
+  items: Node[];
+  next_cursor: string | null;
+  retention_days?: number;
 }
 
-export function useNode(id: string | null) {
-  return useQuery({
-    queryKey: fileKeys.node(id ?? ''),
-    enabled: id !== null,
-    queryFn: () => data(api.GET('/nodes/{id}', { params: { path: { id: id! } } })),
+function fetchPage(view: View, sorting: Sorting, cursor: string | undefined): Promise<Page> {
+  const paging = { limit: PAGE, ...(cursor ? { cursor } : {}) };
+  if (view.kind === 'trash') return data(api.GET('/trash', { params: { query: paging } }));
+  const query =
+    view.kind === 'folder'
+      ? { parent_id: view.id ?? 'root', ...sorting }
+      : view.kind === 'search'
+        ? { query: view.q, ...sorting }
+        : // Recent is ordered by the server (last changed first).
+          view.kind === 'recent'
+          ? { filter: 'recent' as const }
+          : { filter: view.kind, ...sorting };
+  return data(api.GET('/nodes', { params: { query: { ...query, ...paging } } }));
+}
+
+/** A view's items, page by page with the server's cursors. */
+export function useListing(view: View, sorting: Sorting) {
+  return useInfiniteQuery({
+    queryKey: fileKeys.view(view, view.kind === 'recent' || view.kind === 'trash' ? null : sorting),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => fetchPage(view, sorting, pageParam),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    enabled: view.kind !== 'search' || view.q.trim() !== '',
   });
 }
 
@@ -50,5 +69,38 @@ export function useBreadcrumb(id: string | null) {
     queryKey: fileKeys.path(id ?? ''),
     enabled: id !== null,
     queryFn: async () => (await data(api.GET('/nodes/{id}/path', { params: { path: { id: id! } } }))).items as Node[],
+  });
+}
+
+/** Folders only, for the folder picker. */
+export function useFolders(parentId: string | null) {
+  return useQuery({
+    queryKey: fileKeys.folders(parentId),
+    queryFn: async () => {
+      const page = await data(api.GET('/nodes', { params: { query: { parent_id: parentId ?? 'root', sort: 'name', order: 'asc', limit: 1000 } } }));
+      return page.items.filter((n) => n.type === 'folder');
+    },
+  });
+}
+
+export function useVersions(id: string) {
+  return useQuery({ queryKey: fileKeys.versions(id), queryFn: async () => (await data(api.GET('/nodes/{id}/versions', { params: { path: { id } } }))).items });
+}
+
+/** Who else can see a node; only its owner may ask, so others get null. */
+export function usePermissions(node: Node) {
+  return useQuery({
+    queryKey: fileKeys.permissions(node.id),
+    enabled: !node.shared,
+    queryFn: async () => (await data(api.GET('/nodes/{id}/permissions', { params: { path: { id: node.id } } }))).items,
+  });
+}
+
+/** Names of the family's accounts, to say who owns what. */
+export function usePeople() {
+  return useQuery({
+    queryKey: ['people'],
+    staleTime: 5 * 60_000,
+    queryFn: async () => new Map((await data(api.GET('/users', { params: { query: { limit: 1000 } } }))).items.map((u) => [u.id, u.name])),
   });
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
@@ -17,9 +17,11 @@ import { useLiveGallery } from './useLiveGallery.ts';
 import { useSelection } from './useSelection.ts';
 import './gallery.css';
 
+const ShareDialog = lazy(() => import('../share/index.ts').then((m) => ({ default: m.ShareDialog })));
+
 /**
  * Photos: every photo and video of the account, from every folder, newest taken first, by month.
- * `/photos/<id>` opens one full screen over the timeline (so Back closes it, as on a phone).
+ * `/gallery/<id>` opens one full screen over the timeline (so Back closes it, as on a phone).
  */
 export function GalleryPage() {
   const { nodeId = null } = useParams();
@@ -31,26 +33,28 @@ export function GalleryPage() {
   const months = useGalleryMonths();
   const selection = useSelection();
   const [lastViewed, setLastViewed] = useState<string | null>(null);
+  // The share feature's dialog, drawn inside the viewer (which makes the rest of the page inert).
+  const [sharing, setSharing] = useState<Node | null>(null);
   useLiveGallery(userId);
 
   const viewerOpenedHere = (location.state as { fromTimeline?: boolean } | null)?.fromTimeline === true;
   const open = useCallback(
     (node: Node) => {
       setLastViewed(node.id);
-      navigate(`/photos/${node.id}`, { state: { fromTimeline: true } });
+      navigate(`/gallery/${node.id}`, { state: { fromTimeline: true } });
     },
     [navigate],
   );
   const show = useCallback(
     (node: Node) => {
       setLastViewed(node.id);
-      navigate(`/photos/${node.id}`, { replace: true, state: location.state });
+      navigate(`/gallery/${node.id}`, { replace: true, state: location.state });
     },
     [navigate, location.state],
   );
   const close = useCallback(() => {
     if (viewerOpenedHere) navigate(-1);
-    else navigate('/photos', { replace: true });
+    else navigate('/gallery', { replace: true });
   }, [navigate, viewerOpenedHere]);
 
   const viewing = useRef<{ node: Node | null; next: Node | null }>({ node: null, next: null });
@@ -139,11 +143,18 @@ export function GalleryPage() {
           onShow={show}
           onClose={close}
           onTrash={(node) => trash.ask([node])}
-          // Share: the share feature's dialog for a node plugs in here (onShare={(node) => …});
-          // without it the viewer shows no Share button rather than one that does nothing.
-          onShare={undefined}
+          onShare={setSharing}
           onPosition={remember}
-          overlay={trash.view}
+          overlay={
+            <>
+              {trash.view}
+              {sharing && (
+                <Suspense fallback={null}>
+                  <ShareDialog node={sharing} onClose={() => setSharing(null)} />
+                </Suspense>
+              )}
+            </>
+          }
         />
       )}
       {!nodeId && trash.view}

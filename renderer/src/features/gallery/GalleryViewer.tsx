@@ -115,7 +115,7 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
     return (
       <div className="viewer-missing" role="alert">
         <p>This photo is not here any more: it may have been moved to the trash.</p>
-        <Link className="btn" to="/photos" replace>
+        <Link className="btn" to="/gallery" replace>
           Back to photos
         </Link>
       </div>

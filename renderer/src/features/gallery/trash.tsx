@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { api, data } from '../../api/client.ts';
 import type { Node } from '../../api/types.ts';
 import { plural } from '../../ui/format.ts';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { ProgressBar } from '../../ui/Notice.tsx';
 import { galleryKeys } from './queries.ts';
 
@@ -96,13 +97,12 @@ export function useTrash(onTrashed?: (nodes: Node[]) => void) {
     view = (
       <ConfirmDialog
         title={`Move ${what(stage.nodes)} to the trash?`}
-        onCancel={() => setStage({ kind: 'idle' })}
-        onConfirm={() => void run(stage.nodes, false)}
+        message={`${stage.nodes.length === 1 ? 'It' : 'They'} can be restored from the trash${days ? ` for ${plural(days, 'day')}` : ''}, then ${stage.nodes.length === 1 ? 'it is' : 'they are'} deleted for good.`}
         confirm="Move to trash"
-      >
-        {stage.nodes.length === 1 ? 'It' : 'They'} can be restored from the trash
-        {days ? ` for ${plural(days, 'day')}` : ''}, then {stage.nodes.length === 1 ? 'it is' : 'they are'} deleted for good.
-      </ConfirmDialog>
+        danger
+        onClose={() => setStage({ kind: 'idle' })}
+        onConfirm={() => void run(stage.nodes, false)}
+      />
     );
   } else if (stage.kind === 'working') {
     view = (
@@ -131,49 +131,4 @@ export function useTrash(onTrashed?: (nodes: Node[]) => void) {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** A question on the native <dialog>: focus kept inside and returned after, Escape cancels. */
-function ConfirmDialog({
-  title,
-  children,
-  confirm,
-  onConfirm,
-  onCancel,
-}: {
-  title: string;
-  children: ReactNode;
-  confirm: string;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
-  return (
-    <dialog
-      ref={ref}
-      className="gallery-dialog"
-      aria-labelledby="gallery-dialog-title"
-      aria-describedby="gallery-dialog-text"
-      onCancel={(event) => {
-        event.preventDefault();
-        onCancel();
-      }}
-    >
-      <h2 id="gallery-dialog-title">{title}</h2>
-      <p id="gallery-dialog-text">{children}</p>
-      <div className="gallery-dialog-actions">
-        <button type="button" className="btn" onClick={onCancel} autoFocus>
-          Cancel
-        </button>
-        <button type="button" className="btn btn-danger" onClick={onConfirm}>
-          {confirm}
-        </button>
-      </div>
-    </dialog>
-  );
 }

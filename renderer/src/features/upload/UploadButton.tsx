@@ -3,7 +3,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { uploadQueue } from './queue.ts';
 
 /** Opens the phone's photo library or camera (or the file chooser on a computer). */
-export function UploadButton({ parentId }: { parentId: string | null }) {
+export function UploadButton({ parentId, accept }: { parentId: string | null; accept?: string }) {
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
   return (
@@ -14,11 +14,12 @@ export function UploadButton({ parentId }: { parentId: string | null }) {
         className="visually-hidden"
         type="file"
         multiple
+        accept={accept}
         tabIndex={-1}
         aria-hidden="true"
         onChange={(event) => {
           const files = event.target.files;
-          if (files && files.length > 0) uploadQueue.add([...files], parentId);
+          if (files && files.length > 0) void uploadQueue.add([...files], parentId);
           event.target.value = '';
         }}
       />

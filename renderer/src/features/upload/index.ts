@@ -1,3 +1,5 @@
 export { UploadButton } from './UploadButton.tsx';
 export { UploadPanel } from './UploadPanel.tsx';
+export { UnsentBanner } from './UnsentBanner.tsx';
+export { QuotaBar } from './QuotaBar.tsx';
 export { uploadQueue } from './queue.ts';

@@ -1,9 +1,11 @@
 import type { Upload } from 'tus-js-client';
-import { API_BASE } from '../../api/client.ts';
+import { api, API_BASE, data } from '../../api/client.ts';
 import { humanMessage } from '../../api/errors.ts';
 import { session } from '../../api/session.ts';
+import type { Node } from '../../api/types.ts';
 import { queryClient } from '../../app/queryClient.ts';
 import { fileKeys } from '../files/queries.ts';
+import { manifest } from './manifest.ts';
 
 export type UploadStatus = 'queued' | 'sending' | 'paused' | 'done' | 'failed' | 'cancelled';
 
@@ -17,8 +19,20 @@ export interface UploadItem {
   error: string | null;
 }
 
+/** Files with the same name in the target folder, waiting for one answer for the whole batch. */
+export interface ClashQuestion {
+  names: string[];
+  answer(choice: 'keep-both' | 'replace' | 'skip'): void;
+}
+
 /** Files sent at once: enough to fill a home link, few enough that each shows progress. */
 const PARALLEL = 3;
+/**
+ * Each PATCH carries at most this much: a request already under way is not stopped by the
+ * browser going offline, so smaller requests mean a stalled link is noticed (and retried)
+ * within one chunk, at a cost that is small on a LAN.
+ */
+const CHUNK_BYTES = 8 * 1024 * 1024;
 /** A dropped network is retried on its own for about two minutes, then waits for "online". */
 const RETRY_DELAYS = [0, 1_000, 3_000, 5_000, 10_000, 15_000, 20_000, 30_000, 30_000];
 
@@ -26,21 +40,36 @@ interface Entry {
   item: UploadItem;
   file: File;
   upload: Upload | null;
+  manifestId: string;
+  replaceNodeId: string | null;
+}
+
+interface Snapshot {
+  items: UploadItem[];
+  alreadyHere: number;
+  clash: ClashQuestion | null;
 }
 
 /**
- * The uploads of this tab: a queue sent with tus-js-client, a few at a time, each resumable.
- * Client state (progress of bytes leaving this device), so it lives here rather than in the
+ * The uploads of this tab: batches checked against the folder (same name and size: already
+ * here; same name only: one question per batch), then sent with tus-js-client a few at a time,
+ * each resumable. Client state (bytes leaving this device), so it lives here rather than in the
  * query cache; what lands on the server is read back through the cache.
  */
 class UploadQueue {
   private entries: Entry[] = [];
-  private snapshot: UploadItem[] = [];
+  private snapshot: Snapshot = { items: [], alreadyHere: 0, clash: null };
+  private alreadyHere = 0;
+  private clash: ClashQuestion | null = null;
   private readonly listeners = new Set<() => void>();
   private counter = 0;
+  private wakeLock: WakeLockSentinel | null = null;
 
   constructor() {
-    if (typeof window !== 'undefined') window.addEventListener('online', () => this.resumeFailed());
+    if (typeof window === 'undefined') return;
+    window.addEventListener('online', () => this.resumeFailed());
+    // The screen lock is released when the page is hidden; take it again on return.
+    document.addEventListener('visibilitychange', () => void this.keepAwake());
   }
 
   subscribe = (listener: () => void) => {
@@ -48,16 +77,34 @@ class UploadQueue {
     return () => this.listeners.delete(listener);
   };
 
-  items = (): UploadItem[] => this.snapshot;
+  state = (): Snapshot => this.snapshot;
 
-  add(files: Iterable<File>, parentId: string | null): void {
+  /** A batch chosen or dropped by the person: checked against the folder, then queued. */
+  async add(files: File[], parentId: string | null): Promise<void> {
+    const account = accountId();
+    const existing = await namesIn(parentId).catch(() => new Map<string, Node>());
+    const fresh: File[] = [];
+    const clashing: { file: File; node: Node }[] = [];
     for (const file of files) {
-      this.counter += 1;
-      this.entries.push({
-        file,
-        upload: null,
-        item: { key: `u${this.counter}`, name: file.name, size: file.size, sent: 0, status: 'queued', parentId, error: null },
+      const unsent = manifest.match(account, file);
+      if (unsent) {
+        // Chosen again after a reload: continue it where it was going.
+        this.enqueue(file, unsent.parentId, unsent.replaceNodeId, unsent.id);
+        continue;
+      }
+      const same = existing.get(file.name.toLowerCase());
+      if (same && same.type === 'file' && same.size === file.size) this.alreadyHere += 1;
+      else if (same && same.type === 'file') clashing.push({ file, node: same });
+      else fresh.push(file);
+    }
+    for (const file of fresh) this.enqueue(file, parentId, null);
+    if (clashing.length > 0) {
+      const choice = await new Promise<'keep-both' | 'replace' | 'skip'>((resolve) => {
+        this.clash = { names: clashing.map((c) => c.file.name), answer: resolve };
+        this.changed();
       });
+      this.clash = null;
+      if (choice !== 'skip') for (const { file, node } of clashing) this.enqueue(file, parentId, choice === 'replace' ? node.id : null);
     }
     this.changed();
     this.pump();
@@ -83,13 +130,36 @@ class UploadQueue {
     if (!entry || entry.item.status === 'done') return;
     // Termination tells the server to drop what it received.
     void entry.upload?.abort(true).catch(() => undefined);
+    manifest.remove(entry.manifestId);
     this.update(entry, { status: 'cancelled' });
     this.pump();
   }
 
   clearFinished(): void {
     this.entries = this.entries.filter((e) => !['done', 'cancelled'].includes(e.item.status));
+    this.alreadyHere = 0;
     this.changed();
+  }
+
+  /** Signed out: stop everything of that account in this tab. */
+  reset(): void {
+    for (const entry of this.entries) void entry.upload?.abort(false);
+    this.entries = [];
+    this.alreadyHere = 0;
+    this.changed();
+  }
+
+  private enqueue(file: File, parentId: string | null, replaceNodeId: string | null, manifestId?: string): void {
+    this.counter += 1;
+    const id = manifestId ?? `${Date.now().toString(36)}-${this.counter}`;
+    manifest.add({ id, account: accountId(), name: file.name, size: file.size, lastModified: file.lastModified, parentId, replaceNodeId });
+    this.entries.push({
+      file,
+      upload: null,
+      manifestId: id,
+      replaceNodeId,
+      item: { key: `u${this.counter}`, name: file.name, size: file.size, sent: 0, status: 'queued', parentId, error: null },
+    });
   }
 
   private resumeFailed(): void {
@@ -105,6 +175,23 @@ class UploadQueue {
     const sending = this.entries.filter((e) => e.item.status === 'sending').length;
     const next = this.entries.filter((e) => e.item.status === 'queued').slice(0, Math.max(0, PARALLEL - sending));
     for (const entry of next) void this.start(entry);
+    void this.keepAwake();
+  }
+
+  /** Screen Wake Lock while anything is sending, where the browser has it (secure contexts). */
+  private async keepAwake(): Promise<void> {
+    const busy = this.entries.some((e) => e.item.status === 'sending' || e.item.status === 'queued');
+    if (busy && !this.wakeLock && 'wakeLock' in navigator && document.visibilityState === 'visible') {
+      try {
+        this.wakeLock = await navigator.wakeLock.request('screen');
+        this.wakeLock.addEventListener('release', () => (this.wakeLock = null));
+      } catch {
+        // Refused (battery saver): uploads go on, the screen may sleep.
+      }
+    } else if (!busy && this.wakeLock) {
+      await this.wakeLock.release().catch(() => undefined);
+      this.wakeLock = null;
+    }
   }
 
   private async start(entry: Entry): Promise<void> {
@@ -113,14 +200,16 @@ class UploadQueue {
     if (entry.item.status !== 'sending') return;
     const metadata: Record<string, string> = { filename: entry.file.name, filetype: entry.file.type || 'application/octet-stream' };
     if (entry.item.parentId) metadata.parent_id = entry.item.parentId;
+    if (entry.replaceNodeId) metadata.node_id = entry.replaceNodeId;
     const upload = new tus.Upload(entry.file, {
       endpoint: `${API_BASE}/uploads`,
       metadata,
       retryDelays: RETRY_DELAYS,
+      chunkSize: CHUNK_BYTES,
       removeFingerprintOnSuccess: true,
       // The fingerprint names the account and the folder too: the same file chosen again for
       // the same place continues where it stopped, and never joins another account's upload.
-      fingerprint: async (file) => fingerprintOf(file, entry.item.parentId),
+      fingerprint: async (file) => fingerprintOf(file, entry.item.parentId, entry.replaceNodeId),
       onBeforeRequest: async (req) => {
         const token = await session.accessToken();
         if (token) req.setHeader('Authorization', `Bearer ${token}`);
@@ -138,14 +227,18 @@ class UploadQueue {
       },
       onProgress: (sent) => this.update(entry, { sent }),
       onSuccess: () => {
+        manifest.remove(entry.manifestId);
         this.update(entry, { status: 'done', sent: entry.item.size });
         void queryClient.invalidateQueries({ queryKey: fileKeys.all });
+        void queryClient.invalidateQueries({ queryKey: ['me'] });
         this.pump();
       },
       onError: (error) => {
         if (entry.item.status !== 'sending') return;
         const response = (error as { originalResponse?: { getStatus(): number; getBody(): string } }).originalResponse;
-        this.update(entry, { status: 'failed', error: uploadErrorMessage(response?.getStatus() ?? 0, response?.getBody() ?? '') });
+        const status = response?.getStatus() ?? 0;
+        if (status === 507) void queryClient.invalidateQueries({ queryKey: ['me'] });
+        this.update(entry, { status: 'failed', error: uploadErrorMessage(status, response?.getBody() ?? '') });
         this.pump();
       },
     });
@@ -161,15 +254,30 @@ class UploadQueue {
   }
 
   private changed(): void {
-    this.snapshot = this.entries.map((e) => e.item);
+    this.snapshot = { items: this.entries.map((e) => e.item), alreadyHere: this.alreadyHere, clash: this.clash };
     for (const listener of this.listeners) listener();
   }
 }
 
-function fingerprintOf(file: File, parentId: string | null): string {
+function accountId(): string {
   const state = session.current();
-  const account = state.kind === 'signed-in' ? state.user.id : 'nobody';
-  return ['hearth', account, parentId ?? 'root', file.name, file.type, file.size, file.lastModified].join('/');
+  return state.kind === 'signed-in' ? state.user.id : 'nobody';
+}
+
+/** Every file in the target folder by lower-cased name (names are unique ignoring case). */
+async function namesIn(parentId: string | null): Promise<Map<string, Node>> {
+  const names = new Map<string, Node>();
+  let cursor: string | undefined;
+  do {
+    const page = await data(api.GET('/nodes', { params: { query: { parent_id: parentId ?? 'root', limit: 1000, ...(cursor ? { cursor } : {}) } } }));
+    for (const node of page.items) names.set(node.name.toLowerCase(), node);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return names;
+}
+
+function fingerprintOf(file: File, parentId: string | null, replaceNodeId: string | null): string {
+  return ['hearth', accountId(), parentId ?? 'root', replaceNodeId ?? 'new', file.name, file.type, file.size, file.lastModified].join('/');
 }
 
 function uploadErrorMessage(status: number, body: string): string {

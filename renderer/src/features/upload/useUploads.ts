@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { uploadQueue, type UploadItem } from './queue.ts';
+import { uploadQueue } from './queue.ts';
 
-export function useUploads(): UploadItem[] {
-  return useSyncExternalStore(uploadQueue.subscribe, uploadQueue.items);
+export function useUploads() {
+  return useSyncExternalStore(uploadQueue.subscribe, uploadQueue.state);
 }

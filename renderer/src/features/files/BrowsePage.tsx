@@ -1,0 +1,297 @@
+import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { Node } from '../../api/types.ts';
+import { Button, IconButton } from '../../ui/Button.tsx';
+import { Icon } from '../../ui/Icon.tsx';
+import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { formatBytes, formatDate, plural } from '../../ui/format.ts';
+import { UploadButton, uploadQueue } from '../upload/index.ts';
+import { FileDialogs, type Open } from './dialogs.tsx';
+import { useNodeAction } from './mutations.ts';
+import { NodeIcon } from './NodeIcon.tsx';
+import { useBreadcrumb, useListing, type SortKey, type SortOrder, type View } from './queries.ts';
+import './files.css';
+
+const TITLES: Record<Exclude<View['kind'], 'folder'>, string> = {
+  starred: 'Starred',
+  recent: 'Recent',
+  shared: 'Shared with me',
+  trash: 'Trash',
+  search: 'Search',
+};
+
+const EMPTY: Record<View['kind'], string> = {
+  folder: 'This folder is empty.',
+  starred: 'Nothing starred yet. Star files and folders to find them here.',
+  recent: 'No files yet.',
+  shared: 'Nobody has shared anything with you yet.',
+  trash: 'The trash is empty.',
+  search: 'Nothing matches that name.',
+};
+
+type Layout = 'list' | 'grid';
+
+function useLayout(): [Layout, (layout: Layout) => void] {
+  const [layout, setLayout] = useState<Layout>(() => (localStorage.getItem('hearth.layout') === 'grid' ? 'grid' : 'list'));
+  return [
+    layout,
+    (next) => {
+      localStorage.setItem('hearth.layout', next);
+      setLayout(next);
+    },
+  ];
+}
+
+/** Browse: a folder, the blended top level, or one of the flat views; with selection and bulk actions. */
+export function BrowsePage({ kind }: { kind: View['kind'] }) {
+  const { folderId = null } = useParams();
+  const [params] = useSearchParams();
+  const view: View = kind === 'folder' ? { kind, id: folderId } : kind === 'search' ? { kind, q: params.get('q') ?? '' } : { kind };
+  const [sort, setSort] = useState<SortKey>('name');
+  const [order, setOrder] = useState<SortOrder>('asc');
+  const [layout, setLayout] = useLayout();
+  const listing = useListing(view, { sort, order });
+  const crumbs = useBreadcrumb(view.kind === 'folder' ? view.id : null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [open, setOpen] = useState<Open | null>(null);
+  const star = useNodeAction();
+  const items = listing.data?.pages.flatMap((page) => page.items) ?? [];
+  const retention = listing.data?.pages[0]?.retention_days;
+  const chosen = items.filter((n) => selected.has(n.id));
+  const inTrash = view.kind === 'trash';
+  const here = view.kind === 'folder' && view.id ? crumbs.data?.at(-1) : null;
+  const title = view.kind === 'folder' ? (view.id ? (here?.name ?? '…') : 'My files') : TITLES[view.kind];
+  const location = `${view.kind}:${view.kind === 'folder' ? view.id : ''}`;
+  const [seen, setSeen] = useState(location);
+  if (seen !== location) {
+    // A new place starts with nothing selected.
+    setSeen(location);
+    setSelected(new Set());
+  }
+
+  const [dragging, setDragging] = useState(false);
+  const dropProps =
+    view.kind === 'folder'
+      ? {
+          onDragOver: (event: DragEvent) => {
+            if (!event.dataTransfer.types.includes('Files')) return;
+            event.preventDefault();
+            setDragging(true);
+          },
+          onDragLeave: (event: DragEvent) => {
+            if (event.currentTarget === event.target) setDragging(false);
+          },
+          onDrop: (event: DragEvent) => {
+            event.preventDefault();
+            setDragging(false);
+            const files = [...event.dataTransfer.files];
+            if (files.length > 0) void uploadQueue.add(files, view.id);
+          },
+        }
+      : {};
+
+  const toggle = (node: Node) => {
+    const next = new Set(selected);
+    if (next.has(node.id)) next.delete(node.id);
+    else next.add(node.id);
+    setSelected(next);
+  };
+
+  return (
+    <div className={dragging ? 'browse drop-target' : 'browse'} {...dropProps}>
+      <div className="topbar">
+        <h1>{title}</h1>
+        {view.kind === 'folder' && (
+          <>
+            <Button icon="newFolder" aria-label="New folder" onClick={() => setOpen({ kind: 'new-folder' })}>
+              <span className="hide-narrow">New folder</span>
+            </Button>
+            <UploadButton parentId={view.id} />
+          </>
+        )}
+      </div>
+      {view.kind === 'folder' && view.id === null && <QuickLinks />}
+      {(view.kind === 'search' || (view.kind === 'folder' && view.id === null)) && <SearchBox initial={view.kind === 'search' ? view.q : ''} />}
+      {view.kind === 'folder' && view.id && (
+        <nav aria-label="Folder path" className="crumbs">
+          <Link to="/files">My files</Link>
+          {crumbs.data?.map((crumb) => (
+            <span key={crumb.id}>
+              <span aria-hidden="true"> › </span>
+              {crumb.id === view.id ? <span aria-current="page">{crumb.name}</span> : <Link to={`/files/${crumb.id}`}>{crumb.name}</Link>}
+            </span>
+          ))}
+        </nav>
+      )}
+      {inTrash && retention !== undefined && <p className="muted">Items in the trash are deleted for good after {plural(retention, 'day')}.</p>}
+      <div className="list-tools">
+        {view.kind !== 'recent' && !inTrash && (
+          <label className="sort">
+            <span>Sort by</span>
+            <select
+              value={`${sort}:${order}`}
+              onChange={(e) => {
+                const [s, o] = e.target.value.split(':') as [SortKey, SortOrder];
+                setSort(s);
+                setOrder(o);
+              }}
+            >
+              <option value="name:asc">Name</option>
+              <option value="updated:desc">Last changed</option>
+              <option value="size:desc">Size</option>
+              <option value="taken:desc">Date taken</option>
+            </select>
+          </label>
+        )}
+        <div className="spacer" />
+        <div role="group" aria-label="Layout" className="layout-toggle">
+          <IconButton icon="list" label="List" aria-pressed={layout === 'list'} onClick={() => setLayout('list')} />
+          <IconButton icon="grid" label="Grid" aria-pressed={layout === 'grid'} onClick={() => setLayout('grid')} />
+        </div>
+      </div>
+      {chosen.length > 0 && (
+        <div className="selection-bar" role="toolbar" aria-label="Selection">
+          <strong>{plural(chosen.length, 'selected', 'selected')}</strong>
+          <div className="spacer" />
+          {inTrash ? (
+            <>
+              <Button icon="restore" onClick={() => star.mutate({ nodes: chosen, action: { kind: 'restore' } }, { onSuccess: () => setSelected(new Set()) })}>
+                Restore
+              </Button>
+              <Button icon="trash" variant="danger" onClick={() => setOpen({ kind: 'purge', nodes: chosen })}>
+                Delete for good
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button icon="star" onClick={() => star.mutate({ nodes: chosen, action: { kind: 'star', on: !chosen.every((n) => n.starred) } })}>
+                {chosen.every((n) => n.starred) ? 'Unstar' : 'Star'}
+              </Button>
+              <Button icon="folder" onClick={() => setOpen({ kind: 'move', nodes: chosen })}>
+                Move
+              </Button>
+              <Button icon="trash" variant="danger" onClick={() => setOpen({ kind: 'trash', nodes: chosen })}>
+                Trash
+              </Button>
+            </>
+          )}
+          <IconButton icon="close" label="Clear selection" onClick={() => setSelected(new Set())} />
+        </div>
+      )}
+      {star.data?.failed.length ? <Notice tone="error">{`${plural(star.data.failed.length, 'item')} could not be changed: ${star.data.failed[0]!.message}`}</Notice> : null}
+      {listing.isPending && view.kind !== 'search' && <Spinner label="Loading files" />}
+      {listing.isError && <Notice tone="error">{listing.error.message}</Notice>}
+      {listing.isSuccess && items.length === 0 && (
+        <div className="empty">
+          <p>
+            <strong>{view.kind === 'folder' && view.id === null ? 'Nothing here yet.' : EMPTY[view.kind]}</strong>
+          </p>
+          {view.kind === 'folder' && <p className="muted">Upload photos and files from this device with the Upload button.</p>}
+        </div>
+      )}
+      {items.length > 0 && (
+        <ul className={layout === 'grid' ? 'node-grid' : 'node-list'} aria-label="Files and folders">
+          {items.map((node) => (
+            <NodeRow key={node.id} node={node} selected={selected.has(node.id)} onToggle={toggle} onMore={() => setOpen({ kind: 'actions', node })} inTrash={inTrash} />
+          ))}
+        </ul>
+      )}
+      <MoreOnScroll listing={listing} />
+      <FileDialogs open={open} setOpen={setOpen} parentId={view.kind === 'folder' ? view.id : null} inTrash={inTrash} onDone={() => setSelected(new Set())} />
+    </div>
+  );
+}
+
+function NodeRow({ node, selected, onToggle, onMore, inTrash }: { node: Node; selected: boolean; onToggle: (node: Node) => void; onMore: () => void; inTrash: boolean }) {
+  const meta = [node.type === 'file' ? formatBytes(node.size) : null, formatDate(node.updated_at), node.shared ? 'Shared with you' : null].filter(Boolean).join(' · ');
+  const body = (
+    <>
+      <NodeIcon node={node} />
+      <span className="node-text">
+        <span className="node-name">
+          {node.name}
+          {node.starred && <Icon name="star" label="Starred" />}
+        </span>
+        <span className="node-meta">{meta}</span>
+      </span>
+    </>
+  );
+  return (
+    <li className={selected ? 'node-row is-selected' : 'node-row'}>
+      {/* The label widens the checkbox's target to 44 px without a bigger box. */}
+      <label className="node-check-hit">
+        <input type="checkbox" className="node-check" checked={selected} onChange={() => onToggle(node)} aria-label={`Select ${node.name}`} />
+      </label>
+      {node.type === 'folder' && !inTrash ? (
+        <Link className="node-main" to={`/files/${node.id}`}>
+          {body}
+        </Link>
+      ) : (
+        <button type="button" className="node-main" onClick={onMore}>
+          {body}
+        </button>
+      )}
+      <IconButton icon="more" label={`More for ${node.name}`} onClick={onMore} />
+    </li>
+  );
+}
+
+/** The next page arrives as the end of the list comes into view. */
+function MoreOnScroll({ listing }: { listing: ReturnType<typeof useListing> }) {
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = listing;
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasNextPage) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  if (!hasNextPage) return null;
+  return (
+    <div ref={sentinel} className="more">
+      <Button onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+        {isFetchingNextPage ? 'Loading…' : 'Show more'}
+      </Button>
+    </div>
+  );
+}
+
+function QuickLinks() {
+  return (
+    <nav aria-label="Views" className="chips">
+      <Link className="chip" to="/starred">
+        <Icon name="star" /> Starred
+      </Link>
+      <Link className="chip" to="/recent">
+        <Icon name="clock" /> Recent
+      </Link>
+      <Link className="chip" to="/trash">
+        <Icon name="trash" /> Trash
+      </Link>
+    </nav>
+  );
+}
+
+function SearchBox({ initial }: { initial: string }) {
+  const navigate = useNavigate();
+  const [q, setQ] = useState(initial);
+  return (
+    <form
+      role="search"
+      className="search"
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        if (q.trim()) navigate(`/search?q=${encodeURIComponent(q.trim())}`);
+      }}
+    >
+      <Icon name="search" />
+      <label htmlFor="search-input" className="visually-hidden">
+        Search by name
+      </label>
+      <input id="search-input" type="search" placeholder="Search by name" value={q} onChange={(e) => setQ(e.target.value)} enterKeyHint="search" />
+    </form>
+  );
+}
