@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { openDatabase } from '../server/src/store/db.ts';
+import { openConnection, openDatabase } from '../server/src/store/db.ts';
 import { NodesRepo, type Keyset, type ListQuery } from '../server/src/store/nodes.repo.ts';
 import { setupOwner } from '../server/test/helpers/accounts.ts';
 import { ApiClient } from '../server/test/helpers/server.ts';
@@ -115,7 +114,7 @@ export async function benchListing(): Promise<BenchResult> {
     running = (await startServer(dataDir)).server;
     let api = running.api;
     const token = owner.access;
-    const reader = new Database(dbFile, { readonly: true });
+    const reader = openConnection(dbFile, { readonly: true });
     const repo = new NodesRepo(reader);
     // As ListingService builds them: a page and one row more; folders first except in the
     // flat views of files (gallery, recent); the gallery's default sort is newest taken first.

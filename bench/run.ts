@@ -6,7 +6,9 @@
  * argument runs them all.
  */
 import os from 'node:os';
+import { benchAppliance } from './appliance.ts';
 import { benchDownload } from './download.ts';
+import { benchConsole } from './web-console.ts';
 import { benchDurableWrites } from './durable-writes.ts';
 import { benchFuzz } from './fuzz.ts';
 import { installCleanup } from './lib/proc.ts';
@@ -16,6 +18,7 @@ import { benchMedia } from './media.ts';
 import { benchRss } from './rss.ts';
 import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
+import { benchSqliteEngines } from './sqlite-engines.ts';
 import { benchUpload } from './upload.ts';
 import { benchVideoPoster } from './video-poster.ts';
 import { benchWeb } from './web.ts';
@@ -35,6 +38,9 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
+  ['console', 'console in Lighthouse', benchConsole],
+  ['sqlite', 'sqlite engines', benchSqliteEngines],
+  ['appliance', 'appliance', benchAppliance],
   ['fuzz', 'fuzz', benchFuzz],
   ['web', 'web app', benchWeb],
 ];

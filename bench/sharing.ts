@@ -1,6 +1,6 @@
 import http from 'node:http';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openConnection, type Db, type Statement } from '../server/src/store/db.ts';
 import { AccessService } from '../server/src/services/access.ts';
 import type { Actor, ServiceDeps } from '../server/src/services/context.ts';
 import { createStore } from '../server/src/store/index.ts';
@@ -97,7 +97,7 @@ export async function benchSharing(): Promise<BenchResult> {
     if (running) await stopChild(running.process);
     running = null;
   };
-  let reader: Database.Database | null = null;
+  let reader: Db | null = null;
   try {
     const client = new ApiClient((await start()).api);
     const owner = await setupOwner(client);
@@ -160,7 +160,7 @@ export async function benchSharing(): Promise<BenchResult> {
     log(`  built ${builder.count.toLocaleString('en')} nodes in ${(buildMs / 1000).toFixed(1)} s`);
 
     const api = (await start()).api;
-    reader = new Database(dbFile, { readonly: true });
+    reader = openConnection(dbFile, { readonly: true });
     const store = createStore(reader);
     // The check reads nothing but the store.
     const access = new AccessService({ store } as ServiceDeps);
@@ -261,7 +261,7 @@ export async function benchSharing(): Promise<BenchResult> {
     // The root query against two other shapes on one connection to the stopped server's
     // database, which gets the table the second shape reads (the bench's copy only).
     log(`  root query shapes in process: ${LISTING_DIRECT_SAMPLES_PER_ROUND} calls per shape and page, ${ROUNDS} rounds`);
-    const rw = new Database(dbFile);
+    const rw = openConnection(dbFile);
     try {
       rw.exec(`CREATE TABLE bench_grant_order AS
           SELECT p.user_id, n.in_trash, n.kind_rank, n.sort_name, n.id AS node_id FROM permissions p JOIN nodes n ON n.id = p.node_id;
@@ -373,25 +373,24 @@ interface Caught {
  * The statements NodesRepo.list prepares for `query` and the parameters it runs them with:
  * the repo is handed a stand-in whose prepare() records both before delegating.
  */
-function catchQueries(db: Database.Database, query: ListQuery): Caught[] {
+function catchQueries(db: Db, query: ListQuery): Caught[] {
   const caught: Caught[] = [];
-  const spy = {
-    prepare(sql: string) {
-      const stmt = db.prepare(sql);
-      return {
-        all(params: Record<string, unknown>) {
-          if (sql.includes('@scope_user')) caught.push({ sql, params });
-          return stmt.all(params);
-        },
-      };
-    },
-  } as unknown as Database.Database;
+  const recording = (prepare: (sql: string) => Statement) => (sql: string) => {
+    const stmt = prepare(sql);
+    return {
+      all(params: Record<string, unknown>) {
+        if (sql.includes('@scope_user')) caught.push({ sql, params });
+        return stmt.all(params);
+      },
+    };
+  };
+  const spy = { prepare: recording((sql) => db.prepare(sql)), prepareRaw: recording((sql) => db.prepareRaw(sql)) } as unknown as Db;
   new NodesRepo(spy).list(query);
   if (caught.length === 0) throw new Error('the root listing ran no query');
   return caught;
 }
 
-function planOf(db: Database.Database, sql: string, params: Record<string, unknown>): string[] {
+function planOf(db: Db, sql: string, params: Record<string, unknown>): string[] {
   return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail);
 }
 
@@ -406,7 +405,7 @@ function planOf(db: Database.Database, sql: string, params: Record<string, unkno
  * Own and granted sets never overlap (a grant is never to the node's owner), so UNION ALL
  * loses nothing the OR-form deduplicates.
  */
-function runnerOf(db: Database.Database, caught: Caught[], shape: 'union' | 'ordered'): () => { id: string }[] {
+function runnerOf(db: Db, caught: Caught[], shape: 'union' | 'ordered'): () => { id: string }[] {
   const parts = caught.map((c) => ({ stmt: db.prepare(alternativeOf(c.sql, c.params, shape)), params: c.params }));
   return () => {
     const rows: { id: string }[] = [];

@@ -91,33 +91,7 @@ test('uploads: in progress, a name clash, and a full quota', async ({ page, memb
   await captureScreen(page, testInfo, 'upload-quota-full');
 });
 
-test('sharing: the dialog, and the public page a guest sees', async ({ browser, page, member, hearth, baseURL }, testInfo) => {
-  test.setTimeout(90_000);
-  const folder = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Wedding photos' });
-  for (const [i, colour] of ['#884466', '#446688', '#668844'].entries()) {
-    const picture = await sharp({ create: { width: 600, height: 400, channels: 3, background: colour } }).jpeg().toBuffer();
-    await uploadAs(hearth.api, member, `photo-${i + 1}.jpg`, picture, { parent_id: folder.id });
-  }
-  const link = await hearth.api.ok('POST', `/nodes/${folder.id}/share`, member.access, { password: 'confetti and cake' });
-  await signIn(page, member);
-  await page.getByRole('button', { name: 'More for Wedding photos' }).click();
-  await page.getByRole('button', { name: 'Share', exact: true }).click();
-  await captureScreen(page, testInfo, 'share-people');
-  await page.getByRole('tab', { name: 'Public link' }).click();
-  await expect(page.getByLabel('Link address')).toBeVisible();
-  await captureScreen(page, testInfo, 'share-link');
-
-  const guestContext = await browser.newContext({ baseURL, viewport: page.viewportSize()!, deviceScaleFactor: testInfo.project.use.deviceScaleFactor ?? 1 });
-  const guest = await guestContext.newPage();
-  await guest.goto(new URL(link.url).pathname);
-  await expect(guest.getByRole('heading', { name: 'This link is protected' })).toBeVisible();
-  await captureScreen(guest, testInfo, 'public-locked');
-  await guest.getByLabel('Password').fill('confetti and cake');
-  await guest.getByRole('button', { name: 'Open' }).click();
-  await expect(guest.locator('img.node-thumb')).toHaveCount(3, { timeout: 30_000 });
-  await captureScreen(guest, testInfo, 'public-folder');
-  await guest.goto('/s/no-such-link-at-all');
-  await expect(guest.getByRole('heading', { name: "This link doesn't work" })).toBeVisible();
-  await captureScreen(guest, testInfo, 'public-gone');
-  await guestContext.close();
-});
+// Sharing's screens (the dialog, QR code, family tab, a link's public pages) are photographed by
+// share-link.spec.ts and public-link.spec.ts, in the flows that reach them.
+// The gallery's screens (months, selection, the viewer, a video that cannot play) are
+// photographed by gallery.spec.ts.

@@ -1,32 +1,41 @@
 // npm test's node tiers: every server/test/**/*.test.ts, listed here rather than by `find`
 // so that the command needs nothing but Node. Under CI=true a skipped test fails the run: CI
 // installs every tool, so a skip there can only mean a test that stopped testing.
+//   --node24          run them on Node 24 with node:sqlite, as the desktop app runs the server
+//   --dir=main/test   another folder of tests (the desktop app's)
+//   --concurrency=N   test files at once (default 2)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const only = process.argv.slice(2);
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const flag = (name) => flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3);
+const node24 = flags.includes('--node24');
+const dir = flag('dir') ?? 'server/test';
+const concurrency = flag('concurrency') ?? '2';
 const files = fs
-  .readdirSync(path.join(root, 'server/test'), { recursive: true })
+  .readdirSync(path.join(root, dir), { recursive: true })
   .map(String)
-  .filter((file) => file.endsWith('.test.ts'))
-  .map((file) => path.join('server/test', file))
+  .filter((file) => file.endsWith('.test.ts') && !file.split(path.sep).includes('node_modules'))
+  .map((file) => path.join(dir, file))
   .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))
   .sort();
 
 const tap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-tests-')), 'results.tap');
+const binary = node24 ? (await import('./node24.mjs')).node24Path() : process.execPath;
 const child = spawn(
-  process.execPath,
+  binary,
   [
     '--import', 'tsx',
-    '--test', '--test-concurrency=2', '--test-timeout=180000',
+    '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`,
     ...files,
   ],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env: node24 ? { ...process.env, HEARTH_SQLITE: 'node' } : process.env },
 );
 const code = await new Promise((resolve) => child.on('close', (status, signal) => resolve(status ?? (signal ? 1 : 0))));
 

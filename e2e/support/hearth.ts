@@ -11,6 +11,8 @@ export interface Hearth {
   port: number;
   api: Api;
   dataDir: string;
+  /** The owner's token pair as the desktop app's main process gets it (in-process); null before setup. */
+  localSession(): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function startHearth(config: Record<string, unknown> = {}): Promise
     port: Number(new URL(url).port),
     api: new Api(`${url}/api/v1`),
     dataDir,
+    localSession: () => askLocalSession(child),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -52,6 +55,32 @@ function readyLine(child: ChildProcess): Promise<string> {
     });
     child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
   });
+}
+
+/** One question on the server's stdin, its answer on stdout (see serve.ts): one at a time. */
+let asking: Promise<unknown> = Promise.resolve();
+function askLocalSession(child: ChildProcess): Promise<unknown> {
+  const answer = asking.then(
+    () =>
+      new Promise<unknown>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error('the server did not answer local-session')), 10_000);
+        const onData = (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /local-session (.*)\n/.exec(out);
+          if (!match) return;
+          clearTimeout(timer);
+          child.stdout!.off('data', onData);
+          const body = JSON.parse(match[1]!) as { error?: string } | null;
+          if (body && typeof body === 'object' && 'error' in body) reject(new Error(body.error));
+          else resolve(body);
+        };
+        child.stdout!.on('data', onData);
+        child.stdin!.write('local-session\n');
+      }),
+  );
+  asking = answer.catch(() => undefined);
+  return answer;
 }
 
 export interface Account {

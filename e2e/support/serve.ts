@@ -3,6 +3,7 @@
  * e2e/support/serve.ts '<config json>'`. Prints one line `ready <url>` once it listens on
  * 127.0.0.1, and closes cleanly on SIGTERM (its temp data dir is the caller's to remove).
  */
+import { createInterface } from 'node:readline';
 import { startServer } from '../../server/src/index.ts';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
@@ -13,4 +14,14 @@ process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 // The parent test worker died: do not outlive it.
 process.stdin.on('end', stop);
-process.stdin.resume();
+/*
+ * `local-session` on stdin answers `local-session <token response | null>` on stdout: the
+ * owner's session as the desktop app's main process gets it, in-process (never over HTTP).
+ * The e2e specs hand it to a page as the desktop window's bridge.
+ */
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim() !== 'local-session') return;
+  const open = (server as { localOwnerSession?: () => unknown }).localOwnerSession;
+  const tokens = typeof open === 'function' ? open.call(server) : { error: 'this server has no localOwnerSession()' };
+  process.stdout.write(`local-session ${JSON.stringify(tokens)}\n`);
+});

@@ -78,6 +78,11 @@ export interface ServerConfig {
   /** System tools for HEIC and video; null means look them up on PATH. */
   ffmpegPath: string | null;
   heifConvertPath: string | null;
+  /**
+   * The SQLite driver: 'auto' takes node:sqlite inside Electron and better-sqlite3 in plain
+   * Node where its addon loads; 'node' or 'better' forces one (HEARTH_SQLITE).
+   */
+  sqliteEngine: 'auto' | 'node' | 'better';
   /** Largest JSON body a route accepts. */
   jsonBodyLimitBytes: number;
   logLevel: LogLevel;
@@ -110,13 +115,21 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mediaWorkersAtStart: true,
   mountsRoots: ['/media', '/mnt', '/run/media'],
-  systemPaths: ['/', '/boot', '/boot/efi', '/usr', '/var', '/home', '[SWAP]'],
+  systemPaths: systemPathsOf(process.platform),
   includeLoopDevices: false,
   driveTools: 'auto',
   ffmpegPath: null,
   heifConvertPath: null,
+  sqliteEngine: 'auto',
   logLevel: 'info',
 };
+
+/** Where the operating system lives on each OS: its drive is never formatted. */
+function systemPathsOf(platform: NodeJS.Platform): string[] {
+  if (platform === 'win32') return [process.env.SystemDrive || 'C:', `${process.env.SystemDrive || 'C:'}\\`];
+  if (platform === 'darwin') return ['/', '/System/Volumes/Data', '/System/Volumes/Preboot', '/System/Volumes/VM'];
+  return ['/', '/boot', '/boot/efi', '/usr', '/var', '/home', '[SWAP]'];
+}
 
 export const VERSION = '0.1.0';
 
@@ -159,7 +172,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.MEDIA_WORKERS_AT_START) input.mediaWorkersAtStart = env.MEDIA_WORKERS_AT_START !== '0' && env.MEDIA_WORKERS_AT_START !== 'false';
   if (env.HOST_NAMES) input.hostNames = env.HOST_NAMES.split(',');
   if (env.PUBLIC_URL) input.publicUrl = parsePublicUrl(env.PUBLIC_URL);
+  if (env.HEARTH_SQLITE) input.sqliteEngine = parseSqliteEngine(env.HEARTH_SQLITE);
   return input;
+}
+
+function parseSqliteEngine(raw: string): ServerConfig['sqliteEngine'] {
+  if (raw === 'auto' || raw === 'node' || raw === 'better') return raw;
+  throw new Error(`HEARTH_SQLITE must be auto, node or better, got "${raw}"`);
 }
 
 /** `Family-PC.` and `family-pc` are one name. */

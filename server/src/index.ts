@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { TokenResponse } from './contract/dto.ts';
 import { resolveConfig, type ConfigInput, type ServerConfig } from './config.ts';
 import { EventBus } from './events/bus.ts';
 import { createApp } from './http/app.ts';
@@ -33,6 +34,12 @@ export interface RunningServer {
   /** The event bus, for an in-process host (the Electron main) that wants to listen. */
   bus: EventBus;
   gateway: WsGateway;
+  /**
+   * A token pair for the owner, for the desktop app's window (the owner at the machine): no
+   * password, no approval. Only the process that started the server can call this; no HTTP
+   * route reaches it. Null before first-run setup (the window then shows setup).
+   */
+  localOwnerSession(): TokenResponse | null;
   /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. */
   runMaintenance(): Promise<void>;
   /** Resolves once the media queue is empty (tests, benchmarks). */
@@ -46,7 +53,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const config = resolveConfig(input);
   const log = createLogger(config.logLevel);
   preparePrivateDataDir(config.dataDir, log);
-  const db = openDatabase(path.join(config.dataDir, 'hearth.db'));
+  const db = openDatabase(path.join(config.dataDir, 'hearth.db'), config.sqliteEngine);
   const store = createStore(db);
   const now = Date.now;
 
@@ -124,6 +131,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     config,
     bus,
     gateway,
+    localOwnerSession: () => services.localOwner.open(),
     runMaintenance: maintenance.run,
     mediaIdle: () => services.media.idle(),
     close: () =>

@@ -1,3 +1,4 @@
+import { desktopBridge, localOwnerTokens } from './desktop.ts';
 import { errorOf, networkError, type ApiError } from './errors.ts';
 import { withCrossTabLock } from './lock.ts';
 import { readRefreshToken, writeRefreshToken } from './refresh-token-store.ts';
@@ -45,7 +46,8 @@ class Session {
 
   constructor() {
     const stored = readStored();
-    this.state = stored ? { kind: 'restoring' } : { kind: 'signed-out', reason: null };
+    // The desktop window asks its bridge first: no sign-in screen flashes by before that answer.
+    this.state = stored || desktopBridge() ? { kind: 'restoring' } : { kind: 'signed-out', reason: null };
     if (typeof window !== 'undefined') window.addEventListener('storage', (event) => this.onStorage(event));
   }
 
@@ -186,10 +188,24 @@ class Session {
     for (const listener of this.listeners) listener();
   }
 
-  /** At start: a stored session becomes a live one with a first refresh. */
+  /**
+   * The desktop window signs in as the owner at this PC, without a password or approval.
+   * False where there is no such bridge, or no owner yet (first run: setup comes first).
+   */
+  async openAtThisPc(): Promise<boolean> {
+    const tokens = await localOwnerTokens();
+    if (tokens) await this.adopt(tokens).catch(() => undefined);
+    return tokens !== null;
+  }
+
+  /** At start: the desktop window's own session, else a stored one made live with a first refresh. */
   async restore(): Promise<void> {
+    if (await this.openAtThisPc()) return;
     const stored = readStored();
-    if (!stored) return;
+    if (!stored) {
+      if (this.state.kind === 'restoring') this.set({ kind: 'signed-out', reason: null });
+      return;
+    }
     try {
       const token = await this.refresh(null);
       if (token === null) return;

@@ -14,8 +14,12 @@ import { SignedInFrame } from './SignedInFrame.tsx';
 // Screens most visits never open load when first needed, keeping the first screen small.
 const AccountPage = lazy(() => import('../features/account/index.ts').then((m) => ({ default: m.AccountPage })));
 const GalleryPage = lazy(() => import('../features/gallery/index.ts').then((m) => ({ default: m.GalleryPage })));
-const PublicPage = lazy(() => import('../features/public/index.ts').then((m) => ({ default: m.PublicPage })));
+// The owner's pages: a family phone never downloads them.
+const ConsolePages = lazy(() => import('../features/console/index.ts').then((m) => ({ default: m.ConsolePages })));
+const SharedLinksPage = lazy(() => import('../features/share/index.ts').then((m) => ({ default: m.SharedLinksPage })));
 const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })));
+// Loaded only by visitors of a link, who have no account and need none of the app.
+const PublicSharePage = lazy(() => import('../features/public/index.ts').then((m) => ({ default: m.PublicSharePage })));
 
 const loading = (
   <div className="center-page">
@@ -36,25 +40,40 @@ session.subscribe(() => {
 });
 
 export function App() {
-  useEffect(() => {
-    void session.restore();
-  }, []);
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
         <Suspense fallback={loading}>
-        <Routes>
-          {/* A shared link opens the same way for everyone, signed in or not. */}
-          <Route path="/s/:token" element={<PublicPage />} />
-          <Route path="*" element={<AppRoutes />} />
-        </Routes>
+          <Routes>
+            {/* A link's public page never restores, refreshes or sends the session of this browser. */}
+            <Route
+              path="/s/:token"
+              element={
+                <Suspense fallback={<Opening label="Opening the link" />}>
+                  <PublicSharePage />
+                </Suspense>
+              }
+            />
+            <Route path="*" element={<AppRoutes />} />
+          </Routes>
         </Suspense>
       </BrowserRouter>
     </QueryClientProvider>
   );
 }
 
+function Opening({ label }: { label: string }) {
+  return (
+    <div className="center-page">
+      <Spinner label={label} />
+    </div>
+  );
+}
+
 function AppRoutes() {
+  useEffect(() => {
+    void session.restore();
+  }, []);
   const state = useSession();
 
   if (state.kind === 'restoring') {
@@ -83,9 +102,11 @@ function AppRoutes() {
         <Route path="/starred" element={<BrowsePage kind="starred" />} />
         <Route path="/recent" element={<BrowsePage kind="recent" />} />
         <Route path="/shared" element={<BrowsePage kind="shared" />} />
+        <Route path="/shared/links" element={<SharedLinksPage />} />
         <Route path="/trash" element={<BrowsePage kind="trash" />} />
         <Route path="/search" element={<BrowsePage kind="search" />} />
         <Route path="/account" element={<AccountPage />} />
+        <Route path="/console/*" element={<ConsolePages />} />
         <Route path="*" element={<Navigate to="/files" replace />} />
       </Routes>
     </SignedInFrame>

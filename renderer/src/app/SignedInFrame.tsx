@@ -1,4 +1,5 @@
 import { Suspense, type ReactNode } from 'react';
+import { useSession } from '../api/useSession.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { QuotaBar, UnsentBanner, UploadPanel } from '../features/upload/index.ts';
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
@@ -15,9 +16,14 @@ const NAV: NavItem[] = [
   { to: '/account', label: 'Account', icon: 'person', primary: true },
 ];
 
+/** Shown to owners only: devices to approve, people, storage, settings. */
+const CONSOLE: NavItem = { to: '/console', label: 'Manage', icon: 'home', primary: true };
+
 export function SignedInFrame({ children }: { children: ReactNode }) {
+  const state = useSession();
+  const isOwner = state.kind === 'signed-in' && state.user.role === 'admin';
   return (
-    <AppShell nav={NAV} footer={<QuotaBar />}>
+    <AppShell nav={isOwner ? [...NAV, CONSOLE] : NAV} footer={<QuotaBar />}>
       <LiveUpdates />
       <ConnectionBanner />
       <UnsentBanner />

@@ -1,8 +1,20 @@
+import { desktopBridge } from '../api/desktop.ts';
+
 /**
  * Copies text. The async clipboard exists only in secure contexts; a phone on plain HTTP gets
  * the old way: select a field's text and ask the browser to copy it.
  */
 export async function copyText(text: string, field?: HTMLTextAreaElement | HTMLInputElement | null): Promise<boolean> {
+  // The desktop window refuses the page every permission, the clipboard's too: its app copies.
+  const desktop = desktopBridge();
+  if (desktop) {
+    try {
+      await desktop.copyText(text);
+      return true;
+    } catch {
+      // fall through to the browser's ways
+    }
+  }
   if (navigator.clipboard && window.isSecureContext) {
     try {
       await navigator.clipboard.writeText(text);

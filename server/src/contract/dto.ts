@@ -80,6 +80,20 @@ export interface SessionInfo {
   current: boolean;
 }
 
+/** A session as the owner's console lists it: whose it is, besides the device. */
+export interface AdminSession extends SessionInfo {
+  user_id: string;
+  username: string;
+}
+
+/** What the owner's console shows about the running server (admins only: paths are private). */
+export interface AdminStatus {
+  version: string;
+  started_at: number;
+  uptime_seconds: number;
+  data_dir: string;
+}
+
 export interface PendingDevice {
   id: string;
   user_id: string;
@@ -100,6 +114,8 @@ export interface Invite {
   expires_at: number | null;
   created_at: number;
   created_by: string;
+  /** Who it is for, as the owner wrote it ("Grandma"); null when none was given. */
+  label: string | null;
   /** Present only in the response that creates the invite: the code is stored hashed. */
   code?: string;
   /** With the code: the web app's page that registers with it, on the server's public origin. */
@@ -239,4 +255,26 @@ export interface DriveDto {
   /** The file system's UUID: how the server finds the drive again whatever its device name. */
   uuid: string | null;
   library_id: string | null;
+}
+
+/** What a read-only look found on a drive (for the erase dialog): null where it could not look. */
+export interface DriveContents {
+  /** Bytes in use on its file systems. */
+  used: number;
+  /** The top-level folders and files (up to 50 per file system), folders first. */
+  top_level: { name: string; kind: 'folder' | 'file' }[];
+  files: number;
+  /** Files named as photos or videos. */
+  photos: number;
+  /** False when the count stopped at its time limit: there are at least this many. */
+  complete: boolean;
+}
+
+/** One of this machine's addresses on the home network, and the address a phone opens. */
+export interface LanAddressDto {
+  address: string;
+  family: 'IPv4' | 'IPv6';
+  /** The adapter's name as the OS reports it (`eth0`, `wlp2s0`, `Wi-Fi`). */
+  interface: string;
+  url: string;
 }

@@ -54,6 +54,7 @@ export const InviteBody = z.object({
   expires_at: z.number().int().positive().nullable().optional(),
   max_uses: z.number().int().min(1).max(1_000_000).nullable().optional().describe('Default 1; null means unlimited'),
   role: Role.optional(),
+  label: z.string().max(200).nullable().optional().describe('Who it is for ("Grandma"), up to 64 characters; shown in the invite list'),
 });
 
 export const SettingsPatchBody = z.object({
@@ -150,6 +151,18 @@ export const SessionResponse = z.object({
   current: z.boolean(),
 });
 
+export const AdminSessionResponse = SessionResponse.extend({
+  user_id: z.string(),
+  username: z.string(),
+}).describe("A live session of any account; `current` is the caller's own");
+
+export const AdminStatusResponse = z.object({
+  version: z.string(),
+  started_at: z.number().int().describe('When this server process started'),
+  uptime_seconds: z.number().int(),
+  data_dir: z.string().describe('Where the database and the built-in library live on this PC'),
+});
+
 export const PendingDeviceResponse = z.object({
   id: z.string(),
   user_id: z.string(),
@@ -170,6 +183,7 @@ export const InviteResponse = z.object({
   expires_at: z.number().int().nullable(),
   created_at: z.number().int(),
   created_by: z.string(),
+  label: z.string().nullable().describe('Who it is for, as the owner wrote it'),
   code: z.string().optional().describe('Only in the response that creates the invite'),
   url: z
     .string()
@@ -434,7 +448,34 @@ export const DrivesResponse = z.object({
   capabilities: z.object({ format: Capability, mount: Capability, pool: Capability }),
 });
 
+export const DriveContents = z
+  .object({
+    used: z.number().int().describe('Bytes in use on its file systems'),
+    top_level: z.array(z.object({ name: z.string(), kind: z.enum(['folder', 'file']) })).describe('Up to 50 per file system, folders first'),
+    files: z.number().int(),
+    photos: z.number().int().describe('Files named as photos or videos'),
+    complete: z.boolean().describe('False when counting stopped at its time limit: at least these many'),
+  })
+  .nullable()
+  .describe('What a read-only look found on the drive; null when it could not look (no file system, encrypted, no right to mount)');
+
+export const DriveDetailResponse = DriveResponse.extend({ contents: DriveContents });
+
 export const FormatResponse = z.object({
   drive: DriveResponse,
   previous: z.object({ filesystem: z.string().nullable(), label: z.string().nullable(), uuid: z.string().nullable() }).describe('What was on it before'),
+});
+
+export const NetworkResponse = z.object({
+  port: z.number().int(),
+  addresses: z
+    .array(
+      z.object({
+        address: z.string(),
+        family: z.enum(['IPv4', 'IPv6']),
+        interface: z.string().describe("The adapter's name as the OS reports it"),
+        url: z.string().describe('What a phone on the same network opens'),
+      }),
+    )
+    .describe('IPv4 first; no loopback, link-local or virtual adapters (containers, VMs, VPNs)'),
 });

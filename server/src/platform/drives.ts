@@ -1,3 +1,4 @@
+import { listBlockDevicesOther } from './drives-other.ts';
 import { CommandError, runCommand } from './run.ts';
 
 /** A block device as lsblk reports it. */
@@ -39,6 +40,8 @@ interface LsblkEntry {
  * every mount point and the UUID the server mounts it again by.
  */
 export async function listBlockDevices(): Promise<BlockDevice[]> {
+  // Windows and macOS have no lsblk: their disks come from systeminformation (listed, not changed).
+  if (process.platform !== 'linux') return listBlockDevicesOther();
   const out = await runCommand('lsblk', ['-J', '-b', '-o', 'NAME,PATH,SIZE,MODEL,RM,TYPE,FSTYPE,LABEL,UUID,MOUNTPOINTS,PKNAME']);
   const parsed = JSON.parse(out) as { blockdevices: LsblkEntry[] };
   const flat: BlockDevice[] = [];
@@ -76,6 +79,7 @@ export interface FilesystemProbe {
  * when udev knows nothing of it, so the check does not wake sleeping disks.
  */
 export async function listBlockDevicesProbed(options: { readEveryDevice?: boolean } = {}): Promise<BlockDevice[]> {
+  if (process.platform !== 'linux') return listBlockDevices();
   return Promise.all(
     (await listBlockDevices()).map(async (d) => {
       if (d.size === 0 || (!options.readEveryDevice && d.fstype !== null && d.uuid !== null)) return d;

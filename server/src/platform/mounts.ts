@@ -90,6 +90,20 @@ export async function mountDevice(device: string, mountPoint: string): Promise<v
 }
 
 /**
+ * Mounts a file system read-only for a look at it (needs root). `noload` keeps ext3/ext4 from
+ * replaying their journal, which `ro` alone would still write to the device.
+ */
+export async function mountReadOnly(device: string, fsType: string, mountPoint: string): Promise<void> {
+  const options = ['ro', 'nosuid', 'nodev', 'noexec', ...(fsType === 'ext3' || fsType === 'ext4' ? ['noload'] : [])];
+  await runCommand('mount', ['-o', options.join(','), device, mountPoint], 60_000);
+}
+
+/** Unmounts a mount point of the server's own (a look that is over). Needs root. */
+export async function unmountPath(mountPoint: string): Promise<void> {
+  await runCommand('umount', [mountPoint], 60_000);
+}
+
+/**
  * Mounts a block device through udisks2, as the desktop does for a USB disk: no root needed,
  * udisks picks the mount point (under /media/<user> or /run/media/<user>).
  */

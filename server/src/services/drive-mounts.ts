@@ -73,6 +73,7 @@ export class DriveMounts {
   }
 
   async capabilities(): Promise<DriveCapabilities> {
+    if (process.platform !== 'linux') return linuxOnlyCapabilities(process.platform);
     const tools = await this.tools();
     const udisksSilent = tools === null && findExecutable('udisksctl') !== null;
     const withoutRoot = udisksSilent ? 'udisks2 is installed but its service does not answer (is udisks2.service running?)' : 'install udisks2';
@@ -240,6 +241,19 @@ export class DriveMounts {
       return false;
     }
   }
+}
+
+/**
+ * Off Linux the drive page still lists the disks, and says plainly what waits for Linux: the
+ * server mounts, pools and erases drives with Linux tools (mount, mergerfs, mkfs).
+ */
+export function linuxOnlyCapabilities(platform: NodeJS.Platform): DriveCapabilities {
+  const os = platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'macOS' : platform;
+  return {
+    format: { available: false, reason: `Erasing a drive is Linux-only for now; on ${os}, use the system's own disk tool.` },
+    mount: { available: false, reason: `Mounting a drive as a library is Linux-only for now; on ${os}, add a folder on the drive as a library instead.` },
+    pool: { available: false, reason: `Pooling drives (mergerfs) is Linux-only for now; ${os} cannot pool drives.` },
+  };
 }
 
 function isRoot(): boolean {

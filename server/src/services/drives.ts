@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { AppError } from '../errors.ts';
-import type { DriveDto, LibraryDto } from '../contract/dto.ts';
+import type { DriveContents, DriveDto, LibraryDto } from '../contract/dto.ts';
+import { readDriveContents } from './drive-contents.ts';
 import { listBlockDevicesProbed, probeFilesystem, type BlockDevice, type FilesystemKind, type FilesystemProbe } from '../platform/drives.ts';
 import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { findExecutable } from '../platform/run.ts';
@@ -38,6 +39,19 @@ export class DriveService {
   async list(actor: Actor): Promise<{ items: DriveDto[]; helper_available: boolean; capabilities: DriveCapabilities }> {
     requireAdmin(actor);
     return { items: await this.drives(), helper_available: await this.mounts.helperAvailable(), capabilities: await this.mounts.capabilities() };
+  }
+
+  /**
+   * One drive, with what is on it from a read-only look (the erase dialog shows it before
+   * anything is destroyed). The look waits for a mount change in progress, never runs beside one.
+   */
+  async get(actor: Actor, id: string): Promise<DriveDto & { contents: DriveContents | null }> {
+    requireAdmin(actor);
+    return this.mounts.serially(async () => {
+      const { drive, devices } = await this.find(id);
+      const mayMount = process.platform === 'linux' && process.getuid?.() === 0;
+      return { ...drive, contents: await readDriveContents(devices, drive.id, mayMount) };
+    });
   }
 
   async format(actor: Actor, id: string, input: FormatInput): Promise<{ drive: DriveDto; previous: FilesystemProbe }> {

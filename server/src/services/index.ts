@@ -23,6 +23,8 @@ import { MediaService } from './media.ts';
 import { LibraryService } from './libraries.ts';
 import { DriveService } from './drives.ts';
 import { DriveMounts } from './drive-mounts.ts';
+import { NetworkService } from './network.ts';
+import { LocalOwnerService } from './local-owner.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 import type { PublicOrigin } from './public-origin.ts';
@@ -53,6 +55,8 @@ export interface Services {
   media: MediaService;
   libraries: LibraryService;
   drives: DriveService;
+  network: NetworkService;
+  localOwner: LocalOwnerService;
 }
 
 /** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
@@ -94,6 +98,8 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     publicShares: new PublicShareService(deps, files, listing, keys.link),
     libraries,
     drives: new DriveService(deps, libraries, mounts),
+    network: new NetworkService(),
+    localOwner: new LocalOwnerService(deps, sessions),
     media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency),
     uploads: new UploadService(deps, access, files, content),
     idempotency: new IdempotencyService(deps),

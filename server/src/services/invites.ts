@@ -4,12 +4,14 @@ import type { InviteRow } from '../store/invites.repo.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
 import { hashSecret, newId, newSecret } from './secrets.ts';
+import { checkReadableName } from './rules.ts';
 import { requireAdmin } from './settings.ts';
 
 export interface InviteInput {
   expires_at?: number | null | undefined;
   max_uses?: number | null | undefined;
   role?: Role | undefined;
+  label?: string | null | undefined;
 }
 
 /** Invites let the owner decide who may create an account. Codes are stored hashed. */
@@ -23,6 +25,7 @@ export class InviteService {
     if (input.expires_at != null && input.expires_at <= now) {
       throw new AppError('invalid_input', 'The expiry must be in the future.', { field: 'expires_at' });
     }
+    const label = cleanLabel(input.label);
     const code = newSecret(18);
     const row = {
       id: newId(),
@@ -30,6 +33,7 @@ export class InviteService {
       role: input.role ?? 'member',
       max_uses: input.max_uses === undefined ? 1 : input.max_uses,
       expires_at: input.expires_at ?? null,
+      label,
       created_by: actor.userId,
       created_at: now,
     };
@@ -67,5 +71,15 @@ function toInvite(row: InviteRow): Invite {
     expires_at: row.expires_at,
     created_at: row.created_at,
     created_by: row.created_by,
+    label: row.label,
   };
+}
+
+/** The owner's note of who an invite is for: shown back to the owner only, yet a name a person reads. */
+function cleanLabel(raw: string | null | undefined): string | null {
+  const label = raw?.normalize('NFC').trim() ?? '';
+  if (label === '') return null;
+  checkReadableName(label, 'label');
+  if ([...label].length > 64) throw new AppError('invalid_name', 'A label is up to 64 characters.', { field: 'label' });
+  return label;
 }

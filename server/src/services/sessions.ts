@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { PendingResponse, SessionInfo, TokenResponse } from '../contract/dto.ts';
+import type { AdminSession, PendingResponse, SessionInfo, TokenResponse } from '../contract/dto.ts';
 import type { SessionRevokeReason } from '../contract/events.ts';
 import { AppError } from '../errors.ts';
 import type { SessionRow } from '../store/sessions.repo.ts';
@@ -9,6 +9,7 @@ import { toUserSummary } from './mappers.ts';
 import { addressKey } from './rate-limiter.ts';
 import { withoutSpoofingCharacters } from './rules.ts';
 import { hashSecret, newId, newSecret } from './secrets.ts';
+import { requireAdmin } from './settings.ts';
 
 export interface DeviceInfo {
   device_name?: string | null | undefined;
@@ -137,18 +138,21 @@ export class SessionService {
   }
 
   list(actor: Actor): SessionInfo[] {
-    return this.deps.store.sessions.listLive(actor.userId).map((s) => ({
-      id: s.id,
-      device_name: s.device_name,
-      platform: s.platform,
-      user_agent: s.user_agent,
-      ip: s.ip,
-      created_at: s.created_at,
-      last_seen_at: s.last_seen_at,
-      approved_at: s.approved_at,
-      status: s.status,
-      current: s.id === actor.sessionId,
-    }));
+    return this.deps.store.sessions.listLive(actor.userId).map((s) => toSessionInfo(s, actor));
+  }
+
+  /** Every account's live sessions, for the owner's console. */
+  listAll(actor: Actor): AdminSession[] {
+    requireAdmin(actor);
+    return this.deps.store.sessions.listLiveAll().map((s) => ({ ...toSessionInfo(s, actor), user_id: s.user_id, username: s.username }));
+  }
+
+  /** The owner signs out any account's device (a lost phone, a device nobody recognises). */
+  revokeAny(actor: Actor, sessionId: string): void {
+    requireAdmin(actor);
+    const session = this.deps.store.sessions.byId(sessionId);
+    if (!session || (session.status !== 'active' && session.status !== 'pending')) throw new AppError('not_found');
+    this.end(session.id, 'signed_out');
   }
 
   /** Signs out one of the caller's own sessions; others' sessions do not exist for them. */
@@ -205,4 +209,19 @@ function clip(value: string | null | undefined, max = 100): string | null {
   if (value === null || value === undefined) return null;
   const trimmed = value.trim();
   return trimmed === '' ? null : [...trimmed].slice(0, max).join('');
+}
+
+function toSessionInfo(s: SessionRow, actor: Actor): SessionInfo {
+  return {
+    id: s.id,
+    device_name: s.device_name,
+    platform: s.platform,
+    user_agent: s.user_agent,
+    ip: s.ip,
+    created_at: s.created_at,
+    last_seen_at: s.last_seen_at,
+    approved_at: s.approved_at,
+    status: s.status,
+    current: s.id === actor.sessionId,
+  };
 }

@@ -1,15 +1,19 @@
 import fs from 'node:fs';
-import type { HealthResponse, StatusResponse } from '../contract/dto.ts';
-import type { ServiceDeps } from './context.ts';
-import type { SettingsService } from './settings.ts';
+import type { AdminStatus, HealthResponse, StatusResponse } from '../contract/dto.ts';
+import type { Actor, ServiceDeps } from './context.ts';
+import { requireAdmin, type SettingsService } from './settings.ts';
 
 /** What anyone on the network may learn: enough to route a client, nothing about people or files. */
 export class StatusService {
+  private readonly startedAt: number;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly settings: SettingsService,
     private readonly serverId: string,
-  ) {}
+  ) {
+    this.startedAt = deps.now();
+  }
 
   status(): StatusResponse {
     const settings = this.settings.current();
@@ -21,6 +25,17 @@ export class StatusService {
       require_device_approval: settings.require_device_approval,
       allow_self_registration: settings.allow_self_registration,
       ready: this.storageOk(),
+    };
+  }
+
+  /** For the owner's console: how long it has run and where its data lives (a path is no one else's business). */
+  adminStatus(actor: Actor): AdminStatus {
+    requireAdmin(actor);
+    return {
+      version: this.deps.config.version,
+      started_at: this.startedAt,
+      uptime_seconds: Math.max(0, Math.floor((this.deps.now() - this.startedAt) / 1000)),
+      data_dir: this.deps.config.dataDir,
     };
   }
 

@@ -1,5 +1,4 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.ts';
+import type { Db, Statement } from './db.ts';
 
 /**
  * Counts over an account's gallery (the rows of scopeWhere's 'gallery') by taken time, each
@@ -14,22 +13,28 @@ export class GalleryRepo {
 
   constructor(db: Db) {
     const gallery = 'FROM nodes WHERE owner_id = ? AND is_media = 1 AND in_trash = 0';
-    this.newestBefore = db.prepare(`SELECT max(taken_sort) ${gallery} AND taken_sort < ?`).pluck();
-    this.countItems = db.prepare(`SELECT count(*) ${gallery} AND taken_sort >= ? AND taken_sort < ?`).pluck();
+    this.newestBefore = db.prepareRaw(`SELECT max(taken_sort) ${gallery} AND taken_sort < ?`);
+    this.countItems = db.prepareRaw(`SELECT count(*) ${gallery} AND taken_sort >= ? AND taken_sort < ?`);
     // Written as nodes_gallery_videos' condition, so that partial index serves it.
-    this.countVideos = db.prepare(`SELECT count(*) ${gallery} AND mime_type LIKE 'video/%' AND taken_sort >= ? AND taken_sort < ?`).pluck();
+    this.countVideos = db.prepareRaw(`SELECT count(*) ${gallery} AND mime_type LIKE 'video/%' AND taken_sort >= ? AND taken_sort < ?`);
   }
 
   /** The taken time (ms) of the newest item taken before `before`, or null when there is none. */
   newestTakenBefore(ownerId: string, before: number): number | null {
-    return this.newestBefore.get(ownerId, before) as number | null;
+    return first(this.newestBefore, ownerId, before) as number | null;
   }
 
   /** How many items, and how many of them videos, were taken in [from, before). */
   countTaken(ownerId: string, from: number, before: number): { items: number; videos: number } {
     return {
-      items: this.countItems.get(ownerId, from, before) as number,
-      videos: this.countVideos.get(ownerId, from, before) as number,
+      items: first(this.countItems, ownerId, from, before) as number,
+      videos: first(this.countVideos, ownerId, from, before) as number,
     };
   }
+}
+
+/** The one column of a one-row aggregate, as a number (node:sqlite may answer a bigint). */
+function first(statement: Statement, ...params: unknown[]): number | null {
+  const value = (statement.get(...params) as unknown[] | undefined)?.[0];
+  return value === null || value === undefined ? null : Number(value);
 }

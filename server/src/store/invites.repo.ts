@@ -8,6 +8,7 @@ export interface InviteRow {
   max_uses: number | null;
   uses: number;
   expires_at: number | null;
+  label: string | null;
   created_by: string;
   created_at: number;
 }
@@ -17,8 +18,8 @@ export class InvitesRepo {
 
   constructor(db: Db) {
     this.stmts = {
-      insert: db.prepare(`INSERT INTO invites (id, code_hash, role, max_uses, expires_at, created_by, created_at)
-        VALUES (@id, @code_hash, @role, @max_uses, @expires_at, @created_by, @created_at)`),
+      insert: db.prepare(`INSERT INTO invites (id, code_hash, role, max_uses, expires_at, label, created_by, created_at)
+        VALUES (@id, @code_hash, @role, @max_uses, @expires_at, @label, @created_by, @created_at)`),
       byHash: db.prepare('SELECT * FROM invites WHERE code_hash = ?'),
       page: db.prepare('SELECT * FROM invites WHERE (@after IS NULL OR id > @after) ORDER BY id LIMIT @limit'),
       remove: db.prepare('DELETE FROM invites WHERE id = ?'),

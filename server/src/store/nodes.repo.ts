@@ -1,5 +1,4 @@
-import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.ts';
+import type { Db, Statement } from './db.ts';
 import type { NodeColor, NodeType } from '../contract/dto.ts';
 
 export interface NodeRow {
@@ -262,7 +261,7 @@ export class NodesRepo {
     let statement = this.listStatements.get(sql);
     if (!statement) {
       if (this.listStatements.size >= 512) this.listStatements.clear();
-      statement = this.db.prepare(sql).raw(true);
+      statement = this.db.prepareRaw(sql);
       this.listStatements.set(sql, statement);
     }
     return statement;

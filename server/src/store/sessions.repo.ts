@@ -33,6 +33,8 @@ export class SessionsRepo {
       listLive: db.prepare(
         "SELECT * FROM sessions WHERE user_id = ? AND status IN ('active', 'pending') ORDER BY created_at DESC, id DESC",
       ),
+      listLiveAll: db.prepare(`SELECT s.*, u.username FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.status IN ('active', 'pending') ORDER BY u.username_key, s.created_at DESC, s.id DESC`),
       liveIdsOfUser: db.prepare("SELECT id FROM sessions WHERE user_id = ? AND status IN ('active', 'pending')"),
       end: db.prepare(
         "UPDATE sessions SET status = @status, ended_at = @now, ended_reason = @reason WHERE id = @id AND status IN ('active', 'pending')",
@@ -63,6 +65,11 @@ export class SessionsRepo {
 
   listLive(userId: string): SessionRow[] {
     return this.stmts.listLive.all(userId) as SessionRow[];
+  }
+
+  /** Every account's live sessions, account by account, newest first within each. */
+  listLiveAll(): PendingDeviceRow[] {
+    return this.stmts.listLiveAll.all() as PendingDeviceRow[];
   }
 
   liveIdsOfUser(userId: string): string[] {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/db.ts';
 import { after, before, describe, test } from 'node:test';
 import { ROUTES } from '../../src/http/routes.ts';
 import { OWNER, createMember, login, setupOwner, type SignedIn } from '../helpers/accounts.ts';
@@ -491,7 +491,7 @@ describe('password hash upgrade', () => {
   test('a sign-in re-hashes a password stored at an older, cheaper cost with the server\'s current cost', async () => {
     const dataDir = await makeTempDir();
     const storedHash = () => {
-      const db = new Database(path.join(dataDir, 'hearth.db'), { readonly: true });
+      const db = openConnection(path.join(dataDir, 'hearth.db'), { readonly: true });
       try {
         return (db.prepare('SELECT password_hash FROM users WHERE username = ?').get(OWNER.username) as { password_hash: string })
           .password_hash;

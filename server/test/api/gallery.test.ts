@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import sharp from 'sharp';
+import { openConnection } from '../../src/store/db.ts';
 import { GalleryRepo } from '../../src/store/gallery.repo.ts';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { assertError } from '../helpers/assert.ts';
@@ -183,11 +183,11 @@ describe('GET /nodes?filter=gallery&month=', () => {
   });
 
   test('the months are counted on the gallery indexes, each month one range, with no sort of every row', () => {
-    const db = new Database(path.join(t.dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
+    const db = openConnection(path.join(t.dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
     try {
       const prepared: string[] = [];
       const recording = new Proxy(db, {
-        get: (target, prop) => (prop === 'prepare' ? (sql: string) => (prepared.push(sql), target.prepare(sql)) : Reflect.get(target, prop)),
+        get: (target, prop) => (prop === 'prepare' || prop === 'prepareRaw' ? (sql: string) => (prepared.push(sql), target.prepare(sql)) : Reflect.get(target, prop)),
       });
       new GalleryRepo(recording);
       const plans = prepared.map((sql) => {

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import type { Actor, ServiceDeps } from '../../src/services/context.ts';
 import { AccessService } from '../../src/services/access.ts';
 import { ListingService, type ListInput } from '../../src/services/listing.ts';
 import type { SettingsService } from '../../src/services/settings.ts';
 import { NodesRepo } from '../../src/store/nodes.repo.ts';
+import { openConnection } from '../../src/store/db.ts';
 import type { Store } from '../../src/store/index.ts';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
@@ -358,21 +358,17 @@ async function listingPlans(
   userId: string,
   inputs: ListInput[],
 ): Promise<Array<{ input: ListInput; sql: string; plan: string; rows: number }>> {
-  const db = new Database(path.join(server.dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
+  const db = openConnection(path.join(server.dataDir, 'hearth.db'), { readonly: true });
   try {
     const recorded: Array<{ input: ListInput; sql: string; plan: string; rows: number }> = [];
     let current: ListInput = {};
     const recording = new Proxy(db, {
       get(target, prop) {
-        if (prop === 'prepare') {
+        if (prop === 'prepareRaw') {
           return (sql: string) => {
-            const statement = target.prepare(sql);
+            const statement = target.prepareRaw(sql);
             if (!/ORDER BY/.test(sql) || !/LIMIT @limit/.test(sql)) return statement;
-            const recorder = {
-              raw: (on = true) => {
-                statement.raw(on);
-                return recorder;
-              },
+            return {
               all: (params: Record<string, unknown>) => {
                 const plan = (target.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as Array<{ detail: string }>)
                   .map((row) => row.detail)
@@ -382,7 +378,6 @@ async function listingPlans(
                 return rows;
               },
             };
-            return recorder;
           };
         }
         const value = Reflect.get(target, prop, target) as unknown;
@@ -718,7 +713,7 @@ describe('GET /trash', () => {
     assert.equal(used, size + 150);
     for (const id of [oldId, recentId, folder.id]) await trash(who, id);
 
-    const db = new Database(path.join(t.dataDir, 'hearth.db'), { fileMustExist: true });
+    const db = openConnection(path.join(t.dataDir, 'hearth.db'), { fileMustExist: true });
     let blobs: string[];
     try {
       db.pragma('journal_mode = WAL');

@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openConnection, type Db } from '../../src/store/db.ts';
 import sharp from 'sharp';
 import WebSocket, { type RawData } from 'ws';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
@@ -135,13 +135,13 @@ async function jpegBomb(): Promise<Buffer> {
 let t: TestServer;
 let owner: SignedIn;
 let stranger: SignedIn;
-let db: Database.Database;
+let db: Db;
 
 before(async () => {
   t = await startTestServer();
   owner = await setupOwner(t.client);
   stranger = await createMember(t.client, owner, 'stranger');
-  db = new Database(path.join(t.dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
+  db = openConnection(path.join(t.dataDir, 'hearth.db'), { readonly: true });
 });
 after(async () => {
   db.close();

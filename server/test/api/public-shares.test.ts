@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/db.ts';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
@@ -365,7 +365,7 @@ describe('link states', () => {
   });
 
   test('neither the share id, the stored token hash nor the salt opens a link: only the token itself does', async () => {
-    const db = new Database(path.join(t.dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
+    const db = openConnection(path.join(t.dataDir, 'hearth.db'), { readonly: true });
     let row: { token_hash: string; salt: string };
     try {
       row = db.prepare('SELECT token_hash, salt FROM shares WHERE id = ?').get(fileLink.id) as typeof row;

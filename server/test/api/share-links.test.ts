@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/db.ts';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
 import { uploadFile } from '../helpers/upload.ts';
@@ -74,7 +74,7 @@ const publicInfo = (token: string) => t.client.get(`/s/${token}`);
 
 /** Reads every row of every table of the server's database (read-only, while it runs). */
 function everyValue(tables?: string[]): { table: string; value: string }[] {
-  const db = new Database(path.join(t.dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
+  const db = openConnection(path.join(t.dataDir, 'hearth.db'), { readonly: true });
   try {
     const names = tables ?? (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
     const out: { table: string; value: string }[] = [];
@@ -93,7 +93,7 @@ function everyValue(tables?: string[]): { table: string; value: string }[] {
 }
 
 function shareRow(id: string): Record<string, unknown> {
-  const db = new Database(path.join(t.dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
+  const db = openConnection(path.join(t.dataDir, 'hearth.db'), { readonly: true });
   try {
     const row = db.prepare('SELECT * FROM shares WHERE id = ?').get(id) as Record<string, unknown> | undefined;
     assert.ok(row, `no shares row ${id}`);

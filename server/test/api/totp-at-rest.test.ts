@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/db.ts';
 import * as OTPAuth from 'otpauth';
 import { OWNER, setupOwner } from '../helpers/accounts.ts';
 import { makeTempDir, startTestServer } from '../helpers/server.ts';
@@ -18,7 +18,7 @@ function codeAt(secret: string, at = Date.now()): string {
 }
 
 function storedSecrets(dataDir: string): { totp_secret: string | null; totp_pending_secret: string | null }[] {
-  const db = new Database(path.join(dataDir, 'hearth.db'), { readonly: true });
+  const db = openConnection(path.join(dataDir, 'hearth.db'), { readonly: true });
   try {
     return db.prepare('SELECT totp_secret, totp_pending_secret FROM users').all() as never;
   } finally {
@@ -61,7 +61,7 @@ describe('TOTP secrets are sealed at rest (issue 12, finding 7)', () => {
         await first.server.close();
       }
       // What a database from before this version holds: the secret in clear.
-      const db = new Database(path.join(dataDir, 'hearth.db'));
+      const db = openConnection(path.join(dataDir, 'hearth.db'));
       db.prepare('UPDATE users SET totp_secret = ?, totp_last_step = NULL').run(secret);
       db.close();
 
@@ -88,7 +88,7 @@ describe('TOTP secrets are sealed at rest (issue 12, finding 7)', () => {
       await t.client.post('/auth/2fa/verify', { code: codeAt(begin.body.secret) }, { token: owner.access });
       const invite = await t.client.post('/admin/invites', {}, { token: owner.access });
       await t.client.post('/auth/register', { username: 'copycat', password: 'copycat-password', invite_code: invite.body.code });
-      const db = new Database(path.join(t.dataDir, 'hearth.db'));
+      const db = openConnection(path.join(t.dataDir, 'hearth.db'));
       db.prepare("UPDATE users SET totp_secret = (SELECT totp_secret FROM users WHERE username = 'owner') WHERE username = 'copycat'").run();
       db.close();
       const res = await t.client.post('/auth/login', {

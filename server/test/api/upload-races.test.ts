@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/db.ts';
 import { createMember, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { EventSocket } from '../helpers/events.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -286,7 +286,7 @@ describe('access is checked again when an upload completes', () => {
     assert.equal(head.status, 404);
     assert.equal(head.headers['service-node-id'], undefined);
     assert.deepEqual(await childrenOf(owner.access, shared), []);
-    const db = new Database(path.join(t.dataDir, 'hearth.db'), { readonly: true });
+    const db = openConnection(path.join(t.dataDir, 'hearth.db'), { readonly: true });
     try {
       assert.equal((db.prepare("SELECT count(*) AS n FROM nodes WHERE name = 'crashed.bin'").get() as { n: number }).n, 0);
     } finally {

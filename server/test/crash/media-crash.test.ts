@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openConnection, type Db } from '../../src/store/db.ts';
 import sharp from 'sharp';
 import { OWNER } from '../helpers/accounts.ts';
 import { ApiClient, makeTempDir } from '../helpers/server.ts';
@@ -32,8 +32,8 @@ describe('the media queue across kill -9 and upgrades', () => {
     token = res.body.access_token;
   }
 
-  function openDb(readonly = true): Database.Database {
-    return new Database(path.join(dataDir, 'hearth.db'), { readonly, fileMustExist: true });
+  function openDb(readonly = true): Db {
+    return openConnection(path.join(dataDir, 'hearth.db'), { readonly, fileMustExist: true });
   }
 
   /** Polls every photo until it has its thumbnail and fields, within a bounded wait. */

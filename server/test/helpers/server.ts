@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../src/index.ts';
-import type { ConfigInput } from '../../src/config.ts';
+import { configFromEnv, type ConfigInput } from '../../src/config.ts';
 
 /** Cheap scrypt for tests that sign in often; the production cost is tested on its own. */
 export const TEST_HASH_COST = 2 ** 12;
@@ -31,6 +31,8 @@ export async function startTestServer(config: ConfigInput = {}): Promise<TestSer
     passwordHashCost: TEST_HASH_COST,
     // Dozens of servers, few of them given photos: workers start with the first one.
     mediaWorkersAtStart: false,
+    // The API suite runs once per SQLite engine (HEARTH_SQLITE=node under Node 24).
+    sqliteEngine: configFromEnv().sqliteEngine ?? 'auto',
     // API tests see the API alone, whether or not the web app happens to be built.
     webDir: null,
     ...config,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openConnection } from '../../src/store/db.ts';
 import { loadOrCreateKeys } from '../../src/store/keys.ts';
 import { makeTempDir, startTestServer } from '../helpers/server.ts';
 
@@ -24,7 +24,7 @@ test('a copy of the database alone holds no signing or link key', async () => {
   const t = await startTestServer();
   try {
     const keys = JSON.parse(fs.readFileSync(path.join(t.dataDir, 'keys.json'), 'utf8')) as { token: string; link: string };
-    const db = new Database(path.join(t.dataDir, 'hearth.db'), { readonly: true });
+    const db = openConnection(path.join(t.dataDir, 'hearth.db'), { readonly: true });
     try {
       const meta = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
       for (const row of meta) {

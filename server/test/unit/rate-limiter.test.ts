@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { addressKey, RateLimiter } from '../../src/services/rate-limiter.ts';
-import { migrate } from '../../src/store/db.ts';
+import { migrate, openConnection } from '../../src/store/db.ts';
 import { RateEventsRepo } from '../../src/store/rate-events.repo.ts';
 
 const LIMITS = { maxFailures: 10, windowMs: 15 * 60_000, slowAfter: 5, slowBaseMs: 500, slowMaxMs: 10_000 };
@@ -14,7 +13,7 @@ describe('the guess limiter', () => {
   let limiter: RateLimiter;
 
   beforeEach(() => {
-    const db = new Database(':memory:');
+    const db = openConnection(':memory:');
     migrate(db);
     repo = new RateEventsRepo(db);
     clock = 1_000_000;
@@ -24,7 +23,7 @@ describe('the guess limiter', () => {
       waits.push(ms);
       clock += ms;
     };
-    limiter = new RateLimiter(repo, LIMITS, () => clock, (work) => db.transaction(work)(), wait);
+    limiter = new RateLimiter(repo, LIMITS, () => clock, (work) => db.transaction(work), wait);
   });
 
   const wrong = () => Promise.resolve(false);

@@ -1,7 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useLocation, useNavigate } from 'react-router';
 import { data, publicApi } from '../../api/client.ts';
 import { ApiError } from '../../api/errors.ts';
+import type { TokenResponse } from '../../api/types.ts';
 import { session } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
@@ -9,14 +11,25 @@ import { Notice } from '../../ui/Notice.tsx';
 import { AuthCard } from './AuthCard.tsx';
 import { authKeys, deviceDescription } from './queries.ts';
 
+const WELCOME = '/console/welcome';
+
 /** A fresh server: the first person to open it creates the owner's account. */
 export function SetupForm({ serverName }: { serverName: string }) {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [done, setDone] = useState<TokenResponse | null>(null);
   const [name, setName] = useState(serverName);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!done || location.pathname !== WELCOME) return;
+    session.adopt(done);
+    void queryClient.invalidateQueries({ queryKey: authKeys.status });
+  }, [done, location.pathname, queryClient]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -24,8 +37,10 @@ export function SetupForm({ serverName }: { serverName: string }) {
     setError(null);
     try {
       const tokens = await data(publicApi.POST('/setup', { body: { username: username.trim(), password, server_name: name, ...deviceDescription() } }));
-      session.adopt(tokens);
-      void queryClient.invalidateQueries({ queryKey: authKeys.status });
+      // First run goes on to connecting the family's phones (the owner's console): the
+      // session starts once the router is there, so the signed-in routes open on that page.
+      setDone(tokens);
+      navigate(WELCOME, { replace: true });
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : 'Something went wrong. Try again.');
     } finally {

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { desktopBridge } from '../../api/desktop.ts';
 import { session } from '../../api/session.ts';
 import { ApiError } from '../../api/errors.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -139,6 +140,11 @@ export function SignInFlow({
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
       </form>
+      {desktopBridge() && (
+        <Button block onClick={() => void session.openAtThisPc().then((ok) => ok || setError('Hearth could not open the owner account here. Sign in with a password.'))}>
+          Open as the owner of this PC
+        </Button>
+      )}
     </AuthCard>
   );
 }

@@ -5,11 +5,13 @@ import { Button, IconButton } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, plural } from '../../ui/format.ts';
+// The tabs alone: the Shared view must not load the sharing dialogs with it.
+import { SharedTabs } from '../share/SharedTabs.tsx';
 import { UploadButton, uploadQueue } from '../upload/index.ts';
 import { FileDialogs, type Open } from './dialogs.tsx';
 import { useNodeAction } from './mutations.ts';
 import { NodeIcon } from './NodeIcon.tsx';
-import { useBreadcrumb, useListing, type SortKey, type SortOrder, type View } from './queries.ts';
+import { useBreadcrumb, useListing, usePeople, type SortKey, type SortOrder, type View } from './queries.ts';
 import './files.css';
 
 const TITLES: Record<Exclude<View['kind'], 'folder'>, string> = {
@@ -110,6 +112,7 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
           </>
         )}
       </div>
+      {view.kind === 'shared' && <SharedTabs />}
       {view.kind === 'folder' && view.id === null && <QuickLinks />}
       {(view.kind === 'search' || (view.kind === 'folder' && view.id === null)) && <SearchBox initial={view.kind === 'search' ? view.q : ''} />}
       {view.kind === 'folder' && view.id && (
@@ -203,7 +206,9 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
 }
 
 function NodeRow({ node, selected, onToggle, onMore, inTrash }: { node: Node; selected: boolean; onToggle: (node: Node) => void; onMore: () => void; inTrash: boolean }) {
-  const meta = [node.type === 'file' ? formatBytes(node.size) : null, formatDate(node.updated_at), node.shared ? 'Shared with you' : null].filter(Boolean).join(' · ');
+  const people = usePeople();
+  const sharedBy = node.shared ? `Shared by ${people.data?.get(node.owner_id) ?? 'someone in the family'}` : null;
+  const meta = [node.type === 'file' ? formatBytes(node.size) : null, formatDate(node.updated_at), sharedBy].filter(Boolean).join(' · ');
   const body = (
     <>
       <NodeIcon node={node} />

@@ -1,1 +1,1 @@
-export { PublicPage } from './PublicPage.tsx';
+export { PublicSharePage } from './PublicSharePage.tsx';

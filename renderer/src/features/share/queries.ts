@@ -1,20 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client.ts';
 import type { Answer } from '../../api/types.ts';
-import { idempotencyKey } from '../../api/ids.ts';
 
-export type ShareLink = Answer<'/shares/{id}', 'patch'>;
-export type Grant = Answer<'/nodes/{id}/permissions', 'post', 201>;
-
-export const shareKeys = {
-  links: (nodeId: string) => ['nodes', 'links', nodeId] as const,
-  grants: (nodeId: string) => ['nodes', 'permissions', nodeId] as const,
-  people: (q: string) => ['people', 'search', q] as const,
-};
-
-export function useLinks(nodeId: string) {
-  return useQuery({ queryKey: shareKeys.links(nodeId), queryFn: async () => (await data(api.GET('/nodes/{id}/shares', { params: { path: { id: nodeId } } }))).items });
-}
+export type ShareLink = Answer<'/shares', 'get'>['items'][number];
+export type Grant = Answer<'/nodes/{id}/permissions', 'get'>['items'][number];
+export type Person = Answer<'/users', 'get'>['items'][number];
+export type Role = Grant['role'];
 
 export interface LinkSettings {
   password?: string | null;
@@ -22,51 +13,121 @@ export interface LinkSettings {
   allow_download?: boolean;
 }
 
+/**
+ * Keys of what sharing reads. A node's grants live under the files feature's key
+ * (`['nodes', 'permissions', id]`), so its details panel and this dialog share one answer.
+ */
+export const shareKeys = {
+  links: ['shares'] as const,
+  nodeLinks: (nodeId: string) => ['shares', 'node', nodeId] as const,
+  mine: ['shares', 'mine'] as const,
+  grants: (nodeId: string) => ['nodes', 'permissions', nodeId] as const,
+  path: (nodeId: string) => ['nodes', 'path', nodeId] as const,
+  node: (nodeId: string) => ['nodes', 'one', nodeId] as const,
+  people: (q: string) => ['people', 'find', q] as const,
+};
+
+/** For the create request's Idempotency-Key: a retried tap never makes a second link. */
+function idempotencyKey(): string {
+  // getRandomValues exists on plain-HTTP pages too (randomUUID does not).
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function useNodeLinks(nodeId: string) {
+  return useQuery({
+    queryKey: shareKeys.nodeLinks(nodeId),
+    queryFn: async () => (await data(api.GET('/nodes/{id}/shares', { params: { path: { id: nodeId } } }))).items,
+  });
+}
+
+export function useMyLinks() {
+  return useInfiniteQuery({
+    queryKey: shareKeys.mine,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => data(api.GET('/shares', { params: { query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+}
+
+/** The nodes behind a list of links (a link names its node by id only). */
+export function useLinkedNodes(nodeIds: string[]) {
+  return useQueries({
+    queries: [...new Set(nodeIds)].map((id) => ({
+      queryKey: shareKeys.node(id),
+      queryFn: () => data(api.GET('/nodes/{id}', { params: { path: { id } } })),
+    })),
+  });
+}
+
 export function useLinkMutations(nodeId: string) {
   const queryClient = useQueryClient();
-  const done = () => queryClient.invalidateQueries({ queryKey: shareKeys.links(nodeId) });
-  return {
-    create: useMutation({
-      mutationFn: (settings: LinkSettings) =>
-        data(api.POST('/nodes/{id}/share', { params: { path: { id: nodeId } }, body: settings, headers: { 'Idempotency-Key': idempotencyKey() } })),
-      onSettled: done,
-    }),
-    update: useMutation({
-      mutationFn: ({ id, settings }: { id: string; settings: LinkSettings }) => data(api.PATCH('/shares/{id}', { params: { path: { id } }, body: settings })),
-      onSettled: done,
-    }),
-    revoke: useMutation({
-      mutationFn: (id: string) => data(api.DELETE('/shares/{id}', { params: { path: { id } } })),
-      onSettled: done,
-    }),
-  };
+  const settle = () => queryClient.invalidateQueries({ queryKey: shareKeys.links });
+  const create = useMutation({
+    mutationFn: (settings: LinkSettings) =>
+      data(api.POST('/nodes/{id}/share', { params: { path: { id: nodeId } }, body: settings, headers: { 'Idempotency-Key': idempotencyKey() } })),
+    onSettled: settle,
+  });
+  const update = useMutation({
+    mutationFn: ({ id, settings }: { id: string; settings: LinkSettings }) => data(api.PATCH('/shares/{id}', { params: { path: { id } }, body: settings })),
+    onSettled: settle,
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => data(api.DELETE('/shares/{id}', { params: { path: { id } } })),
+    onSettled: settle,
+  });
+  return { create, update, revoke };
 }
 
 export function useGrants(nodeId: string) {
-  return useQuery({ queryKey: shareKeys.grants(nodeId), queryFn: async () => (await data(api.GET('/nodes/{id}/permissions', { params: { path: { id: nodeId } } }))).items });
+  return useQuery({
+    queryKey: shareKeys.grants(nodeId),
+    queryFn: async () => (await data(api.GET('/nodes/{id}/permissions', { params: { path: { id: nodeId } } }))).items,
+  });
+}
+
+/**
+ * Access given on the folders above a node covers it too. The API lists a node's own grants;
+ * the folders above come from its path, each with its own grants (a few small requests, only
+ * for the owner, who sees the whole path).
+ */
+export function useInheritedGrants(nodeId: string, enabled: boolean) {
+  const path = useQuery({
+    queryKey: shareKeys.path(nodeId),
+    enabled,
+    queryFn: async () => (await data(api.GET('/nodes/{id}/path', { params: { path: { id: nodeId } } }))).items,
+  });
+  const above = (path.data ?? []).filter((node) => node.id !== nodeId);
+  const grants = useQueries({
+    queries: above.map((folder) => ({
+      queryKey: shareKeys.grants(folder.id),
+      enabled,
+      queryFn: async () => (await data(api.GET('/nodes/{id}/permissions', { params: { path: { id: folder.id } } }))).items,
+    })),
+  });
+  return above.flatMap((folder, i) => (grants[i]?.data ?? []).map((grant) => ({ ...grant, folder })));
 }
 
 export function useGrantMutations(nodeId: string) {
   const queryClient = useQueryClient();
-  const done = () => queryClient.invalidateQueries({ queryKey: shareKeys.grants(nodeId) });
-  return {
-    grant: useMutation({
-      mutationFn: ({ userId, role }: { userId: string; role: 'viewer' | 'editor' }) =>
-        data(api.POST('/nodes/{id}/permissions', { params: { path: { id: nodeId } }, body: { user_id: userId, role } })),
-      onSettled: done,
-    }),
-    remove: useMutation({
-      mutationFn: (userId: string) => data(api.DELETE('/nodes/{id}/permissions/{userId}', { params: { path: { id: nodeId, userId } } })),
-      onSettled: done,
-    }),
-  };
+  const settle = () => queryClient.invalidateQueries({ queryKey: shareKeys.grants(nodeId) });
+  const grant = useMutation({
+    mutationFn: ({ userId, role }: { userId: string; role: Role }) =>
+      data(api.POST('/nodes/{id}/permissions', { params: { path: { id: nodeId } }, body: { user_id: userId, role } })),
+    onSettled: settle,
+  });
+  const remove = useMutation({
+    mutationFn: (userId: string) => data(api.DELETE('/nodes/{id}/permissions/{userId}', { params: { path: { id: nodeId, userId } } })),
+    onSettled: settle,
+  });
+  return { grant, remove };
 }
 
-/** Family members whose name contains `q` (the server keeps this to names and avatar seeds). */
-export function usePeopleSearch(q: string) {
+/** Family members whose name contains `q` (everyone when empty: a family is a short list). */
+export function useFindPeople(q: string) {
   return useQuery({
     queryKey: shareKeys.people(q),
-    queryFn: async () => (await data(api.GET('/users', { params: { query: { q, limit: 20 } } }))).items,
+    queryFn: async () => (await data(api.GET('/users', { params: { query: { limit: 50, ...(q ? { q } : {}) } } }))).items,
+    placeholderData: (previous) => previous,
     staleTime: 60_000,
   });
 }

@@ -35,3 +35,17 @@ export const updateSettings: Handler<typeof S.SettingsPatchBody, undefined, unde
   actor,
   body,
 }) => services.settings.update(actor, body);
+
+export const listSessions: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor }) => ({
+  items: services.sessions.listAll(actor),
+  next_cursor: null,
+});
+
+export const revokeSession: Handler<undefined, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params }) => {
+  services.sessions.revokeAny(actor, params.id);
+};
+
+export const status: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor }) => services.status.adminStatus(actor);
+/** The port is the one this request arrived on: the port phones reach too. */
+export const network: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor, koa }) =>
+  services.network.lan(actor, koa.socket.localPort ?? 0);

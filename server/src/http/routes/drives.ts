@@ -3,6 +3,8 @@ import { reply, type Handler } from '../route-def.ts';
 
 export const list: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor }) => services.drives.list(actor);
 
+export const get: Handler<undefined, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params }) => services.drives.get(actor, params.id);
+
 export const format: Handler<typeof S.FormatBody, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params, body }) =>
   services.drives.format(actor, params.id, body);
 

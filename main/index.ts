@@ -1,0 +1,103 @@
+/**
+ * The desktop app: hosts the server (in a utility process), keeps a tray icon, and shows the
+ * web app in one hardened window signed in as the owner at the machine. The decisions live in
+ * lifecycle.ts; this file only wires Electron to them.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, clipboard, ipcMain, Notification, session } from 'electron';
+import { configFromEnv } from '../server/src/config.ts';
+import { LinuxAutostart } from './autostart.ts';
+import { Desktop } from './lifecycle.ts';
+import { dataDirFor } from './paths.ts';
+import type { AppPort, NotifierPort, TrayPort, TrayState } from './ports.ts';
+import { UtilityServerHost } from './server-host.ts';
+import { ElectronTray } from './tray.ts';
+import { registerIpc } from './ipc.ts';
+import { denyPermissions, guardContents, HearthWindow } from './window.ts';
+import { listLanAddresses } from '../server/src/platform/network.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const resources = app.isPackaged ? path.join(process.resourcesPath, 'icons') : path.join(here, '..', 'resources');
+const trayIcon = (name: string) =>
+  path.join(resources, 'tray', process.platform === 'win32' ? `${name}.ico` : process.platform === 'darwin' ? `${name}Template.png` : `${name}-22.png`);
+
+const env = configFromEnv();
+const config = {
+  ...env,
+  dataDir: dataDirFor(app.getPath('userData'), process.env),
+  sqliteEngine: 'node' as const,
+};
+
+const autostart = process.platform === 'linux' ? new LinuxAutostart(process.env.APPIMAGE ?? process.execPath) : null;
+const appPort: AppPort = {
+  claimSingleInstance: () => app.requestSingleInstanceLock(),
+  openAtLogin: () => autostart?.enabled() ?? app.getLoginItemSettings().openAtLogin,
+  setOpenAtLogin: (on) => (autostart ? autostart.set(on) : app.setLoginItemSettings({ openAtLogin: on, args: ['--hidden'] })),
+  copyToClipboard: (text) => clipboard.writeText(text),
+  exit: () => app.exit(0),
+};
+const notifier: NotifierPort = {
+  notify(title, body, onClick) {
+    if (!Notification.isSupported()) return;
+    const notification = new Notification({ title, body });
+    notification.on('click', onClick);
+    notification.show();
+  },
+};
+
+// The tray exists only once Electron is ready; until then its state is kept for it.
+let tray: ElectronTray | null = null;
+let lastTrayState: TrayState | null = null;
+const trayPort: TrayPort = {
+  render(state) {
+    lastTrayState = state;
+    tray?.render(state);
+  },
+};
+
+const server = new UtilityServerHost(path.join(here, 'server-child.js'), config);
+const window: HearthWindow = new HearthWindow({
+  baseUrl: (): string => desktop.serverUrl(),
+  preload: path.join(here, 'preload.cjs'),
+  icon: path.join(resources, 'icons', '512x512.png'),
+  onCloseRequested: () => desktop.windowCloseRequested(),
+});
+const desktop: Desktop = new Desktop(server, window, trayPort, notifier, appPort, {
+  startedAtLogin: process.argv.includes('--hidden') || app.getLoginItemSettings().wasOpenedAtLogin === true,
+  lanUrls: (port) => listLanAddresses().map((a) => `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${port}/`),
+});
+const origin = () => (desktop.serverUrl() ? new URL(desktop.serverUrl()).origin : 'null');
+
+if (process.platform === 'win32') app.setAppUserModelId('org.hearth.desktop');
+app.on('web-contents-created', (_event, contents) => guardContents(contents, origin));
+app.on('second-instance', () => desktop.secondInstance());
+// Closing the last window leaves the app in the tray, serving the family's phones.
+app.on('window-all-closed', () => {});
+app.on('before-quit', (event) => {
+  if (desktop.isQuitting()) return;
+  event.preventDefault();
+  void desktop.quit();
+});
+
+app.whenReady().then(async () => {
+  denyPermissions(session.defaultSession);
+  registerIpc(ipcMain, origin, {
+    localSession: () => server.localOwnerSession(),
+    copyText: (text) => clipboard.writeText(text),
+  });
+  tray = new ElectronTray(
+    { normal: trayIcon('tray'), attention: trayIcon('tray-attention') },
+    {
+      open: () => desktop.openWindow(),
+      copyPhoneUrl: () => desktop.copyPhoneUrl(),
+      toggleOpenAtLogin: () => desktop.toggleOpenAtLogin(),
+      quit: () => void desktop.quit(),
+    },
+  );
+  if (lastTrayState) tray.render(lastTrayState);
+  await desktop.start();
+}).catch((error: unknown) => {
+  console.error('Hearth could not start:', error);
+  app.exit(1);
+});

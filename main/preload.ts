@@ -1,0 +1,19 @@
+/**
+ * The bridge between the server's page and the desktop app: a few named functions, frozen.
+ * Never ipcRenderer itself: a page that could send any message could ask main for anything.
+ * Runs sandboxed, so it may import nothing but Electron's renderer modules.
+ */
+import { contextBridge, ipcRenderer } from 'electron';
+
+// Kept in step with IPC in window.ts (this file is bundled alone, sandboxed).
+const LOCAL_SESSION = 'hearth:local-session';
+const COPY_TEXT = 'hearth:copy-text';
+
+const desktop = Object.freeze({
+  /** The owner's session at this machine (null before setup): no password, no approval. */
+  localSession: (): Promise<unknown> => ipcRenderer.invoke(LOCAL_SESSION),
+  copyText: (text: string): Promise<void> => ipcRenderer.invoke(COPY_TEXT, String(text)),
+  isDesktop: true as const,
+});
+
+contextBridge.exposeInMainWorld('hearthDesktop', desktop);

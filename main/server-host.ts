@@ -1,0 +1,97 @@
+import { utilityProcess, type UtilityProcess } from 'electron';
+import type { ConfigInput } from '../server/src/config.ts';
+import type { TokenResponse } from '../server/src/contract/dto.ts';
+import type { FromServer, ToServer } from './host-protocol.ts';
+import type { PendingDevice, ServerHost } from './ports.ts';
+
+const STOP_TIMEOUT_MS = 20_000;
+
+/**
+ * The server in an Electron utility process. Chosen over running it in main: a crash of the
+ * server (or of a native module under it) ends that process only, so the tray stays and brings
+ * it back; and main's event loop never waits on a listing or a hash. node:sqlite is the engine
+ * either way (better-sqlite3 cannot load in Electron). The owner's session comes back over this
+ * process's message port, never over HTTP.
+ */
+export class UtilityServerHost implements ServerHost {
+  private child: UtilityProcess | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, (tokens: TokenResponse | null) => void>();
+  private pendingListeners: ((device: PendingDevice) => void)[] = [];
+  private settledListeners: ((sessionId: string) => void)[] = [];
+  private crashListeners: ((reason: string) => void)[] = [];
+  private stopping = false;
+
+  constructor(
+    private readonly entry: string,
+    private readonly config: ConfigInput,
+  ) {}
+
+  start(): Promise<{ url: string; port: number; setupRequired: boolean }> {
+    this.stopping = false;
+    const child = utilityProcess.fork(this.entry, [], { serviceName: 'Hearth server', stdio: 'inherit' });
+    this.child = child;
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      child.on('message', (message: FromServer) => {
+        if (message.type === 'ready') {
+          ready = true;
+          resolve({ url: message.url, port: message.port, setupRequired: message.setupRequired });
+        } else if (message.type === 'failed') reject(new Error(message.error));
+        else if (message.type === 'local-session') {
+          this.waiting.get(message.id)?.(message.tokens);
+          this.waiting.delete(message.id);
+        } else if (message.type === 'pending') for (const listener of this.pendingListeners) listener(message.device);
+        else if (message.type === 'settled') for (const listener of this.settledListeners) listener(message.sessionId);
+      });
+      child.once('exit', (code) => {
+        if (this.child === child) this.child = null;
+        for (const resolveWaiting of this.waiting.values()) resolveWaiting(null);
+        this.waiting.clear();
+        if (!ready) reject(new Error(`the server exited with code ${code} before it was ready`));
+        else if (!this.stopping) for (const listener of this.crashListeners) listener(`exit code ${code}`);
+      });
+      this.send({ type: 'start', config: this.config });
+    });
+  }
+
+  localOwnerSession(): Promise<TokenResponse | null> {
+    if (!this.child) return Promise.resolve(null);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.send({ type: 'local-session', id });
+    });
+  }
+
+  stop(): Promise<void> {
+    const child = this.child;
+    if (!child) return Promise.resolve();
+    this.stopping = true;
+    return new Promise((resolve) => {
+      // A server that does not finish closing in time is ended: its writes are durable anyway.
+      const timer = setTimeout(() => child.kill(), STOP_TIMEOUT_MS);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.send({ type: 'stop' });
+    });
+  }
+
+  onPending(listener: (device: PendingDevice) => void): void {
+    this.pendingListeners.push(listener);
+  }
+
+  onSettled(listener: (sessionId: string) => void): void {
+    this.settledListeners.push(listener);
+  }
+
+  onCrash(listener: (reason: string) => void): void {
+    this.crashListeners.push(listener);
+  }
+
+  private send(message: ToServer): void {
+    this.child?.postMessage(message);
+  }
+}

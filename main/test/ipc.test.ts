@@ -1,0 +1,62 @@
+/**
+ * Every message the page sends to main is checked: it must come from the server's own page in
+ * the main frame, and carry exactly what the call takes.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { IpcMain, IpcMainInvokeEvent } from 'electron';
+import { IPC, registerIpc, sameOrigin } from '../ipc.ts';
+
+const ORIGIN = 'http://127.0.0.1:8420';
+
+function setup() {
+  const handlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown>();
+  const ipcMain = { handle: (channel: string, fn: never) => handlers.set(channel, fn) } as unknown as IpcMain;
+  const copied: string[] = [];
+  let sessions = 0;
+  registerIpc(ipcMain, () => ORIGIN, {
+    localSession: async () => ++sessions,
+    copyText: (text) => void copied.push(text),
+  });
+  const mainFrame = { url: `${ORIGIN}/console` };
+  const from = (frame: { url: string } | null, main = mainFrame) => ({ senderFrame: frame, sender: { mainFrame: main } }) as unknown as IpcMainInvokeEvent;
+  const invoke = (channel: string, event: IpcMainInvokeEvent, ...args: unknown[]) => handlers.get(channel)!(event, ...args);
+  return { handlers, copied, mainFrame, from, invoke, sessions: () => sessions };
+}
+
+test('only the two named channels exist', () => {
+  assert.deepEqual([...setup().handlers.keys()].sort(), [IPC.copyText, IPC.localSession].sort());
+});
+
+test("the owner's session goes only to the server's own page in the main frame", async () => {
+  const s = setup();
+  assert.equal(await s.invoke(IPC.localSession, s.from(s.mainFrame)), 1);
+  const elsewhere = { url: 'http://evil.example/' };
+  assert.throws(() => s.invoke(IPC.localSession, s.from(elsewhere, elsewhere)), /not the server's page/);
+  const otherPort = { url: 'http://127.0.0.1:9999/' };
+  assert.throws(() => s.invoke(IPC.localSession, s.from(otherPort, otherPort)), /not the server's page/);
+  const iframe = { url: `${ORIGIN}/framed` };
+  assert.throws(() => s.invoke(IPC.localSession, s.from(iframe)), /not the server's page/, 'a subframe, even of the same origin, is refused');
+  assert.throws(() => s.invoke(IPC.localSession, s.from(null)), /not the server's page/, 'a frame already gone is refused');
+  assert.throws(() => s.invoke(IPC.localSession, s.from(s.mainFrame), 'extra'), /no arguments/);
+  assert.equal(s.sessions(), 1);
+});
+
+test('copyText takes one non-empty string of up to 2048 characters, from the server page only', () => {
+  const s = setup();
+  s.invoke(IPC.copyText, s.from(s.mainFrame), 'http://192.168.1.20:8420/');
+  for (const bad of [[], [''], [42], [{ toString: () => 'x' }], ['a', 'b'], ['x'.repeat(2049)]]) {
+    assert.throws(() => s.invoke(IPC.copyText, s.from(s.mainFrame), ...bad), /copyText takes one string/);
+  }
+  const elsewhere = { url: 'file:///etc/passwd' };
+  assert.throws(() => s.invoke(IPC.copyText, s.from(elsewhere, elsewhere), 'x'), /not the server's page/);
+  assert.deepEqual(s.copied, ['http://192.168.1.20:8420/']);
+});
+
+test('same origin means scheme, host and port, and a malformed URL is never the same origin', () => {
+  assert.equal(sameOrigin(`${ORIGIN}/a?b#c`, ORIGIN), true);
+  assert.equal(sameOrigin('https://127.0.0.1:8420/', ORIGIN), false);
+  assert.equal(sameOrigin('http://localhost:8420/', ORIGIN), false);
+  assert.equal(sameOrigin('not a url', ORIGIN), false);
+  assert.equal(sameOrigin('javascript:alert(1)', ORIGIN), false);
+});

@@ -1,0 +1,248 @@
+/**
+ * The desktop's decisions with plain fakes for the server, window, tray, notifications and the
+ * OS: no Electron involved (plain Node must never load it).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { LinuxAutostart } from '../autostart.ts';
+import { Desktop, DEVICES_PATH } from '../lifecycle.ts';
+import { dataDirFor } from '../paths.ts';
+import type { AppPort, PendingDevice, ServerHost, TrayState } from '../ports.ts';
+import { trayMenuTemplate, trayTooltip } from '../tray-menu.ts';
+
+class FakeServer implements ServerHost {
+  calls: string[] = [];
+  setupRequired = false;
+  pending?: (d: PendingDevice) => void;
+  settled?: (id: string) => void;
+  crash?: (reason: string) => void;
+  stopGate: Promise<void> = Promise.resolve();
+  async start() {
+    this.calls.push('start');
+    return { url: 'http://127.0.0.1:8420', port: 8420, setupRequired: this.setupRequired };
+  }
+  async localOwnerSession() {
+    return null;
+  }
+  async stop() {
+    this.calls.push('stop:begin');
+    await this.stopGate;
+    this.calls.push('stop:done');
+  }
+  onPending(l: (d: PendingDevice) => void) {
+    this.pending = l;
+  }
+  onSettled(l: (id: string) => void) {
+    this.settled = l;
+  }
+  onCrash(l: (reason: string) => void) {
+    this.crash = l;
+  }
+}
+
+function world(options: { startedAtLogin?: boolean; lock?: boolean; lan?: string[] } = {}) {
+  const server = new FakeServer();
+  const shown: (string | undefined)[] = [];
+  const trays: TrayState[] = [];
+  const notes: { title: string; body: string; click: () => void }[] = [];
+  const timers: { run: () => void; ms: number }[] = [];
+  const state = { login: false, clipboard: [] as string[] };
+  const app: AppPort & { readonly login: boolean; clipboard: string[] } = {
+    get login() {
+      return state.login;
+    },
+    clipboard: state.clipboard,
+    claimSingleInstance: () => options.lock ?? true,
+    openAtLogin: () => state.login,
+    setOpenAtLogin: (on) => {
+      state.login = on;
+    },
+    copyToClipboard: (text) => {
+      state.clipboard.push(text);
+    },
+    exit: () => {
+      server.calls.push('exit');
+    },
+  };
+  const desktop = new Desktop(
+    server,
+    { show: (p) => shown.push(p), isOpen: () => shown.length > 0 },
+    { render: (s) => trays.push(s) },
+    { notify: (title, body, click) => notes.push({ title, body, click }) },
+    app,
+    {
+      startedAtLogin: options.startedAtLogin ?? false,
+      lanUrls: (port) => (options.lan ?? ['192.168.1.20']).map((a) => `http://${a}:${port}/`),
+      setTimer: (run, ms) => timers.push({ run, ms }),
+    },
+  );
+  return { server, shown, trays, notes, timers, app, desktop };
+}
+
+describe('first run and start', () => {
+  test('the first run opens the window (setup happens there), even when the OS started the app at login', async () => {
+    const w = world({ startedAtLogin: true });
+    w.server.setupRequired = true;
+    assert.equal(await w.desktop.start(), true);
+    assert.deepEqual(w.shown, [undefined]);
+    assert.equal(w.desktop.serverUrl(), 'http://127.0.0.1:8420');
+  });
+
+  test('a start at login after setup stays in the tray; a start by hand opens the window', async () => {
+    const atLogin = world({ startedAtLogin: true });
+    await atLogin.desktop.start();
+    assert.deepEqual(atLogin.shown, []);
+    assert.equal(atLogin.trays.length, 1, 'the tray is there');
+    const byHand = world();
+    await byHand.desktop.start();
+    assert.deepEqual(byHand.shown, [undefined]);
+  });
+});
+
+describe('single instance', () => {
+  test('a second launch that cannot take the lock quits at once and never starts a second server', async () => {
+    const w = world({ lock: false });
+    assert.equal(await w.desktop.start(), false);
+    assert.deepEqual(w.server.calls, ['exit']);
+  });
+
+  test('the running instance shows its window when launched again', async () => {
+    const w = world({ startedAtLogin: true });
+    await w.desktop.start();
+    w.desktop.secondInstance();
+    assert.deepEqual(w.shown, [undefined]);
+  });
+});
+
+describe('tray menu', () => {
+  const noop = { open() {}, copyPhoneUrl() {}, toggleOpenAtLogin() {}, quit() {} };
+
+  test('the menu offers open, the address to type on a phone (click copies it), start at login and quit', async () => {
+    const w = world();
+    await w.desktop.start();
+    const clicked: string[] = [];
+    const items = trayMenuTemplate(w.desktop.trayState(), {
+      open: () => clicked.push('open'),
+      copyPhoneUrl: () => w.desktop.copyPhoneUrl(),
+      toggleOpenAtLogin: () => w.desktop.toggleOpenAtLogin(),
+      quit: () => clicked.push('quit'),
+    });
+    const labels = items.filter((i) => i.type !== 'separator').map((i) => i.label);
+    assert.deepEqual(labels, ['Open Hearth', 'On a phone, open http://192.168.1.20:8420/', 'Start at login', 'Quit Hearth']);
+    const byLabel = (l: string) => items.find((i) => i.label === l)!;
+    (byLabel('On a phone, open http://192.168.1.20:8420/').click as () => void)();
+    assert.deepEqual(w.app.clipboard, ['http://192.168.1.20:8420/']);
+    assert.equal(byLabel('Start at login').checked, false);
+    (byLabel('Start at login').click as () => void)();
+    assert.equal(w.app.login, true);
+    assert.equal(w.trays.at(-1)!.openAtLogin, true, 'the tray is redrawn with the toggle on');
+    (byLabel('Quit Hearth').click as () => void)();
+    (byLabel('Open Hearth').click as () => void)();
+    assert.deepEqual(clicked, ['quit', 'open']);
+  });
+
+  test('without a network the phone item says what to do and cannot be clicked', async () => {
+    const w = world({ lan: [] });
+    await w.desktop.start();
+    const item = trayMenuTemplate(w.desktop.trayState(), noop).find((i) => /network/.test(i.label ?? ''))!;
+    assert.equal(item.enabled, false);
+    w.desktop.copyPhoneUrl();
+    assert.deepEqual(w.app.clipboard, []);
+  });
+});
+
+describe('devices waiting for approval', () => {
+  test('a pending device badges the tray and notifies "<device> wants to connect to <account>"; the click opens the devices page', async () => {
+    const w = world({ startedAtLogin: true });
+    await w.desktop.start();
+    w.server.pending!({ session_id: 's1', username: 'alice', device_name: 'Pixel 8' });
+    assert.equal(w.trays.at(-1)!.pending, 1);
+    assert.match(trayTooltip(w.trays.at(-1)!), /a device is waiting/);
+    assert.equal(trayMenuTemplate(w.trays.at(-1)!, { open() {}, copyPhoneUrl() {}, toggleOpenAtLogin() {}, quit() {} })[0]!.label, 'Open Hearth (1 waiting)');
+    assert.deepEqual(w.notes.map((n) => n.body), ['Pixel 8 wants to connect to alice']);
+    w.notes[0]!.click();
+    assert.deepEqual(w.shown, [DEVICES_PATH]);
+  });
+
+  test('a device without a name is "A new device"; approving or denying it clears the badge; Open goes to devices while any waits', async () => {
+    const w = world({ startedAtLogin: true });
+    await w.desktop.start();
+    w.server.pending!({ session_id: 's1', username: 'bob', device_name: null });
+    w.server.pending!({ session_id: 's2', username: 'bob', device_name: '  ' });
+    assert.deepEqual(w.notes.map((n) => n.body), ['A new device wants to connect to bob', 'A new device wants to connect to bob']);
+    assert.equal(w.trays.at(-1)!.pending, 2);
+    w.desktop.openWindow();
+    w.server.settled!('s1');
+    w.server.settled!('s2');
+    assert.equal(w.trays.at(-1)!.pending, 0);
+    w.desktop.openWindow();
+    assert.deepEqual(w.shown, [DEVICES_PATH, undefined]);
+    const before = w.trays.length;
+    w.server.settled!('unknown');
+    assert.equal(w.trays.length, before, 'an approval of a device the tray never showed changes nothing');
+  });
+});
+
+describe('quit', () => {
+  test('quit closes the server completely before the app exits, once however often it is asked', async () => {
+    const w = world();
+    await w.desktop.start();
+    let release!: () => void;
+    w.server.stopGate = new Promise((r) => (release = r));
+    assert.equal(w.desktop.windowCloseRequested(), 'hide', 'before quit, closing the window keeps the app in the tray');
+    const first = w.desktop.quit();
+    const second = w.desktop.quit();
+    assert.equal(first, second);
+    assert.equal(w.desktop.windowCloseRequested(), 'close');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(w.server.calls, ['start', 'stop:begin'], 'the app waits for the server');
+    release();
+    await first;
+    assert.deepEqual(w.server.calls, ['start', 'stop:begin', 'stop:done', 'exit']);
+  });
+
+  test('a server that crashes is restarted after a pause while the tray says so; never during quit', async () => {
+    const w = world({ startedAtLogin: true });
+    await w.desktop.start();
+    w.server.crash!('exit code 1');
+    assert.match(w.trays.at(-1)!.serverProblem ?? '', /server stopped/);
+    assert.equal(w.timers.length, 1);
+    assert.equal(w.timers[0]!.ms, 1_000);
+    w.timers[0]!.run();
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(w.server.calls, ['start', 'start']);
+    assert.equal(w.trays.at(-1)!.serverProblem, null);
+    w.server.crash!('exit code 1');
+    assert.equal(w.timers[1]!.ms, 5_000, 'the pause grows');
+    await w.desktop.quit();
+    w.timers[1]!.run();
+    assert.equal(w.server.calls.filter((c) => c === 'start').length, 2);
+  });
+});
+
+describe('paths and start at login', () => {
+  test("the data lives under the app's user-data folder unless DATA_DIR says otherwise", () => {
+    assert.equal(dataDirFor('/home/a/.config/Hearth', {}), '/home/a/.config/Hearth/data');
+    assert.equal(dataDirFor('/home/a/.config/Hearth', { DATA_DIR: '/srv/hearth' }), '/srv/hearth');
+  });
+
+  test('start at login on Linux writes an XDG autostart entry that starts in the tray, and removes it', () => {
+    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-autostart-'));
+    try {
+      const autostart = new LinuxAutostart('/opt/Hearth "beta"/hearth', { XDG_CONFIG_HOME: config });
+      assert.equal(autostart.enabled(), false);
+      autostart.set(true);
+      const entry = fs.readFileSync(path.join(config, 'autostart/hearth.desktop'), 'utf8');
+      assert.match(entry, /^\[Desktop Entry\]$/m);
+      assert.match(entry, /^Exec="\/opt\/Hearth \\"beta\\"\/hearth" --hidden$/m);
+      assert.equal(autostart.enabled(), true);
+      autostart.set(false);
+      assert.equal(autostart.enabled(), false);
+    } finally {
+      fs.rmSync(config, { recursive: true, force: true });
+    }
+  });
+});

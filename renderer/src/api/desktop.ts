@@ -1,0 +1,31 @@
+import type { TokenResponse } from './types.ts';
+
+/**
+ * The desktop app's window (Electron) exposes this bridge from its preload, and only there:
+ * the owner at the machine gets a session without a password, handed over in-process. No
+ * browser on the network has it, and no HTTP route does what `localSession()` does.
+ */
+export interface HearthDesktop {
+  readonly isDesktop: true;
+  /** The owner's token pair; null before first-run setup. */
+  localSession(): Promise<unknown>;
+  copyText(text: string): Promise<void>;
+}
+
+export function desktopBridge(): HearthDesktop | null {
+  if (typeof window === 'undefined') return null;
+  const bridge = (window as { hearthDesktop?: Partial<HearthDesktop> }).hearthDesktop;
+  return bridge && typeof bridge.localSession === 'function' && typeof bridge.copyText === 'function' ? (bridge as HearthDesktop) : null;
+}
+
+/** The owner's session at this PC, or null (not the desktop window, no owner yet, or the bridge failed). */
+export async function localOwnerTokens(): Promise<TokenResponse | null> {
+  const bridge = desktopBridge();
+  if (!bridge) return null;
+  try {
+    const tokens = (await bridge.localSession()) as TokenResponse | null;
+    return tokens && typeof tokens.access_token === 'string' && typeof tokens.refresh_token === 'string' ? tokens : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,77 @@
+import { useNavigate } from 'react-router';
+import { Button } from '../../ui/Button.tsx';
+import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { ConsoleLayout } from './ConsoleLayout.tsx';
+import { CopyField } from './CopyField.tsx';
+import { InviteForm } from './InviteForm.tsx';
+import { QrImage } from './QrImage.tsx';
+import { useNetwork } from './queries.ts';
+
+/**
+ * "Connect your family's phones": the address a phone opens (as text and a QR code), and an
+ * invite for someone new. The first run ends here (`welcome`), and it stays in the console.
+ */
+export function ConnectPage({ welcome = false }: { welcome?: boolean }) {
+  const navigate = useNavigate();
+  return (
+    <ConsoleLayout title={welcome ? 'Hearth is ready' : "Connect your family's phones"}>
+      {welcome && <p className="lead">Now bring the family in: each phone opens Hearth's address, and each person needs an invite to make an account.</p>}
+      <div className="console-grid">
+        <section className="card console-card" aria-labelledby="address-title">
+          <h2 id="address-title">{welcome ? "Connect your family's phones" : "This PC's address"}</h2>
+          <Address />
+        </section>
+        <section className="card console-card" aria-labelledby="invite-title">
+          <h2 id="invite-title">Invite someone</h2>
+          <p className="muted">An invite is a link that lets one person make their own account here.</p>
+          <InviteForm />
+        </section>
+      </div>
+      {welcome && (
+        <div className="row console-done">
+          <Button variant="primary" onClick={() => navigate('/console/devices')}>
+            Done
+          </Button>
+          <Button onClick={() => navigate('/files')}>Go to my files</Button>
+        </div>
+      )}
+    </ConsoleLayout>
+  );
+}
+
+function Address() {
+  const network = useNetwork();
+  if (network.isPending) return <Spinner label="Looking up this PC's address" />;
+  if (network.isError) return <Notice tone="error">{network.error.message}</Notice>;
+  const [first, ...others] = network.data.addresses;
+  if (!first) {
+    return (
+      <Notice tone="error">
+        This PC has no address on a home network right now. Check that it is on the Wi-Fi or plugged into the router, then come back to this page.
+      </Notice>
+    );
+  }
+  return (
+    <>
+      <p>On each phone, join the home Wi-Fi, then open this address in the browser, or point the camera at the code:</p>
+      <div className="qr-and-text">
+        <QrImage text={first.url} label={`QR code of the address ${first.url}`} />
+        <p className="muted qr-text">It works on the home network only: phones and computers elsewhere cannot reach it.</p>
+      </div>
+      <CopyField label="Address for phones" value={first.url} big />
+      {others.length > 0 && (
+        <>
+          <h3>If that address does not open</h3>
+          <p className="muted">This PC is on more than one network. A phone on another of them uses:</p>
+          <ul className="plain-list">
+            {others.map((a) => (
+              <li key={a.url}>
+                <span className="mono">{a.url}</span> <span className="muted">({a.interface})</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
+  );
+}

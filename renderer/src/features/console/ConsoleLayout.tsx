@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+import { NavLink } from 'react-router';
+import { usePendingDevices } from './queries.ts';
+import { useConsoleEvents } from './useConsoleEvents.ts';
+import './console.css';
+
+const PAGES = [
+  { to: '/console/devices', label: 'Devices' },
+  { to: '/console/people', label: 'People' },
+  { to: '/console/storage', label: 'Storage' },
+  { to: '/console/connect', label: 'Connect phones' },
+  { to: '/console/settings', label: 'Settings' },
+  { to: '/console/status', label: 'Status' },
+];
+
+/** The owner's pages: a row of tabs on top (it scrolls sideways on a phone), then the page. */
+export function ConsoleLayout({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  useConsoleEvents();
+  const pending = usePendingDevices();
+  const waiting = pending.data?.length ?? 0;
+  return (
+    <div className="console">
+      <nav className="console-tabs" aria-label="Manage Hearth">
+        {PAGES.map((page) => (
+          <NavLink key={page.to} to={page.to} className="console-tab">
+            {page.label}
+            {page.to === '/console/devices' && waiting > 0 && (
+              <span className="console-badge">
+                {waiting}
+                <span className="visually-hidden"> waiting</span>
+              </span>
+            )}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="topbar">
+        <h1>{title}</h1>
+        {actions}
+      </div>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { useSession } from '../../api/useSession.ts';
+import { ConnectPage } from './ConnectPage.tsx';
+import { DevicesPage } from './DevicesPage.tsx';
+import { OnlyOwnerPage } from './OnlyOwnerPage.tsx';
+import { PeoplePage } from './PeoplePage.tsx';
+import { SettingsPage } from './SettingsPage.tsx';
+import { StatusPage } from './StatusPage.tsx';
+import { StoragePage } from './StoragePage.tsx';
+
+/** `/console/*`: the owner's pages. The server refuses members anyway; this says so in words. */
+export function ConsolePages() {
+  const state = useSession();
+  if (state.kind !== 'signed-in') return null;
+  if (state.user.role !== 'admin') return <OnlyOwnerPage />;
+  return (
+    <Routes>
+      <Route index element={<Navigate to="devices" replace />} />
+      <Route path="welcome" element={<ConnectPage welcome />} />
+      <Route path="connect" element={<ConnectPage />} />
+      <Route path="devices" element={<DevicesPage />} />
+      <Route path="people" element={<PeoplePage />} />
+      <Route path="storage" element={<StoragePage />} />
+      <Route path="settings" element={<SettingsPage />} />
+      <Route path="status" element={<StatusPage />} />
+      <Route path="*" element={<Navigate to="devices" replace />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,143 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, data } from '../../api/client.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { formatDate } from '../../ui/format.ts';
+import { ConsoleLayout } from './ConsoleLayout.tsx';
+import { deviceLabel, platformName, timeOfDay } from './words.ts';
+import { consoleKeys, useAdminSessions, usePendingDevices, type AdminSession, type PendingDevice } from './queries.ts';
+
+/** New phones waiting to be let in (live), and every account's signed-in devices. */
+export function DevicesPage() {
+  const pending = usePendingDevices();
+  return (
+    <ConsoleLayout title="Devices">
+      <section className="console-section" aria-labelledby="waiting-title">
+        <h2 id="waiting-title">Waiting for approval</h2>
+        {pending.isPending && <Spinner label="Loading devices waiting for approval" />}
+        {pending.isError && <Notice tone="error">{pending.error.message}</Notice>}
+        {pending.data?.length === 0 && (
+          <p className="muted empty">No device is waiting. When someone signs in on a new phone or computer, it appears here at once.</p>
+        )}
+        <ul className="request-list" aria-label="Devices waiting for approval">
+          {pending.data?.map((device) => <PendingRequest key={device.id} device={device} />)}
+        </ul>
+      </section>
+      <SignedInDevices />
+    </ConsoleLayout>
+  );
+}
+
+function PendingRequest({ device }: { device: PendingDevice }) {
+  const queryClient = useQueryClient();
+  const decide = useMutation({
+    mutationFn: (verdict: 'approve' | 'deny') =>
+      data(api.POST(verdict === 'approve' ? '/devices/{id}/approve' : '/devices/{id}/deny', { params: { path: { id: device.id } } })),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: consoleKeys.pending });
+      void queryClient.invalidateQueries({ queryKey: consoleKeys.sessions });
+    },
+  });
+  const name = deviceLabel(device);
+  const titleId = `request-${device.id}`;
+  const spelled = device.pairing_code.split('').join(' ');
+  return (
+    <li className="card request" aria-labelledby={titleId}>
+      <div className="request-main">
+        <h3 id={titleId}>
+          {name} wants to open {device.username}'s account
+        </h3>
+        <dl className="facts">
+          <div>
+            <dt>Account</dt>
+            <dd>{device.username}</dd>
+          </div>
+          <div>
+            <dt>Device</dt>
+            <dd>{name}</dd>
+          </div>
+          {device.platform && (
+            <div>
+              <dt>System</dt>
+              <dd>{platformName(device.platform)}</dd>
+            </div>
+          )}
+          <div>
+            <dt>Address</dt>
+            <dd className="mono">{device.ip ?? 'unknown'}</dd>
+          </div>
+          <div>
+            <dt>Asked</dt>
+            <dd>{timeOfDay(device.created_at)}</dd>
+          </div>
+        </dl>
+      </div>
+      <div className="request-code">
+        <p className="muted">Code on the phone</p>
+        <p className="pairing-code" aria-label={`Pairing code ${spelled}`}>
+          {device.pairing_code}
+        </p>
+        <p className="request-hint">Approve only if the phone shows the same code.</p>
+      </div>
+      <div className="request-actions">
+        {decide.isError && <Notice tone="error">{decide.error.message}</Notice>}
+        <div className="row">
+          <Button variant="primary" icon="check" disabled={decide.isPending} onClick={() => decide.mutate('approve')} aria-label={`Approve ${name} for ${device.username}`}>
+            Approve
+          </Button>
+          <Button variant="danger" icon="close" disabled={decide.isPending} onClick={() => decide.mutate('deny')} aria-label={`Deny ${name} for ${device.username}`}>
+            Deny
+          </Button>
+        </div>
+        <p className="warning">If nobody is setting up a new device right now, someone may be trying to get in: deny.</p>
+      </div>
+    </li>
+  );
+}
+
+function SignedInDevices() {
+  const queryClient = useQueryClient();
+  const sessions = useAdminSessions();
+  const signOut = useMutation({
+    mutationFn: (id: string) => data(api.DELETE('/admin/sessions/{id}', { params: { path: { id } } })),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: consoleKeys.sessions }),
+  });
+  const byAccount = new Map<string, AdminSession[]>();
+  // A device still waiting is not signed in: it is listed above, with its code.
+  for (const s of (sessions.data ?? []).filter((x) => x.status === 'active')) byAccount.set(s.username, [...(byAccount.get(s.username) ?? []), s]);
+  return (
+    <section className="console-section" aria-labelledby="signed-in-title">
+      <h2 id="signed-in-title">Signed-in devices</h2>
+      <p className="muted">Sign out a device that is lost, sold or not recognised. Its person can sign in again with their password.</p>
+      {sessions.isPending && <Spinner label="Loading signed-in devices" />}
+      {sessions.isError && <Notice tone="error">{sessions.error.message}</Notice>}
+      {signOut.isError && <Notice tone="error">{signOut.error.message}</Notice>}
+      <div className="account-devices">
+        {[...byAccount].map(([username, list]) => (
+          <section key={username} className="card console-card" aria-label={`Devices of ${username}`}>
+            <h3>{username}</h3>
+            <ul className="device-list">
+              {list.map((s) => (
+                <li key={s.id} className="device-row">
+                  <div>
+                    <strong>{deviceLabel(s)}</strong>
+                    {s.current && <span className="tag">This device</span>}
+                    <div className="muted">
+                      Last used {formatDate(s.last_seen_at)}
+                      {s.ip ? ` · ${s.ip}` : ''}
+                    </div>
+                  </div>
+                  {!s.current && (
+                    <Button onClick={() => signOut.mutate(s.id)} disabled={signOut.isPending} aria-label={`Sign out ${deviceLabel(s)} of ${username}`}>
+                      Sign out
+                    </Button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import { useServerStatus } from '../auth/queries.ts';
+import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { formatDate } from '../../ui/format.ts';
+import { ConsoleLayout } from './ConsoleLayout.tsx';
+import { useAdminStatus, useLibraries } from './queries.ts';
+import { LIBRARY_STATUS, uptimeWords } from './words.ts';
+
+/** The running server at a glance: version, how long it has run, where its data is, which storage is there. */
+export function StatusPage() {
+  const status = useAdminStatus();
+  const libraries = useLibraries();
+  const server = useServerStatus();
+  const online = libraries.data?.filter((l) => l.status === 'online').length ?? 0;
+  return (
+    <ConsoleLayout title="Status">
+      {status.isPending && <Spinner label="Loading the server's status" />}
+      {status.isError && <Notice tone="error">{status.error.message}</Notice>}
+      {status.data && (
+        <section className="card console-card" aria-label="Server">
+          <dl className="facts facts-wide">
+            <div>
+              <dt>Name</dt>
+              <dd>{server.data?.name ?? '…'}</dd>
+            </div>
+            <div>
+              <dt>Version</dt>
+              <dd>Hearth {status.data.version}</dd>
+            </div>
+            <div>
+              <dt>Running for</dt>
+              <dd>{uptimeWords(status.data.uptime_seconds)}</dd>
+            </div>
+            <div>
+              <dt>Started</dt>
+              <dd>{formatDate(status.data.started_at)}</dd>
+            </div>
+            <div>
+              <dt>Data folder</dt>
+              <dd className="mono">{status.data.data_dir}</dd>
+            </div>
+            <div>
+              <dt>Storage</dt>
+              <dd>{libraries.data ? `${online} of ${libraries.data.length} connected` : '…'}</dd>
+            </div>
+          </dl>
+          <p className="muted">Back up the data folder together with every storage drive: see "Where the data lives" in Hearth's README.</p>
+        </section>
+      )}
+      {libraries.data && (
+        <section className="console-section" aria-labelledby="places-title">
+          <h2 id="places-title">Storage places</h2>
+          <ul className="card invite-list">
+            {libraries.data.map((l) => (
+              <li key={l.id} className="device-row">
+                <strong>{l.name}</strong>
+                <span className={l.status === 'online' ? 'tag tag-ok' : 'tag tag-warn'}>{LIBRARY_STATUS[l.status] ?? l.status}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </ConsoleLayout>
+  );
+}

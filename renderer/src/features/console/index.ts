@@ -1,0 +1,1 @@
+export { ConsolePages } from './ConsolePages.tsx';

@@ -1,0 +1,123 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, authedFetch, API_BASE, data } from '../../api/client.ts';
+import { errorOf } from '../../api/errors.ts';
+import type { Answer } from '../../api/types.ts';
+
+export type AdminUser = Answer<'/admin/users', 'get'>['items'][number];
+export type AdminSession = Answer<'/admin/sessions', 'get'>['items'][number];
+export type PendingDevice = Answer<'/devices/pending', 'get'>['items'][number];
+export type Invite = Answer<'/admin/invites', 'post', 201>;
+export type Library = Answer<'/libraries', 'get'>['items'][number];
+export type DrivesAnswer = Answer<'/admin/drives', 'get'>;
+export type Drive = DrivesAnswer['items'][number];
+export type Capability = DrivesAnswer['capabilities']['format'];
+export type Settings = Answer<'/server/settings', 'get'>;
+export type AdminStatus = Answer<'/admin/status', 'get'>;
+export type FormatResult = Answer<'/admin/drives/{id}/format', 'post'>;
+
+/** What a read-only look found on a drive; null when the server could not look. */
+export interface DriveContents {
+  used: number;
+  top_level: { name: string; kind: 'folder' | 'file' }[];
+  files: number;
+  photos: number;
+  complete: boolean;
+}
+export type DriveDetail = Drive & { contents: DriveContents | null };
+
+export interface LanAddress {
+  address: string;
+  family: 'IPv4' | 'IPv6';
+  interface: string;
+  url: string;
+}
+export interface Network {
+  port: number;
+  addresses: LanAddress[];
+}
+
+/** One key factory for the console's server state. */
+export const consoleKeys = {
+  all: ['console'] as const,
+  pending: ['console', 'pending'] as const,
+  sessions: ['console', 'sessions'] as const,
+  users: ['console', 'users'] as const,
+  invites: ['console', 'invites'] as const,
+  libraries: ['console', 'libraries'] as const,
+  drives: ['console', 'drives'] as const,
+  // Not under `drives`: refreshing the list must not read a drive's contents again (a look may mount it).
+  drive: (id: string) => ['console', 'drive-contents', id] as const,
+  settings: ['console', 'settings'] as const,
+  status: ['console', 'status'] as const,
+  network: ['console', 'network'] as const,
+};
+
+/** Every page of a paged admin list (a family has a handful of accounts and invites). */
+async function allPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next_cursor: string | null }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    items.push(...page.items);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return items;
+}
+
+/** A GET the generated client does not know yet (routes newer than this build's types). */
+async function getJson<T>(path: string): Promise<T> {
+  const response = await authedFetch(new Request(`${API_BASE}${path}`));
+  if (!response.ok) throw await errorOf(response);
+  return (await response.json()) as T;
+}
+
+export function usePendingDevices() {
+  return useQuery({
+    queryKey: consoleKeys.pending,
+    queryFn: async () => (await data(api.GET('/devices/pending'))).items,
+    // Events bring news at once; this only covers a socket that is down.
+    refetchInterval: 30_000,
+  });
+}
+
+export function useAdminSessions() {
+  return useQuery({ queryKey: consoleKeys.sessions, queryFn: async () => (await data(api.GET('/admin/sessions'))).items });
+}
+
+export function useAdminUsers() {
+  return useQuery({
+    queryKey: consoleKeys.users,
+    queryFn: () => allPages((cursor) => data(api.GET('/admin/users', { params: { query: { limit: 1000, ...(cursor ? { cursor } : {}) } } }))),
+  });
+}
+
+export function useInvites() {
+  return useQuery({
+    queryKey: consoleKeys.invites,
+    queryFn: () => allPages((cursor) => data(api.GET('/admin/invites', { params: { query: { limit: 1000, ...(cursor ? { cursor } : {}) } } }))),
+  });
+}
+
+export function useLibraries() {
+  return useQuery({ queryKey: consoleKeys.libraries, queryFn: async () => (await data(api.GET('/libraries'))).items });
+}
+
+export function useDrives() {
+  return useQuery({ queryKey: consoleKeys.drives, queryFn: () => data(api.GET('/admin/drives')) });
+}
+
+export function useDriveDetail(id: string) {
+  return useQuery({ queryKey: consoleKeys.drive(id), queryFn: () => getJson<DriveDetail>(`/admin/drives/${encodeURIComponent(id)}`), staleTime: 0 });
+}
+
+export function useSettings() {
+  return useQuery({ queryKey: consoleKeys.settings, queryFn: () => data(api.GET('/server/settings')) });
+}
+
+export function useAdminStatus() {
+  return useQuery({ queryKey: consoleKeys.status, queryFn: () => data(api.GET('/admin/status')) });
+}
+
+export function useNetwork() {
+  return useQuery({ queryKey: consoleKeys.network, queryFn: () => getJson<Network>('/admin/network') });
+}

@@ -1,0 +1,41 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { events } from '../../api/events.ts';
+import { consoleKeys } from './queries.ts';
+
+/**
+ * Keeps the console current while it is open: a phone asking to connect shows up at once, and
+ * so do usage, settings and devices changed elsewhere. The app's frame owns the socket.
+ */
+export function useConsoleEvents(): void {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      events.on((message) => {
+        const refresh = (key: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey: key });
+        switch (message.type) {
+          case 'device.pending':
+          case 'device.approved':
+          case 'device.denied':
+            refresh(consoleKeys.pending);
+            refresh(consoleKeys.sessions);
+            break;
+          case 'library.changed':
+            refresh(consoleKeys.libraries);
+            refresh(consoleKeys.drives);
+            // Usage moved: so did someone's quota bar (quota.updated reaches only that account).
+            refresh(consoleKeys.users);
+            break;
+          case 'server.settings_changed':
+            refresh(consoleKeys.settings);
+            break;
+          case 'quota.updated':
+            refresh(consoleKeys.users);
+            break;
+          default:
+            break;
+        }
+      }),
+    [queryClient],
+  );
+}

@@ -1,0 +1,161 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/errors.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Icon } from '../../ui/Icon.tsx';
+import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { plural } from '../../ui/format.ts';
+import { fetchChildren, mediaKind, type SharedInfo, type SharedNode } from './api.ts';
+import { PublicViewer, type ViewerSources } from './PublicViewer.tsx';
+import { ShareHeading } from './ShareHeading.tsx';
+
+interface Crumb {
+  id: string;
+  name: string;
+}
+
+/**
+ * A shared folder: its contents as a grid of thumbnails, folders inside it opened in place
+ * (`?folder=<id>`, so Back works), and photos and videos in the viewer.
+ */
+export function SharedFolder({
+  token,
+  grant,
+  info,
+  sources,
+  onLinkError,
+}: {
+  token: string;
+  grant: string | null;
+  info: SharedInfo;
+  sources: ViewerSources & { thumbnail: (node: SharedNode) => string | null };
+  onLinkError: () => void;
+}) {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const folderId = params.get('folder');
+  // The way down from the shared folder, carried in the history entry; after a reload only "back to the top" remains.
+  const trail = ((location.state as { trail?: Crumb[] } | null)?.trail ?? []).filter(Boolean);
+  const here = folderId ? (trail.at(-1)?.id === folderId ? trail.at(-1)!.name : 'Folder') : info.node.name;
+  const [viewing, setViewing] = useState<number | null>(null);
+
+  const listing = useInfiniteQuery({
+    queryKey: ['share', token, grant, 'children', folderId],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => fetchChildren(token, grant, folderId, pageParam),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+  const { error } = listing;
+  useEffect(() => {
+    // The link may have changed while open (locked, expired, turned off): look again, and the page says so.
+    if (error instanceof ApiError && ['share_password_required', 'share_expired', 'not_found'].includes(error.code)) onLinkError();
+  }, [error, onLinkError]);
+
+  const items = listing.data?.pages.flatMap((page) => page.items) ?? [];
+  const files = items.filter((node) => node.type === 'file');
+  const more = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = listing;
+  useEffect(() => {
+    const sentinel = more.current;
+    if (!sentinel || !hasNextPage) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  return (
+    <>
+      <ShareHeading info={info} title={here} />
+      {folderId && (
+        <nav aria-label="Folder path" className="public-crumbs">
+          <Link to="." state={null}>
+            {info.node.name}
+          </Link>
+          {trail.map((crumb, i) => (
+            <span key={crumb.id}>
+              <span aria-hidden="true"> › </span>
+              {crumb.id === folderId ? (
+                <span aria-current="page">{crumb.name}</span>
+              ) : (
+                <Link to={`?folder=${encodeURIComponent(crumb.id)}`} state={{ trail: trail.slice(0, i + 1) }}>
+                  {crumb.name}
+                </Link>
+              )}
+            </span>
+          ))}
+        </nav>
+      )}
+      {listing.isPending && <Spinner label="Loading the shared files" />}
+      {listing.isError && <Notice tone="error">{listing.error.message}</Notice>}
+      {listing.isSuccess && items.length === 0 && (
+        <div className="public-empty">
+          <p>
+            <strong>This folder is empty.</strong>
+          </p>
+        </div>
+      )}
+      {items.length > 0 && (
+        <>
+          <p className="muted public-count">{plural(items.length, 'item') + (hasNextPage ? ' so far' : '')}</p>
+          <ul className="public-grid" aria-label="Files in this folder">
+            {items.map((node) =>
+              node.type === 'folder' ? (
+                <li key={node.id}>
+                  <Link className="public-tile" to={`?folder=${encodeURIComponent(node.id)}`} state={{ trail: [...trail, { id: node.id, name: node.name }] }}>
+                    <span className="public-tile-picture public-tile-folder">
+                      <Icon name="folder" />
+                    </span>
+                    <span className="public-tile-name">{node.name}</span>
+                  </Link>
+                </li>
+              ) : (
+                <li key={node.id}>
+                  <button type="button" className="public-tile" onClick={() => setViewing(files.indexOf(node))}>
+                    <TilePicture node={node} src={sources.thumbnail(node)} />
+                    <span className="public-tile-name">{node.name}</span>
+                  </button>
+                </li>
+              ),
+            )}
+          </ul>
+        </>
+      )}
+      {hasNextPage && (
+        <div ref={more} className="public-more">
+          <Button onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+            {isFetchingNextPage ? 'Loading…' : 'Show more'}
+          </Button>
+        </div>
+      )}
+      {viewing !== null && (
+        <PublicViewer items={files} index={viewing} sources={sources} downloadsOff={!info.allow_download} onIndex={setViewing} onClose={() => setViewing(null)} />
+      )}
+    </>
+  );
+}
+
+/** A file's thumbnail, or an icon for its kind when it has none (or it fails to load). */
+export function TilePicture({ node, src }: { node: SharedNode; src: string | null }) {
+  const [broken, setBroken] = useState(false);
+  const kind = mediaKind(node);
+  if (src && !broken) {
+    return (
+      <span className="public-tile-picture">
+        <img src={src} alt="" loading="lazy" decoding="async" onError={() => setBroken(true)} />
+        {kind === 'video' && (
+          <span className="public-tile-badge">
+            <Icon name="play" />
+          </span>
+        )}
+      </span>
+    );
+  }
+  return (
+    <span className="public-tile-picture">
+      <Icon name={kind === 'image' ? 'photo' : kind === 'video' ? 'video' : 'file'} />
+    </span>
+  );
+}

@@ -1,0 +1,59 @@
+import { API_BASE, data, publicApi } from '../../api/client.ts';
+import type { Answer } from '../../api/types.ts';
+
+/**
+ * What a visitor without an account asks the server. Everything goes through `publicApi`, which
+ * sends no Authorization header: a family member signed in in another tab lends nothing of
+ * their session to a public page. The unlock grant travels as `X-Share-Grant` on API calls and
+ * as `?grant=` on what the browser fetches by itself (images, video, downloads).
+ */
+export type SharedInfo = Answer<'/s/{token}', 'get'>;
+export type SharedNode = SharedInfo['node'];
+export type SharedPage = Answer<'/s/{token}/children', 'get'>;
+
+const headersFor = (grant: string | null): Record<string, string> => (grant ? { 'X-Share-Grant': grant } : {});
+
+export function fetchShare(token: string, grant: string | null): Promise<SharedInfo> {
+  return data(publicApi.GET('/s/{token}', { params: { path: { token } }, headers: headersFor(grant) }));
+}
+
+export function unlockShare(token: string, password: string) {
+  return data(publicApi.POST('/s/{token}/unlock', { params: { path: { token } }, body: { password } }));
+}
+
+export function fetchChildren(token: string, grant: string | null, parentId: string | null, cursor: string | undefined): Promise<SharedPage> {
+  return data(
+    publicApi.GET('/s/{token}/children', {
+      params: {
+        path: { token },
+        query: { sort: 'name', order: 'asc', limit: 120, ...(parentId ? { parent_id: parentId } : {}), ...(cursor ? { cursor } : {}) },
+      },
+      headers: headersFor(grant),
+    }),
+  );
+}
+
+function linkUrl(token: string, route: 'thumbnail' | 'download', params: Record<string, string | null | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) query.set(key, value);
+  const search = query.toString();
+  return `${API_BASE}/s/${encodeURIComponent(token)}/${route}${search ? `?${search}` : ''}`;
+}
+
+/** The picture of a node of the link; the version makes the URL change when the content does. */
+export function thumbnailUrl(token: string, grant: string | null, node: SharedNode, size: 512 | 1024 = 512): string {
+  return linkUrl(token, 'thumbnail', { node_id: node.id, v: String(node.version), size: size === 1024 ? '1024' : null, grant });
+}
+
+export function downloadUrl(token: string, grant: string | null, node: SharedNode, inline = false): string {
+  return linkUrl(token, 'download', { node_id: node.id, inline: inline ? '1' : null, grant });
+}
+
+export type MediaKind = 'image' | 'video' | 'other';
+
+export function mediaKind(node: SharedNode): MediaKind {
+  if (node.type !== 'file') return 'other';
+  if (node.mime_type?.startsWith('image/')) return 'image';
+  if (node.mime_type?.startsWith('video/')) return 'video';
+  return 'other';
+}
