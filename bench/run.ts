@@ -21,8 +21,8 @@ import { benchSignin } from './signin.ts';
 import { benchSqliteEngines } from './sqlite-engines.ts';
 import { benchUpload } from './upload.ts';
 import { benchVideoPoster } from './video-poster.ts';
-import { benchWsFanout } from './ws-fanout.ts';
 import { benchWeb } from './web.ts';
+import { benchWsFanout } from './ws-fanout.ts';
 
 installCleanup();
 

@@ -4,19 +4,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import sharp from 'sharp';
-import * as tus from 'tus-js-client';
 import { createMember, setupOwner, type SignedIn } from '../server/test/helpers/accounts.ts';
 import { removeTempDir, tempDir } from './lib/proc.ts';
-import { log, type BenchResult, type Row } from './lib/report.ts';
+import { type BenchResult, type Row } from './lib/report.ts';
 import { startBenchServer, type BenchServer } from './lib/server.ts';
 import { MiB, tusUpload, writeNoiseFile } from './lib/transfer.ts';
+import { benchWebGallery } from './web-gallery.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'renderer', 'dist');
 const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const GALLERY_PHOTOS = Number(process.env.WEB_BENCH_PHOTOS ?? 20_000);
-const SMALL_GALLERY = 200;
 const UPLOAD_BYTES = Number(process.env.WEB_BENCH_UPLOAD_MIB ?? 500) * MiB;
 /** The chunk size the web app uses, so both clients make the same requests. */
 const CHUNK = 8 * MiB;
@@ -24,8 +21,8 @@ const CHUNK = 8 * MiB;
 /**
  * The web app's figures, each beside a reference measured in this run:
  * - gzip size of the JS and CSS the first screen loads (reference: all the JS and CSS built);
- * - a gallery of 20,000 photos against one of 200: time to the first screen of thumbnails,
- *   most <img> elements at once while scrolling to the end, longest task while scrolling;
+ * - a gallery of 20,000 photos against one of 200 (web-gallery.ts): time to the first screen of
+ *   thumbnails, most <img> elements at once while scrolling to the end, longest task while scrolling;
  * - a 500 MiB upload from the browser (the app's own uploader) against tus-js-client in Node;
  * - Lighthouse 12 (mobile) on sign-in, files and gallery, when the lighthouse package is there.
  */
@@ -38,6 +35,10 @@ export async function benchWeb(): Promise<BenchResult> {
     notes.push(`no Chromium at ${CHROMIUM}: browser figures skipped (apt install chromium, or set CHROME_PATH)`);
     return { name: 'web', rows, notes };
   }
+  // The gallery's figures keep their own file (web-gallery.ts), server and seeding.
+  const gallery = await benchWebGallery();
+  rows.push(...gallery.rows);
+  notes.push(...gallery.notes);
   const bench = await startBenchServer({ LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '4096' });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -45,7 +46,6 @@ export async function benchWeb(): Promise<BenchResult> {
   });
   try {
     const owner = await setupOwner(bench.client);
-    rows.push(...(await gallery(bench, browser, owner, notes)));
     rows.push(...(await upload(bench, browser, owner, notes)));
     rows.push(...(await lighthouse(bench, owner, notes)));
   } finally {
@@ -68,39 +68,6 @@ async function bundleSize(notes: string[]): Promise<Row[]> {
   ];
 }
 
-async function seedPhotos(bench: BenchServer, who: SignedIn, count: number): Promise<void> {
-  const start = Date.UTC(2019, 0, 1);
-  const span = Date.UTC(2024, 11, 31) - start;
-  const base = sharp({ create: { width: 48, height: 36, channels: 3, background: '#5a7' } });
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < count; i = next++) {
-      const when = new Date(start + Math.floor((span * i) / count));
-      const stamp = when.toISOString().replace('T', ' ').slice(0, 19).replace(/-/g, ':');
-      const jpeg = await base.clone().jpeg({ quality: 60 }).withExif({ IFD2: { DateTimeOriginal: stamp } }).toBuffer();
-      await new Promise<void>((resolve, reject) => {
-        new tus.Upload(jpeg, {
-          endpoint: `${bench.server.api}/uploads`,
-          headers: { Authorization: `Bearer ${who.access}` },
-          metadata: { filename: `IMG_${i}.jpg`, filetype: 'image/jpeg' },
-          uploadDataDuringCreation: true,
-          storeFingerprintForResuming: false,
-          retryDelays: [500, 1000, 2000],
-          onError: reject,
-          onSuccess: () => resolve(),
-        }).start();
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  // Wait for the media workers: the figure is about the app, not about thumbnails being made.
-  for (;;) {
-    const res = await bench.client.get(`/nodes?filter=gallery&sort=created&order=desc&limit=1`, { token: who.access });
-    if (res.body.items[0]?.has_thumbnail) break;
-    await new Promise((r) => setTimeout(r, 2000));
-  }
-}
-
 async function signedInPage(browser: Browser, bench: BenchServer, who: SignedIn): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
   const page = await context.newPage();
@@ -110,64 +77,6 @@ async function signedInPage(browser: Browser, bench: BenchServer, who: SignedIn)
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'My files' }).waitFor();
   return page;
-}
-
-interface GalleryFigures {
-  firstThumbsMs: number;
-  maxImages: number;
-  longestTaskMs: number;
-}
-
-async function measureGallery(page: Page): Promise<GalleryFigures> {
-  const origin = new URL(page.url()).origin;
-  await page.goto('about:blank');
-  // From typing the address: the app loads, restores the session, reads the months, then the pictures.
-  const started = Date.now();
-  await page.goto(`${origin}/gallery`);
-  // Every cell on the first screen shows its picture.
-  await page.waitForFunction(() => {
-    const cells = [...document.querySelectorAll('.cell')].filter((c) => c.getBoundingClientRect().top < innerHeight);
-    return cells.length > 0 && cells.every((c) => c.querySelector('img')?.complete);
-  }, undefined, { timeout: 60_000, polling: 16 });
-  const firstThumbsMs = Date.now() - started;
-  return page.evaluate(async () => {
-    const tasks: number[] = [];
-    const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries().map((e) => e.duration)));
-    observer.observe({ type: 'longtask', buffered: false });
-    let maxImages = 0;
-    const step = innerHeight * 0.9;
-    while (scrollY + innerHeight < document.documentElement.scrollHeight - 2) {
-      scrollBy(0, step);
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 16)));
-      maxImages = Math.max(maxImages, document.querySelectorAll('img').length);
-    }
-    await new Promise((r) => setTimeout(r, 300));
-    observer.disconnect();
-    return { firstThumbsMs: 0, maxImages, longestTaskMs: Math.max(0, ...tasks) };
-  }).then((f) => ({ ...f, firstThumbsMs }));
-}
-
-async function gallery(bench: BenchServer, browser: Browser, owner: SignedIn, notes: string[]): Promise<Row[]> {
-  const big = await createMember(bench.client, owner, 'bigalbum');
-  const small = await createMember(bench.client, owner, 'smallalbum');
-  log(`  seeding ${GALLERY_PHOTOS.toLocaleString()} photos (tus uploads, thumbnails by the server)...`);
-  const t0 = performance.now();
-  await seedPhotos(bench, big, GALLERY_PHOTOS);
-  await seedPhotos(bench, small, SMALL_GALLERY);
-  notes.push(`seeding ${GALLERY_PHOTOS} + ${SMALL_GALLERY} photos took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  const bigPage = await signedInPage(browser, bench, big);
-  const bigFigures = await measureGallery(bigPage);
-  await bigPage.context().close();
-  const smallPage = await signedInPage(browser, bench, small);
-  const smallFigures = await measureGallery(smallPage);
-  await smallPage.context().close();
-  notes.push('gallery: phone viewport 390x844 at DPR 3; scrolled to the end in steps of 90% of the screen, one frame each; goals: first thumbnails < 1 s, <= 400 img, no task > 100 ms');
-  const ref = `the same measure on a gallery of ${SMALL_GALLERY} photos`;
-  return [
-    { figure: `gallery ${GALLERY_PHOTOS}: first screen of thumbnails`, value: bigFigures.firstThumbsMs, reference: smallFigures.firstThumbsMs, unit: 'ms', better: 'lower', referenceIs: ref },
-    { figure: `gallery ${GALLERY_PHOTOS}: most img at once while scrolling`, value: bigFigures.maxImages, reference: smallFigures.maxImages, unit: 'img', better: 'lower', referenceIs: ref },
-    { figure: `gallery ${GALLERY_PHOTOS}: longest task while scrolling`, value: bigFigures.longestTaskMs, reference: smallFigures.longestTaskMs, unit: 'ms', better: 'lower', referenceIs: ref },
-  ];
 }
 
 async function upload(bench: BenchServer, browser: Browser, owner: SignedIn, notes: string[]): Promise<Row[]> {

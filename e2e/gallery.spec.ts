@@ -1,98 +1,251 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import sharp from 'sharp';
-import { uploadAs } from './support/hearth.ts';
+import type { CDPSession, Page } from '@playwright/test';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
+import type { Account, Hearth } from './support/hearth.ts';
+import { mediaFixture, photo, processed, upload } from './support/media.ts';
+import { captureScreen } from './support/screens.ts';
 
-/** A real JPEG taken at `when`, in a colour of its own. */
-function photo(when: string, hue: number): Promise<Buffer> {
-  return sharp({ create: { width: 800, height: 600, channels: 3, background: { r: hue % 255, g: (hue * 3) % 255, b: 150 } } })
-    .jpeg()
-    .withExif({ IFD0: { Make: 'Hearth test' }, IFD2: { DateTimeOriginal: when } })
-    .toBuffer();
+/** Uploads photos taken on the given days (newest last in the list) and waits for their thumbnails. */
+async function photos(hearth: Hearth, who: Account, days: { when: string; name: string }[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const { when, name } of days) ids.push(await upload(hearth.api, who, await photo(when), name));
+  await processed(hearth.api, who, ids);
+  return ids;
 }
 
-/** Six seconds of H.264 (keyframe every second), made by ffmpeg; Chromium plays it. */
-function video(): Buffer {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-video-')), 'clip.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=6:size=320x240:rate=25', '-c:v', 'libx264', '-g', '25', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', file]);
-  return fs.readFileSync(file);
+function month(year: number, month: number, count: number, prefix: string) {
+  return Array.from({ length: count }, (_, i) => ({
+    when: `${year}:${String(month).padStart(2, '0')}:${String(1 + (i % 27)).padStart(2, '0')} ${String(8 + (i % 12)).padStart(2, '0')}:00:00`,
+    name: `${prefix}-${String(i + 1).padStart(2, '0')}.jpg`,
+  }));
 }
 
-test('the gallery groups photos by month, the viewer swipes between them, and a video seeks over Range', async ({ page, member, hearth }) => {
-  test.setTimeout(120_000);
-  const taken = ['2024:08:14 10:00:00', '2024:08:02 09:00:00', '2024:06:20 18:30:00', '2023:12:24 20:00:00', '2023:12:25 08:00:00'];
-  for (const [i, when] of taken.entries()) await uploadAs(hearth.api, member, `IMG_${1000 + i}.jpg`, await photo(when, i * 40));
-  await uploadAs(hearth.api, member, 'clip.mp4', video(), { filetype: 'video/mp4' });
-  await signIn(page, member);
+async function openPhotos(page: Page): Promise<void> {
   await mainNav(page).getByRole('link', { name: 'Photos' }).click();
   await expect(page.getByRole('heading', { name: 'Photos', level: 1 })).toBeVisible();
+}
 
-  // Newest first: this month (the video, uploaded today, has no capture time), then August, June, December 2023.
-  const headers = page.locator('.month-header');
-  await expect(headers).toHaveCount(4, { timeout: 20_000 });
-  const labels = await headers.allTextContents();
-  expect(labels.slice(1).map((l) => l.replace(/\s+/g, ' ').trim())).toEqual([
-    expect.stringMatching(/August 2024 · 2/),
-    expect.stringMatching(/June 2024 · 1/),
-    expect.stringMatching(/December 2023 · 2/),
-  ]);
-  // Thumbnails arrive as the media worker makes them.
-  await expect(async () => {
-    await page.reload();
-    await expect(page.locator('.thumb img')).toHaveCount(6, { timeout: 3_000 });
-  }).toPass({ timeout: 60_000 });
+/** A swipe of one finger on a touch screen (real touch events, which the browser turns into pointer events), or a mouse drag. */
+async function swipe(page: Page, cdp: CDPSession | null, from: { x: number; y: number }, dx: number): Promise<void> {
+  const steps = 8;
+  if (cdp) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from.x, y: from.y }] });
+    for (let i = 1; i <= steps; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x + (dx * i) / steps, y: from.y }] });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  } else {
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + dx, from.y, { steps });
+    await page.mouse.up();
+  }
+}
 
-  // The viewer: open August's newest, swipe left to the next photo, then on across the month.
-  await page.getByRole('button', { name: 'Photo IMG_1000.jpg' }).click();
-  const viewer = page.getByRole('dialog', { name: 'IMG_1000.jpg' });
-  await expect(viewer).toBeVisible();
-  await expect(viewer.getByRole('img', { name: 'IMG_1000.jpg' })).toBeVisible();
-  const stage = page.getByTestId('viewer-stage');
-  const box = (await stage.boundingBox())!;
-  await stage.dispatchEvent('pointerdown', { pointerId: 1, clientX: box.x + box.width * 0.8, clientY: box.y + box.height / 2, isPrimary: true });
-  await stage.dispatchEvent('pointerup', { pointerId: 1, clientX: box.x + box.width * 0.2, clientY: box.y + box.height / 2, isPrimary: true });
-  await expect(page.getByRole('dialog', { name: 'IMG_1001.jpg' })).toBeVisible();
-  await page.keyboard.press('ArrowRight');
-  await expect(page.getByRole('dialog', { name: 'IMG_1002.jpg' })).toBeVisible();
-  await page.keyboard.press('ArrowLeft');
-  await expect(page.getByRole('dialog', { name: 'IMG_1001.jpg' })).toBeVisible();
-  await page.getByRole('button', { name: 'Close' }).first().click();
+const viewer = (page: Page) => page.getByRole('dialog', { name: 'Photo viewer' });
 
-  // The video plays from the server and seeks: the seek is answered with a range (206).
-  const ranges: number[] = [];
-  page.on('response', (response) => {
-    if (response.url().includes('/download') && response.status() === 206) ranges.push(response.status());
+test.describe('gallery', () => {
+  test('every photo on one timeline, by month and newest first; the scrubber jumps to a month; a selection goes to the trash after saying how many, and comes back with Undo', async ({
+    page,
+    member,
+    hearth,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    await photos(hearth, member, [...month(2010, 3, 6, 'ski'), ...month(2019, 7, 6, 'beach'), ...month(2023, 12, 18, 'xmas'), ...month(2024, 5, 24, 'garden')]);
+    await signIn(page, member);
+    await openPhotos(page);
+
+    const headings = page.locator('.month-header h2');
+    await expect(headings.first()).toHaveText(/May 2024\s*24 photos/);
+    await expect(page.getByText('54 photos')).toBeVisible();
+    // Newest first, inside a month too: the 24th of May before the 1st.
+    const firstTile = page.locator('.tile[aria-label]').first();
+    await expect(firstTile).toHaveAttribute('aria-label', /^Photo garden-24\.jpg/);
+    await expect(page.locator('.tile img').first()).toBeVisible();
+    await captureScreen(page, testInfo, 'gallery');
+
+    // The oldest month is far below: not on screen until the scrubber takes us there.
+    const march2010 = page.getByRole('heading', { name: /March 2010/ });
+    await expect(march2010).not.toBeInViewport();
+    const scrubber = page.getByRole('slider', { name: 'Jump to a month' });
+    await expect(scrubber).toHaveAttribute('aria-valuetext', 'May 2024');
+    // Dragged to its end: on a phone by its handle, on a computer anywhere along it.
+    const box = (await scrubber.boundingBox())!;
+    const handle = (await page.locator('.scrubber-thumb').boundingBox())!;
+    const start = testInfo.project.name.startsWith('phone') ? { x: handle.x + handle.width / 2, y: handle.y + handle.height / 2 } : { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x, box.y + box.height - 2, { steps: 6 });
+    await expect(page.locator('.scrubber-bubble')).toHaveText(/2010|2019/);
+    await page.mouse.up();
+    await expect(march2010).toBeInViewport();
+    await expect(page.locator('.tile[aria-label^="Photo ski-"]').first()).toBeInViewport();
+    // From the keyboard it is a slider over the months.
+    await scrubber.focus();
+    await page.keyboard.press('Home');
+    await expect(scrubber).toHaveAttribute('aria-valuetext', 'May 2024');
+    await expect(page.getByRole('heading', { name: /May 2024/ })).toBeInViewport();
+    await page.keyboard.press('ArrowDown');
+    await expect(scrubber).toHaveAttribute('aria-valuetext', 'December 2023');
+
+    // Select a whole month: the trash asks with the count, then Undo brings them back.
+    await page.getByRole('button', { name: 'Select', exact: true }).click();
+    await page.getByRole('button', { name: 'Select all of December 2023' }).click();
+    await expect(page.getByRole('heading', { name: '18 selected' })).toBeVisible();
+    await page.getByRole('toolbar', { name: 'Selected photos' }).getByRole('button', { name: 'Move to trash' }).click();
+    const question = page.getByRole('dialog', { name: 'Move 18 items to the trash?' });
+    await expect(question).toBeVisible();
+    await expect(question).toContainText('restored from the trash for 30 days');
+    await captureScreen(page, testInfo, 'gallery-trash-question');
+    await question.getByRole('button', { name: 'Move to trash' }).click();
+    await expect(page.getByRole('status').filter({ hasText: '18 items moved to the trash.' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /December 2023/ })).toHaveCount(0);
+    expect((await hearth.api.ok('GET', '/trash', member.access)).items).toHaveLength(18);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByRole('status').filter({ hasText: '18 items restored.' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /December 2023/ })).toHaveCount(1);
+    expect((await hearth.api.ok('GET', '/trash', member.access)).items).toHaveLength(0);
   });
-  await page.getByRole('button', { name: 'Video clip.mp4' }).click();
-  const player = page.locator('video.viewer-video');
-  await expect(player).toBeVisible();
-  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
-  expect(await player.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(5);
-  await player.evaluate(
-    (v: HTMLVideoElement) =>
-      new Promise<void>((resolve) => {
-        v.addEventListener('seeked', () => resolve(), { once: true });
-        v.currentTime = 4.5;
-      }),
-  );
-  expect(await player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeCloseTo(4.5, 0);
-  expect(ranges.length).toBeGreaterThan(0);
-});
 
-test("an iPhone's HEVC .mov that the browser cannot play shows its poster, says so, and offers the download", async ({ page, member, hearth }) => {
-  test.setTimeout(90_000);
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-hevc-')), 'IMG_0420.MOV');
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25', '-c:v', 'libx265', '-tag:v', 'hvc1', '-pix_fmt', 'yuv420p', '-y', file]);
-  await uploadAs(hearth.api, member, 'IMG_0420.MOV', fs.readFileSync(file), { filetype: 'video/quicktime' });
-  await signIn(page, member);
-  await page.goto('/gallery');
-  await page.getByRole('button', { name: 'Video IMG_0420.MOV' }).click();
-  const viewer = page.getByRole('dialog', { name: 'IMG_0420.MOV' });
-  await expect(viewer.getByText("This video can't play here.")).toBeVisible({ timeout: 20_000 });
-  const download = page.waitForEvent('download');
-  await viewer.getByRole('button', { name: 'Download' }).last().click();
-  expect((await download).suggestedFilename()).toBe('IMG_0420.MOV');
+  test('the viewer swipes and steps between photos (the 1024 px preview, not the original), shows the details, and a video seeks with Range requests', async ({
+    page,
+    member,
+    hearth,
+  }, testInfo) => {
+    test.setTimeout(90_000);
+    const folder = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Summer' });
+    const ids: string[] = [];
+    for (const [day, name] of [['01', 'first.jpg'], ['02', 'second.jpg'], ['03', 'third.jpg']] as const) {
+      ids.push(await upload(hearth.api, member, await photo(`2024:05:${day} 12:00:00`, 1600, 1200), name, folder.id));
+    }
+    ids.push(await upload(hearth.api, member, await mediaFixture('clip.mp4'), 'clip.mp4'));
+    await processed(hearth.api, member, ids);
+    const originals: string[] = [];
+    const ranges: number[] = [];
+    page.on('request', (request) => {
+      if (/\/download\?/.test(request.url()) && !request.url().includes(ids[3]!)) originals.push(request.url());
+    });
+    page.on('response', (response) => {
+      if (response.url().includes(`/nodes/${ids[3]}/download`)) ranges.push(response.status());
+    });
+
+    await signIn(page, member);
+    await openPhotos(page);
+    await page.getByRole('button', { name: /^Photo third\.jpg/ }).click();
+    const title = viewer(page).locator('.viewer-name');
+    await expect(title).toHaveText('third.jpg');
+    await expect(viewer(page).locator('img.yarl__slide_image').first()).toBeVisible();
+    await captureScreen(page, testInfo, 'viewer-photo');
+
+    const cdp = testInfo.project.name.startsWith('phone') ? await page.context().newCDPSession(page) : null;
+    const size = page.viewportSize()!;
+    await swipe(page, cdp, { x: size.width * 0.8, y: size.height / 2 }, -size.width * 0.6);
+    await expect(title).toHaveText('second.jpg');
+    await expect(page).toHaveURL(new RegExp(`/gallery/${ids[1]}$`));
+    await page.keyboard.press('ArrowRight');
+    await expect(title).toHaveText('first.jpg');
+    await swipe(page, cdp, { x: size.width * 0.2, y: size.height / 2 }, size.width * 0.6);
+    await expect(title).toHaveText('second.jpg');
+
+    await viewer(page).getByRole('button', { name: 'Details' }).click();
+    const details = viewer(page).getByRole('complementary', { name: 'Details' });
+    await expect(details).toContainText('1600 × 1200 pixels');
+    await expect(details).toContainText('Summer');
+    await captureScreen(page, testInfo, 'viewer-details');
+    await details.getByRole('button', { name: 'Close details' }).click();
+    // Share hands over to the share feature's dialog, inside the viewer.
+    await viewer(page).getByRole('button', { name: 'Share' }).click();
+    const share = page.getByRole('dialog', { name: 'Share “second.jpg”' });
+    await expect(share).toBeVisible();
+    await share.getByRole('button', { name: 'Close' }).click();
+    await expect(share).toHaveCount(0);
+    // At fit-to-screen the original is never fetched: the preview is enough. Zoomed in, it is.
+    expect(originals).toEqual([]);
+    const shown = viewer(page).locator('.yarl__slide_current img.yarl__slide_image').first();
+    if (cdp) {
+      const at = (await shown.boundingBox())!;
+      await page.touchscreen.tap(at.x + at.width / 2, at.y + at.height / 2);
+      await page.touchscreen.tap(at.x + at.width / 2, at.y + at.height / 2);
+    } else {
+      await shown.dblclick();
+    }
+    await expect.poll(() => originals.length).toBeGreaterThan(0);
+    expect(originals[0]).toContain(`/nodes/${ids[1]}/download?`);
+    expect(originals[0]).toContain('inline=1');
+    // Back to the whole photo (Ctrl+0), where the arrows step again.
+    await page.keyboard.press('Control+0');
+
+    // The last photo of May, then the video of January 2020: it plays and seeks.
+    await page.keyboard.press('ArrowRight');
+    await expect(title).toHaveText('first.jpg');
+    await page.keyboard.press('ArrowRight');
+    await expect(title).toHaveText('clip.mp4');
+    const video = viewer(page).locator('video[aria-label="clip.mp4"]');
+    await expect(video).toBeVisible();
+    const seeked = await video.evaluate(
+      (element: HTMLVideoElement) =>
+        new Promise<{ time: number; duration: number; width: number }>((resolve, reject) => {
+          const seek = () => {
+            element.addEventListener('seeked', () => resolve({ time: element.currentTime, duration: element.duration, width: element.videoWidth }), { once: true });
+            element.currentTime = element.duration * 0.75;
+          };
+          element.addEventListener('error', () => reject(new Error(`video error ${element.error?.code}`)), { once: true });
+          if (element.readyState >= 1) seek();
+          else element.addEventListener('loadedmetadata', seek, { once: true });
+        }),
+    );
+    expect(seeked.width).toBeGreaterThan(0);
+    expect(seeked.time).toBeCloseTo(seeked.duration * 0.75, 1);
+    expect(ranges).toContain(206);
+
+    // Back closes the viewer, on the timeline where it was.
+    await page.goBack();
+    await expect(viewer(page)).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Photos', level: 1 })).toBeVisible();
+  });
+
+  test("a video this browser cannot play (an iPhone's HEVC .mov) shows its poster, says so and offers the download: never a black box", async ({
+    page,
+    member,
+    hearth,
+  }, testInfo) => {
+    const id = await upload(hearth.api, member, await mediaFixture('iphone-hevc.mov'), 'IMG_0042.MOV');
+    await processed(hearth.api, member, [id]);
+    await signIn(page, member);
+    await openPhotos(page);
+    await page.getByRole('button', { name: /^Video IMG_0042\.MOV/ }).click();
+    const notice = viewer(page).getByRole('status').filter({ hasText: "This video can't play here" });
+    await expect(notice).toBeVisible();
+    await expect(viewer(page).locator('video')).toHaveCount(0);
+    await expect(viewer(page).locator('img.video-fallback-poster')).toBeVisible();
+    await captureScreen(page, testInfo, 'viewer-video-unplayable');
+    const download = page.waitForEvent('download');
+    await notice.getByRole('button', { name: 'Download video' }).click();
+    expect((await download).suggestedFilename()).toBe('IMG_0042.MOV');
+  });
+
+  test('an empty gallery says what to do, and a photo uploaded on another device appears without a reload', async ({
+    page,
+    member,
+    browser,
+  }, testInfo) => {
+    await signIn(page, member);
+    await openPhotos(page);
+    await expect(page.getByRole('heading', { name: 'No photos yet' })).toBeVisible();
+    await captureScreen(page, testInfo, 'gallery-empty');
+
+    // The same family member on another phone uploads a photo from its gallery.
+    const other = await browser.newContext({ baseURL: new URL(page.url()).origin });
+    const phone = await other.newPage();
+    await signIn(phone, member);
+    await openPhotos(phone);
+    const chooser = phone.waitForEvent('filechooser');
+    await phone.getByRole('button', { name: 'Upload' }).click();
+    await (await chooser).setFiles([{ name: 'from-the-other-phone.jpg', mimeType: 'image/jpeg', buffer: await photo('2025:08:15 16:20:00') }]);
+
+    await expect(page.getByRole('heading', { name: /August 2025/ })).toBeVisible({ timeout: 30_000 });
+    const tile = page.getByRole('button', { name: /^Photo from-the-other-phone\.jpg, .*2025/ });
+    await expect(tile).toBeVisible();
+    await expect(tile.locator('img')).toBeVisible({ timeout: 30_000 });
+    await other.close();
+  });
 });

@@ -8,7 +8,7 @@ test('a photo uploaded from another device appears in open views without a reloa
   const gallery = await other.newPage();
   await signIn(gallery, member);
   await gallery.goto('/gallery');
-  await expect(gallery.getByText('No photos or videos yet.')).toBeVisible();
+  await expect(gallery.getByRole('heading', { name: 'No photos yet' })).toBeVisible();
   await expect(page.getByText('Nothing here yet.')).toBeVisible();
 
   const picture = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#aa4422' } })
@@ -20,6 +20,6 @@ test('a photo uploaded from another device appears in open views without a reloa
   await expect(page.getByRole('list', { name: 'Files and folders' }).getByText('from-grandpas-phone.jpg')).toBeVisible();
   await expect(page.locator('img.node-thumb')).toHaveCount(1, { timeout: 30_000 });
   await expect(gallery.getByRole('heading', { name: /May 2022/ })).toBeVisible();
-  await expect(gallery.locator('.thumb img')).toHaveCount(1, { timeout: 30_000 });
+  await expect(gallery.locator('.tile img')).toHaveCount(1, { timeout: 30_000 });
   await other.close();
 });

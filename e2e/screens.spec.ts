@@ -91,32 +91,7 @@ test('uploads: in progress, a name clash, and a full quota', async ({ page, memb
   await captureScreen(page, testInfo, 'upload-quota-full');
 });
 
-test('gallery and the viewer', async ({ page, member, hearth }, testInfo) => {
-  test.setTimeout(180_000);
-  const months = ['2024:08', '2024:07', '2024:05', '2023:12'];
-  let n = 0;
-  for (const month of months) {
-    for (let day = 1; day <= 5; day++) {
-      n += 1;
-      const picture = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: (n * 53) % 255, g: (n * 97) % 255, b: (n * 31) % 255 } } })
-        .jpeg()
-        .withExif({ IFD0: { Make: 'Hearth test' }, IFD2: { DateTimeOriginal: `${month}:${String(day).padStart(2, '0')} 12:00:00` } })
-        .toBuffer();
-      await uploadAs(hearth.api, member, `IMG_${2000 + n}.jpg`, picture);
-    }
-  }
-  // The media worker makes the thumbnails in the background; on a busy machine that takes a while.
-  await expect
-    .poll(async () => (await hearth.api.ok('GET', '/nodes?filter=gallery&limit=100', member.access)).items.every((node: { has_thumbnail: boolean }) => node.has_thumbnail), { timeout: 100_000 })
-    .toBe(true);
-  await signIn(page, member);
-  await page.goto('/gallery');
-  await expect(page.locator('.thumb img')).toHaveCount(20, { timeout: 15_000 });
-  await captureScreen(page, testInfo, 'gallery');
-  await page.locator('.thumb').first().click();
-  await expect(page.getByRole('dialog').getByRole('img').first()).toBeVisible();
-  await captureScreen(page, testInfo, 'viewer');
-});
-
 // Sharing's screens (the dialog, QR code, family tab, a link's public pages) are photographed by
 // share-link.spec.ts and public-link.spec.ts, in the flows that reach them.
+// The gallery's screens (months, selection, the viewer, a video that cannot play) are
+// photographed by gallery.spec.ts.

@@ -881,7 +881,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Photo and video counts per month of capture time, newest first (the gallery timeline and its scrubber) */
+        /** How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time in UTC), newest first */
         get: operations["getNodesGalleryMonths"];
         put?: never;
         post?: never;
@@ -6478,12 +6478,11 @@ export interface operations {
                 cursor?: string;
                 filter?: "shared" | "starred" | "recent" | "gallery";
                 limit?: number;
+                month?: string;
                 order?: "asc" | "desc";
                 parent_id?: string;
                 query?: string;
                 sort?: "name" | "updated" | "created" | "size" | "taken";
-                taken_from?: number;
-                taken_to?: number;
             };
             header?: never;
             path?: never;
@@ -9498,14 +9497,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Months that hold something, newest first */
                         items: {
-                            count: number;
-                            /** @description First ms of the next month */
-                            end: number;
-                            /** @description YYYY-MM of the capture time (UTC; upload time when the file has none) */
+                            /** @description YYYY-MM, of the taken time (capture time, else upload time) in UTC */
                             month: string;
-                            /** @description First ms of the month */
-                            start: number;
+                            photos: number;
+                            videos: number;
                         }[];
                     };
                 };

@@ -98,7 +98,7 @@ function AppRoutes() {
         <Route path="/" element={<Navigate to="/files" replace />} />
         <Route path="/files" element={<BrowsePage kind="folder" />} />
         <Route path="/files/:folderId" element={<BrowsePage kind="folder" />} />
-        <Route path="/gallery" element={<GalleryPage />} />
+        <Route path="/gallery/:nodeId?" element={<GalleryPage />} />
         <Route path="/starred" element={<BrowsePage kind="starred" />} />
         <Route path="/recent" element={<BrowsePage kind="recent" />} />
         <Route path="/shared" element={<BrowsePage kind="shared" />} />

@@ -178,6 +178,11 @@ export interface ActivityDto {
   details: Record<string, unknown>;
 }
 
+/** GET /nodes/gallery/months: the gallery's months, newest first, with what each holds. */
+export interface GalleryMonths {
+  items: { month: string; photos: number; videos: number }[];
+}
+
 export interface TrashPage extends Page<NodeDto> {
   retention_days: number;
 }

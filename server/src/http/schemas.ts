@@ -234,19 +234,21 @@ export const ListQuery = PageQuery.extend({
   query: z.string().max(255).optional().describe('Name contains, ignoring case and accents'),
   sort: z.enum(['name', 'updated', 'created', 'size', 'taken']).optional(),
   order: z.enum(['asc', 'desc']).optional(),
-  taken_from: z.coerce.number().int().optional().describe('filter=gallery only: capture time at or after (ms)'),
-  taken_to: z.coerce.number().int().optional().describe('filter=gallery only: capture time before (ms)'),
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM')
+    .optional()
+    .describe('With filter=gallery: only what was taken in this month (YYYY-MM, UTC), as /nodes/gallery/months counts it'),
 });
 
 export const GalleryMonthsResponse = z.object({
   items: z.array(
     z.object({
-      month: z.string().describe('YYYY-MM of the capture time (UTC; upload time when the file has none)'),
-      start: z.number().int().describe('First ms of the month'),
-      end: z.number().int().describe('First ms of the next month'),
-      count: z.number().int(),
+      month: z.string().describe('YYYY-MM, of the taken time (capture time, else upload time) in UTC'),
+      photos: z.number().int(),
+      videos: z.number().int(),
     }),
-  ),
+  ).describe('Months that hold something, newest first'),
 });
 
 export const DownloadQuery = z.object({

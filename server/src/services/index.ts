@@ -13,6 +13,7 @@ import { ActivityService } from './activity.ts';
 import { FileService } from './files.ts';
 import { IdempotencyService } from './idempotency.ts';
 import { ListingService } from './listing.ts';
+import { GalleryService } from './gallery.ts';
 import { NodeService } from './nodes.ts';
 import { UploadService } from './uploads.ts';
 import type { ContentStores } from '../store/content-stores.ts';
@@ -45,6 +46,7 @@ export interface Services {
   activity: ActivityService;
   nodes: NodeService;
   listing: ListingService;
+  gallery: GalleryService;
   files: FileService;
   uploads: UploadService;
   idempotency: IdempotencyService;
@@ -91,6 +93,7 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     nodes,
     files,
     listing,
+    gallery: new GalleryService(deps),
     sharing: new SharingService(deps, access, keys.link),
     publicShares: new PublicShareService(deps, files, listing, keys.link),
     libraries,

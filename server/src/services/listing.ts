@@ -3,6 +3,7 @@ import { AppError } from '../errors.ts';
 import type { Keyset, ListedNodeRow, ListScope, SortField } from '../store/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from './context.ts';
+import { monthRange } from './gallery.ts';
 import { searchKey } from './node-names.ts';
 import { toNodeDto } from './node-dto.ts';
 import { pageLimit } from './paging.ts';
@@ -18,17 +19,8 @@ export interface ListInput {
   order?: 'asc' | 'desc' | undefined;
   limit?: number | undefined;
   cursor?: string | undefined;
-  taken_from?: number | undefined;
-  taken_to?: number | undefined;
-}
-
-export interface GalleryMonth {
-  /** `YYYY-MM` of the capture time (UTC). */
-  month: string;
-  /** The month's range of capture time, [start, end), for a gallery listing of just that month. */
-  start: number;
-  end: number;
-  count: number;
+  /** `YYYY-MM`: only the gallery items taken in that month (UTC), as GET /nodes/gallery/months counts them. */
+  month?: string | undefined;
 }
 
 /** GET /nodes: a folder's contents or a flat view, sorted and paged by keyset. */
@@ -40,8 +32,8 @@ export class ListingService {
   ) {}
 
   list(actor: Actor, input: ListInput): Page<NodeDto> {
-    if ((input.taken_from !== undefined || input.taken_to !== undefined) && input.filter !== 'gallery') {
-      throw new AppError('invalid_input', 'taken_from and taken_to apply to filter=gallery only.', { field: 'taken_from' });
+    if (input.month !== undefined && input.filter !== 'gallery') {
+      throw new AppError('invalid_input', 'month goes with filter=gallery.', { field: 'month' });
     }
     const search = input.query?.trim() ? searchKey(input.query.trim()) : null;
     return this.page(this.scopeOf(actor, input, search !== null), search, actor.userId, input);
@@ -66,22 +58,13 @@ export class ListingService {
       after: decodeListCursor(input.cursor, sort, desc),
       limit: limit + 1,
       viewerId,
+      ...(input.month !== undefined && { taken: monthRange(input.month) }),
     });
     const more = rows.length > limit;
     const pageRows = more ? rows.slice(0, limit) : rows;
     return {
       items: pageRows.map(toNodeDto),
       next_cursor: more ? encodeListCursor(pageRows[pageRows.length - 1]!, sort, desc) : null,
-    };
-  }
-
-  /** The gallery's months with their counts, newest first: what a timeline needs to draw itself without listing every photo. */
-  galleryMonths(actor: Actor): { items: GalleryMonth[] } {
-    return {
-      items: this.deps.store.nodes.galleryMonths(actor.userId).map(({ month, count }) => {
-        const [year, mon] = month.split('-').map(Number) as [number, number];
-        return { month, start: Date.UTC(year, mon - 1, 1), end: Date.UTC(year, mon, 1), count };
-      }),
     };
   }
 
@@ -108,7 +91,7 @@ export class ListingService {
       case 'recent':
         return { kind: 'recent', ownerId: actor.userId };
       case 'gallery':
-        return { kind: 'gallery', ownerId: actor.userId, from: input.taken_from, to: input.taken_to };
+        return { kind: 'gallery', ownerId: actor.userId };
     }
     const parentId = normaliseParentId(input.parent_id);
     if (parentId === null) {

@@ -12,6 +12,7 @@ import { ActivityRepo, IdempotencyRepo } from './activity.repo.ts';
 import { UploadsRepo } from './uploads.repo.ts';
 import { PermissionsRepo, SharesRepo } from './sharing.repo.ts';
 import { MediaRepo } from './media.repo.ts';
+import { GalleryRepo } from './gallery.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -32,6 +33,7 @@ export interface Store {
   permissions: PermissionsRepo;
   shares: SharesRepo;
   media: MediaRepo;
+  gallery: GalleryRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -55,6 +57,7 @@ export function createStore(db: Db): Store {
     permissions: new PermissionsRepo(db),
     shares: new SharesRepo(db),
     media: new MediaRepo(db),
+    gallery: new GalleryRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

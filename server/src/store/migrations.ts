@@ -236,4 +236,7 @@ export const MIGRATIONS: readonly string[] = [
   /* 6: who an invite is for, as the owner wrote it (the console lists invites by it) */ `
   ALTER TABLE invites ADD COLUMN label TEXT;
   `,
+  /* 7: the gallery's videos, so a month's video count is one short range (the scrubber's counts) */ `
+  CREATE INDEX nodes_gallery_videos ON nodes(owner_id, taken_sort) WHERE is_media = 1 AND in_trash = 0 AND mime_type LIKE 'video/%';
+  `,
 ];

@@ -71,8 +71,7 @@ export type ListScope =
   | { kind: 'shared'; userId: string }
   | { kind: 'starred'; userId: string }
   | { kind: 'recent'; ownerId: string }
-  /** Every photo and video of the account; `from`/`to` narrow it to a capture-time range [from, to). */
-  | { kind: 'gallery'; ownerId: string; from?: number | undefined; to?: number | undefined }
+  | { kind: 'gallery'; ownerId: string }
   | { kind: 'search'; ownerId: string };
 
 export interface ListQuery {
@@ -88,6 +87,8 @@ export interface ListQuery {
   viewerId: string;
   /** Only folders (0) or only files (1). */
   onlyKind?: 0 | 1;
+  /** Only what was taken in [from, before) (ms): one month of the gallery. */
+  taken?: { from: number; before: number };
 }
 
 const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
@@ -278,19 +279,6 @@ export class NodesRepo {
       .all({ owner: ownerId, after_at: after?.value ?? null, after_id: after?.id ?? null, limit }) as NodeRow[];
   }
 
-  /**
-   * How many photos and videos the account has per month of capture time (UTC, as capture
-   * times are stored), newest first: one pass over the gallery's partial index, no rows read.
-   */
-  galleryMonths(ownerId: string): { month: string; count: number }[] {
-    return this.db
-      .prepare(
-        `SELECT strftime('%Y-%m', taken_sort / 1000, 'unixepoch') AS month, count(*) AS count FROM nodes
-         WHERE owner_id = ? AND is_media = 1 AND in_trash = 0 GROUP BY month ORDER BY month DESC`,
-      )
-      .all(ownerId) as { month: string; count: number }[];
-  }
-
   /** Up to `limit` children of a folder that have a thumbnail, newest first (folder previews). */
   childrenWithThumbnails(folderId: string, viewerId: string, limit: number): NodeRow[] {
     return this.db
@@ -337,6 +325,11 @@ export class NodesRepo {
     if (q.onlyKind !== undefined) {
       params.only_kind = q.onlyKind;
       where.push('n.kind_rank = @only_kind');
+    }
+    if (q.taken) {
+      params.taken_from = q.taken.from;
+      params.taken_before = q.taken.before;
+      where.push('n.taken_sort >= @taken_from AND n.taken_sort < @taken_before');
     }
     if (q.search !== null) {
       params.search = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -385,19 +378,9 @@ function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
     case 'recent':
       params.owner = scope.ownerId;
       return "n.owner_id = @owner AND n.type = 'file' AND n.in_trash = 0";
-    case 'gallery': {
+    case 'gallery':
       params.owner = scope.ownerId;
-      const range: string[] = [];
-      if (scope.from !== undefined) {
-        params.taken_from = scope.from;
-        range.push('n.taken_sort >= @taken_from');
-      }
-      if (scope.to !== undefined) {
-        params.taken_to = scope.to;
-        range.push('n.taken_sort < @taken_to');
-      }
-      return ['n.owner_id = @owner AND n.is_media = 1 AND n.in_trash = 0', ...range].join(' AND ');
-    }
+      return 'n.owner_id = @owner AND n.is_media = 1 AND n.in_trash = 0';
     case 'search':
       params.owner = scope.ownerId;
       return 'n.owner_id = @owner AND n.in_trash = 0';

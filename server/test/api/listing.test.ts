@@ -16,6 +16,7 @@ import { uploadFile } from '../helpers/upload.ts';
 import { assertError } from '../helpers/assert.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
+const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
 // Tiny files with real signatures: the server decides the type from the content.
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('png body')]);
@@ -531,9 +532,12 @@ describe('GET /nodes?filter=recent, gallery and starred', () => {
       { filter: 'gallery' },
       { filter: 'gallery', sort: 'taken', order: 'desc', limit: 2 },
       { filter: 'gallery', sort: 'taken', order: 'asc', limit: 2 },
+      // One month of the timeline is one range of the same index.
+      { filter: 'gallery', month: monthOf(Date.now()), limit: 2 },
     ]);
-    assert.ok(plans.length >= 5, JSON.stringify(plans.map((p) => p.input)));
+    assert.ok(plans.length >= 7, JSON.stringify(plans.map((p) => p.input)));
     for (const { sql, plan, input } of plans) {
+      if (input.month !== undefined) assert.match(plan, /taken_sort>\? AND taken_sort<\?/, `${sql}\n${plan}`);
       assert.match(plan, /USING (COVERING )?INDEX nodes_gallery\b/, `${JSON.stringify(input)}\n${sql}\n${plan}`);
       assert.doesNotMatch(plan, /TEMP B-TREE/, `${JSON.stringify(input)}\n${sql}\n${plan}`);
     }

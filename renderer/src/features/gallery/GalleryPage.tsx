@@ -1,140 +1,177 @@
-import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import type { Node } from '../../api/types.ts';
-import { useThumbnail } from '../../api/thumbnails.ts';
+import { useSession } from '../../api/useSession.ts';
+import { Button, IconButton } from '../../ui/Button.tsx';
+import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { plural } from '../../ui/format.ts';
 import { UploadButton } from '../upload/index.ts';
-import { cellPosition, layoutGrid, monthLabel, type Grid, type Section } from './layout.ts';
-import { useMonthItems, useMonths, type Month } from './queries.ts';
-import { Scrubber } from './Scrubber.tsx';
-import { Viewer } from './Viewer.tsx';
+import { GalleryViewer } from './GalleryViewer.tsx';
+import { useGalleryMonths, type GalleryMonth } from './queries.ts';
+import { loadMonthItems } from './load.ts';
+import { Timeline } from './Timeline.tsx';
+import { useTrash } from './trash.tsx';
+import { useLiveGallery } from './useLiveGallery.ts';
+import { useSelection } from './useSelection.ts';
 import './gallery.css';
 
-/** Rendered beyond the screen's edges, so a fling shows pictures instead of blanks. */
-const OVERSCAN_PX = 800;
+const ShareDialog = lazy(() => import('../share/index.ts').then((m) => ({ default: m.ShareDialog })));
 
 /**
- * Every photo and video, newest taken first, in month groups. The page is laid out from the
- * months' counts; only the months near the screen fetch their items, and only the rows on
- * screen exist in the DOM, so 50,000 photos cost what one screenful does.
+ * Photos: every photo and video of the account, from every folder, newest taken first, by month.
+ * `/gallery/<id>` opens one full screen over the timeline (so Back closes it, as on a phone).
  */
 export function GalleryPage() {
-  const months = useMonths();
-  const container = useRef<HTMLDivElement>(null);
-  const width = useWidth(container);
-  const viewport = useViewport(container);
-  const [viewing, setViewing] = useState<{ month: Month; index: number } | null>(null);
-  const grid = layoutGrid(months.data ?? [], width);
-  const visible = grid.sections.filter((s) => s.top < viewport.bottom + OVERSCAN_PX && s.top + s.height > viewport.top - OVERSCAN_PX);
-  const total = (months.data ?? []).reduce((sum, m) => sum + m.count, 0);
+  const { nodeId = null } = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const userId = session.kind === 'signed-in' ? session.user.id : '';
+  const months = useGalleryMonths();
+  const selection = useSelection();
+  const [lastViewed, setLastViewed] = useState<string | null>(null);
+  // The share feature's dialog, drawn inside the viewer (which makes the rest of the page inert).
+  const [sharing, setSharing] = useState<Node | null>(null);
+  useLiveGallery(userId);
+
+  const viewerOpenedHere = (location.state as { fromTimeline?: boolean } | null)?.fromTimeline === true;
+  const open = useCallback(
+    (node: Node) => {
+      setLastViewed(node.id);
+      navigate(`/gallery/${node.id}`, { state: { fromTimeline: true } });
+    },
+    [navigate],
+  );
+  const show = useCallback(
+    (node: Node) => {
+      setLastViewed(node.id);
+      navigate(`/gallery/${node.id}`, { replace: true, state: location.state });
+    },
+    [navigate, location.state],
+  );
+  const close = useCallback(() => {
+    if (viewerOpenedHere) navigate(-1);
+    else navigate('/gallery', { replace: true });
+  }, [navigate, viewerOpenedHere]);
+
+  const viewing = useRef<{ node: Node | null; next: Node | null }>({ node: null, next: null });
+  const remember = useCallback((node: Node | null, next: Node | null) => {
+    viewing.current = { node, next };
+  }, []);
+  const trash = useTrash((trashed) => {
+    selection.clear();
+    // Trashed from the viewer: show the next photo, or go back to the timeline.
+    const shown = viewing.current.node;
+    if (nodeId && shown && trashed.some((node) => node.id === shown.id)) {
+      const next = viewing.current.next;
+      if (next) show(next);
+      else close();
+    }
+  });
+
+  const selectMonth = useCallback(
+    async (month: GalleryMonth, select: boolean) => {
+      const nodes = await loadMonthItems(queryClient, month.month, month.photos + month.videos);
+      selection.set(nodes, select);
+    },
+    [queryClient, selection],
+  );
+
+  // Escape leaves selection mode (unless it is answering the trash question).
+  useEffect(() => {
+    if (!selection.active || nodeId || trash.busy) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && selection.clear();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [selection, nodeId, trash.busy]);
+
+  const list = months.data ?? [];
+  const photos = list.reduce((sum, m) => sum + m.photos, 0);
+  const videos = list.reduce((sum, m) => sum + m.videos, 0);
+  const total = photos + videos;
 
   return (
-    <>
-      <div className="topbar">
-        <h1>Photos</h1>
-        <UploadButton parentId={null} accept="image/*,video/*" />
-      </div>
-      {months.isPending && <Spinner label="Loading photos" />}
-      {months.isError && <Notice tone="error">{months.error.message}</Notice>}
-      {months.isSuccess && total === 0 && (
-        <div className="empty">
-          <p>
-            <strong>No photos or videos yet.</strong>
-          </p>
-          <p className="muted">Upload them from this phone with the Upload button; they appear here by the date they were taken.</p>
+    <div className={selection.active ? 'gallery gallery-selecting' : 'gallery'}>
+      {selection.active ? (
+        <div className="topbar selection-bar" role="toolbar" aria-label="Selected photos">
+          <IconButton icon="close" label="Stop selecting" onClick={selection.clear} />
+          <h1 aria-live="polite">{selection.count === 0 ? 'Select photos' : `${selection.count.toLocaleString()} selected`}</h1>
+          <Button variant="danger" icon="trash" disabled={selection.count === 0 || trash.busy} onClick={() => trash.ask(selection.nodes())}>
+            Move to trash
+          </Button>
+        </div>
+      ) : (
+        <div className="topbar">
+          <div className="gallery-title">
+            <h1>Photos</h1>
+            {total > 0 && (
+              <span className="muted gallery-total">
+                {[photos > 0 && plural(photos, 'photo'), videos > 0 && plural(videos, 'video')].filter(Boolean).join(', ')}
+              </span>
+            )}
+          </div>
+          {total > 0 && (
+            <Button icon="check" onClick={() => selection.start()} className="gallery-select">
+              Select
+            </Button>
+          )}
+          {total > 0 && <UploadButton parentId={null} />}
         </div>
       )}
-      {total > 0 && <p className="muted gallery-count">{plural(total, 'photo and video', 'photos and videos')}</p>}
-      <div ref={container} className="gallery" style={{ height: grid.height }}>
-        {width > 0 &&
-          visible.map((section) => (
-            <MonthSection key={section.month.month} section={section} grid={grid} viewport={viewport} onOpen={(index) => setViewing({ month: section.month, index })} />
-          ))}
-      </div>
-      {grid.sections.length > 1 && <Scrubber grid={grid} container={container} viewportTop={viewport.top} />}
-      {viewing && <Viewer months={months.data ?? []} start={viewing} onClose={() => setViewing(null)} />}
-    </>
-  );
-}
 
-function MonthSection({ section, grid, viewport, onOpen }: { section: Section; grid: Grid; viewport: { top: number; bottom: number }; onOpen: (index: number) => void }) {
-  const items = useMonthItems(section.month, true);
-  const rowHeight = grid.cell + 4;
-  const firstRow = Math.max(0, Math.floor((viewport.top - OVERSCAN_PX / 2 - section.top - 48) / rowHeight));
-  const lastRow = Math.min(section.rows - 1, Math.ceil((viewport.bottom + OVERSCAN_PX / 2 - section.top - 48) / rowHeight));
-  const cells: number[] = [];
-  for (let i = firstRow * grid.columns; i <= Math.min(section.month.count - 1, (lastRow + 1) * grid.columns - 1); i++) cells.push(i);
-  const label = monthLabel(section.month);
-  return (
-    <section className="month" style={{ top: section.top, height: section.height }} aria-label={label}>
-      <h2 className="month-header">
-        {label} <span className="muted">· {section.month.count.toLocaleString()}</span>
-      </h2>
-      {cells.map((index) => {
-        const node = items.data?.[index];
-        const { left, top } = cellPosition(grid, index);
-        return (
-          <div key={index} className="cell" style={{ left, top, width: grid.cell, height: grid.cell }}>
-            {node ? <Thumb node={node} onOpen={() => onOpen(index)} /> : <div className="cell-placeholder" />}
-          </div>
-        );
-      })}
-    </section>
-  );
-}
-
-function Thumb({ node, onOpen }: { node: Node; onOpen: () => void }) {
-  const url = useThumbnail(node);
-  const video = node.mime_type?.startsWith('video/');
-  return (
-    <button type="button" className="thumb" onClick={onOpen} aria-label={`${video ? 'Video' : 'Photo'} ${node.name}`}>
-      {url ? <img src={url} alt="" decoding="async" draggable={false} /> : <span className="cell-placeholder" />}
-      {video && (
-        <span className="thumb-badge">
-          <Icon name="play" />
-        </span>
+      {months.isPending && <Spinner label="Loading photos" />}
+      {months.isError && <Notice tone="error">{months.error.message}</Notice>}
+      {months.isSuccess && list.length === 0 && <EmptyGallery />}
+      {list.length > 0 && (
+        <Timeline
+          months={list}
+          selection={selection}
+          onOpen={open}
+          onSelectMonth={(month, select) => void selectMonth(month, select)}
+          reveal={nodeId ? null : lastViewed}
+        />
       )}
-    </button>
+
+      {nodeId && (
+        <GalleryViewer
+          key="viewer"
+          nodeId={nodeId}
+          months={list}
+          onShow={show}
+          onClose={close}
+          onTrash={(node) => trash.ask([node])}
+          onShare={setSharing}
+          onPosition={remember}
+          overlay={
+            <>
+              {trash.view}
+              {sharing && (
+                <Suspense fallback={null}>
+                  <ShareDialog node={sharing} onClose={() => setSharing(null)} />
+                </Suspense>
+              )}
+            </>
+          }
+        />
+      )}
+      {!nodeId && trash.view}
+    </div>
   );
 }
 
-function useWidth(ref: RefObject<HTMLElement | null>): number {
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
-    observer.observe(element);
-    setWidth(element.clientWidth);
-    return () => observer.disconnect();
-  }, [ref]);
-  return width;
-}
-
-/** The window's scroll range in the gallery's own coordinates, updated once per frame at most. */
-function useViewport(ref: RefObject<HTMLElement | null>): { top: number; bottom: number } {
-  const [viewport, setViewport] = useState({ top: 0, bottom: typeof window === 'undefined' ? 0 : window.innerHeight });
-  useEffect(() => {
-    let frame = 0;
-    const measure = () => {
-      frame = 0;
-      const element = ref.current;
-      if (!element) return;
-      const top = -element.getBoundingClientRect().top;
-      setViewport((prev) => (Math.abs(prev.top - top) < 1 && prev.bottom - prev.top === window.innerHeight ? prev : { top, bottom: top + window.innerHeight }));
-    };
-    const schedule = () => {
-      if (!frame) frame = requestAnimationFrame(measure);
-    };
-    measure();
-    window.addEventListener('scroll', schedule, { passive: true });
-    window.addEventListener('resize', schedule);
-    return () => {
-      window.removeEventListener('scroll', schedule);
-      window.removeEventListener('resize', schedule);
-      if (frame) cancelAnimationFrame(frame);
-    };
-  }, [ref]);
-  return viewport;
+function EmptyGallery() {
+  return (
+    <div className="gallery-empty">
+      <span className="gallery-empty-icon" aria-hidden="true">
+        <Icon name="photo" />
+      </span>
+      <h2>No photos yet</h2>
+      <p>Photos and videos you upload, into any folder, show up here, newest first and grouped by month.</p>
+      <p className="muted">Use Upload to add them from this phone or computer.</p>
+      <UploadButton parentId={null} />
+    </div>
+  );
 }

@@ -1,67 +1,180 @@
-import { useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
-import { monthLabel, type Grid } from './layout.ts';
+import type { Virtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { monthIndexOfRow, monthLabel, type Timeline } from './layout.ts';
+
+interface ScrubberProps {
+  layout: Timeline;
+  virtualizer: Virtualizer<Window, Element>;
+  /** The month at the top of the screen. */
+  current: number;
+}
 
 /**
- * The date scrubber: drag along the right edge to travel through years at once; the label
- * says where you are. A slider for keyboards and screen readers: arrows move a month.
+ * How far the page can scroll through the list: from the list's top at the screen's top to the
+ * end of the page. Computed from the virtualizer's sizes and the space below the list (read from
+ * the page once per layout, and the screen's height on resize), never from the page while it
+ * scrolls: reading scrollHeight or innerHeight then forces a layout in every frame (1.4 s of the
+ * main thread over a scroll through 20,000 photos).
  */
-export function Scrubber({ grid, container, viewportTop }: { grid: Grid; container: RefObject<HTMLElement | null>; viewportTop: number }) {
-  const track = useRef<HTMLDivElement>(null);
-  const [dragging, setDragging] = useState(false);
-  const current = Math.max(0, grid.sections.findLastIndex((s) => s.top <= viewportTop + 1));
-  const section = grid.sections[current]!;
+function scrollSpan(virtualizer: Virtualizer<Window, Element>, below: number, screen: number): { start: number; span: number } {
+  const start = virtualizer.options.scrollMargin;
+  const end = virtualizer.getTotalSize() + below - screen;
+  return { start, span: Math.max(1, end - start) };
+}
 
-  const scrollToOffset = (offset: number) => {
-    const top = (container.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
-    window.scrollTo({ top: top + offset });
+/**
+ * The date scrubber at the right edge: years marked along it, a drag or a tap jumps there
+ * (showing the month under the finger), and from the keyboard it is a slider over the months
+ * (arrows a month, Page Up/Down a year).
+ */
+export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
+  const track = useRef<HTMLDivElement>(null);
+  const thumb = useRef<HTMLDivElement>(null);
+  const [drag, setDrag] = useState<{ y: number; month: number } | null>(null);
+  const [height, setHeight] = useState(0);
+  const below = useRef(0);
+  const screen = useRef(0);
+
+  // The space between the list's end and the page's end (the bottom bar's room, the padding).
+  useLayoutEffect(() => {
+    below.current = Math.max(0, document.documentElement.scrollHeight - virtualizer.getTotalSize());
+    screen.current = window.innerHeight;
+  }, [virtualizer, layout, height]);
+
+  // The thumb follows the page's scroll without re-rendering anything.
+  useEffect(() => {
+    let frame = 0;
+    const place = () => {
+      frame = 0;
+      const { start, span } = scrollSpan(virtualizer, below.current, screen.current);
+      const fraction = Math.min(1, Math.max(0, (window.scrollY - start) / span));
+      if (thumb.current) thumb.current.style.transform = `translateY(${fraction * height}px)`;
+    };
+    const onScroll = () => {
+      frame ||= requestAnimationFrame(place);
+    };
+    const onResize = () => {
+      screen.current = window.innerHeight;
+      onScroll();
+    };
+    place();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    window.addEventListener('resize', onResize);
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      window.removeEventListener('resize', onResize);
+      cancelAnimationFrame(frame);
+    };
+  }, [virtualizer, layout, height]);
+
+  useEffect(() => {
+    const element = track.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setHeight(entry!.contentRect.height));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  if (layout.months.length < 2) return null;
+
+  // A point on the track is both a place in the list (its bottom is the oldest month: what the
+  // bubble names) and a place the page scrolls to (its bottom is the end of the page: where the
+  // thumb is drawn). The month named is always on screen: f * total lies in
+  // [f * span, f * span + the screen's height].
+  const total = virtualizer.getTotalSize() - virtualizer.options.scrollMargin;
+  const monthAt = (fraction: number): number => {
+    const item = virtualizer.getVirtualItemForOffset(virtualizer.options.scrollMargin + Math.min(fraction * total, total - 1));
+    return item ? monthIndexOfRow(layout, item.index) : 0;
   };
-  const jumpTo = (index: number) => {
-    const target = grid.sections[Math.max(0, Math.min(grid.sections.length - 1, index))];
-    if (target) scrollToOffset(target.top);
+  const fractionAt = (clientY: number): number => {
+    const rect = track.current!.getBoundingClientRect();
+    return Math.min(1, Math.max(0, (clientY - rect.top) / rect.height));
   };
-  const fromPointer = (event: PointerEvent) => {
-    const box = track.current!.getBoundingClientRect();
-    const fraction = Math.max(0, Math.min(1, (event.clientY - box.top) / box.height));
-    scrollToOffset(fraction * grid.height);
+  const scrollToFraction = (fraction: number) => {
+    const { start, span } = scrollSpan(virtualizer, below.current, screen.current);
+    window.scrollTo({ top: start + fraction * span });
   };
-  const years = grid.sections.filter((s, i) => i === 0 || s.month.month.slice(0, 4) !== grid.sections[i - 1]!.month.month.slice(0, 4));
+  const jumpToMonth = (index: number) => {
+    const month = Math.min(layout.months.length - 1, Math.max(0, index));
+    virtualizer.scrollToIndex(layout.headerRows[month]!, { align: 'start' });
+  };
+
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    event.currentTarget.setPointerCapture(event.pointerId);
+    const fraction = fractionAt(event.clientY);
+    setDrag({ y: event.clientY - track.current!.getBoundingClientRect().top, month: monthAt(fraction) });
+    scrollToFraction(fraction);
+  };
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (!drag) return;
+    const fraction = fractionAt(event.clientY);
+    setDrag({ y: event.clientY - track.current!.getBoundingClientRect().top, month: monthAt(fraction) });
+    scrollToFraction(fraction);
+  };
+  const onPointerEnd = () => setDrag(null);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const step: Record<string, number> = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, PageDown: 12, PageUp: -12 };
+    if (event.key in step) jumpToMonth(current + step[event.key]!);
+    else if (event.key === 'Home') jumpToMonth(0);
+    else if (event.key === 'End') jumpToMonth(layout.months.length - 1);
+    else return;
+    event.preventDefault();
+  };
 
   return (
     <div
-      ref={track}
-      className={dragging ? 'scrubber is-dragging' : 'scrubber'}
+      className={drag ? 'scrubber scrubber-dragging' : 'scrubber'}
       role="slider"
       tabIndex={0}
       aria-label="Jump to a month"
-      aria-valuemin={0}
-      aria-valuemax={grid.sections.length - 1}
-      aria-valuenow={current}
-      aria-valuetext={monthLabel(section.month)}
-      onKeyDown={(event: KeyboardEvent) => {
-        if (event.key === 'ArrowDown' || event.key === 'PageDown') jumpTo(current + 1);
-        else if (event.key === 'ArrowUp' || event.key === 'PageUp') jumpTo(current - 1);
-        else if (event.key === 'Home') jumpTo(0);
-        else if (event.key === 'End') jumpTo(grid.sections.length - 1);
-        else return;
-        event.preventDefault();
-      }}
-      onPointerDown={(event) => {
-        event.currentTarget.setPointerCapture(event.pointerId);
-        setDragging(true);
-        fromPointer(event);
-      }}
-      onPointerMove={(event) => dragging && fromPointer(event)}
-      onPointerUp={() => setDragging(false)}
-      onPointerCancel={() => setDragging(false)}
+      aria-orientation="vertical"
+      aria-valuemin={1}
+      aria-valuemax={layout.months.length}
+      aria-valuenow={current + 1}
+      aria-valuetext={monthLabel(layout.months[current]!.month)}
+      onKeyDown={onKeyDown}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerEnd}
+      onPointerCancel={onPointerEnd}
     >
-      {years.map((s) => (
-        <span key={s.month.month} className="scrubber-year" style={{ top: `${(s.top / grid.height) * 100}%` }} aria-hidden="true">
-          {s.month.month.slice(0, 4)}
+      <div ref={track} className="scrubber-track">
+        <YearMarks layout={layout} virtualizer={virtualizer} height={height} total={total} />
+        <div ref={thumb} className="scrubber-thumb" />
+        {drag && (
+          <div className="scrubber-bubble" style={{ transform: `translateY(${drag.y}px)` }}>
+            {monthLabel(layout.months[drag.month]!.month, true)}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A mark for each year where it starts on the track, leaving out those that would overlap. */
+function YearMarks({ layout, virtualizer, height, total }: { layout: Timeline; virtualizer: Virtualizer<Window, Element>; height: number; total: number }) {
+  if (height === 0 || total <= 0) return null;
+  const marks: { year: string; top: number }[] = [];
+  let lastTop = -Infinity;
+  layout.months.forEach((month, index) => {
+    const year = month.month.slice(0, 4);
+    const previous = layout.months[index - 1];
+    if (previous && previous.month.slice(0, 4) === year) return;
+    const start = virtualizer.measurementsCache[layout.headerRows[index]!]?.start ?? 0;
+    const top = ((start - virtualizer.options.scrollMargin) / total) * height;
+    if (top - lastTop < 20 || top > height - 12) return;
+    lastTop = top;
+    marks.push({ year, top });
+  });
+  return (
+    <>
+      {marks.map((mark) => (
+        <span key={mark.year} className="scrubber-year" style={{ transform: `translateY(${mark.top}px)` }} aria-hidden="true">
+          {mark.year}
         </span>
       ))}
-      <span className="scrubber-thumb" style={{ top: `${(section.top / Math.max(1, grid.height)) * 100}%` }} aria-hidden="true">
-        {dragging && <span className="scrubber-label">{monthLabel(section.month, true)}</span>}
-      </span>
-    </div>
+    </>
   );
 }

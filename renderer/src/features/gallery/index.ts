@@ -1,1 +1,2 @@
 export { GalleryPage } from './GalleryPage.tsx';
+export { galleryKeys } from './queries.ts';

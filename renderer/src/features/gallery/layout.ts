@@ -1,47 +1,63 @@
-import type { Month } from './queries.ts';
+import type { GalleryMonth } from './queries.ts';
 
-export const HEADER_PX = 48;
-const GAP_PX = 4;
+/** A row of the timeline: a month's heading, or one line of its tiles. */
+export type TimelineRow =
+  | { kind: 'header'; month: string; count: number; photos: number; videos: number }
+  | { kind: 'tiles'; month: string; /** index of the first tile in its month */ start: number; count: number; monthCount: number };
 
-export interface Section {
-  month: Month;
-  top: number;
-  height: number;
-  rows: number;
+export interface Timeline {
+  rows: TimelineRow[];
+  /** Row index of each month's heading, in the months' order (newest first). */
+  headerRows: number[];
+  months: GalleryMonth[];
+  total: number;
 }
 
-export interface Grid {
-  columns: number;
-  cell: number;
-  sections: Section[];
-  height: number;
+export const HEADER_HEIGHT = 56;
+export const GAP = 3;
+
+/** Lays out every month from the counts alone: no item needs to be loaded to know where it goes. */
+export function buildTimeline(months: readonly GalleryMonth[], columns: number): Timeline {
+  const rows: TimelineRow[] = [];
+  const headerRows: number[] = [];
+  let total = 0;
+  for (const m of months) {
+    const count = m.photos + m.videos;
+    total += count;
+    headerRows.push(rows.length);
+    rows.push({ kind: 'header', month: m.month, count, photos: m.photos, videos: m.videos });
+    for (let start = 0; start < count; start += columns) {
+      rows.push({ kind: 'tiles', month: m.month, start, count: Math.min(columns, count - start), monthCount: count });
+    }
+  }
+  return { rows, headerRows, months: [...months], total };
 }
 
-/** Where every month goes, from counts alone: the page is as tall as all the photos before any is loaded. */
-export function layoutGrid(months: Month[], width: number): Grid {
-  const target = width < 600 ? 90 : 170;
-  const columns = Math.max(3, Math.floor((width + GAP_PX) / (target + GAP_PX)));
-  const cell = (width - GAP_PX * (columns - 1)) / columns;
-  let top = 0;
-  const sections = months.map((month) => {
-    const rows = Math.ceil(month.count / columns);
-    const height = HEADER_PX + rows * (cell + GAP_PX);
-    const section = { month, top, height, rows };
-    top += height;
-    return section;
-  });
-  return { columns, cell, sections, height: top };
+/** Columns for a width: about 4 on a phone, tiles of about 170 px on a wider screen. */
+export function columnsFor(width: number): number {
+  const target = width < 600 ? 92 : 170;
+  return Math.max(3, Math.min(12, Math.round(width / target)));
 }
 
-export function cellPosition(grid: Grid, index: number): { left: number; top: number } {
-  const row = Math.floor(index / grid.columns);
-  const column = index % grid.columns;
-  return { left: column * (grid.cell + GAP_PX), top: HEADER_PX + row * (grid.cell + GAP_PX) };
+/** Which month a row belongs to, by the heading at or above it. */
+export function monthIndexOfRow(timeline: Timeline, row: number): number {
+  const heads = timeline.headerRows;
+  let lo = 0;
+  let hi = heads.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (heads[mid]! <= row) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
-const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-const shortFormat = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+const monthNames = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const shortMonthNames = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
-export function monthLabel(month: Month, short = false): string {
-  return (short ? shortFormat : monthFormat).format(new Date(month.start));
+/** "May 2024" for "2024-05" (months are counted in UTC, so they are named in UTC). */
+export function monthLabel(month: string, short = false): string {
+  const date = new Date(0);
+  date.setUTCFullYear(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 15);
+  return (short ? shortMonthNames : monthNames).format(date);
 }

@@ -1,44 +1,67 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { api, data } from '../../api/client.ts';
-import type { Node } from '../../api/types.ts';
+import type { Answer, Node } from '../../api/types.ts';
 
-export interface Month {
-  month: string;
-  start: number;
-  end: number;
-  count: number;
-}
+export type GalleryMonth = Answer<'/nodes/gallery/months', 'get'>['items'][number];
 
-/** Under fileKeys.all (['nodes', ...]), so node events refresh the gallery too. */
+/**
+ * The timeline's server state: the months with their counts (enough to lay out and scrub the
+ * whole gallery), then the items of each month in view, page by page. Not under `fileKeys`:
+ * the gallery follows node events itself (see useLiveGallery), month by month.
+ */
 export const galleryKeys = {
-  months: ['nodes', 'gallery', 'months'] as const,
-  month: (month: string) => ['nodes', 'gallery', 'month', month] as const,
+  all: ['gallery'] as const,
+  months: () => ['gallery', 'months'] as const,
+  month: (month: string) => ['gallery', 'month', month] as const,
 };
 
-/** The timeline's skeleton: months and their counts, never the photos themselves. */
-export function useMonths() {
-  return useQuery({ queryKey: galleryKeys.months, queryFn: async () => (await data(api.GET('/nodes/gallery/months'))).items as Month[] });
+/** Items per request: a first screen needs fewer than this, and a month of 2,000 takes four. */
+export const MONTH_PAGE = 500;
+
+export function useGalleryMonths() {
+  return useQuery({
+    queryKey: galleryKeys.months(),
+    queryFn: async () => (await data(api.GET('/nodes/gallery/months'))).items,
+  });
 }
 
-/** The photos of one month, fetched only while the month is on (or near) the screen. */
-export function useMonthItems(month: Month, enabled: boolean) {
-  return useQuery({
-    queryKey: galleryKeys.month(month.month),
-    enabled,
-    staleTime: 60_000,
-    queryFn: async () => {
-      const items: Node[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await data(
-          api.GET('/nodes', {
-            params: { query: { filter: 'gallery', taken_from: month.start, taken_to: month.end, limit: 1000, ...(cursor ? { cursor } : {}) } },
-          }),
-        );
-        items.push(...page.items);
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor);
-      return items;
-    },
-  });
+export function monthItemsQuery(month: string) {
+  return {
+    queryKey: galleryKeys.month(month),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
+      data(
+        api.GET('/nodes', {
+          params: { query: { filter: 'gallery', month, sort: 'taken', order: 'desc', limit: MONTH_PAGE, ...(pageParam ? { cursor: pageParam } : {}) } },
+        }),
+      ),
+    getNextPageParam: (last: { next_cursor: string | null }) => last.next_cursor ?? undefined,
+  };
+}
+
+/**
+ * The items of one month, loading further pages until `needed` items are there (or the month
+ * ends). Many rows of one month share the one query; `cancelRefetch: false` makes their
+ * simultaneous asks one request.
+ */
+export function useMonthItems(month: string, needed: number): Node[] | undefined {
+  const query = useInfiniteQuery(monthItemsQuery(month));
+  const loaded = query.data?.pages.reduce((sum, page) => sum + page.items.length, 0) ?? 0;
+  const { hasNextPage, isFetching, fetchNextPage } = query;
+  useEffect(() => {
+    if (query.isSuccess && loaded < needed && hasNextPage && !isFetching) void fetchNextPage({ cancelRefetch: false });
+  }, [query.isSuccess, loaded, needed, hasNextPage, isFetching, fetchNextPage]);
+  return query.data ? flatItems(query.data.pages) : undefined;
+}
+
+const flattened = new WeakMap<object, Node[]>();
+/** One flat array per loaded set of pages, kept so that rows comparing by identity do not re-render. */
+export function flatItems(pages: readonly { items: Node[] }[]): Node[] {
+  let flat = flattened.get(pages);
+  if (!flat) {
+    flat = pages.flatMap((page) => page.items);
+    flattened.set(pages, flat);
+  }
+  return flat;
 }

@@ -6,7 +6,7 @@ import { createOnce } from '../idempotent.ts';
 export const list: Handler<undefined, typeof S.ListQuery> = ({ services, actor, query }) =>
   services.listing.list(actor, query);
 
-export const galleryMonths: Handler = ({ services, actor }) => services.listing.galleryMonths(actor);
+export const galleryMonths: Handler = ({ services, actor }) => services.gallery.months(actor);
 
 export const createFolder: Handler<typeof S.CreateFolderBody> = (ctx) => {
   const { value, headers } = createOnce(ctx, 'POST /nodes/folder', () => ctx.services.nodes.createFolder(ctx.actor, ctx.body));

@@ -1,0 +1,231 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import Lightbox, { type RenderSlideProps, type Slide } from 'yet-another-react-lightbox';
+import Zoom from 'yet-another-react-lightbox/plugins/zoom';
+import 'yet-another-react-lightbox/styles.css';
+import { IconButton } from '../../ui/Button.tsx';
+import { Icon } from '../../ui/Icon.tsx';
+import { describeTaken } from './dates.ts';
+import { InfoPanel } from './InfoPanel.tsx';
+import { browserCanShow, isVideo, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from './types.ts';
+import { VideoSlide } from './VideoSlide.tsx';
+import './viewer.css';
+
+declare module 'yet-another-react-lightbox' {
+  interface SlideImage {
+    item?: ViewerItem;
+  }
+  interface SlideTypes {
+    /** Everything the lightbox does not draw itself: videos, and photos whose picture is not here yet. */
+    hearth: { type: 'hearth'; item: ViewerItem; kind: 'video' | 'pending' | 'none'; poster: string | null };
+  }
+}
+
+export interface ViewerProps<T extends ViewerItem> {
+  items: readonly T[];
+  index: number;
+  onIndexChange: (index: number) => void;
+  onClose: () => void;
+  source: ViewerSource<T>;
+  /** Saves the file on the device; absent when downloads are off. */
+  onDownload?: ((item: T) => void) | undefined;
+  /** A fresh media URL for a video whose URL stopped working. */
+  renewMedia?: ((item: T) => Promise<string | null>) | undefined;
+  actions?: ViewerAction<T>[] | undefined;
+  /** More lines for the details panel (the folder, who shared it). */
+  details?: ((item: T) => DetailLine[]) | undefined;
+  /**
+   * The caller's dialogs and messages while the viewer is open: the viewer makes the rest of the
+   * page inert (as a modal must), so they are drawn inside it.
+   */
+  overlay?: ReactNode;
+}
+
+/**
+ * The full-screen viewer, on yet-another-react-lightbox: swipe (touch or mouse), arrow keys,
+ * pinch and double-tap zoom, focus kept inside, Escape closes. A photo shows its 1024 px preview
+ * (the grid's thumbnail until that arrives) and the original once zoomed past it; a video plays
+ * from the file with Range requests, or says plainly that this browser cannot play it.
+ */
+export function Viewer<T extends ViewerItem>({
+  items,
+  index,
+  onIndexChange,
+  onClose,
+  source,
+  onDownload,
+  renewMedia,
+  actions = [],
+  details,
+  overlay,
+}: ViewerProps<T>) {
+  const previews = usePreviews(items, index, source);
+  const [infoOpen, setInfoOpen] = useState(false);
+  const screen = useScreen();
+  const current = items[index];
+
+  const slides = useMemo(
+    () => items.map((item) => slideOf(item, previews.get(previewKey(item)) ?? source.placeholder?.(item) ?? null, source.media(item), screen)),
+    [items, previews, source, screen],
+  );
+
+  const renderSlide = ({ slide, offset, rect }: RenderSlideProps) => {
+    if (slide.type !== 'hearth') return undefined;
+    const item = slide.item as T;
+    if (slide.kind === 'video') {
+      return (
+        <VideoSlide
+          key={item.id}
+          item={item}
+          src={source.media(item)}
+          renew={renewMedia ? () => renewMedia(item) : undefined}
+          poster={slide.poster}
+          active={offset === 0}
+          width={rect.width}
+          height={rect.height}
+          onDownload={onDownload ? () => onDownload(item) : null}
+        />
+      );
+    }
+    return (
+      <div className="viewer-pending" role="status">
+        <Icon name="photo" />
+        <span>{slide.kind === 'pending' ? 'Loading…' : 'No preview of this file yet.'}</span>
+      </div>
+    );
+  };
+
+  return (
+    <Lightbox
+      open
+      close={onClose}
+      index={index}
+      slides={slides}
+      plugins={[Zoom]}
+      className="viewer"
+      carousel={{ finite: true, preload: 2, padding: 0, spacing: '8%' }}
+      animation={{ fade: 200, swipe: 280 }}
+      controller={{ closeOnPullDown: true, closeOnBackdropClick: false, preventDefaultWheelY: true }}
+      // The photo's pixels against the screen's at the deepest zoom: the original's own size.
+      zoom={{ maxZoomPixelRatio: 1.5, doubleClickMaxStops: 2, scrollToZoom: true }}
+      labels={{
+        Previous: 'Previous photo',
+        Next: 'Next photo',
+        Close: 'Close',
+        Lightbox: 'Photo viewer',
+        Carousel: 'Photos',
+        Slide: 'Photo',
+        'Photo gallery': 'Photos',
+        'Zoom in': 'Zoom in',
+        'Zoom out': 'Zoom out',
+        '{index} of {total}': '{index} of {total}',
+      }}
+      on={{ view: ({ index: shown }) => shown !== index && onIndexChange(shown) }}
+      toolbar={{ buttons: [] }}
+      render={{
+        slide: renderSlide,
+        buttonZoom: () => null,
+        controls: () =>
+          current ? (
+            <>
+              <div className="viewer-bar">
+                <IconButton icon="back" label="Back to photos" onClick={onClose} />
+                <div className="viewer-title">
+                  <span className="viewer-name">{current.name}</span>
+                  <span className="viewer-date">{describeTaken(current)}</span>
+                </div>
+                <div className="viewer-actions">
+                  <IconButton icon="info" label="Details" aria-pressed={infoOpen} onClick={() => setInfoOpen((open) => !open)} />
+                  {onDownload && <IconButton icon="download" label="Download" onClick={() => onDownload(current)} />}
+                  {actions.map((action) => (
+                    <IconButton key={action.label} icon={action.icon} label={action.label} onClick={() => action.onClick(current)} />
+                  ))}
+                </div>
+              </div>
+              {infoOpen && <InfoPanel item={current} extra={details?.(current) ?? []} onClose={() => setInfoOpen(false)} />}
+              {overlay}
+            </>
+          ) : (
+            overlay
+          ),
+      }}
+    />
+  );
+}
+
+interface Screen {
+  width: number;
+  height: number;
+  dpr: number;
+}
+
+function useScreen(): Screen {
+  const read = () => ({ width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio || 1 });
+  const [screen, setScreen] = useState<Screen>(read);
+  useEffect(() => {
+    const onResize = () => setScreen(read());
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return screen;
+}
+
+/**
+ * A photo's slide. The lightbox's zoom picks from `srcSet` the first source at least as wide as
+ * the photo's size on screen in device pixels: the preview is declared as wide as the photo
+ * fills the screen, so it is the one shown until a zoom needs more, and then the original.
+ */
+function slideOf(item: ViewerItem, picture: string | null, original: string | null, screen: Screen): Slide {
+  if (isVideo(item)) return { type: 'hearth', item, kind: 'video', poster: picture };
+  if (!picture) return { type: 'hearth', item, kind: item.has_thumbnail ? 'pending' : 'none', poster: null };
+  const width = item.image_width;
+  const height = item.image_height;
+  if (!width || !height) return { type: 'image', src: picture, alt: item.name, item };
+  const fitted = Math.min(screen.width, (screen.height * width) / height);
+  const previewWidth = Math.max(Math.min(1024, width, (1024 * width) / height), Math.ceil(fitted * screen.dpr));
+  const zoomable = original !== null && browserCanShow(item) && width > previewWidth;
+  return {
+    type: 'image',
+    src: picture,
+    alt: item.name,
+    item,
+    width,
+    height,
+    ...(zoomable && {
+      srcSet: [
+        { src: picture, width: previewWidth, height: Math.round((previewWidth * height) / width) },
+        { src: original, width, height },
+      ],
+    }),
+  };
+}
+
+function previewKey(item: ViewerItem): string {
+  return `${item.id}:${item.version}`;
+}
+
+/** The 1024 px previews of the photo on screen and its neighbours, loaded as they come near. */
+function usePreviews<T extends ViewerItem>(items: readonly T[], index: number, source: ViewerSource<T>): ReadonlyMap<string, string> {
+  const [loaded, setLoaded] = useState<ReadonlyMap<string, string>>(new Map());
+  const wanted = items.slice(Math.max(0, index - 2), index + 3).filter((item) => item.has_thumbnail);
+  const key = wanted.map(previewKey).join(',');
+  useEffect(() => {
+    let live = true;
+    for (const item of wanted) {
+      const id = previewKey(item);
+      if (loaded.has(id)) continue;
+      const answer = source.preview(item);
+      void Promise.resolve(answer).then((url) => {
+        if (!live || !url) return;
+        // Only the neighbourhood is kept: a URL of the shared thumbnail cache may be revoked later.
+        const keep = new Set(key.split(','));
+        setLoaded((before) => new Map([...before].filter(([k]) => keep.has(k)).concat([[id, url]])));
+      });
+    }
+    return () => {
+      live = false;
+    };
+    // `key` names exactly the items wanted.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, source]);
+  return loaded;
+}

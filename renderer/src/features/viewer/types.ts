@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+
+/** What the viewer needs to know of a photo or video (a node of the API, or of a public link). */
+export interface ViewerItem {
+  id: string;
+  name: string;
+  mime_type: string | null;
+  size: number;
+  version: number;
+  has_thumbnail: boolean;
+  image_width?: number;
+  image_height?: number;
+  taken_at?: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * Where the viewer gets pictures and bytes. The signed-in app fetches thumbnails with its token
+ * (so `preview` answers a promise of a blob URL); a public link's page has plain URLs.
+ */
+export interface ViewerSource<T extends ViewerItem = ViewerItem> {
+  /** The 1024 px picture. */
+  preview(item: T): string | null | Promise<string | null>;
+  /** A smaller picture already at hand (the grid's), shown at once while the preview loads. */
+  placeholder?(item: T): string | null;
+  /** The original file, loaded by the browser itself: zoomed photos and played videos. Null when not allowed. */
+  media(item: T): string | null;
+}
+
+/** A button of the viewer's bar (share, trash…); the viewer adds Info, Download and Close itself. */
+export interface ViewerAction<T extends ViewerItem = ViewerItem> {
+  label: string;
+  icon: 'share' | 'trash' | 'star' | 'download' | 'info';
+  onClick(item: T): void;
+}
+
+/** A line of the details panel beyond those the viewer shows (size, dates, dimensions). */
+export interface DetailLine {
+  label: string;
+  value: ReactNode;
+}
+
+export function isVideo(item: Pick<ViewerItem, 'mime_type'>): boolean {
+  return item.mime_type?.startsWith('video/') ?? false;
+}
+
+/** Formats every current browser shows in an <img>: only these originals are used for zoom. */
+const BROWSER_IMAGES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
+
+export function browserCanShow(item: Pick<ViewerItem, 'mime_type'>): boolean {
+  return item.mime_type !== null && BROWSER_IMAGES.has(item.mime_type);
+}
