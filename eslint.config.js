@@ -12,7 +12,7 @@ const desktopAndUi = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'data/**', 'renderer/dist/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'data/**', 'renderer/dist/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
