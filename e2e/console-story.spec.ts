@@ -21,8 +21,8 @@ const PHONE = {
 
 test.describe('the appliance story', () => {
   let hearth: Hearth;
-  test.beforeAll(async ({}, testInfo) => {
-    test.skip(testInfo.project.name !== 'desktop', 'the story makes its own desktop and phone contexts: it runs once, in the desktop project');
+  // Runs under the desktop project only (playwright.config.ts): it makes its own phone contexts.
+  test.beforeAll(async () => {
     hearth = await startHearth();
   });
   test.afterAll(async () => {
