@@ -1,5 +1,5 @@
 import { listBlockDevicesOther } from './drives-other.ts';
-import { CommandError, runCommand } from './run.ts';
+import { CommandError, findExecutable, runCommand } from './run.ts';
 
 /** A block device as lsblk reports it. */
 export interface BlockDevice {
@@ -42,6 +42,9 @@ interface LsblkEntry {
 export async function listBlockDevices(): Promise<BlockDevice[]> {
   // Windows and macOS have no lsblk: their disks come from systeminformation (listed, not changed).
   if (process.platform !== 'linux') return listBlockDevicesOther();
+  // A Linux without util-linux's lsblk (a minimal container) shows no drives, and the
+  // capabilities say what to install: never an error page.
+  if (!lsblkInstalled()) return [];
   const out = await runCommand('lsblk', ['-J', '-b', '-o', 'NAME,PATH,SIZE,MODEL,RM,TYPE,FSTYPE,LABEL,UUID,MOUNTPOINTS,PKNAME']);
   const parsed = JSON.parse(out) as { blockdevices: LsblkEntry[] };
   const flat: BlockDevice[] = [];
@@ -63,6 +66,10 @@ export async function listBlockDevices(): Promise<BlockDevice[]> {
   };
   for (const entry of parsed.blockdevices) walk(entry, null);
   return flat;
+}
+
+export function lsblkInstalled(): boolean {
+  return findExecutable('lsblk') !== null;
 }
 
 export interface FilesystemProbe {

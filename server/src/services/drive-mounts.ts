@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.ts';
 import type { BlockDevice, FilesystemKind } from '../platform/drives.ts';
-import { formatWithUdisks, listBlockDevicesProbed, makeFilesystem } from '../platform/drives.ts';
+import { formatWithUdisks, listBlockDevicesProbed, lsblkInstalled, makeFilesystem } from '../platform/drives.ts';
 import { isMountPoint, listMounts, mountDevice, mountPool, mountWithUdisks, udisksServiceAnswers, unmountDirect, unmountRefusedForRights, unmountWithUdisks, type MountEntry } from '../platform/mounts.ts';
 import { findExecutable } from '../platform/run.ts';
 import type { MountedMember, MountSpec } from '../store/libraries.repo.ts';
@@ -74,6 +74,10 @@ export class DriveMounts {
 
   async capabilities(): Promise<DriveCapabilities> {
     if (process.platform !== 'linux') return linuxOnlyCapabilities(process.platform);
+    if (!lsblkInstalled()) {
+      const reason = 'Hearth finds drives with lsblk, which is not installed on this PC: install util-linux (sudo apt install util-linux).';
+      return { format: { available: false, reason }, mount: { available: false, reason }, pool: { available: false, reason } };
+    }
     const tools = await this.tools();
     const udisksSilent = tools === null && findExecutable('udisksctl') !== null;
     const withoutRoot = udisksSilent ? 'udisks2 is installed but its service does not answer (is udisks2.service running?)' : 'install udisks2';
