@@ -87,7 +87,7 @@ test('uploads: in progress, a name clash, and a full quota', async ({ page, memb
   const again = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Upload' }).click();
   await (await again).setFiles({ name: 'Holiday slideshow.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(2_000_000, 1) });
-  await expect(page.getByText(/Your storage is full/)).toBeVisible();
+  await expect(page.getByText(/Not enough space left in your storage/)).toBeVisible();
   await captureScreen(page, testInfo, 'upload-quota-full');
 });
 

@@ -179,7 +179,7 @@ test('a full quota says so in plain words, and the storage bar shows used and li
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Upload' }).click();
   await (await chooser).setFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(5000, 1) });
-  await expect(page.getByText('Your storage is full. Delete something (and empty the trash) or ask for more space.')).toBeVisible();
+  await expect(page.getByText('Not enough space left in your storage for this. Delete something (and empty the trash) or ask for more space.')).toBeVisible();
   await page.goto('/account');
   await expect(page.getByRole('region', { name: 'Storage' })).toContainText('0 bytes of 1000 bytes used');
 });

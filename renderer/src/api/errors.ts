@@ -131,7 +131,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   checksum_algorithm_unsupported: 'The app and the server disagree about uploads. Reload the page.',
   upgrade_required: 'The app and the server disagree. Reload the page.',
   misdirected_request: "Hearth doesn't answer at this address. Open it by the address shown on the Hearth computer.",
-  quota_exceeded: 'Your storage is full. Delete something (and empty the trash) or ask for more space.',
+  quota_exceeded: 'Not enough space left in your storage for this. Delete something (and empty the trash) or ask for more space.',
   rate_limited: 'Too many tries. Wait a little and try again.',
   slow_down: 'Waiting a moment before asking again.',
   busy: 'The server is busy right now. Try again in a moment.',

@@ -13,7 +13,7 @@ const PAGES = [
   { to: '/console/status', label: 'Status' },
 ];
 
-/** The owner's pages: a row of tabs on top (it scrolls sideways on a phone), then the page. */
+/** The owner's pages: a row of tabs on top (two rows on a phone), then the page. */
 export function ConsoleLayout({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   useConsoleEvents();
   const pending = usePendingDevices();

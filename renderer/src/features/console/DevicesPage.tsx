@@ -85,7 +85,8 @@ function PendingRequest({ device }: { device: PendingDevice }) {
           <Button variant="primary" icon="check" disabled={decide.isPending} onClick={() => decide.mutate('approve')} aria-label={`Approve ${name} for ${device.username}`}>
             Approve
           </Button>
-          <Button variant="danger" icon="close" disabled={decide.isPending} onClick={() => decide.mutate('deny')} aria-label={`Deny ${name} for ${device.username}`}>
+          {/* Unlike Approve at a glance, so a hurried tap does not let the wrong phone in. */}
+          <Button icon="close" disabled={decide.isPending} onClick={() => decide.mutate('deny')} aria-label={`Deny ${name} for ${device.username}`}>
             Deny
           </Button>
         </div>

@@ -29,6 +29,7 @@ export function LibraryCard({ library }: { library: Library }) {
     },
   });
   const online = library.status === 'online';
+  const taken = Math.max(0, library.total - library.free);
   const internal = library.kind === 'internal';
   const titleId = `library-${library.id}`;
   return (
@@ -49,7 +50,9 @@ export function LibraryCard({ library }: { library: Library }) {
       </p>
       {online ? (
         <>
-          <UsageBar label={`Space on ${library.name}`} used={library.used} total={library.total} hearth={library.content_bytes} />
+          {/* What is not free, not the file system's "used": space the system keeps for itself
+              counts as taken, so used and free add up to the total the owner sees. */}
+          <UsageBar label={`Space on ${library.name}`} used={taken} total={library.total} hearth={library.content_bytes} />
           <dl className="facts facts-inline">
             <div>
               <dt>Family files</dt>
@@ -58,7 +61,7 @@ export function LibraryCard({ library }: { library: Library }) {
             <div>
               <dt>Used</dt>
               <dd>
-                {formatBytes(library.used)} of {formatBytes(library.total)}
+                {formatBytes(taken)} of {formatBytes(library.total)}
               </dd>
             </div>
             <div>

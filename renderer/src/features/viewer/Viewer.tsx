@@ -101,7 +101,7 @@ export function Viewer<T extends ViewerItem>({
       index={index}
       slides={slides}
       plugins={[Zoom]}
-      className="viewer"
+      className={infoOpen ? 'viewer viewer-info-open' : 'viewer'}
       carousel={{ finite: true, preload: 2, padding: 0, spacing: '8%' }}
       animation={{ fade: 200, swipe: 280 }}
       controller={{ closeOnPullDown: true, closeOnBackdropClick: false, preventDefaultWheelY: true }}
