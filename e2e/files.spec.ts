@@ -30,7 +30,7 @@ test('create, rename, move, trash, restore and delete for good, each confirmed w
   await more(page, 'Summer 2024', 'Move');
   const picker = page.getByRole('dialog', { name: /Move/ });
   await picker.getByRole('button', { name: 'Documents' }).click();
-  await picker.getByRole('button', { name: 'Move here' }).click();
+  await picker.getByRole('button', { name: 'Move to Documents' }).click();
   await expect(row(page, 'Summer 2024')).toHaveCount(0);
   await list(page).getByRole('link', { name: /Documents/ }).click();
   await expect(page.getByRole('heading', { name: 'Documents' })).toBeVisible();
@@ -77,7 +77,7 @@ test('several items selected at once are starred, moved and trashed together, an
   await bar.getByRole('button', { name: 'Move' }).click();
   const picker = page.getByRole('dialog', { name: 'Move 2 items' });
   await picker.getByRole('button', { name: 'Target' }).click();
-  await picker.getByRole('button', { name: 'Move here' }).click();
+  await picker.getByRole('button', { name: 'Move to Target' }).click();
   await expect(row(page, 'Alpha')).toHaveCount(0);
   await expect(row(page, 'Bravo')).toHaveCount(0);
 

@@ -201,6 +201,7 @@ function FolderPicker({ nodes, busy, error, onPick, onClose }: { nodes: Node[]; 
   const here = trail.at(-1) ?? null;
   const folders = useFolders(here?.id ?? null);
   const moving = new Set(nodes.map((n) => n.id));
+  const alreadyHere = nodes.every((n) => (n.parent_id ?? null) === (here?.id ?? null));
   return (
     <Dialog title={`Move ${label(nodes)}`} onClose={onClose}>
       <nav aria-label="Folder path" className="picker-path">
@@ -222,9 +223,12 @@ function FolderPicker({ nodes, busy, error, onPick, onClose }: { nodes: Node[]; 
           ?.filter((f) => !moving.has(f.id))
           .map((folder) => (
             <li key={folder.id}>
-              <button type="button" onClick={() => setTrail([...trail, folder])}>
+              <button type="button" onClick={() => setTrail([...trail, folder])} aria-label={`Open ${folder.name}`}>
                 <Icon name="folder" />
                 {folder.name}
+                <span className="picker-open" aria-hidden="true">
+                  ›
+                </span>
               </button>
             </li>
           ))}
@@ -233,8 +237,9 @@ function FolderPicker({ nodes, busy, error, onPick, onClose }: { nodes: Node[]; 
       {error && <Notice tone="error">{error}</Notice>}
       <div className="dialog-actions">
         <Button onClick={onClose}>Cancel</Button>
-        <Button variant="primary" disabled={busy} onClick={() => onPick(here?.id ?? null)}>
-          Move here
+        {/* Where everything already is: nothing to move, so the button says so and rests. */}
+        <Button variant="primary" disabled={busy || alreadyHere} onClick={() => onPick(here?.id ?? null)}>
+          {alreadyHere ? 'Already here' : `Move to ${here?.name ?? 'My files'}`}
         </Button>
       </div>
     </Dialog>
