@@ -3,11 +3,12 @@
  * Without Chromium it prints one line and skips, except under CI=true, where that fails.
  */
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
+// @ts-expect-error: a plain ES module script without types
+import { chromiumProblem } from '../scripts/chromium.mjs';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!fs.existsSync(chromium)) {
-  const line = `e2e: skipped, no Chromium at ${chromium} (Debian: apt install chromium; or set CHROMIUM_PATH)`;
+const problem = (chromiumProblem as () => string | null)();
+if (problem) {
+  const line = `e2e: skipped, ${problem}`;
   if (process.env.CI === 'true') {
     console.error(`${line}; under CI this is a failure`);
     process.exit(1);

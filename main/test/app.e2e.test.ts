@@ -10,15 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error: a plain ES module script without types
+import { chromiumProblem } from '../../scripts/chromium.mjs';
 import { launch, type RunningApp } from './electron-double/app-driver.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const missing = !fs.existsSync(CHROMIUM)
-  ? `Chromium is missing at ${CHROMIUM} (apt-get install chromium)`
-  : !fs.existsSync(path.join(ROOT, 'dist-electron/main.js'))
+const missing = (chromiumProblem as () => string | null)()
+  ?? (!fs.existsSync(path.join(ROOT, 'dist-electron/main.js'))
     ? 'dist-electron/ is not built (npm run build:desktop)'
-    : null;
+    : null);
 if (missing) {
   console.log(`# desktop e2e skipped: ${missing}`);
   if (process.env.CI === 'true') throw new Error(`CI must run the desktop e2e tests: ${missing}`);
