@@ -32,6 +32,9 @@ interface Scores {
   accessibility: number;
   /** Largest contentful paint, simulated for the preset: a figure that still moves when the score is 100. */
   lcpMs: number;
+  /** Layout shift and blocking time: what takes a score under 100 when the paint is quick. */
+  cls: number;
+  tbtMs: number;
 }
 
 const median = (values: number[]) => percentile(values, 50);
@@ -52,6 +55,8 @@ async function audit(url: string, port: number, keepStorage: boolean): Promise<S
     performance: Math.round((categories.performance!.score ?? 0) * 100),
     accessibility: Math.round((categories.accessibility!.score ?? 0) * 100),
     lcpMs: audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+    cls: audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
+    tbtMs: audits['total-blocking-time']?.numericValue ?? Number.NaN,
     failing,
   };
 }
@@ -98,7 +103,7 @@ export async function benchConsole(): Promise<BenchResult> {
       const perf = median(runs.map((r) => r.performance));
       const a11y = median(runs.map((r) => r.accessibility));
       const lcp = median(runs.map((r) => r.lcpMs));
-      log(`  /console/${name}: performance ${runs.map((r) => r.performance).join(', ')}; LCP ${Math.round(lcp)} ms; accessibility ${a11y}`);
+      log(`  /console/${name}: performance ${runs.map((r) => r.performance).join(', ')}; LCP ${Math.round(lcp)} ms; CLS ${runs.map((r) => r.cls.toFixed(3)).join(', ')}; TBT ${runs.map((r) => Math.round(r.tbtMs)).join(', ')} ms; accessibility ${a11y}`);
       rows.push({ figure: `console ${name}: Lighthouse performance`, value: perf, reference: refPerf, unit: 'pts', better: 'higher', referenceIs: `the sign-in page, median of ${ROUNDS}, desktop preset` });
       rows.push({ figure: `console ${name}: largest contentful paint`, value: lcp, reference: refLcp, unit: 'ms', better: 'lower', referenceIs: `the sign-in page, median of ${ROUNDS}, simulated desktop throttling` });
       rows.push({ figure: `console ${name}: Lighthouse accessibility`, value: a11y, reference: refA11y, unit: 'pts', better: 'higher', referenceIs: 'the sign-in page, desktop preset' });

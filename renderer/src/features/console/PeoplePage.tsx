@@ -29,10 +29,13 @@ export function PeoplePage() {
           {users.data?.map((user) => <AccountCard key={user.id} user={user} />)}
         </ul>
       </section>
-      <section className="console-section" aria-labelledby="invites-title">
-        <h2 id="invites-title">Invites</h2>
-        <InviteList />
-      </section>
+      {/* Below the accounts only once they are there: a list growing above it would push it down as it reads. */}
+      {!users.isPending && (
+        <section className="console-section" aria-labelledby="invites-title">
+          <h2 id="invites-title">Invites</h2>
+          <InviteList />
+        </section>
+      )}
       {inviting && (
         <Dialog title="Invite someone" onClose={() => setInviting(false)} wide>
           <InviteForm onDone={() => setInviting(false)} />
