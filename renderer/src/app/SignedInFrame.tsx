@@ -7,7 +7,7 @@ import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
 
 const NAV: NavItem[] = [
-  { to: '/files', label: 'My files', icon: 'folder', primary: true },
+  { to: '/files', label: 'My files', icon: 'folder', primary: true, within: ['/starred', '/recent', '/trash'] },
   { to: '/gallery', label: 'Photos', icon: 'photo', primary: true },
   { to: '/shared', label: 'Shared', icon: 'people', primary: true },
   { to: '/starred', label: 'Starred', icon: 'star' },

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink, useLocation } from 'react-router';
 import { Icon, type IconName } from './Icon.tsx';
 import './layout.css';
 
@@ -9,10 +9,13 @@ export interface NavItem {
   icon: IconName;
   /** Shown in the phone's bottom bar too (the rest live in the side bar or a menu). */
   primary?: boolean;
+  /** Pages reached from this one on a phone (Starred, Recent, Trash from My files): its tab stays lit there. */
+  within?: string[];
 }
 
 /** The frame around signed-in screens: a side bar on wide screens, a bottom bar on phones. */
 export function AppShell({ nav, footer, children }: { nav: NavItem[]; footer?: ReactNode; children: ReactNode }) {
+  const { pathname } = useLocation();
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
@@ -36,7 +39,11 @@ export function AppShell({ nav, footer, children }: { nav: NavItem[]; footer?: R
         {nav
           .filter((item) => item.primary)
           .map((item) => (
-            <NavLink key={item.to} to={item.to} className="nav-link">
+            <NavLink
+              key={item.to}
+              to={item.to}
+              className={item.within?.some((p) => pathname.startsWith(p)) ? 'nav-link nav-link-within' : 'nav-link'}
+            >
               <Icon name={item.icon} />
               <span>{item.label}</span>
             </NavLink>

@@ -154,6 +154,8 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
       </div>
       {chosen.length > 0 && (
         <div className="selection-bar" role="toolbar" aria-label="Selection">
+          {/* First, beside the count, as in a phone's own apps; the actions follow (their own row on a phone). */}
+          <IconButton icon="close" label="Clear selection" onClick={() => setSelected(new Set())} />
           <strong>{plural(chosen.length, 'selected', 'selected')}</strong>
           <div className="spacer" />
           {inTrash ? (
@@ -178,7 +180,6 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
               </Button>
             </>
           )}
-          <IconButton icon="close" label="Clear selection" onClick={() => setSelected(new Set())} />
         </div>
       )}
       {star.data?.failed.length ? <Notice tone="error">{`${plural(star.data.failed.length, 'item')} could not be changed: ${star.data.failed[0]!.message}`}</Notice> : null}
@@ -208,7 +209,9 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
 function NodeRow({ node, selected, onToggle, onMore, inTrash }: { node: Node; selected: boolean; onToggle: (node: Node) => void; onMore: () => void; inTrash: boolean }) {
   const people = usePeople();
   const sharedBy = node.shared ? `Shared by ${people.data?.get(node.owner_id) ?? 'someone in the family'}` : null;
-  const meta = [node.type === 'file' ? formatBytes(node.size) : null, formatDate(node.updated_at), sharedBy].filter(Boolean).join(' · ');
+  // In the trash, when it was deleted is what counts (the clock of the retention period).
+  const when = inTrash && node.trashed_at ? `Deleted ${formatDate(node.trashed_at).replace(/^Today/, 'today')}` : formatDate(node.updated_at);
+  const meta = [node.type === 'file' ? formatBytes(node.size) : null, when, sharedBy].filter(Boolean).join(' · ');
   const body = (
     <>
       <NodeIcon node={node} />
