@@ -36,8 +36,15 @@ export class RunningApp {
   command<T = unknown>(cmd: string, extra: object = {}): Promise<T> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      // An app that died says what it printed, not only that its channel is closed.
+      const gone = () => new Error(`the app is gone (exit ${this.child.exitCode ?? this.child.signalCode}) before "${cmd}"; it printed:\n${this.output}`);
+      if (!this.child.connected) return reject(gone());
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.child.send({ id, cmd, ...extra });
+      this.child.send({ id, cmd, ...extra }, (error) => {
+        if (!error) return;
+        this.waiting.delete(id);
+        reject(gone());
+      });
     });
   }
 

@@ -361,7 +361,10 @@ export const utilityProcess = {
     records.utilityPids.push(child.pid);
     const proc = new EventEmitter();
     proc.pid = child.pid;
-    proc.postMessage = (message) => child.connected && child.send(message);
+    // Electron drops a message to a utility process that has just died; Node's send would
+    // emit an 'error' on the child (EPIPE, channel closed) and take main down with it.
+    proc.postMessage = (message) => child.connected && child.send(message, () => {});
+    child.on('error', () => {});
     proc.kill = () => child.kill();
     child.on('message', (message) => proc.emit('message', message));
     child.on('exit', (code) => proc.emit('exit', code ?? 1));
