@@ -58,6 +58,15 @@ test('create, rename, move, trash, restore and delete for good, each confirmed w
   await expect(confirm).toContainText('This cannot be undone.');
   await confirm.getByRole('button', { name: 'Delete for good' }).click();
   await expect(page.getByText('The trash is empty.')).toBeVisible();
+
+  // Each row in the trash has its own Restore, one tap away.
+  const letters = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Old letters' });
+  await hearth.api.ok('DELETE', `/nodes/${letters.id}`, member.access);
+  await page.reload();
+  await expect(row(page, 'Old letters')).toContainText('Deleted today');
+  await page.getByRole('button', { name: 'Restore Old letters' }).click();
+  await expect(page.getByText('The trash is empty.')).toBeVisible();
+  expect((await hearth.api.ok('GET', `/nodes/${letters.id}`, member.access)).trashed_at).toBeNull();
   const trash = await hearth.api.ok('GET', '/trash', member.access);
   expect(trash.items).toEqual([]);
 });

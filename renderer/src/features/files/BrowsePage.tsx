@@ -196,7 +196,15 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
       {items.length > 0 && (
         <ul className={layout === 'grid' ? 'node-grid' : 'node-list'} aria-label="Files and folders">
           {items.map((node) => (
-            <NodeRow key={node.id} node={node} selected={selected.has(node.id)} onToggle={toggle} onMore={() => setOpen({ kind: 'actions', node })} inTrash={inTrash} />
+            <NodeRow
+              key={node.id}
+              node={node}
+              selected={selected.has(node.id)}
+              onToggle={toggle}
+              onMore={() => setOpen({ kind: 'actions', node })}
+              inTrash={inTrash}
+              onRestore={() => star.mutate({ nodes: [node], action: { kind: 'restore' } })}
+            />
           ))}
         </ul>
       )}
@@ -206,7 +214,21 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
   );
 }
 
-function NodeRow({ node, selected, onToggle, onMore, inTrash }: { node: Node; selected: boolean; onToggle: (node: Node) => void; onMore: () => void; inTrash: boolean }) {
+function NodeRow({
+  node,
+  selected,
+  onToggle,
+  onMore,
+  inTrash,
+  onRestore,
+}: {
+  node: Node;
+  selected: boolean;
+  onToggle: (node: Node) => void;
+  onMore: () => void;
+  inTrash: boolean;
+  onRestore: () => void;
+}) {
   const people = usePeople();
   const sharedBy = node.shared ? `Shared by ${people.data?.get(node.owner_id) ?? 'someone in the family'}` : null;
   // In the trash, when it was deleted is what counts (the clock of the retention period).
@@ -238,6 +260,12 @@ function NodeRow({ node, selected, onToggle, onMore, inTrash }: { node: Node; se
         <button type="button" className="node-main" onClick={onMore}>
           {body}
         </button>
+      )}
+      {/* What the trash is visited for, one tap away rather than in the menu only. */}
+      {inTrash && (
+        <Button icon="restore" className="row-restore" onClick={onRestore} aria-label={`Restore ${node.name}`}>
+          <span className="hide-narrow">Restore</span>
+        </Button>
       )}
       <IconButton icon="more" label={`More for ${node.name}`} onClick={onMore} />
     </li>
