@@ -66,7 +66,9 @@ class Events {
     // A browser cannot put headers on a WebSocket: this is one of the four routes that take the token in the URL.
     const socket = new WebSocket(`${scheme}://${location.host}/api/v1/ws?access_token=${encodeURIComponent(token)}`);
     this.socket = socket;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       const again = this.everOpened;
       this.everOpened = true;
       this.attempt = 0;
@@ -87,8 +89,6 @@ class Events {
       }
       for (const listener of this.listeners) listener(message);
     };
-    let opened = false;
-    socket.addEventListener('open', () => (opened = true));
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;

@@ -22,7 +22,7 @@ export function ConsoleLayout({ title, actions, children }: { title: string; act
     <div className="console">
       <nav className="console-tabs" aria-label="Manage Hearth">
         {PAGES.map((page) => (
-          <NavLink key={page.to} to={page.to} className="console-tab">
+          <NavLink key={page.to} to={page.to} className="chip console-tab">
             {page.label}
             {page.to === '/console/devices' && waiting > 0 && (
               <span className="console-badge">
