@@ -82,6 +82,8 @@ class UploadQueue {
   /** A batch chosen or dropped by the person: checked against the folder, then queued. */
   async add(files: File[], parentId: string | null): Promise<void> {
     const account = accountId();
+    // The uploader's code loads while the folder is checked, not after.
+    void import('tus-js-client');
     const existing = await namesIn(parentId).catch(() => new Map<string, Node>());
     const fresh: File[] = [];
     const clashing: { file: File; node: Node }[] = [];
