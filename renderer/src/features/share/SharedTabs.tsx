@@ -8,10 +8,10 @@ import './shared-tabs.css';
 export function SharedTabs() {
   return (
     <nav className="shared-tabs" aria-label="Shared">
-      <NavLink to="/shared" end className="shared-tab">
+      <NavLink to="/shared" end className="chip">
         Shared with me
       </NavLink>
-      <NavLink to="/shared/links" className="shared-tab">
+      <NavLink to="/shared/links" className="chip">
         Links I made
       </NavLink>
     </nav>
