@@ -9,6 +9,7 @@ import * as nodes from './routes/nodes.ts';
 import * as uploads from './routes/uploads.ts';
 import * as sharing from './routes/sharing.ts';
 import * as media from './routes/media.ts';
+import * as nodeLinks from './routes/node-links.ts';
 import * as libraries from './routes/libraries.ts';
 import * as drives from './routes/drives.ts';
 import * as S from './schemas.ts';
@@ -149,6 +150,10 @@ export const ROUTES: readonly AnyRoute[] = [
     responses: { 200: { description: 'The file', contentType: 'application/octet-stream' },
       206: { description: 'The requested range', contentType: 'application/octet-stream' }, 304: { description: 'Not modified' } },
     errors: ['invalid_range', 'library_offline'], handler: nodes.download }),
+  route({ method: 'POST', path: '/nodes/:id/access-token', tag: 'nodes',
+    summary: "A token for this node's own URLs (?access_token= on its download, thumbnail and preview), for links a browser follows itself: read-only, this node only, valid 5 minutes; it dies with the session and with the caller's access. The session's own token is refused in those URLs",
+    auth: 'user', params: S.IdParam, allowWithTemporaryPassword: true, responses: ok('The token', S.NodeAccessTokenResponse),
+    handler: nodeLinks.accessToken }),
   route({ method: 'GET', path: '/nodes/:id/thumbnail', tag: 'media',
     summary: 'Cached thumbnail (WebP; ?size=1024 for full screen; ?v=<version> makes it cacheable for good)', auth: 'user',
     params: S.IdParam, query: S.ThumbnailQuery,

@@ -198,6 +198,13 @@ function preview(id: string, options: { token?: string | null; accept?: string; 
   return fetchRaw(`${t.api}/nodes/${id}/preview${options.query ?? ''}`, headers);
 }
 
+/** A token for the node's own URLs, minted by the owner. */
+async function urlToken(id: string): Promise<string> {
+  const res = await t.client.post(`/nodes/${id}/access-token`, undefined, { token: owner.access });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.access_token;
+}
+
 function assertError(got: Got, status: number, code: string, context = ''): void {
   assert.equal(got.status, status, `${context} ${got.body.toString('utf8').slice(0, 300)}`);
   assert.match(got.headers.get('content-type') ?? '', /application\/json/);
@@ -545,13 +552,13 @@ describe('GET /nodes/{id}/thumbnail', () => {
     assert.match(cc, /max-age=\d{6,}/);
   });
 
-  test('?access_token works on /thumbnail; no token is 401; another account gets 404 either way', async () => {
-    const viaQuery = await thumbnail(bigId, `?access_token=${encodeURIComponent(owner.access)}`, { token: null });
+  test('?access_token with a token minted for the node works on /thumbnail; no token is 401; another account gets 404 and mints nothing', async () => {
+    const viaQuery = await thumbnail(bigId, `?access_token=${encodeURIComponent(await urlToken(bigId))}`, { token: null });
     assert.equal(viaQuery.status, 200);
     assert.equal(viaQuery.headers.get('content-type'), 'image/webp');
     assert.equal((await thumbnail(bigId, '', { token: null })).status, 401);
     assertError(await thumbnail(bigId, '', { token: stranger.access }), 404, 'not_found', 'bearer');
-    assertError(await thumbnail(bigId, `?access_token=${encodeURIComponent(stranger.access)}`, { token: null }), 404, 'not_found', 'query');
+    assert.equal((await t.client.post(`/nodes/${bigId}/access-token`, undefined, { token: stranger.access })).status, 404);
   });
 });
 
@@ -805,7 +812,7 @@ describe('the full-screen size, made on its first request', () => {
     const id = await uploadProcessed(await sideways(), { filename: 'guarded.jpg', parentId: folder });
 
     assertError(await thumbnail(id, '?size=1024', { token: stranger.access }), 404, 'not_found', 'bearer');
-    assertError(await thumbnail(id, `?size=1024&access_token=${encodeURIComponent(stranger.access)}`, { token: null }), 404, 'not_found', 'query');
+    assert.equal((await t.client.post(`/nodes/${id}/access-token`, undefined, { token: stranger.access })).status, 404, 'no URL token');
     assert.equal((await thumbnail(id, '?size=1024', { token: null })).status, 401);
     assert.equal((await cachedThumbnails(id)).some((f) => f.endsWith('-1024.webp')), false, 'refused requests make nothing');
 
@@ -928,8 +935,8 @@ describe('GET /nodes/{id}/preview', () => {
     assertError(await preview(empty, { accept: 'image/webp' }), 404, 'no_thumbnail');
   });
 
-  test('?access_token works on /preview; no token is 401; another account gets 404', async () => {
-    const query = `?access_token=${encodeURIComponent(owner.access)}`;
+  test('?access_token with a token minted for the folder works on /preview; no token is 401; another account gets 404', async () => {
+    const query = `?access_token=${encodeURIComponent(await urlToken(folder))}`;
     const json = await preview(folder, { token: null, query });
     assert.equal(json.status, 200);
     assert.equal(json.json().items.length, 4);
@@ -938,7 +945,7 @@ describe('GET /nodes/{id}/preview', () => {
     assert.equal(image.headers.get('content-type'), 'image/webp');
     assert.equal((await preview(folder, { token: null })).status, 401);
     assertError(await preview(folder, { token: stranger.access }), 404, 'not_found');
-    assertError(await preview(folder, { token: null, query: `?access_token=${encodeURIComponent(stranger.access)}` }), 404, 'not_found');
+    assert.equal((await t.client.post(`/nodes/${folder}/access-token`, undefined, { token: stranger.access })).status, 404);
   });
 });
 
