@@ -658,7 +658,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stream the content; one Range, If-Range, ETag; ?inline=1 shows safe types in place */
+        /** Stream the content; one Range, If-Range, ETag. An attachment of type application/octet-stream, except with ?inline=1 for images (not SVG), video, audio and PDF, which keep their type under a sandbox CSP */
         get: operations["getNodesIdDownload"];
         put?: never;
         post?: never;
@@ -966,7 +966,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download what a link shares (node_id: a file within it); Range like a normal download */
+        /** Download what a link shares (node_id: a file within it); Range, type and ?inline=1 as for a normal download */
         get: operations["getSTokenDownload"];
         put?: never;
         post?: never;
