@@ -830,7 +830,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Cached thumbnail (WebP; ?size=1024 for full screen; ?v=<version> makes it cacheable for good) */
+        /** Thumbnail (WebP; ?size=1024 for full screen; ?v=<version> names the version shown). Private and revalidated before each use (no-cache, ETag) */
         get: operations["getNodesIdThumbnail"];
         put?: never;
         post?: never;

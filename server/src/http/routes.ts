@@ -155,7 +155,7 @@ export const ROUTES: readonly AnyRoute[] = [
     auth: 'user', params: S.IdParam, allowWithTemporaryPassword: true, responses: ok('The token', S.NodeAccessTokenResponse),
     handler: nodeLinks.accessToken }),
   route({ method: 'GET', path: '/nodes/:id/thumbnail', tag: 'media',
-    summary: 'Cached thumbnail (WebP; ?size=1024 for full screen; ?v=<version> makes it cacheable for good)', auth: 'user',
+    summary: 'Thumbnail (WebP; ?size=1024 for full screen; ?v=<version> names the version shown). Private and revalidated before each use (no-cache, ETag)', auth: 'user',
     params: S.IdParam, query: S.ThumbnailQuery,
     responses: { 200: { description: 'The thumbnail', contentType: 'image/webp' }, 304: { description: 'Not modified' } },
     errors: ['no_thumbnail'], handler: media.thumbnail }),

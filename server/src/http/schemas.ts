@@ -376,7 +376,7 @@ export const NodeAccessTokenResponse = z.object({
 
 export const ThumbnailQuery = z.object({
   size: z.enum(['512', '1024']).optional().describe('Long edge in pixels: 512 (grid, default) or 1024 (full screen)'),
-  v: z.coerce.number().int().optional().describe('The node version the client has; a match makes the answer cacheable for good'),
+  v: z.coerce.number().int().optional().describe('The node version the client shows: a new version is a new URL (the answer is private and revalidated before each use all the same)'),
   access_token: z.string().optional().describe("For <img> elements, which cannot send headers: a token from POST /nodes/{id}/access-token for this node (never the session's own)"),
 });
 
