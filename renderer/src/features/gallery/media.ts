@@ -28,34 +28,35 @@ function usesMedia(item: MediaItem): boolean {
  */
 export function useMediaLinks(near: readonly MediaItem[]): { url(item: MediaItem): string | null; loading(item: MediaItem): boolean } {
   const [links, setLinks] = useState<ReadonlyMap<string, MediaLink>>(new Map());
+  /** Items whose link could not be made (offline, or the file went away): not asked again while near. */
+  const [failed, setFailed] = useState<ReadonlySet<string>>(new Set());
   const asking = useRef(new Set<string>());
   const [tick, setTick] = useState(0);
   const wanted = near.filter(usesMedia);
   const key = wanted.map((item) => item.id).join(',');
 
   useEffect(() => {
-    let live = true;
     const now = Date.now();
     for (const item of wanted) {
       const known = links.get(item.id);
-      if ((known && known.renewAt > now) || asking.current.has(item.id)) continue;
+      if ((known && known.renewAt > now) || asking.current.has(item.id) || failed.has(item.id)) continue;
       asking.current.add(item.id);
+      // Kept when it arrives, whatever is near by then: each answer is asked for once.
       downloadLink(item, true)
-        .then((link) => live && setLinks((before) => new Map(before).set(item.id, withRenewal(link))))
-        // Not made (offline, or the file went away): the photo stays at its preview, the video says it cannot play.
-        .catch(() => undefined)
+        .then((link) => setLinks((before) => new Map(before).set(item.id, withRenewal(link))))
+        // Not made: the photo stays at its preview, the video says it could not be loaded.
+        .catch(() => setFailed((before) => new Set(before).add(item.id)))
         .finally(() => asking.current.delete(item.id));
     }
     // Wake up when the first of them is due again.
     const due = Math.min(...wanted.map((item) => links.get(item.id)?.renewAt ?? Infinity));
     const timer = Number.isFinite(due) ? setTimeout(() => setTick((n) => n + 1), Math.max(1_000, due - now)) : null;
     return () => {
-      live = false;
       if (timer) clearTimeout(timer);
     };
     // `key` names exactly the items wanted; `links` changes only by what this effect asked for.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, links, tick]);
+  }, [key, links, failed, tick]);
 
   return useMemo(
     () => ({
@@ -63,9 +64,9 @@ export function useMediaLinks(near: readonly MediaItem[]): { url(item: MediaItem
         const link = links.get(item.id);
         return link && link.expiresAt > Date.now() ? link.url : null;
       },
-      loading: (item: MediaItem) => usesMedia(item) && !links.has(item.id),
+      loading: (item: MediaItem) => usesMedia(item) && !links.has(item.id) && !failed.has(item.id),
     }),
-    [links],
+    [links, failed],
   );
 }
 

@@ -74,7 +74,9 @@ export function VideoSlide({ item, src, loading = false, renew, poster, active, 
           <p className="video-fallback-title">{currentSrc === null ? 'This video is not available here' : "This video can't play here"}</p>
           <p>
             {currentSrc === null
-              ? 'Playing it needs a download, which is switched off.'
+              ? onDownload
+                ? 'It could not be loaded just now. Close it and open it again in a moment.'
+                : 'Playing it needs a download, which is switched off.'
               : 'It was recorded in a format this browser does not play (iPhone videos often are). Download it to watch it on this device.'}
           </p>
           {onDownload && (
