@@ -11,6 +11,12 @@ export interface ServerConfig {
   accessTokenTtlMs: number;
   /** A pending-scope token must outlive the wait for an owner to approve the device. */
   pendingTokenTtlMs: number;
+  /**
+   * A node's URL token (POST /nodes/{id}/access-token): long enough for a download or a video
+   * to start and a video to be watched and seeked for a while (the web app asks again when one
+   * expires under a playing video), short enough that a URL left in a downloads list is dead.
+   */
+  nodeTokenTtlMs: number;
   /** Refresh tokens live this long, renewed on each rotation; an idle session ends after it. */
   refreshTokenTtlMs: number;
   /** scrypt cost (N). OWASP's minimum for scrypt is 2^17 with r=8, p=1. */
@@ -98,6 +104,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   port: 8420,
   accessTokenTtlMs: 15 * 60_000,
   pendingTokenTtlMs: 60 * 60_000,
+  nodeTokenTtlMs: 5 * 60_000,
   refreshTokenTtlMs: 30 * 24 * 60 * 60_000,
   passwordHashCost: 2 ** 17,
   passwordHashConcurrency: 2,

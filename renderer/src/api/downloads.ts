@@ -1,23 +1,37 @@
-import { API_BASE } from './client.ts';
-import { session } from './session.ts';
+import { API_BASE, api, data } from './client.ts';
 
 /**
- * A link the browser follows itself (a download, a video's src): it cannot send headers, so
- * the access token rides in the URL, which the server accepts on its download route only.
+ * Links the browser follows by itself (a download, a video's src, a photo's original once
+ * zoomed) cannot carry the bearer header, so their token rides in the URL. It is never the
+ * session's own: the browser keeps such URLs (its downloads list, its history) long after the
+ * page, and the session's token opens the whole account. The server makes one on request
+ * (POST /nodes/{id}/access-token) that opens this node's download and nothing else, reads
+ * only, and lasts a few minutes.
  */
-export function downloadUrl(node: { id: string }, inline = false): string {
-  const token = session.currentAccessToken();
-  const query = new URLSearchParams();
-  if (inline) query.set('inline', '1');
-  if (token) query.set('access_token', token);
-  return `${API_BASE}/nodes/${node.id}/download?${query}`;
+export interface DownloadLink {
+  url: string;
+  /** By this device's clock: when the link stops working. */
+  expiresAt: number;
 }
 
-/** Downloads a file with a token fresh enough to outlive the click. */
+/** A clock far off (a phone set by hand) is not trusted with the token's lifetime: then assume a minute. */
+const UNTRUSTED_CLOCK_LIFETIME_MS = 60_000;
+
+export async function downloadLink(node: { id: string }, inline = false): Promise<DownloadLink> {
+  const minted = await data(api.POST('/nodes/{id}/access-token', { params: { path: { id: node.id } } }));
+  const query = new URLSearchParams();
+  if (inline) query.set('inline', '1');
+  query.set('access_token', minted.access_token);
+  const lifetime = minted.expires_at - Date.now();
+  const expiresAt = lifetime > 0 && lifetime < 3_600_000 ? minted.expires_at : Date.now() + UNTRUSTED_CLOCK_LIFETIME_MS;
+  return { url: `${API_BASE}/nodes/${node.id}/download?${query}`, expiresAt };
+}
+
+/** Saves a file on the device: the browser's own download, resumable and off this page. */
 export async function startDownload(node: { id: string; name: string }): Promise<void> {
-  await session.accessToken();
+  const { url } = await downloadLink(node);
   const link = document.createElement('a');
-  link.href = downloadUrl(node);
+  link.href = url;
   link.download = node.name;
   document.body.append(link);
   link.click();

@@ -634,6 +634,23 @@ export interface paths {
         patch: operations["patchNodesId"];
         trace?: never;
     };
+    "/nodes/{id}/access-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A token for this node's own URLs (?access_token= on its download, thumbnail and preview), for links a browser follows itself: read-only, this node only, valid 5 minutes; it dies with the session and with the caller's access. The session's own token is refused in those URLs */
+        post: operations["postNodesIdAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/nodes/{id}/download": {
         parameters: {
             query?: never;
@@ -641,7 +658,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stream the content; one Range, If-Range, ETag; ?inline=1 shows safe types in place */
+        /** Stream the content; one Range, If-Range, ETag. An attachment of type application/octet-stream, except with ?inline=1 for images (not SVG), video, audio and PDF, which keep their type under a sandbox CSP */
         get: operations["getNodesIdDownload"];
         put?: never;
         post?: never;
@@ -813,7 +830,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Cached thumbnail (WebP; ?size=1024 for full screen; ?v=<version> makes it cacheable for good) */
+        /** Thumbnail (WebP; ?size=1024 for full screen; ?v=<version> names the version shown). Private and revalidated before each use (no-cache, ETag) */
         get: operations["getNodesIdThumbnail"];
         put?: never;
         post?: never;
@@ -949,7 +966,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download what a link shares (node_id: a file within it); Range like a normal download */
+        /** Download what a link shares (node_id: a file within it); Range, type and ?inline=1 as for a normal download */
         get: operations["getSTokenDownload"];
         put?: never;
         post?: never;
@@ -7091,6 +7108,129 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postNodesIdAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description For ?access_token= on this node's download, thumbnail and preview only; refused anywhere else and as a bearer header */
+                        access_token: string;
+                        /** @description Milliseconds since the epoch; a few minutes from now */
+                        expires_at: number;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             field?: string;
                             message: string;
                         };

@@ -86,11 +86,6 @@ class Session {
     this.set({ ...this.state, user: next });
   }
 
-  /** The token as it is now, for URLs built while rendering (downloads); may be near expiry. */
-  currentAccessToken(): string | null {
-    return this.access?.token ?? null;
-  }
-
   /** A valid access token for a request, refreshing first when it is about to expire. */
   async accessToken(): Promise<string | null> {
     if (this.fresh()) return this.access!.token;

@@ -2,10 +2,13 @@ import { useEffect, useState } from 'react';
 import { authedFetch, API_BASE } from './client.ts';
 
 /**
- * Thumbnails are fetched with the bearer header and shown from blob URLs. The URL names the
- * node's version (`?v=`), which the server answers as cacheable for good, and carries no
- * token: so the browser's cache keeps them across token refreshes, and no token sits in the
- * page. A small in-memory table keeps the blob URLs of recently seen thumbnails.
+ * Thumbnails are fetched with the bearer header and shown from blob URLs, so no token sits in
+ * the page or in a URL. The URL names the node's version (`?v=`), so a new version is a new
+ * URL. The server answers `private, no-cache` with an ETag: the browser may keep a copy but
+ * asks again before each use, and the server checks access before it answers 304 (a few
+ * bytes, which fetch hands over as the kept 200). So a copy kept for one account is never
+ * shown to the next on this browser, nor after access was taken away. A small in-memory table
+ * keeps the blob URLs of recently seen thumbnails for this page, dropped on sign-out.
  */
 const MAX_KEPT = 600;
 const urls = new Map<string, Promise<string | null>>();

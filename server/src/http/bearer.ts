@@ -12,18 +12,47 @@ export const QUERY_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   'GET /nodes/:id/download',
 ]);
 
-/** The bearer token of a request: the header always, the query only on the routes above. */
+/**
+ * Of those, the routes of one node. A URL of theirs outlives the page (the downloads list, the
+ * history), so the token in it must be one made for that node (`POST /nodes/{id}/access-token`:
+ * read-only, a few minutes), never the session's own, which opens the whole API. The
+ * WebSocket keeps the session's token: its URL is never shown, saved or listed.
+ */
+export const NODE_URL_TOKEN_ROUTES: ReadonlySet<string> = new Set([
+  'GET /nodes/:id/thumbnail',
+  'GET /nodes/:id/preview',
+  'GET /nodes/:id/download',
+]);
+
+/** A session's access token (header, or the WebSocket's URL), or a node's URL token. */
+export type Credential = { kind: 'session'; token: string } | { kind: 'node'; token: string };
+
+/** What a request presents: the header always wins; the query counts only on the routes above. */
+export function credentialOf(
+  method: string,
+  routePath: string,
+  headers: IncomingHttpHeaders,
+  query: URLSearchParams,
+): Credential | null {
+  const header = headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match ? { kind: 'session', token: match[1]! } : null;
+  }
+  const route = `${method} ${routePath}`;
+  if (!QUERY_TOKEN_ROUTES.has(route)) return null;
+  const token = query.get('access_token');
+  if (token === null) return null;
+  return { kind: NODE_URL_TOKEN_ROUTES.has(route) ? 'node' : 'session', token };
+}
+
+/** A session's bearer token, from the header or (on the WebSocket) the query. */
 export function bearerToken(
   method: string,
   routePath: string,
   headers: IncomingHttpHeaders,
   query: URLSearchParams,
 ): string | null {
-  const header = headers.authorization;
-  if (header !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match ? match[1]! : null;
-  }
-  if (QUERY_TOKEN_ROUTES.has(`${method} ${routePath}`)) return query.get('access_token');
-  return null;
+  const credential = credentialOf(method, routePath, headers, query);
+  return credential?.kind === 'session' ? credential.token : null;
 }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { ClientInfo } from '../services/context.ts';
 import type { Services } from '../services/index.ts';
-import { bearerToken } from './bearer.ts';
+import { credentialOf } from './bearer.ts';
 import { isReply, type AnyRoute } from './route-def.ts';
 
 const READ_ONLY = new Set(['GET', 'HEAD']);
@@ -58,9 +58,14 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], service
 function authenticate(def: AnyRoute, services: Services): Koa.Middleware {
   return async (ctx, next) => {
     if (def.auth === 'none') return next();
-    const token = bearerToken(def.method, def.path, ctx.headers, new URLSearchParams(ctx.querystring));
-    if (token === null) throw new AppError('unauthorized');
-    const actor = services.sessions.authenticate(token);
+    const credential = credentialOf(def.method, def.path, ctx.headers, new URLSearchParams(ctx.querystring));
+    if (credential === null) throw new AppError('unauthorized');
+    if (credential.kind === 'node') {
+      // A URL token opens only the node it was made for, on its read-only URL routes (bearer.ts).
+      ctx.state.actor = services.nodeAccess.authenticate(credential.token, String(ctx.params.id));
+      return next();
+    }
+    const actor = services.sessions.authenticate(credential.token);
     if (actor.scope === 'pending') {
       // A device waiting for approval may only ask whether it has been approved.
       if (def.auth !== 'pending') {

@@ -50,7 +50,13 @@ function build(routes: readonly AnyRoute[]): Json {
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
-        queryToken: { type: 'apiKey', in: 'query', name: 'access_token' },
+        queryToken: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'access_token',
+          description:
+            "On GET /ws: the session's access token. On a node's download, thumbnail and preview: a token from POST /nodes/{id}/access-token for that node; the session's token is refused there",
+        },
       },
     },
     paths,

@@ -48,10 +48,3 @@ export function contentDisposition(kind: 'attachment' | 'inline', filename: stri
   const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
-
-/** Types a browser may show in place; everything else (HTML, SVG, scripts...) is downloaded. */
-export function inlineSafe(mime: string | null): boolean {
-  if (!mime) return false;
-  if (mime === 'image/svg+xml') return false;
-  return mime.startsWith('image/') || mime.startsWith('video/') || mime.startsWith('audio/') || mime === 'application/pdf';
-}

@@ -9,6 +9,7 @@ import * as nodes from './routes/nodes.ts';
 import * as uploads from './routes/uploads.ts';
 import * as sharing from './routes/sharing.ts';
 import * as media from './routes/media.ts';
+import * as nodeLinks from './routes/node-links.ts';
 import * as libraries from './routes/libraries.ts';
 import * as drives from './routes/drives.ts';
 import * as S from './schemas.ts';
@@ -144,13 +145,17 @@ export const ROUTES: readonly AnyRoute[] = [
   route({ method: 'DELETE', path: '/nodes/:id/star', tag: 'nodes', summary: 'Remove the bookmark', auth: 'user',
     params: S.IdParam, responses: none, handler: nodes.unstar }),
   route({ method: 'GET', path: '/nodes/:id/download', tag: 'nodes',
-    summary: 'Stream the content; one Range, If-Range, ETag; ?inline=1 shows safe types in place', auth: 'user',
+    summary: 'Stream the content; one Range, If-Range, ETag. An attachment of type application/octet-stream, except with ?inline=1 for images (not SVG), video, audio and PDF, which keep their type under a sandbox CSP', auth: 'user',
     params: S.IdParam, query: S.DownloadQuery,
     responses: { 200: { description: 'The file', contentType: 'application/octet-stream' },
       206: { description: 'The requested range', contentType: 'application/octet-stream' }, 304: { description: 'Not modified' } },
     errors: ['invalid_range', 'library_offline'], handler: nodes.download }),
+  route({ method: 'POST', path: '/nodes/:id/access-token', tag: 'nodes',
+    summary: "A token for this node's own URLs (?access_token= on its download, thumbnail and preview), for links a browser follows itself: read-only, this node only, valid 5 minutes; it dies with the session and with the caller's access. The session's own token is refused in those URLs",
+    auth: 'user', params: S.IdParam, allowWithTemporaryPassword: true, responses: ok('The token', S.NodeAccessTokenResponse),
+    handler: nodeLinks.accessToken }),
   route({ method: 'GET', path: '/nodes/:id/thumbnail', tag: 'media',
-    summary: 'Cached thumbnail (WebP; ?size=1024 for full screen; ?v=<version> makes it cacheable for good)', auth: 'user',
+    summary: 'Thumbnail (WebP; ?size=1024 for full screen; ?v=<version> names the version shown). Private and revalidated before each use (no-cache, ETag)', auth: 'user',
     params: S.IdParam, query: S.ThumbnailQuery,
     responses: { 200: { description: 'The thumbnail', contentType: 'image/webp' }, 304: { description: 'Not modified' } },
     errors: ['no_thumbnail'], handler: media.thumbnail }),
@@ -202,7 +207,7 @@ export const ROUTES: readonly AnyRoute[] = [
   route({ method: 'GET', path: '/s/:token/children', tag: 'public', summary: 'List inside a shared folder (parent_id: a folder within it)',
     auth: 'none', params: S.TokenParam, query: S.PublicListQuery, responses: ok('A page of nodes', S.pageOf(S.PublicNodeResponse)),
     errors: ['share_password_required', 'share_expired'], handler: sharing.publicChildren }),
-  route({ method: 'GET', path: '/s/:token/download', tag: 'public', summary: 'Download what a link shares (node_id: a file within it); Range like a normal download',
+  route({ method: 'GET', path: '/s/:token/download', tag: 'public', summary: 'Download what a link shares (node_id: a file within it); Range, type and ?inline=1 as for a normal download',
     auth: 'none', params: S.TokenParam, query: S.PublicNodeQuery,
     responses: { 200: { description: 'The file', contentType: 'application/octet-stream' }, 206: { description: 'A range', contentType: 'application/octet-stream' } },
     errors: ['share_password_required', 'share_expired', 'download_disabled', 'invalid_range', 'library_offline'], handler: sharing.publicDownload }),

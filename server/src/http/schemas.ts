@@ -253,7 +253,7 @@ export const GalleryMonthsResponse = z.object({
 
 export const DownloadQuery = z.object({
   inline: z.enum(['0', '1', 'true', 'false']).optional().describe('Show images, video, audio and PDF in place'),
-  access_token: z.string().optional().describe('For elements that cannot send headers'),
+  access_token: z.string().optional().describe("For elements that cannot send headers: a token from POST /nodes/{id}/access-token for this node (never the session's own)"),
 });
 
 export const VersionParams = z.object({ id: z.string().min(1).max(100), vid: z.string().min(1).max(100) });
@@ -367,12 +367,17 @@ export const PublicShareResponse = z.object({
 
 export const UnlockResponse = z.object({ grant: z.string(), expires_at: z.number().int() });
 
+export const NodeAccessTokenResponse = z.object({
+  access_token: z.string().describe("For ?access_token= on this node's download, thumbnail and preview only; refused anywhere else and as a bearer header"),
+  expires_at: z.number().int().describe('Milliseconds since the epoch; a few minutes from now'),
+});
+
 // ---- Media ----
 
 export const ThumbnailQuery = z.object({
   size: z.enum(['512', '1024']).optional().describe('Long edge in pixels: 512 (grid, default) or 1024 (full screen)'),
-  v: z.coerce.number().int().optional().describe('The node version the client has; a match makes the answer cacheable for good'),
-  access_token: z.string().optional().describe('For <img> elements, which cannot send headers'),
+  v: z.coerce.number().int().optional().describe('The node version the client shows: a new version is a new URL (the answer is private and revalidated before each use all the same)'),
+  access_token: z.string().optional().describe("For <img> elements, which cannot send headers: a token from POST /nodes/{id}/access-token for this node (never the session's own)"),
 });
 
 export const PreviewResponse = z.object({

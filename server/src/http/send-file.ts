@@ -1,27 +1,28 @@
 import type Koa from 'koa';
 import type { FileContent } from '../services/files.ts';
 import { AppError } from '../errors.ts';
-import { contentDisposition, ifRangeAllows, inlineSafe, parseRange } from './range.ts';
+import { contentDisposition, ifRangeAllows, parseRange } from './range.ts';
+import { servedAs, USER_CONTENT_CSP } from './served-type.ts';
 
 /**
- * Streams a file: validators, conditional requests, one Range, and a disposition that never
- * lets uploaded content run as a page on the server's origin.
+ * Streams a file: validators, conditional requests, one Range, and a type and disposition that
+ * never let uploaded content run on the server's origin, as a page or as a script
+ * (served-type.ts).
  */
 export function sendFile(ctx: Koa.Context, file: FileContent, options: { inline: boolean }): void {
   ctx.state.responded = true;
   const size = file.version.size;
   const mime = file.version.mime_type ?? file.node.mime_type ?? 'application/octet-stream';
-  const inline = options.inline && inlineSafe(mime);
+  const served = servedAs(mime, options.inline);
   ctx.set({
     ETag: file.etag,
     'Last-Modified': new Date(file.lastModified).toUTCString(),
     'Accept-Ranges': 'bytes',
     'Cache-Control': 'private, no-cache',
-    'Content-Disposition': contentDisposition(inline ? 'inline' : 'attachment', file.node.name),
-    // Even if a browser were talked into rendering it, the content runs in a sandbox.
-    'Content-Security-Policy': "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'",
+    'Content-Disposition': contentDisposition(served.disposition, file.node.name),
+    'Content-Security-Policy': USER_CONTENT_CSP,
   });
-  ctx.type = inline ? mime : mime.startsWith('text/html') || mime.includes('xml') ? 'application/octet-stream' : mime;
+  ctx.type = served.type;
 
   if (ctx.get('If-None-Match') && ctx.get('If-None-Match').split(',').map((s) => s.trim()).includes(file.etag)) {
     ctx.status = 304;

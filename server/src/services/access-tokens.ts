@@ -36,6 +36,11 @@ export class AccessTokens {
     return scope ? { sessionId, scope, expiresAt } : null;
   }
 
+  /** A key of its own for another kind of signed token, derived from this one (HMAC as a PRF). */
+  derivedKey(use: string): Buffer {
+    return crypto.createHmac('sha256', this.key).update(`hearth subkey: ${use}`).digest();
+  }
+
   private mac(body: string): string {
     return crypto.createHmac('sha256', this.key).update(body).digest('base64url');
   }

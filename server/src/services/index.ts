@@ -29,6 +29,7 @@ import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 import type { PublicOrigin } from './public-origin.ts';
 import { SecretBox } from './secret-box.ts';
+import { NodeAccessService } from './node-access.ts';
 
 export interface Services {
   /** Where family devices reach the server, for the URLs it hands out. */
@@ -48,6 +49,8 @@ export interface Services {
   listing: ListingService;
   gallery: GalleryService;
   files: FileService;
+  /** Tokens for one node's URLs (download, thumbnail, preview). */
+  nodeAccess: NodeAccessService;
   uploads: UploadService;
   idempotency: IdempotencyService;
   sharing: SharingService;
@@ -92,6 +95,7 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     activity,
     nodes,
     files,
+    nodeAccess: new NodeAccessService(deps, access, sessions),
     listing,
     gallery: new GalleryService(deps),
     sharing: new SharingService(deps, access, keys.link),

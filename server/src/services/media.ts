@@ -16,8 +16,6 @@ const PREVIEW_COUNT = 4;
 
 export interface ThumbnailFile {
   etag: string;
-  /** The node version the thumbnail shows. */
-  version: number;
   /** The WebP from the cache; made first when this size was not (or is no longer) in it. */
   open(): Promise<Readable>;
 }
@@ -89,7 +87,6 @@ export class MediaService {
     if (!node.has_thumbnail) throw new AppError('no_thumbnail');
     return {
       etag: `"${node.id}-${node.version}-${size}"`,
-      version: node.version,
       open: async () => (await this.thumbs.open(node.id, node.version, size)) ?? Readable.from([await this.render(node, size)]),
     };
   }

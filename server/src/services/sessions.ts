@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { AdminSession, PendingResponse, SessionInfo, TokenResponse } from '../contract/dto.ts';
 import type { SessionRevokeReason } from '../contract/events.ts';
+import type { TokenScope } from './access-tokens.ts';
 import { AppError } from '../errors.ts';
 import type { SessionRow } from '../store/sessions.repo.ts';
 import type { UserRow } from '../store/users.repo.ts';
@@ -82,12 +83,7 @@ export class SessionService {
     const now = this.deps.now();
     const claims = this.deps.accessTokens.verify(token, now);
     if (!claims) throw new AppError('invalid_token');
-    const session = this.deps.store.sessions.byId(claims.sessionId);
-    if (!session || session.expires_at <= now) throw new AppError('invalid_token');
-    const live = claims.scope === 'full' ? session.status === 'active' : session.status !== 'revoked';
-    if (!live) throw new AppError('invalid_token');
-    const user = this.deps.store.users.byId(session.user_id);
-    if (!user || user.disabled) throw new AppError('invalid_token');
+    const { session, user } = this.live(claims.sessionId, claims.scope, now);
     if (claims.scope === 'full' && now - session.last_seen_at > SEEN_WRITE_INTERVAL_MS) {
       this.deps.store.sessions.markSeen(session.id, now);
     }
@@ -99,6 +95,25 @@ export class SessionService {
       mustChangePassword: user.must_change_password,
       sessionStatus: session.status,
     };
+  }
+
+  /**
+   * The actor of a session that is signed in right now, for a token made on its behalf (a
+   * node's URL token): ending the session, or disabling the account, ends that token too.
+   */
+  liveActor(sessionId: string): Actor {
+    const { session, user } = this.live(sessionId, 'full', this.deps.now());
+    return { userId: user.id, sessionId: session.id, role: user.role, scope: 'full', mustChangePassword: user.must_change_password };
+  }
+
+  private live(sessionId: string, scope: TokenScope, now: number): { session: SessionRow; user: UserRow } {
+    const session = this.deps.store.sessions.byId(sessionId);
+    if (!session || session.expires_at <= now) throw new AppError('invalid_token');
+    const live = scope === 'full' ? session.status === 'active' : session.status !== 'revoked';
+    if (!live) throw new AppError('invalid_token');
+    const user = this.deps.store.users.byId(session.user_id);
+    if (!user || user.disabled) throw new AppError('invalid_token');
+    return { session, user };
   }
 
   /**

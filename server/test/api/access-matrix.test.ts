@@ -185,15 +185,23 @@ describe('access matrix: owner / viewer / editor / stranger / no token / share-l
     assert.deepEqual(await matrix(ROLES, (r) => call(r, 'DELETE', `/nodes/${Y}/star`)), expect(ROLES, [204, 204, 204, 404, 401, 401]));
   });
 
-  test('GET /nodes/{Y}/download: 200/200/200/404/401/401, by header and by ?access_token= alike', async () => {
+  test('GET /nodes/{Y}/download: 200/200/200/404/401/401 by header; in the URL, only a node token that the readers mint', async () => {
     assert.deepEqual(await matrix(ROLES, (r) => call(r, 'GET', `/nodes/${Y}/download`)), expect(ROLES, [200, 200, 200, 404, 401, 401]));
-    const viaQuery = await matrix(ROLES, (r) => {
+    assert.deepEqual(await matrix(ROLES, (r) => call(r, 'POST', `/nodes/${Y}/access-token`)), expect(ROLES, [200, 200, 200, 404, 401, 401]));
+    const viaQuery = await matrix(['owner', 'viewer', 'editor'], async (r) => {
+      const minted = await fetch(`${t.api}/nodes/${Y}/access-token`, { method: 'POST', headers: { authorization: `Bearer ${tokenOf(r)}` } });
+      const { access_token } = (await minted.json()) as { access_token: string };
+      return call('none', 'GET', `/nodes/${Y}/download?access_token=${encodeURIComponent(access_token)}`);
+    });
+    assert.deepEqual(viaQuery, { owner: 200, viewer: 200, editor: 200 });
+    // A session's own token in the URL opens nothing, whoever's it is.
+    const sessionInQuery = await matrix(ROLES, (r) => {
       const token = tokenOf(r);
       return call('none', 'GET', `/nodes/${Y}/download${token === undefined ? '' : `?access_token=${encodeURIComponent(token)}`}`);
     });
-    assert.deepEqual(viaQuery, expect(ROLES, [200, 200, 200, 404, 401, 401]));
+    assert.deepEqual(sessionInQuery, expect(ROLES, [401, 401, 401, 401, 401, 401]));
     // What the readers get is the current content.
-    const res = await fetch(`${t.api}/nodes/${Y}/download?access_token=${encodeURIComponent(viewer.access)}`);
+    const res = await fetch(`${t.api}/nodes/${Y}/download`, { headers: { authorization: `Bearer ${viewer.access}` } });
     assert.equal(await res.text(), 'version two!');
   });
 

@@ -50,7 +50,7 @@ before(async () => {
 after(() => t.close());
 
 describe('full downloads', () => {
-  test('a download is 200 with the bytes, Content-Length, ETag, Last-Modified, Accept-Ranges, an attachment disposition with the UTF-8 name and nosniff', async () => {
+  test('a download is 200 with the bytes, Content-Length, ETag, Last-Modified, Accept-Ranges, an attachment of plain bytes with the UTF-8 name and nosniff', async () => {
     const got = await get(fileId);
     assert.equal(got.status, 200);
     assert.ok(got.body.equals(DATA));
@@ -61,7 +61,7 @@ describe('full downloads', () => {
     assert.ok(Math.abs(Date.parse(lastModified) - Date.now()) < 60_000);
     assert.equal(got.headers.get('accept-ranges'), 'bytes');
     assert.equal(got.headers.get('x-content-type-options'), 'nosniff');
-    assert.match(got.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.equal(got.headers.get('content-type'), 'application/octet-stream');
     const disposition = got.headers.get('content-disposition') ?? '';
     assert.match(disposition, /^attachment; /);
     const star = /filename\*=UTF-8''([^;\s]+)/.exec(disposition);
@@ -212,11 +212,13 @@ describe('validators', () => {
 });
 
 describe('tokens and access', () => {
-  test('?access_token= works on download, and not on GET /nodes/{id}', async () => {
-    const got = await get(fileId, {}, { token: null, query: `?access_token=${encodeURIComponent(owner.access)}` });
+  test('?access_token= with a token minted for the file works on download, and not on GET /nodes/{id}', async () => {
+    const minted = await t.client.post(`/nodes/${fileId}/access-token`, undefined, { token: owner.access });
+    const query = `?access_token=${encodeURIComponent(minted.body.access_token)}`;
+    const got = await get(fileId, {}, { token: null, query });
     assert.equal(got.status, 200);
     assert.ok(got.body.equals(DATA));
-    const node = await fetch(`${t.api}/nodes/${fileId}?access_token=${encodeURIComponent(owner.access)}`);
+    const node = await fetch(`${t.api}/nodes/${fileId}${query}`);
     assert.equal(node.status, 401);
     const body = (await node.json()) as any;
     assert.equal(typeof body.error.code, 'string');
@@ -230,13 +232,13 @@ describe('tokens and access', () => {
     assert.equal(typeof errorCode(got), 'string');
   });
 
-  test("another account's file is 404 not_found, by header or by ?access_token, and so is an unknown id", async () => {
+  test("another account's file is 404 not_found, by header or when asking for its URL token, and so is an unknown id", async () => {
     const byHeader = await get(fileId, {}, { token: bob.access });
     assert.equal(byHeader.status, 404);
     assert.equal(errorCode(byHeader), 'not_found');
-    const byQuery = await get(fileId, {}, { token: null, query: `?access_token=${encodeURIComponent(bob.access)}` });
-    assert.equal(byQuery.status, 404);
-    assert.equal(errorCode(byQuery), 'not_found');
+    const minting = await t.client.post(`/nodes/${fileId}/access-token`, undefined, { token: bob.access });
+    assert.equal(minting.status, 404);
+    assert.equal(minting.body.error.code, 'not_found');
     const unknown = await get('01HZZZZZZZZZZZZZZZZZZZZZZZ');
     assert.equal(unknown.status, 404);
     assert.equal(errorCode(unknown), 'not_found');

@@ -664,8 +664,8 @@ describe('Cross-account access: another account\'s node answers 404 not_found on
     assert.deepEqual((await children(alice, folder.id)).map((n) => n.id), [fileId]);
   });
 
-  test('the download route refuses another account\'s token in ?access_token with 404 too', async () => {
-    const res = await t.client.get(`/nodes/${fileId}/download?access_token=${encodeURIComponent(bob.access)}`);
+  test('another account cannot mint a URL token for the node either: 404', async () => {
+    const res = await t.client.post(`/nodes/${fileId}/access-token`, undefined, { token: bob.access });
     assertError(res, 404, 'not_found');
   });
 

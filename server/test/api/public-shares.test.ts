@@ -586,8 +586,11 @@ describe('a share token is never a personal token', () => {
       assert.equal((await get('/nodes?parent_id=root', bearer)).status, 401);
       assert.equal((await get('/shares', bearer)).status, 401);
     }
-    // The owner's own token works on the same routes (the 401s above are about the token).
-    assert.equal((await get(`/nodes/${ids.report}/download?access_token=${owner.access}`)).status, 200);
+    // The owner's own tokens work on the same routes (the 401s above are about the token).
+    assert.equal((await get(`/nodes/${ids.report}/download`, { authorization: `Bearer ${owner.access}` })).status, 200);
+    const minted = await fetch(`${t.api}/nodes/${ids.report}/access-token`, { method: 'POST', headers: { authorization: `Bearer ${owner.access}` } });
+    const { access_token } = (await minted.json()) as { access_token: string };
+    assert.equal((await get(`/nodes/${ids.report}/download?access_token=${encodeURIComponent(access_token)}`)).status, 200);
   });
 
   test('an unlock grant is not a personal token either (401)', async () => {

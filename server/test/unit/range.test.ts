@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { contentDisposition, ifRangeAllows, inlineSafe, parseRange } from '../../src/http/range.ts';
+import { contentDisposition, ifRangeAllows, parseRange } from '../../src/http/range.ts';
 
 describe('parseRange', () => {
   test('no Range header means the whole file', () => {
@@ -158,29 +158,5 @@ describe('contentDisposition', () => {
     assert.ok(!/[\r\n\t]/.test(value));
     const parts = dispositionParts(value);
     assert.equal(decodeURIComponent(parts.filenameStar), 'a\r\nSet-Cookie: x=1\t.txt');
-  });
-});
-
-describe('inlineSafe', () => {
-  test('SVG is never shown inline (it can carry script)', () => {
-    assert.equal(inlineSafe('image/svg+xml'), false);
-  });
-
-  test('HTML and other markup is never shown inline', () => {
-    for (const mime of ['text/html', 'application/xhtml+xml', 'text/xml', 'application/xml', 'text/javascript', 'text/plain',
-      'application/octet-stream']) {
-      assert.equal(inlineSafe(mime), false, mime);
-    }
-  });
-
-  test('an unknown type is not shown inline', () => {
-    assert.equal(inlineSafe(null), false);
-    assert.equal(inlineSafe(''), false);
-  });
-
-  test('images, video, audio and PDF are shown inline', () => {
-    for (const mime of ['image/png', 'image/jpeg', 'image/webp', 'video/mp4', 'audio/mpeg', 'application/pdf']) {
-      assert.equal(inlineSafe(mime), true, mime);
-    }
   });
 });

@@ -109,6 +109,8 @@ export function FileDialogs({
 }
 
 function ActionSheet({ node, inTrash, setOpen, onStar, onRestore }: { node: Node; inTrash: boolean; setOpen: (open: Open | null) => void; onStar: (on: boolean) => void; onRestore: () => void }) {
+  // The sheet stays until the server has made the file's link: if it cannot, it says why here.
+  const [downloadFailed, setDownloadFailed] = useState<string | null>(null);
   const item = (icon: Parameters<typeof Icon>[0]['name'], text: string, onClick: () => void, danger = false) => (
     <li>
       <button type="button" className={danger ? 'danger' : undefined} onClick={onClick}>
@@ -119,6 +121,7 @@ function ActionSheet({ node, inTrash, setOpen, onStar, onRestore }: { node: Node
   );
   return (
     <Dialog title={node.name} onClose={() => setOpen(null)}>
+      {downloadFailed && <Notice tone="error">{downloadFailed}</Notice>}
       <ul className="menu" aria-label={`Actions for ${node.name}`}>
         {inTrash ? (
           <>
@@ -129,8 +132,11 @@ function ActionSheet({ node, inTrash, setOpen, onStar, onRestore }: { node: Node
           <>
             {node.type === 'file' &&
               item('download', 'Download', () => {
-                void startDownload(node);
-                setOpen(null);
+                setDownloadFailed(null);
+                startDownload(node).then(
+                  () => setOpen(null),
+                  (error: unknown) => setDownloadFailed(error instanceof Error ? error.message : 'The download could not start.'),
+                );
               })}
             {!node.shared && item('share', 'Share', () => setOpen({ kind: 'share', node }))}
             {item('info', 'Details', () => setOpen({ kind: 'details', node }))}

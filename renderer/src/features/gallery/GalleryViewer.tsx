@@ -6,7 +6,7 @@ import { loadThumbnail, thumbnailPath } from '../../api/thumbnails.ts';
 import type { Node, NodePage } from '../../api/types.ts';
 import { Spinner } from '../../ui/Notice.tsx';
 import { LazyViewer, type DetailLine, type ViewerAction, type ViewerSource } from '../viewer/index.ts';
-import { downloadFile, freshMediaUrl, mediaUrl, useMediaToken } from './media.ts';
+import { downloadFile, renewExpiredMedia, useMediaLinks } from './media.ts';
 import { findLoaded, loadMonthItems as loadMonth } from './load.ts';
 import { flatItems, galleryKeys, type GalleryMonth } from './queries.ts';
 import { peekThumbnail } from './thumbs.ts';
@@ -93,14 +93,16 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
     }
   }, [index, items.length, run?.from, run?.to, months, node, queryClient]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const token = useMediaToken();
+  // The lightbox draws the photo on screen and two on each side.
+  const media = useMediaLinks(index < 0 ? [] : items.slice(Math.max(0, index - 2), index + 3));
   const source = useMemo<ViewerSource<Node>>(
     () => ({
       preview: (item) => loadThumbnail(thumbnailPath(item, 1024)),
       placeholder: (item) => (item.has_thumbnail ? peekThumbnail(thumbnailPath(item)) : null),
-      media: (item) => (token ? mediaUrl(item, token) : null),
+      media: (item) => media.url(item),
+      mediaLoading: (item) => media.loading(item),
     }),
-    [token],
+    [media],
   );
   const actions = useMemo<ViewerAction<Node>[]>(
     () => [
@@ -121,7 +123,7 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
       </div>
     );
   }
-  if (index < 0 || !token) return <Spinner label="Opening the photo" />;
+  if (index < 0) return <Spinner label="Opening the photo" />;
   return (
     <Suspense fallback={<Spinner label="Opening the photo" />}>
       <LazyViewer
@@ -130,8 +132,9 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
         onIndexChange={(next) => items[next] && onShow(items[next]!)}
         onClose={onClose}
         source={source as ViewerSource}
-        onDownload={(item) => void downloadFile(item)}
-        renewMedia={(item) => freshMediaUrl(item)}
+        // A link the server cannot make now (it is away) starts nothing; the app already says it cannot reach it.
+        onDownload={(item) => void downloadFile(item).catch(() => undefined)}
+        renewMedia={(item, failedUrl) => renewExpiredMedia(item, failedUrl)}
         actions={actions as ViewerAction[]}
         details={(item) => folderLine(item as Node)}
         overlay={overlay}

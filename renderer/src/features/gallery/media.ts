@@ -1,51 +1,96 @@
-import { useEffect, useState } from 'react';
-import { API_BASE } from '../../api/client.ts';
-import { session } from '../../api/session.ts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { downloadLink, startDownload, type DownloadLink } from '../../api/downloads.ts';
+import { browserCanShow, isVideo } from '../viewer/index.ts';
 
-/**
- * Links the browser follows itself (an original photo zoomed in, a video's src, a download)
- * cannot carry the bearer header: the token rides in the URL, which the server accepts on the
- * download route (one of the spec's four), and the request log never records.
- */
-export function mediaUrl(node: { id: string }, token: string, inline = true): string {
-  const query = new URLSearchParams({ access_token: token });
-  if (inline) query.set('inline', '1');
-  return `${API_BASE}/nodes/${node.id}/download?${query}`;
+/** What needs the file itself in the viewer: a video plays it, a photo's original is shown once zoomed. */
+interface MediaItem {
+  id: string;
+  mime_type: string | null;
 }
 
-/** A media URL made now, with a token fresh enough for the browser to start loading it. */
-export async function freshMediaUrl(node: { id: string }, inline = true): Promise<string | null> {
-  const token = await session.accessToken();
-  return token ? mediaUrl(node, token, inline) : null;
+/** Made again this long before it expires (at most a third of its life): a zoom or a seek needs time to start with it. */
+const RENEW_BEFORE_MS = 45_000;
+
+interface MediaLink {
+  url: string;
+  expiresAt: number;
+  renewAt: number;
+}
+
+function usesMedia(item: MediaItem): boolean {
+  return isVideo(item) || browserCanShow(item);
+}
+
+/**
+ * The file URLs of the photos and videos around the one on screen, each with a token made for
+ * its node (api/downloads.ts), and made again shortly before it expires while it is still
+ * near. A URL already given to a playing video stays with it (see renewExpiredMedia).
+ */
+export function useMediaLinks(near: readonly MediaItem[]): { url(item: MediaItem): string | null; loading(item: MediaItem): boolean } {
+  const [links, setLinks] = useState<ReadonlyMap<string, MediaLink>>(new Map());
+  /** Items whose link could not be made (offline, or the file went away): not asked again while near. */
+  const [failed, setFailed] = useState<ReadonlySet<string>>(new Set());
+  const asking = useRef(new Set<string>());
+  const [tick, setTick] = useState(0);
+  const wanted = near.filter(usesMedia);
+  const key = wanted.map((item) => item.id).join(',');
+
+  useEffect(() => {
+    const now = Date.now();
+    for (const item of wanted) {
+      const known = links.get(item.id);
+      if ((known && known.renewAt > now) || asking.current.has(item.id) || failed.has(item.id)) continue;
+      asking.current.add(item.id);
+      // Kept when it arrives, whatever is near by then: each answer is asked for once.
+      downloadLink(item, true)
+        .then((link) => setLinks((before) => new Map(before).set(item.id, withRenewal(link))))
+        // Not made: the photo stays at its preview, the video says it could not be loaded.
+        .catch(() => setFailed((before) => new Set(before).add(item.id)))
+        .finally(() => asking.current.delete(item.id));
+    }
+    // Wake up when the first of them is due again.
+    const due = Math.min(...wanted.map((item) => links.get(item.id)?.renewAt ?? Infinity));
+    const timer = Number.isFinite(due) ? setTimeout(() => setTick((n) => n + 1), Math.max(1_000, due - now)) : null;
+    return () => {
+      if (timer) clearTimeout(timer);
+    };
+    // `key` names exactly the items wanted; `links` changes only by what this effect asked for.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, links, failed, tick]);
+
+  return useMemo(
+    () => ({
+      url: (item: MediaItem) => {
+        const link = links.get(item.id);
+        return link && link.expiresAt > Date.now() ? link.url : null;
+      },
+      loading: (item: MediaItem) => usesMedia(item) && !links.has(item.id) && !failed.has(item.id),
+    }),
+    [links, failed],
+  );
+}
+
+function withRenewal(link: DownloadLink): MediaLink {
+  const now = Date.now();
+  return { ...link, renewAt: link.expiresAt - Math.min(RENEW_BEFORE_MS, (link.expiresAt - now) / 3) };
+}
+
+/**
+ * A fresh URL for a video whose URL stopped working, when that is why: the browser asks for
+ * ranges as the video plays and seeks, and a token that expired under a long video answers
+ * 401. The server is asked about the failed URL itself; only a 401 is renewed, so a file that
+ * fails while its URL works is reported as unplayable rather than retried forever.
+ */
+export async function renewExpiredMedia(item: MediaItem, failedUrl: string): Promise<string | null> {
+  const probe = await fetch(failedUrl, { method: 'HEAD' }).catch(() => null);
+  if (probe?.status !== 401) return null;
+  return downloadLink(item, true).then(
+    (link) => link.url,
+    () => null,
+  );
 }
 
 /** Saves a file on the device (the browser's own download, resumable and off this page). */
-export async function downloadFile(node: { id: string; name: string }): Promise<void> {
-  const url = await freshMediaUrl(node, false);
-  if (!url) return;
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = node.name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-}
-
-/**
- * The current access token for media URLs, renewed every few minutes (tokens live 15): a URL
- * keeps the token it was made with, so a photo already shown never reloads for a new one.
- */
-export function useMediaToken(): string | null {
-  const [token, setToken] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    const renew = () => void session.accessToken().then((fresh) => live && setToken(fresh));
-    renew();
-    const timer = setInterval(renew, 4 * 60_000);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, []);
-  return token;
+export function downloadFile(node: { id: string; name: string }): Promise<void> {
+  return startDownload(node);
 }

@@ -4,8 +4,8 @@ import { session } from '../../api/session.ts';
 
 /**
  * Thumbnails for the timeline, fetched with the bearer header and shown from blob URLs (as
- * api/thumbnails.ts does, and why: a `?v=` URL without a token stays in the browser's cache for
- * good). Unlike that loader, a request is dropped when its tile scrolls away before it started,
+ * api/thumbnails.ts does, and why: no token in a URL, and the browser's copy is revalidated with
+ * the server, a 304, before each use). Unlike that loader, a request is dropped when its tile scrolls away before it started,
  * and aborted when it did: a fling through a thousand photos must not leave a thousand requests
  * queued ahead of the ones now on screen.
  */

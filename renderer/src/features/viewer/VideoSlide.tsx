@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../../ui/Icon.tsx';
+import { Spinner } from '../../ui/Notice.tsx';
 import type { ViewerItem } from './types.ts';
 
 /**
@@ -17,8 +18,13 @@ export interface VideoSlideProps {
   item: ViewerItem;
   /** The file, played with Range requests (the browser seeks by asking for the bytes it needs). */
   src: string | null;
-  /** A fresh URL when the first one stopped working (its token expired while the video was open). */
-  renew?: (() => Promise<string | null>) | undefined;
+  /** The URL is still being made: the slide waits on its poster. */
+  loading?: boolean;
+  /**
+   * A fresh URL when the one in use stopped working because its token expired (a long video
+   * asks for ranges as it plays and seeks); null when that is not why it failed.
+   */
+  renew?: ((failedUrl: string) => Promise<string | null>) | undefined;
   poster: string | null;
   active: boolean;
   width: number;
@@ -32,18 +38,32 @@ export interface VideoSlideProps {
  * canPlayType, the error event, and metadata without a picture (a browser that can read the file
  * but not decode its video would play the sound over black).
  */
-export function VideoSlide({ item, src, renew, poster, active, width, height, onDownload }: VideoSlideProps) {
+export function VideoSlide({ item, src, loading = false, renew, poster, active, width, height, onDownload }: VideoSlideProps) {
   const video = useRef<HTMLVideoElement>(null);
   const [unplayable, setUnplayable] = useState(() => !worthTrying(item.mime_type));
   const [currentSrc, setCurrentSrc] = useState(src);
-  const retried = useRef(false);
+  /** False from a renewal until the renewed URL has loaded: one that fails at once is not renewed again. */
+  const settled = useRef(true);
   const resumeAt = useRef<{ time: number; play: boolean } | null>(null);
 
   useEffect(() => {
     if (!active) video.current?.pause();
   }, [active]);
 
+  // A URL made after the slide appeared is taken once; the viewer renewing its links later
+  // never swaps the URL of a video under way (that would start it again).
+  if (currentSrc === null && src !== null) setCurrentSrc(src);
+
   const size = fit(item, width, height);
+
+  if (!unplayable && currentSrc === null && loading) {
+    return (
+      <div className="video-fallback" style={{ width, height }}>
+        {poster ? <img src={poster} alt="" className="video-fallback-poster" draggable={false} /> : null}
+        <Spinner label="Loading the video" />
+      </div>
+    );
+  }
 
   if (unplayable || currentSrc === null) {
     return (
@@ -54,7 +74,9 @@ export function VideoSlide({ item, src, renew, poster, active, width, height, on
           <p className="video-fallback-title">{currentSrc === null ? 'This video is not available here' : "This video can't play here"}</p>
           <p>
             {currentSrc === null
-              ? 'Playing it needs a download, which is switched off.'
+              ? onDownload
+                ? 'It could not be loaded just now. Close it and open it again in a moment.'
+                : 'Playing it needs a download, which is switched off.'
               : 'It was recorded in a format this browser does not play (iPhone videos often are). Download it to watch it on this device.'}
           </p>
           {onDownload && (
@@ -81,6 +103,7 @@ export function VideoSlide({ item, src, renew, poster, active, width, height, on
       height={size.height}
       aria-label={item.name}
       onLoadedMetadata={(event) => {
+        settled.current = true;
         const element = event.currentTarget;
         if (element.videoWidth === 0 && element.videoHeight === 0) setUnplayable(true);
         const resume = resumeAt.current;
@@ -92,13 +115,14 @@ export function VideoSlide({ item, src, renew, poster, active, width, height, on
       }}
       onError={async (event) => {
         const element = event.currentTarget;
-        // Once, a fresh URL: a link whose token expired fails like a file that cannot play.
-        if (!retried.current && renew) {
-          retried.current = true;
-          resumeAt.current = { time: element.currentTime, play: !element.paused };
-          const fresh = await renew();
-          // The same URL is still valid: the file itself is what failed.
-          if (fresh && fresh !== element.getAttribute('src')) {
+        const failed = element.getAttribute('src');
+        // A link whose token expired fails like a file that cannot play: renew, and go on from here.
+        if (settled.current && renew && failed) {
+          const at = { time: element.currentTime, play: !element.paused };
+          const fresh = await renew(failed);
+          if (fresh) {
+            settled.current = false;
+            resumeAt.current = at;
             setCurrentSrc(fresh);
             return;
           }

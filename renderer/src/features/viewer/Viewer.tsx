@@ -28,8 +28,8 @@ export interface ViewerProps<T extends ViewerItem> {
   source: ViewerSource<T>;
   /** Saves the file on the device; absent when downloads are off. */
   onDownload?: ((item: T) => void) | undefined;
-  /** A fresh media URL for a video whose URL stopped working. */
-  renewMedia?: ((item: T) => Promise<string | null>) | undefined;
+  /** A fresh media URL for a video whose URL stopped working (its token expired), or null when that is not why it failed. */
+  renewMedia?: ((item: T, failedUrl: string) => Promise<string | null>) | undefined;
   actions?: ViewerAction<T>[] | undefined;
   /** More lines for the details panel (the folder, who shared it). */
   details?: ((item: T) => DetailLine[]) | undefined;
@@ -77,7 +77,8 @@ export function Viewer<T extends ViewerItem>({
           key={item.id}
           item={item}
           src={source.media(item)}
-          renew={renewMedia ? () => renewMedia(item) : undefined}
+          loading={source.mediaLoading?.(item) ?? false}
+          renew={renewMedia ? (failedUrl) => renewMedia(item, failedUrl) : undefined}
           poster={slide.poster}
           active={offset === 0}
           width={rect.width}

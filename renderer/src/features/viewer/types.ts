@@ -24,8 +24,10 @@ export interface ViewerSource<T extends ViewerItem = ViewerItem> {
   preview(item: T): string | null | Promise<string | null>;
   /** A smaller picture already at hand (the grid's), shown at once while the preview loads. */
   placeholder?(item: T): string | null;
-  /** The original file, loaded by the browser itself: zoomed photos and played videos. Null when not allowed. */
+  /** The original file, loaded by the browser itself: zoomed photos and played videos. Null when not allowed (or not yet made). */
   media(item: T): string | null;
+  /** Whether the media URL of the item is still being made: a video waits on its poster instead of saying it cannot play. */
+  mediaLoading?(item: T): boolean;
 }
 
 /** A button of the viewer's bar (share, trash…); the viewer adds Info, Download and Close itself. */

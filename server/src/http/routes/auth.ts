@@ -1,4 +1,6 @@
 import type * as S from '../schemas.ts';
+import { AppError } from '../../errors.ts';
+import { CLEAR_CACHE, clearingCache } from '../clear-site-data.ts';
 import { reply, type Handler } from '../route-def.ts';
 
 export const register: Handler<typeof S.RegisterBody, undefined, undefined, 'none'> = async ({ services, body, client }) =>
@@ -9,11 +11,18 @@ export const login: Handler<typeof S.LoginBody, undefined, undefined, 'none'> = 
   return reply(result.status, result.body);
 };
 
-export const refresh: Handler<typeof S.RefreshBody, undefined, undefined, 'none'> = ({ services, body, client }) =>
-  services.sessions.refresh(body.refresh_token, client);
+export const refresh: Handler<typeof S.RefreshBody, undefined, undefined, 'none'> = ({ services, body, client }) => {
+  try {
+    return services.sessions.refresh(body.refresh_token, client);
+  } catch (error) {
+    // A refused refresh signs this browser out: what it cached for the account goes too.
+    throw error instanceof AppError && error.status === 401 ? clearingCache(error) : error;
+  }
+};
 
 export const logout: Handler = ({ services, actor }) => {
   services.sessions.logout(actor);
+  return reply(204, undefined, CLEAR_CACHE);
 };
 
 export const sessionStatus: Handler<undefined, undefined, typeof S.IdParam, 'pending'> = ({ services, actor, params }) =>

@@ -5,7 +5,7 @@ import { API_PREFIX } from '../paths.ts';
 
 export const thumbnail: Handler<undefined, typeof S.ThumbnailQuery, typeof S.IdParam> = ({ services, actor, params, query, koa }) => {
   const size = query.size === '1024' ? 1024 : 512;
-  return sendThumbnail(koa, services.media.thumbnail(actor, params.id, size), query.v);
+  return sendThumbnail(koa, services.media.thumbnail(actor, params.id, size));
 };
 
 /** JSON by default; one mosaic image when the client prefers an image (an <img> pointing here). */

@@ -81,5 +81,5 @@ export const publicThumbnail: Handler<undefined, typeof S.PublicNodeQuery, typeo
   koa,
 }) => {
   const node = services.publicShares.thumbnailTarget({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
-  return sendThumbnail(koa, services.media.thumbnailOf(node, query.size === '1024' ? 1024 : 512), undefined);
+  return sendThumbnail(koa, services.media.thumbnailOf(node, query.size === '1024' ? 1024 : 512));
 };
