@@ -33,6 +33,10 @@ export interface StatusResponse {
   server_id: string;
   version: string;
   setup_required: boolean;
+  /** Setup from this caller needs the code printed where the server was started. */
+  setup_code_required: boolean;
+  /** Setup happens in the desktop app's window on the PC; no browser can do it. */
+  setup_in_desktop_app: boolean;
   require_device_approval: boolean;
   allow_self_registration: boolean;
   ready: boolean;
