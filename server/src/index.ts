@@ -114,11 +114,14 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, hosts, handle);
 
   // The desktop app before its owner exists listens on this PC alone (setup is in its window).
-  const listening = new Listening(server, listenPlan(config.host, config.hostedSetup && store.users.count() === 0));
+  const ownerExists = store.users.count() > 0;
+  const listening = new Listening(server, listenPlan(config.host, config.hostedSetup ? { ownerExists } : null));
   let port: number;
   try {
     port = await listening.start(config.port);
+    if (ownerExists) await listening.widen();
   } catch (error) {
+    listening.close();
     gateway.close();
     db.close();
     throw error;

@@ -14,10 +14,16 @@ export interface ListenPlan {
   then: null | { rebind: string } | { add: string };
 }
 
-/** The desktop app before its owner exists listens on this PC alone; everything else listens where it is told. */
-export function listenPlan(host: string, loopbackFirst: boolean): ListenPlan {
-  if (!loopbackFirst || isLoopbackHost(host)) return { first: host, then: null };
-  if (host === '' || host === '0.0.0.0' || host === '::') return { first: LOOPBACK, then: { rebind: host } };
+/**
+ * Where to listen. Headless: where it is told. The desktop app (hosted) keeps its window on
+ * 127.0.0.1 and, before its owner exists, listens nowhere else; after, a wildcard address
+ * from the start, or a specific address beside the loopback one.
+ */
+export function listenPlan(host: string, hosted: { ownerExists: boolean } | null): ListenPlan {
+  if (hosted === null || isLoopbackHost(host)) return { first: host, then: null };
+  if (host === '' || host === '0.0.0.0' || host === '::') {
+    return hosted.ownerExists ? { first: host, then: null } : { first: LOOPBACK, then: { rebind: host } };
+  }
   return { first: LOOPBACK, then: { add: host } };
 }
 

@@ -80,13 +80,15 @@ describe('the desktop app\'s first run (hostedSetup)', () => {
 });
 
 describe('the desktop app once its owner exists', () => {
-  test('a start listens on the home network at once', async () => {
+  test('a start listens on the home network at once, and the window\'s loopback address too', async () => {
     const first = await startTestServer({ hostedSetup: true, host: '127.0.0.2' });
     await first.server.setupOwner(OWNER);
     await first.server.close();
     const again = await startTestServer({ hostedSetup: true, host: '127.0.0.2', dataDir: first.dataDir });
     try {
+      assert.equal(new URL(again.url).hostname, '127.0.0.1');
       assert.equal(await statusAt('127.0.0.2', again.server.port), 200);
+      assert.equal(await statusAt('127.0.0.1', again.server.port), 200);
       assert.equal(again.server.localOwnerSession()!.user.username, OWNER.username);
     } finally {
       await again.close();

@@ -11,16 +11,25 @@ import { Listening, listenPlan } from '../../src/http/listening.ts';
 import { isThisPc } from '../../src/services/setup-gate.ts';
 
 describe('listenPlan', () => {
+  const before = { ownerExists: false };
+  const after = { ownerExists: true };
+
   test('the desktop before its owner: loopback first, then the wildcard takes the port over, or a LAN address is added', () => {
-    assert.deepEqual(listenPlan('0.0.0.0', true), { first: '127.0.0.1', then: { rebind: '0.0.0.0' } });
-    assert.deepEqual(listenPlan('::', true), { first: '127.0.0.1', then: { rebind: '::' } });
-    assert.deepEqual(listenPlan('192.168.1.20', true), { first: '127.0.0.1', then: { add: '192.168.1.20' } });
+    assert.deepEqual(listenPlan('0.0.0.0', before), { first: '127.0.0.1', then: { rebind: '0.0.0.0' } });
+    assert.deepEqual(listenPlan('::', before), { first: '127.0.0.1', then: { rebind: '::' } });
+    assert.deepEqual(listenPlan('192.168.1.20', before), { first: '127.0.0.1', then: { add: '192.168.1.20' } });
   });
 
-  test('a loopback host, or anything once the owner exists, listens where it is told from the start', () => {
-    assert.deepEqual(listenPlan('127.0.0.1', true), { first: '127.0.0.1', then: null });
-    assert.deepEqual(listenPlan('localhost', true), { first: 'localhost', then: null });
-    assert.deepEqual(listenPlan('0.0.0.0', false), { first: '0.0.0.0', then: null });
+  test('the desktop with its owner: a wildcard at once; a specific address beside the window\'s loopback one', () => {
+    assert.deepEqual(listenPlan('0.0.0.0', after), { first: '0.0.0.0', then: null });
+    assert.deepEqual(listenPlan('192.168.1.20', after), { first: '127.0.0.1', then: { add: '192.168.1.20' } });
+  });
+
+  test('headless, or a loopback host, listens where it is told', () => {
+    assert.deepEqual(listenPlan('127.0.0.1', before), { first: '127.0.0.1', then: null });
+    assert.deepEqual(listenPlan('localhost', before), { first: 'localhost', then: null });
+    assert.deepEqual(listenPlan('0.0.0.0', null), { first: '0.0.0.0', then: null });
+    assert.deepEqual(listenPlan('192.168.1.20', null), { first: '192.168.1.20', then: null });
   });
 });
 
