@@ -148,3 +148,8 @@ const SENTENCES: Record<ErrorCode, string> = {
   pool_unavailable: 'Combining drives needs the mergerfs tool on this computer.',
   library_offline: 'The drive holding this file is not connected. Plug it back in at the Hearth computer.',
 };
+
+/** A code the server sent (or the desktop app relayed from it), as the app knows it. */
+export function knownCode(code: string | undefined): ErrorCode | 'unknown' {
+  return code !== undefined && code in SENTENCES ? (code as ErrorCode) : 'unknown';
+}
