@@ -95,7 +95,9 @@ export class OwnerRecoveryService {
     });
     rateLimiter.reset(slowed);
     rateLimiter.reset(`login:acct:${usernameKey(owner.username)}`);
-    this.sessions.endAllOf(owner.id, 'password_reset');
+    // Told to the owner's other devices as what it is: their password changed (not an
+    // owner's temporary password, which 'password_reset' announces).
+    this.sessions.endAllOf(owner.id, 'password_changed');
     this.deps.log.info('the owner signed in with a recovery code; the other sessions ended');
     const fresh = store.users.byId(owner.id)!;
     return this.sessions.issueTokens(this.sessions.open(fresh, client, input, 'active'), fresh);

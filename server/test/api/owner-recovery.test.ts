@@ -16,6 +16,7 @@ import { makeOwnerRecoveryCode } from '../../src/services/owner-recovery.ts';
 import { hashSecret, normaliseTypableSecret } from '../../src/services/secrets.ts';
 import { createMember, OWNER, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { assertError } from '../helpers/assert.ts';
+import { EventSocket } from '../helpers/events.ts';
 import { ClientFrom } from '../helpers/from-address.ts';
 import { codeIn, runOwnerCli } from '../helpers/owner-cli.ts';
 import { makeTempDir, startTestServer, TEST_HASH_COST, type TestServer } from '../helpers/server.ts';
@@ -86,6 +87,7 @@ describe('POST /auth/recover with a code made at the PC', () => {
 
   test('made while the server runs, the code signs the owner in at once (no approval) with the new password, and ends every other session of the owner', async () => {
     const desktop = t.server.localOwnerSession()!;
+    const socket = await EventSocket.open(t.url, owner.access);
     const waiting = await t.client.post('/auth/login', OWNER);
     assert.equal(waiting.status, 202, 'without the code, a new browser waits for approval');
 
@@ -98,6 +100,10 @@ describe('POST /auth/recover with a code made at the PC', () => {
     assert.equal((await t.client.get('/me', { token: res.body.access_token })).status, 200, 'a full session, not a pending one');
 
     assertError(await t.client.get('/me', { token: owner.access }), 401, 'invalid_token');
+    // Its devices hear why: their password changed (not "the owner reset your password").
+    const revoked = await socket.waitFor((m) => m.type === 'session.revoked');
+    assert.deepEqual(revoked.payload, { session_id: owner.sessionId, reason: 'password_changed' });
+    await socket.closed;
     assertError(await t.client.get('/me', { token: desktop.access_token }), 401, 'invalid_token');
     assertError(await t.client.get(`/auth/session/${waiting.body.session_id}/status`, { token: waiting.body.access_token }), 401, 'invalid_token');
     assertError(await t.client.post('/auth/refresh', { refresh_token: owner.refresh }), 401, 'invalid_refresh_token');
