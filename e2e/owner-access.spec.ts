@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from '@playwright/test';
-import { expect, test } from './support/fixtures.ts';
+import { openConsole } from './support/console.ts';
+import { expect, signIn, test } from './support/fixtures.ts';
 import { startHearth, type Hearth } from './support/hearth.ts';
 import { captureScreen } from './support/screens.ts';
 
@@ -93,6 +94,33 @@ test.describe('Owner locked out?', () => {
       expect((await hearth.api.call('POST', '/auth/login', undefined, owner)).status).toBe(401);
       expect((await hearth.api.call('POST', '/auth/login', undefined, { ...owner, password: 'a fresh start 2024' })).status).toBe(202);
     });
+    await context.close();
+  });
+});
+
+test.describe('the main owner among owners', () => {
+  let hearth: Hearth;
+  test.afterAll(async () => {
+    await hearth?.stop();
+  });
+
+  test('a second owner sees the account that set Hearth up as "Main owner", with no switch-off, demotion or new password to offer', async ({ browser }, testInfo) => {
+    hearth = await startHearth();
+    const main = await hearth.api.setupOwner('dad', 'our family photos 1');
+    const invite = await hearth.api.ok('POST', '/admin/invites', main.access, { role: 'admin' });
+    await hearth.api.ok('POST', '/auth/register', undefined, { username: 'mum', password: 'our family photos 2', invite_code: invite.code });
+    const context = await browser.newContext({ ...testInfo.project.use, baseURL: hearth.url });
+    const page = await context.newPage();
+    await signIn(page, { username: 'mum', password: 'our family photos 2' });
+    await openConsole(page, 'People');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'dad' }) });
+    await expect(card.getByText('Main owner')).toBeVisible();
+    for (const action of ['Switch off dad', 'Make dad a family member', 'New password for dad']) {
+      await expect(card.getByRole('button', { name: action })).toHaveCount(0);
+    }
+    await expect(card.getByRole('button', { name: 'Storage limit of dad' })).toBeVisible();
+    await card.scrollIntoViewIfNeeded();
+    await captureScreen(page, testInfo, 'console-people-main-owner');
     await context.close();
   });
 });

@@ -3083,6 +3083,8 @@ export interface operations {
                             disabled: boolean;
                             display_name: string | null;
                             id: string;
+                            /** @description The account first-run setup made: the desktop app's, never switched off, made a member or reset by another admin */
+                            main_owner: boolean;
                             must_change_password: boolean;
                             quota: {
                                 limit: number | null;
@@ -3212,6 +3214,8 @@ export interface operations {
                         disabled: boolean;
                         display_name: string | null;
                         id: string;
+                        /** @description The account first-run setup made: the desktop app's, never switched off, made a member or reset by another admin */
+                        main_owner: boolean;
                         must_change_password: boolean;
                         quota: {
                             limit: number | null;

@@ -67,6 +67,8 @@ export interface AdminUser extends UserSummary {
   disabled: boolean;
   quota: Quota;
   created_at: number;
+  /** The account first-run setup made (the owner of this PC's Hearth): other admins cannot switch it off, demote or reset it. */
+  main_owner: boolean;
 }
 
 export type SessionStatus = 'pending' | 'active' | 'denied' | 'revoked';

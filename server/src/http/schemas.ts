@@ -147,7 +147,11 @@ export const HealthResponse = z.object({
 });
 
 export const MeResponse = UserSummary.extend({ quota: Quota });
-export const AdminUserResponse = MeResponse.extend({ disabled: z.boolean(), created_at: z.number().int() });
+export const AdminUserResponse = MeResponse.extend({
+  disabled: z.boolean(),
+  created_at: z.number().int(),
+  main_owner: z.boolean().describe('The account first-run setup made: the desktop app\'s, never switched off, made a member or reset by another admin'),
+});
 export const PublicUserResponse = z.object({ id: z.string(), name: z.string(), avatar_seed: z.string() });
 export const UserResponse = z.object({ user: UserSummary });
 

@@ -25,7 +25,8 @@ export class AdminUserService {
 
   list(actor: Actor, page: PageRequest): Page<AdminUser> {
     requireAdmin(actor);
-    return keysetPage(page, (after, limit) => this.deps.store.users.page(after, limit), (r) => r.id, toAdminUser);
+    const mainOwner = this.owners.owner()?.id;
+    return keysetPage(page, (after, limit) => this.deps.store.users.page(after, limit), (r) => r.id, (row) => toAdminUser(row, mainOwner));
   }
 
   update(actor: Actor, userId: string, patch: UserPatch): AdminUser {
@@ -51,7 +52,7 @@ export class AdminUserService {
         { users: [userId] },
       );
     }
-    return toAdminUser(after);
+    return toAdminUser(after, this.owners.owner()?.id);
   }
 
   /**

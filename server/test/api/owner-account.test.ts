@@ -99,6 +99,17 @@ describe('the owner\'s account among other admins', () => {
     assert.equal((await t.client.post(`/admin/users/${member.userId}/reset-password`, {}, { token: owner.access })).status, 200);
   });
 
+  test('the console\'s list marks the main owner, so it offers none of the refused changes', async () => {
+    const list = (await t.client.get('/admin/users', { token: owner.access })).body.items;
+    assert.deepEqual(
+      list.map((u: any) => [u.username, u.main_owner]).sort(),
+      [['kid', false], ['owner', true], ['second-owner', false]],
+    );
+    const patched = await t.client.patch(`/admin/users/${member.userId}`, { quota_bytes: 10 ** 9 }, { token: owner.access });
+    assert.equal(patched.body.main_owner, false);
+    assert.equal((await t.client.patch(`/admin/users/${owner.userId}`, { quota_bytes: null }, { token: owner.access })).body.main_owner, true);
+  });
+
   test('the desktop window is the owner\'s, whoever else is an admin', () => {
     assert.equal(t.server.localOwnerSession()!.user.id, owner.userId);
   });
