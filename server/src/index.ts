@@ -122,6 +122,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     if (ownerExists) await listening.widen();
   } catch (error) {
     listening.close();
+    server.close();
     gateway.close();
     db.close();
     throw error;
@@ -144,7 +145,6 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   // Reconciliation walks every content file: it runs after the server is already answering.
   const reconciled = reconcileContent(deps, content).catch((error) => log.error('reconciliation failed', { error: String(error) }));
 
-  const setupCode = services.setupGate.setupCode();
   let closed: Promise<void> | undefined;
   return {
     url: `http://${clientHost(listening.plan.first)}:${port}`,
@@ -154,7 +154,8 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     gateway,
     localOwnerSession: () => services.localOwner.open(),
     get setup() {
-      return setupCode === null || !services.setupGate.awaitingOwner() ? null : { code: setupCode, url: `${origin.current()}/` };
+      const code = services.setupGate.setupCode();
+      return code === null ? null : { code, url: `${origin.current()}/` };
     },
     setupOwner: async (input) => {
       await services.auth.setupAtThisPc(input);

@@ -18,8 +18,8 @@ export type SetupDoor = 'open' | 'setup_code' | 'desktop_app';
  *   new at each start, kept only in memory). Wrong codes count like wrong passwords.
  */
 export class SetupGate {
-  private codeDigest: Buffer | null = null;
   private readonly code: string | null;
+  private codeDigest: Buffer | null;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -32,7 +32,7 @@ export class SetupGate {
 
   /** The code to print for the owner, once, beside the listening line; null once someone is set up. */
   setupCode(): string | null {
-    return this.code;
+    return this.codeDigest === null ? null : this.code;
   }
 
   door(client: ClientInfo): SetupDoor {
@@ -54,11 +54,6 @@ export class SetupGate {
       async () => expected !== null && crypto.timingSafeEqual(digest(code), expected),
     );
     if (!right) throw new AppError('invalid_setup_code', undefined, { field: 'setup_code' });
-  }
-
-  /** True until setup is done. */
-  awaitingOwner(): boolean {
-    return this.codeDigest !== null;
   }
 
   /** Setup is done: the code opens nothing any more. */
