@@ -1,17 +1,21 @@
 /** Messages between main and the server's utility process (over its parentPort). */
 import type { ConfigInput } from '../server/src/config.ts';
 import type { TokenResponse } from '../server/src/contract/dto.ts';
-import type { PendingDevice } from './ports.ts';
+import type { OwnerSetup, PendingDevice, RecoveryCode, SetupResult } from './ports.ts';
 
 export type ToServer =
   | { type: 'start'; config: ConfigInput }
   | { type: 'local-session'; id: number }
+  | { type: 'setup'; id: number; input: OwnerSetup }
+  | { type: 'recovery-code'; id: number }
   | { type: 'stop' };
 
 export type FromServer =
   | { type: 'ready'; url: string; port: number; setupRequired: boolean }
   | { type: 'failed'; error: string }
   | { type: 'local-session'; id: number; tokens: TokenResponse | null; error?: string }
+  | { type: 'setup'; id: number; result: SetupResult }
+  | { type: 'recovery-code'; id: number; code: RecoveryCode | null }
   | { type: 'pending'; device: PendingDevice }
   | { type: 'settled'; sessionId: string }
   | { type: 'stopped' };

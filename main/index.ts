@@ -5,12 +5,12 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, clipboard, ipcMain, Notification, session } from 'electron';
+import { app, clipboard, dialog, ipcMain, Notification, session } from 'electron';
 import { configFromEnv } from '../server/src/config.ts';
 import { LinuxAutostart } from './autostart.ts';
 import { Desktop } from './lifecycle.ts';
 import { dataDirFor } from './paths.ts';
-import type { AppPort, NotifierPort, TrayPort, TrayState } from './ports.ts';
+import type { AppPort, DialogPort, NotifierPort, TrayPort, TrayState } from './ports.ts';
 import { UtilityServerHost } from './server-host.ts';
 import { ElectronTray } from './tray.ts';
 import { registerIpc } from './ipc.ts';
@@ -27,6 +27,8 @@ const config = {
   ...env,
   dataDir: dataDirFor(app.getPath('userData'), process.env),
   sqliteEngine: 'node' as const,
+  // Setup comes from this app's window, and the server is closed to the network until then.
+  hostedSetup: true,
 };
 
 const autostart = process.platform === 'linux' ? new LinuxAutostart(process.env.APPIMAGE ?? process.execPath) : null;
@@ -43,6 +45,13 @@ const notifier: NotifierPort = {
     const notification = new Notification({ title, body });
     notification.on('click', onClick);
     notification.show();
+  },
+};
+
+const dialogs: DialogPort = {
+  async show({ title, message, detail, buttons }) {
+    const { response } = await dialog.showMessageBox({ type: 'info', title, message, detail, buttons, defaultId: 0, cancelId: buttons.length - 1, noLink: true });
+    return response;
   },
 };
 
@@ -63,7 +72,7 @@ const window: HearthWindow = new HearthWindow({
   icon: path.join(resources, 'icons', '512x512.png'),
   onCloseRequested: () => desktop.windowCloseRequested(),
 });
-const desktop: Desktop = new Desktop(server, window, trayPort, notifier, appPort, {
+const desktop: Desktop = new Desktop(server, window, trayPort, notifier, dialogs, appPort, {
   startedAtLogin: process.argv.includes('--hidden') || app.getLoginItemSettings().wasOpenedAtLogin === true,
   lanUrls: (port) => listLanAddresses().map((a) => `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${port}/`),
 });
@@ -85,12 +94,14 @@ app.whenReady().then(async () => {
   registerIpc(ipcMain, origin, {
     localSession: () => server.localOwnerSession(),
     copyText: (text) => clipboard.writeText(text),
+    setup: (input) => desktop.setupOwner(input),
   });
   tray = new ElectronTray(
     { normal: trayIcon('tray'), attention: trayIcon('tray-attention') },
     {
       open: () => desktop.openWindow(),
       copyPhoneUrl: () => desktop.copyPhoneUrl(),
+      makeRecoveryCode: () => void desktop.makeRecoveryCode(),
       toggleOpenAtLogin: () => desktop.toggleOpenAtLogin(),
       quit: () => void desktop.quit(),
     },

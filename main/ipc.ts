@@ -1,9 +1,11 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
+import type { OwnerSetup } from './ports.ts';
 
 /** The only messages the page may send to main (see preload.ts). */
 export const IPC = {
   localSession: 'hearth:local-session',
   copyText: 'hearth:copy-text',
+  setup: 'hearth:setup',
 } as const;
 
 export function sameOrigin(url: string, origin: string): boolean {
@@ -21,7 +23,7 @@ export function sameOrigin(url: string, origin: string): boolean {
 export function registerIpc(
   ipcMain: IpcMain,
   origin: () => string,
-  handlers: { localSession(): Promise<unknown>; copyText(text: string): void },
+  handlers: { localSession(): Promise<unknown>; copyText(text: string): void; setup(input: OwnerSetup): Promise<unknown> },
 ): void {
   const trusted = (event: IpcMainInvokeEvent) => {
     const frame = event.senderFrame;
@@ -38,5 +40,21 @@ export function registerIpc(
     if (args.length !== 1 || typeof text !== 'string' || text.length === 0 || text.length > 2048) throw new Error('refused: copyText takes one string of up to 2048 characters');
     handlers.copyText(text);
   });
+  // First-run setup: the only way the owner's account is made in the desktop app (the
+  // server refuses POST /setup here). The server checks the rules; this checks the shape.
+  ipcMain.handle(IPC.setup, (event, ...args: unknown[]) => {
+    if (!trusted(event)) throw new Error('refused: not the server\'s page');
+    const input = args.length === 1 ? ownerSetup(args[0]) : null;
+    if (input === null) throw new Error('refused: setup takes one object {username, password, server_name?} of strings');
+    return handlers.setup(input);
+  });
+}
+
+function ownerSetup(value: unknown): OwnerSetup | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { username, password, server_name } = value as Record<string, unknown>;
+  const text = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
+  if (!text(username, 200) || !text(password, 1024) || (server_name !== undefined && !text(server_name, 200))) return null;
+  return { username: username as string, password: password as string, ...(server_name !== undefined && { server_name: server_name as string }) };
 }
 

@@ -1,4 +1,4 @@
-import type { AppPort, NotifierPort, PendingDevice, ServerHost, TrayPort, TrayState, WindowPort } from './ports.ts';
+import type { AppPort, DialogPort, NotifierPort, OwnerSetup, PendingDevice, ServerHost, SetupResult, TrayPort, TrayState, WindowPort } from './ports.ts';
 
 /** Where the console lists devices waiting for approval (the web app's route). */
 export const DEVICES_PATH = '/console/devices';
@@ -9,6 +9,7 @@ export interface DesktopOptions {
   startedAtLogin: boolean;
   lanUrls(port: number): string[];
   setTimer?: (run: () => void, ms: number) => unknown;
+  now?: () => number;
 }
 
 /**
@@ -20,6 +21,7 @@ export class Desktop {
   private port = 0;
   private url = '';
   private serverProblem: string | null = null;
+  private setupRequired = false;
   private quitting: Promise<void> | null = null;
   private crashes = 0;
 
@@ -28,6 +30,7 @@ export class Desktop {
     private readonly window: WindowPort,
     private readonly tray: TrayPort,
     private readonly notifier: NotifierPort,
+    private readonly dialog: DialogPort,
     private readonly app: AppPort,
     private readonly options: DesktopOptions,
   ) {}
@@ -46,6 +49,7 @@ export class Desktop {
     const started = await this.server.start();
     this.port = started.port;
     this.url = started.url;
+    this.setupRequired = started.setupRequired;
     this.renderTray();
     // First run always opens the window (setup happens there); a start at login stays in the tray.
     if (started.setupRequired || !this.options.startedAtLogin) this.window.show();
@@ -69,7 +73,9 @@ export class Desktop {
 
   trayState(): TrayState {
     return {
-      phoneUrl: this.options.lanUrls(this.port)[0] ?? null,
+      // Until the owner exists the server listens on this PC only: no address to hand out.
+      phoneUrl: this.setupRequired ? null : (this.options.lanUrls(this.port)[0] ?? null),
+      awaitingSetup: this.setupRequired,
       openAtLogin: this.app.openAtLogin(),
       pending: this.pending.size,
       serverProblem: this.serverProblem,
@@ -88,6 +94,47 @@ export class Desktop {
 
   openWindow(): void {
     this.window.show(this.pending.size > 0 ? DEVICES_PATH : undefined);
+  }
+
+  /**
+   * First-run setup from the window, through the bridge: the owner is made in the server's
+   * process, never over the network. Once done, the server listens on the home network and
+   * the tray shows the address phones open.
+   */
+  async setupOwner(input: OwnerSetup): Promise<SetupResult> {
+    const result = await this.server.setupOwner(input);
+    if (result.ok) {
+      this.setupRequired = false;
+      this.renderTray();
+    }
+    return result;
+  }
+
+  /**
+   * The tray's "Make an owner recovery code": a one-time code shown to whoever is at the PC,
+   * for the sign-in page's "Owner locked out?" on any device. Being at the PC is the proof.
+   */
+  async makeRecoveryCode(): Promise<void> {
+    const made = await this.server.ownerRecoveryCode();
+    if (made === null) {
+      await this.dialog.show({
+        title: 'Hearth',
+        message: 'No recovery code was made',
+        detail: this.setupRequired ? 'Hearth has no owner yet: finish setting it up in its window.' : 'The Hearth server is not running right now. Try again in a moment.',
+        buttons: ['Close'],
+      });
+      return;
+    }
+    const minutes = Math.round((made.expires_at - this.now()) / 60_000);
+    const choice = await this.dialog.show({
+      title: 'Owner recovery code',
+      message: made.code,
+      detail:
+        `On Hearth's sign-in page (on a phone or this PC), choose "Owner locked out?" and enter this code with a new password. ` +
+        `It works once, for the next ${minutes} minutes. The owner's other devices are signed out when it is used.`,
+      buttons: ['Copy code', 'Close'],
+    });
+    if (choice === 0) this.app.copyToClipboard(made.code);
   }
 
   /** Quit: the server closes cleanly first (uploads resumable, nothing acknowledged lost), then the app ends. */
@@ -128,12 +175,17 @@ export class Desktop {
         (started) => {
           this.port = started.port;
           this.url = started.url;
+          this.setupRequired = started.setupRequired;
           this.serverProblem = null;
           this.renderTray();
         },
         (error: unknown) => this.serverCrashed(String(error)),
       );
     }, delay);
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   private renderTray(): void {

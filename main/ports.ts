@@ -11,12 +11,34 @@ export interface PendingDevice {
   device_name: string | null;
 }
 
+/** First-run setup as the window's form sends it through the bridge. */
+export interface OwnerSetup {
+  username: string;
+  password: string;
+  server_name?: string | undefined;
+}
+
+/** Setup's answer for the window: the owner's desktop session, or the server's error as the API would give it. */
+export type SetupResult =
+  | { ok: true; tokens: TokenResponse }
+  | { ok: false; error: { code: string; message: string; field?: string | undefined } };
+
+/** A one-time owner recovery code and when it stops working. */
+export interface RecoveryCode {
+  code: string;
+  expires_at: number;
+}
+
 /** The server, wherever it runs (a utility process, or this process in tests). */
 export interface ServerHost {
   /** Starts the server; resolves with where the window reaches it. */
   start(): Promise<{ url: string; port: number; setupRequired: boolean }>;
   /** A token pair for the owner at the machine, or null before setup. */
   localOwnerSession(): Promise<TokenResponse | null>;
+  /** First-run setup from the window (never over the network); the server then opens to the home network. */
+  setupOwner(input: OwnerSetup): Promise<SetupResult>;
+  /** A new owner recovery code; null before setup, or when the server is not running. */
+  ownerRecoveryCode(): Promise<RecoveryCode | null>;
   /** Closes the server cleanly: uploads stay resumable, nothing acknowledged is lost. */
   stop(): Promise<void>;
   onPending(listener: (device: PendingDevice) => void): void;
@@ -33,8 +55,10 @@ export interface WindowPort {
 }
 
 export interface TrayState {
-  /** What a phone types (the first LAN address), or null when the PC has no network. */
+  /** What a phone types (the first LAN address), or null when the PC has no network or no owner yet. */
   phoneUrl: string | null;
+  /** No owner yet: setup waits in the window, and phones cannot reach the server until it is done. */
+  awaitingSetup: boolean;
   openAtLogin: boolean;
   pending: number;
   /** Why the server is not running, when it is not. */
@@ -48,6 +72,12 @@ export interface TrayPort {
 export interface NotifierPort {
   /** A native notification; `onClick` runs when the owner clicks it. */
   notify(title: string, body: string, onClick: () => void): void;
+}
+
+/** A message box for the owner at the PC. */
+export interface DialogPort {
+  /** Shows it; resolves with the index of the button chosen (the last one when it is dismissed). */
+  show(box: { title: string; message: string; detail: string; buttons: string[] }): Promise<number>;
 }
 
 export interface AppPort {

@@ -2,8 +2,10 @@
  * The server inside Electron's utility process: startServer, as `npm start` runs it, driven by
  * main over the parentPort. A crash here ends this process only; the tray stays and restarts it.
  */
+import { AppError } from '../server/src/errors.ts';
 import { startServer, type RunningServer } from '../server/src/index.ts';
 import type { FromServer, ToServer } from './host-protocol.ts';
+import type { OwnerSetup, SetupResult } from './ports.ts';
 
 const port = process.parentPort;
 let server: RunningServer | null = null;
@@ -18,8 +20,29 @@ port.on('message', (event) => {
     } catch (error) {
       send({ type: 'local-session', id: message.id, tokens: null, error: String(error) });
     }
+  } else if (message.type === 'setup') {
+    void setup(message.input).then((result) => send({ type: 'setup', id: message.id, result }));
+  } else if (message.type === 'recovery-code') {
+    let code = null;
+    try {
+      code = server?.ownerRecoveryCode() ?? null;
+    } catch {
+      // Answered as "no code"; the tray says so.
+    }
+    send({ type: 'recovery-code', id: message.id, code });
   } else if (message.type === 'stop') void stop();
 });
+
+/** The window's setup form, answered as the API would answer it: the session, or the error envelope's content. */
+async function setup(input: OwnerSetup): Promise<SetupResult> {
+  if (!server) return { ok: false, error: { code: 'unavailable', message: 'The server is not ready.' } };
+  try {
+    return { ok: true, tokens: await server.setupOwner(input) };
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, error: error.toBody().error };
+    return { ok: false, error: { code: 'internal', message: 'Something went wrong on the server.' } };
+  }
+}
 
 async function start(config: Extract<ToServer, { type: 'start' }>['config']): Promise<void> {
   try {

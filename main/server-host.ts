@@ -2,7 +2,7 @@ import { utilityProcess, type UtilityProcess } from 'electron';
 import type { ConfigInput } from '../server/src/config.ts';
 import type { TokenResponse } from '../server/src/contract/dto.ts';
 import type { FromServer, ToServer } from './host-protocol.ts';
-import type { PendingDevice, ServerHost } from './ports.ts';
+import type { OwnerSetup, PendingDevice, RecoveryCode, ServerHost, SetupResult } from './ports.ts';
 
 const STOP_TIMEOUT_MS = 20_000;
 
@@ -16,7 +16,8 @@ const STOP_TIMEOUT_MS = 20_000;
 export class UtilityServerHost implements ServerHost {
   private child: UtilityProcess | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, (tokens: TokenResponse | null) => void>();
+  /** Questions asked of the server's process, by id; answered with what it sent, or undefined if it died. */
+  private readonly waiting = new Map<number, (answer: unknown) => void>();
   private pendingListeners: ((device: PendingDevice) => void)[] = [];
   private settledListeners: ((sessionId: string) => void)[] = [];
   private crashListeners: ((reason: string) => void)[] = [];
@@ -38,15 +39,15 @@ export class UtilityServerHost implements ServerHost {
           ready = true;
           resolve({ url: message.url, port: message.port, setupRequired: message.setupRequired });
         } else if (message.type === 'failed') reject(new Error(message.error));
-        else if (message.type === 'local-session') {
-          this.waiting.get(message.id)?.(message.tokens);
-          this.waiting.delete(message.id);
-        } else if (message.type === 'pending') for (const listener of this.pendingListeners) listener(message.device);
+        else if (message.type === 'local-session') this.answer(message.id, message.tokens);
+        else if (message.type === 'setup') this.answer(message.id, message.result);
+        else if (message.type === 'recovery-code') this.answer(message.id, message.code);
+        else if (message.type === 'pending') for (const listener of this.pendingListeners) listener(message.device);
         else if (message.type === 'settled') for (const listener of this.settledListeners) listener(message.sessionId);
       });
       child.once('exit', (code) => {
         if (this.child === child) this.child = null;
-        for (const resolveWaiting of this.waiting.values()) resolveWaiting(null);
+        for (const resolveWaiting of this.waiting.values()) resolveWaiting(undefined);
         this.waiting.clear();
         if (!ready) reject(new Error(`the server exited with code ${code} before it was ready`));
         else if (!this.stopping) for (const listener of this.crashListeners) listener(`exit code ${code}`);
@@ -56,12 +57,16 @@ export class UtilityServerHost implements ServerHost {
   }
 
   localOwnerSession(): Promise<TokenResponse | null> {
-    if (!this.child) return Promise.resolve(null);
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.send({ type: 'local-session', id });
-    });
+    return this.ask((id) => ({ type: 'local-session', id }), null);
+  }
+
+  setupOwner(input: OwnerSetup): Promise<SetupResult> {
+    const gone: SetupResult = { ok: false, error: { code: 'unavailable', message: 'The server is not running. Try again in a moment.' } };
+    return this.ask((id) => ({ type: 'setup', id, input }), gone);
+  }
+
+  ownerRecoveryCode(): Promise<RecoveryCode | null> {
+    return this.ask((id) => ({ type: 'recovery-code', id }), null);
   }
 
   stop(): Promise<void> {
@@ -89,6 +94,21 @@ export class UtilityServerHost implements ServerHost {
 
   onCrash(listener: (reason: string) => void): void {
     this.crashListeners.push(listener);
+  }
+
+  /** One question to the server's process; `gone` when there is no process or it dies before answering. */
+  private ask<T>(message: (id: number) => ToServer, gone: T): Promise<T> {
+    if (!this.child) return Promise.resolve(gone);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, (answer) => resolve(answer === undefined ? gone : (answer as T)));
+      this.send(message(id));
+    });
+  }
+
+  private answer(id: number, value: unknown): void {
+    this.waiting.get(id)?.(value);
+    this.waiting.delete(id);
   }
 
   private send(message: ToServer): void {

@@ -4,6 +4,7 @@ import type { TrayState } from './ports.ts';
 export interface TrayActions {
   open(): void;
   copyPhoneUrl(): void;
+  makeRecoveryCode(): void;
   toggleOpenAtLogin(): void;
   quit(): void;
 }
@@ -16,10 +17,18 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
   ];
   if (state.serverProblem !== null) items.push({ label: state.serverProblem, enabled: false }, { type: 'separator' });
   items.push(
-    state.phoneUrl !== null
-      ? { label: `On a phone, open ${state.phoneUrl}`, toolTip: 'Click to copy', click: () => actions.copyPhoneUrl() }
-      : { label: 'No network: connect this PC to your home network', enabled: false },
+    state.awaitingSetup
+      ? { label: 'Finish setup in the Hearth window to connect phones', click: () => actions.open() }
+      : state.phoneUrl !== null
+        ? { label: `On a phone, open ${state.phoneUrl}`, toolTip: 'Click to copy', click: () => actions.copyPhoneUrl() }
+        : { label: 'No network: connect this PC to your home network', enabled: false },
     { type: 'separator' },
+  );
+  // The owner's way back in from any device: being at this PC is the proof.
+  if (!state.awaitingSetup && state.serverProblem === null) {
+    items.push({ label: 'Owner locked out? Make a recovery code…', click: () => actions.makeRecoveryCode() }, { type: 'separator' });
+  }
+  items.push(
     { label: 'Start at login', type: 'checkbox', checked: state.openAtLogin, click: () => actions.toggleOpenAtLogin() },
     { type: 'separator' },
     { label: 'Quit Hearth', click: () => actions.quit() },

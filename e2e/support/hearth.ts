@@ -13,6 +13,10 @@ export interface Hearth {
   dataDir: string;
   /** The owner's token pair as the desktop app's main process gets it (in-process); null before setup. */
   localSession(): Promise<unknown>;
+  /** First-run setup as the desktop app's bridge does it (in-process): `{ok, tokens}` or `{ok: false, error}`. */
+  setupThroughApp(input: { username: string; password: string; server_name?: string }): Promise<unknown>;
+  /** The setup code and address a fresh headless server prints for its owner; null once set up. */
+  setupCode(): Promise<{ code: string; url: string } | null>;
   stop(): Promise<void>;
 }
 
@@ -29,7 +33,9 @@ export async function startHearth(config: Record<string, unknown> = {}): Promise
     port: Number(new URL(url).port),
     api: new Api(`${url}/api/v1`),
     dataDir,
-    localSession: () => askLocalSession(child),
+    localSession: () => ask(child, 'local-session'),
+    setupThroughApp: (input) => ask(child, 'setup', JSON.stringify(input)),
+    setupCode: () => ask(child, 'setup-code') as Promise<{ code: string; url: string } | null>,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -59,24 +65,24 @@ function readyLine(child: ChildProcess): Promise<string> {
 
 /** One question on the server's stdin, its answer on stdout (see serve.ts): one at a time. */
 let asking: Promise<unknown> = Promise.resolve();
-function askLocalSession(child: ChildProcess): Promise<unknown> {
+function ask(child: ChildProcess, command: string, argument?: string): Promise<unknown> {
   const answer = asking.then(
     () =>
       new Promise<unknown>((resolve, reject) => {
         let out = '';
-        const timer = setTimeout(() => reject(new Error('the server did not answer local-session')), 10_000);
+        const timer = setTimeout(() => reject(new Error(`the server did not answer ${command}`)), 10_000);
         const onData = (chunk: Buffer) => {
           out += chunk.toString();
-          const match = /local-session (.*)\n/.exec(out);
+          const match = new RegExp(`^${command} (.*)\\n`, 'm').exec(out);
           if (!match) return;
           clearTimeout(timer);
           child.stdout!.off('data', onData);
           const body = JSON.parse(match[1]!) as { error?: string } | null;
-          if (body && typeof body === 'object' && 'error' in body) reject(new Error(body.error));
+          if (command === 'local-session' && body && typeof body === 'object' && 'error' in body) reject(new Error(body.error));
           else resolve(body);
         };
         child.stdout!.on('data', onData);
-        child.stdin!.write('local-session\n');
+        child.stdin!.write(argument === undefined ? `${command}\n` : `${command} ${argument}\n`);
       }),
   );
   asking = answer.catch(() => undefined);

@@ -15,13 +15,24 @@ process.on('SIGINT', stop);
 // The parent test worker died: do not outlive it.
 process.stdin.on('end', stop);
 /*
- * `local-session` on stdin answers `local-session <token response | null>` on stdout: the
- * owner's session as the desktop app's main process gets it, in-process (never over HTTP).
- * The e2e specs hand it to a page as the desktop window's bridge.
+ * The desktop app's doors into the server, which its main process reaches in-process (never
+ * over HTTP), one line on stdin each, answered by one line on stdout:
+ * - `local-session` answers `local-session <token response | null>`: the owner's session;
+ * - `setup <json>` answers `setup <{ok, tokens} | {ok: false, error}>`: first-run setup from
+ *   the window's bridge (a server started with hostedSetup takes it no other way);
+ * - `setup-code` answers `setup-code <{code, url} | null>`: what `npm start` prints for the owner.
+ * The e2e specs hand these to a page as the desktop window's bridge.
  */
 createInterface({ input: process.stdin }).on('line', (line) => {
-  if (line.trim() !== 'local-session') return;
-  const open = (server as { localOwnerSession?: () => unknown }).localOwnerSession;
-  const tokens = typeof open === 'function' ? open.call(server) : { error: 'this server has no localOwnerSession()' };
-  process.stdout.write(`local-session ${JSON.stringify(tokens)}\n`);
+  const [command = '', ...rest] = line.trim().split(' ');
+  const answer = (value: unknown) => process.stdout.write(`${command} ${JSON.stringify(value)}\n`);
+  if (command === 'local-session') {
+    const open = (server as { localOwnerSession?: () => unknown }).localOwnerSession;
+    answer(typeof open === 'function' ? open.call(server) : { error: 'this server has no localOwnerSession()' });
+  } else if (command === 'setup') {
+    server.setupOwner(JSON.parse(rest.join(' '))).then(
+      (tokens) => answer({ ok: true, tokens }),
+      (error: { toBody?: () => { error: unknown } }) => answer({ ok: false, error: error.toBody?.().error ?? { code: 'internal', message: String(error) } }),
+    );
+  } else if (command === 'setup-code') answer(server.setup);
 });

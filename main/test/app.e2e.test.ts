@@ -24,6 +24,17 @@ if (missing) {
   if (process.env.CI === 'true') throw new Error(`CI must run the desktop e2e tests: ${missing}`);
 }
 
+/** The status code of GET /api/v1/status at host:port, or the connection error's code. */
+function statusAt(host: string, port: number): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = http.get({ host, port, path: '/api/v1/status', agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
 async function api(origin: string, method: string, route: string, body?: unknown, token?: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${origin}/api/v1${route}`, {
     method,
@@ -33,6 +44,8 @@ async function api(origin: string, method: string, route: string, body?: unknown
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
+
+const LAN_HOST = '127.0.0.2';
 
 describe('the desktop app (compiled main/ on an Electron double)', { skip: missing ?? false }, () => {
   let work: string;
@@ -60,7 +73,9 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
     other = http.createServer((_req, res) => res.end('<p>another site</p>'));
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     otherOrigin = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
-    app = launch(ROOT, userData, dataDir);
+    // The address the app opens to the home network once its owner exists: a second loopback
+    // address here (0.0.0.0 in real use), so the test stays on this machine.
+    app = launch(ROOT, userData, dataDir, [], { HOST: LAN_HOST });
     origin = await app.origin();
   });
 
@@ -95,34 +110,63 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
         spellcheck: false,
       },
     );
-    assert.equal((await api(origin, 'GET', '/status')).body.setup_required, true);
+    const status = (await api(origin, 'GET', '/status')).body;
+    assert.equal(status.setup_required, true);
+    assert.equal(status.setup_in_desktop_app, true, 'the web app shows setup through the bridge');
     assert.ok(fs.existsSync(path.join(dataDir, 'hearth.db')), 'the data is where the app was told');
   });
 
-  test('the tray menu offers open, the phone address (click copies it), start at login and quit', async () => {
-    const menu = await app.waitFor('the tray menu', (r) => r.menu.at(-1));
-    const labels = menu.filter((i) => i.type !== 'separator').map((i) => i.label ?? '');
-    assert.equal(labels[0], 'Open Hearth');
-    assert.match(labels[1]!, /^(On a phone, open http:\/\/.+:\d+\/|No network: .*)$/);
-    assert.deepEqual(labels.slice(2), ['Start at login', 'Quit Hearth']);
-    if (labels[1]!.startsWith('On a phone')) {
-      await app.command('clickMenu', { prefix: 'On a phone' });
-      const r = await app.records();
-      assert.equal(r.clipboard.at(-1), labels[1]!.replace('On a phone, open ', ''));
-    }
+  test('before its owner exists nobody on the network can reach it, and POST /setup is refused even from this PC', async () => {
+    const port = Number(new URL(origin).port);
+    assert.equal(await statusAt(LAN_HOST, port), 'ECONNREFUSED', 'not listening on the home network yet');
+    const refused = await api(origin, 'POST', '/setup', { username: 'mallory', password: 'mallory-password-1' });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.error.code, 'setup_in_app');
+    assert.equal((await api(origin, 'GET', '/status')).body.setup_required, true);
   });
 
-  test('the preload exposes a frozen hearthDesktop with named functions only, and the window signs in as the owner without a password', async () => {
+  test('the tray has no phone address yet: its item says to finish setup in the window and opens it', async () => {
+    const menu = await app.waitFor('the tray menu', (r) => r.menu.at(-1));
+    const labels = menu.filter((i) => i.type !== 'separator').map((i) => i.label ?? '');
+    assert.deepEqual(labels, ['Open Hearth', 'Finish setup in the Hearth window to connect phones', 'Start at login', 'Quit Hearth']);
+    const shows = (await app.records()).windows[0]!.shows;
+    await app.command('clickMenu', { prefix: 'Finish setup' });
+    assert.ok((await app.records()).windows[0]!.shows > shows);
+  });
+
+  test('the preload exposes a frozen hearthDesktop with named functions only; setup goes through it, and the window signs in as the owner without a password', async () => {
     const shape = await app.command<{ keys: string[]; frozen: boolean; require: string; ipc: string }>('eval', {
       script: `({ keys: Object.keys(window.hearthDesktop).sort(), frozen: Object.isFrozen(window.hearthDesktop), require: typeof window.require, ipc: typeof window.ipcRenderer })`,
     });
-    assert.deepEqual(shape, { keys: ['copyText', 'isDesktop', 'localSession'], frozen: true, require: 'undefined', ipc: 'undefined' });
+    assert.deepEqual(shape, { keys: ['copyText', 'isDesktop', 'localSession', 'setup'], frozen: true, require: 'undefined', ipc: 'undefined' });
     assert.equal(await app.command('eval', { script: 'window.hearthDesktop.localSession()' }), null, 'before setup: no owner yet');
 
-    const setup = await api(origin, 'POST', '/setup', { username: 'owner', password: 'owner-password-1', server_name: 'Home' });
-    assert.equal(setup.status, 200);
-    ownerToken = setup.body.access_token;
-    await api(origin, 'PATCH', '/server/settings', { require_device_approval: true }, setup.body.access_token);
+    const weak = await app.command<{ ok: boolean; error: { code: string; field?: string } }>('eval', {
+      script: `window.hearthDesktop.setup({ username: 'owner', password: 'short' })`,
+    });
+    assert.equal(weak.ok, false);
+    assert.deepEqual([weak.error.code, weak.error.field], ['weak_password', 'password'], 'the server\'s answer, as the API gives it');
+    const setup = await app.command<{ ok: boolean; tokens: { access_token: string; user: { username: string } } }>('eval', {
+      script: `window.hearthDesktop.setup({ username: 'owner', password: 'owner-password-1', server_name: 'Home' })`,
+    });
+    assert.equal(setup.ok, true);
+    assert.equal(setup.tokens.user.username, 'owner');
+    ownerToken = setup.tokens.access_token;
+    assert.equal(await statusAt(LAN_HOST, Number(new URL(origin).port)), 200, 'the home network reaches it now, without a restart');
+    const menu = await app.waitFor('the tray to show the phone address', (r) => {
+      const last = r.menu.at(-1);
+      return last?.some((i) => /^(On a phone, open |No network)/.test(i.label ?? '')) && last;
+    });
+    const labels = menu.filter((i) => i.type !== 'separator').map((i) => i.label ?? '');
+    assert.equal(labels[0], 'Open Hearth');
+    assert.match(labels[1]!, /^(On a phone, open http:\/\/.+:\d+\/|No network: .*)$/);
+    assert.deepEqual(labels.slice(2), ['Owner locked out? Make a recovery code…', 'Start at login', 'Quit Hearth']);
+    if (labels[1]!.startsWith('On a phone')) {
+      await app.command('clickMenu', { prefix: 'On a phone' });
+      assert.equal((await app.records()).clipboard.at(-1), labels[1]!.replace('On a phone, open ', ''));
+    }
+
+    await api(origin, 'PATCH', '/server/settings', { require_device_approval: true }, ownerToken);
     const tokens = await app.command<{ access_token: string; user: { username: string; role: string } }>('eval', { script: 'window.hearthDesktop.localSession()' });
     assert.equal(tokens.user.username, 'owner');
     assert.equal(tokens.user.role, 'admin');
@@ -190,6 +234,23 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
     await app.waitFor('a new server', (r) => r.utilityPids.length === 2 && r.tooltips.at(-1) === 'Hearth is running');
     origin = await serverOrigin();
     assert.equal((await api(origin, 'GET', '/status')).status, 200);
+  });
+
+  test('the tray makes an owner recovery code at the PC: shown in a box, "Copy code" copies it, and it signs the owner in elsewhere without approval', async () => {
+    await app.command('answerDialog', { response: 0 });
+    const before = (await app.records()).dialogs.length;
+    await app.command('clickMenu', { prefix: 'Owner locked out?' });
+    const box = await app.waitFor('the recovery code box', (r) => r.dialogs.length > before && r.dialogs.at(-1));
+    assert.equal(box.title, 'Owner recovery code');
+    assert.match(box.message, /^[0-9A-Z]{5}(-[0-9A-Z]{1,5}){5}$/);
+    assert.match(box.detail, /Owner locked out\?/);
+    assert.deepEqual(box.buttons, ['Copy code', 'Close']);
+    await app.waitFor('the code on the clipboard', (r) => r.clipboard.at(-1) === box.message);
+    // Device approval is on (set above): a password alone would wait.
+    const recovered = await api(origin, 'POST', '/auth/recover', { code: box.message, new_password: 'a new owner passphrase' });
+    assert.equal(recovered.status, 200, JSON.stringify(recovered.body));
+    assert.equal(recovered.body.user.username, 'owner');
+    ownerToken = recovered.body.access_token;
   });
 
   test('quit closes the server cleanly: an upload in flight resumes after the next start, and what was acknowledged is there', async () => {

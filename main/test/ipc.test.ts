@@ -13,19 +13,43 @@ function setup() {
   const handlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown>();
   const ipcMain = { handle: (channel: string, fn: never) => handlers.set(channel, fn) } as unknown as IpcMain;
   const copied: string[] = [];
+  const setups: unknown[] = [];
   let sessions = 0;
   registerIpc(ipcMain, () => ORIGIN, {
     localSession: async () => ++sessions,
     copyText: (text) => void copied.push(text),
+    setup: async (input) => {
+      setups.push(input);
+      return { ok: true };
+    },
   });
   const mainFrame = { url: `${ORIGIN}/console` };
   const from = (frame: { url: string } | null, main = mainFrame) => ({ senderFrame: frame, sender: { mainFrame: main } }) as unknown as IpcMainInvokeEvent;
   const invoke = (channel: string, event: IpcMainInvokeEvent, ...args: unknown[]) => handlers.get(channel)!(event, ...args);
-  return { handlers, copied, mainFrame, from, invoke, sessions: () => sessions };
+  return { handlers, copied, setups, mainFrame, from, invoke, sessions: () => sessions };
 }
 
-test('only the two named channels exist', () => {
-  assert.deepEqual([...setup().handlers.keys()].sort(), [IPC.copyText, IPC.localSession].sort());
+test('only the three named channels exist', () => {
+  assert.deepEqual([...setup().handlers.keys()].sort(), [IPC.copyText, IPC.localSession, IPC.setup].sort());
+});
+
+test('first-run setup takes one object of strings {username, password, server_name?}, from the server page only', async () => {
+  const s = setup();
+  assert.deepEqual(await s.invoke(IPC.setup, s.from(s.mainFrame), { username: 'dad', password: 'our family photos 1', server_name: 'Home', extra: 1 }), { ok: true });
+  await s.invoke(IPC.setup, s.from(s.mainFrame), { username: 'mum', password: 'another password 1' });
+  assert.deepEqual(s.setups, [
+    { username: 'dad', password: 'our family photos 1', server_name: 'Home' },
+    { username: 'mum', password: 'another password 1' },
+  ], 'only the three fields travel on');
+  for (const bad of [[], [null], ['dad'], [[]], [{ username: 'dad' }], [{ username: 1, password: 'x' }], [{ username: 'dad', password: 'x', server_name: 5 }],
+    [{ username: 'dad', password: 'x'.repeat(1025) }], [{ username: 'dad', password: 'x' }, 'extra']]) {
+    assert.throws(() => s.invoke(IPC.setup, s.from(s.mainFrame), ...bad), /setup takes one object/, JSON.stringify(bad));
+  }
+  const elsewhere = { url: 'http://evil.example/' };
+  assert.throws(() => s.invoke(IPC.setup, s.from(elsewhere, elsewhere), { username: 'x', password: 'y' }), /not the server's page/);
+  const iframe = { url: `${ORIGIN}/framed` };
+  assert.throws(() => s.invoke(IPC.setup, s.from(iframe), { username: 'x', password: 'y' }), /not the server's page/);
+  assert.equal(s.setups.length, 2);
 });
 
 test("the owner's session goes only to the server's own page in the main frame", async () => {

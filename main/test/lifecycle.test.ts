@@ -10,8 +10,10 @@ import { describe, test } from 'node:test';
 import { LinuxAutostart } from '../autostart.ts';
 import { Desktop, DEVICES_PATH } from '../lifecycle.ts';
 import { dataDirFor } from '../paths.ts';
-import type { AppPort, PendingDevice, ServerHost, TrayState } from '../ports.ts';
+import type { AppPort, OwnerSetup, PendingDevice, RecoveryCode, ServerHost, SetupResult, TrayState } from '../ports.ts';
 import { trayMenuTemplate, trayTooltip } from '../tray-menu.ts';
+
+const NOW = 1_750_000_000_000;
 
 class FakeServer implements ServerHost {
   calls: string[] = [];
@@ -26,6 +28,18 @@ class FakeServer implements ServerHost {
   }
   async localOwnerSession() {
     return null;
+  }
+  setups: OwnerSetup[] = [];
+  setupAnswer: SetupResult = { ok: true, tokens: { access_token: 'a', refresh_token: 'r', expires_at: 0, session_id: 's', user: {} as never } };
+  async setupOwner(input: OwnerSetup) {
+    this.setups.push(input);
+    if (this.setupAnswer.ok) this.setupRequired = false;
+    return this.setupAnswer;
+  }
+  recoveryCode: RecoveryCode | null = { code: 'ABCDE-FGHJK-MNPQR-STVWX-YZ012-3', expires_at: NOW + 15 * 60_000 };
+  async ownerRecoveryCode() {
+    this.calls.push('recovery-code');
+    return this.recoveryCode;
   }
   async stop() {
     this.calls.push('stop:begin');
@@ -48,6 +62,8 @@ function world(options: { startedAtLogin?: boolean; lock?: boolean; lan?: string
   const shown: (string | undefined)[] = [];
   const trays: TrayState[] = [];
   const notes: { title: string; body: string; click: () => void }[] = [];
+  const dialogs: { title: string; message: string; detail: string; buttons: string[] }[] = [];
+  const answers: number[] = [];
   const timers: { run: () => void; ms: number }[] = [];
   const state = { login: false, clipboard: [] as string[] };
   const app: AppPort & { readonly login: boolean; clipboard: string[] } = {
@@ -72,14 +88,21 @@ function world(options: { startedAtLogin?: boolean; lock?: boolean; lan?: string
     { show: (p) => shown.push(p), isOpen: () => shown.length > 0 },
     { render: (s) => trays.push(s) },
     { notify: (title, body, click) => notes.push({ title, body, click }) },
+    {
+      show: async (box) => {
+        dialogs.push(box);
+        return answers.shift() ?? box.buttons.length - 1;
+      },
+    },
     app,
     {
       startedAtLogin: options.startedAtLogin ?? false,
       lanUrls: (port) => (options.lan ?? ['192.168.1.20']).map((a) => `http://${a}:${port}/`),
       setTimer: (run, ms) => timers.push({ run, ms }),
+      now: () => NOW,
     },
   );
-  return { server, shown, trays, notes, timers, app, desktop };
+  return { server, shown, trays, notes, dialogs, answers, timers, app, desktop };
 }
 
 describe('first run and start', () => {
@@ -118,20 +141,27 @@ describe('single instance', () => {
 });
 
 describe('tray menu', () => {
-  const noop = { open() {}, copyPhoneUrl() {}, toggleOpenAtLogin() {}, quit() {} };
+  const noop = { open() {}, copyPhoneUrl() {}, makeRecoveryCode() {}, toggleOpenAtLogin() {}, quit() {} };
 
-  test('the menu offers open, the address to type on a phone (click copies it), start at login and quit', async () => {
+  test('the menu offers open, the address to type on a phone (click copies it), a recovery code, start at login and quit', async () => {
     const w = world();
     await w.desktop.start();
     const clicked: string[] = [];
     const items = trayMenuTemplate(w.desktop.trayState(), {
       open: () => clicked.push('open'),
       copyPhoneUrl: () => w.desktop.copyPhoneUrl(),
+      makeRecoveryCode: () => clicked.push('recovery'),
       toggleOpenAtLogin: () => w.desktop.toggleOpenAtLogin(),
       quit: () => clicked.push('quit'),
     });
     const labels = items.filter((i) => i.type !== 'separator').map((i) => i.label);
-    assert.deepEqual(labels, ['Open Hearth', 'On a phone, open http://192.168.1.20:8420/', 'Start at login', 'Quit Hearth']);
+    assert.deepEqual(labels, [
+      'Open Hearth',
+      'On a phone, open http://192.168.1.20:8420/',
+      'Owner locked out? Make a recovery code…',
+      'Start at login',
+      'Quit Hearth',
+    ]);
     const byLabel = (l: string) => items.find((i) => i.label === l)!;
     (byLabel('On a phone, open http://192.168.1.20:8420/').click as () => void)();
     assert.deepEqual(w.app.clipboard, ['http://192.168.1.20:8420/']);
@@ -141,7 +171,8 @@ describe('tray menu', () => {
     assert.equal(w.trays.at(-1)!.openAtLogin, true, 'the tray is redrawn with the toggle on');
     (byLabel('Quit Hearth').click as () => void)();
     (byLabel('Open Hearth').click as () => void)();
-    assert.deepEqual(clicked, ['quit', 'open']);
+    (byLabel('Owner locked out? Make a recovery code…').click as () => void)();
+    assert.deepEqual(clicked, ['quit', 'open', 'recovery']);
   });
 
   test('without a network the phone item says what to do and cannot be clicked', async () => {
@@ -154,6 +185,97 @@ describe('tray menu', () => {
   });
 });
 
+describe('first-run setup in the window', () => {
+  const noop = { open() {}, copyPhoneUrl() {}, makeRecoveryCode() {}, toggleOpenAtLogin() {}, quit() {} };
+
+  test('before the owner exists the tray hands out no phone address (the server is on this PC only) and offers no recovery code; its item opens the window', async () => {
+    const w = world();
+    w.server.setupRequired = true;
+    await w.desktop.start();
+    const state = w.trays.at(-1)!;
+    assert.equal(state.awaitingSetup, true);
+    assert.equal(state.phoneUrl, null);
+    const opened: string[] = [];
+    const items = trayMenuTemplate(state, { ...noop, open: () => opened.push('open') });
+    const labels = items.filter((i) => i.type !== 'separator').map((i) => i.label);
+    assert.deepEqual(labels, ['Open Hearth', 'Finish setup in the Hearth window to connect phones', 'Start at login', 'Quit Hearth']);
+    (items.find((i) => i.label?.startsWith('Finish setup'))!.click as () => void)();
+    assert.deepEqual(opened, ['open']);
+    w.desktop.copyPhoneUrl();
+    assert.deepEqual(w.app.clipboard, [], 'no address to copy yet');
+  });
+
+  test('setup through the window goes to the server; once done the tray shows the phone address at once', async () => {
+    const w = world();
+    w.server.setupRequired = true;
+    await w.desktop.start();
+    const result = await w.desktop.setupOwner({ username: 'dad', password: 'our family photos 1', server_name: 'The Millers' });
+    assert.equal(result.ok, true);
+    assert.deepEqual(w.server.setups, [{ username: 'dad', password: 'our family photos 1', server_name: 'The Millers' }]);
+    assert.equal(w.trays.at(-1)!.awaitingSetup, false);
+    assert.equal(w.trays.at(-1)!.phoneUrl, 'http://192.168.1.20:8420/');
+  });
+
+  test('a refused setup (a weak password) answers the server\'s error and changes nothing in the tray', async () => {
+    const w = world();
+    w.server.setupRequired = true;
+    w.server.setupAnswer = { ok: false, error: { code: 'weak_password', message: 'Passwords are 10 to 256 characters long.' } };
+    await w.desktop.start();
+    const trays = w.trays.length;
+    assert.deepEqual(await w.desktop.setupOwner({ username: 'dad', password: 'short' }), w.server.setupAnswer);
+    assert.equal(w.trays.length, trays);
+    assert.equal(w.desktop.trayState().awaitingSetup, true);
+  });
+
+  test('a server restarted after a crash before setup is still awaiting it', async () => {
+    const w = world();
+    w.server.setupRequired = true;
+    await w.desktop.start();
+    w.server.crash!('exit code 1');
+    w.timers[0]!.run();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(w.trays.at(-1)!.awaitingSetup, true);
+    assert.equal(w.trays.at(-1)!.phoneUrl, null);
+  });
+});
+
+describe('owner recovery code from the tray', () => {
+  test('it shows the code with what to do and how long it works; "Copy code" copies it', async () => {
+    const w = world();
+    await w.desktop.start();
+    w.answers.push(0);
+    await w.desktop.makeRecoveryCode();
+    assert.equal(w.dialogs.length, 1);
+    const box = w.dialogs[0]!;
+    assert.equal(box.title, 'Owner recovery code');
+    assert.equal(box.message, 'ABCDE-FGHJK-MNPQR-STVWX-YZ012-3');
+    assert.match(box.detail, /"Owner locked out\?"/);
+    assert.match(box.detail, /new password/);
+    assert.match(box.detail, /once, for the next 15 minutes/);
+    assert.deepEqual(box.buttons, ['Copy code', 'Close']);
+    assert.deepEqual(w.app.clipboard, ['ABCDE-FGHJK-MNPQR-STVWX-YZ012-3']);
+  });
+
+  test('closing the box copies nothing; each click makes a new code', async () => {
+    const w = world();
+    await w.desktop.start();
+    await w.desktop.makeRecoveryCode();
+    await w.desktop.makeRecoveryCode();
+    assert.deepEqual(w.app.clipboard, []);
+    assert.equal(w.server.calls.filter((c) => c === 'recovery-code').length, 2);
+  });
+
+  test('when the server makes none (not running) the box says so', async () => {
+    const w = world();
+    await w.desktop.start();
+    w.server.recoveryCode = null;
+    await w.desktop.makeRecoveryCode();
+    assert.equal(w.dialogs[0]!.message, 'No recovery code was made');
+    assert.match(w.dialogs[0]!.detail, /not running/);
+    assert.deepEqual(w.dialogs[0]!.buttons, ['Close']);
+  });
+});
+
 describe('devices waiting for approval', () => {
   test('a pending device badges the tray and notifies "<device> wants to connect to <account>"; the click opens the devices page', async () => {
     const w = world({ startedAtLogin: true });
@@ -161,7 +283,7 @@ describe('devices waiting for approval', () => {
     w.server.pending!({ session_id: 's1', username: 'alice', device_name: 'Pixel 8' });
     assert.equal(w.trays.at(-1)!.pending, 1);
     assert.match(trayTooltip(w.trays.at(-1)!), /a device is waiting/);
-    assert.equal(trayMenuTemplate(w.trays.at(-1)!, { open() {}, copyPhoneUrl() {}, toggleOpenAtLogin() {}, quit() {} })[0]!.label, 'Open Hearth (1 waiting)');
+    assert.equal(trayMenuTemplate(w.trays.at(-1)!, { open() {}, copyPhoneUrl() {}, makeRecoveryCode() {}, toggleOpenAtLogin() {}, quit() {} })[0]!.label, 'Open Hearth (1 waiting)');
     assert.deepEqual(w.notes.map((n) => n.body), ['Pixel 8 wants to connect to alice']);
     w.notes[0]!.click();
     assert.deepEqual(w.shown, [DEVICES_PATH]);

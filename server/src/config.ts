@@ -95,6 +95,11 @@ export interface ServerConfig {
   version: string;
   /** The built web app served at `/` (renderer/dist); null serves none. Found beside the server unless given. */
   webDir: string | null;
+  /**
+   * The desktop app hosts this server: first-run setup comes from it (never over the
+   * network), and until an owner exists the server listens on this PC's loopback only.
+   */
+  hostedSetup: boolean;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -129,6 +134,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   heifConvertPath: null,
   sqliteEngine: 'auto',
   logLevel: 'info',
+  hostedSetup: false,
 };
 
 /** Where the operating system lives on each OS: its drive is never formatted. */

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { TokenResponse } from './contract/dto.ts';
 import { resolveConfig, type ConfigInput, type ServerConfig } from './config.ts';
 import { EventBus } from './events/bus.ts';
@@ -24,6 +23,9 @@ import { ContentStores } from './store/content-stores.ts';
 import { reconcileContent } from './services/reconcile.ts';
 import { WsGateway } from './ws/gateway.ts';
 import { HostAllowList } from './http/host-allow-list.ts';
+import { Listening, listenPlan } from './http/listening.ts';
+import type { SetupInput } from './services/auth.ts';
+import type { OwnerRecoveryCode } from './services/owner-recovery.ts';
 import { PublicOrigin } from './services/public-origin.ts';
 
 export interface RunningServer {
@@ -40,6 +42,19 @@ export interface RunningServer {
    * route reaches it. Null before first-run setup (the window then shows setup).
    */
   localOwnerSession(): TokenResponse | null;
+  /**
+   * Headless first run: the setup code another machine needs and where to type it, for the
+   * one line `npm start` prints beside "listening on". Null once set up, and in the desktop app.
+   */
+  setup: { code: string; url: string } | null;
+  /**
+   * First-run setup from the process that started the server (the desktop app's window,
+   * through its bridge): makes the owner and answers the owner's desktop session. Then the
+   * server starts listening on the home network too. No HTTP route reaches it.
+   */
+  setupOwner(input: SetupInput): Promise<TokenResponse>;
+  /** A one-time owner recovery code for the owner at the machine (the tray menu); null before setup. */
+  ownerRecoveryCode(): OwnerRecoveryCode | null;
   /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. */
   runMaintenance(): Promise<void>;
   /** Resolves once the media queue is empty (tests, benchmarks). */
@@ -98,14 +113,20 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   answerParserErrors(server, log);
   const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, hosts, handle);
 
+  // The desktop app before its owner exists listens on this PC alone (setup is in its window).
+  const ownerExists = store.users.count() > 0;
+  const listening = new Listening(server, listenPlan(config.host, config.hostedSetup ? { ownerExists } : null));
+  let port: number;
   try {
-    await listen(server, config.port, config.host);
+    port = await listening.start(config.port);
+    if (ownerExists) await listening.widen();
   } catch (error) {
+    listening.close();
+    server.close();
     gateway.close();
     db.close();
     throw error;
   }
-  const port = (server.address() as AddressInfo).port;
   origin.listeningOn(port);
   const maintenance = startMaintenance(services, deps, log, config.maintenanceIntervalMs);
   // Plugged-in drives and pools after a reboot come back without waiting for maintenance.
@@ -126,12 +147,22 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
 
   let closed: Promise<void> | undefined;
   return {
-    url: `http://${clientHost(config.host)}:${port}`,
+    url: `http://${clientHost(listening.plan.first)}:${port}`,
     port,
     config,
     bus,
     gateway,
     localOwnerSession: () => services.localOwner.open(),
+    get setup() {
+      const code = services.setupGate.setupCode();
+      return code === null ? null : { code, url: `${origin.current()}/` };
+    },
+    setupOwner: async (input) => {
+      await services.auth.setupAtThisPc(input);
+      await listening.widen().catch((error) => log.error('could not listen on the home network', { error: String(error) }));
+      return services.localOwner.open()!;
+    },
+    ownerRecoveryCode: () => services.ownerRecovery.issue(),
     runMaintenance: maintenance.run,
     mediaIdle: () => services.media.idle(),
     close: () =>
@@ -142,6 +173,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
         await services.media.stop();
         await services.libraries.stop();
         gateway.close();
+        listening.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
@@ -149,16 +181,6 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
         db.close();
       })()),
   };
-}
-
-function listen(server: http.Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 
 function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, intervalMs: number) {

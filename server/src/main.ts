@@ -5,6 +5,12 @@ import { startServer } from './index.ts';
 const server = await startServer(configFromEnv());
 const host = server.config.host.includes(':') ? `[${server.config.host}]` : server.config.host;
 process.stdout.write(`listening on http://${host}:${server.port}\n`);
+// The one place the setup code is written: for the owner, beside where they started the server.
+if (server.setup) {
+  const local = ['0.0.0.0', '::', '', '127.0.0.1', '::1', 'localhost'].includes(server.config.host);
+  const atThisPc = local ? ` (none is needed at http://localhost:${server.port}/ on this PC)` : '';
+  process.stdout.write(`Finish setup at ${server.setup.url} with setup code ${server.setup.code}${atThisPc}\n`);
+}
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

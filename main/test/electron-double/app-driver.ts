@@ -10,6 +10,7 @@ export interface Records {
   tooltips: string[];
   menu: { label?: string; type?: string; checked?: boolean; enabled?: boolean }[][];
   notifications: { title: string; body: string }[];
+  dialogs: { title: string; message: string; detail: string; buttons: string[] }[];
   openExternal: string[];
   clipboard: string[];
   utilityPids: number[];

@@ -19,7 +19,9 @@ const PRELOAD_BINDING = '__hearthDoubleInvoke';
 const OPEN_BINDING = '__hearthDoubleWindowOpen';
 const userData = process.env.HEARTH_DOUBLE_USERDATA;
 
-const records = { windows: [], trayImages: [], tooltips: [], menu: [], notifications: [], openExternal: [], clipboard: [], loginItems: [], utilityPids: [] };
+const records = { windows: [], trayImages: [], tooltips: [], menu: [], notifications: [], dialogs: [], openExternal: [], clipboard: [], loginItems: [], utilityPids: [] };
+// The buttons the test will click in the next message boxes (by index); none: the box is dismissed.
+const dialogAnswers = [];
 let browser = null;
 const windows = [];
 let permissionRequestHandler = null;
@@ -116,6 +118,9 @@ async function command(m) {
       item.click?.();
       return true;
     }
+    case 'answerDialog':
+      dialogAnswers.push(m.response);
+      return true;
     case 'clickNotification':
       notifications[m.index].emit('click');
       return true;
@@ -335,6 +340,15 @@ export class Notification extends EventEmitter {
   }
 }
 
+export const dialog = {
+  // dialog.showMessageBox([window, ]options): recorded; answers the button the test chose, else the cancel one.
+  showMessageBox: async (...args) => {
+    const options = args.length > 1 ? args[1] : args[0];
+    records.dialogs.push({ title: options.title, message: options.message, detail: options.detail, buttons: options.buttons });
+    return { response: dialogAnswers.shift() ?? options.cancelId ?? 0, checkboxChecked: false };
+  },
+};
+
 export const shell = {
   openExternal: async (url) => {
     records.openExternal.push(url);
@@ -372,4 +386,4 @@ export const utilityProcess = {
   },
 };
 
-export default { app, BrowserWindow, ipcMain, Menu, nativeImage, Notification, session, shell, clipboard, Tray, utilityProcess };
+export default { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, session, shell, clipboard, Tray, utilityProcess };

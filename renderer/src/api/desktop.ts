@@ -1,3 +1,4 @@
+import { ApiError, knownCode } from './errors.ts';
 import type { TokenResponse } from './types.ts';
 
 /**
@@ -10,6 +11,8 @@ export interface HearthDesktop {
   /** The owner's token pair; null before first-run setup. */
   localSession(): Promise<unknown>;
   copyText(text: string): Promise<void>;
+  /** First-run setup in the desktop window (its server takes no setup over the network). Older apps lack it. */
+  setup?(input: { username: string; password: string; server_name?: string }): Promise<unknown>;
 }
 
 export function desktopBridge(): HearthDesktop | null {
@@ -28,4 +31,13 @@ export async function localOwnerTokens(): Promise<TokenResponse | null> {
   } catch {
     return null;
   }
+}
+
+/** The owner's account made through the desktop app's bridge; the server's refusal comes back as the API's would. */
+export async function setupThroughDesktop(input: { username: string; password: string; server_name?: string }): Promise<TokenResponse> {
+  const setup = desktopBridge()?.setup;
+  if (!setup) throw new ApiError(0, 'unknown', 'This is not the Hearth app.');
+  const result = (await setup(input)) as { ok: true; tokens: TokenResponse } | { ok: false; error: { code: string; message: string; field?: string } };
+  if (result.ok) return result.tokens;
+  throw new ApiError(400, knownCode(result.error.code), result.error.message, result.error.field);
 }

@@ -80,6 +80,12 @@ const SENTENCES: Record<ErrorCode, string> = {
   totp_required: 'Enter the 6-digit code from your authenticator app.',
   invalid_refresh_token: 'Your sign-in expired. Please sign in again.',
   refresh_token_reused: 'For your safety you were signed out. Please sign in again.',
+  setup_code_required: 'Enter the setup code. It is shown on the PC where Hearth was started, next to "Finish setup at".',
+  invalid_setup_code: 'That setup code is not right. Check the code shown on the PC where Hearth was started.',
+  setup_in_app: 'Finish setting up Hearth in the Hearth app, on the PC where it is installed.',
+  invalid_recovery_code: 'That recovery code is not right, or it was already used. Make a new one at the PC.',
+  recovery_code_expired: 'That recovery code has expired: codes work for 15 minutes. Make a new one at the PC.',
+  owner_account: "This is the PC owner's own account: it stays switched on and an owner, and only they can change its password.",
   forbidden: "You don't have permission to do that.",
   system_drive: 'This drive holds the system or Hearth itself and is never erased.',
   share_password_required: 'This link is protected by a password.',
@@ -142,3 +148,8 @@ const SENTENCES: Record<ErrorCode, string> = {
   pool_unavailable: 'Combining drives needs the mergerfs tool on this computer.',
   library_offline: 'The drive holding this file is not connected. Plug it back in at the Hearth computer.',
 };
+
+/** A code the server sent (or the desktop app relayed from it), as the app knows it. */
+export function knownCode(code: string | undefined): ErrorCode | 'unknown' {
+  return code !== undefined && code in SENTENCES ? (code as ErrorCode) : 'unknown';
+}

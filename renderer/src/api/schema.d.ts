@@ -342,6 +342,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The owner's way back in: a one-time code made at the PC sets a new password and signs in (no approval); the owner's other sessions end */
+        post: operations["postAuthRecover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/refresh": {
         parameters: {
             query?: never;
@@ -3083,6 +3100,8 @@ export interface operations {
                             disabled: boolean;
                             display_name: string | null;
                             id: string;
+                            /** @description The account first-run setup made: the desktop app's, never switched off, made a member or reset by another admin */
+                            main_owner: boolean;
                             must_change_password: boolean;
                             quota: {
                                 limit: number | null;
@@ -3212,6 +3231,8 @@ export interface operations {
                         disabled: boolean;
                         display_name: string | null;
                         id: string;
+                        /** @description The account first-run setup made: the desktop app's, never switched off, made a member or reset by another admin */
+                        main_owner: boolean;
                         must_change_password: boolean;
                         quota: {
                             limit: number | null;
@@ -3288,7 +3309,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `last_admin`: The server needs at least one active admin. */
+            /** @description `last_admin`: The server needs at least one active admin. `owner_account`: This is the account of the owner of this PC: it cannot be switched off, made a family member, or given a new password by someone else. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3297,7 +3318,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "last_admin";
+                            code: "last_admin" | "owner_account";
                             field?: string;
                             message: string;
                         };
@@ -3457,6 +3478,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `owner_account`: This is the account of the owner of this PC: it cannot be switched off, made a family member, or given a new password by someone else. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "owner_account";
                             field?: string;
                             message: string;
                         };
@@ -4286,6 +4323,180 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAuthRecover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The one-time code made at the PC: `npm run owner -- reset`, or the desktop app's tray menu */
+                    code: string;
+                    /** @description A name for this device, shown in the session list */
+                    device_name?: string | null;
+                    new_password: string;
+                    platform?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in as the owner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        expires_at: number;
+                        refresh_token: string;
+                        session_id: string;
+                        user: {
+                            avatar_seed: string;
+                            display_name: string | null;
+                            id: string;
+                            must_change_password: boolean;
+                            /** @enum {string} */
+                            role: "admin" | "member";
+                            totp_enabled: boolean;
+                            username: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_recovery_code`: That recovery code is not right, or it was used already. Make a new one at the PC. `weak_password`: Passwords are 10 to 256 characters long. `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_recovery_code" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `recovery_code_expired`: That recovery code has expired (codes work for 15 minutes). Make a new one at the PC. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "recovery_code_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many attempts. Try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy";
                             field?: string;
                             message: string;
                         };
@@ -11021,6 +11232,8 @@ export interface operations {
                     password: string;
                     platform?: string | null;
                     server_name?: string;
+                    /** @description Headless server, request from another machine: the code printed beside "listening on" (GET /status says when it is needed) */
+                    setup_code?: string;
                     username: string;
                 };
             };
@@ -11060,6 +11273,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "invalid_username" | "weak_password" | "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `setup_code_required`: Enter the setup code shown where Hearth was started on its PC. `invalid_setup_code`: That setup code is not right. Check the code shown where Hearth was started. `setup_in_app`: Finish setting up Hearth in its app, on the PC where it is installed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "setup_code_required" | "invalid_setup_code" | "setup_in_app";
                             field?: string;
                             message: string;
                         };
@@ -11622,6 +11851,10 @@ export interface operations {
                         ready: boolean;
                         require_device_approval: boolean;
                         server_id: string;
+                        /** @description Setup from this caller needs the setup code printed where the server was started */
+                        setup_code_required: boolean;
+                        /** @description Setup happens in the desktop app's window on the PC; POST /setup answers 403 setup_in_app */
+                        setup_in_desktop_app: boolean;
                         setup_required: boolean;
                         version: string;
                     };

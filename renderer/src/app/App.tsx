@@ -18,6 +18,7 @@ const GalleryPage = lazy(() => import('../features/gallery/index.ts').then((m) =
 const ConsolePages = lazy(() => import('../features/console/index.ts').then((m) => ({ default: m.ConsolePages })));
 const SharedLinksPage = lazy(() => import('../features/share/index.ts').then((m) => ({ default: m.SharedLinksPage })));
 const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })));
+const RecoverPage = lazy(() => import('../features/auth/RecoverPage.tsx').then((m) => ({ default: m.RecoverPage })));
 // Loaded only by visitors of a link, who have no account and need none of the app.
 const PublicSharePage = lazy(() => import('../features/public/index.ts').then((m) => ({ default: m.PublicSharePage })));
 
@@ -87,6 +88,7 @@ function AppRoutes() {
     return (
       <Routes>
         <Route path="/invite/:code" element={<RegisterPage />} />
+        <Route path="/recover" element={<RecoverPage />} />
         <Route path="*" element={<SignInPage reason={state.reason} />} />
       </Routes>
     );

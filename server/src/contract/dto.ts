@@ -33,6 +33,10 @@ export interface StatusResponse {
   server_id: string;
   version: string;
   setup_required: boolean;
+  /** Setup from this caller needs the code printed where the server was started. */
+  setup_code_required: boolean;
+  /** Setup happens in the desktop app's window on the PC; no browser can do it. */
+  setup_in_desktop_app: boolean;
   require_device_approval: boolean;
   allow_self_registration: boolean;
   ready: boolean;
@@ -63,6 +67,8 @@ export interface AdminUser extends UserSummary {
   disabled: boolean;
   quota: Quota;
   created_at: number;
+  /** The account first-run setup made (the owner of this PC's Hearth): other admins cannot switch it off, demote or reset it. */
+  main_owner: boolean;
 }
 
 export type SessionStatus = 'pending' | 'active' | 'denied' | 'revoked';

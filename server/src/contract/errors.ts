@@ -41,6 +41,17 @@ export const ERROR_CATALOGUE = {
     message: 'This refresh token was already used; the session has been signed out for safety.',
   },
 
+  // The owner's way in: first-run setup and recovery at the PC
+  setup_code_required: { status: 403, message: 'Enter the setup code shown where Hearth was started on its PC.' },
+  invalid_setup_code: { status: 403, message: 'That setup code is not right. Check the code shown where Hearth was started.' },
+  setup_in_app: { status: 403, message: 'Finish setting up Hearth in its app, on the PC where it is installed.' },
+  invalid_recovery_code: { status: 400, message: 'That recovery code is not right, or it was used already. Make a new one at the PC.' },
+  recovery_code_expired: { status: 410, message: 'That recovery code has expired (codes work for 15 minutes). Make a new one at the PC.' },
+  owner_account: {
+    status: 409,
+    message: 'This is the account of the owner of this PC: it cannot be switched off, made a family member, or given a new password by someone else.',
+  },
+
   // Permission
   forbidden: { status: 403, message: 'You do not have permission to do that.' },
   system_drive: { status: 403, message: 'This drive holds the operating system or the server\'s data and is never formatted.' },

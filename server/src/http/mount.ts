@@ -136,5 +136,6 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 function clientOf(ctx: Koa.Context): ClientInfo {
-  return { ip: ctx.request.ip || null, userAgent: ctx.get('User-Agent') || null };
+  const forwarded = ['forwarded', 'x-forwarded-for', 'x-real-ip'].some((name) => ctx.get(name) !== '');
+  return { ip: ctx.request.ip || null, userAgent: ctx.get('User-Agent') || null, forwarded };
 }

@@ -15,6 +15,17 @@ export const SetupBody = z.object({
   username: z.string(),
   password: z.string(),
   server_name: z.string().max(200).optional(),
+  setup_code: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('Headless server, request from another machine: the code printed beside "listening on" (GET /status says when it is needed)'),
+  ...deviceFields,
+});
+
+export const RecoverBody = z.object({
+  code: z.string().max(100).describe('The one-time code made at the PC: `npm run owner -- reset`, or the desktop app\'s tray menu'),
+  new_password: z.string(),
   ...deviceFields,
 });
 
@@ -121,6 +132,8 @@ export const StatusResponse = z.object({
   server_id: z.string(),
   version: z.string(),
   setup_required: z.boolean(),
+  setup_code_required: z.boolean().describe('Setup from this caller needs the setup code printed where the server was started'),
+  setup_in_desktop_app: z.boolean().describe('Setup happens in the desktop app\'s window on the PC; POST /setup answers 403 setup_in_app'),
   require_device_approval: z.boolean(),
   allow_self_registration: z.boolean(),
   ready: z.boolean(),
@@ -134,7 +147,11 @@ export const HealthResponse = z.object({
 });
 
 export const MeResponse = UserSummary.extend({ quota: Quota });
-export const AdminUserResponse = MeResponse.extend({ disabled: z.boolean(), created_at: z.number().int() });
+export const AdminUserResponse = MeResponse.extend({
+  disabled: z.boolean(),
+  created_at: z.number().int(),
+  main_owner: z.boolean().describe('The account first-run setup made: the desktop app\'s, never switched off, made a member or reset by another admin'),
+});
 export const PublicUserResponse = z.object({ id: z.string(), name: z.string(), avatar_seed: z.string() });
 export const UserResponse = z.object({ user: UserSummary });
 

@@ -5,6 +5,7 @@ import { toAdminUser } from './mappers.ts';
 import { keysetPage, type PageRequest } from './paging.ts';
 import { checkPassword } from './rules.ts';
 import { newTypableSecret } from './secrets.ts';
+import type { OwnerService } from './owner.ts';
 import type { SessionService } from './sessions.ts';
 import { requireAdmin } from './settings.ts';
 
@@ -19,11 +20,13 @@ export class AdminUserService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly sessions: SessionService,
+    private readonly owners: OwnerService,
   ) {}
 
   list(actor: Actor, page: PageRequest): Page<AdminUser> {
     requireAdmin(actor);
-    return keysetPage(page, (after, limit) => this.deps.store.users.page(after, limit), (r) => r.id, toAdminUser);
+    const mainOwner = this.owners.owner()?.id;
+    return keysetPage(page, (after, limit) => this.deps.store.users.page(after, limit), (r) => r.id, (row) => toAdminUser(row, mainOwner));
   }
 
   update(actor: Actor, userId: string, patch: UserPatch): AdminUser {
@@ -37,6 +40,8 @@ export class AdminUserService {
       if (patch.quota_bytes !== undefined) store.users.update(userId, { quota_bytes: patch.quota_bytes }, now);
       // Checked after the change, inside the transaction: the server never ends up without an admin.
       if (store.users.activeAdminIds().length === 0) throw new AppError('last_admin');
+      // Nor without the owner of this PC (the reason given only when the one above does not apply).
+      this.owners.guard(actor, userId, patch);
     });
     const after = store.users.byId(userId)!;
     if (after.disabled && !before.disabled) this.sessions.endAllOf(userId, 'account_disabled');
@@ -47,7 +52,7 @@ export class AdminUserService {
         { users: [userId] },
       );
     }
-    return toAdminUser(after);
+    return toAdminUser(after, this.owners.owner()?.id);
   }
 
   /**
@@ -58,6 +63,7 @@ export class AdminUserService {
     requireAdmin(actor);
     const user = this.deps.store.users.byId(userId);
     if (!user) throw new AppError('not_found');
+    this.owners.guard(actor, userId, { password: true });
     if (newPassword !== undefined) checkPassword(newPassword, 'new_password');
     const temporary = newPassword ?? newTypableSecret();
     const hash = await this.deps.passwords.hash(temporary);

@@ -10,12 +10,15 @@ import { checkDeviceInfo, checkNamesFree, checkPassword, checkReadableName, chec
 import { hashSecret, newId } from './secrets.ts';
 import type { DeviceInfo, SessionService } from './sessions.ts';
 import type { SettingsService } from './settings.ts';
+import type { SetupGate } from './setup-gate.ts';
 import type { TwoFactorService } from './two-factor.ts';
 
 export interface SetupInput extends DeviceInfo {
   username: string;
   password: string;
   server_name?: string | undefined;
+  /** Needed from another machine when the server runs headless (see SetupGate). */
+  setup_code?: string | undefined;
 }
 
 export interface RegisterInput {
@@ -40,29 +43,51 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly settings: SettingsService,
     private readonly twoFactor: TwoFactorService,
+    private readonly gate: SetupGate,
   ) {}
 
-  /** Creates the owner's admin account; refused once anyone exists. */
+  /**
+   * Creates the owner's admin account over the network; refused once anyone exists, and
+   * only through the door SetupGate opens for this caller (this PC, or the setup code).
+   */
   async setup(input: SetupInput, client: ClientInfo): Promise<TokenResponse> {
+    if (this.deps.store.users.count() > 0) throw new AppError('already_set_up');
+    await this.gate.admit(client, input.setup_code);
+    const user = await this.createOwner(input, addressKey(client.ip));
+    const session = this.sessions.open(user, client, input, 'active');
+    return this.sessions.issueTokens(session, user);
+  }
+
+  /**
+   * Setup from the process that hosts the server (the desktop app's window, through its
+   * bridge): no network door is involved. The caller opens the owner's session.
+   */
+  setupAtThisPc(input: SetupInput): Promise<UserRow> {
+    if (this.deps.store.users.count() > 0) return Promise.reject(new AppError('already_set_up'));
+    return this.createOwner(input, undefined);
+  }
+
+  private async createOwner(input: SetupInput, address: string | undefined): Promise<UserRow> {
     const { store } = this.deps;
-    if (store.users.count() > 0) throw new AppError('already_set_up');
     checkUsername(input.username);
     checkPassword(input.password);
     checkDeviceInfo(input);
     if (input.server_name !== undefined) checkReadableName(input.server_name, 'server_name');
-    const passwordHash = await this.deps.passwords.hash(input.password, addressKey(client.ip));
+    const passwordHash = await this.deps.passwords.hash(input.password, address);
     // The count is read again inside the transaction: two racing setups cannot both win.
     const user = store.transaction(() => {
       if (store.users.count() > 0) throw new AppError('already_set_up');
       const row = this.newUserRow(input.username, passwordHash, 'admin', null);
       store.users.insert(row);
+      // The owner of this PC's Hearth from now on, whatever other admins come later.
+      store.owner.recordOwner(row.id);
       if (input.server_name !== undefined && input.server_name.trim() !== '') {
         this.settings.setServerName(input.server_name);
       }
       return store.users.byId(row.id)!;
     });
-    const session = this.sessions.open(user, client, input, 'active');
-    return this.sessions.issueTokens(session, user);
+    this.gate.retire();
+    return user;
   }
 
   async register(input: RegisterInput, client: ClientInfo): Promise<UserSummary> {
@@ -116,7 +141,13 @@ export class AuthService {
       store.users.update(user.id, { password_hash: await passwords.hash(input.password, address) }, this.deps.now());
     }
 
-    if (this.settings.current().require_device_approval) {
+    // An owner (admin) who also passed the second factor is not held: only owners approve, and
+    // one whose every approved device is gone (a restored browser tripping refresh-reuse
+    // detection) would otherwise wait for an approval nobody can give. The authenticator or a
+    // recovery code proves more than a password, which is all approval guards against.
+    const passedSecondFactor = user.totp_secret !== null;
+    const heldForApproval = this.settings.current().require_device_approval && !(passedSecondFactor && user.role === 'admin');
+    if (heldForApproval) {
       const session = this.sessions.open(user, client, input, 'pending');
       this.deps.bus.publish(
         'device.pending',

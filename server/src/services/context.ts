@@ -32,4 +32,6 @@ export interface Actor {
 export interface ClientInfo {
   ip: string | null;
   userAgent: string | null;
+  /** The request names a proxy's client (Forwarded, X-Forwarded-For, X-Real-IP): `ip` is the proxy's. */
+  forwarded?: boolean;
 }

@@ -25,6 +25,9 @@ import { DriveService } from './drives.ts';
 import { DriveMounts } from './drive-mounts.ts';
 import { NetworkService } from './network.ts';
 import { LocalOwnerService } from './local-owner.ts';
+import { OwnerService } from './owner.ts';
+import { OwnerRecoveryService } from './owner-recovery.ts';
+import { SetupGate } from './setup-gate.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 import type { PublicOrigin } from './public-origin.ts';
@@ -60,6 +63,9 @@ export interface Services {
   drives: DriveService;
   network: NetworkService;
   localOwner: LocalOwnerService;
+  owner: OwnerService;
+  ownerRecovery: OwnerRecoveryService;
+  setupGate: SetupGate;
 }
 
 /** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
@@ -88,6 +94,8 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
   const files = new FileService(deps, access, activity, nodes, content);
   const listing = new ListingService(deps, access, settings);
   const mounts = new DriveMounts(deps);
+  const owner = new OwnerService(deps);
+  const setupGate = new SetupGate(deps, deps.config.hostedSetup);
   const libraries = new LibraryService(deps, content, mounts);
   return {
     origin,
@@ -103,18 +111,21 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     libraries,
     drives: new DriveService(deps, libraries, mounts),
     network: new NetworkService(),
-    localOwner: new LocalOwnerService(deps, sessions),
+    localOwner: new LocalOwnerService(deps, sessions, owner),
+    owner,
+    ownerRecovery: new OwnerRecoveryService(deps, owner, sessions),
+    setupGate,
     media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency),
     uploads: new UploadService(deps, access, files, content),
     idempotency: new IdempotencyService(deps),
-    status: new StatusService(deps, settings, serverId),
+    status: new StatusService(deps, settings, serverId, setupGate),
     settings,
     sessions,
-    auth: new AuthService(deps, sessions, settings, twoFactor),
+    auth: new AuthService(deps, sessions, settings, twoFactor, setupGate),
     twoFactor,
     devices: new DeviceService(deps, sessions),
     accounts: new AccountService(deps, sessions),
-    adminUsers: new AdminUserService(deps, sessions),
+    adminUsers: new AdminUserService(deps, sessions, owner),
     invites: new InviteService(deps),
   };
 }

@@ -1,5 +1,6 @@
 import type { TokenResponse } from '../contract/dto.ts';
 import type { ServiceDeps } from './context.ts';
+import type { OwnerService } from './owner.ts';
 import type { SessionService } from './sessions.ts';
 
 const SESSION_KEY = 'desktop_session_id';
@@ -15,19 +16,18 @@ export class LocalOwnerService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly sessions: SessionService,
+    private readonly owners: OwnerService,
   ) {}
 
   /**
-   * A fresh token pair for the owner (the first admin still enabled), in a session named for
-   * the desktop app. The desktop's previous session ends, so reopening the window never piles
-   * sessions up. Null before first-run setup: the window then shows setup.
+   * A fresh token pair for the owner (the account first-run setup made, see OwnerService), in
+   * a session named for the desktop app. The desktop's previous session ends, so reopening the
+   * window never piles sessions up. Null before first-run setup: the window then shows setup.
    */
   open(): TokenResponse | null {
     const { store } = this.deps;
-    // Ids are time-ordered: the smallest is the account created first, the owner from setup.
-    const ownerId = store.users.activeAdminIds().sort()[0];
-    const owner = ownerId === undefined ? undefined : store.users.byId(ownerId);
-    if (!owner) return null;
+    const owner = this.owners.owner();
+    if (!owner || owner.disabled) return null;
     const previous = store.meta.get<string>(SESSION_KEY);
     if (previous !== undefined) this.sessions.end(previous, 'signed_out');
     const session = this.sessions.open(owner, { ip: null, userAgent: 'Hearth desktop app' }, { device_name: 'This PC (Hearth app)', platform: 'desktop' }, 'active');

@@ -17,8 +17,8 @@ export function toMe(user: UserRow): Me {
   return { ...toUserSummary(user), quota: { used: user.used_bytes, limit: user.quota_bytes } };
 }
 
-export function toAdminUser(user: UserRow): AdminUser {
-  return { ...toMe(user), disabled: user.disabled, created_at: user.created_at };
+export function toAdminUser(user: UserRow, mainOwnerId: string | undefined): AdminUser {
+  return { ...toMe(user), disabled: user.disabled, created_at: user.created_at, main_owner: user.id === mainOwnerId };
 }
 
 export function toPublicUser(user: UserRow): PublicUser {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { AdminStatus, HealthResponse, StatusResponse } from '../contract/dto.ts';
-import type { Actor, ServiceDeps } from './context.ts';
+import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
+import type { SetupGate } from './setup-gate.ts';
 import { requireAdmin, type SettingsService } from './settings.ts';
 
 /** What anyone on the network may learn: enough to route a client, nothing about people or files. */
@@ -11,17 +12,23 @@ export class StatusService {
     private readonly deps: ServiceDeps,
     private readonly settings: SettingsService,
     private readonly serverId: string,
+    private readonly setupGate: SetupGate,
   ) {
     this.startedAt = deps.now();
   }
 
-  status(): StatusResponse {
+  /** `client` decides what setup asks of this caller (see SetupGate). */
+  status(client: ClientInfo): StatusResponse {
     const settings = this.settings.current();
+    const setupRequired = this.deps.store.users.count() === 0;
+    const door = this.setupGate.door(client);
     return {
       name: settings.server_name,
       server_id: this.serverId,
       version: this.deps.config.version,
-      setup_required: this.deps.store.users.count() === 0,
+      setup_required: setupRequired,
+      setup_code_required: setupRequired && door === 'setup_code',
+      setup_in_desktop_app: setupRequired && door === 'desktop_app',
       require_device_approval: settings.require_device_approval,
       allow_self_registration: settings.allow_self_registration,
       ready: this.storageOk(),

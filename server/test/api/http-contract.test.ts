@@ -28,7 +28,7 @@ async function raw(method: string, url: string, init: { headers?: Record<string,
 }
 
 describe('GET /status', () => {
-  test('GET /status reports exactly name, server_id, version, setup_required, the two booleans and ready, nothing about users', async () => {
+  test('GET /status reports exactly name, server_id, version, setup_required and what setup asks of this caller, the two booleans and ready, nothing about users', async () => {
     const res = await t.client.get('/status');
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), [
@@ -37,6 +37,8 @@ describe('GET /status', () => {
       'ready',
       'require_device_approval',
       'server_id',
+      'setup_code_required',
+      'setup_in_desktop_app',
       'setup_required',
       'version',
     ]);
@@ -46,6 +48,8 @@ describe('GET /status', () => {
     assert.ok(res.body.server_id.length > 0);
     assert.equal(res.body.version, '0.1.0');
     assert.equal(res.body.setup_required, false);
+    assert.equal(res.body.setup_code_required, false);
+    assert.equal(res.body.setup_in_desktop_app, false);
     assert.equal(res.body.require_device_approval, false);
     assert.equal(res.body.allow_self_registration, false);
     assert.equal(res.body.ready, true);

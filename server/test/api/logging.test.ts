@@ -159,10 +159,11 @@ describe('logging at debug level', () => {
   test('every entry is one JSON line with a level and a message', () => {
     const all = output.split('\n').filter((l) => l.trim() !== '');
     const jsonLines = lines();
-    // The only plain line is the ready line on stdout.
+    // The only plain lines are on stdout: the ready line, and on a fresh install the one line
+    // that gives the owner the setup code.
     assert.deepEqual(
       all.filter((l) => !l.startsWith('{')),
-      all.filter((l) => /^listening on http:\/\/127\.0\.0\.1:\d+$/.test(l)),
+      all.filter((l) => /^listening on http:\/\/127\.0\.0\.1:\d+$/.test(l) || /^Finish setup at http:\/\/\S+ with setup code \d{4}-\d{4}/.test(l)),
     );
     for (const line of jsonLines) {
       assert.ok(['debug', 'info', 'warn', 'error'].includes(line.level), JSON.stringify(line));

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { publicApi } from '../../api/client.ts';
 import { errorOf } from '../../api/errors.ts';
 import { session } from '../../api/session.ts';
@@ -108,6 +109,10 @@ export function PendingScreen({ pending, onDone, onRestart }: { pending: Pending
       <Button variant="quiet" block onClick={onRestart}>
         Cancel
       </Button>
+      {/* The owner with no other device has nobody to approve this one. */}
+      <p className="auth-aside">
+        <Link to="/recover">Owner locked out?</Link>
+      </p>
     </AuthCard>
   );
 }

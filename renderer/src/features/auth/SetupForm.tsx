@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { data, publicApi } from '../../api/client.ts';
+import { desktopBridge, setupThroughDesktop } from '../../api/desktop.ts';
 import { ApiError } from '../../api/errors.ts';
 import type { TokenResponse } from '../../api/types.ts';
 import { session } from '../../api/session.ts';
@@ -13,8 +14,12 @@ import { authKeys, deviceDescription } from './queries.ts';
 
 const WELCOME = '/console/welcome';
 
-/** A fresh server: the first person to open it creates the owner's account. */
-export function SetupForm({ serverName }: { serverName: string }) {
+/**
+ * A fresh server: the owner creates their account. In the desktop app's window through its
+ * bridge (its server takes no setup from the network); headless, from another device with the
+ * setup code printed where the server was started (on that PC itself, without).
+ */
+export function SetupForm({ serverName, codeRequired, inDesktopApp }: { serverName: string; codeRequired: boolean; inDesktopApp: boolean }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
@@ -22,6 +27,8 @@ export function SetupForm({ serverName }: { serverName: string }) {
   const [name, setName] = useState(serverName);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [setupCode, setSetupCode] = useState('');
+  const viaApp = desktopBridge()?.setup !== undefined;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -36,7 +43,10 @@ export function SetupForm({ serverName }: { serverName: string }) {
     setBusy(true);
     setError(null);
     try {
-      const tokens = await data(publicApi.POST('/setup', { body: { username: username.trim(), password, server_name: name, ...deviceDescription() } }));
+      const account = { username: username.trim(), password, server_name: name };
+      const tokens = viaApp
+        ? await setupThroughDesktop(account)
+        : await data(publicApi.POST('/setup', { body: { ...account, ...deviceDescription(), ...(codeRequired && { setup_code: setupCode.trim() }) } }));
       // First run goes on to connecting the family's phones (the owner's console): the
       // session starts once the router is there, so the signed-in routes open on that page.
       setDone(tokens);
@@ -48,6 +58,14 @@ export function SetupForm({ serverName }: { serverName: string }) {
     }
   }
 
+  if (inDesktopApp && !viaApp) {
+    return (
+      <AuthCard title="Set up Hearth in its app">
+        <p>Hearth is installed as an app on this computer. Create the owner's account in the Hearth app's window: open Hearth from its icon next to the clock, or from your apps.</p>
+        <p className="muted">Until then, no phone or other computer can reach Hearth. Afterwards, sign in here.</p>
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title="Set up Hearth">
       <p className="muted">You are the first here. Create the owner's account: it can invite the rest of the family.</p>
@@ -62,6 +80,16 @@ export function SetupForm({ serverName }: { serverName: string }) {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
+        {codeRequired && (
+          <Field
+            label="Setup code"
+            hint='Shown on the computer where Hearth was started, in the line "Finish setup at … with setup code". It keeps others on your network from taking over Hearth.'
+            inputMode="numeric"
+            autoComplete="off"
+            value={setupCode}
+            onChange={(e) => setSetupCode(e.target.value)}
+          />
+        )}
         {error && <Notice tone="error">{error}</Notice>}
         <Button type="submit" variant="primary" block disabled={busy}>
           {busy ? 'Setting up…' : 'Create the owner account'}

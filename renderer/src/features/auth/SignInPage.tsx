@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { desktopBridge } from '../../api/desktop.ts';
 import { session } from '../../api/session.ts';
 import { ApiError } from '../../api/errors.ts';
@@ -21,7 +22,9 @@ export function SignInPage({ reason }: { reason: string | null }) {
       </div>
     );
   }
-  if (status.data?.setup_required) return <SetupForm serverName={status.data.name} />;
+  if (status.data?.setup_required) {
+    return <SetupForm serverName={status.data.name} codeRequired={status.data.setup_code_required} inDesktopApp={status.data.setup_in_desktop_app} />;
+  }
   return <SignInFlow serverName={status.data?.name ?? 'Hearth'} reason={reason} unreachable={status.isError} />;
 }
 
@@ -145,6 +148,9 @@ export function SignInFlow({
           Open as the owner of this PC
         </Button>
       )}
+      <p className="auth-aside">
+        <Link to="/recover">Owner locked out?</Link>
+      </p>
     </AuthCard>
   );
 }

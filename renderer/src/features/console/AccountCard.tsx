@@ -20,6 +20,8 @@ export function AccountCard({ user }: { user: AdminUser }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState<Open>(null);
   const isMe = state.kind === 'signed-in' && state.user.id === user.id;
+  // The account that set Hearth up stays an owner and switched on, and only it sets its password.
+  const guarded = user.main_owner && !isMe;
   const name = user.display_name ?? user.username;
   const patch = useMutation({
     mutationFn: (body: Patch) => data(api.PATCH('/admin/users/{id}', { params: { path: { id: user.id } }, body })),
@@ -33,6 +35,7 @@ export function AccountCard({ user }: { user: AdminUser }) {
         <h3 id={titleId}>{name}</h3>
         <span className="tag">{roleName(user.role)}</span>
         {user.disabled && <span className="tag tag-danger">Switched off</span>}
+        {user.main_owner && <span className="tag">Main owner</span>}
         {isMe && <span className="tag">You</span>}
       </div>
       {user.display_name && <p className="muted">Signs in as {user.username}</p>}
@@ -47,15 +50,18 @@ export function AccountCard({ user }: { user: AdminUser }) {
         <Button onClick={() => setOpen('quota')} aria-label={`Storage limit of ${name}`}>
           Storage limit
         </Button>
-        <Button onClick={() => setOpen('reset')} aria-label={`New password for ${name}`}>
-          New password
-        </Button>
-        {!isMe && (
+        {!guarded && (
+          <Button onClick={() => setOpen('reset')} aria-label={`New password for ${name}`}>
+            New password
+          </Button>
+        )}
+        {!isMe && !guarded && (
           <Button onClick={() => setOpen('role')} aria-label={user.role === 'admin' ? `Make ${name} a family member` : `Make ${name} an owner`}>
             {user.role === 'admin' ? 'Make family member' : 'Make owner'}
           </Button>
         )}
         {!isMe &&
+          !guarded &&
           (user.disabled ? (
             <Button onClick={() => patch.mutate({ disabled: false })} disabled={patch.isPending} aria-label={`Switch on ${name}`}>
               Switch on

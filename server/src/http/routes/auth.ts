@@ -11,6 +11,9 @@ export const login: Handler<typeof S.LoginBody, undefined, undefined, 'none'> = 
   return reply(result.status, result.body);
 };
 
+export const recover: Handler<typeof S.RecoverBody, undefined, undefined, 'none'> = ({ services, body, client }) =>
+  services.ownerRecovery.recover(body, client);
+
 export const refresh: Handler<typeof S.RefreshBody, undefined, undefined, 'none'> = ({ services, body, client }) => {
   try {
     return services.sessions.refresh(body.refresh_token, client);

@@ -1,7 +1,7 @@
 import type * as S from '../schemas.ts';
 import { reply, type Handler } from '../route-def.ts';
 
-export const status: Handler<undefined, undefined, undefined, 'none'> = ({ services }) => services.status.status();
+export const status: Handler<undefined, undefined, undefined, 'none'> = ({ services, client }) => services.status.status(client);
 
 export const health: Handler<undefined, undefined, undefined, 'none'> = ({ services }) => {
   const health = services.status.health();
