@@ -1803,7 +1803,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. */
+            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1812,7 +1812,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "helper_unavailable";
+                            code: "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -2014,7 +2030,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. */
+            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2023,7 +2039,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "helper_unavailable";
+                            code: "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -2223,7 +2255,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `pool_unavailable`: Pooling drives needs mergerfs: install it (sudo apt install mergerfs). `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. */
+            /** @description `pool_unavailable`: Pooling drives needs mergerfs: install it (sudo apt install mergerfs). `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2232,7 +2264,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "pool_unavailable" | "helper_unavailable";
+                            code: "pool_unavailable" | "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -2519,6 +2567,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     deleteAdminInvitesId: {
@@ -2629,6 +2709,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -2942,6 +3054,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -3351,6 +3495,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     postAdminUsersIdResetPassword: {
@@ -3510,7 +3686,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3519,7 +3695,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -3623,6 +3815,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -3797,7 +4021,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3806,7 +4030,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -3979,6 +4219,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -4177,7 +4449,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4186,7 +4458,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -4269,6 +4557,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -4422,6 +4742,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -4596,7 +4948,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4605,7 +4957,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -4916,6 +5284,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     postDevicesIdDeny: {
@@ -5048,6 +5448,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getDevicesPending: {
@@ -5167,8 +5599,11 @@ export interface operations {
                         checks: {
                             /** @enum {string} */
                             db: "ok" | "failing";
-                            /** @enum {string} */
-                            storage: "ok" | "failing";
+                            /**
+                             * @description `full`: no space left for new files; `read_only`: the system made the disk read-only
+                             * @enum {string}
+                             */
+                            storage: "ok" | "full" | "read_only" | "failing";
                         };
                         /** @enum {string} */
                         status: "ok" | "failing";
@@ -5218,8 +5653,11 @@ export interface operations {
                         checks: {
                             /** @enum {string} */
                             db: "ok" | "failing";
-                            /** @enum {string} */
-                            storage: "ok" | "failing";
+                            /**
+                             * @description `full`: no space left for new files; `read_only`: the system made the disk read-only
+                             * @enum {string}
+                             */
+                            storage: "ok" | "full" | "read_only" | "failing";
                         };
                         /** @enum {string} */
                         status: "ok" | "failing";
@@ -5602,6 +6040,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     deleteLibrariesId: {
@@ -5728,6 +6198,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -5889,7 +6391,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. */
+            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5898,7 +6400,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "helper_unavailable";
+                            code: "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -6021,7 +6539,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `library_offline`: The drive holding this file is not connected. */
+            /** @description `library_offline`: The drive holding this file is not connected. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6030,7 +6548,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "library_offline";
+                            code: "library_offline" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -6287,7 +6821,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6296,7 +6830,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -6464,6 +7014,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -6932,6 +7514,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     patchNodesId: {
@@ -7123,6 +7737,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -7556,6 +8202,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getNodesIdPermissions: {
@@ -7865,6 +8543,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     deleteNodesIdPermissionsUserId: {
@@ -7976,6 +8686,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -8272,6 +9014,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     postNodesIdShare: {
@@ -8460,7 +9234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8469,7 +9243,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -8724,6 +9514,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     deleteNodesIdStar: {
@@ -8834,6 +9656,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -9253,7 +10107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `library_offline`: The drive holding this file is not connected. */
+            /** @description `library_offline`: The drive holding this file is not connected. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9262,14 +10116,14 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "library_offline";
+                            code: "library_offline" | "storage_read_only";
                             field?: string;
                             message: string;
                         };
                     };
                 };
             };
-            /** @description `quota_exceeded`: There is not enough storage left in this account. */
+            /** @description `quota_exceeded`: There is not enough storage left in this account. `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -9278,7 +10132,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "quota_exceeded";
+                            code: "quota_exceeded" | "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -9473,6 +10327,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -10395,7 +11281,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10404,7 +11290,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -10649,6 +11551,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getSessions: {
@@ -10864,6 +11798,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     postSetup: {
@@ -11022,7 +11988,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11031,7 +11997,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -11271,6 +12253,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     patchSharesId: {
@@ -11443,7 +12457,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11452,7 +12466,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -11483,6 +12513,11 @@ export interface operations {
                         require_device_approval: boolean;
                         server_id: string;
                         setup_required: boolean;
+                        /**
+                         * @description Whether new files can be saved: `full` or `read_only` say why not (reads keep working)
+                         * @enum {string}
+                         */
+                        storage: "ok" | "full" | "read_only";
                         version: string;
                     };
                 };
@@ -11826,7 +12861,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description `quota_exceeded`: There is not enough storage left in this account. */
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `quota_exceeded`: There is not enough storage left in this account. `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -11835,7 +12886,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "quota_exceeded";
+                            code: "quota_exceeded" | "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -12024,6 +13075,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     headUploadsId: {
@@ -12166,6 +13249,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -12384,7 +13499,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description `quota_exceeded`: There is not enough storage left in this account. */
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `quota_exceeded`: There is not enough storage left in this account. `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -12393,7 +13524,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "quota_exceeded";
+                            code: "quota_exceeded" | "storage_full";
                             field?: string;
                             message: string;
                         };

@@ -29,6 +29,7 @@ import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 import type { PublicOrigin } from './public-origin.ts';
 import { SecretBox } from './secret-box.ts';
+import type { StorageHealth } from './storage-health.ts';
 
 export interface Services {
   /** Where family devices reach the server, for the URLs it hands out. */
@@ -57,6 +58,8 @@ export interface Services {
   drives: DriveService;
   network: NetworkService;
   localOwner: LocalOwnerService;
+  /** Whether the disks take writes: a full or read-only one is answered 507/503, never 500. */
+  storage: StorageHealth;
 }
 
 /** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
@@ -73,9 +76,10 @@ export interface ServiceParts {
   thumbs: ThumbnailStore;
   mediaTools: MediaTools;
   origin: PublicOrigin;
+  storage: StorageHealth;
 }
 
-export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools, origin }: ServiceParts): Services {
+export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools, origin, storage }: ServiceParts): Services {
   const settings = new SettingsService(deps);
   const sessions = new SessionService(deps, keys.pairing);
   const twoFactor = new TwoFactorService(deps, settings, new SecretBox(keys.totp));
@@ -100,10 +104,11 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     drives: new DriveService(deps, libraries, mounts),
     network: new NetworkService(),
     localOwner: new LocalOwnerService(deps, sessions),
-    media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency),
-    uploads: new UploadService(deps, access, files, content),
+    media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency, storage),
+    uploads: new UploadService(deps, access, files, content, storage),
     idempotency: new IdempotencyService(deps),
-    status: new StatusService(deps, settings, serverId),
+    status: new StatusService(deps, settings, serverId, storage),
+    storage,
     settings,
     sessions,
     auth: new AuthService(deps, sessions, settings, twoFactor),

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { AdminSession, PendingResponse, SessionInfo, TokenResponse } from '../contract/dto.ts';
 import type { SessionRevokeReason } from '../contract/events.ts';
 import { AppError } from '../errors.ts';
+import { storageFaultOf } from '../store/storage-faults.ts';
 import type { SessionRow } from '../store/sessions.repo.ts';
 import type { UserRow } from '../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
@@ -89,7 +90,12 @@ export class SessionService {
     const user = this.deps.store.users.byId(session.user_id);
     if (!user || user.disabled) throw new AppError('invalid_token');
     if (claims.scope === 'full' && now - session.last_seen_at > SEEN_WRITE_INTERVAL_MS) {
-      this.deps.store.sessions.markSeen(session.id, now);
+      try {
+        this.deps.store.sessions.markSeen(session.id, now);
+      } catch (error) {
+        // "Last seen" is bookkeeping: on a full disk every request still gets through.
+        if (storageFaultOf(error) === null) throw error;
+      }
     }
     return {
       userId: user.id,

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import type { AdminStatus, HealthResponse, StatusResponse } from '../contract/dto.ts';
+import type { AdminStatus, HealthResponse, StatusResponse, StorageState } from '../contract/dto.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { requireAdmin, type SettingsService } from './settings.ts';
+import type { StorageHealth } from './storage-health.ts';
 
 /** What anyone on the network may learn: enough to route a client, nothing about people or files. */
 export class StatusService {
@@ -11,8 +12,17 @@ export class StatusService {
     private readonly deps: ServiceDeps,
     private readonly settings: SettingsService,
     private readonly serverId: string,
+    private readonly storage: StorageHealth,
   ) {
     this.startedAt = deps.now();
+    // Every open app learns at once that nothing new can be saved, and when it can again.
+    let told: StorageState = 'ok';
+    storage.onChange(() => {
+      const now = storage.summary();
+      if (now === told) return;
+      told = now;
+      deps.bus.publish('server.storage', { storage: now }, { everyone: true });
+    });
   }
 
   status(): StatusResponse {
@@ -25,6 +35,7 @@ export class StatusService {
       require_device_approval: settings.require_device_approval,
       allow_self_registration: settings.allow_self_registration,
       ready: this.storageOk(),
+      storage: this.storage.summary(),
     };
   }
 
@@ -41,12 +52,19 @@ export class StatusService {
 
   health(): HealthResponse {
     const db = this.dbOk();
-    const storage = this.storageOk();
+    const storage = this.storageCheck();
     return {
-      status: db && storage ? 'ok' : 'failing',
+      status: db && storage === 'ok' ? 'ok' : 'failing',
       version: this.deps.config.version,
-      checks: { db: db ? 'ok' : 'failing', storage: storage ? 'ok' : 'failing' },
+      checks: { db: db ? 'ok' : 'failing', storage },
     };
+  }
+
+  /** A full or read-only disk says so; a data folder that is gone or not ours is `failing`. */
+  private storageCheck(): HealthResponse['checks']['storage'] {
+    const state = this.storage.summary();
+    if (state !== 'ok') return state;
+    return this.storageOk() ? 'ok' : 'failing';
   }
 
   private dbOk(): boolean {
