@@ -63,6 +63,8 @@ export interface ServerConfig {
   storageReserveBytes: number;
   /** How often a full or read-only disk is looked at again. */
   storageRecheckMs: number;
+  /** A media job that fails waits this long before its next try, four times as long after the next failure. */
+  mediaRetryMs: number;
   /** Where drives are mounted: a library folder must be under one of these (or the data dir). */
   mountsRoots: string[];
   /** Mount points whose drive holds the operating system: never formatted. */
@@ -122,6 +124,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   libraryCheckIntervalMs: 15_000,
   storageReserveBytes: 16 * 1024 * 1024,
   storageRecheckMs: 5_000,
+  mediaRetryMs: 5_000,
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mediaWorkersAtStart: true,
   mountsRoots: ['/media', '/mnt', '/run/media'],

@@ -1,12 +1,11 @@
 /** Tries of a media job that fails for its own reasons, the first included, before it is given up. */
 export const MAX_JOB_TRIES = 3;
-const FIRST_DELAY_MS = 5_000;
 const GROWTH = 4;
 const LONGEST_DELAY_MS = 10 * 60_000;
 
-/** How long a job waits after its `failures`-th failure: 5 s, 20 s, 80 s... at most 10 minutes. */
-export function retryDelayMs(failures: number): number {
-  return Math.min(LONGEST_DELAY_MS, FIRST_DELAY_MS * GROWTH ** Math.max(0, failures - 1));
+/** How long a job waits after its `failures`-th failure: first, 4x, 16x... (5 s, 20 s), at most 10 minutes. */
+export function retryDelayMs(failures: number, firstMs: number): number {
+  return Math.min(LONGEST_DELAY_MS, firstMs * GROWTH ** Math.max(0, failures - 1));
 }
 
 /**
@@ -26,6 +25,7 @@ export class JobBackoff {
     private readonly now: () => number,
     /** Called when a waiting job may run again. */
     private readonly wake: () => void,
+    private readonly firstDelayMs: number,
   ) {}
 
   /** Jobs waiting for their next try. */
@@ -46,7 +46,7 @@ export class JobBackoff {
       return { giveUp: true, failures };
     }
     this.failures.set(jobId, failures);
-    const retryInMs = retryDelayMs(failures);
+    const retryInMs = retryDelayMs(failures, this.firstDelayMs);
     this.notBefore.set(jobId, this.now() + retryInMs);
     this.arm();
     return { giveUp: false, failures, retryInMs };

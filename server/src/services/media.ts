@@ -57,7 +57,7 @@ export class MediaService {
     private readonly storage: StorageHealth,
   ) {
     this.pool = new MediaWorkerPool(concurrency, tools, limits);
-    this.backoff = new JobBackoff(deps.now, () => this.schedulePump());
+    this.backoff = new JobBackoff(deps.now, () => this.schedulePump(), deps.config.mediaRetryMs);
     this.unwatchStorage = storage.onChange(() => {
       if (storage.state() === 'ok') this.schedulePump();
     });

@@ -62,8 +62,8 @@ export class StorageHealth {
   /**
    * Before the database opens. A full disk gives back the reserve first; when even then there
    * is no room for SQLite's shared-memory file, the database is opened without it (SQLite
-   * keeps its index in memory instead: `sharedMemory: false`), since touching a shared-memory
-   * file that the disk could not back fails the open.
+   * keeps its index in memory instead: `sharedMemory: false`), since extending a shared-memory
+   * file on a disk with no room fails the open (SQLITE_IOERR_SHMSIZE).
    */
   beforeOpen(): { sharedMemory: boolean } {
     const data = this.volume(this.dataDir);
@@ -74,8 +74,9 @@ export class StorageHealth {
     const reserveGone = this.options.reserveBytes > 0 && reserveSize(this.dataDir) < this.options.reserveBytes;
     if (probe === 'read_only') this.mark(data, 'read_only', 'the data folder was read-only at start');
     else if (probe === 'full' || before < LOW_BYTES || (reserveGone && before < this.resumeBytes)) this.mark(data, 'full', 'the disk was full at start');
+    // A read-only disk keeps its shared-memory file as it was: SQLite reads through it.
     const free = freeBytes(this.dataDir);
-    return { sharedMemory: data.state !== 'read_only' && (free === null || free >= SHARED_MEMORY_BYTES) };
+    return { sharedMemory: data.state === 'read_only' || free === null || free >= SHARED_MEMORY_BYTES };
   }
 
   /** Once serving: looks again, and makes the reserve when there is room for it. */
