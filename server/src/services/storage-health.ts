@@ -117,7 +117,7 @@ export class StorageHealth {
   /**
    * Refuses a write that would fail: 507 `storage_full` or 503 `storage_read_only`, and 507
    * for a file of `bytes` that cannot fit in what is left (that disk is not full, the file is
-   * too big for it).
+   * too big for it: `field` is `Upload-Length`).
    */
   assertWritable(folder: string, bytes = 0): void {
     const state = this.state(folder);
@@ -125,10 +125,10 @@ export class StorageHealth {
     if (bytes > 0) {
       const free = freeBytes(folder);
       if (free !== null && bytes > free - LOW_BYTES) {
-        throw new AppError(
-          'storage_full',
-          `This file needs ${megabytes(bytes)}; the server's disk has ${megabytes(Math.max(0, free - LOW_BYTES))} left for it.`,
-        );
+        // `field` tells the apps that this file, not the disk, is the matter: waiting will not help.
+        throw new AppError('storage_full', `This file is ${megabytes(bytes)}, but Hearth's disk has only ${megabytes(Math.max(0, free - LOW_BYTES))} left.`, {
+          field: 'Upload-Length',
+        });
       }
     }
   }
