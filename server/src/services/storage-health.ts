@@ -27,6 +27,10 @@ interface Volume {
   folder: string;
   state: StorageState;
   lookedAt: number;
+  /** Content writes (upload data) under way on this disk. */
+  writers: number;
+  /** The reserve waits to be given back until those writes have stopped. */
+  releasePending: boolean;
 }
 
 const SEVERITY: Record<StorageState, number> = { ok: 0, full: 1, read_only: 2 };
@@ -133,6 +137,24 @@ export class StorageHealth {
     }
   }
 
+  /**
+   * Marks a content write (an upload's data) under way on the disk of `folder`, until the
+   * returned function is called. The reserve is given back only once those have stopped:
+   * uploads writing when the disk filled would otherwise take the room meant for the
+   * database (new ones are refused as soon as the disk is full, so they stop quickly).
+   */
+  beginWrite(folder: string): () => void {
+    const volume = this.volume(folder);
+    volume.writers++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      volume.writers--;
+      if (volume.writers === 0 && volume.releasePending) this.releaseReserve(volume);
+    };
+  }
+
   refusal(fault: StorageFault, headers: Record<string, string> = {}): AppError {
     return new AppError(fault === 'full' ? 'storage_full' : 'storage_read_only', undefined, { headers });
   }
@@ -170,7 +192,7 @@ export class StorageHealth {
     const key = device === null ? `path:${path.resolve(folder)}` : `dev:${device}`;
     let volume = this.volumes.get(key);
     if (!volume) {
-      volume = { folder, state: 'ok', lookedAt: 0 };
+      volume = { folder, state: 'ok', lookedAt: 0, writers: 0, releasePending: false };
       this.volumes.set(key, volume);
     }
     return volume;
@@ -202,6 +224,7 @@ export class StorageHealth {
     const isData = volume === this.volume(this.dataDir);
     const free = freeBytes(volume.folder);
     if (state === 'ok') {
+      volume.releasePending = false;
       this.options.log.info('storage takes writes again: uploads and thumbnails continue', { folder: volume.folder, free_bytes: free, was });
     } else {
       this.options.log.warn(state === 'full' ? 'storage full: uploads and thumbnails wait until space is freed' : 'storage read-only: nothing new can be saved until the disk is repaired', {
@@ -209,8 +232,9 @@ export class StorageHealth {
         free_bytes: free,
         reason,
       });
-      if (isData && releaseReserve(this.dataDir)) {
-        this.options.log.info('space reserve given back so that sign-in and deleting keep working', { bytes: this.options.reserveBytes });
+      if (isData) {
+        volume.releasePending = true;
+        if (volume.writers === 0) this.releaseReserve(volume);
       }
     }
     this.schedule();
@@ -234,6 +258,13 @@ export class StorageHealth {
     } else if (!waiting && this.timer) {
       clearInterval(this.timer);
       this.timer = null;
+    }
+  }
+
+  private releaseReserve(volume: Volume): void {
+    volume.releasePending = false;
+    if (volume.state !== 'ok' && releaseReserve(this.dataDir)) {
+      this.options.log.info('space reserve given back so that sign-in and deleting keep working', { bytes: this.options.reserveBytes });
     }
   }
 

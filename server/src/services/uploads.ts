@@ -286,6 +286,8 @@ export class UploadService {
       const upload = this.own(actor, id, { cutShort: true });
       if (upload.completed_node_id !== null) return upload;
       if (upload.blob === null) throw new AppError('not_found');
+      // Access may have gone while the disk was full.
+      await this.recheckAccess(upload);
       const blobs = this.content.of(upload.library_id);
       if (await blobs.exists(upload.blob)) {
         this.finish(upload, upload.blob, null, await blobs.headOf(upload.blob));
@@ -367,13 +369,16 @@ export class UploadService {
         overQuota = true;
       }
     }
+    const writing = this.storage.beginWrite(blobs.root);
     try {
       const progress = this.progressPublisher(upload, length);
-      const result = await blobs.writeTemp(tempName(upload.id), current, body, {
-        limit,
-        digest: input.checksum?.algorithm,
-        onProgress: (written) => progress(current + written),
-      });
+      const result = await blobs
+        .writeTemp(tempName(upload.id), current, body, {
+          limit,
+          digest: input.checksum?.algorithm,
+          onProgress: (written) => progress(current + written),
+        })
+        .finally(writing);
       if (result.overflow) {
         await blobs.truncateTemp(tempName(upload.id), current);
         if (overQuota) throw new AppError('quota_exceeded');

@@ -344,8 +344,23 @@ describe('a data folder whose disk fills up', () => {
     assert.equal(download.status, 200);
     const login = await client.post('/auth/login', OWNER);
     assert.ok(login.status === 200 || (login.status === 507 && login.body.error.code === 'storage_full'), JSON.stringify(login.body));
-    const folder = await client.post('/nodes/folder', { name: 'Later', parent_id: null }, { token });
-    assert.ok(folder.status === 201 || (folder.status === 507 && folder.body.error.code === 'storage_full'), JSON.stringify(folder.body));
+    // Every write answers a success, 507 storage_full, or what follows from an earlier refusal
+    // (a restore of what the full disk kept from being trashed is 409): never a 5xx but 507.
+    const writes: [string, string, unknown][] = [
+      ['POST', '/nodes/folder', { name: 'Later', parent_id: null }],
+      ['PATCH', `/nodes/${textId}`, { name: 'groceries.txt' }],
+      ['POST', `/nodes/${textId}/star`, undefined],
+      ['PATCH', '/me/profile', { display_name: 'The owner' }],
+      ['PATCH', '/server/settings', { server_name: 'Our home' }],
+      ['POST', '/admin/invites', { role: 'member' }],
+      ['DELETE', `/nodes/${textId}`, undefined],
+      ['POST', `/nodes/${textId}/restore`, undefined],
+    ];
+    for (const [method, route, body] of writes) {
+      const answer = await client.request(method, route, { token, ...(body !== undefined && { body }) });
+      assert.ok(answer.status < 500 || (answer.status === 507 && answer.body.error.code === 'storage_full'), `${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
+    assert.doesNotMatch(server!.output(), /"msg":"request failed"/, 'no request failed as a bug (500)');
 
     fs.rmSync(filler);
     await waitUntil(async () => (await health(`${server!.url}/healthz`)).status === 200, 'healthz saying ok');
