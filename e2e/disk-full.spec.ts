@@ -87,6 +87,10 @@ test.describe('a full disk', () => {
     await expect(ownerPage.getByRole('status').filter({ hasText: 'Hearth is full.' })).toContainText('empty the trash');
     await expect(ownerPage.getByText('Disk full: waiting for space')).toBeVisible();
     await captureScreen(ownerPage, testInfo, 'console-storage-full');
+    await ownerPage.getByRole('status').getByRole('link', { name: 'Storage' }).click();
+    await expect(ownerPage.getByRole('heading', { name: 'Where files are kept' })).toBeVisible();
+    await expect(ownerPage.getByRole('status').filter({ hasText: 'Hearth is full.' })).toBeVisible();
+    await captureScreen(ownerPage, testInfo, 'console-storage-page-full');
     await ownerContext.close();
 
     fs.rmSync(filler);
