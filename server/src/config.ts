@@ -61,6 +61,16 @@ export interface ServerConfig {
   maintenanceIntervalMs: number;
   /** How often drives are checked: a library whose drive was plugged in again comes online within this. */
   libraryCheckIntervalMs: number;
+  /**
+   * Space kept back in the data folder and given back when its disk fills, so that signing in
+   * and deleting still work on a full disk (0: none). A full disk takes uploads again once
+   * twice this much is free.
+   */
+  storageReserveBytes: number;
+  /** How often a full or read-only disk is looked at again. */
+  storageRecheckMs: number;
+  /** A media job that fails waits this long before its next try, four times as long after the next failure. */
+  mediaRetryMs: number;
   /** Where drives are mounted: a library folder must be under one of these (or the data dir). */
   mountsRoots: string[];
   /** Mount points whose drive holds the operating system: never formatted. */
@@ -124,6 +134,9 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   uploadExpiryMs: 24 * 60 * 60_000,
   maintenanceIntervalMs: 10 * 60_000,
   libraryCheckIntervalMs: 15_000,
+  storageReserveBytes: 16 * 1024 * 1024,
+  storageRecheckMs: 5_000,
+  mediaRetryMs: 5_000,
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mediaWorkersAtStart: true,
   mountsRoots: ['/media', '/mnt', '/run/media'],
@@ -186,7 +199,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.HOST_NAMES) input.hostNames = env.HOST_NAMES.split(',');
   if (env.PUBLIC_URL) input.publicUrl = parsePublicUrl(env.PUBLIC_URL);
   if (env.HEARTH_SQLITE) input.sqliteEngine = parseSqliteEngine(env.HEARTH_SQLITE);
+  if (env.STORAGE_RESERVE_MB) input.storageReserveBytes = parseMegabytes(env.STORAGE_RESERVE_MB, 'STORAGE_RESERVE_MB');
   return input;
+}
+
+function parseMegabytes(raw: string, name: string): number {
+  const value = Number(raw.trim());
+  if (!Number.isFinite(value) || value < 0 || value > 1024) throw new Error(`${name} must be a number of megabytes from 0 to 1024, got "${raw}"`);
+  return Math.round(value * 1024 * 1024);
 }
 
 function parseSqliteEngine(raw: string): ServerConfig['sqliteEngine'] {

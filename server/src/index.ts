@@ -13,7 +13,8 @@ import { createServices, type Services } from './services/index.ts';
 import { PasswordHasher } from './services/passwords.ts';
 import { RateLimiter } from './services/rate-limiter.ts';
 import { newId } from './services/secrets.ts';
-import { openDatabase } from './store/db.ts';
+import { StorageHealth } from './services/storage-health.ts';
+import { openDatabaseOnDisk } from './services/storage-start.ts';
 import { preparePrivateDataDir } from './store/data-dir.ts';
 import { createStore } from './store/index.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
@@ -68,9 +69,11 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const config = resolveConfig(input);
   const log = createLogger(config.logLevel);
   preparePrivateDataDir(config.dataDir, log);
-  const db = openDatabase(path.join(config.dataDir, 'hearth.db'), config.sqliteEngine);
-  const store = createStore(db);
   const now = Date.now;
+  // Before the database: a full disk gives back the space reserve so that SQLite can open.
+  const storage = new StorageHealth({ dataDir: config.dataDir, reserveBytes: config.storageReserveBytes, recheckMs: config.storageRecheckMs, log, now });
+  const db = openDatabaseOnDisk(path.join(config.dataDir, 'hearth.db'), config.sqliteEngine, storage, log);
+  const store = createStore(db);
 
   // Server identity and keys are made once and kept with the data (the keys outside the database).
   const serverId = store.meta.getOrInit('server_id', newId());
@@ -98,6 +101,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     thumbs,
     mediaTools,
     origin,
+    storage,
   });
   const sealed = services.twoFactor.sealStoredSecrets();
   if (sealed > 0) log.info('sealed TOTP secrets stored in clear by an earlier version', { accounts: sealed });
@@ -128,9 +132,23 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     throw error;
   }
   origin.listeningOn(port);
+  storage.start(() => {
+    try {
+      return content.defaultLibrary().blobs.root;
+    } catch {
+      return null;
+    }
+  });
   const maintenance = startMaintenance(services, deps, log, config.maintenanceIntervalMs);
   // Plugged-in drives and pools after a reboot come back without waiting for maintenance.
-  const libraryCheck = setInterval(() => void services.libraries.refresh().catch((error) => log.error('library check failed', { error: String(error) })), config.libraryCheckIntervalMs);
+  const libraryCheck = setInterval(
+    () =>
+      void services.libraries.refresh().catch((error) => {
+        // A full disk is logged once by storage, not every few seconds here.
+        if (!storage.noteFailure(error)) log.error('library check failed', { error: String(error) });
+      }),
+    config.libraryCheckIntervalMs,
+  );
   libraryCheck.unref();
   services.media.start();
   if (mediaTools.ffmpeg) {
@@ -172,6 +190,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
         await reconciled;
         await services.media.stop();
         await services.libraries.stop();
+        await storage.stop();
         gateway.close();
         listening.close();
         await new Promise<void>((resolve) => {
@@ -184,16 +203,23 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
 }
 
 function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, intervalMs: number) {
+  // Each step on its own: one that fails (a full disk refuses the expiry of old sessions)
+  // must not keep the others from running, least of all emptying the trash, which frees space.
+  const steps: [string, () => unknown][] = [
+    ['sessions', () => services.sessions.expireStale()],
+    ['rate limits', () => deps.rateLimiter.pruneExpired()],
+    ['idempotency keys', () => services.idempotency.prune()],
+    ['uploads', () => services.uploads.expire()],
+    ['libraries', () => services.libraries.refresh()],
+    ['trash', () => services.nodes.purgeTrash(services.settings.current().trash_retention_days)],
+  ];
   const run = async () => {
-    try {
-      services.sessions.expireStale();
-      deps.rateLimiter.pruneExpired();
-      services.idempotency.prune();
-      await services.uploads.expire();
-      await services.libraries.refresh();
-      await services.nodes.purgeTrash(services.settings.current().trash_retention_days);
-    } catch (error) {
-      log.error('maintenance failed', { error: String(error) });
+    for (const [name, step] of steps) {
+      try {
+        await step();
+      } catch (error) {
+        if (!services.storage.noteFailure(error)) log.error('maintenance failed', { step: name, error: String(error) });
+      }
     }
   };
   void run();

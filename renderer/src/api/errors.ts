@@ -138,6 +138,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   upgrade_required: 'The app and the server disagree. Reload the page.',
   misdirected_request: "Hearth doesn't answer at this address. Open it by the address shown on the Hearth computer.",
   quota_exceeded: 'Not enough space left in your storage for this. Delete something (and empty the trash) or ask for more space.',
+  storage_full: "The Hearth computer's disk is full, so nothing new can be saved right now. Everything already there is safe. Files waiting to upload continue by themselves once space is freed.",
   rate_limited: 'Too many tries. Wait a little and try again.',
   slow_down: 'Waiting a moment before asking again.',
   busy: 'The server is busy right now. Try again in a moment.',
@@ -147,6 +148,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   helper_unavailable: "This computer doesn't allow Hearth to manage drives.",
   pool_unavailable: 'Combining drives needs the mergerfs tool on this computer.',
   library_offline: 'The drive holding this file is not connected. Plug it back in at the Hearth computer.',
+  storage_read_only: "The Hearth computer's disk can only be read right now, so nothing new can be saved. Everything already there can still be opened. The owner should check the disk.",
 };
 
 /** A code the server sent (or the desktop app relayed from it), as the app knows it. */

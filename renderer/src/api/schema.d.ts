@@ -1837,7 +1837,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. */
+            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1846,7 +1846,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "helper_unavailable";
+                            code: "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -2048,7 +2064,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. */
+            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2057,7 +2073,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "helper_unavailable";
+                            code: "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -2257,7 +2289,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `pool_unavailable`: Pooling drives needs mergerfs: install it (sudo apt install mergerfs). `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. */
+            /** @description `pool_unavailable`: Pooling drives needs mergerfs: install it (sudo apt install mergerfs). `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2266,7 +2298,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "pool_unavailable" | "helper_unavailable";
+                            code: "pool_unavailable" | "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -2553,6 +2601,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     deleteAdminInvitesId: {
@@ -2663,6 +2743,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -2976,6 +3088,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -3389,6 +3533,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     postAdminUsersIdResetPassword: {
@@ -3564,7 +3740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3573,7 +3749,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -3677,6 +3869,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -3851,7 +4075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3860,7 +4084,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -4033,6 +4273,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -4231,7 +4503,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4240,7 +4512,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -4323,6 +4611,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -4656,6 +4976,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     postAuthRegister: {
@@ -4824,7 +5176,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4833,7 +5185,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -5144,6 +5512,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     postDevicesIdDeny: {
@@ -5276,6 +5676,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getDevicesPending: {
@@ -5395,8 +5827,11 @@ export interface operations {
                         checks: {
                             /** @enum {string} */
                             db: "ok" | "failing";
-                            /** @enum {string} */
-                            storage: "ok" | "failing";
+                            /**
+                             * @description `full`: no space left for new files; `read_only`: the system made the disk read-only
+                             * @enum {string}
+                             */
+                            storage: "ok" | "full" | "read_only" | "failing";
                         };
                         /** @enum {string} */
                         status: "ok" | "failing";
@@ -5446,8 +5881,11 @@ export interface operations {
                         checks: {
                             /** @enum {string} */
                             db: "ok" | "failing";
-                            /** @enum {string} */
-                            storage: "ok" | "failing";
+                            /**
+                             * @description `full`: no space left for new files; `read_only`: the system made the disk read-only
+                             * @enum {string}
+                             */
+                            storage: "ok" | "full" | "read_only" | "failing";
                         };
                         /** @enum {string} */
                         status: "ok" | "failing";
@@ -5830,6 +6268,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     deleteLibrariesId: {
@@ -5956,6 +6426,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -6117,7 +6619,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. */
+            /** @description `helper_unavailable`: The server has no way to mount drives here: run it as root or install udisks2. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6126,7 +6628,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "helper_unavailable";
+                            code: "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -6249,7 +6767,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `library_offline`: The drive holding this file is not connected. */
+            /** @description `library_offline`: The drive holding this file is not connected. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6258,7 +6776,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "library_offline";
+                            code: "library_offline" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -6515,7 +7049,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6524,7 +7058,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -6692,6 +7242,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -7160,6 +7742,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     patchNodesId: {
@@ -7351,6 +7965,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -7907,6 +8553,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getNodesIdPermissions: {
@@ -8216,6 +8894,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     deleteNodesIdPermissionsUserId: {
@@ -8327,6 +9037,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -8623,6 +9365,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     postNodesIdShare: {
@@ -8811,7 +9585,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8820,7 +9594,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -9075,6 +9865,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     deleteNodesIdStar: {
@@ -9185,6 +10007,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -9604,7 +10458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `library_offline`: The drive holding this file is not connected. */
+            /** @description `library_offline`: The drive holding this file is not connected. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9613,14 +10467,14 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "library_offline";
+                            code: "library_offline" | "storage_read_only";
                             field?: string;
                             message: string;
                         };
                     };
                 };
             };
-            /** @description `quota_exceeded`: There is not enough storage left in this account. */
+            /** @description `quota_exceeded`: There is not enough storage left in this account. `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -9629,7 +10483,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "quota_exceeded";
+                            code: "quota_exceeded" | "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -9824,6 +10678,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -10746,7 +11632,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10755,7 +11641,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -11000,6 +11902,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getSessions: {
@@ -11215,6 +12149,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     postSetup: {
@@ -11391,7 +12357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11400,7 +12366,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -11640,6 +12622,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     patchSharesId: {
@@ -11812,7 +12826,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11821,7 +12835,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -11856,6 +12886,11 @@ export interface operations {
                         /** @description Setup happens in the desktop app's window on the PC; POST /setup answers 403 setup_in_app */
                         setup_in_desktop_app: boolean;
                         setup_required: boolean;
+                        /**
+                         * @description Whether new files can be saved: `full` or `read_only` say why not (reads keep working)
+                         * @enum {string}
+                         */
+                        storage: "ok" | "full" | "read_only";
                         version: string;
                     };
                 };
@@ -12199,7 +13234,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description `quota_exceeded`: There is not enough storage left in this account. */
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `quota_exceeded`: There is not enough storage left in this account. `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -12208,7 +13259,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "quota_exceeded";
+                            code: "quota_exceeded" | "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -12397,6 +13448,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     headUploadsId: {
@@ -12539,6 +13622,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -12757,7 +13872,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description `quota_exceeded`: There is not enough storage left in this account. */
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `quota_exceeded`: There is not enough storage left in this account. `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -12766,7 +13897,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "quota_exceeded";
+                            code: "quota_exceeded" | "storage_full";
                             field?: string;
                             message: string;
                         };

@@ -2,6 +2,7 @@ import { Suspense, type ReactNode } from 'react';
 import { useSession } from '../api/useSession.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { QuotaBar, UnsentBanner, UploadPanel } from '../features/upload/index.ts';
+import { StorageBanner } from '../features/storage/index.ts';
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
 import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
@@ -26,6 +27,7 @@ export function SignedInFrame({ children }: { children: ReactNode }) {
     <AppShell nav={isOwner ? [...NAV, CONSOLE] : NAV} footer={<QuotaBar />}>
       <LiveUpdates />
       <ConnectionBanner />
+      <StorageBanner />
       <UnsentBanner />
       <Suspense fallback={<Spinner label="Loading" />}>{children}</Suspense>
       <UploadPanel />

@@ -40,12 +40,17 @@ export interface StatusResponse {
   require_device_approval: boolean;
   allow_self_registration: boolean;
   ready: boolean;
+  /** Whether the server can save anything new: `full` or `read_only` say why not. */
+  storage: StorageState;
 }
+
+/** A disk that takes writes, one that is full, or one the system made read-only. */
+export type StorageState = 'ok' | 'full' | 'read_only';
 
 export interface HealthResponse {
   status: 'ok' | 'failing';
   version: string;
-  checks: { db: 'ok' | 'failing'; storage: 'ok' | 'failing' };
+  checks: { db: 'ok' | 'failing'; storage: StorageState | 'failing' };
 }
 
 export interface Quota {

@@ -121,6 +121,10 @@ export const ERROR_CATALOGUE = {
 
   // Limits
   quota_exceeded: { status: 507, message: 'There is not enough storage left in this account.' },
+  storage_full: {
+    status: 507,
+    message: "The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened.",
+  },
   rate_limited: { status: 429, message: 'Too many attempts. Try again later.' },
   slow_down: { status: 429, message: 'Polling too fast. Wait a few seconds between requests.' },
   busy: { status: 503, message: 'Too many passwords are being checked right now. Try again in a moment.' },
@@ -132,6 +136,10 @@ export const ERROR_CATALOGUE = {
   helper_unavailable: { status: 503, message: 'The server has no way to mount drives here: run it as root or install udisks2.' },
   pool_unavailable: { status: 503, message: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' },
   library_offline: { status: 503, message: 'The drive holding this file is not connected.' },
+  storage_read_only: {
+    status: 503,
+    message: "The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved.",
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,4 +1,4 @@
-import type { ServerSettings } from './dto.ts';
+import type { ServerSettings, StorageState } from './dto.ts';
 
 /**
  * Every event the WebSocket channel carries, with its payload. Later areas (nodes, uploads,
@@ -31,6 +31,8 @@ export interface EventPayloads {
   /** `removed` when the library was removed: clients drop it from their list. */
   'library.changed': { library: unknown; removed?: true };
   'server.settings_changed': { settings: ServerSettings };
+  /** The server's disk filled up, was made read-only, or takes writes again. */
+  'server.storage': { storage: StorageState };
   'session.revoked': { session_id: string; reason: SessionRevokeReason };
 }
 

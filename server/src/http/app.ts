@@ -38,7 +38,7 @@ export function createApp(services: Services, log: Logger, jsonLimit: number, ho
 
   // Outermost, so it logs the status the envelope finally sent (inside it, every error read as 404).
   app.use(requestLog(log));
-  app.use(errorEnvelope(log));
+  app.use(errorEnvelope(log, (error) => services.storage.noteFailure(error)));
   app.use(securityHeaders());
   app.use(requireHost());
   app.use(tusHeaders());

@@ -131,6 +131,8 @@ export function errorCodes(def: AnyRoute): ErrorCode[] {
   if (def.query && 'cursor' in ((def.query as z.ZodObject).shape ?? {})) codes.add('invalid_cursor');
   // Every route refuses a Host that is not the server's (DNS rebinding).
   codes.add('misdirected_request');
+  // Whatever writes can meet a full or read-only disk; reads never write what they need.
+  if (def.method !== 'GET' && def.method !== 'OPTIONS') codes.add('storage_full').add('storage_read_only');
   codes.add('internal');
   return [...codes];
 }

@@ -137,13 +137,17 @@ export const StatusResponse = z.object({
   require_device_approval: z.boolean(),
   allow_self_registration: z.boolean(),
   ready: z.boolean(),
+  storage: z.enum(['ok', 'full', 'read_only']).describe('Whether new files can be saved: `full` or `read_only` say why not (reads keep working)'),
 });
 
 const Check = z.enum(['ok', 'failing']);
 export const HealthResponse = z.object({
   status: Check,
   version: z.string(),
-  checks: z.object({ db: Check, storage: Check }),
+  checks: z.object({
+    db: Check,
+    storage: z.enum(['ok', 'full', 'read_only', 'failing']).describe('`full`: no space left for new files; `read_only`: the system made the disk read-only'),
+  }),
 });
 
 export const MeResponse = UserSummary.extend({ quota: Quota });

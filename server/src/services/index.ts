@@ -33,6 +33,7 @@ import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 import type { PublicOrigin } from './public-origin.ts';
 import { SecretBox } from './secret-box.ts';
 import { NodeAccessService } from './node-access.ts';
+import type { StorageHealth } from './storage-health.ts';
 
 export interface Services {
   /** Where family devices reach the server, for the URLs it hands out. */
@@ -66,6 +67,8 @@ export interface Services {
   owner: OwnerService;
   ownerRecovery: OwnerRecoveryService;
   setupGate: SetupGate;
+  /** Whether the disks take writes: a full or read-only one is answered 507/503, never 500. */
+  storage: StorageHealth;
 }
 
 /** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
@@ -82,9 +85,10 @@ export interface ServiceParts {
   thumbs: ThumbnailStore;
   mediaTools: MediaTools;
   origin: PublicOrigin;
+  storage: StorageHealth;
 }
 
-export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools, origin }: ServiceParts): Services {
+export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools, origin, storage }: ServiceParts): Services {
   const settings = new SettingsService(deps);
   const sessions = new SessionService(deps, keys.pairing);
   const twoFactor = new TwoFactorService(deps, settings, new SecretBox(keys.totp));
@@ -115,10 +119,11 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     owner,
     ownerRecovery: new OwnerRecoveryService(deps, owner, sessions),
     setupGate,
-    media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency),
-    uploads: new UploadService(deps, access, files, content),
+    media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency, storage),
+    uploads: new UploadService(deps, access, files, content, storage),
     idempotency: new IdempotencyService(deps),
-    status: new StatusService(deps, settings, serverId, setupGate),
+    status: new StatusService(deps, settings, serverId, setupGate, storage),
+    storage,
     settings,
     sessions,
     auth: new AuthService(deps, sessions, settings, twoFactor, setupGate),

@@ -9,7 +9,9 @@ import type { NodeRow } from '../store/nodes.repo.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
 import type { AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from './context.ts';
+import { JobBackoff } from './media-backoff.ts';
 import { toNodeDto } from './node-dto.ts';
+import type { StorageHealth } from './storage-health.ts';
 
 const MAX_ATTEMPTS = 3;
 const PREVIEW_COUNT = 4;
@@ -23,7 +25,9 @@ export interface ThumbnailFile {
 /**
  * Photos and videos: a durable queue of processing jobs, worked off the request path with
  * bounded concurrency. Jobs are written with the content that needs them (same transaction),
- * so the queue survives restarts; the worker wakes on node events.
+ * so the queue survives restarts; the worker wakes on node events. A job that fails backs off
+ * and is given up after a few tries; while the data folder's disk is full or read-only the
+ * whole queue waits, and goes on by itself once it takes writes again.
  */
 export class MediaService {
   private readonly inFlight = new Set<string>();
@@ -36,6 +40,9 @@ export class MediaService {
   private readonly pool: MediaWorkerPool;
   /** Thumbnails being made on request, by node, version and size: asked twice, made once. */
   private readonly rendering = new Map<string, Promise<Buffer>>();
+  private readonly backoff: JobBackoff;
+  private readonly unwatchStorage: () => void;
+  private pumpScheduled = false;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -45,11 +52,16 @@ export class MediaService {
     private readonly tools: MediaTools,
     private readonly limits: MediaLimits,
     private readonly concurrency: number,
+    private readonly storage: StorageHealth,
   ) {
     this.pool = new MediaWorkerPool(concurrency, tools, limits);
+    this.backoff = new JobBackoff(deps.now, () => this.schedulePump(), deps.config.mediaRetryMs);
+    this.unwatchStorage = storage.onChange(() => {
+      if (storage.state() === 'ok') this.schedulePump();
+    });
     this.unsubscribe = deps.bus.subscribe((event) => {
       const type = event.message.type;
-      if (type === 'node.created' || type === 'node.updated') this.pump();
+      if (type === 'node.created' || type === 'node.updated') this.schedulePump();
       if (type === 'node.deleted' && (event.message.payload as { permanent: boolean }).permanent) {
         const node = (event.message.payload as { node: { id: string } }).node;
         void this.thumbs.removeNode(node.id).catch(() => {});
@@ -60,14 +72,21 @@ export class MediaService {
   /** Startup: queue media never processed, then work the queue. */
   start(): void {
     if (this.deps.config.mediaWorkersAtStart) this.pool.warm();
-    const queued = this.deps.store.media.backfill(this.deps.now());
-    if (queued > 0) this.deps.log.info('media queued for processing', { count: queued });
+    try {
+      const queued = this.deps.store.media.backfill(this.deps.now());
+      if (queued > 0) this.deps.log.info('media queued for processing', { count: queued });
+    } catch (error) {
+      // A full disk at start: what is already queued still waits for space; the rest is found at a later start.
+      if (!this.storage.noteFailure(error)) throw error;
+    }
     this.pump();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe();
+    this.unwatchStorage();
+    this.backoff.stop();
     this.pool.close();
     await this.idle();
   }
@@ -117,7 +136,13 @@ export class MediaService {
       this.deps.log.warn('thumbnail not rendered on request', { node_id: node.id, size, reason: info.failure });
       throw new AppError('no_thumbnail');
     }
-    await this.thumbs.write(node.id, node.version, size, data);
+    try {
+      await this.thumbs.write(node.id, node.version, size, data);
+    } catch (error) {
+      // Shown anyway: the cache is only a cache, and it is filled again once the disk has room.
+      if (!this.storage.noteFailure(error)) this.deps.log.warn('thumbnail not kept in the cache', { node_id: node.id, size, error: String(error) });
+      return data;
+    }
     // A new version or a permanent delete while this ran has already cleared the node's cache:
     // what was just written would stay behind.
     const now = store.nodes.byId(node.id, '');
@@ -149,26 +174,64 @@ export class MediaService {
       .toBuffer();
   }
 
+  /**
+   * Pumps on a later turn of the event loop, never from the promise chain of the job that just
+   * ended: a job failing at once (a full database refusing its first write) would otherwise
+   * start the next one in the same microtask queue, forever, and the server would answer
+   * nothing, not even SIGTERM.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled || this.stopped) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
   private pump(): void {
     if (this.stopped) return;
+    // The data folder's disk does not take thumbnails now: the queue waits (StorageHealth
+    // looks at the disk every few seconds and calls again when it has room).
+    if (this.storage.state() !== 'ok') return;
     // Two jobs per worker: while this process stores one's thumbnails and commits its result
     // (behind whatever requests its event loop is serving), the worker already decodes the next.
     const limit = this.concurrency * 2;
     while (this.running < limit) {
       const job = this.deps.store.media
-        .next(limit + this.inFlight.size + this.deferred.size)
-        .find((j) => !this.inFlight.has(j.node_id) && !this.deferred.has(j.node_id));
+        .next(limit + this.inFlight.size + this.deferred.size + this.backoff.waiting)
+        .find((j) => !this.inFlight.has(j.node_id) && !this.deferred.has(j.node_id) && this.backoff.ready(j.node_id));
       if (!job) break;
       this.running++;
       this.inFlight.add(job.node_id);
-      void this.work(job).finally(() => {
+      void this.attempt(job).finally(() => {
         this.running--;
         this.inFlight.delete(job.node_id);
-        this.pump();
+        this.schedulePump();
         if (this.running === 0 && (this.stopped || this.deps.store.media.pending() <= this.deferred.size)) {
           for (const wake of this.idleWaiters.splice(0)) wake();
         }
       });
+    }
+  }
+
+  /** One try of a job; what a failure means decides whether it, or the whole queue, waits. */
+  private async attempt(job: MediaJobRow): Promise<void> {
+    try {
+      await this.work(job);
+      this.backoff.forget(job.node_id);
+    } catch (error) {
+      if (this.stopped || this.storage.noteFailure(error)) return;
+      const outcome = this.backoff.fail(job.node_id);
+      if (!outcome.giveUp) {
+        this.deps.log.warn('media job failed; trying again later', { node_id: job.node_id, tries: outcome.failures, retry_in_ms: outcome.retryInMs, error: String(error) });
+        return;
+      }
+      try {
+        this.finishFailed(job, `failed ${outcome.failures} times: ${String(error)}`);
+      } catch (again) {
+        if (!this.storage.noteFailure(again)) this.deps.log.error('media job could not be given up', { node_id: job.node_id, error: String(again) });
+      }
     }
   }
 

@@ -3,6 +3,7 @@ import type { AdminSession, PendingResponse, SessionInfo, TokenResponse } from '
 import type { SessionRevokeReason } from '../contract/events.ts';
 import type { TokenScope } from './access-tokens.ts';
 import { AppError } from '../errors.ts';
+import { storageFaultOf } from '../store/storage-faults.ts';
 import type { SessionRow } from '../store/sessions.repo.ts';
 import type { UserRow } from '../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
@@ -85,7 +86,12 @@ export class SessionService {
     if (!claims) throw new AppError('invalid_token');
     const { session, user } = this.live(claims.sessionId, claims.scope, now);
     if (claims.scope === 'full' && now - session.last_seen_at > SEEN_WRITE_INTERVAL_MS) {
-      this.deps.store.sessions.markSeen(session.id, now);
+      try {
+        this.deps.store.sessions.markSeen(session.id, now);
+      } catch (error) {
+        // "Last seen" is bookkeeping: on a full disk every request still gets through.
+        if (storageFaultOf(error) === null) throw error;
+      }
     }
     return {
       userId: user.id,

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
-import type { AdminStatus, HealthResponse, StatusResponse } from '../contract/dto.ts';
+import type { AdminStatus, HealthResponse, StatusResponse, StorageState } from '../contract/dto.ts';
 import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
 import type { SetupGate } from './setup-gate.ts';
 import { requireAdmin, type SettingsService } from './settings.ts';
+import type { StorageHealth } from './storage-health.ts';
 
 /** What anyone on the network may learn: enough to route a client, nothing about people or files. */
 export class StatusService {
@@ -13,8 +14,17 @@ export class StatusService {
     private readonly settings: SettingsService,
     private readonly serverId: string,
     private readonly setupGate: SetupGate,
+    private readonly storage: StorageHealth,
   ) {
     this.startedAt = deps.now();
+    // Every open app learns at once that nothing new can be saved, and when it can again.
+    let told: StorageState = 'ok';
+    storage.onChange(() => {
+      const now = storage.summary();
+      if (now === told) return;
+      told = now;
+      deps.bus.publish('server.storage', { storage: now }, { everyone: true });
+    });
   }
 
   /** `client` decides what setup asks of this caller (see SetupGate). */
@@ -32,6 +42,7 @@ export class StatusService {
       require_device_approval: settings.require_device_approval,
       allow_self_registration: settings.allow_self_registration,
       ready: this.storageOk(),
+      storage: this.storage.summary(),
     };
   }
 
@@ -48,12 +59,19 @@ export class StatusService {
 
   health(): HealthResponse {
     const db = this.dbOk();
-    const storage = this.storageOk();
+    const storage = this.storageCheck();
     return {
-      status: db && storage ? 'ok' : 'failing',
+      status: db && storage === 'ok' ? 'ok' : 'failing',
       version: this.deps.config.version,
-      checks: { db: db ? 'ok' : 'failing', storage: storage ? 'ok' : 'failing' },
+      checks: { db: db ? 'ok' : 'failing', storage },
     };
+  }
+
+  /** A full or read-only disk says so; a data folder that is gone or not ours is `failing`. */
+  private storageCheck(): HealthResponse['checks']['storage'] {
+    const state = this.storage.summary();
+    if (state !== 'ok') return state;
+    return this.storageOk() ? 'ok' : 'failing';
   }
 
   private dbOk(): boolean {

@@ -9,6 +9,7 @@ import type { FileService } from './files.ts';
 import { decideMimeType } from './media-types.ts';
 import { cleanNodeName } from './node-names.ts';
 import { newId } from './secrets.ts';
+import type { StorageHealth } from './storage-health.ts';
 
 /** The largest single file accepted. */
 export const MAX_UPLOAD_BYTES = 1024 ** 4;
@@ -62,6 +63,7 @@ export class UploadService {
     private readonly access: AccessService,
     private readonly files: FileService,
     private readonly content: ContentStores,
+    private readonly storage: StorageHealth,
   ) {}
 
   async create(actor: Actor, length: number | null, metadata: Record<string, string | null>): Promise<UploadState> {
@@ -102,6 +104,9 @@ export class UploadService {
     // the temp file: the startup pass removes temp files no upload row owns, and may be walking
     // the temp folder right now. A crash before the file exists leaves a row that recover() drops.
     this.files.assertQuota(ownerId, length ?? 0, this.deps.store.uploads.pendingBytes(ownerId));
+    // A full disk refuses at once, and so does a file that cannot fit in what it has left:
+    // better than an upload that stops at 90 % (the answer says how much room there is).
+    this.storage.assertWritable(blobs.root, length ?? 0);
     this.deps.store.uploads.insert(row);
     try {
       await blobs.createTemp(tempName(id));
@@ -114,9 +119,24 @@ export class UploadService {
 
   /** HEAD: how far the upload got. Someone else's upload does not exist for the caller. */
   async state(actor: Actor, id: string): Promise<UploadState> {
-    const upload = this.own(actor, id);
+    const upload = this.own(actor, id, { cutShort: true });
+    try {
+      return await this.stateOf(actor, upload);
+    } catch (error) {
+      throw await this.withHonestOffset(error, upload);
+    }
+  }
+
+  private async stateOf(actor: Actor, upload: UploadRow): Promise<UploadState> {
+    const id = upload.id;
     if (upload.completed_node_id !== null) {
       return { ...toState(upload, upload.length ?? 0), nodeId: upload.completed_node_id };
+    }
+    if (upload.blob !== null) {
+      // Every byte is on disk but its completion was cut short (the disk refused the move or
+      // the commit): finished now, once the disk takes it.
+      const done = await this.completeCutShort(actor, id);
+      return { ...toState(done, done.length ?? 0), nodeId: done.completed_node_id! };
     }
     const offset = await this.content.of(upload.library_id).tempSize(tempName(upload.id));
     if (offset === null) throw new AppError('not_found');
@@ -143,8 +163,15 @@ export class UploadService {
    * older one still hanging on a dead connection, after it has finished writing.
    */
   async append(actor: Actor, id: string, input: AppendInput, body: Readable): Promise<AppendResult> {
-    const first = this.own(actor, id);
+    const first = this.own(actor, id, { cutShort: true });
     if (first.completed_node_id !== null) return this.alreadyComplete(first, input);
+    if (first.blob !== null) {
+      try {
+        return this.alreadyComplete(await this.completeCutShort(actor, id), input);
+      } catch (error) {
+        throw await this.withHonestOffset(error, first);
+      }
+    }
     await this.recheckAccess(first);
     const release = await this.lock(id, () => body.destroy(new Error('superseded')));
     try {
@@ -152,6 +179,8 @@ export class UploadService {
       const upload = this.own(actor, id);
       if (upload.completed_node_id !== null) return this.alreadyComplete(upload, input);
       return await this.appendLocked(upload, input, body);
+    } catch (error) {
+      throw await this.withHonestOffset(error, first);
     } finally {
       release();
       const row = this.deps.store.uploads.byId(id);
@@ -179,9 +208,9 @@ export class UploadService {
    * takes over from an older one still hanging on a dead connection: it asks the holder to
    * stop (`abort` of the holder), then waits until the holder has finished writing.
    */
-  private async lock(id: string, abort: () => void): Promise<() => void> {
+  private async lock(id: string, abort: () => void, takeOver = true): Promise<() => void> {
     for (let held = this.locks.get(id); held; held = this.locks.get(id)) {
-      held.abort();
+      if (takeOver) held.abort();
       await held.done;
     }
     let done!: () => void;
@@ -210,28 +239,95 @@ export class UploadService {
   async recover(): Promise<void> {
     for (const upload of this.deps.store.uploads.all()) {
       if (upload.completed_node_id !== null) continue;
-      let blobs;
       try {
-        blobs = this.content.of(upload.library_id);
-      } catch {
-        continue;
+        await this.recoverOne(upload);
+      } catch (error) {
+        // A full disk must not stop the start: the upload stays as it is on disk, finished by
+        // the client's next HEAD or a later start.
+        if (!this.storage.noteFailure(error)) throw error;
+        this.deps.log.warn('upload not completed at startup: the disk is full', { upload_id: upload.id });
       }
-      if (upload.blob !== null) {
-        if (await blobs.exists(upload.blob)) {
-          this.finish(upload, upload.blob, null, await blobs.headOf(upload.blob));
-          continue;
-        }
-        const size = await blobs.tempSize(tempName(upload.id));
-        if (size !== null && size === upload.length) {
-          // A refusal (access or quota gone meanwhile) drops this upload, not the startup.
-          await this.complete(upload, null).catch((error: unknown) =>
-            this.deps.log.warn('upload not completed at startup', { upload_id: upload.id, error: String(error) }),
-          );
-          continue;
-        }
-      }
-      if ((await blobs.tempSize(tempName(upload.id))) === null) this.deps.store.uploads.remove(upload.id);
     }
+  }
+
+  private async recoverOne(upload: UploadRow): Promise<void> {
+    let blobs;
+    try {
+      blobs = this.content.of(upload.library_id);
+    } catch {
+      return;
+    }
+    if (upload.blob !== null) {
+      if (await blobs.exists(upload.blob)) {
+        this.finish(upload, upload.blob, null, await blobs.headOf(upload.blob));
+        return;
+      }
+      const size = await blobs.tempSize(tempName(upload.id));
+      if (size !== null && size === upload.length) {
+        // A refusal (access or quota gone meanwhile) drops this upload, not the startup.
+        await this.complete(upload, null).catch((error: unknown) => {
+          if (this.storage.classify(error)) throw error;
+          this.deps.log.warn('upload not completed at startup', { upload_id: upload.id, error: String(error) });
+        });
+        return;
+      }
+    }
+    if ((await blobs.tempSize(tempName(upload.id))) === null) this.deps.store.uploads.remove(upload.id);
+  }
+
+  /**
+   * Finishes an upload whose bytes all arrived but whose completion the disk cut short (its
+   * content id is recorded, the move or the commit failed), under its lock: waiting for a
+   * completion still running rather than taking over from it. Returns the completed row.
+   */
+  private async completeCutShort(actor: Actor, id: string): Promise<UploadRow> {
+    const release = await this.lock(id, () => {}, false);
+    try {
+      const upload = this.own(actor, id, { cutShort: true });
+      if (upload.completed_node_id !== null) return upload;
+      if (upload.blob === null) throw new AppError('not_found');
+      // Access may have gone while the disk was full.
+      await this.recheckAccess(upload);
+      const blobs = this.content.of(upload.library_id);
+      if (await blobs.exists(upload.blob)) {
+        this.finish(upload, upload.blob, null, await blobs.headOf(upload.blob));
+      } else if ((await blobs.tempSize(tempName(upload.id))) === upload.length) {
+        await this.complete(upload, null);
+      } else {
+        throw new AppError('not_found');
+      }
+      return this.own(actor, id, { cutShort: true });
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * A write the disk refused, answered as such (507 `storage_full`, 503 `storage_read_only`)
+   * with the offset really on disk, as a HEAD would say it: the client resumes from there
+   * once there is room. Whatever arrived before the disk filled stays.
+   */
+  private async withHonestOffset(error: unknown, upload: UploadRow): Promise<unknown> {
+    let blobs;
+    try {
+      blobs = this.content.of(upload.library_id);
+    } catch {
+      return error;
+    }
+    let refusal: AppError;
+    if (error instanceof AppError) {
+      if (error.code !== 'storage_full' && error.code !== 'storage_read_only') return error;
+      refusal = error;
+    } else {
+      const fault = this.storage.noteFailure(error, blobs.root);
+      if (!fault) return error;
+      refusal = this.storage.refusal(fault);
+    }
+    const row = this.deps.store.uploads.byId(upload.id);
+    const onDisk = await blobs.tempSize(tempName(upload.id));
+    // No temp file: its bytes were moved into place whole (a completion the disk cut short).
+    const offset = onDisk ?? (row?.blob != null ? (row.length ?? 0) : 0);
+    return new AppError(refusal.code, refusal.message, { headers: { ...refusal.headers, 'Upload-Offset': String(offset) } });
   }
 
   private async appendLocked(upload: UploadRow, input: AppendInput, body: Readable): Promise<AppendResult> {
@@ -256,6 +352,8 @@ export class UploadService {
         length = input.length;
       }
     }
+    // A full disk answers before reading a byte of the body (with the offset, added by append).
+    this.storage.assertWritable(blobs.root);
     let limit = length === null ? MAX_UPLOAD_BYTES - current : length - current;
     let overQuota = false;
     // While the length is unknown, creation reserved nothing: each PATCH takes its bytes from
@@ -271,13 +369,16 @@ export class UploadService {
         overQuota = true;
       }
     }
+    const writing = this.storage.beginWrite(blobs.root);
     try {
       const progress = this.progressPublisher(upload, length);
-      const result = await blobs.writeTemp(tempName(upload.id), current, body, {
-        limit,
-        digest: input.checksum?.algorithm,
-        onProgress: (written) => progress(current + written),
-      });
+      const result = await blobs
+        .writeTemp(tempName(upload.id), current, body, {
+          limit,
+          digest: input.checksum?.algorithm,
+          onProgress: (written) => progress(current + written),
+        })
+        .finally(writing);
       if (result.overflow) {
         await blobs.truncateTemp(tempName(upload.id), current);
         if (overQuota) throw new AppError('quota_exceeded');
@@ -298,6 +399,9 @@ export class UploadService {
     progress: (offset: number) => void,
   ): Promise<AppendResult> {
     const blobs = this.content.of(upload.library_id);
+    // The disk filled up (or turned read-only) under this request: what it took stays, and the
+    // answer says so (507 with the offset on disk), never a 204 as if the client had sent less.
+    const fault = result.error ? this.storage.noteFailure(result.error, blobs.root) : null;
     if (input.checksum && !result.error && !result.digest!.equals(input.checksum.digest)) {
       // The whole request is discarded: the client resends it from the same offset.
       await blobs.truncateTemp(tempName(upload.id), current);
@@ -306,6 +410,7 @@ export class UploadService {
     if (result.error && input.checksum) {
       // Unverifiable: the partial bytes of a checksummed request are never kept.
       await blobs.truncateTemp(tempName(upload.id), current);
+      if (fault) throw this.storage.refusal(fault);
       throw new AppError('checksum_mismatch', 'The request ended before its data was complete; send it again.');
     }
     // A dropped connection keeps what arrived (tus): the client asks HEAD and resumes from there.
@@ -313,6 +418,7 @@ export class UploadService {
     const expiresAt = this.deps.now() + this.deps.config.uploadExpiryMs;
     this.deps.store.uploads.progress(upload.id, offset, expiresAt);
     progress(offset);
+    if (fault) throw this.storage.refusal(fault);
     const complete = length !== null && offset === length;
     const node = complete ? await this.complete({ ...upload, length }, input.checksum) : null;
     return { offset, expiresAt, node };
@@ -408,11 +514,12 @@ export class UploadService {
     };
   }
 
-  private own(actor: Actor, id: string): UploadRow {
+  /** `cutShort`: also an upload between the move into place and the commit (see completeCutShort). */
+  private own(actor: Actor, id: string, options: { cutShort?: boolean } = {}): UploadRow {
     const upload = this.deps.store.uploads.byId(id);
     if (!upload || upload.user_id !== actor.userId) throw new AppError('not_found');
     // Between the move into place and the commit, the upload is neither here nor done.
-    if (upload.blob !== null && upload.completed_node_id === null) throw new AppError('not_found');
+    if (upload.blob !== null && upload.completed_node_id === null && !options.cutShort) throw new AppError('not_found');
     if (upload.expires_at <= this.deps.now()) throw new AppError('upload_expired');
     return upload;
   }

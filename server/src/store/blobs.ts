@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { createReadStream, type ReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
+import { PositionedFileWriter } from './positioned-writer.ts';
 
 /**
  * Content files on a library. A blob's file name is its id, never a user's file name, so
@@ -113,7 +114,8 @@ export class BlobStore {
     const hash = options.digest ? crypto.createHash(options.digest) : null;
     let written = 0;
     let overflow = false;
-    const out = createWriteStream(this.tempPathOf(name), { flags: 'r+', start: offset, highWaterMark: 4 * 1024 * 1024 });
+    // Not fs.createWriteStream: see PositionedFileWriter (a full disk would misplace bytes).
+    const out = new PositionedFileWriter(this.tempPathOf(name), offset, 4 * 1024 * 1024);
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         if (options.limit !== null && written + chunk.length > options.limit) {

@@ -44,11 +44,18 @@ export function openConnection(file: string, options: OpenOptions & { engine?: E
  * engines: WAL with `synchronous = FULL`, so a transaction is fsynced to the WAL before its
  * statement returns, and therefore before any response that acknowledges it leaves. A
  * `kill -9` or a power cut after a 2xx loses nothing.
+ *
+ * `sharedMemory: false` is for a disk with no room left: WAL's index then lives in this
+ * process's memory instead of the memory-mapped `-shm` file, which SQLite must first extend
+ * on disk (on a full disk that fails the open). The price: no other process may open the
+ * database while this one has it, until the next start.
  */
-export function openDatabase(file: string, engine: EngineChoice = 'auto'): Db {
+export function openDatabase(file: string, engine: EngineChoice = 'auto', options: { sharedMemory?: boolean } = {}): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = openConnection(file, { engine });
   try {
+    // Before the first access in WAL mode, or SQLite maps the -shm file anyway.
+    if (options.sharedMemory === false) db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');

@@ -32,6 +32,9 @@ export class KeyValueRepo {
 
   /** Stores `value` unless the key exists, and returns what is stored either way. */
   getOrInit<T>(key: string, value: T): T {
+    // Read first: a start on a read-only disk must not need a write for what is there already.
+    const stored = this.get<T>(key);
+    if (stored !== undefined) return stored;
     this.stmts.insertIfAbsent.run(key, JSON.stringify(value));
     return this.get<T>(key)!;
   }

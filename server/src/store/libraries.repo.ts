@@ -44,7 +44,9 @@ export class LibrariesRepo {
       setMount: db.prepare('UPDATE libraries SET path = ?, mount_spec = ? WHERE id = ?'),
       setPath: db.prepare('UPDATE libraries SET path = ? WHERE id = ?'),
       defaultOne: db.prepare('SELECT * FROM libraries WHERE is_default = 1'),
-      setStatus: db.prepare('UPDATE libraries SET status = ? WHERE id = ?'),
+      // Unchanged rows are not written: every start sets each library's status, and a start
+      // on a full disk must not need room in the database for nothing.
+      setStatus: db.prepare('UPDATE libraries SET status = @status WHERE id = @id AND status IS NOT @status'),
       clearDefault: db.prepare('UPDATE libraries SET is_default = 0 WHERE is_default = 1'),
       makeDefault: db.prepare('UPDATE libraries SET is_default = 1 WHERE id = ?'),
       remove: db.prepare('DELETE FROM libraries WHERE id = ?'),
@@ -73,7 +75,7 @@ export class LibrariesRepo {
   }
 
   setStatus(id: string, status: LibraryRow['status']): void {
-    this.stmts.setStatus.run(status, id);
+    this.stmts.setStatus.run({ status, id });
   }
 
   /** Exactly one default: callers run this inside a transaction. */

@@ -18,8 +18,14 @@ export class ThumbnailStore {
     const file = this.pathOf(nodeId, version, size);
     await fs.mkdir(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.part`;
-    await fs.writeFile(temp, data);
-    await fs.rename(temp, file);
+    try {
+      await fs.writeFile(temp, data);
+      await fs.rename(temp, file);
+    } catch (error) {
+      // A write cut short by a full disk would otherwise keep the space it took.
+      await fs.rm(temp, { force: true }).catch(() => {});
+      throw error;
+    }
   }
 
   /** The cached thumbnail, or null when there is none (never made, or the cache was cleared). */

@@ -28,7 +28,7 @@ async function raw(method: string, url: string, init: { headers?: Record<string,
 }
 
 describe('GET /status', () => {
-  test('GET /status reports exactly name, server_id, version, setup_required and what setup asks of this caller, the two booleans and ready, nothing about users', async () => {
+  test('GET /status reports exactly name, server_id, version, setup_required and what setup asks of this caller, the two booleans, ready and storage, nothing about users', async () => {
     const res = await t.client.get('/status');
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), [
@@ -40,6 +40,7 @@ describe('GET /status', () => {
       'setup_code_required',
       'setup_in_desktop_app',
       'setup_required',
+      'storage',
       'version',
     ]);
     assert.equal(typeof res.body.name, 'string');
@@ -53,6 +54,7 @@ describe('GET /status', () => {
     assert.equal(res.body.require_device_approval, false);
     assert.equal(res.body.allow_self_registration, false);
     assert.equal(res.body.ready, true);
+    assert.equal(res.body.storage, 'ok');
     const text = JSON.stringify(res.body);
     assert.ok(!text.includes(owner.username), 'status must not reveal usernames');
     assert.ok(!text.includes(owner.userId), 'status must not reveal user ids');

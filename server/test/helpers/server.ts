@@ -35,6 +35,9 @@ export async function startTestServer(config: ConfigInput = {}): Promise<TestSer
     sqliteEngine: configFromEnv().sqliteEngine ?? 'auto',
     // API tests see the API alone, whether or not the web app happens to be built.
     webDir: null,
+    // No 16 MB space reserve in each of the suite's hundreds of data folders: the tests of a
+    // full disk set their own.
+    storageReserveBytes: 0,
     ...config,
     dataDir,
   });

@@ -5,6 +5,9 @@ import { ConsoleLayout } from './ConsoleLayout.tsx';
 import { useAdminStatus, useLibraries } from './queries.ts';
 import { LIBRARY_STATUS, uptimeWords } from './words.ts';
 
+/** Whether new files can be saved, as /status says it (see the banner for what to do). */
+const ROOM = { ok: 'Can be saved', full: 'Disk full: waiting for space', read_only: 'Disk read-only: nothing can be saved' } as const;
+
 /** The running server at a glance: version, how long it has run, where its data is, which storage is there. */
 export function StatusPage() {
   const status = useAdminStatus();
@@ -41,6 +44,16 @@ export function StatusPage() {
             <div>
               <dt>Storage</dt>
               <dd>{libraries.data ? `${online} of ${libraries.data.length} connected` : '…'}</dd>
+            </div>
+            <div>
+              <dt>New files</dt>
+              <dd>
+                {server.data ? (
+                  <span className={server.data.storage === 'ok' ? 'tag tag-ok' : 'tag tag-warn'}>{ROOM[server.data.storage]}</span>
+                ) : (
+                  '…'
+                )}
+              </dd>
             </div>
           </dl>
           <p className="muted">Back up the data folder together with every storage drive: see "Where the data lives" in Hearth's README.</p>

@@ -18,13 +18,16 @@ export function UploadPanel() {
   const active = visible.filter((item) => item.status === 'sending' || item.status === 'queued');
   const done = visible.filter((item) => item.status === 'done').length;
   const failed = visible.filter((item) => item.status === 'failed').length;
+  const held = visible.filter((item) => item.status === 'held').length;
   const left = speed > 0 ? (total - sent) / speed : Number.NaN;
   const summary =
     active.length > 0
       ? `Uploading ${plural(visible.length - done, 'file')}`
-      : failed > 0
-        ? `${plural(failed, 'file')} not uploaded`
-        : `${plural(done, 'file')} uploaded`;
+      : held > 0
+        ? `${plural(held, 'file')} waiting for space on Hearth`
+        : failed > 0
+          ? `${plural(failed, 'file')} not uploaded`
+          : `${plural(done, 'file')} uploaded`;
 
   return (
     <section className="upload-panel" aria-label="Uploads">
@@ -37,7 +40,7 @@ export function UploadPanel() {
             {alreadyHere > 0 && `${total > 0 ? ' · ' : ''}${alreadyHere.toLocaleString()} already here`}
           </span>
         </div>
-        {active.length === 0 && <IconButton icon="close" label="Close uploads" onClick={() => uploadQueue.clearFinished()} />}
+        {active.length === 0 && held === 0 && <IconButton icon="close" label="Close uploads" onClick={() => uploadQueue.clearFinished()} />}
       </header>
       {total > 0 && <ProgressBar value={sent / total} label="All uploads" />}
       <ul>
@@ -80,16 +83,7 @@ function ClashDialog({ clash }: { clash: ClashQuestion }) {
 }
 
 function UploadRow({ item }: { item: UploadItem }) {
-  const state =
-    item.status === 'done'
-      ? 'Done'
-      : item.status === 'failed'
-        ? item.error
-        : item.status === 'paused'
-          ? 'Paused'
-          : item.status === 'queued'
-            ? 'Waiting'
-            : `${Math.floor((item.sent / Math.max(1, item.size)) * 100)}%`;
+  const state = rowState(item);
   return (
     <li className={`upload-row upload-${item.status}`}>
       <div className="upload-row-text">
@@ -108,6 +102,23 @@ function UploadRow({ item }: { item: UploadItem }) {
       </div>
     </li>
   );
+}
+
+function rowState(item: UploadItem): string {
+  switch (item.status) {
+    case 'done':
+      return 'Done';
+    case 'failed':
+      return item.error ?? 'Not uploaded';
+    case 'paused':
+      return 'Paused';
+    case 'held':
+      return item.error ?? 'Waiting for space on Hearth';
+    case 'queued':
+      return 'Waiting';
+    default:
+      return `${Math.floor((item.sent / Math.max(1, item.size)) * 100)}%`;
+  }
 }
 
 /** Bytes per second over the last few seconds. */

@@ -1,13 +1,14 @@
 import type { Upload } from 'tus-js-client';
-import { api, API_BASE, data } from '../../api/client.ts';
+import { api, API_BASE, data, publicApi } from '../../api/client.ts';
 import { humanMessage } from '../../api/errors.ts';
 import { session } from '../../api/session.ts';
-import type { Node } from '../../api/types.ts';
+import type { Node, Status } from '../../api/types.ts';
 import { queryClient } from '../../app/queryClient.ts';
 import { fileKeys } from '../files/queries.ts';
 import { manifest } from './manifest.ts';
 
-export type UploadStatus = 'queued' | 'sending' | 'paused' | 'done' | 'failed' | 'cancelled';
+/** `held`: the server's disk is full (or read-only); it continues by itself once there is room. */
+export type UploadStatus = 'queued' | 'sending' | 'paused' | 'held' | 'done' | 'failed' | 'cancelled';
 
 export interface UploadItem {
   key: string;
@@ -24,6 +25,10 @@ export interface ClashQuestion {
   names: string[];
   answer(choice: 'keep-both' | 'replace' | 'skip'): void;
 }
+
+/** What a held upload says (the panel shows it in place of a percentage). */
+const HELD_FULL = 'Waiting: Hearth is full. It goes on by itself once space is freed.';
+const HELD_READ_ONLY = 'Waiting: Hearth cannot save anything right now. It goes on once its disk is fixed.';
 
 /** Files sent at once: enough to fill a home link, few enough that each shows progress. */
 const PARALLEL = 3;
@@ -68,6 +73,12 @@ class UploadQueue {
   constructor() {
     if (typeof window === 'undefined') return;
     window.addEventListener('online', () => this.resumeFailed());
+    // The server's disk has room again (its event or a status check updated the status): what
+    // waited for it goes on, from where the server says it got.
+    queryClient.getQueryCache().subscribe((event) => {
+      if (event.type !== 'updated' || event.query.queryKey[0] !== 'status') return;
+      if ((event.query.state.data as Status | undefined)?.storage === 'ok') this.resumeHeld();
+    });
     // The screen lock is released when the page is hidden; take it again on return.
     document.addEventListener('visibilitychange', () => void this.keepAwake());
   }
@@ -164,6 +175,13 @@ class UploadQueue {
     });
   }
 
+  private resumeHeld(): void {
+    const held = this.entries.filter((e) => e.item.status === 'held');
+    if (held.length === 0) return;
+    for (const entry of held) this.update(entry, { status: 'queued', error: null });
+    this.pump();
+  }
+
   private resumeFailed(): void {
     for (const entry of this.entries) if (entry.item.status === 'failed') this.update(entry, { status: 'queued', error: null });
     this.pump();
@@ -224,7 +242,7 @@ class UploadQueue {
           return true;
         }
         // No answer (a dropped network), a server error, or offsets out of step: try again.
-        // A full quota (507) or an absent drive (503) will not change by retrying.
+        // A full quota or disk (507) or an absent drive (503) will not change by retrying now.
         return status === 0 || status === 409 || status === 423 || status === 460 || (status >= 500 && status !== 503 && status !== 507);
       },
       onProgress: (sent) => this.update(entry, { sent }),
@@ -239,8 +257,20 @@ class UploadQueue {
         if (entry.item.status !== 'sending') return;
         const response = (error as { originalResponse?: { getStatus(): number; getBody(): string } }).originalResponse;
         const status = response?.getStatus() ?? 0;
+        const body = response?.getBody() ?? '';
         if (status === 507) void queryClient.invalidateQueries({ queryKey: ['me'] });
-        this.update(entry, { status: 'failed', error: uploadErrorMessage(status, response?.getBody() ?? '') });
+        const refusal = envelopeOf(body);
+        if (refusal?.code === 'storage_full' && refusal.field === 'Upload-Length') {
+          // The disk has room, just not for this file: its own sentence says how much there is.
+          this.update(entry, { status: 'failed', error: refusal.message ?? uploadErrorMessage(status, body) });
+          this.pump();
+          return;
+        }
+        if (refusal?.code === 'storage_full' || refusal?.code === 'storage_read_only') {
+          void this.holdForSpace(entry, status, body);
+          return;
+        }
+        this.update(entry, { status: 'failed', error: uploadErrorMessage(status, body) });
         this.pump();
       },
     });
@@ -248,6 +278,23 @@ class UploadQueue {
     const previous = await upload.findPreviousUploads();
     if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
     if (entry.item.status === 'sending') upload.start();
+  }
+
+  /**
+   * The server's disk refused the upload: it waits and goes on by itself once the disk has room
+   * again (or takes writes again). Should the server already say it has room, waiting would
+   * not help: the upload fails with its reason, and Resume tries again.
+   */
+  private async holdForSpace(entry: Entry, status: number, body: string): Promise<void> {
+    // Still `sending` while the status is asked: a status saying "ok" must not resume this
+    // very upload (a file too big for the room left would then go round forever).
+    const server = await queryClient
+      .fetchQuery({ queryKey: ['status'], queryFn: () => data(publicApi.GET('/status')), staleTime: 0 })
+      .catch(() => null);
+    if (entry.item.status !== 'sending') return;
+    if (server?.storage === 'ok') this.update(entry, { status: 'failed', error: uploadErrorMessage(status, body) });
+    else this.update(entry, { status: 'held', error: server?.storage === 'read_only' ? HELD_READ_ONLY : HELD_FULL });
+    this.pump();
   }
 
   private update(entry: Entry, patch: Partial<UploadItem>): void {
@@ -280,6 +327,14 @@ async function namesIn(parentId: string | null): Promise<Map<string, Node>> {
 
 function fingerprintOf(file: File, parentId: string | null, replaceNodeId: string | null): string {
   return ['hearth', accountId(), parentId ?? 'root', replaceNodeId ?? 'new', file.name, file.type, file.size, file.lastModified].join('/');
+}
+
+function envelopeOf(body: string): { code?: string; message?: string; field?: string } | null {
+  try {
+    return (JSON.parse(body) as { error?: { code?: string; message?: string; field?: string } }).error ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function uploadErrorMessage(status: number, body: string): string {

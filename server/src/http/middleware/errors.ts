@@ -2,17 +2,20 @@ import type Koa from 'koa';
 import { AppError, ERROR_CATALOGUE } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 
+/** Whether an error is the disk refusing a write (and which way): marks that disk as it answers. */
+export type StorageFaultOf = (error: unknown) => 'full' | 'read_only' | null;
+
 /**
  * Outermost middleware: whatever goes wrong below, the client gets the error envelope with
  * a catalogue code, and the server logs only what it needs (never bodies or headers).
  */
-export function errorEnvelope(log: Logger): Koa.Middleware {
+export function errorEnvelope(log: Logger, storageFaultOf: StorageFaultOf = () => null): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new AppError('not_found', 'No such endpoint.');
     } catch (caught) {
-      let error = toAppError(caught);
+      let error = toAppError(caught, storageFaultOf);
       if (error.code === 'method_not_allowed' && !error.headers.Allow) {
         // The router throws 405 without the Allow header; rebuild it from the routes that matched the path.
         const allow = allowedMethods(ctx);
@@ -33,9 +36,16 @@ export function errorEnvelope(log: Logger): Koa.Middleware {
   };
 }
 
-/** Maps errors raised by Koa, the router and the body parser onto catalogue codes. */
-export function toAppError(caught: unknown): AppError {
+/**
+ * Maps errors raised by Koa, the router and the body parser onto catalogue codes. A write the
+ * disk refused, wherever below it was (SQLite's "database or disk is full", ENOSPC, EDQUOT,
+ * EROFS), is the disk's state and not a bug: one rule here answers it on every route.
+ */
+export function toAppError(caught: unknown, storageFaultOf: StorageFaultOf = () => null): AppError {
   if (caught instanceof AppError) return caught;
+  const fault = storageFaultOf(caught);
+  if (fault === 'full') return new AppError('storage_full');
+  if (fault === 'read_only') return new AppError('storage_read_only');
   const err = caught as { status?: number; statusCode?: number; type?: string; expose?: boolean; headers?: Record<string, string> };
   const status = err?.status ?? err?.statusCode;
   // co-body (under @koa/bodyparser) rethrows JSON.parse's SyntaxError with status 400 and no `type`.

@@ -1,0 +1,1 @@
+export { StorageBanner } from './StorageBanner.tsx';
