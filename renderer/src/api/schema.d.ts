@@ -4807,7 +4807,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. */
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4816,7 +4816,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy";
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -8120,6 +8136,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
