@@ -126,6 +126,34 @@ export function holdsContent(folder: string): boolean {
   return OWNED_FOLDERS.some((name) => holdsFile(path.join(folder, name)));
 }
 
+/** File names under `blobs/<shard>/`, one at a time, without listing a million files at once. */
+export function* contentFileNames(blobsDir: string): Generator<string> {
+  let shards: fs.Dir;
+  try {
+    shards = fs.opendirSync(blobsDir);
+  } catch {
+    return;
+  }
+  try {
+    for (let shard = shards.readSync(); shard !== null; shard = shards.readSync()) {
+      if (!shard.isDirectory()) continue;
+      let files: fs.Dir;
+      try {
+        files = fs.opendirSync(path.join(blobsDir, shard.name));
+      } catch {
+        continue;
+      }
+      try {
+        for (let entry = files.readSync(); entry !== null; entry = files.readSync()) if (entry.isFile()) yield entry.name;
+      } finally {
+        files.closeSync();
+      }
+    }
+  } finally {
+    shards.closeSync();
+  }
+}
+
 function holdsFile(dir: string): boolean {
   let handle: fs.Dir;
   try {
