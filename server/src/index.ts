@@ -14,8 +14,7 @@ import { createServices, type Services } from './services/index.ts';
 import { PasswordHasher } from './services/passwords.ts';
 import { RateLimiter } from './services/rate-limiter.ts';
 import { newId } from './services/secrets.ts';
-import { openDatabase } from './store/db.ts';
-import { preparePrivateDataDir } from './store/data-dir.ts';
+import { openDataDir, preparePrivateDataDir, type OpenDataDir } from './store/data-dir.ts';
 import { createStore } from './store/index.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
 import { ThumbnailStore } from './store/thumbs.ts';
@@ -53,7 +52,16 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const config = resolveConfig(input);
   const log = createLogger(config.logLevel);
   preparePrivateDataDir(config.dataDir, log);
-  const db = openDatabase(path.join(config.dataDir, 'hearth.db'), config.sqliteEngine);
+  // Refused (StartRefused) while another server holds the folder: nothing is touched before.
+  const data = openDataDir(config.dataDir, config.sqliteEngine);
+  return startOn(config, log, data).catch((error: unknown) => {
+    data.close();
+    throw error;
+  });
+}
+
+async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir): Promise<RunningServer> {
+  const { db } = data;
   const store = createStore(db);
   const now = Date.now;
 
@@ -146,7 +154,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        db.close();
+        data.close();
       })()),
   };
 }

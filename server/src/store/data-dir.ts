@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import type { Logger } from '../log.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import path from 'node:path';
+import { openDatabase, type Db, type EngineChoice } from './db.ts';
 
 /** Files the process creates are its user's alone: 600 for files, 700 for folders. */
 const PRIVATE_UMASK = 0o077;
@@ -24,4 +27,33 @@ export function preparePrivateDataDir(dataDir: string, log: Logger): void {
       fix: `chmod -R go-rwx ${dataDir}`,
     });
   }
+}
+
+/** The data folder taken for this process: its lock held and its database open. */
+export interface OpenDataDir {
+  db: Db;
+  /** Closes the database, then lets the folder go. Safe to call more than once. */
+  close(): void;
+}
+
+/**
+ * Takes the data folder (its lock first, before anything in it is read or written), then opens
+ * its database. A refusal is a StartRefused whose message tells the owner what to do.
+ */
+export function openDataDir(dataDir: string, engine: EngineChoice): OpenDataDir {
+  const lock = lockDataDir(dataDir, engine);
+  let db: Db;
+  try {
+    db = openDatabase(path.join(dataDir, 'hearth.db'), engine);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return {
+    db,
+    close: () => {
+      if (db.open) db.close();
+      lock.release();
+    },
+  };
 }
