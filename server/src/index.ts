@@ -20,7 +20,6 @@ import { loadOrCreateKeys } from './store/keys.ts';
 import { ThumbnailStore } from './store/thumbs.ts';
 import { detectMediaTools } from './media/tools.ts';
 import { ContentStores } from './store/content-stores.ts';
-import { reconcileContent } from './services/reconcile.ts';
 import { WsGateway } from './ws/gateway.ts';
 import { HostAllowList } from './http/host-allow-list.ts';
 import { PublicOrigin } from './services/public-origin.ts';
@@ -52,8 +51,9 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const config = resolveConfig(input);
   const log = createLogger(config.logLevel);
   preparePrivateDataDir(config.dataDir, log);
-  // Refused (StartRefused) while another server holds the folder: nothing is touched before.
-  const data = openDataDir(config.dataDir, config.sqliteEngine);
+  // Refused (StartRefused) while another server holds the folder, or when its database is not
+  // the one that has seen its files: nothing is touched before either is settled.
+  const data = openDataDir(config.dataDir, config.sqliteEngine, newId);
   return startOn(config, log, data).catch((error: unknown) => {
     data.close();
     throw error;
@@ -130,7 +130,7 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir): Pr
   } else log.info('ffmpeg not found: videos get no poster frame (set FFMPEG_PATH)');
   if (!mediaTools.heifConvert) log.info('heif-convert not found: HEIC photos are decoded by the slower built-in decoder');
   // Reconciliation walks every content file: it runs after the server is already answering.
-  const reconciled = reconcileContent(deps, content).catch((error) => log.error('reconciliation failed', { error: String(error) }));
+  const reconciled = services.contentUpkeep.reconcile().catch((error) => log.error('reconciliation failed', { error: String(error) }));
 
   let closed: Promise<void> | undefined;
   return {
@@ -178,6 +178,7 @@ function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, in
       await services.uploads.expire();
       await services.libraries.refresh();
       await services.nodes.purgeTrash(services.settings.current().trash_retention_days);
+      await services.contentUpkeep.emptyHolding();
     } catch (error) {
       log.error('maintenance failed', { error: String(error) });
     }

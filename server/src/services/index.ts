@@ -29,6 +29,7 @@ import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 import type { PublicOrigin } from './public-origin.ts';
 import { SecretBox } from './secret-box.ts';
+import { ContentUpkeep } from './reconcile.ts';
 
 export interface Services {
   /** Where family devices reach the server, for the URLs it hands out. */
@@ -57,6 +58,8 @@ export interface Services {
   drives: DriveService;
   network: NetworkService;
   localOwner: LocalOwnerService;
+  /** Start-up reconciliation of files and rows, and the holding folder's upkeep. */
+  contentUpkeep: ContentUpkeep;
 }
 
 /** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
@@ -112,5 +115,6 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     accounts: new AccountService(deps, sessions),
     adminUsers: new AdminUserService(deps, sessions),
     invites: new InviteService(deps),
+    contentUpkeep: new ContentUpkeep(deps, content),
   };
 }

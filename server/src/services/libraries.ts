@@ -5,7 +5,7 @@ import { AppError } from '../errors.ts';
 import { checkReadableName } from './rules.ts';
 import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
-import { clearLibraryFolder, hasMarker, holdsContent, inspectFolder, type ContentStores } from '../store/content-stores.ts';
+import { clearLibraryFolder, contentFileNames, hasMarker, holdsContent, inspectFolder, type ContentStores } from '../store/content-stores.ts';
 import { holdsFilesOf, markerState, writeMarker } from '../store/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../store/libraries.repo.ts';
 import type { Actor, ServiceDeps } from './context.ts';
@@ -149,12 +149,16 @@ export class LibraryService {
     const library = this.row(id);
     if (library.kind === 'internal') throw new AppError('cannot_remove_internal');
     await this.mounts.serially(async () => {
+      if (this.content.isOnline(id) && this.holdsUnknownContent(library)) {
+        throw new AppError('library_not_empty', 'The library\'s folder holds files this server has no record of (from a newer backup?): nothing was removed.');
+      }
       this.deps.store.transaction(() => {
         const now = this.row(id);
         if (now.is_default) throw new AppError('library_is_default', 'Choose another library for new files before removing this one.');
         if (this.deps.store.uploads.countOnLibrary(id) > 0) throw new AppError('uploads_in_progress');
         if (this.deps.store.versions.countOnLibrary(id) > 0) throw new AppError('library_not_empty');
         this.deps.store.uploads.removeCompletedOnLibrary(id);
+        this.deps.store.garbage.forgetLibrary(id);
         this.deps.store.libraries.remove(id);
       });
       const online = this.content.isOnline(id);
@@ -162,6 +166,19 @@ export class LibraryService {
       this.deps.bus.publish('library.changed', { library: this.toDto(library, false), removed: true }, { everyone: true });
       if (online) await this.clearAndRelease(library);
     });
+  }
+
+  /**
+   * Removing a library clears its folder; that may take only what the database knows to be
+   * garbage. A content file it has no record of (the database is older than the drive's
+   * files) makes the removal wait, like any file still stored there.
+   */
+  private holdsUnknownContent(library: LibraryRow): boolean {
+    const { store } = this.deps;
+    for (const blob of contentFileNames(path.join(library.path, 'blobs'))) {
+      if (!store.versions.hasBlob(library.id, blob) && store.garbage.get(library.id, blob) === undefined) return true;
+    }
+    return false;
   }
 
   /** After a removal: the folder goes back to how it was, and what the server mounted for it is unmounted. */
@@ -245,7 +262,7 @@ export class LibraryService {
     if (state.kind === 'names' || state.kind === 'unreadable') return false;
     const { store } = this.deps;
     const proven = holdsFilesOf(library.path, {
-      knowsBlob: (blob) => store.versions.hasBlob(library.id, blob),
+      knowsBlob: (blob) => store.versions.hasBlob(library.id, blob) || store.garbage.get(library.id, blob) !== undefined,
       knowsUpload: (uploadId) => store.uploads.byId(uploadId)?.library_id === library.id,
     });
     const emptyLibrary =

@@ -167,12 +167,6 @@ export class BlobStore {
     }
   }
 
-  /** Removes a file that `list()` found, wherever under `blobs/` it sits. */
-  async removeListed(file: string): Promise<void> {
-    if (!file.startsWith(path.join(this.root, 'blobs') + path.sep)) throw new Error(`not a content file: ${file}`);
-    await fs.rm(file, { force: true });
-  }
-
   async listTemp(): Promise<string[]> {
     return fs.readdir(path.join(this.root, 'tmp')).catch(() => []);
   }

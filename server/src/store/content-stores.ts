@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.ts';
 import { BlobStore } from './blobs.ts';
+import { HOLDING_FOLDER } from './holding.ts';
 import type { LibrariesRepo, LibraryRow } from './libraries.repo.ts';
 
 export const INTERNAL_LIBRARY_ID = 'internal';
@@ -104,7 +105,7 @@ function isHousekeeping(name: string): boolean {
   return ['lost+found', 'System Volume Information', '$RECYCLE.BIN', '.DS_Store', '.Spotlight-V100', '.fseventsd', '.Trashes'].includes(name) || name.startsWith('.Trash-');
 }
 
-/** The folders a library owns outright: the startup pass removes every file in them that no version names. */
+/** The folders a library owns outright: content files, and uploads under way. */
 const OWNED_FOLDERS = ['blobs', 'tmp'];
 
 export type FolderContents = { kind: 'empty' } | { kind: 'library'; id: string } | { kind: 'other' };
@@ -173,9 +174,10 @@ function holdsFile(dir: string): boolean {
 
 /**
  * Takes a library's own things out of its folder (the marker, blobs/ and tmp/, which hold no
- * referenced content by then) so the folder is what it was before; the folder itself stays.
+ * referenced content by then, and the holding folder) so the folder is what it was before;
+ * the folder itself stays.
  */
 export function clearLibraryFolder(folder: string): void {
   fs.rmSync(path.join(folder, LIBRARY_MARKER), { force: true });
-  for (const name of OWNED_FOLDERS) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+  for (const name of [...OWNED_FOLDERS, HOLDING_FOLDER]) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
 }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type { Logger } from '../log.ts';
+import { openGuardedDatabase } from './content-guard.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import path from 'node:path';
-import { openDatabase, type Db, type EngineChoice } from './db.ts';
+import type { Db, EngineChoice } from './db.ts';
 
 /** Files the process creates are its user's alone: 600 for files, 700 for folders. */
 const PRIVATE_UMASK = 0o077;
@@ -38,13 +38,14 @@ export interface OpenDataDir {
 
 /**
  * Takes the data folder (its lock first, before anything in it is read or written), then opens
- * its database. A refusal is a StartRefused whose message tells the owner what to do.
+ * its database only if it is the one that has seen the files there. Either refusal is a
+ * StartRefused whose message tells the owner what is wrong and what to do.
  */
-export function openDataDir(dataDir: string, engine: EngineChoice): OpenDataDir {
+export function openDataDir(dataDir: string, engine: EngineChoice, mintId: () => string): OpenDataDir {
   const lock = lockDataDir(dataDir, engine);
   let db: Db;
   try {
-    db = openDatabase(path.join(dataDir, 'hearth.db'), engine);
+    db = openGuardedDatabase(dataDir, engine, mintId);
   } catch (error) {
     lock.release();
     throw error;

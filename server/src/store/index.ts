@@ -13,6 +13,7 @@ import { UploadsRepo } from './uploads.repo.ts';
 import { PermissionsRepo, SharesRepo } from './sharing.repo.ts';
 import { MediaRepo } from './media.repo.ts';
 import { GalleryRepo } from './gallery.repo.ts';
+import { GarbageRepo } from './garbage.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -34,6 +35,7 @@ export interface Store {
   shares: SharesRepo;
   media: MediaRepo;
   gallery: GalleryRepo;
+  garbage: GarbageRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -58,6 +60,7 @@ export function createStore(db: Db): Store {
     shares: new SharesRepo(db),
     media: new MediaRepo(db),
     gallery: new GalleryRepo(db),
+    garbage: new GarbageRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

@@ -26,7 +26,7 @@ function codeAt(secret: string, at: number): string {
 /** Everything in the data folder that a second server could have touched, with its bytes. */
 async function snapshot(dataDir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const name of ['keys.json']) {
+  for (const name of ['keys.json', 'files/.hearth-library']) {
     out.set(name, crypto.createHash('sha256').update(await fs.readFile(path.join(dataDir, name))).digest('hex'));
   }
   return out;
@@ -69,7 +69,7 @@ describe('a second server on a data folder in use', () => {
       assert.match(error.message, new RegExp(`this same process \\(pid ${process.pid}\\)`));
       return true;
     });
-    assert.deepEqual(await snapshot(t.dataDir), before, 'keys untouched');
+    assert.deepEqual(await snapshot(t.dataDir), before, 'keys and seal untouched');
   });
 
   test('as its own process (npm start): it exits 1 with a plain message naming the holder (pid, what it is), no stack trace', async () => {
@@ -81,7 +81,7 @@ describe('a second server on a data folder in use', () => {
     assert.match(refused.output, /Stop the other one first/);
     assert.doesNotMatch(refused.output, /\n\s+at /, 'no stack trace');
     assert.doesNotMatch(refused.output, /listening on/);
-    assert.deepEqual(await snapshot(t.dataDir), before, 'keys untouched');
+    assert.deepEqual(await snapshot(t.dataDir), before, 'keys and seal untouched');
   });
 
   test('the first server keeps working: two-factor sign-in with a code and with a recovery code, uploads, downloads', async () => {
