@@ -82,11 +82,9 @@ export class BlobStore {
     await fs.rm(this.tempPathOf(name), { force: true });
   }
 
-  /** Creates an upload's empty temp file, durably: the upload it acknowledges must survive a power cut. */
   async createTemp(name: string): Promise<void> {
     const handle = await fs.open(this.tempPathOf(name), 'wx');
     await handle.close();
-    await syncDir(path.join(this.root, 'tmp'));
   }
 
   /** Bytes of a temp file on disk: the truth about how far an upload got. Null when missing. */
@@ -139,8 +137,12 @@ export class BlobStore {
       if (!out.closed) await new Promise<void>((resolve) => out.once('close', resolve));
     }
     // The offset answered is a promise that these bytes are kept: on disk before it leaves, so
-    // a power cut or a drive pulled right after the answer loses none of them.
+    // a power cut or a drive pulled right after the answer loses none of them. The first bytes
+    // also make the file's own entry in tmp/ durable: done then rather than at creation, where
+    // it would cost every upload a journal commit of its own (after the file's fsync it is
+    // nearly free), and an upload with no byte yet has nothing to lose (its client starts again).
     await syncFile(this.tempPathOf(name));
+    if (offset === 0) await syncDir(path.join(this.root, 'tmp'));
     const size = (await fs.stat(this.tempPathOf(name))).size;
     return { written: Math.max(0, size - offset), digest: error ? null : (hash?.digest() ?? null), error, overflow };
   }
