@@ -13,6 +13,7 @@ export interface Records {
   openExternal: string[];
   clipboard: string[];
   utilityPids: number[];
+  errorBoxes: { title: string; content: string }[];
 }
 
 export class RunningApp {

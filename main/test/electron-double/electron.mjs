@@ -19,7 +19,7 @@ const PRELOAD_BINDING = '__hearthDoubleInvoke';
 const OPEN_BINDING = '__hearthDoubleWindowOpen';
 const userData = process.env.HEARTH_DOUBLE_USERDATA;
 
-const records = { windows: [], trayImages: [], tooltips: [], menu: [], notifications: [], openExternal: [], clipboard: [], loginItems: [], utilityPids: [] };
+const records = { windows: [], trayImages: [], tooltips: [], menu: [], notifications: [], openExternal: [], clipboard: [], loginItems: [], utilityPids: [], errorBoxes: [] };
 let browser = null;
 const windows = [];
 let permissionRequestHandler = null;
@@ -372,4 +372,13 @@ export const utilityProcess = {
   },
 };
 
-export default { app, BrowserWindow, ipcMain, Menu, nativeImage, Notification, session, shell, clipboard, Tray, utilityProcess };
+// ---- dialog ----
+// An error box is the app's last word before it exits: written out (the test reads the output), not only recorded.
+export const dialog = {
+  showErrorBox(title, content) {
+    records.errorBoxes.push({ title, content });
+    process.stdout.write(`[error box] ${title}\n${content}\n`);
+  },
+};
+
+export default { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, session, shell, clipboard, Tray, utilityProcess };
