@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RESTORE_HELP, StartRefused } from '../start-refused.ts';
-import { contentFileNames, holdsContent, INTERNAL_LIBRARY_ID, LIBRARY_MARKER } from './content-stores.ts';
+import { contentFileNames, INTERNAL_LIBRARY_ID, LIBRARY_MARKER } from './content-stores.ts';
 import { openConnection, openDatabase, type Db, type EngineChoice } from './db.ts';
 import { writeFileDurably } from './durable-file.ts';
 import { KeyValueRepo } from './kv.repo.ts';
@@ -32,7 +32,8 @@ export function openGuardedDatabase(dataDir: string, engine: EngineChoice, mintI
   const file = path.join(dataDir, DATABASE_FILE);
   const filesDir = path.join(dataDir, 'files');
   const seal = readSeal(filesDir);
-  const content = holdsContent(filesDir);
+  // Content files, not uploads under way: a partial upload is no one's file without its row.
+  const content = holdsContentFiles(path.join(filesDir, 'blobs'));
   const size = fileSize(file);
 
   if (size === null || size === 0) {
@@ -122,11 +123,18 @@ function knowsSomeContent(db: Db, filesDir: string): boolean {
   return false;
 }
 
+function holdsContentFiles(blobsDir: string): boolean {
+  for (const _ of contentFileNames(blobsDir)) return true;
+  return false;
+}
+
 function missing(file: string, state: string, content: boolean): StartRefused {
   return new StartRefused(
     'database_missing',
     `Hearth did not start: its database ${file} ${state}, ` +
-      (content ? "but the family's files are stored in this data folder. " : 'but this data folder has had one (with the accounts and the files they keep on their drives). ') +
+      (content
+        ? "but the family's files are stored in this data folder. "
+        : "but this data folder has had one: it holds the family's accounts and which files are theirs, on this computer or on a library drive. ") +
       'Starting afresh would forget every account and file, and let anyone on the network claim the owner account. ' +
       `Put hearth.db back from your backup (${RESTORE_HELP}); nothing was changed. ` +
       'To really start over, move the whole data folder away first.',
@@ -168,7 +176,16 @@ function readSeal(filesDir: string): string | null {
   return library === INTERNAL_LIBRARY_ID && id ? id : null;
 }
 
+/**
+ * On a full or read-only disk the seal waits for a later start: without it the folder is
+ * judged as one from before seals (by the files its database knows), which still refuses a
+ * database that knows none of them.
+ */
 function writeSeal(filesDir: string, serverId: string): void {
-  fs.mkdirSync(filesDir, { recursive: true });
-  writeFileDurably(path.join(filesDir, LIBRARY_MARKER), `${INTERNAL_LIBRARY_ID}\ndatabase ${serverId}\n`);
+  try {
+    fs.mkdirSync(filesDir, { recursive: true });
+    writeFileDurably(path.join(filesDir, LIBRARY_MARKER), `${INTERNAL_LIBRARY_ID}\ndatabase ${serverId}\n`);
+  } catch (error) {
+    if (!['ENOSPC', 'EROFS', 'EDQUOT'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
 }

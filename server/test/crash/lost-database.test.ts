@@ -170,6 +170,17 @@ describe('a data folder whose database is lost', () => {
     await assertAllBack(family);
   });
 
+  test('a hearth.db damaged beyond reading (not a database any more): refused with how to restore, files untouched', async () => {
+    const family = await familyServer();
+    const blobsBefore = await tree(path.join(family.dataDir, 'files'));
+    await fs.writeFile(path.join(family.dataDir, 'hearth.db'), crypto.randomBytes(8192));
+
+    assertRefusal(await spawnRefusedServer(family.dataDir), /hearth\.db cannot be read \(/);
+    assert.deepEqual(await tree(path.join(family.dataDir, 'files')), blobsBefore);
+    await restore(family);
+    await assertAllBack(family);
+  });
+
   test('a database whose accounts are gone while the files are stored: refused, so nobody can claim the owner account', async () => {
     const family = await familyServer();
     const db = openConnection(path.join(family.dataDir, 'hearth.db'));
