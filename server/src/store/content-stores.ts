@@ -114,7 +114,7 @@ export type FolderContents = { kind: 'empty' } | { kind: 'library'; id: string }
  * What a folder holds before it becomes a library: nothing (housekeeping aside), a library
  * folder (whose marker names an id), or someone's files. A library owns everything under its
  * blobs/ and tmp/, so a folder with files of its own must never become one: a user's "tmp"
- * folder would be emptied at the next start.
+ * folder would be taken away (to the holding folder) at the next start.
  */
 export function inspectFolder(folder: string): FolderContents {
   const id = readMarker(folder);
@@ -127,7 +127,11 @@ export function holdsContent(folder: string): boolean {
   return OWNED_FOLDERS.some((name) => holdsFile(path.join(folder, name)));
 }
 
-/** File names under `blobs/<shard>/`, one at a time, without listing a million files at once. */
+/**
+ * File names under `blobs/<shard>/`, one at a time, without listing a million files at once.
+ * Entry types are not trusted (a file system may not report them): a shard is whatever opens
+ * as a folder, a file whatever is not one.
+ */
 export function* contentFileNames(blobsDir: string): Generator<string> {
   let shards: fs.Dir;
   try {
@@ -137,7 +141,6 @@ export function* contentFileNames(blobsDir: string): Generator<string> {
   }
   try {
     for (let shard = shards.readSync(); shard !== null; shard = shards.readSync()) {
-      if (!shard.isDirectory()) continue;
       let files: fs.Dir;
       try {
         files = fs.opendirSync(path.join(blobsDir, shard.name));
@@ -145,7 +148,7 @@ export function* contentFileNames(blobsDir: string): Generator<string> {
         continue;
       }
       try {
-        for (let entry = files.readSync(); entry !== null; entry = files.readSync()) if (entry.isFile()) yield entry.name;
+        for (let entry = files.readSync(); entry !== null; entry = files.readSync()) if (!entry.isDirectory()) yield entry.name;
       } finally {
         files.closeSync();
       }
