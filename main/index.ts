@@ -110,5 +110,8 @@ app.whenReady().then(async () => {
   await desktop.start();
 }).catch((error: unknown) => {
   console.error('Hearth could not start:', error);
+  // The owner at the PC reads why (its data folder in use, a database to put back from the
+  // backup): the server's refusals are written for them, and a silent exit tells them nothing.
+  dialog.showErrorBox('Hearth could not start', error instanceof Error ? error.message : String(error));
   app.exit(1);
 });

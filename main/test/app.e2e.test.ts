@@ -287,3 +287,25 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
     }
   });
 });
+
+describe('the desktop app on a data folder the server refuses', { skip: missing ?? false }, () => {
+  test("the database missing beside the family's files: an error box says why and how to restore, the app quits, and nothing is touched", async () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-desktop-refused-'));
+    try {
+      const userData = path.join(work, 'userData');
+      const dataDir = path.join(work, 'data');
+      const photo = path.join(dataDir, 'files', 'blobs', 'zz', '01JAPHOTOOFGRANDMA000000zz');
+      fs.mkdirSync(userData);
+      fs.mkdirSync(path.dirname(photo), { recursive: true });
+      fs.writeFileSync(photo, 'a photo');
+      const app = launch(ROOT, userData, dataDir);
+      assert.equal(await app.exited, 1, app.output);
+      assert.match(app.output, /\[error box\] Hearth could not start\nHearth did not start: its database \S+hearth\.db is missing, but the family's files are stored in this data folder\./);
+      assert.match(app.output, /Put hearth\.db back from your backup \(README, "Where the data lives, and backups"\)/);
+      assert.equal(fs.readFileSync(photo, 'utf8'), 'a photo');
+      assert.ok(!fs.existsSync(path.join(dataDir, 'hearth.db')), 'no database was made');
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+});

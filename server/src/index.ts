@@ -15,13 +15,12 @@ import { RateLimiter } from './services/rate-limiter.ts';
 import { newId } from './services/secrets.ts';
 import { StorageHealth } from './services/storage-health.ts';
 import { openDatabaseOnDisk } from './services/storage-start.ts';
-import { preparePrivateDataDir } from './store/data-dir.ts';
+import { openDataDir, preparePrivateDataDir, type OpenDataDir } from './store/data-dir.ts';
 import { createStore } from './store/index.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
 import { ThumbnailStore } from './store/thumbs.ts';
 import { detectMediaTools } from './media/tools.ts';
 import { ContentStores } from './store/content-stores.ts';
-import { reconcileContent } from './services/reconcile.ts';
 import { WsGateway } from './ws/gateway.ts';
 import { HostAllowList } from './http/host-allow-list.ts';
 import { Listening, listenPlan } from './http/listening.ts';
@@ -70,10 +69,21 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   const log = createLogger(config.logLevel);
   preparePrivateDataDir(config.dataDir, log);
   const now = Date.now;
-  // Before the database: a full disk gives back the space reserve so that SQLite can open.
+  // Refused (StartRefused) while another server holds the folder, or when its database is not
+  // the one that has seen its files: nothing is touched before either is settled. Once the
+  // folder is ours, a full disk gives back the space reserve so that SQLite can open.
   const storage = new StorageHealth({ dataDir: config.dataDir, reserveBytes: config.storageReserveBytes, recheckMs: config.storageRecheckMs, log, now });
-  const db = openDatabaseOnDisk(path.join(config.dataDir, 'hearth.db'), config.sqliteEngine, storage, log);
+  const data = openDataDir(config.dataDir, config.sqliteEngine, newId, (file) => openDatabaseOnDisk(file, config.sqliteEngine, storage, log));
+  return startOn(config, log, data, storage).catch((error: unknown) => {
+    data.close();
+    throw error;
+  });
+}
+
+async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, storage: StorageHealth): Promise<RunningServer> {
+  const { db } = data;
   const store = createStore(db);
+  const now = Date.now;
 
   // Server identity and keys are made once and kept with the data (the keys outside the database).
   const serverId = store.meta.getOrInit('server_id', newId());
@@ -161,7 +171,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   } else log.info('ffmpeg not found: videos get no poster frame (set FFMPEG_PATH)');
   if (!mediaTools.heifConvert) log.info('heif-convert not found: HEIC photos are decoded by the slower built-in decoder');
   // Reconciliation walks every content file: it runs after the server is already answering.
-  const reconciled = reconcileContent(deps, content).catch((error) => log.error('reconciliation failed', { error: String(error) }));
+  const reconciled = services.contentUpkeep.reconcile().catch((error) => log.error('reconciliation failed', { error: String(error) }));
 
   let closed: Promise<void> | undefined;
   return {
@@ -197,7 +207,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        db.close();
+        data.close();
       })()),
   };
 }
@@ -212,6 +222,7 @@ function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, in
     ['uploads', () => services.uploads.expire()],
     ['libraries', () => services.libraries.refresh()],
     ['trash', () => services.nodes.purgeTrash(services.settings.current().trash_retention_days)],
+    ['holding', () => services.contentUpkeep.emptyHolding()],
   ];
   const run = async () => {
     for (const [name, step] of steps) {

@@ -1,8 +1,14 @@
 import { configFromEnv } from './config.ts';
 import { startServer } from './index.ts';
+import { StartRefused } from './start-refused.ts';
 
 /** Headless entry point: `npm start`. Configuration comes from the environment only. */
-const server = await startServer(configFromEnv());
+const server = await startServer(configFromEnv()).catch((error: unknown) => {
+  // A refusal is a message for the owner, not a crash: no stack trace.
+  if (!(error instanceof StartRefused)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+});
 const host = server.config.host.includes(':') ? `[${server.config.host}]` : server.config.host;
 process.stdout.write(`listening on http://${host}:${server.port}\n`);
 // The one place the setup code is written: for the owner, beside where they started the server.

@@ -14,6 +14,7 @@ export interface Records {
   openExternal: string[];
   clipboard: string[];
   utilityPids: number[];
+  errorBoxes: { title: string; content: string }[];
 }
 
 export class RunningApp {

@@ -19,7 +19,7 @@ const PRELOAD_BINDING = '__hearthDoubleInvoke';
 const OPEN_BINDING = '__hearthDoubleWindowOpen';
 const userData = process.env.HEARTH_DOUBLE_USERDATA;
 
-const records = { windows: [], trayImages: [], tooltips: [], menu: [], notifications: [], dialogs: [], openExternal: [], clipboard: [], loginItems: [], utilityPids: [] };
+const records = { windows: [], trayImages: [], tooltips: [], menu: [], notifications: [], dialogs: [], openExternal: [], clipboard: [], loginItems: [], utilityPids: [], errorBoxes: [] };
 // The buttons the test will click in the next message boxes (by index); none: the box is dismissed.
 const dialogAnswers = [];
 let browser = null;
@@ -346,6 +346,11 @@ export const dialog = {
     const options = args.length > 1 ? args[1] : args[0];
     records.dialogs.push({ title: options.title, message: options.message, detail: options.detail, buttons: options.buttons });
     return { response: dialogAnswers.shift() ?? options.cancelId ?? 0, checkboxChecked: false };
+  },
+  // An error box is the app's last word before it exits: written out (the test reads the output), not only recorded.
+  showErrorBox(title, content) {
+    records.errorBoxes.push({ title, content });
+    process.stdout.write(`[error box] ${title}\n${content}\n`);
   },
 };
 

@@ -96,14 +96,26 @@ export class FileService {
     try {
       const blobs = this.content.of(old.library_id);
       const blob = newId();
-      await blobs.duplicate(old.blob, blob);
-      dto = this.deps.store.transaction(() => {
-        const current = this.deps.store.nodes.byId(node.id, actor.userId);
-        if (!current) throw new AppError('not_found');
-        this.addVersionRow(current, { ...old, blob, id: newId() }, actor.userId);
-        this.activity.record(node.owner_id, actor.userId, 'version.restored', node.id, { version: old.version });
-        return toNodeDto(this.deps.store.nodes.byId(node.id, actor.userId)!);
-      });
+      // Recorded before the copy exists: a crash before the version row leaves a file the
+      // database knows to be garbage, which the start-up clean-up may then take away.
+      this.deps.store.garbage.add(old.library_id, blob, 'unfinished', this.deps.now());
+      try {
+        await blobs.duplicate(old.blob, blob);
+        dto = this.deps.store.transaction(() => {
+          const current = this.deps.store.nodes.byId(node.id, actor.userId);
+          if (!current) throw new AppError('not_found');
+          this.addVersionRow(current, { ...old, blob, id: newId() }, actor.userId);
+          this.deps.store.garbage.forget(old.library_id, blob);
+          this.activity.record(node.owner_id, actor.userId, 'version.restored', node.id, { version: old.version });
+          return toNodeDto(this.deps.store.nodes.byId(node.id, actor.userId)!);
+        });
+      } catch (error) {
+        await blobs.remove(blob).then(
+          () => this.deps.store.garbage.forget(old.library_id, blob),
+          () => {},
+        );
+        throw error;
+      }
     } finally {
       // In the same tick as the commit that counted the bytes: they are never counted twice, nor not at all.
       release();

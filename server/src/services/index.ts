@@ -34,6 +34,7 @@ import type { PublicOrigin } from './public-origin.ts';
 import { SecretBox } from './secret-box.ts';
 import { NodeAccessService } from './node-access.ts';
 import type { StorageHealth } from './storage-health.ts';
+import { ContentUpkeep } from './reconcile.ts';
 
 export interface Services {
   /** Where family devices reach the server, for the URLs it hands out. */
@@ -69,6 +70,8 @@ export interface Services {
   setupGate: SetupGate;
   /** Whether the disks take writes: a full or read-only one is answered 507/503, never 500. */
   storage: StorageHealth;
+  /** Start-up reconciliation of files and rows, and the holding folder's upkeep. */
+  contentUpkeep: ContentUpkeep;
 }
 
 /** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
@@ -132,5 +135,6 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     accounts: new AccountService(deps, sessions),
     adminUsers: new AdminUserService(deps, sessions, owner),
     invites: new InviteService(deps),
+    contentUpkeep: new ContentUpkeep(deps, content),
   };
 }

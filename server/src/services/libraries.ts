@@ -5,7 +5,8 @@ import { AppError } from '../errors.ts';
 import { checkReadableName } from './rules.ts';
 import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
-import { clearLibraryFolder, hasMarker, holdsContent, inspectFolder, LIBRARY_MARKER, type ContentStores } from '../store/content-stores.ts';
+import { clearLibraryFolder, contentFileNames, hasMarker, holdsContent, inspectFolder, type ContentStores } from '../store/content-stores.ts';
+import { holdsFilesOf, markerState, writeMarker } from '../store/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../store/libraries.repo.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { newId } from './secrets.ts';
@@ -60,6 +61,8 @@ export class LibraryService {
     requireAdmin(actor);
     const name = checkedName(input.name);
     const folder = this.checkedPath(input.path);
+    const returning = await this.bringBackByFolder(folder);
+    if (returning) return returning;
     const mount = mountOf(folder);
     return this.add({ name, kind: mount && isNetworkFs(mount.fsType) ? 'network' : 'external', path: folder, spec: null, makeDefault: input.make_default === true });
   }
@@ -91,7 +94,8 @@ export class LibraryService {
       created_at: this.deps.now(),
       mount_spec: input.spec === null ? null : JSON.stringify(input.spec),
     };
-    fs.writeFileSync(path.join(input.path, LIBRARY_MARKER), library.id);
+    // Durable before the library exists: a drive pulled seconds later must still name it.
+    writeMarker(input.path, library.id);
     await this.content.attach(library);
     this.deps.store.transaction(() => {
       this.deps.store.libraries.insert(library);
@@ -145,12 +149,16 @@ export class LibraryService {
     const library = this.row(id);
     if (library.kind === 'internal') throw new AppError('cannot_remove_internal');
     await this.mounts.serially(async () => {
+      if (this.content.isOnline(id) && this.holdsUnknownContent(library)) {
+        throw new AppError('library_not_empty', 'The library\'s folder holds files this server has no record of (from a newer backup?): nothing was removed.');
+      }
       this.deps.store.transaction(() => {
         const now = this.row(id);
         if (now.is_default) throw new AppError('library_is_default', 'Choose another library for new files before removing this one.');
         if (this.deps.store.uploads.countOnLibrary(id) > 0) throw new AppError('uploads_in_progress');
         if (this.deps.store.versions.countOnLibrary(id) > 0) throw new AppError('library_not_empty');
         this.deps.store.uploads.removeCompletedOnLibrary(id);
+        this.deps.store.garbage.forgetLibrary(id);
         this.deps.store.libraries.remove(id);
       });
       const online = this.content.isOnline(id);
@@ -158,6 +166,19 @@ export class LibraryService {
       this.deps.bus.publish('library.changed', { library: this.toDto(library, false), removed: true }, { everyone: true });
       if (online) await this.clearAndRelease(library);
     });
+  }
+
+  /**
+   * Removing a library clears its folder; that may take only what the database knows to be
+   * garbage. A content file it has no record of (the database is older than the drive's
+   * files) makes the removal wait, like any file still stored there.
+   */
+  private holdsUnknownContent(library: LibraryRow): boolean {
+    const { store } = this.deps;
+    for (const blob of contentFileNames(path.join(library.path, 'blobs'))) {
+      if (!store.versions.hasBlob(library.id, blob) && store.garbage.get(library.id, blob) === undefined) return true;
+    }
+    return false;
   }
 
   /** After a removal: the folder goes back to how it was, and what the server mounted for it is unmounted. */
@@ -223,9 +244,52 @@ export class LibraryService {
         current = this.row(library.id);
       }
     }
-    if (!hasMarker(current)) return false;
+    if (!hasMarker(current) && !this.repairMarker(current)) return false;
     await this.content.attach(current);
     return true;
+  }
+
+  /**
+   * A library whose marker a power cut or a pulled drive left empty or garbled (or took away)
+   * is recognised by its files: when its folder holds a content file or an upload that the
+   * database records on this library, the marker is written again and the library comes back.
+   * A marker naming another library is never overwritten, and an empty folder is never taken
+   * for the library (an empty mount point is not the drive), unless its marker is there but
+   * damaged and the library holds nothing the folder should have.
+   */
+  private repairMarker(library: LibraryRow): boolean {
+    const state = markerState(library.path);
+    if (state.kind === 'names' || state.kind === 'unreadable') return false;
+    const { store } = this.deps;
+    const proven = holdsFilesOf(library.path, {
+      knowsBlob: (blob) => store.versions.hasBlob(library.id, blob) || store.garbage.get(library.id, blob) !== undefined,
+      knowsUpload: (uploadId) => store.uploads.byId(uploadId)?.library_id === library.id,
+    });
+    const emptyLibrary =
+      state.kind === 'damaged' && !holdsContent(library.path) && store.versions.countOnLibrary(library.id) === 0 && store.uploads.countOnLibrary(library.id) === 0;
+    if (!proven && !emptyLibrary) return false;
+    try {
+      writeMarker(library.path, library.id);
+    } catch (error) {
+      this.deps.log.warn('a library marker could not be written again', { library_id: library.id, error: String(error) });
+      return false;
+    }
+    this.deps.log.warn('wrote a library marker again: it was damaged or missing, and the folder holds this library\'s files', {
+      library_id: library.id,
+      marker: state.kind,
+    });
+    return true;
+  }
+
+  /**
+   * Adding a folder again that is an offline library's: the owner means that library. It comes
+   * back when the folder proves to be it (see repairMarker), rather than the add answering 409.
+   */
+  private async bringBackByFolder(folder: string): Promise<LibraryDto | null> {
+    const library = this.deps.store.libraries.all().find((l) => l.kind !== 'internal' && l.path === folder && l.status !== 'ejected' && !this.content.isOnline(l.id));
+    if (!library) return null;
+    await this.refresh();
+    return this.content.isOnline(library.id) ? this.toDto(this.row(library.id), true) : null;
   }
 
   private refreshing: Promise<void> | null = null;
@@ -257,14 +321,14 @@ export class LibraryService {
       }
       const present = hasMarker(library);
       if (!this.content.isOnline(library.id)) {
-        const back = present || spec !== null ? await this.bringBack(library, spec).catch((error: unknown) => this.assembleFailed(library, error)) : false;
+        const back = await this.bringBack(library, spec).catch((error: unknown) => this.assembleFailed(library, error));
         if (back) {
           this.deps.store.libraries.setStatus(library.id, 'online');
           this.announce(library.id);
         } else if (library.status === 'online') {
           this.deps.store.libraries.setStatus(library.id, 'offline');
         }
-      } else if (!present) {
+      } else if (!present && !this.repairMarker(library)) {
         this.content.detach(library.id);
         this.deps.store.libraries.setStatus(library.id, 'offline');
         this.announce(library.id);

@@ -155,8 +155,9 @@ export class NodeService {
 
   /**
    * Deletes a node and everything below it for good. The rows go first, in one
-   * transaction; content files are removed after the commit, so a crash in between leaves
-   * only orphan files, which the startup reconciliation removes, never a row without content.
+   * transaction that also records each content file as garbage; the files are removed after
+   * the commit, so a crash in between leaves only files the database has recorded as garbage,
+   * which the startup reconciliation takes away, never a row without content.
    */
   async deletePermanently(actor: Actor | null, id: string): Promise<void> {
     const { store } = this.deps;
@@ -172,6 +173,7 @@ export class NodeService {
         if (d && d.trashed_at !== null) store.nodes.update(d.id, { parent_id: null });
       }
       const freed = store.versions.ofSubtree(node.id);
+      for (const version of freed) store.garbage.add(version.library_id, version.blob, 'deleted', this.deps.now());
       store.users.addUsage(node.owner_id, -freed.reduce((sum, v) => sum + v.size, 0));
       store.nodes.remove(node.id);
       this.activity.record(node.owner_id, actor?.userId ?? null, 'node.deleted', node.id, { name: node.name });
@@ -236,8 +238,9 @@ export class NodeService {
     for (const version of versions) {
       try {
         await this.content.of(version.library_id).remove(version.blob);
+        this.deps.store.garbage.forget(version.library_id, version.blob);
       } catch (error) {
-        // Offline library or I/O error: the orphan is collected by a later reconciliation.
+        // Offline library or I/O error: its garbage row stays, and a later reconciliation collects the file.
         this.deps.log.warn('content not removed yet', { blob: version.blob, error: String(error) });
       }
     }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.ts';
 import { BlobStore } from './blobs.ts';
+import { HOLDING_FOLDER } from './holding.ts';
 import type { LibrariesRepo, LibraryRow } from './libraries.repo.ts';
 
 export const INTERNAL_LIBRARY_ID = 'internal';
@@ -104,7 +105,7 @@ function isHousekeeping(name: string): boolean {
   return ['lost+found', 'System Volume Information', '$RECYCLE.BIN', '.DS_Store', '.Spotlight-V100', '.fseventsd', '.Trashes'].includes(name) || name.startsWith('.Trash-');
 }
 
-/** The folders a library owns outright: the startup pass removes every file in them that no version names. */
+/** The folders a library owns outright: content files, and uploads under way. */
 const OWNED_FOLDERS = ['blobs', 'tmp'];
 
 export type FolderContents = { kind: 'empty' } | { kind: 'library'; id: string } | { kind: 'other' };
@@ -113,7 +114,7 @@ export type FolderContents = { kind: 'empty' } | { kind: 'library'; id: string }
  * What a folder holds before it becomes a library: nothing (housekeeping aside), a library
  * folder (whose marker names an id), or someone's files. A library owns everything under its
  * blobs/ and tmp/, so a folder with files of its own must never become one: a user's "tmp"
- * folder would be emptied at the next start.
+ * folder would be taken away (to the holding folder) at the next start.
  */
 export function inspectFolder(folder: string): FolderContents {
   const id = readMarker(folder);
@@ -124,6 +125,37 @@ export function inspectFolder(folder: string): FolderContents {
 /** Whether any content file, referenced or not, is left in a library folder (stops at the first). */
 export function holdsContent(folder: string): boolean {
   return OWNED_FOLDERS.some((name) => holdsFile(path.join(folder, name)));
+}
+
+/**
+ * File names under `blobs/<shard>/`, one at a time, without listing a million files at once.
+ * Entry types are not trusted (a file system may not report them): a shard is whatever opens
+ * as a folder, a file whatever is not one.
+ */
+export function* contentFileNames(blobsDir: string): Generator<string> {
+  let shards: fs.Dir;
+  try {
+    shards = fs.opendirSync(blobsDir);
+  } catch {
+    return;
+  }
+  try {
+    for (let shard = shards.readSync(); shard !== null; shard = shards.readSync()) {
+      let files: fs.Dir;
+      try {
+        files = fs.opendirSync(path.join(blobsDir, shard.name));
+      } catch {
+        continue;
+      }
+      try {
+        for (let entry = files.readSync(); entry !== null; entry = files.readSync()) if (!entry.isDirectory()) yield entry.name;
+      } finally {
+        files.closeSync();
+      }
+    }
+  } finally {
+    shards.closeSync();
+  }
 }
 
 function holdsFile(dir: string): boolean {
@@ -145,9 +177,10 @@ function holdsFile(dir: string): boolean {
 
 /**
  * Takes a library's own things out of its folder (the marker, blobs/ and tmp/, which hold no
- * referenced content by then) so the folder is what it was before; the folder itself stays.
+ * referenced content by then, and the holding folder) so the folder is what it was before;
+ * the folder itself stays.
  */
 export function clearLibraryFolder(folder: string): void {
   fs.rmSync(path.join(folder, LIBRARY_MARKER), { force: true });
-  for (const name of OWNED_FOLDERS) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+  for (const name of [...OWNED_FOLDERS, HOLDING_FOLDER]) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
 }

@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import type { Logger } from '../log.ts';
+import { openGuardedDatabase } from './content-guard.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import type { Db, EngineChoice } from './db.ts';
 
 /** Files the process creates are its user's alone: 600 for files, 700 for folders. */
 const PRIVATE_UMASK = 0o077;
@@ -24,4 +27,35 @@ export function preparePrivateDataDir(dataDir: string, log: Logger): void {
       fix: `chmod -R go-rwx ${dataDir}`,
     });
   }
+}
+
+/** The data folder taken for this process: its lock held and its database open. */
+export interface OpenDataDir {
+  db: Db;
+  /** Closes the database, then lets the folder go. Safe to call more than once. */
+  close(): void;
+}
+
+/**
+ * Takes the data folder (its lock first, before anything in it is read or written), then opens
+ * its database only if it is the one that has seen the files there. Either refusal is a
+ * StartRefused whose message tells the owner what is wrong and what to do. `open` opens the
+ * database once it is judged the right one (the server's opener copes with a full disk).
+ */
+export function openDataDir(dataDir: string, engine: EngineChoice, mintId: () => string, open?: (file: string) => Db): OpenDataDir {
+  const lock = lockDataDir(dataDir, engine);
+  let db: Db;
+  try {
+    db = openGuardedDatabase(dataDir, engine, mintId, open);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return {
+    db,
+    close: () => {
+      if (db.open) db.close();
+      lock.release();
+    },
+  };
 }

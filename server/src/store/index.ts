@@ -14,6 +14,7 @@ import { PermissionsRepo, SharesRepo } from './sharing.repo.ts';
 import { MediaRepo } from './media.repo.ts';
 import { GalleryRepo } from './gallery.repo.ts';
 import { OwnerRepo } from './owner.repo.ts';
+import { GarbageRepo } from './garbage.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -36,6 +37,7 @@ export interface Store {
   media: MediaRepo;
   gallery: GalleryRepo;
   owner: OwnerRepo;
+  garbage: GarbageRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -61,6 +63,7 @@ export function createStore(db: Db): Store {
     media: new MediaRepo(db),
     gallery: new GalleryRepo(db),
     owner: new OwnerRepo(db),
+    garbage: new GarbageRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

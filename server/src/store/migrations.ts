@@ -239,4 +239,14 @@ export const MIGRATIONS: readonly string[] = [
   /* 7: the gallery's videos, so a month's video count is one short range (the scrubber's counts) */ `
   CREATE INDEX nodes_gallery_videos ON nodes(owner_id, taken_sort) WHERE is_media = 1 AND in_trash = 0 AND mime_type LIKE 'video/%';
   `,
+  /* 8: content files the database let go of (a version deleted for good, a copy never finished):
+     the only files the start-up clean-up may take away, and then only to the holding folder */ `
+  CREATE TABLE content_garbage (
+    library_id TEXT NOT NULL,
+    blob TEXT NOT NULL,
+    reason TEXT NOT NULL CHECK (reason IN ('deleted', 'unfinished')),
+    at INTEGER NOT NULL,
+    PRIMARY KEY (library_id, blob)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

@@ -20,8 +20,8 @@ function metadata(values: Record<string, string>): string {
 /**
  * Uploads and the content store across kill -9: bytes a PATCH acknowledged are still there
  * after a restart and the upload resumes from them; a completed upload, a folder and a
- * permanent delete acknowledged right before the crash stay done; content files nothing
- * points to are reconciled away at startup.
+ * permanent delete acknowledged right before the crash stay done; at startup, leftovers are
+ * moved to the holding folder, never a file the database has no record of.
  */
 describe('uploads and content across kill -9', () => {
   let dataDir: string;
@@ -214,7 +214,7 @@ describe('uploads and content across kill -9', () => {
     await waitUntil(async () => !(await exists(blobPath)), 'the deleted content file to go');
   });
 
-  test('startup reconciliation removes an orphaned content file and a stray temp file while real content still downloads', async () => {
+  test('startup reconciliation moves a stray temp file to the holding folder and keeps a content file the database has no record of, while real content still downloads', async () => {
     const data = crypto.randomBytes(100 * 1024);
     const upload = await createUpload(data.length, 'survivor.bin');
     const done = await patch(upload, 0, data);
@@ -232,7 +232,17 @@ describe('uploads and content across kill -9', () => {
     await fs.writeFile(stray, 'no upload owns this');
     await start();
 
-    await waitUntil(async () => !(await exists(orphan)) && !(await exists(stray)), 'the orphan and the stray temp file to go');
+    // holding/<day it was moved>/tmp/<name>
+    const heldCopy = async () => {
+      const days = await fs.readdir(path.join(dataDir, 'files', 'holding')).catch(() => [] as string[]);
+      for (const day of days) if (await exists(path.join(dataDir, 'files', 'holding', day, 'tmp', path.basename(stray)))) return path.join(dataDir, 'files', 'holding', day, 'tmp', path.basename(stray));
+      return null;
+    };
+    await waitUntil(async () => !(await exists(stray)) && (await heldCopy()) !== null, 'the stray temp file to move to the holding folder');
+    assert.equal(await fs.readFile((await heldCopy())!, 'utf8'), 'no upload owns this', 'held as it was');
+    // "No row points to it" is what a database older than its files looks like: no proof of garbage.
+    assert.equal(await fs.readFile(orphan, 'utf8'), 'nobody points here', 'a file the database never knew stays where it is');
+    assert.match(server!.output(), /kept content files this database has no record of/);
     assert.ok((await download(nodeId)).equals(data));
     const head = await tus(at(pending), 'HEAD');
     assert.equal(head.status, 200);

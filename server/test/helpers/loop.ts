@@ -197,3 +197,16 @@ export function unmountAllUnder(dir: string): string[] {
   }
   return below();
 }
+
+/**
+ * The drive's power is cut, as far as its file system can tell: ext4's shutdown ioctl
+ * (EXT4_IOC_SHUTDOWN = _IOR('X', 125, __u32), the number XFS_IOC_GOINGDOWN shares) with
+ * EXT4_GOING_FLAGS_NOLOGFLUSH (2): the journal is dropped without being written, so whatever
+ * was not fsynced (and committed) is lost, and every later access fails with EIO until the
+ * drive is unmounted and mounted again. Node has no ioctl; perl, part of every Debian base
+ * system (perl-base), makes the one call.
+ */
+export function cutPower(mountPoint: string): void {
+  const script = 'sysopen(my $fh, $ARGV[0], 0) or die "open: $!\\n"; my $flags = pack("L", 2); ioctl($fh, 0x8004587D, $flags) or die "ioctl: $!\\n";';
+  run('perl', ['-e', script, mountPoint]);
+}

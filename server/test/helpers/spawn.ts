@@ -16,9 +16,8 @@ export interface SpawnedServer {
   stop(): Promise<void>;
 }
 
-/** Starts `server/src/main.ts` as its own process, the way `npm start` does. */
-export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+function spawnMain(dataDir: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -32,6 +31,39 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * Starts `server/src/main.ts` expecting it to refuse to start: resolves with its exit code and
+ * what it wrote once it exits, or rejects if it starts listening instead.
+ */
+export async function spawnRefusedServer(dataDir: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  const child = spawnMain(dataDir, env);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server neither started nor refused:\n${output}`));
+    }, 30_000);
+    child.stdout!.on('data', () => {
+      if (!/listening on http/.test(output)) return;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`the server started where it should have refused:\n${output}`));
+    });
+    // 'close', not 'exit': the streams have given all they hold.
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/** Starts `server/src/main.ts` as its own process, the way `npm start` does. */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<SpawnedServer> {
+  const child = spawnMain(dataDir, env);
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
