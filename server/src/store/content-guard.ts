@@ -5,6 +5,7 @@ import { contentFileNames, INTERNAL_LIBRARY_ID, LIBRARY_MARKER } from './content
 import { openConnection, openDatabase, type Db, type EngineChoice } from './db.ts';
 import { writeFileDurably } from './durable-file.ts';
 import { KeyValueRepo } from './kv.repo.ts';
+import { storageFaultOf } from './storage-faults.ts';
 
 const DATABASE_FILE = 'hearth.db';
 const SERVER_ID_KEY = 'server_id';
@@ -58,7 +59,18 @@ function checkDatabase(file: string, engine: EngineChoice, seal: string | null, 
   let probe: Db | undefined;
   try {
     probe = openConnection(file, { engine, fileMustExist: true });
-    const facts = readFacts(probe);
+    let facts: DatabaseFacts;
+    try {
+      facts = readFacts(probe);
+    } catch (error) {
+      if (storageFaultOf(error) === null) throw error;
+      // No room for the shared-memory file on a full disk: read without it (EXCLUSIVE before
+      // the first access keeps SQLite off that file), as the server itself then opens.
+      probe.close();
+      probe = openConnection(file, { engine, fileMustExist: true });
+      probe.pragma('locking_mode = EXCLUSIVE');
+      facts = readFacts(probe);
+    }
     if (seal !== null && facts.serverId !== seal) {
       throw notThisContent(file, facts.serverId === null ? 'a database made anew, not the one these files belong to' : 'the database of another Hearth install');
     }

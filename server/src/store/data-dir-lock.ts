@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StartRefused } from '../start-refused.ts';
 import { openConnection, type Db, type EngineChoice } from './db.ts';
+import { storageFaultOf } from './storage-faults.ts';
 
 const LOCK_FILE = 'hearth.lock';
 /** Who holds the lock, for the message a second server prints: pid on the first line. */
@@ -30,13 +31,20 @@ export function lockDataDir(dataDir: string, engine: EngineChoice): DataDirLock 
   const lock = openConnection(path.join(dataDir, LOCK_FILE), { engine });
   try {
     lock.pragma('busy_timeout = 0');
+    // A write transaction on an empty file writes its first page: done once, while there is
+    // room, so that taking the lock later writes nothing (a start on a disk full to the last
+    // byte still takes it).
+    if (lock.pragma('page_count') === 0) lock.exec('CREATE TABLE IF NOT EXISTS held (since INTEGER)');
     // A write transaction left open holds SQLite's RESERVED lock until the connection closes;
     // a second BEGIN IMMEDIATE, in another process or this one, is refused at once.
     lock.exec('BEGIN IMMEDIATE');
   } catch (error) {
     lock.close();
-    if (!isBusy(error)) throw error;
-    throw new StartRefused('data_dir_in_use', inUseMessage(dataDir, readHolder(dataDir)));
+    if (isBusy(error)) throw new StartRefused('data_dir_in_use', inUseMessage(dataDir, readHolder(dataDir)));
+    // A folder whose disk filled before the lock file was ever made cannot hold one; like a
+    // read-only one it goes on without it (the start is what lets the owner free space).
+    if (storageFaultOf(error) !== null) return { release: () => {} };
+    throw error;
   }
   writeHolder(dataDir);
   return { release: () => release(lock, dataDir) };
@@ -53,8 +61,13 @@ function writable(dataDir: string): boolean {
 
 function release(lock: Db, dataDir: string): void {
   if (!lock.open) return;
-  // The holder note goes first: once the lock is free, a new holder writes its own.
-  fs.rmSync(path.join(dataDir, HOLDER_FILE), { force: true });
+  // The holder note goes first: once the lock is free, a new holder writes its own. A disk
+  // turned read-only meanwhile keeps the note; the next holder replaces it.
+  try {
+    fs.rmSync(path.join(dataDir, HOLDER_FILE), { force: true });
+  } catch {
+    // Kept: it names a process that is gone, which a second server's message tells apart.
+  }
   lock.close();
 }
 
