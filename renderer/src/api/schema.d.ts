@@ -1159,7 +1159,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Abandon an upload (termination) */
+        /** Abandon an upload (termination); a finished one is only forgotten, the file it became stays */
         delete: operations["deleteUploadsId"];
         options?: never;
         /** How far an upload got (Upload-Offset) */
@@ -11659,7 +11659,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Location of the upload; Service-Node-Id if already complete */
+            /** @description Location: the upload's absolute URL, on the Host the request used; Service-Node-Id if already complete */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -11778,6 +11778,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
             421: {
                 headers: {
@@ -11853,8 +11869,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm */
-            204: {
+            /** @description Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm; no body */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11970,6 +11986,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upload_expired`: This upload expired; start it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "upload_expired";
                             field?: string;
                             message: string;
                         };

@@ -253,13 +253,14 @@ export const ROUTES: readonly AnyRoute[] = [
 
   // ---- Uploads (tus 1.0.0) ----
   route({ method: 'OPTIONS', path: '/uploads', tag: 'uploads', summary: 'tus discovery: version, extensions, maximum size',
-    auth: 'none', responses: { 204: { description: 'Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm' } },
+    auth: 'none', responses: { 200: { description: 'Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm; no body' } },
     handler: uploads.options }),
   route({ method: 'POST', path: '/uploads', tag: 'uploads',
     summary: 'Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id); may carry the first bytes',
-    auth: 'user', responses: { 201: { description: 'Location of the upload; Service-Node-Id if already complete' } },
+    auth: 'user',
+    responses: { 201: { description: "Location: the upload's absolute URL, on the Host the request used; Service-Node-Id if already complete" } },
     errors: ['tus_version_unsupported', 'quota_exceeded', 'payload_too_large', 'invalid_name', 'in_trash', 'not_found', 'forbidden',
-      'invalid_input', 'checksum_mismatch', 'checksum_algorithm_unsupported'],
+      'invalid_input', 'checksum_mismatch', 'checksum_algorithm_unsupported', 'unsupported_media_type'],
     handler: uploads.create }),
   route({ method: 'HEAD', path: '/uploads/:id', tag: 'uploads', summary: 'How far an upload got (Upload-Offset)', auth: 'user',
     params: S.IdParam, responses: { 200: { description: 'Upload-Offset, Upload-Length, Upload-Metadata' } },
@@ -269,8 +270,9 @@ export const ROUTES: readonly AnyRoute[] = [
     auth: 'user', params: S.IdParam, responses: { 204: { description: 'Upload-Offset; Service-Node-Id when complete' } },
     errors: ['tus_version_unsupported', 'offset_mismatch', 'upload_expired', 'checksum_mismatch', 'checksum_algorithm_unsupported',
       'payload_too_large', 'unsupported_media_type', 'missing_field', 'quota_exceeded', 'forbidden', 'in_trash'], handler: uploads.patch }),
-  route({ method: 'DELETE', path: '/uploads/:id', tag: 'uploads', summary: 'Abandon an upload (termination)', auth: 'user',
-    params: S.IdParam, responses: { 204: { description: 'Gone' } }, errors: ['tus_version_unsupported'], handler: uploads.terminate }),
+  route({ method: 'DELETE', path: '/uploads/:id', tag: 'uploads',
+    summary: 'Abandon an upload (termination); a finished one is only forgotten, the file it became stays', auth: 'user',
+    params: S.IdParam, responses: { 204: { description: 'Gone' } }, errors: ['tus_version_unsupported', 'upload_expired'], handler: uploads.terminate }),
 
   // ---- Events ----
   route({ method: 'GET', path: '/ws', tag: 'events',
