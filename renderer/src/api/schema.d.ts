@@ -1348,6 +1348,14 @@ export interface operations {
                         capabilities: {
                             format: {
                                 available: boolean;
+                                /** @description Each file system an erase can write, and why not when this PC lacks its tool (exFAT needs exfatprogs); a format to one that is not available is 400 filesystem_unavailable */
+                                filesystems: {
+                                    available: boolean;
+                                    /** @enum {string} */
+                                    name: "ext4" | "exfat";
+                                    /** @description Why not, when not available */
+                                    reason?: string;
+                                }[];
                                 /** @description Why not, when not available */
                                 reason?: string;
                             };
@@ -1659,7 +1667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `confirmation_mismatch`: Type the confirmation exactly as shown: FORMAT followed by the device. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `confirmation_mismatch`: Type the confirmation exactly as shown: FORMAT followed by the device. `filesystem_unavailable`: This computer cannot make that kind of drive: choose another file system, or install its tools. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1668,7 +1676,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "confirmation_mismatch" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "confirmation_mismatch" | "filesystem_unavailable" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };

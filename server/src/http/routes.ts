@@ -237,7 +237,7 @@ export const ROUTES: readonly AnyRoute[] = [
   route({ method: 'POST', path: '/admin/drives/:id/format', tag: 'libraries',
     summary: 'Erase a drive with a new file system (ext4 or exFAT); needs the exact phrase "FORMAT <device>"; one operation at a time',
     auth: 'admin', params: S.IdParam, body: S.FormatBody, responses: ok('The drive now, and what was on it before', S.FormatResponse),
-    errors: ['confirmation_mismatch', 'system_drive', 'drive_in_use', 'drive_operation_running', 'drive_busy', 'helper_unavailable', 'format_failed'], handler: drives.format }),
+    errors: ['confirmation_mismatch', 'system_drive', 'drive_in_use', 'drive_operation_running', 'drive_busy', 'helper_unavailable', 'format_failed', 'filesystem_unavailable'], handler: drives.format }),
   route({ method: 'POST', path: '/admin/drives/:id/mount', tag: 'libraries',
     summary: 'Mount a drive (unless mounted) and make its "Hearth" folder a library; a drive ejected earlier brings its library back',
     auth: 'admin', params: S.IdParam, body: S.MountBody, responses: { 201: { description: 'The library', schema: S.LibraryResponse } },
