@@ -44,7 +44,8 @@ export async function benchFuzz(): Promise<BenchResult> {
     const report = await runFuzz(world, operations, {
       seed,
       perOperation,
-      timeoutMs: 10_000,
+      // A guess may be held 10 s (its slow-down and its check): later than that, with a margin, is a hang.
+      timeoutMs: 12_000,
       concurrency: 4,
       onProgress: (done, total) => {
         if (done - lastShown >= total / 10 || done === total) {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createBlankLoopDevice, createLoopDrive, loopUnsupportedReason, setLabel, unmountAllUnder, type BlankLoopDevice, type LoopDrive } from '../server/test/helpers/loop.ts';
+import { pathWithout } from '../server/test/helpers/path-without.ts';
 import { openConsole } from './support/console.ts';
 import { expect, signIn, test } from './support/fixtures.ts';
 import { startHearth, type Account, type Hearth } from './support/hearth.ts';
@@ -174,6 +175,57 @@ test.describe('erasing a drive', () => {
     await library.getByRole('button', { name: `Remove ${NEW}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     await expect(library).toHaveCount(0);
+    await context.close();
+  });
+});
+
+test.describe('erasing a drive on a PC without mkfs.exfat', () => {
+  let work = '';
+  let hearth: Hearth | undefined;
+  let owner: Account;
+  let drive: LoopDrive | undefined;
+
+  test.beforeAll(async () => {
+    work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-noexfat-')));
+    const missing = loopUnsupportedReason(work);
+    if (missing) {
+      console.log(`e2e erase without exFAT: skipped, ${missing}`);
+      if (process.env.CI === 'true') throw new Error(`CI must run the erase e2e: ${missing}`);
+      test.skip(true, missing);
+      return;
+    }
+    // The server's PATH has every program of this machine but mkfs.exfat.
+    const bin = pathWithout(path.join(work, 'bin'), ['mkfs.exfat']);
+    hearth = await startHearth({ includeLoopDevices: true, mountsRoots: [path.join(work, 'media')] }, { PATH: bin });
+    owner = await hearth.api.setupOwner();
+  });
+
+  test.afterAll(async () => {
+    await hearth?.stop();
+    if (work) unmountAllUnder(work);
+    drive?.destroy();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the dialog offers only ext4 and says what exFAT needs', async ({ browser }, testInfo) => {
+    const label = `NOX${process.pid % 10_000}`;
+    const { viewport, deviceScaleFactor, isMobile, hasTouch, userAgent } = testInfo.project.use;
+    const context = await browser.newContext({ viewport, deviceScaleFactor, isMobile, hasTouch, userAgent, baseURL: hearth!.url });
+    const page = await context.newPage();
+    drive = createLoopDrive(work, 'no-exfat-usb', path.join(work, 'usb'), 32);
+    setLabel(drive.device, label);
+
+    await signIn(page, owner);
+    await openConsole(page, 'Storage');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: label, exact: true }) });
+    await card.getByRole('button', { name: `Erase ${label}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Erase ${label}?` });
+    const choices = dialog.getByRole('group', { name: 'Prepare it' });
+    await expect(choices.getByRole('radio')).toHaveCount(1);
+    await expect(choices.getByLabel('For Hearth on this PC (ext4)')).toBeChecked();
+    await expect(choices.getByText(/Not offered: Also for other computers \(exFAT\)\. This computer cannot make exFAT drives: install exfatprogs/)).toBeVisible();
+    await captureScreen(page, testInfo, 'console-erase-no-exfat');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
     await context.close();
   });
 });

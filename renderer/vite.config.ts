@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress.ts';
 
 /**
  * The web app. `npm run build` writes renderer/dist, which the server serves at `/`;
@@ -8,7 +10,7 @@ import react from '@vitejs/plugin-react';
  */
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -17,5 +19,9 @@ export default defineConfig({
     assetsInlineLimit: 0,
     sourcemap: false,
     reportCompressedSize: false,
+    rolldownOptions: {
+      // Two pages: the app, and the page of a shared link, which loads none of the app.
+      input: { index: path.join(import.meta.dirname, 'index.html'), share: path.join(import.meta.dirname, 'share.html') },
+    },
   },
 });

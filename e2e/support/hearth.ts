@@ -20,11 +20,15 @@ export interface Hearth {
   stop(): Promise<void>;
 }
 
-/** Starts the real server (sources, via tsx) on 127.0.0.1 with a fresh temp data dir, serving renderer/dist. */
-export async function startHearth(config: Record<string, unknown> = {}): Promise<Hearth> {
+/**
+ * Starts the real server (sources, via tsx) on 127.0.0.1 with a fresh temp data dir, serving
+ * renderer/dist. `env` changes its environment (a PATH without a tool, for a PC that lacks it).
+ */
+export async function startHearth(config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<Hearth> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'e2e/support/serve.ts'), JSON.stringify({ dataDir, ...config })], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const url = await readyLine(child);

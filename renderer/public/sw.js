@@ -24,11 +24,13 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
   if (event.request.mode === 'navigate') {
-    // The page: from the network when it answers (a new version), else the cached shell.
+    // The page: from the network when it answers (a new version), else the cached shell. A
+    // shared link's page (/s/...) is a page of its own, never kept as the app's shell.
+    const isAppPage = !url.pathname.startsWith('/s/');
     event.respondWith(
       fetch(event.request)
         .then((response) => {
-          if (response.ok) {
+          if (response.ok && isAppPage) {
             const copy = response.clone();
             void caches.open(SHELL).then((cache) => cache.put('/', copy));
           }

@@ -33,9 +33,11 @@ export interface ServerConfig {
    * Failed guesses (passwords, codes): an address (a link and an address, for link passwords)
    * is refused after `maxFailures` in `windowMs`; an account (or a link) is never locked, but
    * after `slowAfter` failures each further attempt waits, doubling from `slowBaseMs` up to
-   * `slowMaxMs`, so a guesser cannot lock the rightful user out.
+   * `slowMaxMs`, so a guesser cannot lock the rightful user out. No guess is held longer than
+   * `maxHoldMs` in all (its slow-down, the guesses ahead of it, the hash): one that would be
+   * is answered 429 with `Retry-After` at once.
    */
-  rateLimit: { maxFailures: number; windowMs: number; slowAfter: number; slowBaseMs: number; slowMaxMs: number };
+  rateLimit: { maxFailures: number; windowMs: number; slowAfter: number; slowBaseMs: number; slowMaxMs: number; maxHoldMs: number };
   /**
    * Host names the server answers to besides localhost, its own addresses and `*.local`
    * (DNS rebinding: a page on another name must not reach the API).
@@ -124,7 +126,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   passwordHashCost: 2 ** 17,
   passwordHashConcurrency: 2,
   passwordHashQueue: { maxWaiting: 32, maxWaitingPerAddress: 4 },
-  rateLimit: { maxFailures: 10, windowMs: 15 * 60_000, slowAfter: 5, slowBaseMs: 500, slowMaxMs: 10_000 },
+  rateLimit: { maxFailures: 10, windowMs: 15 * 60_000, slowAfter: 5, slowBaseMs: 500, slowMaxMs: 10_000, maxHoldMs: 10_000 },
   hostNames: [],
   publicUrl: null,
   devicePollIntervalMs: 4_000,

@@ -89,6 +89,7 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
   const serverId = store.meta.getOrInit('server_id', newId());
   const keys = loadOrCreateKeys(config.dataDir);
 
+  const passwords = new PasswordHasher(config.passwordHashCost, config.passwordHashConcurrency, config.passwordHashQueue);
   const bus = new EventBus(now, (error) => log.error('event listener failed', { error: String(error) }));
   const deps: ServiceDeps = {
     config,
@@ -96,9 +97,10 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
     bus,
     log,
     now,
-    passwords: new PasswordHasher(config.passwordHashCost, config.passwordHashConcurrency, config.passwordHashQueue),
+    passwords,
     accessTokens: new AccessTokens(keys.token),
-    rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now, store.transaction),
+    // A guess's check is one password hash: the limiter keeps the wait and the hash within its bound.
+    rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now, store.transaction, undefined, () => passwords.expectedMs()),
   };
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
   const { tools: mediaTools, ffmpegOrigin, ffmpegVersion } = detectMediaTools(config);

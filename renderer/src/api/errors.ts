@@ -147,6 +147,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   format_failed: 'The drive was not erased: nothing changed on it. Try again.',
   helper_unavailable: "This computer doesn't allow Hearth to manage drives.",
   pool_unavailable: 'Combining drives needs the mergerfs tool on this computer.',
+  filesystem_unavailable: 'This computer cannot prepare a drive that way. Choose the other kind, or install its tools.',
   library_offline: 'The drive holding this file is not connected. Plug it back in at the Hearth computer.',
   storage_read_only: "The Hearth computer's disk can only be read right now, so nothing new can be saved. Everything already there can still be opened. The owner should check the disk.",
 };

@@ -1193,7 +1193,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Abandon an upload (termination) */
+        /** Abandon an upload (termination); a finished one is only forgotten, the file it became stays */
         delete: operations["deleteUploadsId"];
         options?: never;
         /** How far an upload got (Upload-Offset) */
@@ -1382,6 +1382,14 @@ export interface operations {
                         capabilities: {
                             format: {
                                 available: boolean;
+                                /** @description Each file system an erase can write, and why not when this PC lacks its tool (exFAT needs exfatprogs); a format to one that is not available is 400 filesystem_unavailable */
+                                filesystems: {
+                                    available: boolean;
+                                    /** @enum {string} */
+                                    name: "ext4" | "exfat";
+                                    /** @description Why not, when not available */
+                                    reason?: string;
+                                }[];
                                 /** @description Why not, when not available */
                                 reason?: string;
                             };
@@ -1693,7 +1701,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `confirmation_mismatch`: Type the confirmation exactly as shown: FORMAT followed by the device. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `confirmation_mismatch`: Type the confirmation exactly as shown: FORMAT followed by the device. `filesystem_unavailable`: This computer cannot make that kind of drive: choose another file system, or install its tools. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1702,7 +1710,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "confirmation_mismatch" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "confirmation_mismatch" | "filesystem_unavailable" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -13115,7 +13123,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Location of the upload; Service-Node-Id if already complete */
+            /** @description Location: the upload's absolute URL, on the Host the request used; Service-Node-Id if already complete */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -13234,6 +13242,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
             421: {
                 headers: {
@@ -13325,8 +13349,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm */
-            204: {
+            /** @description Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm; no body */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13442,6 +13466,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `upload_expired`: This upload expired; start it again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "upload_expired";
                             field?: string;
                             message: string;
                         };

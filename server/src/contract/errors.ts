@@ -135,6 +135,7 @@ export const ERROR_CATALOGUE = {
   format_failed: { status: 500, message: 'The drive was not formatted: its file system is the same as before.' },
   helper_unavailable: { status: 503, message: 'The server has no way to mount drives here: run it as root or install udisks2.' },
   pool_unavailable: { status: 503, message: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' },
+  filesystem_unavailable: { status: 400, message: 'This computer cannot make that kind of drive: choose another file system, or install its tools.' },
   library_offline: { status: 503, message: 'The drive holding this file is not connected.' },
   storage_read_only: {
     status: 503,

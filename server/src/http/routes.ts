@@ -247,7 +247,7 @@ export const ROUTES: readonly AnyRoute[] = [
   route({ method: 'POST', path: '/admin/drives/:id/format', tag: 'libraries',
     summary: 'Erase a drive with a new file system (ext4 or exFAT); needs the exact phrase "FORMAT <device>"; one operation at a time',
     auth: 'admin', params: S.IdParam, body: S.FormatBody, responses: ok('The drive now, and what was on it before', S.FormatResponse),
-    errors: ['confirmation_mismatch', 'system_drive', 'drive_in_use', 'drive_operation_running', 'drive_busy', 'helper_unavailable', 'format_failed'], handler: drives.format }),
+    errors: ['confirmation_mismatch', 'system_drive', 'drive_in_use', 'drive_operation_running', 'drive_busy', 'helper_unavailable', 'format_failed', 'filesystem_unavailable'], handler: drives.format }),
   route({ method: 'POST', path: '/admin/drives/:id/mount', tag: 'libraries',
     summary: 'Mount a drive (unless mounted) and make its "Hearth" folder a library; a drive ejected earlier brings its library back',
     auth: 'admin', params: S.IdParam, body: S.MountBody, responses: { 201: { description: 'The library', schema: S.LibraryResponse } },
@@ -263,13 +263,14 @@ export const ROUTES: readonly AnyRoute[] = [
 
   // ---- Uploads (tus 1.0.0) ----
   route({ method: 'OPTIONS', path: '/uploads', tag: 'uploads', summary: 'tus discovery: version, extensions, maximum size',
-    auth: 'none', responses: { 204: { description: 'Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm' } },
+    auth: 'none', responses: { 200: { description: 'Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm; no body' } },
     handler: uploads.options }),
   route({ method: 'POST', path: '/uploads', tag: 'uploads',
     summary: 'Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id); may carry the first bytes',
-    auth: 'user', responses: { 201: { description: 'Location of the upload; Service-Node-Id if already complete' } },
+    auth: 'user',
+    responses: { 201: { description: "Location: the upload's absolute URL, on the Host the request used; Service-Node-Id if already complete" } },
     errors: ['tus_version_unsupported', 'quota_exceeded', 'payload_too_large', 'invalid_name', 'in_trash', 'not_found', 'forbidden',
-      'invalid_input', 'checksum_mismatch', 'checksum_algorithm_unsupported'],
+      'invalid_input', 'checksum_mismatch', 'checksum_algorithm_unsupported', 'unsupported_media_type'],
     handler: uploads.create }),
   route({ method: 'HEAD', path: '/uploads/:id', tag: 'uploads', summary: 'How far an upload got (Upload-Offset)', auth: 'user',
     params: S.IdParam, responses: { 200: { description: 'Upload-Offset, Upload-Length, Upload-Metadata' } },
@@ -279,8 +280,9 @@ export const ROUTES: readonly AnyRoute[] = [
     auth: 'user', params: S.IdParam, responses: { 204: { description: 'Upload-Offset; Service-Node-Id when complete' } },
     errors: ['tus_version_unsupported', 'offset_mismatch', 'upload_expired', 'checksum_mismatch', 'checksum_algorithm_unsupported',
       'payload_too_large', 'unsupported_media_type', 'missing_field', 'quota_exceeded', 'forbidden', 'in_trash'], handler: uploads.patch }),
-  route({ method: 'DELETE', path: '/uploads/:id', tag: 'uploads', summary: 'Abandon an upload (termination)', auth: 'user',
-    params: S.IdParam, responses: { 204: { description: 'Gone' } }, errors: ['tus_version_unsupported'], handler: uploads.terminate }),
+  route({ method: 'DELETE', path: '/uploads/:id', tag: 'uploads',
+    summary: 'Abandon an upload (termination); a finished one is only forgotten, the file it became stays', auth: 'user',
+    params: S.IdParam, responses: { 204: { description: 'Gone' } }, errors: ['tus_version_unsupported', 'upload_expired'], handler: uploads.terminate }),
 
   // ---- Events ----
   route({ method: 'GET', path: '/ws', tag: 'events',

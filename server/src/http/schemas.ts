@@ -468,10 +468,16 @@ export const PoolBody = z.object({
 
 const Capability = z.object({ available: z.boolean(), reason: z.string().optional().describe('Why not, when not available') });
 
+const FormatCapability = Capability.extend({
+  filesystems: z
+    .array(Capability.extend({ name: z.enum(['ext4', 'exfat']) }))
+    .describe("Each file system an erase can write, and why not when this PC lacks its tool (exFAT needs exfatprogs); a format to one that is not available is 400 filesystem_unavailable"),
+});
+
 export const DrivesResponse = z.object({
   items: z.array(DriveResponse),
   helper_available: z.boolean(),
-  capabilities: z.object({ format: Capability, mount: Capability, pool: Capability }),
+  capabilities: z.object({ format: FormatCapability, mount: Capability, pool: Capability }),
 });
 
 export const DriveContents = z

@@ -5,8 +5,10 @@ import { API_PREFIX } from './paths.ts';
 
 /**
  * Serves the built web app (renderer/dist) at `/`. Hashed assets are cached for good; every
- * app route (`/files/...`, `/s/<token>`, `/invite/<code>`) answers index.html so the app's
- * router takes over; `/api/...` never does, so an API typo stays a JSON 404.
+ * app route (`/files/...`, `/invite/<code>`) answers index.html so the app's router takes
+ * over, and `/s/<token>` the link page's own share.html; `/api/...` never does, so an API typo
+ * stays a JSON 404. Text files go out in the compressed copy the build made and the browser
+ * accepts (Brotli, else gzip).
  */
 export function webApp(webDir: string | null): Koa.Middleware {
   // null: an API-only server (tests, embedders); a folder without index.html: not built yet.
@@ -21,8 +23,21 @@ export function webApp(webDir: string | null): Koa.Middleware {
     if (file) return sendFile(ctx, file, cacheControlFor(root, file));
     // A missing script or image must stay a 404: index.html in its place would fail obscurely.
     if (hasExtension(ctx.path)) return next();
-    return sendFile(ctx, path.join(root, 'index.html'), 'no-cache');
+    return sendFile(ctx, await pageFor(root, ctx.path), 'no-cache');
   };
+}
+
+/**
+ * The page of an app route. A shared link's page (`/s/<token>`) has an entry of its own,
+ * share.html, that loads none of the family's app (a build without it: the app's page, whose
+ * router shows links too).
+ */
+async function pageFor(root: string, urlPath: string): Promise<string> {
+  if (/^\/s\/[^/]+\/?$/.test(urlPath)) {
+    const share = path.join(root, 'share.html');
+    if (await fs.promises.stat(share).then((s) => s.isFile(), () => false)) return share;
+  }
+  return path.join(root, 'index.html');
 }
 
 function isApiPath(p: string): boolean {
@@ -72,12 +87,23 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** The copies the build writes beside each text file (renderer/build/precompress.ts), best first. */
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+] as const;
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.webmanifest', '.json']);
+
 async function sendFile(ctx: Koa.Context, file: string, cacheControl: string): Promise<void> {
-  const stat = await fs.promises.stat(file);
-  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  const { body, encoding } = await encodedCopy(ctx, file);
+  const stat = await fs.promises.stat(body);
+  // Each copy its own tag: a cache must never answer a gzip request with Brotli bytes.
+  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}${encoding ? `-${encoding}` : ''}"`;
   const isPage = file.endsWith('.html');
   ctx.set('Cache-Control', cacheControl);
   ctx.set('ETag', etag);
+  if (COMPRESSIBLE.has(path.extname(file).toLowerCase())) ctx.vary('Accept-Encoding');
+  if (encoding) ctx.set('Content-Encoding', encoding);
   if (isPage) setPageHeaders(ctx);
   ctx.type = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
   if (ctx.get('If-None-Match') === etag) {
@@ -86,7 +112,22 @@ async function sendFile(ctx: Koa.Context, file: string, cacheControl: string): P
   }
   ctx.status = 200;
   ctx.length = stat.size;
-  ctx.body = ctx.method === 'HEAD' ? null : fs.createReadStream(file);
+  ctx.body = ctx.method === 'HEAD' ? null : fs.createReadStream(body);
+}
+
+/** The compressed copy of `file` that the request accepts and the build made, else the file itself. */
+async function encodedCopy(ctx: Koa.Context, file: string): Promise<{ body: string; encoding: string | null }> {
+  if (!COMPRESSIBLE.has(path.extname(file).toLowerCase())) return { body: file, encoding: null };
+  for (const { name, suffix } of ENCODINGS) {
+    // Negotiated with the client's q-values (`br;q=0` refuses Brotli); identity stays the fallback.
+    if (ctx.acceptsEncodings(name, 'identity') !== name) continue;
+    try {
+      if ((await fs.promises.stat(`${file}${suffix}`)).isFile()) return { body: `${file}${suffix}`, encoding: name };
+    } catch {
+      // no copy of this kind: the next, or the file itself
+    }
+  }
+  return { body: file, encoding: null };
 }
 
 /**

@@ -116,15 +116,55 @@ export async function probeFilesystem(device: string): Promise<FilesystemProbe |
 
 export type FilesystemKind = 'ext4' | 'exfat';
 
+/**
+ * The program that makes each file system, and where to get it. e2fsprogs comes with every
+ * Linux; exfatprogs often does not (a minimal Debian, a server install).
+ */
+export const MKFS: Record<FilesystemKind, { tool: string; debianPackage: string; name: string }> = {
+  ext4: { tool: 'mkfs.ext4', debianPackage: 'e2fsprogs', name: 'ext4' },
+  exfat: { tool: 'mkfs.exfat', debianPackage: 'exfatprogs', name: 'exFAT' },
+};
+
+export const FILESYSTEMS = Object.keys(MKFS) as FilesystemKind[];
+
 /** Writes a new, empty file system. Destroys what was there: callers check every rule first. */
 export async function makeFilesystem(device: string, filesystem: FilesystemKind, label: string | null): Promise<void> {
   // `--` before every positional argument, here and in every OS command: whatever a device
   // path or a label looks like, it is never read as an option.
   if (filesystem === 'ext4') {
-    await runCommand('mkfs.ext4', ['-F', '-q', ...(label ? ['-L', label] : []), '--', device], 10 * 60_000);
+    await runCommand(MKFS.ext4.tool, ['-F', '-q', ...(label ? ['-L', label] : []), '--', device], 10 * 60_000);
   } else {
-    await runCommand('mkfs.exfat', [...(label ? ['-L', label] : []), '--', device], 10 * 60_000);
+    await runCommand(MKFS.exfat.tool, [...(label ? ['-L', label] : []), '--', device], 10 * 60_000);
   }
+}
+
+/**
+ * Whether udisks2 can make a file system here (it runs the same mkfs tools, which may be
+ * missing): its Manager's CanFormat. Null when udisks cannot say (before udisks 2.7.2).
+ */
+export async function udisksCanFormat(busctl: string, filesystem: FilesystemKind): Promise<boolean | null> {
+  try {
+    const out = await runCommand(busctl, [
+      'call',
+      '--system',
+      '--',
+      'org.freedesktop.UDisks2',
+      '/org/freedesktop/UDisks2/Manager',
+      'org.freedesktop.UDisks2.Manager',
+      'CanFormat',
+      's',
+      filesystem,
+    ]);
+    return parseCanFormat(out);
+  } catch {
+    return null;
+  }
+}
+
+/** busctl prints CanFormat's answer `(bs)` as `bs true ""` or `bs false "mkfs.exfat"`. */
+export function parseCanFormat(out: string): boolean | null {
+  const match = /^bs (true|false) /.exec(out.trim());
+  return match ? match[1] === 'true' : null;
 }
 
 /**

@@ -29,6 +29,11 @@ export class CommandError extends Error {
   }
 }
 
+/** True when a command failed because its program is not installed (execFile's ENOENT). */
+export function commandMissing(error: unknown): boolean {
+  return error instanceof CommandError && (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
 /**
  * Runs an OS command with an argument array (never a shell string) and a time limit. The
  * error says which command failed and what it printed.

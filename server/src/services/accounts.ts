@@ -46,8 +46,8 @@ export class AccountService {
     checkPassword(input.new_password, 'new_password');
     const address = addressKey(client.ip);
     const buckets = passwordCheckBuckets(user.id, address);
-    const right = await this.deps.rateLimiter.guess(buckets, () =>
-      this.deps.passwords.verify(input.current_password, this.user(actor).password_hash, address),
+    const right = await this.deps.rateLimiter.guess(buckets, (signal) =>
+      this.deps.passwords.verify(input.current_password, this.user(actor).password_hash, address, signal),
     );
     if (!right) throw new AppError('wrong_password', undefined, { field: 'current_password' });
     const hash = await this.deps.passwords.hash(input.new_password, address);

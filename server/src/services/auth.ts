@@ -129,9 +129,11 @@ export class AuthService {
     // The guess is counted before the slow hash (parallel guesses all count); the address is
     // refused after the limit, the account only slowed (a guesser cannot lock its owner out).
     let user: UserRow | undefined;
-    const passwordOk = await rateLimiter.guess({ limited: [`login:ip:${address}`], slowed: accountBucket }, () => {
+    const passwordOk = await rateLimiter.guess({ limited: [`login:ip:${address}`], slowed: accountBucket }, (signal) => {
       user = store.users.byUsername(input.username);
-      return user ? passwords.verify(input.password, user.password_hash, address) : passwords.verifyAgainstDummy(input.password, address);
+      return user
+        ? passwords.verify(input.password, user.password_hash, address, signal)
+        : passwords.verifyAgainstDummy(input.password, address, signal);
     });
     if (!user || !passwordOk) throw new AppError('invalid_credentials');
     if (user.disabled) throw new AppError('account_disabled');

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.ts';
 import type { BlockDevice, FilesystemKind } from '../platform/drives.ts';
-import { formatWithUdisks, listBlockDevicesProbed, lsblkInstalled, makeFilesystem } from '../platform/drives.ts';
+import { FILESYSTEMS, MKFS, formatWithUdisks, listBlockDevicesProbed, lsblkInstalled, makeFilesystem, udisksCanFormat } from '../platform/drives.ts';
 import { isMountPoint, listMounts, mountDevice, mountPool, mountWithUdisks, udisksServiceAnswers, unmountDirect, unmountRefusedForRights, unmountWithUdisks, type MountEntry } from '../platform/mounts.ts';
-import { findExecutable } from '../platform/run.ts';
+import { commandMissing, findExecutable } from '../platform/run.ts';
 import type { MountedMember, MountSpec } from '../store/libraries.repo.ts';
 import type { ServiceDeps } from './context.ts';
 
@@ -16,8 +16,13 @@ export interface Capability {
   reason?: string;
 }
 
+/** A file system an erase can write, and why not when this PC lacks its tool. */
+export interface FilesystemCapability extends Capability {
+  name: FilesystemKind;
+}
+
 export interface DriveCapabilities {
-  format: Capability;
+  format: Capability & { filesystems: FilesystemCapability[] };
   mount: Capability;
   pool: Capability;
 }
@@ -76,7 +81,7 @@ export class DriveMounts {
     if (process.platform !== 'linux') return linuxOnlyCapabilities(process.platform);
     if (!lsblkInstalled()) {
       const reason = 'Hearth finds drives with lsblk, which is not installed on this PC: install util-linux (sudo apt install util-linux).';
-      return { format: { available: false, reason }, mount: { available: false, reason }, pool: { available: false, reason } };
+      return { format: unavailableFormat(reason), mount: { available: false, reason }, pool: { available: false, reason } };
     }
     const tools = await this.tools();
     const udisksSilent = tools === null && findExecutable('udisksctl') !== null;
@@ -86,8 +91,8 @@ export class DriveMounts {
     return {
       format:
         tools?.kind === 'direct' || (tools?.kind === 'udisks' && tools.busctl !== null)
-          ? { available: true }
-          : { available: false, reason: `Formatting needs udisks2 with busctl (systemd), or administrator rights: ${withoutRoot}, or run the server as root.` },
+          ? { available: true, filesystems: await this.filesystems(tools) }
+          : unavailableFormat(`Formatting needs udisks2 with busctl (systemd), or administrator rights: ${withoutRoot}, or run the server as root.`),
       mount: tools ? { available: true } : { available: false, reason: `Mounting needs udisks2 or administrator rights: ${withoutRoot}, or run the server as root.` },
       pool: !mergerfs
         ? { available: false, reason: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' }
@@ -97,6 +102,19 @@ export class DriveMounts {
     };
   }
 
+  /**
+   * Which file systems this PC can make: as root, those whose mkfs tool is installed; through
+   * udisks2, those udisks says it can make (it runs the same tools).
+   */
+  private async filesystems(tools: Exclude<DriveTools, null>): Promise<FilesystemCapability[]> {
+    return Promise.all(
+      FILESYSTEMS.map(async (name): Promise<FilesystemCapability> => {
+        const can = tools.kind === 'direct' ? findExecutable(MKFS[name].tool) !== null : tools.busctl === null ? false : ((await udisksCanFormat(tools.busctl, name)) ?? true);
+        return can ? { name, available: true } : { name, available: false, reason: cannotMake(name) };
+      }),
+    );
+  }
+
   async helperAvailable(): Promise<boolean> {
     return (await this.tools()) !== null;
   }
@@ -104,7 +122,12 @@ export class DriveMounts {
   /** Writes a new, empty file system on a device nothing has mounted. */
   async format(device: string, filesystem: FilesystemKind, label: string | null): Promise<void> {
     const tools = await this.tools();
-    if (tools?.kind === 'direct') return makeFilesystem(device, filesystem, label);
+    if (tools?.kind === 'direct') {
+      // Removed since the capabilities were read: the same answer as if it had never been there.
+      return makeFilesystem(device, filesystem, label).catch((error: unknown) => {
+        throw commandMissing(error) ? new AppError('filesystem_unavailable', cannotMake(filesystem), { field: 'filesystem' }) : error;
+      });
+    }
     if (tools?.kind !== 'udisks' || tools.busctl === null) throw new AppError('helper_unavailable');
     return formatWithUdisks({ udisksctl: tools.udisksctl, busctl: tools.busctl }, device, filesystem, label);
   }
@@ -259,10 +282,21 @@ export class DriveMounts {
 export function linuxOnlyCapabilities(platform: NodeJS.Platform): DriveCapabilities {
   const os = platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'macOS' : platform;
   return {
-    format: { available: false, reason: `Erasing a drive is Linux-only for now; on ${os}, use the system's own disk tool.` },
+    format: unavailableFormat(`Erasing a drive is Linux-only for now; on ${os}, use the system's own disk tool.`),
     mount: { available: false, reason: `Mounting a drive as a library is Linux-only for now; on ${os}, add a folder on the drive as a library instead.` },
     pool: { available: false, reason: `Pooling drives (mergerfs) is Linux-only for now; ${os} cannot pool drives.` },
   };
+}
+
+/** Erasing is not possible at all here: no file system can be made, for the same reason. */
+function unavailableFormat(reason: string): DriveCapabilities['format'] {
+  return { available: false, reason, filesystems: FILESYSTEMS.map((name) => ({ name, available: false, reason })) };
+}
+
+/** What the owner is told when this PC lacks a file system's tool. */
+export function cannotMake(filesystem: FilesystemKind): string {
+  const { name, debianPackage } = MKFS[filesystem];
+  return `This computer cannot make ${name} drives: install ${debianPackage} (sudo apt install ${debianPackage}).`;
 }
 
 function isRoot(): boolean {

@@ -70,6 +70,8 @@ export class DriveService {
       if (label?.startsWith('-')) throw new AppError('invalid_input', 'A label cannot start with a dash.', { field: 'label' });
       const can = (await this.mounts.capabilities()).format;
       if (!can.available) throw new AppError('helper_unavailable', can.reason);
+      const kind = can.filesystems.find((f) => f.name === input.filesystem);
+      if (!kind?.available) throw new AppError('filesystem_unavailable', kind?.reason, { field: 'filesystem' });
       // A server without root may not read the disk itself: udev's record is the next best account.
       const previous = (await probeFilesystem(drive.device)) ?? { filesystem: drive.filesystem, label: drive.label, uuid: drive.uuid };
       for (const device of [drive.device, ...descendants(devices, drive.id).map((d) => d.path)]) {

@@ -50,6 +50,11 @@ export class PasswordHasher {
     private readonly queue: HashQueueLimits = UNBOUNDED,
   ) {}
 
+  /** What one hash takes lately (the time of a guess's check, for the rate limiter's bound on holding it). */
+  expectedMs(): number {
+    return this.typicalMs;
+  }
+
   /** `address` is the client's address key, when a request from outside asked for the hash. */
   async hash(password: string, address?: string): Promise<string> {
     const salt = crypto.randomBytes(16);
@@ -57,12 +62,13 @@ export class PasswordHasher {
     return ['scrypt', this.cost, BLOCK_SIZE, PARALLELISM, salt.toString('base64url'), key.toString('base64url')].join('$');
   }
 
-  async verify(password: string, stored: string, address?: string): Promise<boolean> {
+  /** `signal` ends the wait for a free slot (the hash then never runs); a hash under way runs to its end. */
+  async verify(password: string, stored: string, address?: string, signal?: AbortSignal): Promise<boolean> {
     const parts = stored.split('$');
     if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
     const [, n, r, p, salt, key] = parts as [string, string, string, string, string, string];
     const expected = Buffer.from(key, 'base64url');
-    const actual = await this.derive(password, Buffer.from(salt, 'base64url'), Number(n), Number(r), Number(p), address);
+    const actual = await this.derive(password, Buffer.from(salt, 'base64url'), Number(n), Number(r), Number(p), address, signal);
     return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
   }
 
@@ -70,9 +76,9 @@ export class PasswordHasher {
    * Spends the same time as a real verification, so an unknown username cannot be told
    * from a wrong password by the clock. The stored value is random: no hash is needed to make it.
    */
-  async verifyAgainstDummy(password: string, address?: string): Promise<false> {
+  async verifyAgainstDummy(password: string, address?: string, signal?: AbortSignal): Promise<false> {
     const random = (bytes: number) => crypto.randomBytes(bytes).toString('base64url');
-    await this.verify(password, ['scrypt', this.cost, BLOCK_SIZE, PARALLELISM, random(16), random(KEY_LENGTH)].join('$'), address);
+    await this.verify(password, ['scrypt', this.cost, BLOCK_SIZE, PARALLELISM, random(16), random(KEY_LENGTH)].join('$'), address, signal);
     return false;
   }
 
@@ -81,8 +87,16 @@ export class PasswordHasher {
     return stored.split('$')[1] !== String(this.cost);
   }
 
-  private async derive(password: string, salt: Buffer, n: number, r: number, p: number, address: string | undefined): Promise<Buffer> {
-    await this.acquire(address);
+  private async derive(
+    password: string,
+    salt: Buffer,
+    n: number,
+    r: number,
+    p: number,
+    address: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<Buffer> {
+    await this.acquire(address, signal);
     const started = performance.now();
     try {
       return await scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N: n, r, p, maxmem: 256 * n * r + 1024 * 1024 });
@@ -92,7 +106,8 @@ export class PasswordHasher {
     }
   }
 
-  private acquire(address: string | undefined): Promise<void> {
+  private acquire(address: string | undefined, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
     if (this.running < this.concurrency) {
       this.running++;
       this.countServed(address);
@@ -108,11 +123,25 @@ export class PasswordHasher {
       });
     }
     const served = address === undefined ? 0 : (this.servedLately.get(address)?.count ?? 0);
-    return new Promise((start) => {
+    return new Promise((start, reject) => {
       const behind = this.waiting.findIndex((entry) => entry.served > served);
-      const entry = { address, served, start: () => (this.countServed(address), start()) };
+      const leave = () => {
+        const at = this.waiting.indexOf(entry);
+        if (at !== -1) this.waiting.splice(at, 1);
+        reject(signal!.reason);
+      };
+      const entry = {
+        address,
+        served,
+        start: () => {
+          signal?.removeEventListener('abort', leave);
+          this.countServed(address);
+          start();
+        },
+      };
       if (behind === -1) this.waiting.push(entry);
       else this.waiting.splice(behind, 0, entry);
+      signal?.addEventListener('abort', leave, { once: true });
     });
   }
 

@@ -57,8 +57,8 @@ export class PublicShareService {
     // Refused per link and address (a guesser locks only itself out); the link itself is
     // only slowed, so its rightful visitors still get in.
     const linkBucket = `share:${share.id}`;
-    const right = await this.deps.rateLimiter.guess({ limited: [`${linkBucket}:ip:${address}`], slowed: linkBucket }, () =>
-      this.deps.passwords.verify(password, passwordHash, address),
+    const right = await this.deps.rateLimiter.guess({ limited: [`${linkBucket}:ip:${address}`], slowed: linkBucket }, (signal) =>
+      this.deps.passwords.verify(password, passwordHash, address, signal),
     );
     if (!right) throw new AppError('wrong_password', 'That password is not right.', { field: 'password' });
     this.deps.rateLimiter.reset(linkBucket);

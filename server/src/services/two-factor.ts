@@ -81,8 +81,8 @@ export class TwoFactorService {
     if (user.totp_secret === null) throw new AppError('totp_not_enabled');
     const address = addressKey(client.ip);
     const buckets = passwordCheckBuckets(user.id, address);
-    const right = await this.deps.rateLimiter.guess(buckets, () =>
-      this.deps.passwords.verify(password, this.user(actor).password_hash, address),
+    const right = await this.deps.rateLimiter.guess(buckets, (signal) =>
+      this.deps.passwords.verify(password, this.user(actor).password_hash, address, signal),
     );
     if (!right) throw new AppError('wrong_password', undefined, { field: 'password' });
     this.deps.rateLimiter.reset(buckets.slowed);

@@ -188,16 +188,21 @@ export class UploadService {
     }
   }
 
-  /** DELETE: stops a PATCH in progress and waits for it to let go before removing anything. */
+  /**
+   * DELETE: stops a PATCH in progress and waits for it to let go before removing anything.
+   * A finished upload is only forgotten (204, later requests 404): its bytes are a file now,
+   * which a DELETE of the upload never removes. A client that cancels just as the last bytes
+   * land (the web app terminates on cancel) keeps the file rather than losing it unasked.
+   */
   async terminate(actor: Actor, id: string): Promise<void> {
-    if (this.own(actor, id).completed_node_id !== null) throw new AppError('not_found');
+    // Someone else's upload is not there for the caller: nothing of it is touched, not even its lock.
+    this.own(actor, id);
     const release = await this.lock(id, () => {});
     try {
       const upload = this.own(actor, id);
-      if (upload.completed_node_id !== null) throw new AppError('not_found');
       this.progressAt.delete(id);
       this.deps.store.uploads.remove(upload.id);
-      await this.content.of(upload.library_id).removeTemp(tempName(upload.id));
+      if (upload.completed_node_id === null) await this.content.of(upload.library_id).removeTemp(tempName(upload.id));
     } finally {
       release();
     }

@@ -33,6 +33,7 @@ export function tusHeaders(): Koa.Middleware {
   };
 }
 
+/** Discovery. tus allows 200 or 204; 200 is what every client and conformance suite accepts. */
 export function tusOptions(ctx: Koa.Context): void {
   ctx.state.responded = true;
   ctx.set({
@@ -41,7 +42,10 @@ export function tusOptions(ctx: Koa.Context): void {
     'Tus-Max-Size': String(MAX_UPLOAD_BYTES),
     'Tus-Checksum-Algorithm': 'sha1,sha256',
   });
-  ctx.status = 204;
+  // An explicitly empty body (Koa would turn a 200 without one into "OK"), then the status:
+  // setting the body to null turns a 200 into 204.
+  ctx.body = null;
+  ctx.status = 200;
 }
 
 export async function tusCreate(ctx: Koa.Context, services: Services, actor: Actor): Promise<void> {
@@ -55,9 +59,13 @@ export async function tusCreate(ctx: Koa.Context, services: Services, actor: Act
   const length = lengthHeader === '' ? null : nonNegativeInteger(lengthHeader, 'Upload-Length');
   const metadata = parseMetadata(ctx.get('Upload-Metadata'));
   const checksum = checksumOf(ctx); // validated before anything is created
+  // creation-with-upload: bytes on a POST follow the PATCH rules, their type first. Refused
+  // before anything is created, so a refusal leaves no upload behind.
+  const carriesBytes = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (carriesBytes && !ctx.is(OCTET_STREAM)) throw new AppError('unsupported_media_type', `Upload data is ${OCTET_STREAM}.`);
   const state = await services.uploads.create(actor, length, metadata);
   ctx.state.responded = true;
-  ctx.set('Location', `${UPLOADS_PATH}/${state.id}`);
+  ctx.set('Location', uploadUrl(ctx, state.id));
   ctx.set('Upload-Expires', new Date(state.expiresAt).toUTCString());
   // creation-with-upload: the first bytes may ride on the POST itself.
   if (ctx.is(OCTET_STREAM) && (ctx.request.length ?? 0) > 0) {
@@ -113,6 +121,25 @@ export async function tusDelete(ctx: Koa.Context, services: Services, actor: Act
   await services.uploads.terminate(actor, id);
   ctx.state.responded = true;
   ctx.status = 204;
+}
+
+/**
+ * The upload's absolute URL (tus clients resolve a relative one, but conformance suites and
+ * some clients want it whole). Its host is the request's Host, which the allow list has
+ * already checked (any other name got 421), never a header nobody checked. Its scheme is the
+ * connection's (plain HTTP here), unless the browser's own Origin names this same host with
+ * another: a page served over HTTPS by a reverse proxy in front must not be sent to plain HTTP
+ * for its bytes (the browser would block them). A client that lies in its Origin only
+ * misdirects itself.
+ */
+function uploadUrl(ctx: Koa.Context, id: string): string {
+  let scheme = ctx.protocol;
+  const origin = URL.parse(ctx.get('Origin'));
+  if (origin && (origin.protocol === 'https:' || origin.protocol === 'http:')) {
+    const here = URL.parse(`${origin.protocol}//${ctx.host}`);
+    if (here && here.host === origin.host) scheme = origin.protocol.slice(0, -1);
+  }
+  return `${scheme}://${ctx.host.toLowerCase()}${UPLOADS_PATH}/${id}`;
 }
 
 function answerAppend(ctx: Koa.Context, result: AppendResult): void {

@@ -467,6 +467,8 @@ describe('drives (loop-device images made by the test)', () => {
 
   test('formatting a mounted drive that holds no library unmounts it first and succeeds', async (ctx) => {
     if (skipReason) return ctx.skip(skipReason);
+    const noExfat = missingTool('mkfs.exfat', 'exfatprogs');
+    if (noExfat) return skipBecause(ctx, noExfat);
     const d = drive('mounted1', 'stickfs');
     fs.writeFileSync(path.join(d.mountPoint, 'old.txt'), 'old data');
     assert.ok(d.isMounted());
@@ -483,6 +485,8 @@ describe('drives (loop-device images made by the test)', () => {
 
   test('a mounted drive that cannot be unmounted (something holds it open) is 409 drive_busy and untouched; once released the format goes through', async (ctx) => {
     if (skipReason) return ctx.skip(skipReason);
+    const noExfat = missingTool('mkfs.exfat', 'exfatprogs');
+    if (noExfat) return skipBecause(ctx, noExfat);
     const d = drive('held1', 'heldfs');
     const folder = path.join(d.mountPoint, 'open');
     fs.mkdirSync(folder);

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -96,5 +98,72 @@ test('a server without a built app still starts, and / says how to build it', as
     assert.equal(status.status, 200);
   } finally {
     await bare.close();
+  }
+});
+
+/** A GET with exactly these headers, and the raw bytes that came back (no decoding). */
+function rawGet(p: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(t.url + p, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+/*
+ * Issue 19, item 22: the app's scripts went out uncompressed (277 KB for the main one), which
+ * held a phone's first paint past 3 s. The build writes .br and .gz copies beside each text
+ * file; the server sends the one the browser accepts.
+ */
+test('a script goes out as the Brotli or gzip copy the build made, whichever the browser accepts, with Vary and a tag of its own; else as it is', async () => {
+  const script = `console.log(${JSON.stringify('hearth '.repeat(400))})`;
+  await fs.writeFile(path.join(webDir, 'assets', 'big-9f8e7d.js'), script);
+  await fs.writeFile(path.join(webDir, 'assets', 'big-9f8e7d.js.br'), zlib.brotliCompressSync(script));
+  await fs.writeFile(path.join(webDir, 'assets', 'big-9f8e7d.js.gz'), zlib.gzipSync(script));
+  const decode = { br: (b: Buffer) => zlib.brotliDecompressSync(b), gzip: (b: Buffer) => zlib.gunzipSync(b), none: (b: Buffer) => b };
+  const tags = new Set<string>();
+  for (const [accept, expected] of [
+    ['gzip, deflate, br', 'br'],
+    ['gzip, deflate', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['identity', 'none'],
+    ['', 'none'],
+  ] as const) {
+    const res = await rawGet('/assets/big-9f8e7d.js', accept ? { 'accept-encoding': accept } : {});
+    assert.equal(res.status, 200, accept);
+    assert.equal(res.headers['content-encoding'] ?? 'none', expected, accept);
+    assert.equal(decode[expected](res.body).toString(), script, accept);
+    assert.equal(Number(res.headers['content-length']), res.body.length, accept);
+    assert.match(res.headers.vary ?? '', /Accept-Encoding/, accept);
+    assert.match(res.headers['content-type'] ?? '', /text\/javascript/, accept);
+    tags.add(`${expected} ${res.headers.etag}`);
+    const again = await rawGet('/assets/big-9f8e7d.js', { ...(accept ? { 'accept-encoding': accept } : {}), 'if-none-match': res.headers.etag! });
+    assert.equal(again.status, 304, accept);
+  }
+  assert.equal(new Set([...tags].map((tag) => tag.split(' ')[1])).size, 3, `one tag per encoding: ${[...tags].join(', ')}`);
+  // Without copies beside it (an image, or a build that made none) the file goes out as it is.
+  const plain = await rawGet('/assets/app-1a2b3c.js', { 'accept-encoding': 'br, gzip' });
+  assert.equal(plain.headers['content-encoding'], undefined);
+  assert.equal(plain.body.toString(), 'console.log("app")');
+});
+
+test('a shared link\'s page (/s/<token>) is share.html, the entry that loads none of the app, once the build has it; other app routes stay index.html', async () => {
+  const share = '<!doctype html><html><head><script type="module" src="/assets/share-4d5e6f.js"></script></head><body></body></html>';
+  await fs.writeFile(path.join(webDir, 'share.html'), share);
+  try {
+    for (const p of ['/s/some-share-token', '/s/some-share-token/']) {
+      const res = await get(p);
+      assert.equal(res.status, 200, p);
+      assert.equal(await res.text(), share, p);
+      assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self'(;|$)/, p);
+      assert.equal(res.headers.get('cache-control'), 'no-cache');
+    }
+    for (const p of ['/files/01ABC', '/s', '/s/token/more', '/shared']) assert.equal(await (await get(p)).text(), INDEX, p);
+  } finally {
+    await fs.rm(path.join(webDir, 'share.html'));
   }
 });

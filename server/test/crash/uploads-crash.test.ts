@@ -50,10 +50,11 @@ describe('uploads and content across kill -9', () => {
   async function createUpload(length: number, filename: string): Promise<string> {
     const res = await tus(`${server!.api}/uploads`, 'POST', { 'Upload-Length': String(length), 'Upload-Metadata': metadata({ filename }) });
     assert.equal(res.status, 201, await res.text());
-    const location = res.headers.get('location')!;
-    // A path: the same on every restart, when only the port changes.
-    assert.match(location, /^\/api\/v1\/uploads\/\w+$/);
-    return location;
+    const location = new URL(res.headers.get('location')!);
+    assert.equal(location.origin, server!.url);
+    // Its path: the same on every restart, when only the port changes.
+    assert.match(location.pathname, /^\/api\/v1\/uploads\/\w+$/);
+    return location.pathname;
   }
 
   function at(uploadPath: string): string {

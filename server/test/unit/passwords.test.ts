@@ -89,3 +89,18 @@ test('the line is fair: an address with no hashes lately goes ahead of one that 
   await Promise.all([run('guesser 1', 'G'), run('guesser 2', 'G'), run('guesser 3', 'G'), run('owner', 'O')]);
   assert.deepEqual(order, ['guesser 1', 'owner', 'guesser 2', 'guesser 3']);
 });
+
+test('a hash waiting for a slot leaves the line when its signal aborts (a guess held as long as it may): it never runs, and the next one does', async () => {
+  const small = new PasswordHasher(2 ** 10, 1);
+  const stored = await small.hash('a-password-2');
+  const giveUp = new AbortController();
+  const running = small.hash('a-password-1', 'A');
+  const waiting = small.verify('a-password-2', stored, 'B', giveUp.signal);
+  const next = small.hash('a-password-3', 'C');
+  giveUp.abort(new Error('held long enough'));
+  await assert.rejects(waiting, /held long enough/);
+  assert.match(await running, /^scrypt\$1024\$/);
+  assert.match(await next, /^scrypt\$1024\$/);
+  const alreadyAborted = AbortSignal.abort(new Error('too late'));
+  await assert.rejects(small.verify('x', 'scrypt$1024$8$1$aa$bb', 'D', alreadyAborted), /too late/);
+});

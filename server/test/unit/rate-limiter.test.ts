@@ -4,7 +4,7 @@ import { addressKey, RateLimiter } from '../../src/services/rate-limiter.ts';
 import { migrate, openConnection } from '../../src/store/db.ts';
 import { RateEventsRepo } from '../../src/store/rate-events.repo.ts';
 
-const LIMITS = { maxFailures: 10, windowMs: 15 * 60_000, slowAfter: 5, slowBaseMs: 500, slowMaxMs: 10_000 };
+const LIMITS = { maxFailures: 10, windowMs: 15 * 60_000, slowAfter: 5, slowBaseMs: 500, slowMaxMs: 10_000, maxHoldMs: 10_000 };
 
 describe('the guess limiter', () => {
   let clock: number;
@@ -91,6 +91,84 @@ describe('the guess limiter', () => {
     most = 0;
     await Promise.all(['E', 'F'].map((a) => limiter.guess({ limited: [`login:ip:${a}`], slowed: 'login:acct:x' }, verify)));
     assert.equal(most, 1, 'one account');
+  });
+});
+
+describe('no guess is held past maxHoldMs (issue 19, item 19)', () => {
+  let clock: number;
+  let waits: number[];
+  let repo: RateEventsRepo;
+  let db: ReturnType<typeof openConnection>;
+
+  beforeEach(() => {
+    db = openConnection(':memory:');
+    migrate(db);
+    repo = new RateEventsRepo(db);
+    clock = 1_000_000;
+    waits = [];
+  });
+
+  /** A limiter on the test's clock; each check is expected to take `checkMs`. */
+  const limiterWith = (limits: Partial<typeof LIMITS>, checkMs = 0) =>
+    new RateLimiter(
+      repo,
+      { ...LIMITS, ...limits },
+      () => clock,
+      (work) => db.transaction(work),
+      async (ms: number) => {
+        waits.push(ms);
+        clock += ms;
+      },
+      () => checkMs,
+    );
+  const wrong = () => Promise.resolve(false);
+  const onLink = (address: string) => ({ limited: [`share:L:ip:${address}`], slowed: 'share:L' });
+  const retryAfterOf = (error: any) => Number(error.headers['Retry-After']);
+
+  test('guesses sent at once to a slowed link: those whose turn, after the line ahead and their slow-down, would pass the bound are refused at once with Retry-After, and do not count', async () => {
+    const limiter = limiterWith({ slowAfter: 1, slowBaseMs: 4_000, slowMaxMs: 4_000 }, 500);
+    assert.equal(await limiter.guess(onLink('A'), wrong), false);
+    const settled = await Promise.allSettled(['A', 'B', 'C', 'D'].map((address) => limiter.guess(onLink(address), wrong)));
+    // 4 s + 0.5 s, then 4 s + 0.5 s more: two fit in 10 s; the third would start 13 s from now.
+    assert.deepEqual(settled.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as { code: string }).code)), [false, false, 'rate_limited', 'rate_limited']);
+    assert.deepEqual(settled.slice(2).map((r) => retryAfterOf((r as PromiseRejectedResult).reason)), [13, 13]);
+    assert.deepEqual(waits, [4_000, 4_000], 'the two admitted waited their slow-down, nothing more');
+    assert.equal(repo.countSince('share:L', 0).count, 3, 'the first failure and the two checked; the refused were no guesses');
+    assert.equal(repo.countSince('share:L:ip:C', 0).count, 0);
+  });
+
+  test('a guess alone in its line is never refused for its slow-down: the delay stops short of the bound by the check\'s time', async () => {
+    const limiter = limiterWith({ slowAfter: 1, slowBaseMs: 500, slowMaxMs: 10_000 }, 300);
+    for (let i = 0; i < 8; i++) assert.equal(await limiter.guess(onLink(`10.0.0.${i}`), wrong), false);
+    assert.deepEqual(waits, [500, 1_000, 2_000, 4_000, 8_000, 9_700, 9_700]);
+  });
+
+  test('a guess still waiting in its line when its time is up gives up with 429 and Retry-After, and does not count; the line behind it goes on', async () => {
+    const limiter = limiterWith({ maxHoldMs: 50 });
+    let release!: () => void;
+    const held = new Promise<boolean>((resolve) => (release = () => resolve(false)));
+    // The first guess of address A holds its line (a check that takes far longer than expected).
+    const first = limiter.guess({ limited: ['login:ip:A'] }, () => held);
+    await assert.rejects(limiter.guess({ limited: ['login:ip:A'] }, wrong), (e: any) => e.code === 'rate_limited' && retryAfterOf(e) >= 1);
+    assert.equal(repo.countSince('login:ip:A', 0).count, 1, 'only the guess being checked counts');
+    release();
+    assert.equal(await first, false);
+    assert.equal(await limiter.guess({ limited: ['login:ip:A'] }, wrong), false, 'the lock was handed on');
+  });
+
+  test('a guess that gives up while its check waits for a hash slot is refused, and the check is told to stop waiting', async () => {
+    const limiter = limiterWith({ maxHoldMs: 50 });
+    let toldToStop = false;
+    const waitsForSlot = (signal: AbortSignal) =>
+      new Promise<boolean>((_, reject) =>
+        signal.addEventListener('abort', () => {
+          toldToStop = true;
+          reject(new Error('left the hash line'));
+        }),
+      );
+    await assert.rejects(limiter.guess({ limited: ['login:ip:B'] }, waitsForSlot), (e: any) => e.code === 'rate_limited');
+    assert.equal(toldToStop, true);
+    assert.equal(repo.countSince('login:ip:B', 0).count, 0);
   });
 });
 

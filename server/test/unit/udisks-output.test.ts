@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { udisksObjectPath } from '../../src/platform/drives.ts';
+import { parseCanFormat, udisksObjectPath } from '../../src/platform/drives.ts';
+import { commandMissing, runCommand } from '../../src/platform/run.ts';
 import { udisksMountPoint, unmountRefusedForRights } from '../../src/platform/mounts.ts';
 
 // udisks2 cannot run in this container (no system D-Bus); its answers are the ones its
@@ -64,5 +65,21 @@ describe('why an unmount failed: not allowed (503 helper_unavailable) or busy (4
   test('a drive in use is busy, not a matter of rights', () => {
     assert.equal(unmountRefusedForRights(failed('umount: /media/x: target is busy.')), false);
     assert.equal(unmountRefusedForRights(failed('Error unmounting /dev/sdb1: GDBus.Error:org.freedesktop.UDisks2.Error.DeviceBusy: Error unmounting /dev/sdb1: target is busy')), false);
+  });
+});
+
+describe('which file systems udisks2 can make (issue 19, item 21: exFAT without exfatprogs)', () => {
+  test('busctl prints CanFormat as `bs true ""` or `bs false "mkfs.exfat"`; anything else is unknown', () => {
+    assert.equal(parseCanFormat('bs true ""\n'), true);
+    assert.equal(parseCanFormat('bs false "mkfs.exfat"\n'), false);
+    assert.equal(parseCanFormat(''), null);
+    assert.equal(parseCanFormat('Call failed: No such method CanFormat'), null);
+  });
+
+  test('a program that is not installed is told apart from one that failed', async () => {
+    const missing = await runCommand('hearth-no-such-program', []).catch((error: unknown) => error);
+    assert.equal(commandMissing(missing), true);
+    const failed = await runCommand('false', []).catch((error: unknown) => error);
+    assert.equal(commandMissing(failed), false);
   });
 });

@@ -9,17 +9,32 @@ import { driveName } from './DriveCard.tsx';
 import { driveSize } from './words.ts';
 import { consoleKeys, useDriveDetail, type Capability, type Drive, type DriveContents, type FormatResult } from './queries.ts';
 
-type FileSystem = 'ext4' | 'exfat';
+type FileSystem = Capability['filesystems'][number]['name'];
 const FILE_SYSTEMS: { value: FileSystem; label: string; hint: string }[] = [
   { value: 'ext4', label: 'For Hearth on this PC (ext4)', hint: 'The sturdiest choice for a drive that stays with Hearth.' },
   { value: 'exfat', label: 'Also for other computers (exFAT)', hint: 'Windows and Mac computers can read it too.' },
 ];
+
+/** The kinds this PC can make are offered; the others are named with what they need, never offered. */
+function fileSystemChoices(capability: Capability) {
+  const can = (value: FileSystem) => capability.filesystems.find((f) => f.name === value);
+  return {
+    offered: FILE_SYSTEMS.filter((fs) => can(fs.value)?.available === true),
+    missing: FILE_SYSTEMS.flatMap((fs) => {
+      const state = can(fs.value);
+      return state && !state.available ? [{ ...fs, reason: state.reason ?? '' }] : [];
+    }),
+  };
+}
 
 /** Why this drive may not be erased, or null. The server refuses these too; the dialog says so first. */
 function refusalOf(drive: Drive, libraryName: string | null, capability: Capability): string | null {
   if (drive.system) return "This drive holds this PC's system or Hearth's own data. Hearth never erases it.";
   if (drive.library_id !== null) return `Hearth keeps files on this drive (${libraryName ?? 'a library'}). Remove it under "Where files are kept" before erasing it.`;
   if (!capability.available) return `This PC does not let Hearth erase drives. ${capability.reason ?? ''}`.trim();
+  if (fileSystemChoices(capability).offered.length === 0) {
+    return `This PC has none of the tools that prepare a drive. ${capability.filesystems.map((f) => f.reason ?? '').join(' ')}`.trim();
+  }
   return null;
 }
 
@@ -35,7 +50,8 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
   const phraseHint = useId();
   const fsName = useId();
   const labelId = useId();
-  const [filesystem, setFilesystem] = useState<FileSystem>('ext4');
+  const choices = fileSystemChoices(capability);
+  const [filesystem, setFilesystem] = useState<FileSystem>(choices.offered[0]?.value ?? 'ext4');
   const [label, setLabel] = useState('');
   const [typed, setTyped] = useState('');
   const phrase = `FORMAT ${drive.device}`;
@@ -118,11 +134,16 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
         >
           <fieldset className="choice" disabled={erase.isPending}>
             <legend>Prepare it</legend>
-            {FILE_SYSTEMS.map((fs) => (
+            {choices.offered.map((fs) => (
               <label key={fs.value}>
                 <input type="radio" name={fsName} checked={filesystem === fs.value} onChange={() => setFilesystem(fs.value)} /> {fs.label}
                 <span className="hint">{fs.hint}</span>
               </label>
+            ))}
+            {choices.missing.map((fs) => (
+              <p key={fs.value} className="muted">
+                Not offered: {fs.label}. {fs.reason}
+              </p>
             ))}
           </fieldset>
           <div className="field">

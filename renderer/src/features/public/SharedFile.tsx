@@ -18,7 +18,7 @@ export function SharedFile({ info, sources }: { info: SharedInfo; sources: Viewe
       <ShareHeading info={info} title={node.name} />
       <div className="public-file card">
         <button type="button" className="public-file-picture" onClick={() => setViewing(true)} aria-label={`Open ${node.name}`}>
-          <TilePicture node={node} src={sources.preview(node) ?? sources.thumbnail(node)} />
+          <TilePicture node={node} src={sources.preview(node) ?? sources.thumbnail(node)} eager />
         </button>
         <div className="public-file-info">
           <p>

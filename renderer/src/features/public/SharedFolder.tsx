@@ -114,7 +114,7 @@ export function SharedFolder({
               ) : (
                 <li key={node.id}>
                   <button type="button" className="public-tile" onClick={() => setViewing(files.indexOf(node))}>
-                    <TilePicture node={node} src={sources.thumbnail(node)} />
+                    <TilePicture node={node} src={sources.thumbnail(node)} eager={items.indexOf(node) < EAGER_TILES} />
                     <span className="public-tile-name">{node.name}</span>
                   </button>
                 </li>
@@ -137,14 +137,17 @@ export function SharedFolder({
   );
 }
 
+/** The tiles a phone shows before any scrolling: fetched at once and first, the rest as they come into view. */
+const EAGER_TILES = 6;
+
 /** A file's thumbnail, or an icon for its kind when it has none (or it fails to load). */
-export function TilePicture({ node, src }: { node: SharedNode; src: string | null }) {
+export function TilePicture({ node, src, eager = false }: { node: SharedNode; src: string | null; eager?: boolean }) {
   const [broken, setBroken] = useState(false);
   const kind = mediaKind(node);
   if (src && !broken) {
     return (
       <span className="public-tile-picture">
-        <img src={src} alt="" loading="lazy" decoding="async" onError={() => setBroken(true)} />
+        <img src={src} alt="" loading={eager ? 'eager' : 'lazy'} fetchPriority={eager ? 'high' : 'auto'} decoding="async" onError={() => setBroken(true)} />
         {kind === 'video' && (
           <span className="public-tile-badge">
             <Icon name="play" />
