@@ -62,6 +62,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   cannot_share_with_owner: 'That person owns it already.',
   unknown_user: 'There is no such person on this server.',
   invalid_name: "That name can't be used. Avoid slashes, invisible characters and text-direction marks.",
+  name_too_long: 'That name is too long. A name can hold up to 255 plain letters (fewer with accents or emoji): shorten it.',
   invalid_range: 'That part of the file does not exist.',
   invalid_totp_code: "That code doesn't match. Check the time on your phone and try the newest code.",
   payload_too_large: 'That is too large to send.',
