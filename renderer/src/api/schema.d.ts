@@ -6985,7 +6985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `invalid_name`: That name cannot be used. `name_too_long`: A file or folder name is at most 255 bytes of UTF-8: 255 plain letters, fewer with accents, other scripts or emoji. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6994,7 +6994,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "invalid_name" | "name_too_long" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -9335,7 +9335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `invalid_name`: That name cannot be used. `name_too_long`: A file or folder name is at most 255 bytes of UTF-8: 255 plain letters, fewer with accents, other scripts or emoji. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9344,7 +9344,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "invalid_name" | "name_too_long" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -10431,6 +10431,11 @@ export interface operations {
                     "application/json": {
                         allow_self_registration: boolean;
                         default_quota_bytes: number | null;
+                        /**
+                         * @description Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address
+                         * @enum {string}
+                         */
+                        link_reach: "home_network" | "internet";
                         require_device_approval: boolean;
                         server_name: string;
                         trash_retention_days: number;
@@ -10531,6 +10536,11 @@ export interface operations {
                     "application/json": {
                         allow_self_registration: boolean;
                         default_quota_bytes: number | null;
+                        /**
+                         * @description Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address
+                         * @enum {string}
+                         */
+                        link_reach: "home_network" | "internet";
                         require_device_approval: boolean;
                         server_name: string;
                         trash_retention_days: number;
@@ -11666,7 +11676,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_input`: A field has a value of the wrong type or form. `checksum_algorithm_unsupported`: Upload-Checksum supports sha1 and sha256. */
+            /** @description `invalid_name`: That name cannot be used. `name_too_long`: A file or folder name is at most 255 bytes of UTF-8: 255 plain letters, fewer with accents, other scripts or emoji. `invalid_input`: A field has a value of the wrong type or form. `checksum_algorithm_unsupported`: Upload-Checksum supports sha1 and sha256. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11675,7 +11685,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_input" | "checksum_algorithm_unsupported";
+                            code: "invalid_name" | "name_too_long" | "invalid_input" | "checksum_algorithm_unsupported";
                             field?: string;
                             message: string;
                         };

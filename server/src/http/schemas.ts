@@ -199,6 +199,11 @@ export const SettingsResponse = z.object({
   require_device_approval: z.boolean(),
   trash_retention_days: z.number().int(),
   default_quota_bytes: z.number().int().nullable(),
+  link_reach: z
+    .enum(['home_network', 'internet'])
+    .describe(
+      'Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address',
+    ),
 });
 
 export const TotpBeginResponse = z.object({ secret: z.string(), otpauth_url: z.string() });

@@ -28,13 +28,14 @@ export const deleteInvite: Handler<undefined, undefined, typeof S.IdParam, 'admi
   services.invites.remove(actor, params.id);
 };
 
-export const getSettings: Handler = ({ services }) => services.settings.current();
+/** The settings, and where links open: the share dialog says "home network only" from it. */
+export const getSettings: Handler = ({ services }) => ({ ...services.settings.current(), link_reach: services.origin.reach() });
 
 export const updateSettings: Handler<typeof S.SettingsPatchBody, undefined, undefined, 'admin'> = ({
   services,
   actor,
   body,
-}) => services.settings.update(actor, body);
+}) => ({ ...services.settings.update(actor, body), link_reach: services.origin.reach() });
 
 export const listSessions: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor }) => ({
   items: services.sessions.listAll(actor),
