@@ -84,6 +84,7 @@ export interface SessionInfo {
 export interface AdminSession extends SessionInfo {
   user_id: string;
   username: string;
+  display_name: string | null;
 }
 
 /** What the owner's console shows about the running server (admins only: paths are private). */
@@ -98,6 +99,8 @@ export interface PendingDevice {
   id: string;
   user_id: string;
   username: string;
+  /** What the family calls the account's person; the console shows it on the request. */
+  display_name: string | null;
   device_name: string | null;
   platform: string | null;
   user_agent: string | null;

@@ -7,9 +7,22 @@ import { z } from 'zod';
  */
 
 const deviceFields = {
-  device_name: z.string().max(200).nullish().describe('A name for this device, shown in the session list'),
+  device_name: z
+    .string()
+    .max(200)
+    .nullish()
+    .describe('A name for this device, shown in the session list; when absent the server names it from its User-Agent ("Chrome on Pixel 7")'),
   platform: z.string().max(200).nullish(),
+  device_model: z
+    .string()
+    .max(100)
+    .nullish()
+    .describe("The device's model as the browser reports it through User-Agent Client Hints (the User-Agent itself no longer carries it), for the name"),
 };
+
+export const SessionPatchBody = z.object({
+  device_name: z.string().max(200).describe('What the device is called in the lists of devices: 1 to 64 characters'),
+});
 
 export const SetupBody = z.object({
   username: z.string(),
@@ -154,6 +167,7 @@ export const SessionResponse = z.object({
 export const AdminSessionResponse = SessionResponse.extend({
   user_id: z.string(),
   username: z.string(),
+  display_name: z.string().nullable().describe("The account's display name, what the family calls that person"),
 }).describe("A live session of any account; `current` is the caller's own");
 
 export const AdminStatusResponse = z.object({
@@ -167,6 +181,7 @@ export const PendingDeviceResponse = z.object({
   id: z.string(),
   user_id: z.string(),
   username: z.string(),
+  display_name: z.string().nullable().describe("The account's display name, shown on the request instead of the username"),
   device_name: z.string().nullable(),
   platform: z.string().nullable(),
   user_agent: z.string().nullable(),

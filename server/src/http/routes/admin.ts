@@ -42,6 +42,9 @@ export const listSessions: Handler<undefined, undefined, undefined, 'admin'> = (
   next_cursor: null,
 });
 
+export const renameSession: Handler<typeof S.SessionPatchBody, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params, body }) =>
+  services.sessions.renameAny(actor, params.id, body.device_name);
+
 export const revokeSession: Handler<undefined, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params }) => {
   services.sessions.revokeAny(actor, params.id);
 };
