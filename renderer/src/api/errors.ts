@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../../server/src/contract/errors.ts';
+import { tooManyTries } from './tryAgain.ts';
 
 /** An answer of the API that was not a success, with the server's code to branch on. */
 export class ApiError extends Error {
@@ -9,7 +10,8 @@ export class ApiError extends Error {
     readonly field?: string,
     readonly retryAfterSeconds?: number,
   ) {
-    super(humanMessage(code, serverMessage));
+    // Too many tries says how long, from Retry-After: "wait a little" leaves a person guessing.
+    super(code === 'rate_limited' ? tooManyTries(retryAfterSeconds) : humanMessage(code, serverMessage));
     this.name = 'ApiError';
   }
 }
@@ -133,7 +135,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   upgrade_required: 'The app and the server disagree. Reload the page.',
   misdirected_request: "Hearth doesn't answer at this address. Open it by the address shown on the Hearth computer.",
   quota_exceeded: 'Not enough space left in your storage for this. Delete something (and empty the trash) or ask for more space.',
-  rate_limited: 'Too many tries. Wait a little and try again.',
+  rate_limited: 'Too many tries. Wait a few minutes, then try again: the right password will work then.',
   slow_down: 'Waiting a moment before asking again.',
   busy: 'The server is busy right now. Try again in a moment.',
   internal: 'Something went wrong on the server. Try again.',
