@@ -58,7 +58,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   invalid_input: 'Something in the form is not right. Check it and try again.',
   missing_field: 'Please fill in every field.',
   invalid_cursor: 'The list changed while loading. Reload to see it again.',
-  invalid_username: 'Usernames are 3 to 32 letters, digits, dots, dashes or underscores.',
+  invalid_username: 'A username is 3 to 32 characters: letters a–z, digits, dots (.), dashes (-) or underscores (_).',
   weak_password: 'Passwords need at least 10 characters.',
   invalid_invite: 'This invite is unknown, used up or expired. Ask for a new one.',
   cannot_share_with_owner: 'That person owns it already.',
