@@ -142,6 +142,6 @@ const SENTENCES: Record<ErrorCode, string> = {
   unavailable: 'The server is starting up. Try again in a moment.',
   format_failed: 'The drive was not erased: nothing changed on it. Try again.',
   helper_unavailable: "This computer doesn't allow Hearth to manage drives.",
-  pool_unavailable: 'Combining drives needs the mergerfs tool on this computer.',
+  pool_unavailable: 'This computer lacks the tool Hearth needs to combine drives (mergerfs): whoever looks after it can install it.',
   library_offline: 'The drive holding this file is not connected. Plug it back in at the Hearth computer.',
 };

@@ -1371,6 +1371,11 @@ export interface operations {
                             filesystem: string | null;
                             id: string;
                             in_use: boolean;
+                            /**
+                             * @description A whole disk, a partition of one, or a disk image (a file presented as a disk)
+                             * @enum {string}
+                             */
+                            kind: "disk" | "partition" | "image";
                             label: string | null;
                             library_id: string | null;
                             model: string | null;
@@ -1379,9 +1384,13 @@ export interface operations {
                             size: number;
                             /** @description Holds the operating system or the server's data: never formatted */
                             system: boolean;
+                            /** @description How its disk is connected: "usb", "sata", "nvme", ...; null when the system does not say */
+                            transport: string | null;
                             usable: boolean;
                             /** @description File system UUID */
                             uuid: string | null;
+                            /** @description Who made it ("SanDisk"), where the system says; a partition has its disk's */
+                            vendor: string | null;
                         }[];
                     };
                 };
@@ -1491,6 +1500,11 @@ export interface operations {
                         filesystem: string | null;
                         id: string;
                         in_use: boolean;
+                        /**
+                         * @description A whole disk, a partition of one, or a disk image (a file presented as a disk)
+                         * @enum {string}
+                         */
+                        kind: "disk" | "partition" | "image";
                         label: string | null;
                         library_id: string | null;
                         model: string | null;
@@ -1499,9 +1513,13 @@ export interface operations {
                         size: number;
                         /** @description Holds the operating system or the server's data: never formatted */
                         system: boolean;
+                        /** @description How its disk is connected: "usb", "sata", "nvme", ...; null when the system does not say */
+                        transport: string | null;
                         usable: boolean;
                         /** @description File system UUID */
                         uuid: string | null;
+                        /** @description Who made it ("SanDisk"), where the system says; a partition has its disk's */
+                        vendor: string | null;
                     };
                 };
             };
@@ -1640,6 +1658,11 @@ export interface operations {
                             filesystem: string | null;
                             id: string;
                             in_use: boolean;
+                            /**
+                             * @description A whole disk, a partition of one, or a disk image (a file presented as a disk)
+                             * @enum {string}
+                             */
+                            kind: "disk" | "partition" | "image";
                             label: string | null;
                             library_id: string | null;
                             model: string | null;
@@ -1648,9 +1671,13 @@ export interface operations {
                             size: number;
                             /** @description Holds the operating system or the server's data: never formatted */
                             system: boolean;
+                            /** @description How its disk is connected: "usb", "sata", "nvme", ...; null when the system does not say */
+                            transport: string | null;
                             usable: boolean;
                             /** @description File system UUID */
                             uuid: string | null;
+                            /** @description Who made it ("SanDisk"), where the system says; a partition has its disk's */
+                            vendor: string | null;
                         };
                         /** @description What was on it before */
                         previous: {

@@ -246,6 +246,12 @@ export interface DriveDto {
   device: string;
   description: string;
   model: string | null;
+  /** Who made it ("SanDisk"), where the system says; a partition has its disk's. */
+  vendor: string | null;
+  /** How its disk is connected ("usb", "sata", "nvme"), null when the system does not say. */
+  transport: string | null;
+  /** A whole disk, a partition of one, or a disk image (a file presented as a disk). */
+  kind: 'disk' | 'partition' | 'image';
   size: number;
   removable: boolean;
   /** Holds the operating system or the server's data: never formatted. */
