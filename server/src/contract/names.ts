@@ -12,6 +12,9 @@ export function nameBytes(name: string): number {
   return encoder.encode(name).length;
 }
 
+/** How far back a cut looks for the end of a word rather than end inside one. */
+const WORD_CUT_REACH = 24;
+
 /** An extension longer than this is not one worth keeping whole ("notes.from the meeting"). */
 const MAX_EXTENSION_BYTES = 16;
 
@@ -34,6 +37,10 @@ export function shortenName(name: string, maxBytes = MAX_NAME_BYTES): string {
     kept += piece;
     used += size;
   }
+  // A cut inside a word ("at the l.jpg") ends at the word before it, when one ends nearby.
+  const next = base.slice(kept.length, kept.length + 1);
+  const space = kept.search(/\s\S*$/u);
+  if (next !== '' && !/\s/u.test(next) && space > 0 && kept.length - space <= WORD_CUT_REACH) kept = kept.slice(0, space);
   // "Holiday photos .jpg" reads like a mistake: the cut does not end on a space or a dot.
   kept = kept.replace(/[\s.]+$/u, '');
   return kept === '' ? cutAt(name, maxBytes) : kept + extension;

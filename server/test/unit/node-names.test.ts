@@ -199,8 +199,14 @@ describe('shortenName (the web app offers it for an upload whose name is too lon
     assert.ok(nameBytes(short) <= MAX_NAME_BYTES, String(nameBytes(short)));
     assert.ok(short.endsWith('mountains.jpeg') || short.endsWith('.jpeg'));
     assert.ok(short.startsWith('Holiday in the mountains Holiday'));
-    // The cut does not leave a space before the extension.
+    // The cut does not leave a space before the extension, nor half a word.
     assert.doesNotMatch(short, /\s\.jpeg$/);
+    assert.match(short, / (Holiday|in|the|mountains)\.jpeg$/);
+  });
+
+  test('one long word with no space near the cut is cut where it must be', () => {
+    const short = shortenName(`${'x'.repeat(300)}.jpg`);
+    assert.equal(short, `${'x'.repeat(251)}.jpg`);
   });
 
   test('the cut falls between characters as a person sees them: no half emoji, no accent without its letter', () => {
