@@ -24,8 +24,8 @@ export function LinkReachNote({ what }: { what: string }) {
     <div className="link-reach link-reach-home" role="note">
       <Icon name="home" />
       <p>
-        <strong>Links work at home only.</strong> Anyone on your home network (your Wi-Fi) who has the link can see {what}, without an account.
-        Someone away from home can't open it: this Hearth can't be reached from the Internet.
+        <strong>Links work at home only.</strong> Anyone on your home Wi-Fi who has the link can see {what}, without an account. Someone away from
+        home can't open it: this Hearth can't be reached from the Internet.
       </p>
     </div>
   );
