@@ -59,11 +59,10 @@ export function AppShell({ nav, footer, children }: { nav: NavItem[]; footer?: R
               to={item.to}
               className={item.within?.some((p) => pathname.startsWith(p)) ? 'nav-link nav-link-within' : 'nav-link'}
             >
-              <span className="nav-icon">
-                <Icon name={item.icon} />
-                <Badge item={item} />
-              </span>
+              <Icon name={item.icon} />
               <span>{item.label}</span>
+              {/* After the label, so it reads "Manage, 1 device waiting"; drawn on the icon's corner. */}
+              <Badge item={item} />
             </NavLink>
           ))}
       </nav>
