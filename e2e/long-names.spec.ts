@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test';
 import { expect, signIn, test } from './support/fixtures.ts';
 import { captureScreen } from './support/screens.ts';
 
@@ -8,7 +7,6 @@ import { captureScreen } from './support/screens.ts';
  * page offering a retry that could never work.
  */
 
-const list = (page: Page) => page.getByRole('list', { name: 'Files and folders' });
 const LONG_BASE = 'Our summer holiday at the lake with grandma and the dog '.repeat(5).trim(); // 284 characters
 
 test('renaming to a 300-character name says it is too long and what the limit is, not "avoid slashes"', async ({ page, member, hearth }, testInfo) => {

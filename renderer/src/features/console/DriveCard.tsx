@@ -1,5 +1,5 @@
 import { Button } from '../../ui/Button.tsx';
-import { driveDescription, driveMaker, driveName, driveState, filesystemWords } from './driveWords.ts';
+import { driveMaker, driveName, driveState, driveSubtitle, filesystemWords } from './driveWords.ts';
 import type { Drive, DrivesAnswer } from './queries.ts';
 import './drives.css';
 
@@ -38,10 +38,10 @@ export function DriveCard({
   onErase: () => void;
 }) {
   const name = driveName(drive);
-  const description = driveDescription(drive);
   const refusal = mountRefusal(drive, libraryName);
   const titleId = `drive-${drive.id}`;
   const maker = driveMaker(drive);
+  const subtitle = driveSubtitle(drive);
   return (
     <li className={drive.system ? 'card console-card drive-card drive-system' : 'card console-card drive-card'} aria-labelledby={titleId}>
       <div className="account-head">
@@ -49,7 +49,7 @@ export function DriveCard({
         {drive.system && <span className="tag">This PC runs from it</span>}
         {libraryName !== null && <span className="tag tag-ok">Used by Hearth</span>}
       </div>
-      {name !== description && <p className="muted drive-description">{description}</p>}
+      {subtitle && <p className="muted drive-description">{subtitle}</p>}
       <p className="drive-state">{driveState(drive, libraryName)}</p>
       {!drive.system && (
         <dl className="facts facts-inline">

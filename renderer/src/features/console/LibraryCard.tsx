@@ -41,12 +41,6 @@ export function LibraryCard({ library }: { library: Library }) {
         {library.default && <span className="tag">New files go here</span>}
       </div>
       <p className="muted">{LIBRARY_KINDS[library.kind] ?? library.kind}</p>
-      {library.path && (
-        <details className="drive-details">
-          <summary>Where on this PC</summary>
-          <p className="mono">{library.path}</p>
-        </details>
-      )}
       {online ? (
         <>
           {/* What is not free, not the file system's "used": space the system keeps for itself
@@ -71,6 +65,12 @@ export function LibraryCard({ library }: { library: Library }) {
         </>
       ) : (
         <p>{library.status === 'ejected' ? 'This drive was ejected. Plug it in again to bring its files back.' : 'Plug this drive in at this PC: its files come back by themselves.'}</p>
+      )}
+      {library.path && (
+        <details className="drive-details">
+          <summary>Where on this PC</summary>
+          <p className="mono">{library.path}</p>
+        </details>
       )}
       {act.isError && confirm === null && <Notice tone="error">{act.error.message}</Notice>}
       <div className="row">

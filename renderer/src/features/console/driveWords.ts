@@ -30,6 +30,12 @@ export function driveDescription(drive: Drive): string {
   return [driveKind(drive), driveSize(drive.size), driveMaker(drive)].filter(Boolean).join(', ');
 }
 
+/** The line under the name: what it is when the name is its label, its size (and maker) when the name says what it is. */
+export function driveSubtitle(drive: Drive): string | null {
+  if (drive.system) return [driveSize(drive.size), driveMaker(drive)].filter(Boolean).join(', ');
+  return drive.label === null ? null : driveDescription(drive);
+}
+
 /** The drive's name in headings and buttons: the label the family gave it, else what it is. */
 export function driveName(drive: Drive): string {
   if (drive.system) return driveKind(drive);
