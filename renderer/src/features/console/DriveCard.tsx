@@ -46,7 +46,6 @@ export function DriveCard({
     <li className={drive.system ? 'card console-card drive-card drive-system' : 'card console-card drive-card'} aria-labelledby={titleId}>
       <div className="account-head">
         <h3 id={titleId}>{name}</h3>
-        {drive.system && <span className="tag">This PC runs from it</span>}
         {libraryName !== null && <span className="tag tag-ok">Used by Hearth</span>}
       </div>
       {subtitle && <p className="muted drive-description">{subtitle}</p>}
