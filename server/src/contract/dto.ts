@@ -125,6 +125,11 @@ export interface Invite {
   url?: string;
 }
 
+/** The settings as an account reads them: the editable ones, and where links open (set by PUBLIC_URL, not here). */
+export interface SettingsView extends ServerSettings {
+  link_reach: 'home_network' | 'internet';
+}
+
 export interface ServerSettings {
   server_name: string;
   allow_self_registration: boolean;

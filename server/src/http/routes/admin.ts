@@ -28,14 +28,13 @@ export const deleteInvite: Handler<undefined, undefined, typeof S.IdParam, 'admi
   services.invites.remove(actor, params.id);
 };
 
-/** The settings, and where links open: the share dialog says "home network only" from it. */
-export const getSettings: Handler = ({ services }) => ({ ...services.settings.current(), link_reach: services.origin.reach() });
+export const getSettings: Handler = ({ services }) => services.settings.view();
 
 export const updateSettings: Handler<typeof S.SettingsPatchBody, undefined, undefined, 'admin'> = ({
   services,
   actor,
   body,
-}) => ({ ...services.settings.update(actor, body), link_reach: services.origin.reach() });
+}) => services.settings.update(actor, body);
 
 export const listSessions: Handler<undefined, undefined, undefined, 'admin'> = ({ services, actor }) => ({
   items: services.sessions.listAll(actor),
