@@ -42,7 +42,7 @@ function DeviceRow({ session: s, signingOut, onSignOut }: { session: Session; si
     onSuccess: () => setRenaming(false),
     onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
   });
-  const name = s.device_name ?? 'A device with no name';
+  const name = s.device_name ?? 'An unnamed device';
   return (
     <li className="device-row">
       {renaming ? (
