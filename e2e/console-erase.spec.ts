@@ -107,14 +107,22 @@ test.describe('erasing a drive', () => {
     await signIn(page, owner);
     await openConsole(page, 'Storage');
 
-    // A drive Hearth cannot read is never called empty.
-    await page.getByRole('button', { name: `Erase Drive ${blank.device}` }).click();
-    const unread = page.getByRole('dialog', { name: `Erase Drive ${blank.device}?` });
+    // A drive Hearth cannot read is never called empty. Its card names it in words ("Disk
+    // image, 8.4 MB", the same for every worker's blank image); its device, in the details, is its own.
+    const blankCard = page.getByRole('list', { name: 'Drives' }).getByRole('listitem').filter({ has: page.getByText(blank.device, { exact: true }) });
+    await expect(blankCard.getByRole('heading')).toHaveText(/^Disk image, /);
+    await expect(blankCard.getByText('It is not prepared for files yet: erase it to prepare it.')).toBeVisible();
+    await blankCard.getByRole('button', { name: /^Erase / }).click();
+    const unread = page.getByRole('dialog', { name: /^Erase Disk image/ });
     await expect(unread.getByText(/Hearth could not read this drive, so it cannot tell what is on it/)).toBeVisible();
     await expect(unread.getByText(/No files or folders/)).toHaveCount(0);
     await unread.getByRole('button', { name: 'Cancel' }).click();
 
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: OLD, exact: true }) });
+    // What Linux calls it is a click away, under the words.
+    await expect(card.getByText(/^Disk image, 50 MB/)).toBeVisible();
+    await expect(card.getByText(drive.device, { exact: true })).toBeHidden();
+    await card.getByText('Technical details').click();
     await expect(card.getByText(drive.device, { exact: true })).toBeVisible();
     await card.getByRole('button', { name: `Erase ${OLD}` }).click();
 

@@ -99,7 +99,8 @@ test.describe('the appliance story', () => {
 
     await test.step('the console shows the request at once, with the same code, and the owner approves', async () => {
       // Live: the Devices page was open before the request; no reload, no waiting for a poll.
-      const request = owner.getByRole('listitem').filter({ hasText: "wants to open rose's account" });
+      // By the name the family knows her by, not her username.
+      const request = owner.getByRole('listitem').filter({ hasText: "wants to open Grandma Rose's account" });
       await expect(request).toBeVisible({ timeout: 5_000 });
       await expect(request.getByLabel(`Pairing code ${code.split('').join(' ')}`)).toHaveText(code);
       await expect(request.getByText('Approve only if the phone shows the same code.')).toBeVisible();

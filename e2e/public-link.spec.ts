@@ -142,7 +142,7 @@ test.describe('a link opened by someone without an account', () => {
     expect(answer).toBe(429);
     await page.getByLabel('Password').fill('the right one 42');
     await page.getByRole('button', { name: 'Open' }).click();
-    await expect(page.getByText(/Too many wrong tries\. You can try again in \d+ (minute|second)s? \(at .+\)\./)).toBeVisible();
+    await expect(page.getByText(/Too many wrong tries\. You can try again in \d+ (minute|second)s? \(at .+\): the right password will work then\./)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Open' })).toBeDisabled();
   });
 

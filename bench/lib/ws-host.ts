@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { ServerSettings } from '../../server/src/contract/dto.ts';
+import type { SettingsView } from '../../server/src/contract/dto.ts';
 import { startServer } from '../../server/src/index.ts';
 import { DEFAULT_SETTINGS } from '../../server/src/services/settings.ts';
 
@@ -18,7 +18,7 @@ export type HostRequest = { type: 'publish'; seq: number } | { type: 'count' } |
 export type HostReply = { type: 'ready'; port: number } | { type: 'count'; connections: number };
 
 const reply = (message: HostReply) => process.send!(message);
-const settingsFor = (seq: number): ServerSettings => ({ ...DEFAULT_SETTINGS, server_name: `fanout ${seq}` });
+const settingsFor = (seq: number): SettingsView => ({ ...DEFAULT_SETTINGS, server_name: `fanout ${seq}`, link_reach: 'home_network' });
 
 const [mode, dataDir] = process.argv.slice(2);
 

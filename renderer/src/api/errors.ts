@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../../server/src/contract/errors.ts';
+import { tooManyTries } from './tryAgain.ts';
 
 /** An answer of the API that was not a success, with the server's code to branch on. */
 export class ApiError extends Error {
@@ -9,7 +10,8 @@ export class ApiError extends Error {
     readonly field?: string,
     readonly retryAfterSeconds?: number,
   ) {
-    super(humanMessage(code, serverMessage));
+    // Too many tries says how long, from Retry-After: "wait a little" leaves a person guessing.
+    super(code === 'rate_limited' ? tooManyTries(retryAfterSeconds) : humanMessage(code, serverMessage));
     this.name = 'ApiError';
   }
 }
@@ -56,12 +58,13 @@ const SENTENCES: Record<ErrorCode, string> = {
   invalid_input: 'Something in the form is not right. Check it and try again.',
   missing_field: 'Please fill in every field.',
   invalid_cursor: 'The list changed while loading. Reload to see it again.',
-  invalid_username: 'Usernames are 3 to 32 letters, digits, dots, dashes or underscores.',
+  invalid_username: 'A username is 3 to 32 characters: letters a–z, digits, dots (.), dashes (-) or underscores (_).',
   weak_password: 'Passwords need at least 10 characters.',
   invalid_invite: 'This invite is unknown, used up or expired. Ask for a new one.',
   cannot_share_with_owner: 'That person owns it already.',
   unknown_user: 'There is no such person on this server.',
   invalid_name: "That name can't be used. Avoid slashes, invisible characters and text-direction marks.",
+  name_too_long: 'That name is too long. A name can hold up to 255 plain letters (fewer with accents or emoji): shorten it.',
   invalid_range: 'That part of the file does not exist.',
   invalid_totp_code: "That code doesn't match. Check the time on your phone and try the newest code.",
   payload_too_large: 'That is too large to send.',
@@ -139,14 +142,14 @@ const SENTENCES: Record<ErrorCode, string> = {
   misdirected_request: "Hearth doesn't answer at this address. Open it by the address shown on the Hearth computer.",
   quota_exceeded: 'Not enough space left in your storage for this. Delete something (and empty the trash) or ask for more space.',
   storage_full: "The Hearth computer's disk is full, so nothing new can be saved right now. Everything already there is safe. Files waiting to upload continue by themselves once space is freed.",
-  rate_limited: 'Too many tries. Wait a little and try again.',
+  rate_limited: 'Too many tries. Wait a few minutes, then try again: the right password will work then.',
   slow_down: 'Waiting a moment before asking again.',
   busy: 'The server is busy right now. Try again in a moment.',
   internal: 'Something went wrong on the server. Try again.',
   unavailable: 'The server is starting up. Try again in a moment.',
   format_failed: 'The drive was not erased: nothing changed on it. Try again.',
   helper_unavailable: "This computer doesn't allow Hearth to manage drives.",
-  pool_unavailable: 'Combining drives needs the mergerfs tool on this computer.',
+  pool_unavailable: 'This computer lacks the tool Hearth needs to combine drives (mergerfs): whoever looks after it can install it.',
   filesystem_unavailable: 'This computer cannot prepare a drive that way. Choose the other kind, or install its tools.',
   library_offline: 'The drive holding this file is not connected. Plug it back in at the Hearth computer.',
   storage_read_only: "The Hearth computer's disk can only be read right now, so nothing new can be saved. Everything already there can still be opened. The owner should check the disk.",

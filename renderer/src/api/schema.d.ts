@@ -186,7 +186,8 @@ export interface paths {
         delete: operations["deleteAdminSessionsId"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename any account's device (1 to 64 characters) */
+        patch: operations["patchAdminSessionsId"];
         trace?: never;
     };
     "/admin/status": {
@@ -1076,7 +1077,8 @@ export interface paths {
         delete: operations["deleteSessionsId"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename one of the caller's devices (1 to 64 characters) */
+        patch: operations["patchSessionsId"];
         trace?: never;
     };
     "/setup": {
@@ -1411,6 +1413,11 @@ export interface operations {
                             filesystem: string | null;
                             id: string;
                             in_use: boolean;
+                            /**
+                             * @description A whole disk, a partition of one, or a disk image (a file presented as a disk)
+                             * @enum {string}
+                             */
+                            kind: "disk" | "partition" | "image";
                             label: string | null;
                             library_id: string | null;
                             model: string | null;
@@ -1419,9 +1426,13 @@ export interface operations {
                             size: number;
                             /** @description Holds the operating system or the server's data: never formatted */
                             system: boolean;
+                            /** @description How its disk is connected: "usb", "sata", "nvme", ...; null when the system does not say */
+                            transport: string | null;
                             usable: boolean;
                             /** @description File system UUID */
                             uuid: string | null;
+                            /** @description Who made it ("SanDisk"), where the system says; a partition has its disk's */
+                            vendor: string | null;
                         }[];
                     };
                 };
@@ -1531,6 +1542,11 @@ export interface operations {
                         filesystem: string | null;
                         id: string;
                         in_use: boolean;
+                        /**
+                         * @description A whole disk, a partition of one, or a disk image (a file presented as a disk)
+                         * @enum {string}
+                         */
+                        kind: "disk" | "partition" | "image";
                         label: string | null;
                         library_id: string | null;
                         model: string | null;
@@ -1539,9 +1555,13 @@ export interface operations {
                         size: number;
                         /** @description Holds the operating system or the server's data: never formatted */
                         system: boolean;
+                        /** @description How its disk is connected: "usb", "sata", "nvme", ...; null when the system does not say */
+                        transport: string | null;
                         usable: boolean;
                         /** @description File system UUID */
                         uuid: string | null;
+                        /** @description Who made it ("SanDisk"), where the system says; a partition has its disk's */
+                        vendor: string | null;
                     };
                 };
             };
@@ -1680,6 +1700,11 @@ export interface operations {
                             filesystem: string | null;
                             id: string;
                             in_use: boolean;
+                            /**
+                             * @description A whole disk, a partition of one, or a disk image (a file presented as a disk)
+                             * @enum {string}
+                             */
+                            kind: "disk" | "partition" | "image";
                             label: string | null;
                             library_id: string | null;
                             model: string | null;
@@ -1688,9 +1713,13 @@ export interface operations {
                             size: number;
                             /** @description Holds the operating system or the server's data: never formatted */
                             system: boolean;
+                            /** @description How its disk is connected: "usb", "sata", "nvme", ...; null when the system does not say */
+                            transport: string | null;
                             usable: boolean;
                             /** @description File system UUID */
                             uuid: string | null;
+                            /** @description Who made it ("SanDisk"), where the system says; a partition has its disk's */
+                            vendor: string | null;
                         };
                         /** @description What was on it before */
                         previous: {
@@ -2908,6 +2937,8 @@ export interface operations {
                             created_at: number;
                             current: boolean;
                             device_name: string | null;
+                            /** @description The account's display name, what the family calls that person */
+                            display_name: string | null;
                             id: string;
                             ip: string | null;
                             last_seen_at: number;
@@ -3128,6 +3159,179 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    patchAdminSessionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the device is called in the lists of devices: 1 to 64 characters */
+                    device_name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        approved_at: number | null;
+                        created_at: number;
+                        current: boolean;
+                        device_name: string | null;
+                        /** @description The account's display name, what the family calls that person */
+                        display_name: string | null;
+                        id: string;
+                        ip: string | null;
+                        last_seen_at: number;
+                        platform: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "active" | "denied" | "revoked";
+                        user_agent: string | null;
+                        user_id: string;
+                        username: string;
+                    };
+                };
+            };
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
                             field?: string;
                             message: string;
                         };
@@ -4331,7 +4535,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description A name for this device, shown in the session list */
+                    /** @description The device's model as the browser reports it through User-Agent Client Hints (the User-Agent itself no longer carries it), for the name */
+                    device_model?: string | null;
+                    /** @description A name for this device, shown in the session list; when absent the server names it from its User-Agent ("Chrome on Pixel 7") */
                     device_name?: string | null;
                     password: string;
                     platform?: string | null;
@@ -5753,6 +5959,8 @@ export interface operations {
                         items: {
                             created_at: number;
                             device_name: string | null;
+                            /** @description The account's display name, shown on the request instead of the username */
+                            display_name: string | null;
                             id: string;
                             ip: string | null;
                             /** @description Six digits derived from the pending session: shown on the waiting device and beside its request in the console */
@@ -7851,7 +8059,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `invalid_name`: That name cannot be used. `name_too_long`: A file or folder name is at most 255 bytes of UTF-8: 255 plain letters, fewer with accents, other scripts or emoji. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7860,7 +8068,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "invalid_name" | "name_too_long" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -10596,7 +10804,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `invalid_name`: That name cannot be used. `name_too_long`: A file or folder name is at most 255 bytes of UTF-8: 255 plain letters, fewer with accents, other scripts or emoji. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10605,7 +10813,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "invalid_name" | "name_too_long" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -11740,6 +11948,11 @@ export interface operations {
                     "application/json": {
                         allow_self_registration: boolean;
                         default_quota_bytes: number | null;
+                        /**
+                         * @description Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address
+                         * @enum {string}
+                         */
+                        link_reach: "home_network" | "internet";
                         require_device_approval: boolean;
                         server_name: string;
                         trash_retention_days: number;
@@ -11840,6 +12053,11 @@ export interface operations {
                     "application/json": {
                         allow_self_registration: boolean;
                         default_quota_bytes: number | null;
+                        /**
+                         * @description Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address
+                         * @enum {string}
+                         */
+                        link_reach: "home_network" | "internet";
                         require_device_approval: boolean;
                         server_name: string;
                         trash_retention_days: number;
@@ -12239,6 +12457,175 @@ export interface operations {
             };
         };
     };
+    patchSessionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the device is called in the lists of devices: 1 to 64 characters */
+                    device_name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        approved_at: number | null;
+                        created_at: number;
+                        current: boolean;
+                        device_name: string | null;
+                        id: string;
+                        ip: string | null;
+                        last_seen_at: number;
+                        platform: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "active" | "denied" | "revoked";
+                        user_agent: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     postSetup: {
         parameters: {
             query?: never;
@@ -12249,7 +12636,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description A name for this device, shown in the session list */
+                    /** @description The device's model as the browser reports it through User-Agent Client Hints (the User-Agent itself no longer carries it), for the name */
+                    device_model?: string | null;
+                    /** @description A name for this device, shown in the session list; when absent the server names it from its User-Agent ("Chrome on Pixel 7") */
                     device_name?: string | null;
                     password: string;
                     platform?: string | null;
@@ -13130,7 +13519,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_input`: A field has a value of the wrong type or form. `checksum_algorithm_unsupported`: Upload-Checksum supports sha1 and sha256. */
+            /** @description `invalid_name`: That name cannot be used. `name_too_long`: A file or folder name is at most 255 bytes of UTF-8: 255 plain letters, fewer with accents, other scripts or emoji. `invalid_input`: A field has a value of the wrong type or form. `checksum_algorithm_unsupported`: Upload-Checksum supports sha1 and sha256. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13139,7 +13528,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_input" | "checksum_algorithm_unsupported";
+                            code: "invalid_name" | "name_too_long" | "invalid_input" | "checksum_algorithm_unsupported";
                             field?: string;
                             message: string;
                         };

@@ -3,6 +3,7 @@ import { useSession } from '../api/useSession.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { QuotaBar, UnsentBanner, UploadPanel } from '../features/upload/index.ts';
 import { StorageBanner } from '../features/storage/index.ts';
+import { useLivePendingDevices, usePendingDevices, WaitingDevicesNotice } from '../features/approvals/index.ts';
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
 import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
@@ -23,11 +24,16 @@ const CONSOLE: NavItem = { to: '/console', label: 'Manage', icon: 'home', primar
 export function SignedInFrame({ children }: { children: ReactNode }) {
   const state = useSession();
   const isOwner = state.kind === 'signed-in' && state.user.role === 'admin';
+  // A phone waiting for the owner's OK is counted on Manage wherever the owner is, as the tray does.
+  useLivePendingDevices(isOwner);
+  const waiting = usePendingDevices({ enabled: isOwner }).data?.length ?? 0;
+  const manage = { ...CONSOLE, badge: waiting, badgeLabel: waiting === 1 ? 'device waiting' : 'devices waiting' };
   return (
-    <AppShell nav={isOwner ? [...NAV, CONSOLE] : NAV} footer={<QuotaBar />}>
+    <AppShell nav={isOwner ? [...NAV, manage] : NAV} footer={<QuotaBar />}>
       <LiveUpdates />
       <ConnectionBanner />
       <StorageBanner />
+      {isOwner && <WaitingDevicesNotice />}
       <UnsentBanner />
       <Suspense fallback={<Spinner label="Loading" />}>{children}</Suspense>
       <UploadPanel />

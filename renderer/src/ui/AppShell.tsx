@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { Icon, type IconName } from './Icon.tsx';
 import './layout.css';
+import './nav-badge.css';
 
 export interface NavItem {
   to: string;
@@ -11,6 +12,19 @@ export interface NavItem {
   primary?: boolean;
   /** Pages reached from this one on a phone (Starred, Recent, Trash from My files): its tab stays lit there. */
   within?: string[];
+  /** Something waiting there (phones to approve), counted on the link; `badgeLabel` says what, for screen readers. */
+  badge?: number;
+  badgeLabel?: string;
+}
+
+function Badge({ item }: { item: NavItem }) {
+  if (!item.badge) return null;
+  return (
+    <span className="nav-badge">
+      {item.badge}
+      <span className="visually-hidden"> {item.badgeLabel ?? 'new'}</span>
+    </span>
+  );
 }
 
 /** The frame around signed-in screens: a side bar on wide screens, a bottom bar on phones. */
@@ -27,6 +41,7 @@ export function AppShell({ nav, footer, children }: { nav: NavItem[]; footer?: R
           <NavLink key={item.to} to={item.to} className="nav-link">
             <Icon name={item.icon} />
             <span>{item.label}</span>
+            <Badge item={item} />
           </NavLink>
         ))}
         <div className="spacer" />
@@ -46,6 +61,8 @@ export function AppShell({ nav, footer, children }: { nav: NavItem[]; footer?: R
             >
               <Icon name={item.icon} />
               <span>{item.label}</span>
+              {/* After the label, so it reads "Manage, 1 device waiting"; drawn on the icon's corner. */}
+              <Badge item={item} />
             </NavLink>
           ))}
       </nav>

@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes } from 'react';
+import './field.css';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -27,7 +28,7 @@ export function Field({ label, hint, error, id, ...input }: FieldProps) {
         </span>
       )}
       {error && (
-        <span id={errorId} className="hint" role="alert">
+        <span id={errorId} className="hint field-error" role="alert">
           {error}
         </span>
       )}

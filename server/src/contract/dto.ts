@@ -95,6 +95,7 @@ export interface SessionInfo {
 export interface AdminSession extends SessionInfo {
   user_id: string;
   username: string;
+  display_name: string | null;
 }
 
 /** What the owner's console shows about the running server (admins only: paths are private). */
@@ -109,6 +110,8 @@ export interface PendingDevice {
   id: string;
   user_id: string;
   username: string;
+  /** What the family calls the account's person; the console shows it on the request. */
+  display_name: string | null;
   device_name: string | null;
   platform: string | null;
   user_agent: string | null;
@@ -131,6 +134,11 @@ export interface Invite {
   code?: string;
   /** With the code: the web app's page that registers with it, on the server's public origin. */
   url?: string;
+}
+
+/** The settings as an account reads them: the editable ones, and where links open (set by PUBLIC_URL, not here). */
+export interface SettingsView extends ServerSettings {
+  link_reach: 'home_network' | 'internet';
 }
 
 export interface ServerSettings {
@@ -254,6 +262,12 @@ export interface DriveDto {
   device: string;
   description: string;
   model: string | null;
+  /** Who made it ("SanDisk"), where the system says; a partition has its disk's. */
+  vendor: string | null;
+  /** How its disk is connected ("usb", "sata", "nvme"), null when the system does not say. */
+  transport: string | null;
+  /** A whole disk, a partition of one, or a disk image (a file presented as a disk). */
+  kind: 'disk' | 'partition' | 'image';
   size: number;
   removable: boolean;
   /** Holds the operating system or the server's data: never formatted. */

@@ -17,6 +17,10 @@ export const ERROR_CATALOGUE = {
   cannot_share_with_owner: { status: 400, message: 'The owner already has access.' },
   unknown_user: { status: 400, message: 'There is no such account.' },
   invalid_name: { status: 400, message: 'That name cannot be used.' },
+  name_too_long: {
+    status: 400,
+    message: 'A file or folder name is at most 255 bytes of UTF-8: 255 plain letters, fewer with accents, other scripts or emoji.',
+  },
   invalid_range: { status: 416, message: 'The requested range is outside the file.' },
   invalid_totp_code: { status: 400, message: 'That code does not match the authenticator.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },

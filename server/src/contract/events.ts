@@ -1,4 +1,4 @@
-import type { ServerSettings, StorageState } from './dto.ts';
+import type { SettingsView, StorageState } from './dto.ts';
 
 /**
  * Every event the WebSocket channel carries, with its payload. Later areas (nodes, uploads,
@@ -30,7 +30,7 @@ export interface EventPayloads {
   'share.received': { node: unknown; role: string };
   /** `removed` when the library was removed: clients drop it from their list. */
   'library.changed': { library: unknown; removed?: true };
-  'server.settings_changed': { settings: ServerSettings };
+  'server.settings_changed': { settings: SettingsView };
   /** The server's disk filled up, was made read-only, or takes writes again. */
   'server.storage': { storage: StorageState };
   'session.revoked': { session_id: string; reason: SessionRevokeReason };

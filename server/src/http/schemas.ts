@@ -7,9 +7,22 @@ import { z } from 'zod';
  */
 
 const deviceFields = {
-  device_name: z.string().max(200).nullish().describe('A name for this device, shown in the session list'),
+  device_name: z
+    .string()
+    .max(200)
+    .nullish()
+    .describe('A name for this device, shown in the session list; when absent the server names it from its User-Agent ("Chrome on Pixel 7")'),
   platform: z.string().max(200).nullish(),
+  device_model: z
+    .string()
+    .max(100)
+    .nullish()
+    .describe("The device's model as the browser reports it through User-Agent Client Hints (the User-Agent itself no longer carries it), for the name"),
 };
+
+export const SessionPatchBody = z.object({
+  device_name: z.string().max(200).describe('What the device is called in the lists of devices: 1 to 64 characters'),
+});
 
 export const SetupBody = z.object({
   username: z.string(),
@@ -175,6 +188,7 @@ export const SessionResponse = z.object({
 export const AdminSessionResponse = SessionResponse.extend({
   user_id: z.string(),
   username: z.string(),
+  display_name: z.string().nullable().describe("The account's display name, what the family calls that person"),
 }).describe("A live session of any account; `current` is the caller's own");
 
 export const AdminStatusResponse = z.object({
@@ -188,6 +202,7 @@ export const PendingDeviceResponse = z.object({
   id: z.string(),
   user_id: z.string(),
   username: z.string(),
+  display_name: z.string().nullable().describe("The account's display name, shown on the request instead of the username"),
   device_name: z.string().nullable(),
   platform: z.string().nullable(),
   user_agent: z.string().nullable(),
@@ -220,6 +235,11 @@ export const SettingsResponse = z.object({
   require_device_approval: z.boolean(),
   trash_retention_days: z.number().int(),
   default_quota_bytes: z.number().int().nullable(),
+  link_reach: z
+    .enum(['home_network', 'internet'])
+    .describe(
+      'Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address',
+    ),
 });
 
 export const TotpBeginResponse = z.object({ secret: z.string(), otpauth_url: z.string() });
@@ -443,6 +463,9 @@ const DriveResponse = z.object({
   device: z.string(),
   description: z.string(),
   model: z.string().nullable(),
+  vendor: z.string().nullable().describe('Who made it ("SanDisk"), where the system says; a partition has its disk\'s'),
+  transport: z.string().nullable().describe('How its disk is connected: "usb", "sata", "nvme", ...; null when the system does not say'),
+  kind: z.enum(['disk', 'partition', 'image']).describe('A whole disk, a partition of one, or a disk image (a file presented as a disk)'),
   size: z.number().int(),
   removable: z.boolean(),
   system: z.boolean().describe("Holds the operating system or the server's data: never formatted"),

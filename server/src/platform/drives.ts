@@ -14,6 +14,10 @@ export interface BlockDevice {
   uuid: string | null;
   mountpoints: string[];
   parent: string | null;
+  /** Who made it ("SanDisk"), where the system says. */
+  vendor?: string | null;
+  /** How it is connected: lsblk's TRAN ("usb", "sata", "nvme"), null when not said. */
+  transport?: string | null;
 }
 
 interface LsblkEntry {
@@ -28,6 +32,8 @@ interface LsblkEntry {
   uuid: string | null;
   mountpoints?: (string | null)[];
   pkname: string | null;
+  vendor?: string | null;
+  tran?: string | null;
   children?: LsblkEntry[];
 }
 
@@ -45,7 +51,7 @@ export async function listBlockDevices(): Promise<BlockDevice[]> {
   // A Linux without util-linux's lsblk (a minimal container) shows no drives, and the
   // capabilities say what to install: never an error page.
   if (!lsblkInstalled()) return [];
-  const out = await runCommand('lsblk', ['-J', '-b', '-o', 'NAME,PATH,SIZE,MODEL,RM,TYPE,FSTYPE,LABEL,UUID,MOUNTPOINTS,PKNAME']);
+  const out = await runCommand('lsblk', ['-J', '-b', '-o', 'NAME,PATH,SIZE,MODEL,VENDOR,TRAN,RM,TYPE,FSTYPE,LABEL,UUID,MOUNTPOINTS,PKNAME']);
   const parsed = JSON.parse(out) as { blockdevices: LsblkEntry[] };
   const flat: BlockDevice[] = [];
   const walk = (entry: LsblkEntry, parent: string | null) => {
@@ -61,6 +67,8 @@ export async function listBlockDevices(): Promise<BlockDevice[]> {
       uuid: entry.uuid,
       mountpoints: (entry.mountpoints ?? []).filter((m): m is string => typeof m === 'string' && m !== ''),
       parent: entry.pkname ?? parent,
+      vendor: entry.vendor?.trim() || null,
+      transport: entry.tran?.trim() || null,
     });
     for (const child of entry.children ?? []) walk(child, entry.name);
   };

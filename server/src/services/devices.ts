@@ -102,6 +102,7 @@ function toPendingDevice(row: PendingDeviceRow): Omit<PendingDevice, 'pairing_co
     id: row.id,
     user_id: row.user_id,
     username: row.username,
+    display_name: row.display_name,
     device_name: row.device_name,
     platform: row.platform,
     user_agent: row.user_agent,

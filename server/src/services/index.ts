@@ -92,7 +92,7 @@ export interface ServiceParts {
 }
 
 export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools, origin, storage }: ServiceParts): Services {
-  const settings = new SettingsService(deps);
+  const settings = new SettingsService(deps, () => origin.reach());
   const sessions = new SessionService(deps, keys.pairing);
   const twoFactor = new TwoFactorService(deps, settings, new SecretBox(keys.totp));
   const access = new AccessService(deps);

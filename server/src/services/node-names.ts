@@ -1,7 +1,6 @@
+import { MAX_NAME_BYTES, nameBytes, shortenName } from '../contract/names.ts';
 import { AppError } from '../errors.ts';
 import { checkReadableName } from './rules.ts';
-
-const MAX_NAME_BYTES = 255;
 
 /**
  * A node name as stored: NFC, 1 to 255 bytes of UTF-8, no `/` or NUL, not `.` or `..`, no
@@ -13,7 +12,8 @@ export function cleanNodeName(raw: string, field = 'name'): string {
   const name = raw.normalize('NFC');
   const invalid = (message: string) => new AppError('invalid_name', message, { field });
   if (name.trim() === '') throw invalid('A name cannot be empty.');
-  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) throw invalid('A name is at most 255 bytes long.');
+  // Its own code: "too long" is the one reason a person can fix by shortening, and the app offers to.
+  if (nameBytes(name) > MAX_NAME_BYTES) throw new AppError('name_too_long', undefined, { field });
   if (name.includes('/') || name.includes('\0')) throw invalid('A name cannot contain "/" or NUL.');
   if (name === '.' || name === '..') throw invalid('"." and ".." are not names.');
   // `invoice\u202Efdp.exe` would show as "invoiceexe.pdf".
@@ -43,11 +43,15 @@ export function naturalSortKey(name: string): string {
   });
 }
 
-/** `photo.jpg` -> `photo (1).jpg`, `photo (2).jpg`, ...; folders keep dots in their names. */
+/**
+ * `photo.jpg` -> `photo (1).jpg`, `photo (2).jpg`, ...; folders keep dots in their names. A
+ * name near the limit gives up the end of its base so that the number still fits.
+ */
 export function numberedName(name: string, n: number, isFile: boolean): string {
   const dot = isFile ? name.lastIndexOf('.') : -1;
   const [base, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  return `${base} (${n})${ext}`;
+  const suffix = ` (${n})${ext}`;
+  return `${shortenName(base, MAX_NAME_BYTES - nameBytes(suffix))}${suffix}`;
 }
 
 export const NODE_COLORS = ['blue', 'green', 'orange', 'red', 'purple', 'teal', 'neutral'] as const;

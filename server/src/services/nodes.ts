@@ -204,7 +204,8 @@ export class NodeService {
     const taken = nodes.siblingKeysStartingWith(container, nameKey(`${base} (`));
     for (let n = 1; ; n++) {
       const candidate = numberedName(name, n, isFile);
-      if (!taken.has(nameKey(candidate))) return candidate;
+      // A name near the limit is numbered on a shorter base, which `taken` did not look for.
+      if (!taken.has(nameKey(candidate)) && !nodes.activeSiblingId(container, nameKey(candidate))) return candidate;
     }
   }
 

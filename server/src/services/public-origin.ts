@@ -1,5 +1,6 @@
 import type { ServerConfig } from '../config.ts';
 import { listLanAddresses, type LanAddress } from '../platform/network.ts';
+import { linkReach, type LinkReach } from './link-reach.ts';
 
 /** How long a detected origin is reused before the LAN address is read again (DHCP moves it). */
 const DETECTED_FOR_MS = 10_000;
@@ -33,6 +34,11 @@ export class PublicOrigin {
       this.detected = { origin: `http://${urlHost(this.detectHost())}:${this.port}`, at: now };
     }
     return this.detected.origin;
+  }
+
+  /** Where links on the current origin open: at home only, until PUBLIC_URL names an outside address. */
+  reach(): LinkReach {
+    return linkReach(this.current());
   }
 
   private detectHost(): string {

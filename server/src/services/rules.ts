@@ -32,9 +32,14 @@ export function withoutSpoofingCharacters(text: string): string {
 }
 
 /** The device name and platform a sign-in gives are shown to whoever approves the device. */
-export function checkDeviceInfo(device: { device_name?: string | null | undefined; platform?: string | null | undefined }): void {
+export function checkDeviceInfo(device: {
+  device_name?: string | null | undefined;
+  platform?: string | null | undefined;
+  device_model?: string | null | undefined;
+}): void {
   if (device.device_name) checkReadableName(device.device_name, 'device_name');
   if (device.platform) checkReadableName(device.platform, 'platform');
+  if (device.device_model) checkReadableName(device.device_model, 'device_model');
 }
 
 /** Display names: trimmed, 1 to 64 characters, nothing that could spoof; empty clears. */

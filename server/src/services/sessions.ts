@@ -9,14 +9,20 @@ import type { UserRow } from '../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from './context.ts';
 import { toUserSummary } from './mappers.ts';
 import { addressKey } from './rate-limiter.ts';
-import { withoutSpoofingCharacters } from './rules.ts';
+import { describeDevice } from './device-names.ts';
+import { checkReadableName, withoutSpoofingCharacters } from './rules.ts';
 import { hashSecret, newId, newSecret } from './secrets.ts';
 import { requireAdmin } from './settings.ts';
 
 export interface DeviceInfo {
   device_name?: string | null | undefined;
   platform?: string | null | undefined;
+  /** The model the browser reported through Client Hints, for the name the server gives the device. */
+  device_model?: string | null | undefined;
 }
+
+/** A device name a person typed: the lists show it on one line. */
+const MAX_DEVICE_NAME = 64;
 
 /** How often a session's "last seen" is written while it is only being used, not refreshed. */
 const SEEN_WRITE_INTERVAL_MS = 60_000;
@@ -33,14 +39,17 @@ export class SessionService {
 
   open(user: UserRow, client: ClientInfo, device: DeviceInfo, status: 'active' | 'pending'): SessionRow {
     const now = this.deps.now();
+    // Not ours to refuse, but shown beside a device waiting for approval: it may not dress up.
+    const userAgent = clip(client.userAgent === null ? null : withoutSpoofingCharacters(client.userAgent), 512);
+    const model = device.device_model ? withoutSpoofingCharacters(device.device_model) : null;
     const row = {
       id: newId(),
       user_id: user.id,
       status,
-      device_name: clip(device.device_name),
+      // A client that gives no name gets one from its browser: four phones are not four "Chrome on Android".
+      device_name: clip(device.device_name) ?? clip(describeDevice(userAgent, model)),
       platform: clip(device.platform),
-      // Not ours to refuse, but shown beside a device waiting for approval: it may not dress up.
-      user_agent: clip(client.userAgent === null ? null : withoutSpoofingCharacters(client.userAgent), 512),
+      user_agent: userAgent,
       ip: client.ip,
       created_at: now,
       last_seen_at: now,
@@ -165,7 +174,36 @@ export class SessionService {
   /** Every account's live sessions, for the owner's console. */
   listAll(actor: Actor): AdminSession[] {
     requireAdmin(actor);
-    return this.deps.store.sessions.listLiveAll().map((s) => ({ ...toSessionInfo(s, actor), user_id: s.user_id, username: s.username }));
+    return this.deps.store.sessions
+      .listLiveAll()
+      .map((s) => ({ ...toSessionInfo(s, actor), user_id: s.user_id, username: s.username, display_name: s.display_name }));
+  }
+
+  /** Renames one of the caller's own devices ("Grandma's tablet"); others' sessions do not exist for them. */
+  rename(actor: Actor, sessionId: string, deviceName: string): SessionInfo {
+    const session = this.deps.store.sessions.byId(sessionId);
+    if (!session || session.user_id !== actor.userId) throw new AppError('not_found');
+    this.store(session, deviceName);
+    return toSessionInfo(this.deps.store.sessions.byId(sessionId)!, actor);
+  }
+
+  /** The owner names any account's device, from the console's list. */
+  renameAny(actor: Actor, sessionId: string, deviceName: string): AdminSession {
+    requireAdmin(actor);
+    const session = this.deps.store.sessions.byId(sessionId);
+    if (!session) throw new AppError('not_found');
+    this.store(session, deviceName);
+    const row = this.deps.store.sessions.listLiveAll().find((s) => s.id === sessionId)!;
+    return { ...toSessionInfo(row, actor), user_id: row.user_id, username: row.username, display_name: row.display_name };
+  }
+
+  private store(session: SessionRow, deviceName: string): void {
+    const name = deviceName.normalize('NFC').trim();
+    if (name === '') throw new AppError('invalid_name', 'A device name cannot be empty.', { field: 'device_name' });
+    if ([...name].length > MAX_DEVICE_NAME) throw new AppError('invalid_name', 'A device name is up to 64 characters.', { field: 'device_name' });
+    checkReadableName(name, 'device_name');
+    // An ended session is gone from every list: renaming it is renaming nothing.
+    if (!this.deps.store.sessions.rename(session.id, name)) throw new AppError('not_found');
   }
 
   /** The owner signs out any account's device (a lost phone, a device nobody recognises). */

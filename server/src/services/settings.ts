@@ -1,4 +1,4 @@
-import type { ServerSettings } from '../contract/dto.ts';
+import type { ServerSettings, SettingsView } from '../contract/dto.ts';
 import { AppError } from '../errors.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { checkReadableName } from './rules.ts';
@@ -15,7 +15,16 @@ export type SettingsPatch = Partial<ServerSettings>;
 
 /** Runtime-editable settings: read by any signed-in account, changed by admins. */
 export class SettingsService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    /** Where links open, from the server's public origin: what the share dialog says about them. */
+    private readonly linkReach: () => SettingsView['link_reach'] = () => 'home_network',
+  ) {}
+
+  /** What GET /server/settings answers and the settings event carries. */
+  view(): SettingsView {
+    return { ...this.current(), link_reach: this.linkReach() };
+  }
 
   current(): ServerSettings {
     const stored = this.deps.store.settings.all();
@@ -26,7 +35,7 @@ export class SettingsService {
     return merged;
   }
 
-  update(actor: Actor, patch: SettingsPatch): ServerSettings {
+  update(actor: Actor, patch: SettingsPatch): SettingsView {
     requireAdmin(actor);
     if (patch.server_name !== undefined) {
       const name = patch.server_name.trim();
@@ -40,7 +49,7 @@ export class SettingsService {
     this.deps.store.transaction(() => {
       for (const [key, value] of changes) this.deps.store.settings.put(key, value);
     });
-    const settings = this.current();
+    const settings = this.view();
     if (changes.length > 0) this.deps.bus.publish('server.settings_changed', { settings }, { everyone: true });
     return settings;
   }

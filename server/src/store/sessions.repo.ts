@@ -19,6 +19,7 @@ export interface SessionRow {
 
 export interface PendingDeviceRow extends SessionRow {
   username: string;
+  display_name: string | null;
 }
 
 export class SessionsRepo {
@@ -33,7 +34,7 @@ export class SessionsRepo {
       listLive: db.prepare(
         "SELECT * FROM sessions WHERE user_id = ? AND status IN ('active', 'pending') ORDER BY created_at DESC, id DESC",
       ),
-      listLiveAll: db.prepare(`SELECT s.*, u.username FROM sessions s JOIN users u ON u.id = s.user_id
+      listLiveAll: db.prepare(`SELECT s.*, u.username, u.display_name FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.status IN ('active', 'pending') ORDER BY u.username_key, s.created_at DESC, s.id DESC`),
       liveIdsOfUser: db.prepare("SELECT id FROM sessions WHERE user_id = ? AND status IN ('active', 'pending')"),
       end: db.prepare(
@@ -44,9 +45,10 @@ export class SessionsRepo {
       ),
       touch: db.prepare('UPDATE sessions SET last_seen_at = @now, expires_at = @expires_at WHERE id = @id'),
       touchSeen: db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?'),
-      pendingAll: db.prepare(`SELECT s.*, u.username FROM sessions s JOIN users u ON u.id = s.user_id
+      rename: db.prepare("UPDATE sessions SET device_name = ? WHERE id = ? AND status IN ('active', 'pending')"),
+      pendingAll: db.prepare(`SELECT s.*, u.username, u.display_name FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.status = 'pending' AND s.expires_at > ? ORDER BY s.created_at`),
-      pendingOfUser: db.prepare(`SELECT s.*, u.username FROM sessions s JOIN users u ON u.id = s.user_id
+      pendingOfUser: db.prepare(`SELECT s.*, u.username, u.display_name FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.status = 'pending' AND s.user_id = ? AND s.expires_at > ? ORDER BY s.created_at`),
       expireStale: db.prepare(
         "UPDATE sessions SET status = 'revoked', ended_at = @now, ended_reason = 'expired' WHERE status IN ('active', 'pending') AND expires_at <= @now",
@@ -91,6 +93,11 @@ export class SessionsRepo {
 
   markSeen(id: string, now: number): void {
     this.stmts.touchSeen.run(now, id);
+  }
+
+  /** Names a live session's device; false when it has ended. */
+  rename(id: string, deviceName: string): boolean {
+    return (this.stmts.rename.run(deviceName, id) as { changes: number }).changes === 1;
   }
 
   pending(userId: string | null, now: number): PendingDeviceRow[] {

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import WebSocket, { type RawData } from 'ws';
-import type { ServerSettings } from '../../src/contract/dto.ts';
+import type { SettingsView } from '../../src/contract/dto.ts';
 import { createMember, login, setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { EventSocket, type EventMessage } from '../helpers/events.ts';
@@ -448,12 +448,13 @@ describe('bounded queue per connection', () => {
   test('a client that never reads loses its oldest messages while a healthy client receives every one promptly', async () => {
     const TOTAL = 3000;
     const FILLER = 'x'.repeat(16 * 1024);
-    const settings = (seq: number): ServerSettings => ({
+    const settings = (seq: number): SettingsView => ({
       server_name: `${seq}:${FILLER}`,
       allow_self_registration: false,
       require_device_approval: false,
       trash_retention_days: 30,
       default_quota_bytes: null,
+      link_reach: 'home_network',
     });
     const seqOf = (text: string) => Number(/^\{"type":"server\.settings_changed".*?"server_name":"(\d+):/.exec(text)?.[1]);
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AppError } from '../../src/errors.ts';
+import { MAX_NAME_BYTES, nameBytes, shortenName } from '../../src/contract/names.ts';
 import { cleanNodeName, nameKey, naturalSortKey, numberedName, searchKey } from '../../src/services/node-names.ts';
 
 /** Asserts that `work` throws an AppError with code invalid_name naming `field`. */
@@ -43,14 +44,19 @@ describe('cleanNodeName', () => {
     assert.equal(cleanNodeName(threeByte), threeByte);
   });
 
-  test('a name of 256 bytes is refused with invalid_name, counting bytes and not characters', () => {
-    assertInvalidName(() => cleanNodeName('a'.repeat(256)));
+  test('a name of 256 bytes is refused with name_too_long (not the generic invalid_name), counting bytes and not characters', () => {
+    const assertTooLong = (name: string) =>
+      assert.throws(
+        () => cleanNodeName(name),
+        (error: unknown) => error instanceof AppError && error.code === 'name_too_long' && error.field === 'name',
+      );
+    assertTooLong('a'.repeat(256));
     const twoByte = '\u00e9'.repeat(128); // 128 characters, 256 bytes
     assert.equal(twoByte.length, 128);
-    assertInvalidName(() => cleanNodeName(twoByte));
-    assertInvalidName(() => cleanNodeName('\u3042'.repeat(86)));
+    assertTooLong(twoByte);
+    assertTooLong('\u3042'.repeat(86));
     // A 4-byte emoji that would straddle the limit.
-    assertInvalidName(() => cleanNodeName('a'.repeat(252) + '\u{1F600}'));
+    assertTooLong('a'.repeat(252) + '\u{1F600}');
   });
 
   test('the byte limit applies to the NFC form: 255 bytes once composed is accepted even if the input was longer', () => {
@@ -170,5 +176,54 @@ describe('numberedName', () => {
 
   test('a file without extension gets the number at the end', () => {
     assert.equal(numberedName('README', 1, true), 'README (1)');
+  });
+
+  test('a name at the limit gives up the end of its base so that the number fits: never more than 255 bytes', () => {
+    const long = `${'b'.repeat(251)}.jpg`;
+    const numbered = numberedName(long, 1, true);
+    assert.equal(nameBytes(numbered), MAX_NAME_BYTES);
+    assert.match(numbered, /^b+ \(1\)\.jpg$/);
+    assert.ok(nameBytes(numberedName(long, 1234, true)) <= MAX_NAME_BYTES);
+    assert.ok(nameBytes(numberedName('\u3042'.repeat(85), 7, false)) <= MAX_NAME_BYTES);
+  });
+});
+
+describe('shortenName (the web app offers it for an upload whose name is too long)', () => {
+  test('a name that fits is left as it is', () => {
+    assert.equal(shortenName('photo.jpg'), 'photo.jpg');
+    assert.equal(shortenName('a'.repeat(255)), 'a'.repeat(255));
+  });
+
+  test('a 300-character name keeps its extension and fits in 255 bytes', () => {
+    const short = shortenName(`${'Holiday in the mountains '.repeat(12)}.jpeg`);
+    assert.ok(nameBytes(short) <= MAX_NAME_BYTES, String(nameBytes(short)));
+    assert.ok(short.endsWith('mountains.jpeg') || short.endsWith('.jpeg'));
+    assert.ok(short.startsWith('Holiday in the mountains Holiday'));
+    // The cut does not leave a space before the extension, nor half a word.
+    assert.doesNotMatch(short, /\s\.jpeg$/);
+    assert.match(short, / (Holiday|in|the|mountains)\.jpeg$/);
+  });
+
+  test('one long word with no space near the cut is cut where it must be', () => {
+    const short = shortenName(`${'x'.repeat(300)}.jpg`);
+    assert.equal(short, `${'x'.repeat(251)}.jpg`);
+  });
+
+  test('the cut falls between characters as a person sees them: no half emoji, no accent without its letter', () => {
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}'; // one emoji of 18 bytes
+    const short = shortenName(`${family.repeat(20)}.png`);
+    assert.ok(nameBytes(short) <= MAX_NAME_BYTES);
+    assert.equal(short, `${family.repeat(Math.floor((MAX_NAME_BYTES - 4) / nameBytes(family)))}.png`);
+    const decomposed = 'e\u0301'.repeat(120); // 3 bytes per letter with its accent
+    const cut = shortenName(decomposed);
+    assert.ok(nameBytes(cut) <= MAX_NAME_BYTES);
+    assert.ok(cut.endsWith('e\u0301'), 'the last letter keeps its accent');
+  });
+
+  test('what the server then accepts: the shortened name passes cleanNodeName unchanged', () => {
+    for (const name of [`${'\u00e9t\u00e9 '.repeat(80)}.mov`, `${'x'.repeat(400)}`, `.${'hidden'.repeat(60)}`, `${'y'.repeat(300)}.a-very-long-extension-indeed`]) {
+      const short = shortenName(name);
+      assert.equal(cleanNodeName(short), short, name);
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
+import { tooManyTries } from '../../api/tryAgain.ts';
 import { session } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
@@ -85,7 +87,7 @@ function ScanStep({ secret, url, onVerified, onCancel }: { secret: string; url: 
       </p>
       <p>2. Enter the 6-digit code the app shows.</p>
       <Field label="Code from the app" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
-      {verify.isError && <Notice tone="error">{verify.error.message}</Notice>}
+      {verify.isError && <Notice tone="error">{codeMessage(verify.error)}</Notice>}
       <div className="row">
         <Button type="submit" variant="primary" disabled={verify.isPending || code.trim().length < 6}>
           Turn on
@@ -158,4 +160,9 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
       </Button>
     </form>
   );
+}
+
+/** Too many wrong codes: the wait, and that the right code (not a password) will work then. */
+function codeMessage(error: Error): string {
+  return error instanceof ApiError && error.code === 'rate_limited' ? tooManyTries(error.retryAfterSeconds, 'code') : error.message;
 }

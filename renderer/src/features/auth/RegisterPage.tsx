@@ -6,8 +6,9 @@ import { session } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { PASSWORD_HINT, USERNAME_HINT, useAccountChecks } from './accountChecks.ts';
 import { AuthCard } from './AuthCard.tsx';
-import { attemptLogin, messageOf, type LoginOutcome } from './login.ts';
+import { attemptLogin, type LoginOutcome } from './login.ts';
 import { useServerStatus } from './queries.ts';
 import { SignInFlow } from './SignInPage.tsx';
 
@@ -27,9 +28,12 @@ export function RegisterPage() {
   const [busy, setBusy] = useState(false);
   const [signedUp, setSignedUp] = useState<LoginOutcome | null>(null);
   const serverName = status.data?.name ?? 'Hearth';
+  const checks = useAccountChecks({ username, password, display_name: displayName });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    setError(null);
+    if (!checks.ready()) return;
     setBusy(true);
     setError(null);
     try {
@@ -42,7 +46,7 @@ export function RegisterPage() {
       if (outcome.kind === 'signed-in') session.adopt(outcome.tokens);
       else setSignedUp(outcome);
     } catch (caught) {
-      setError(messageOf(caught));
+      setError(checks.place(caught));
     } finally {
       setBusy(false);
     }
@@ -70,10 +74,18 @@ export function RegisterPage() {
     <AuthCard title={`Join ${serverName}`}>
       <p className="muted">You were invited. Choose how you will sign in.</p>
       <form onSubmit={submit} noValidate>
-        <Field label="Your name" hint="How the family sees you, e.g. Grandma." autoComplete="name" value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
+        <Field
+          label="Your name"
+          hint="How the family sees you, e.g. Grandma."
+          autoComplete="name"
+          value={displayName}
+          error={checks.errors.display_name}
+          onChange={(e) => setDisplayName(e.target.value)}
+        />
         <Field
           label="Username"
-          hint="3 to 32 letters or digits; you type it to sign in."
+          hint={USERNAME_HINT}
+          error={checks.errors.username}
           autoComplete="username"
           autoCapitalize="none"
           autoCorrect="off"
@@ -81,9 +93,17 @@ export function RegisterPage() {
           value={username}
           onChange={(e) => setUsername(e.target.value)}
         />
-        <Field label="Password" type="password" autoComplete="new-password" hint="At least 10 characters." value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint={PASSWORD_HINT}
+          error={checks.errors.password}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {error && <Notice tone="error">{error}</Notice>}
-        <Button type="submit" variant="primary" block disabled={busy || !username || !password}>
+        <Button type="submit" variant="primary" block disabled={busy}>
           {busy ? 'Creating your account…' : 'Create my account'}
         </Button>
       </form>

@@ -3,12 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { data, publicApi } from '../../api/client.ts';
 import { desktopBridge, setupThroughDesktop } from '../../api/desktop.ts';
-import { ApiError } from '../../api/errors.ts';
 import type { TokenResponse } from '../../api/types.ts';
 import { session } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice } from '../../ui/Notice.tsx';
+import { PASSWORD_HINT, USERNAME_HINT, useAccountChecks } from './accountChecks.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { authKeys, deviceDescription } from './queries.ts';
 
@@ -31,6 +31,7 @@ export function SetupForm({ serverName, codeRequired, inDesktopApp }: { serverNa
   const viaApp = desktopBridge()?.setup !== undefined;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const checks = useAccountChecks({ username, password, server_name: name });
 
   useEffect(() => {
     if (!done || location.pathname !== WELCOME) return;
@@ -40,8 +41,9 @@ export function SetupForm({ serverName, codeRequired, inDesktopApp }: { serverNa
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
     setError(null);
+    if (!checks.ready()) return;
+    setBusy(true);
     try {
       const account = { username: username.trim(), password, server_name: name };
       const tokens = viaApp
@@ -52,7 +54,7 @@ export function SetupForm({ serverName, codeRequired, inDesktopApp }: { serverNa
       setDone(tokens);
       navigate(WELCOME, { replace: true });
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'Something went wrong. Try again.');
+      setError(checks.place(caught));
     } finally {
       setBusy(false);
     }
@@ -70,13 +72,22 @@ export function SetupForm({ serverName, codeRequired, inDesktopApp }: { serverNa
     <AuthCard title="Set up Hearth">
       <p className="muted">You are the first here. Create the owner's account: it can invite the rest of the family.</p>
       <form onSubmit={submit} noValidate>
-        <Field label="Name of this Hearth" value={name} onChange={(e) => setName(e.target.value)} />
-        <Field label="Your username" autoComplete="username" autoCapitalize="none" value={username} onChange={(e) => setUsername(e.target.value)} />
+        <Field label="Name of this Hearth" value={name} error={checks.errors.server_name} onChange={(e) => setName(e.target.value)} />
+        <Field
+          label="Your username"
+          hint={USERNAME_HINT}
+          error={checks.errors.username}
+          autoComplete="username"
+          autoCapitalize="none"
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+        />
         <Field
           label="Password"
           type="password"
           autoComplete="new-password"
-          hint="At least 10 characters."
+          hint={PASSWORD_HINT}
+          error={checks.errors.password}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />

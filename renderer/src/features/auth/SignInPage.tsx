@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { desktopBridge } from '../../api/desktop.ts';
 import { session } from '../../api/session.ts';
 import { ApiError } from '../../api/errors.ts';
+import { tooManyTries } from '../../api/tryAgain.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
@@ -81,7 +82,13 @@ export function SignInFlow({
     try {
       follow(await attemptLogin(username, password, code));
     } catch (caught) {
-      setError(caught instanceof ApiError && caught.code === 'totp_required' ? "That code doesn't match. Try the newest code, or a recovery code." : messageOf(caught));
+      setError(
+        caught instanceof ApiError && caught.code === 'totp_required'
+          ? "That code doesn't match. Try the newest code, or a recovery code."
+          : caught instanceof ApiError && caught.code === 'rate_limited'
+            ? tooManyTries(caught.retryAfterSeconds, 'code')
+            : messageOf(caught),
+      );
     } finally {
       setBusy(false);
     }

@@ -10,8 +10,23 @@ export function useServerStatus() {
   return useQuery({ queryKey: authKeys.status, queryFn: () => data(publicApi.GET('/status')), staleTime: 60_000 });
 }
 
-/** What this device calls itself in the owner's list of devices. */
-export function deviceDescription(): { device_name: string; platform: string } {
+/**
+ * The device's model as the browser tells it through User-Agent Client Hints (Chromium, on a
+ * secure page): Android's user agent no longer names it. Asked once when the app loads, so
+ * the answer is there by the time someone has typed a password.
+ */
+let hintedModel: string | null = null;
+const agentData = (navigator as { userAgentData?: { getHighEntropyValues?(hints: string[]): Promise<{ model?: string }> } }).userAgentData;
+void agentData
+  ?.getHighEntropyValues?.(['model'])
+  .then((values) => (hintedModel = values.model?.trim() || null))
+  .catch(() => undefined);
+
+/**
+ * What this device tells the server about itself. The server names it from its user agent
+ * ("Chrome on Pixel 7"), with the model added here where the browser gives it.
+ */
+export function deviceDescription(): { platform: string; device_model?: string } {
   const ua = navigator.userAgent;
   const platform = /Android/i.test(ua)
     ? 'Android'
@@ -24,6 +39,5 @@ export function deviceDescription(): { device_name: string; platform: string } {
           : /Linux/i.test(ua)
             ? 'Linux'
             : 'Web';
-  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrome\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
-  return { device_name: `${browser} on ${platform}`, platform };
+  return { platform, ...(hintedModel ? { device_model: hintedModel } : {}) };
 }

@@ -1,8 +1,13 @@
 import type { DrivesAnswer } from './queries.ts';
+import './drives.css';
 
 const WHAT = { format: 'erase drives', mount: 'open drives for files', pool: 'combine drives' } as const;
 
-/** What this PC does not let Hearth do with drives, and what the owner can allow. Silent when all is possible. */
+/**
+ * What this PC does not let Hearth do with drives, in plain words; what the system lacks
+ * (udisks2, mergerfs, a polkit rule) is for whoever looks after the PC, a click away.
+ * Silent when all is possible.
+ */
 export function Capabilities({ capabilities }: { capabilities: DrivesAnswer['capabilities'] }) {
   const missing = (Object.keys(WHAT) as (keyof typeof WHAT)[]).filter((k) => !capabilities[k].available);
   if (missing.length === 0) return null;
@@ -12,12 +17,22 @@ export function Capabilities({ capabilities }: { capabilities: DrivesAnswer['cap
       <ul>
         {missing.map((k) => (
           <li key={k}>
-            <strong>Hearth cannot {WHAT[k]} here.</strong> {capabilities[k].reason ?? ''}
+            <strong>Hearth cannot {WHAT[k]} here.</strong>
           </li>
         ))}
       </ul>
+      <p className="capabilities-why">
+        This PC has not given Hearth the permission or the tool for it. Files, photos and sharing work without it; whoever looks after this PC can
+        allow it.
+      </p>
       <details>
-        <summary>What to allow</summary>
+        <summary>Technical details, for whoever looks after this PC</summary>
+        <ul>
+          {missing.map((k) => (
+            <li key={k}>{capabilities[k].reason ?? `Hearth cannot ${WHAT[k]} here.`}</li>
+          ))}
+        </ul>
+        <p>What to allow:</p>
         <ul>
           <li>To open and eject drives: udisks2 (on every desktop Linux), or run Hearth as a system service.</li>
           <li>To combine drives: install mergerfs (sudo apt install mergerfs fuse3).</li>

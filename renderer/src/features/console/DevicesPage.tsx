@@ -1,10 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api, data } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
+import { InlineRename } from '../../ui/InlineRename.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { formatDate } from '../../ui/format.ts';
+import { ago } from '../../ui/timeWords.ts';
 import { ConsoleLayout } from './ConsoleLayout.tsx';
-import { deviceLabel, platformName, timeOfDay } from './words.ts';
+import { deviceLabel, personName, platformName, timeOfDay } from './words.ts';
 import { consoleKeys, useAdminSessions, usePendingDevices, type AdminSession, type PendingDevice } from './queries.ts';
 
 /** New phones waiting to be let in (live), and every account's signed-in devices. */
@@ -39,18 +41,22 @@ function PendingRequest({ device }: { device: PendingDevice }) {
     },
   });
   const name = deviceLabel(device);
+  const person = personName(device);
   const titleId = `request-${device.id}`;
   const spelled = device.pairing_code.split('').join(' ');
   return (
     <li className="card request" aria-labelledby={titleId}>
       <div className="request-main">
         <h3 id={titleId}>
-          {name} wants to open {device.username}'s account
+          {name} wants to open {person}'s account
         </h3>
         <dl className="facts">
           <div>
             <dt>Account</dt>
-            <dd>{device.username}</dd>
+            <dd>
+              {person}
+              {device.display_name && <span className="muted"> (signs in as {device.username})</span>}
+            </dd>
           </div>
           <div>
             <dt>Device</dt>
@@ -82,11 +88,11 @@ function PendingRequest({ device }: { device: PendingDevice }) {
       <div className="request-actions">
         {decide.isError && <Notice tone="error">{decide.error.message}</Notice>}
         <div className="row">
-          <Button variant="primary" icon="check" disabled={decide.isPending} onClick={() => decide.mutate('approve')} aria-label={`Approve ${name} for ${device.username}`}>
+          <Button variant="primary" icon="check" disabled={decide.isPending} onClick={() => decide.mutate('approve')} aria-label={`Approve ${name} for ${person}`}>
             Approve
           </Button>
           {/* Unlike Approve at a glance, so a hurried tap does not let the wrong phone in. */}
-          <Button icon="close" disabled={decide.isPending} onClick={() => decide.mutate('deny')} aria-label={`Deny ${name} for ${device.username}`}>
+          <Button icon="close" disabled={decide.isPending} onClick={() => decide.mutate('deny')} aria-label={`Deny ${name} for ${person}`}>
             Deny
           </Button>
         </div>
@@ -105,7 +111,7 @@ function SignedInDevices() {
   });
   const byAccount = new Map<string, AdminSession[]>();
   // A device still waiting is not signed in: it is listed above, with its code.
-  for (const s of (sessions.data ?? []).filter((x) => x.status === 'active')) byAccount.set(s.username, [...(byAccount.get(s.username) ?? []), s]);
+  for (const s of (sessions.data ?? []).filter((x) => x.status === 'active')) byAccount.set(s.user_id, [...(byAccount.get(s.user_id) ?? []), s]);
   return (
     <section className="console-section" aria-labelledby="signed-in-title">
       <h2 id="signed-in-title">Signed-in devices</h2>
@@ -114,31 +120,72 @@ function SignedInDevices() {
       {sessions.isError && <Notice tone="error">{sessions.error.message}</Notice>}
       {signOut.isError && <Notice tone="error">{signOut.error.message}</Notice>}
       <div className="account-devices">
-        {[...byAccount].map(([username, list]) => (
-          <section key={username} className="card console-card" aria-label={`Devices of ${username}`}>
-            <h3>{username}</h3>
-            <ul className="device-list">
-              {list.map((s) => (
-                <li key={s.id} className="device-row">
-                  <div>
-                    <strong>{deviceLabel(s)}</strong>
-                    {s.current && <span className="tag">This device</span>}
-                    <div className="muted">
-                      Last used {formatDate(s.last_seen_at)}
-                      {s.ip ? ` · ${s.ip}` : ''}
-                    </div>
-                  </div>
-                  {!s.current && (
-                    <Button onClick={() => signOut.mutate(s.id)} disabled={signOut.isPending} aria-label={`Sign out ${deviceLabel(s)} of ${username}`}>
-                      Sign out
-                    </Button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))}
+        {[...byAccount].map(([userId, list]) => {
+          const person = personName(list[0]!);
+          return (
+            <section key={userId} className="card console-card" aria-label={`Devices of ${person}`}>
+              <h3>{person}</h3>
+              <ul className="device-list">
+                {list.map((s) => (
+                  <SignedInDevice key={s.id} session={s} person={person} signingOut={signOut.isPending} onSignOut={() => signOut.mutate(s.id)} />
+                ))}
+              </ul>
+            </section>
+          );
+        })}
       </div>
     </section>
+  );
+}
+
+/** One signed-in device of any account: named (and renamed) as the family knows it, with when it was last used. */
+function SignedInDevice({ session: s, person, signingOut, onSignOut }: { session: AdminSession; person: string; signingOut: boolean; onSignOut: () => void }) {
+  const queryClient = useQueryClient();
+  const [renaming, setRenaming] = useState(false);
+  const rename = useMutation({
+    mutationFn: (device_name: string) => data(api.PATCH('/admin/sessions/{id}', { params: { path: { id: s.id } }, body: { device_name } })),
+    onSuccess: () => setRenaming(false),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: consoleKeys.sessions }),
+  });
+  const name = deviceLabel(s);
+  if (renaming) {
+    return (
+      <li className="device-row">
+        <InlineRename
+          label={`New name for ${name}`}
+          initial={s.device_name ?? ''}
+          maxLength={64}
+          busy={rename.isPending}
+          error={rename.isError ? rename.error.message : null}
+          onSave={(value) => rename.mutate(value)}
+          onCancel={() => {
+            rename.reset();
+            setRenaming(false);
+          }}
+        />
+      </li>
+    );
+  }
+  return (
+    <li className="device-row">
+      <div>
+        <strong>{name}</strong>
+        {s.current && <span className="tag">This device</span>}
+        <div className="muted">
+          {s.current ? 'In use now' : `Used ${ago(s.last_seen_at)}`}
+          {s.ip ? ` · from ${s.ip}` : ''}
+        </div>
+      </div>
+      <div className="row">
+        <Button onClick={() => setRenaming(true)} aria-label={`Rename ${name} of ${person}`}>
+          Rename
+        </Button>
+        {!s.current && (
+          <Button onClick={onSignOut} disabled={signingOut} aria-label={`Sign out ${name} of ${person}`}>
+            Sign out
+          </Button>
+        )}
+      </div>
+    </li>
   );
 }

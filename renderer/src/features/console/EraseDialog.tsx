@@ -6,6 +6,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { plural, formatBytes } from '../../ui/format.ts';
 import { driveName } from './DriveCard.tsx';
+import { driveDescription, filesystemWords } from './driveWords.ts';
 import { driveSize } from './words.ts';
 import { consoleKeys, useDriveDetail, type Capability, type Drive, type DriveContents, type FormatResult } from './queries.ts';
 
@@ -88,7 +89,7 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
         <dl className="facts">
           <div>
             <dt>Drive</dt>
-            <dd>{drive.model ?? drive.description}</dd>
+            <dd>{driveDescription(drive)}</dd>
           </div>
           <div>
             <dt>Size</dt>
@@ -98,15 +99,20 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
             <dt>Label</dt>
             <dd>{drive.label ?? 'No label'}</dd>
           </div>
-          <div>
-            <dt>File system</dt>
-            <dd>{drive.filesystem ?? 'None'}</dd>
-          </div>
-          <div>
-            <dt>Device</dt>
-            <dd className="mono">{drive.device}</dd>
-          </div>
         </dl>
+        <details className="drive-details">
+          <summary>Technical details</summary>
+          <dl className="facts">
+            <div>
+              <dt>File system</dt>
+              <dd>{filesystemWords(drive)}</dd>
+            </div>
+            <div>
+              <dt>Device</dt>
+              <dd className="mono">{drive.device}</dd>
+            </div>
+          </dl>
+        </details>
         <h3>What is on it now</h3>
         {detail.isPending && <Spinner label="Looking at what is on the drive" />}
         {detail.isError && <Notice tone="error">Hearth could not look at this drive ({detail.error.message}). It may still hold files.</Notice>}

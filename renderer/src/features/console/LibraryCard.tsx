@@ -7,6 +7,7 @@ import { Notice } from '../../ui/Notice.tsx';
 import { formatBytes } from '../../ui/format.ts';
 import { consoleKeys, type Library } from './queries.ts';
 import { UsageBar } from './UsageBar.tsx';
+import './drives.css';
 import { LIBRARY_KINDS, LIBRARY_STATUS } from './words.ts';
 
 type Action = 'default' | 'eject' | 'remove';
@@ -39,15 +40,7 @@ export function LibraryCard({ library }: { library: Library }) {
         <span className={online ? 'tag tag-ok' : 'tag tag-warn'}>{LIBRARY_STATUS[library.status] ?? library.status}</span>
         {library.default && <span className="tag">New files go here</span>}
       </div>
-      <p className="muted">
-        {LIBRARY_KINDS[library.kind] ?? library.kind}
-        {library.path ? (
-          <>
-            {' · '}
-            <span className="mono">{library.path}</span>
-          </>
-        ) : null}
-      </p>
+      <p className="muted">{LIBRARY_KINDS[library.kind] ?? library.kind}</p>
       {online ? (
         <>
           {/* What is not free, not the file system's "used": space the system keeps for itself
@@ -72,6 +65,12 @@ export function LibraryCard({ library }: { library: Library }) {
         </>
       ) : (
         <p>{library.status === 'ejected' ? 'This drive was ejected. Plug it in again to bring its files back.' : 'Plug this drive in at this PC: its files come back by themselves.'}</p>
+      )}
+      {library.path && (
+        <details className="drive-details">
+          <summary>Where on this PC</summary>
+          <p className="mono">{library.path}</p>
+        </details>
       )}
       {act.isError && confirm === null && <Notice tone="error">{act.error.message}</Notice>}
       <div className="row">

@@ -2,6 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { api, authedFetch, API_BASE, data } from '../../api/client.ts';
 import { errorOf } from '../../api/errors.ts';
 import type { Answer } from '../../api/types.ts';
+import { approvalKeys } from '../approvals/queries.ts';
+
+// The waiting list is the app's (the badge on Manage reads it on every page); the console shows it.
+export { usePendingDevices } from '../approvals/queries.ts';
 
 export type AdminUser = Answer<'/admin/users', 'get'>['items'][number];
 export type AdminSession = Answer<'/admin/sessions', 'get'>['items'][number];
@@ -39,7 +43,7 @@ export interface Network {
 /** One key factory for the console's server state. */
 export const consoleKeys = {
   all: ['console'] as const,
-  pending: ['console', 'pending'] as const,
+  pending: approvalKeys.pending,
   sessions: ['console', 'sessions'] as const,
   users: ['console', 'users'] as const,
   invites: ['console', 'invites'] as const,
@@ -69,15 +73,6 @@ async function getJson<T>(path: string): Promise<T> {
   const response = await authedFetch(new Request(`${API_BASE}${path}`));
   if (!response.ok) throw await errorOf(response);
   return (await response.json()) as T;
-}
-
-export function usePendingDevices() {
-  return useQuery({
-    queryKey: consoleKeys.pending,
-    queryFn: async () => (await data(api.GET('/devices/pending'))).items,
-    // Events bring news at once; this only covers a socket that is down.
-    refetchInterval: 30_000,
-  });
 }
 
 export function useAdminSessions() {

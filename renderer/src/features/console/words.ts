@@ -14,6 +14,11 @@ const PLATFORMS: Record<string, string> = {
   web: 'Web browser',
 };
 
+/** What the family calls an account's person: the display name, else the username. */
+export function personName(account: { username: string; display_name?: string | null }): string {
+  return account.display_name || account.username;
+}
+
 export function platformName(platform: string): string {
   return PLATFORMS[platform.toLowerCase()] ?? platform;
 }

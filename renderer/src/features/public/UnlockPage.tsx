@@ -1,21 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/errors.ts';
+import { whenAgain } from '../../api/tryAgain.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { unlockShare } from './api.ts';
 import { PublicBrand } from './PublicFrame.tsx';
-
-const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
-
-/** "in 4 minutes (at 14:32)": when a rate-limited visitor may try again, in words. */
-export function whenAgain(until: number, now: number): string {
-  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
-  const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}`;
-  return `in ${wait} (at ${clock.format(new Date(until))})`;
-}
 
 /** A password-protected link: the password is traded for a grant that this tab keeps. */
 export function UnlockPage({ token, onUnlocked }: { token: string; onUnlocked: (kept: { grant: string; expires_at: number }) => void }) {
@@ -81,7 +73,9 @@ export function UnlockPage({ token, onUnlocked }: { token: string; onUnlocked: (
           />
           {blocked && (
             <Notice tone="error">
-              {busy ? 'The server is busy checking passwords.' : 'Too many wrong tries.'} You can try again {whenAgain(blockedUntil, now)}.
+              {busy
+                ? `The server is busy checking passwords. You can try again ${whenAgain(blockedUntil, now)}.`
+                : `Too many wrong tries. You can try again ${whenAgain(blockedUntil, now)}: the right password will work then.`}
             </Notice>
           )}
           {error && !wrong && !blocked && <Notice tone="error">{error.code === 'share_expired' ? 'This link has expired. Ask the person who sent it for a new one.' : error.message}</Notice>}

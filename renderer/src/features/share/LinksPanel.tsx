@@ -4,6 +4,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { LinkCard } from './LinkCard.tsx';
 import { LinkForm } from './LinkForm.tsx';
+import { LinkReachNote } from './LinkReach.tsx';
 import { useLinkMutations, useNodeLinks } from './queries.ts';
 
 /** The links of one file or folder, and a new one. */
@@ -16,7 +17,7 @@ export function LinksPanel({ node }: { node: Node }) {
 
   return (
     <div className="links-panel">
-      <p className="muted">Anyone you send a link to can see {what}, without an account.</p>
+      <LinkReachNote what={what} />
       {links.isPending && <Spinner label="Loading links" />}
       {links.isError && <Notice tone="error">{links.error.message}</Notice>}
       {items.length > 0 && (

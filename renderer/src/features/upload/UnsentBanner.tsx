@@ -2,30 +2,62 @@ import { useId, useState } from 'react';
 import { useSession } from '../../api/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { plural } from '../../ui/format.ts';
-import { manifest } from './manifest.ts';
+import { middleOut } from '../../ui/middleOut.ts';
+import { manifest, type Unsent } from './manifest.ts';
 import { uploadQueue } from './queue.ts';
 import { useUploads } from './useUploads.ts';
 
-/** After a reload: which files did not arrive, and a way to continue them. */
+/**
+ * After a reload: which files did not arrive. Those that can continue are offered again;
+ * those the server refused for good are reported once, with the reason, and then forgotten.
+ */
 export function UnsentBanner() {
   const state = useSession();
   const { items } = useUploads();
-  const inputId = useId();
+  // The list lives in localStorage: a change made here is read again on the next render.
+  const [, setVersion] = useState(0);
   const [dismissed, setDismissed] = useState(false);
   const account = state.kind === 'signed-in' ? state.user.id : null;
-  if (!account || dismissed || items.length > 0) return null;
-  const unsent = manifest.forAccount(account);
-  if (unsent.length === 0) return null;
+  if (!account || items.length > 0) return null;
+  const all = manifest.forAccount(account);
+  const refused = all.filter((u) => u.refused !== undefined);
+  const resumable = all.filter((u) => u.refused === undefined);
+  if (refused.length === 0 && (resumable.length === 0 || dismissed)) return null;
+  return (
+    <>
+      {refused.length > 0 && (
+        <RefusedNotice
+          refused={refused}
+          onDismiss={() => {
+            for (const u of refused) manifest.remove(u.id);
+            setVersion((v) => v + 1);
+          }}
+        />
+      )}
+      {resumable.length > 0 && !dismissed && (
+        <ResumableNotice
+          unsent={resumable}
+          onForget={() => {
+            for (const u of resumable) manifest.remove(u.id);
+            setDismissed(true);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** Files the browser had not finished sending: chosen again, they continue where they stopped. */
+function ResumableNotice({ unsent, onForget }: { unsent: Unsent[]; onForget: () => void }) {
+  const inputId = useId();
   return (
     <div className="notice unsent" role="status">
       <p>
-        <strong>{plural(unsent.length, 'file')} not sent: choose {unsent.length === 1 ? 'it' : 'them'} again.</strong>{' '}
+        <strong>
+          {plural(unsent.length, 'file')} not sent: choose {unsent.length === 1 ? 'it' : 'them'} again.
+        </strong>{' '}
         <span className="muted">
-          {unsent
-            .slice(0, 3)
-            .map((u) => u.name)
-            .join(', ')}
-          {unsent.length > 3 ? '…' : ''}. Uploading continues where it stopped.
+          <NameList entries={unsent} />. Uploading continues where it stopped.
         </span>
       </p>
       <input
@@ -45,16 +77,58 @@ export function UnsentBanner() {
         <Button variant="primary" icon="upload" onClick={() => (document.getElementById(inputId) as HTMLInputElement).click()}>
           Choose files again
         </Button>
-        <Button
-          variant="quiet"
-          onClick={() => {
-            manifest.forget(account);
-            setDismissed(true);
-          }}
-        >
+        <Button variant="quiet" onClick={onForget}>
           Forget them
         </Button>
       </div>
     </div>
   );
+}
+
+/** What the server would not take, and why; nothing to retry, only to read. */
+function RefusedNotice({ refused, onDismiss }: { refused: Unsent[]; onDismiss: () => void }) {
+  const byReason = new Map<string, Unsent[]>();
+  for (const u of refused) byReason.set(u.refused!, [...(byReason.get(u.refused!) ?? []), u]);
+  return (
+    <div className="notice unsent unsent-refused" role="status">
+      <p>
+        <strong>
+          {refused.length === 1 ? `“${middleOut(shownName(refused[0]!), 40)}” was not uploaded.` : `${plural(refused.length, 'file')} were not uploaded.`}
+        </strong>
+      </p>
+      {[...byReason].map(([reason, entries]) => (
+        <p key={reason}>
+          {refused.length > 1 && (
+            <span className="muted">
+              <NameList entries={entries} />:{' '}
+            </span>
+          )}
+          {reason}
+        </p>
+      ))}
+      <div className="row">
+        <Button variant="primary" onClick={onDismiss}>
+          OK
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function NameList({ entries }: { entries: Unsent[] }) {
+  return (
+    <>
+      {entries.slice(0, 3).map((u, index) => (
+        <span key={u.id} title={shownName(u)}>
+          {index > 0 && ', '}
+          {middleOut(shownName(u), 40)}
+        </span>
+      ))}
+      {entries.length > 3 ? ` and ${(entries.length - 3).toLocaleString()} more` : ''}
+    </>
+  );
+}
+
+function shownName(u: Unsent): string {
+  return u.as ?? u.name;
 }

@@ -3,17 +3,19 @@ import { IconButton } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ProgressBar } from '../../ui/Notice.tsx';
 import { formatBytes, formatDuration, plural } from '../../ui/format.ts';
+import { LongNamesDialog } from './LongNamesDialog.tsx';
 import { uploadQueue, type ClashQuestion, type UploadItem } from './queue.ts';
 import { useUploads } from './useUploads.ts';
 import './upload.css';
 
 /** Uploads of this tab: one bar per file and one in total, with speed and time left. */
 export function UploadPanel() {
-  const { items, alreadyHere, clash } = useUploads();
+  const { items, alreadyHere, clash, longNames } = useUploads();
   const visible = items.filter((item) => item.status !== 'cancelled');
   const total = visible.reduce((sum, item) => sum + item.size, 0);
   const sent = visible.reduce((sum, item) => sum + item.sent, 0);
   const speed = useSpeed(sent);
+  if (longNames) return <LongNamesDialog question={longNames} />;
   if (visible.length === 0 && alreadyHere === 0 && !clash) return null;
   const active = visible.filter((item) => item.status === 'sending' || item.status === 'queued');
   const done = visible.filter((item) => item.status === 'done').length;
@@ -95,10 +97,12 @@ function UploadRow({ item }: { item: UploadItem }) {
         {(item.status === 'sending' || item.status === 'queued') && (
           <IconButton icon="pause" label={`Pause ${item.name}`} onClick={() => uploadQueue.pause(item.key)} />
         )}
-        {(item.status === 'paused' || item.status === 'failed') && (
+        {(item.status === 'paused' || item.status === 'failed') && item.retryable && (
           <IconButton icon="play" label={`Resume ${item.name}`} onClick={() => uploadQueue.resume(item.key)} />
         )}
-        {item.status !== 'done' && <IconButton icon="close" label={`Cancel ${item.name}`} onClick={() => uploadQueue.cancel(item.key)} />}
+        {item.status !== 'done' && (
+          <IconButton icon="close" label={`${item.retryable ? 'Cancel' : 'Dismiss'} ${item.name}`} onClick={() => uploadQueue.cancel(item.key)} />
+        )}
       </div>
     </li>
   );

@@ -7,11 +7,19 @@
 export interface Unsent {
   id: string;
   account: string;
+  /** The file's own name, by which a file chosen again is recognised. */
   name: string;
+  /** The shorter name it is sent under, when its own was too long for the server. */
+  as?: string;
   size: number;
   lastModified: number;
   parentId: string | null;
   replaceNodeId: string | null;
+  /**
+   * Why the server refused it for good (a sentence for the person). Such a file is reported
+   * once after a reload and then forgotten: choosing it again could only fail again.
+   */
+  refused?: string;
 }
 
 const KEY = 'hearth.unsent';
@@ -39,9 +47,17 @@ export const manifest = {
   remove(id: string): void {
     writeAll(readAll().filter((u) => u.id !== id));
   },
-  /** The unsent entry a newly chosen file continues, if any. */
+  refuse(id: string, reason: string): void {
+    writeAll(readAll().map((u) => (u.id === id ? { ...u, refused: reason } : u)));
+  },
+  /** The unsent entry a newly chosen file continues, if any (a refused one is never continued). */
   match(account: string, file: File): Unsent | undefined {
-    return readAll().find((u) => u.account === account && u.name === file.name && u.size === file.size && u.lastModified === file.lastModified);
+    return readAll().find(
+      (u) => u.account === account && u.refused === undefined && u.name === file.name && u.size === file.size && u.lastModified === file.lastModified,
+    );
+  },
+  forgetRefused(account: string, file: File): void {
+    writeAll(readAll().filter((u) => !(u.account === account && u.refused !== undefined && u.name === file.name && u.size === file.size)));
   },
   forget(account: string): void {
     writeAll(readAll().filter((u) => u.account !== account));

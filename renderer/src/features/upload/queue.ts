@@ -1,5 +1,6 @@
 import type { Upload } from 'tus-js-client';
 import { api, API_BASE, data, publicApi } from '../../api/client.ts';
+import { MAX_NAME_BYTES, nameBytes, shortenName } from '../../../../server/src/contract/names.ts';
 import { humanMessage } from '../../api/errors.ts';
 import { session } from '../../api/session.ts';
 import type { Node, Status } from '../../api/types.ts';
@@ -18,6 +19,8 @@ export interface UploadItem {
   status: UploadStatus;
   parentId: string | null;
   error: string | null;
+  /** False once the server refused the file for good (its name, its size, no space): trying again cannot help. */
+  retryable: boolean;
 }
 
 /** Files with the same name in the target folder, waiting for one answer for the whole batch. */
@@ -29,6 +32,12 @@ export interface ClashQuestion {
 /** What a held upload says (the panel shows it in place of a percentage). */
 const HELD_FULL = 'Waiting: Hearth is full. It goes on by itself once space is freed.';
 const HELD_READ_ONLY = 'Waiting: Hearth cannot save anything right now. It goes on once its disk is fixed.';
+
+/** Files whose names are over the server's limit, with the shorter names they would get: one answer for the batch. */
+export interface LongNamesQuestion {
+  names: { name: string; shorter: string }[];
+  answer(choice: 'shorten' | 'skip'): void;
+}
 
 /** Files sent at once: enough to fill a home link, few enough that each shows progress. */
 const PARALLEL = 3;
@@ -53,6 +62,7 @@ interface Snapshot {
   items: UploadItem[];
   alreadyHere: number;
   clash: ClashQuestion | null;
+  longNames: LongNamesQuestion | null;
 }
 
 /**
@@ -63,9 +73,10 @@ interface Snapshot {
  */
 class UploadQueue {
   private entries: Entry[] = [];
-  private snapshot: Snapshot = { items: [], alreadyHere: 0, clash: null };
+  private snapshot: Snapshot = { items: [], alreadyHere: 0, clash: null, longNames: null };
   private alreadyHere = 0;
   private clash: ClashQuestion | null = null;
+  private longNames: LongNamesQuestion | null = null;
   private readonly listeners = new Set<() => void>();
   private counter = 0;
   private wakeLock: WakeLockSentinel | null = null;
@@ -96,31 +107,59 @@ class UploadQueue {
     // The uploader's code loads while the folder is checked, not after.
     void import('tus-js-client');
     const existing = await namesIn(parentId).catch(() => new Map<string, Node>());
-    const fresh: File[] = [];
-    const clashing: { file: File; node: Node }[] = [];
+    const chosen: Chosen[] = [];
     for (const file of files) {
+      // Chosen again on purpose (after making room, say): an earlier refusal is old news.
+      manifest.forgetRefused(account, file);
       const unsent = manifest.match(account, file);
       if (unsent) {
         // Chosen again after a reload: continue it where it was going.
-        this.enqueue(file, unsent.parentId, unsent.replaceNodeId, unsent.id);
+        this.enqueue({ file, name: unsent.as ?? file.name }, unsent.parentId, unsent.replaceNodeId, unsent.id);
         continue;
       }
-      const same = existing.get(file.name.toLowerCase());
-      if (same && same.type === 'file' && same.size === file.size) this.alreadyHere += 1;
-      else if (same && same.type === 'file') clashing.push({ file, node: same });
-      else fresh.push(file);
+      chosen.push({ file, name: file.name.normalize('NFC') });
     }
-    for (const file of fresh) this.enqueue(file, parentId, null);
+    const named = await this.fitNames(chosen);
+    const fresh: Chosen[] = [];
+    const clashing: { chosen: Chosen; node: Node }[] = [];
+    for (const one of named) {
+      const same = existing.get(one.name.toLowerCase());
+      if (same && same.type === 'file' && same.size === one.file.size) this.alreadyHere += 1;
+      else if (same && same.type === 'file') clashing.push({ chosen: one, node: same });
+      else fresh.push(one);
+    }
+    for (const one of fresh) this.enqueue(one, parentId, null);
     if (clashing.length > 0) {
       const choice = await new Promise<'keep-both' | 'replace' | 'skip'>((resolve) => {
-        this.clash = { names: clashing.map((c) => c.file.name), answer: resolve };
+        this.clash = { names: clashing.map((c) => c.chosen.name), answer: resolve };
         this.changed();
       });
       this.clash = null;
-      if (choice !== 'skip') for (const { file, node } of clashing) this.enqueue(file, parentId, choice === 'replace' ? node.id : null);
+      if (choice !== 'skip') for (const { chosen: one, node } of clashing) this.enqueue(one, parentId, choice === 'replace' ? node.id : null);
     }
     this.changed();
     this.pump();
+  }
+
+  /**
+   * Names over the server's limit would be refused: the person is asked once for the batch
+   * whether to send them under a shorter name (the extension kept), or not at all.
+   */
+  private async fitNames(chosen: Chosen[]): Promise<Chosen[]> {
+    const long = chosen.filter((c) => nameBytes(c.name) > MAX_NAME_BYTES);
+    if (long.length === 0) return chosen;
+    const shorter = new Map(long.map((c) => [c, shortenName(c.name)]));
+    const choice = await new Promise<'shorten' | 'skip'>((resolve) => {
+      this.longNames = { names: long.map((c) => ({ name: c.name, shorter: shorter.get(c)! })), answer: resolve };
+      this.changed();
+    });
+    this.longNames = null;
+    this.changed();
+    return chosen.flatMap((c) => {
+      const short = shorter.get(c);
+      if (short === undefined) return [c];
+      return choice === 'shorten' ? [{ file: c.file, name: short }] : [];
+    });
   }
 
   pause(key: string): void {
@@ -133,7 +172,7 @@ class UploadQueue {
 
   resume(key: string): void {
     const entry = this.find(key);
-    if (!entry || (entry.item.status !== 'paused' && entry.item.status !== 'failed')) return;
+    if (!entry || (entry.item.status !== 'paused' && entry.item.status !== 'failed') || !entry.item.retryable) return;
     this.update(entry, { status: 'queued', error: null });
     this.pump();
   }
@@ -148,8 +187,10 @@ class UploadQueue {
     this.pump();
   }
 
+  /** Closing the panel: what is finished goes, and so does a refusal the person has now read. */
   clearFinished(): void {
-    this.entries = this.entries.filter((e) => !['done', 'cancelled'].includes(e.item.status));
+    for (const entry of this.entries) if (entry.item.status === 'failed' && !entry.item.retryable) manifest.remove(entry.manifestId);
+    this.entries = this.entries.filter((e) => !['done', 'cancelled'].includes(e.item.status) && e.item.retryable);
     this.alreadyHere = 0;
     this.changed();
   }
@@ -162,16 +203,25 @@ class UploadQueue {
     this.changed();
   }
 
-  private enqueue(file: File, parentId: string | null, replaceNodeId: string | null, manifestId?: string): void {
+  private enqueue({ file, name }: Chosen, parentId: string | null, replaceNodeId: string | null, manifestId?: string): void {
     this.counter += 1;
     const id = manifestId ?? `${Date.now().toString(36)}-${this.counter}`;
-    manifest.add({ id, account: accountId(), name: file.name, size: file.size, lastModified: file.lastModified, parentId, replaceNodeId });
+    manifest.add({
+      id,
+      account: accountId(),
+      name: file.name,
+      ...(name !== file.name ? { as: name } : {}),
+      size: file.size,
+      lastModified: file.lastModified,
+      parentId,
+      replaceNodeId,
+    });
     this.entries.push({
       file,
       upload: null,
       manifestId: id,
       replaceNodeId,
-      item: { key: `u${this.counter}`, name: file.name, size: file.size, sent: 0, status: 'queued', parentId, error: null },
+      item: { key: `u${this.counter}`, name, size: file.size, sent: 0, status: 'queued', parentId, error: null, retryable: true },
     });
   }
 
@@ -183,7 +233,7 @@ class UploadQueue {
   }
 
   private resumeFailed(): void {
-    for (const entry of this.entries) if (entry.item.status === 'failed') this.update(entry, { status: 'queued', error: null });
+    for (const entry of this.entries) if (entry.item.status === 'failed' && entry.item.retryable) this.update(entry, { status: 'queued', error: null });
     this.pump();
   }
 
@@ -218,7 +268,7 @@ class UploadQueue {
     this.update(entry, { status: 'sending' });
     const tus = await import('tus-js-client');
     if (entry.item.status !== 'sending') return;
-    const metadata: Record<string, string> = { filename: entry.file.name, filetype: entry.file.type || 'application/octet-stream' };
+    const metadata: Record<string, string> = { filename: entry.item.name, filetype: entry.file.type || 'application/octet-stream' };
     if (entry.item.parentId) metadata.parent_id = entry.item.parentId;
     if (entry.replaceNodeId) metadata.node_id = entry.replaceNodeId;
     const upload = new tus.Upload(entry.file, {
@@ -260,17 +310,16 @@ class UploadQueue {
         const body = response?.getBody() ?? '';
         if (status === 507) void queryClient.invalidateQueries({ queryKey: ['me'] });
         const refusal = envelopeOf(body);
-        if (refusal?.code === 'storage_full' && refusal.field === 'Upload-Length') {
-          // The disk has room, just not for this file: its own sentence says how much there is.
-          this.update(entry, { status: 'failed', error: refusal.message ?? uploadErrorMessage(status, body) });
-          this.pump();
-          return;
-        }
-        if (refusal?.code === 'storage_full' || refusal?.code === 'storage_read_only') {
+        if ((refusal?.code === 'storage_full' && refusal.field !== 'Upload-Length') || refusal?.code === 'storage_read_only') {
           void this.holdForSpace(entry, status, body);
           return;
         }
-        this.update(entry, { status: 'failed', error: uploadErrorMessage(status, body) });
+        // A file too big for the room left has its own sentence, saying how much there is.
+        const message = refusal?.code === 'storage_full' && refusal.message ? refusal.message : uploadErrorMessage(status, body);
+        const retryable = !refusedForGood(status);
+        // A refusal is told here, once; after a reload the banner says it once more, never as "choose it again".
+        if (!retryable) manifest.refuse(entry.manifestId, message);
+        this.update(entry, { status: 'failed', error: message, retryable });
         this.pump();
       },
     });
@@ -303,9 +352,15 @@ class UploadQueue {
   }
 
   private changed(): void {
-    this.snapshot = { items: this.entries.map((e) => e.item), alreadyHere: this.alreadyHere, clash: this.clash };
+    this.snapshot = { items: this.entries.map((e) => e.item), alreadyHere: this.alreadyHere, clash: this.clash, longNames: this.longNames };
     for (const listener of this.listeners) listener();
   }
+}
+
+/** A file chosen by the person, and the name it is sent under (shorter than its own when that was too long). */
+interface Chosen {
+  file: File;
+  name: string;
 }
 
 function accountId(): string {
@@ -335,6 +390,16 @@ function envelopeOf(body: string): { code?: string; message?: string; field?: st
   } catch {
     return null;
   }
+}
+
+/**
+ * The server said no to this file itself (its name, its size, no room left for it): the same
+ * file sent again gets the same answer. Anything else (no answer, a server error, a drive that
+ * is away, too many tries at once) may pass later.
+ */
+function refusedForGood(status: number): boolean {
+  if (status === 507 || status === 413) return true;
+  return status >= 400 && status < 500 && ![401, 408, 409, 423, 429, 460].includes(status);
 }
 
 function uploadErrorMessage(status: number, body: string): string {

@@ -15,6 +15,9 @@ export const users: Handler<undefined, typeof S.UsersQuery> = ({ services, actor
 
 export const sessions: Handler = ({ services, actor }) => ({ items: services.sessions.list(actor), next_cursor: null });
 
+export const renameSession: Handler<typeof S.SessionPatchBody, undefined, typeof S.IdParam> = ({ services, actor, params, body }) =>
+  services.sessions.rename(actor, params.id, body.device_name);
+
 export const revokeSession: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params }) => {
   services.sessions.revokeOwn(actor, params.id);
 };

@@ -28,7 +28,7 @@ export const deleteInvite: Handler<undefined, undefined, typeof S.IdParam, 'admi
   services.invites.remove(actor, params.id);
 };
 
-export const getSettings: Handler = ({ services }) => services.settings.current();
+export const getSettings: Handler = ({ services }) => services.settings.view();
 
 export const updateSettings: Handler<typeof S.SettingsPatchBody, undefined, undefined, 'admin'> = ({
   services,
@@ -40,6 +40,9 @@ export const listSessions: Handler<undefined, undefined, undefined, 'admin'> = (
   items: services.sessions.listAll(actor),
   next_cursor: null,
 });
+
+export const renameSession: Handler<typeof S.SessionPatchBody, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params, body }) =>
+  services.sessions.renameAny(actor, params.id, body.device_name);
 
 export const revokeSession: Handler<undefined, undefined, typeof S.IdParam, 'admin'> = ({ services, actor, params }) => {
   services.sessions.revokeAny(actor, params.id);
