@@ -3338,6 +3338,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
         };
     };
     getAdminStatus: {
@@ -4877,7 +4909,9 @@ export interface operations {
                 "application/json": {
                     /** @description The one-time code made at the PC: `npm run owner -- reset`, or the desktop app's tray menu */
                     code: string;
-                    /** @description A name for this device, shown in the session list */
+                    /** @description The device's model as the browser reports it through User-Agent Client Hints (the User-Agent itself no longer carries it), for the name */
+                    device_model?: string | null;
+                    /** @description A name for this device, shown in the session list; when absent the server names it from its User-Agent ("Chrome on Pixel 7") */
                     device_name?: string | null;
                     new_password: string;
                     platform?: string | null;
@@ -12618,6 +12652,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
