@@ -13,6 +13,9 @@ test('a job that keeps failing is given up after its tries, and waits between th
   let wake!: () => void;
   const wokenUp = new Promise<void>((resolve) => (wake = resolve));
   const backoff = new JobBackoff(() => now, () => (woken++, wake()), 5);
+  // The back-off's own timer does not hold the process open (a server stopping must not wait
+  // for it): this one keeps the test alive until the wake.
+  const keepAlive = setTimeout(() => {}, 10_000);
   try {
     assert.ok(backoff.ready('a'));
     const first = backoff.fail('a');
@@ -29,6 +32,7 @@ test('a job that keeps failing is given up after its tries, and waits between th
     assert.equal(backoff.waiting, 0);
     assert.ok(backoff.ready('a'), 'a job given up is forgotten');
   } finally {
+    clearTimeout(keepAlive);
     backoff.stop();
   }
 });
