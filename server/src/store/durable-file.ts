@@ -7,17 +7,20 @@ import path from 'node:path';
  * renamed over the file, and the folder is fsynced so the rename itself is on disk. A plain
  * write is only in the page cache; ext4 then brings the file back empty (its size is
  * committed before its data), which is how a library's marker came back blank.
+ *
+ * A write that fails (a full disk) takes its temp file away again: each start on a full disk
+ * would otherwise leave one more `.<pid>.tmp` beside the file.
  */
 export function writeFileDurably(file: string, text: string): void {
   const temp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(temp, 'w', 0o600);
   try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
+    const fd = fs.openSync(temp, 'w', 0o600);
+    try {
+      fs.writeSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(temp, file);
   } catch (error) {
     fs.rmSync(temp, { force: true });
