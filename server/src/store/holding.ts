@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { syncFolder } from './durable-file.ts';
 
 /** Where a library keeps what the clean-up took away, one folder per day: `holding/2025-06-01/`. */
 export const HOLDING_FOLDER = 'holding';
@@ -23,8 +24,8 @@ export async function moveToHolding(root: string, file: string, kind: 'blobs' | 
   await fs.rename(file, target);
   // Both folders synced: a rename undone by a power cut would bring back a file whose garbage
   // row is gone, and the clean-up would never take it again.
-  await syncDir(path.dirname(file));
-  await syncDir(folder);
+  await syncFolder(path.dirname(file));
+  await syncFolder(folder);
 }
 
 /**
@@ -55,15 +56,5 @@ async function exists(file: string): Promise<boolean> {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
