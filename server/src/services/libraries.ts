@@ -5,14 +5,17 @@ import { AppError } from '../errors.ts';
 import { checkReadableName } from './rules.ts';
 import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
-import { clearLibraryFolder, contentFileNames, hasMarker, holdsContent, inspectFolder, type ContentStores } from '../store/content-stores.ts';
-import { holdsFilesOf, markerState, writeMarker } from '../store/library-marker.ts';
+import { contentFileNames } from '../store/content-files.ts';
+import { clearLibraryFolder, holdsContent, inspectFolder, type ContentStores } from '../store/content-stores.ts';
+import { hasMarker, holdsFilesOf, markerState, writeMarker } from '../store/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../store/libraries.repo.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { newId } from './secrets.ts';
 import { requireAdmin } from './settings.ts';
 
 const USAGE_EVENT_INTERVAL_MS = 2_000;
+/** How many content files a folder may show before it is judged not to be a library's (each one a lookup). */
+const MARKER_PROOF_SCAN_LIMIT = 1000;
 const CONTENT_EVENTS = new Set(['node.created', 'node.updated', 'node.deleted']);
 
 /**
@@ -264,7 +267,7 @@ export class LibraryService {
     const proven = holdsFilesOf(library.path, {
       knowsBlob: (blob) => store.versions.hasBlob(library.id, blob) || store.garbage.get(library.id, blob) !== undefined,
       knowsUpload: (uploadId) => store.uploads.byId(uploadId)?.library_id === library.id,
-    });
+    }, MARKER_PROOF_SCAN_LIMIT);
     const emptyLibrary =
       state.kind === 'damaged' && !holdsContent(library.path) && store.versions.countOnLibrary(library.id) === 0 && store.uploads.countOnLibrary(library.id) === 0;
     if (!proven && !emptyLibrary) return false;
