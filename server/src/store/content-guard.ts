@@ -24,7 +24,8 @@ const EVIDENCE_SCAN_LIMIT = 10_000;
  * database's `server_id`, made once with it and kept in it, so a backup of the same database
  * carries the same id). The seal is written when a database first opens on the folder and
  * outlives the database: a missing or emptied `hearth.db` beside a seal, or a `hearth.db`
- * with another id, is refused before anything is written. A folder from before seals existed
+ * with another id, is refused before anything is written. So is a missing or emptied one in
+ * a folder from before seals whose `files/` shows that a database lived there. A folder from before seals existed
  * is sealed on its first start if its database knows at least one of its content files.
  * A database restored from an older backup has the same id and starts: the clean-up then
  * keeps every file the database does not know (services/reconcile.ts), so nothing newer than
@@ -39,7 +40,7 @@ export function openGuardedDatabase(dataDir: string, engine: EngineChoice, mintI
   const size = fileSize(file);
 
   if (size === null || size === 0) {
-    if (seal !== null || content) throw missing(file, size === null ? 'is missing' : 'is empty (0 bytes)', content);
+    if (seal !== null || content || hadDatabase(filesDir)) throw missing(file, size === null ? 'is missing' : 'is empty (0 bytes)', content);
   } else {
     checkDatabase(file, engine, seal, filesDir, content);
   }
@@ -136,6 +137,15 @@ function knowsSomeContent(db: Db, filesDir: string): boolean {
     knowsUpload: (uploadId) => upload?.get(uploadId, INTERNAL_LIBRARY_ID) !== undefined,
   };
   return holdsFilesOf(filesDir, record, EVIDENCE_SCAN_LIMIT);
+}
+
+/**
+ * Whether a database has lived here, by what only a server that opened one leaves in `files/`
+ * (a folder from before seals, whose files may all be on library drives): a marker of any
+ * format, or the blob store's folder, which every version makes once its database is open.
+ */
+function hadDatabase(filesDir: string): boolean {
+  return markerState(filesDir).kind !== 'missing' || fs.existsSync(path.join(filesDir, 'blobs'));
 }
 
 function holdsContentFiles(blobsDir: string): boolean {
