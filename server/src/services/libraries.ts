@@ -7,6 +7,7 @@ import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
 import { contentFileNames } from '../store/content-files.ts';
 import { clearLibraryFolder, holdsContent, inspectFolder, type ContentStores } from '../store/content-stores.ts';
+import { emptyExpiredHolding, heldUntil } from '../store/holding.ts';
 import { hasMarker, holdsFilesOf, markerState, writeMarker } from '../store/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../store/libraries.repo.ts';
 import type { Actor, ServiceDeps } from './context.ts';
@@ -143,7 +144,8 @@ export class LibraryService {
   /**
    * Forgets a library that holds no file: no current or old version, nothing in the trash, no
    * upload under way. Refusing a library with content is what makes removal lose nothing; the
-   * owner deletes those files first. Its folder is left as it was before (marker, blobs/ and
+   * owner deletes those files first. Refused too while its holding folder keeps what a
+   * clean-up took (for 30 days). Its folder is left as it was before (marker, blobs/ and
    * tmp/ taken out) and a drive the server mounted for it is unmounted. An offline library is
    * forgotten as well; its drive, if it ever returns, can be mounted again as a new library.
    */
@@ -155,6 +157,7 @@ export class LibraryService {
       if (this.content.isOnline(id) && this.holdsUnknownContent(library)) {
         throw new AppError('library_not_empty', 'The library\'s folder holds files this server has no record of (from a newer backup?): nothing was removed.');
       }
+      if (this.content.isOnline(id)) await this.refuseWhileHolding(library);
       this.deps.store.transaction(() => {
         const now = this.row(id);
         if (now.is_default) throw new AppError('library_is_default', 'Choose another library for new files before removing this one.');
@@ -184,9 +187,25 @@ export class LibraryService {
     return false;
   }
 
+  /**
+   * The holding folder keeps what the clean-up took for HOLDING_DAYS, for when the clean-up
+   * was wrong: removing the library would take that chance away, so it waits until the last
+   * held day is over (the owner is told when).
+   */
+  private async refuseWhileHolding(library: LibraryRow): Promise<void> {
+    const until = await heldUntil(library.path, this.deps.now());
+    if (until === null) return;
+    const day = new Date(until).toISOString().slice(0, 10);
+    throw new AppError(
+      'library_not_empty',
+      `The clean-up moved files that looked unused into this library's holding folder; they are kept there until ${day} in case they are needed after all. The library can be removed from ${day} on.`,
+    );
+  }
+
   /** After a removal: the folder goes back to how it was, and what the server mounted for it is unmounted. */
   private async clearAndRelease(library: LibraryRow): Promise<void> {
     const spec = parseMountSpec(library);
+    await this.tidy(library, () => emptyExpiredHolding(library.path, this.deps.now()));
     await this.tidy(library, () => clearLibraryFolder(library.path));
     if (spec?.kind === 'pool') await this.tidy(library, () => this.mounts.releasePool(spec.mount_point));
     for (const member of spec === null ? [] : spec.kind === 'drive' ? [spec.member] : spec.members) {

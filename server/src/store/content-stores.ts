@@ -126,11 +126,17 @@ function holdsFile(dir: string): boolean {
 }
 
 /**
- * Takes a library's own things out of its folder (the marker, blobs/ and tmp/, which hold no
- * referenced content by then, and the holding folder) so the folder is what it was before;
- * the folder itself stays.
+ * Takes a library's own things out of its folder (the marker, and blobs/ and tmp/, which hold
+ * no referenced content by then) so the folder is what it was before; the folder itself stays.
+ * The holding folder goes only once it is empty: its days are emptied by their own rule
+ * (holding.ts), and what is not a day's folder is not the server's.
  */
 export function clearLibraryFolder(folder: string): void {
   fs.rmSync(path.join(folder, LIBRARY_MARKER), { force: true });
-  for (const name of [...OWNED_FOLDERS, HOLDING_FOLDER]) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+  for (const name of OWNED_FOLDERS) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+  try {
+    fs.rmdirSync(path.join(folder, HOLDING_FOLDER));
+  } catch (error) {
+    if (!['ENOENT', 'ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
 }

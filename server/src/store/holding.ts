@@ -46,6 +46,22 @@ export async function emptyExpiredHolding(root: string, now: number, days = HOLD
   return emptied;
 }
 
+/**
+ * When the last day in a library's holding folder is emptied (see emptyExpiredHolding), or null
+ * when nothing is held there any more: until then, what the clean-up took may still be needed.
+ */
+export async function heldUntil(root: string, now: number, days = HOLDING_DAYS): Promise<number | null> {
+  let until: number | null = null;
+  for (const name of await fs.readdir(path.join(root, HOLDING_FOLDER)).catch(() => [] as string[])) {
+    if (!DAY_FOLDER.test(name)) continue;
+    const start = Date.parse(`${name}T00:00:00Z`);
+    if (!Number.isFinite(start)) continue;
+    const emptiedAt = start + (days + 1) * DAY_MS;
+    if (emptiedAt > now && (until === null || emptiedAt > until)) until = emptiedAt;
+  }
+  return until;
+}
+
 function dayOf(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
 }
