@@ -73,7 +73,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   // the one that has seen its files: nothing is touched before either is settled. Once the
   // folder is ours, a full disk gives back the space reserve so that SQLite can open.
   const storage = new StorageHealth({ dataDir: config.dataDir, reserveBytes: config.storageReserveBytes, recheckMs: config.storageRecheckMs, log, now });
-  const data = openDataDir(config.dataDir, config.sqliteEngine, newId, (file) => openDatabaseOnDisk(file, config.sqliteEngine, storage, log));
+  const data = openDataDir(config.dataDir, config.sqliteEngine, log, newId, (file) => openDatabaseOnDisk(file, config.sqliteEngine, storage, log));
   return startOn(config, log, data, storage).catch((error: unknown) => {
     data.close();
     throw error;
