@@ -8,7 +8,7 @@ import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
 import { contentFileNames } from '../store/content-files.ts';
 import { clearLibraryFolder, holdsContent, inspectFolder, type ContentStores } from '../store/content-stores.ts';
 import { emptyExpiredHolding, heldUntil } from '../store/holding.ts';
-import { hasMarker, holdsFilesOf, markerState, writeMarker } from '../store/library-marker.ts';
+import { hasMarker, holdsFilesOf, LIBRARY_MARKER, markerState, writeMarker } from '../store/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../store/libraries.repo.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { newId } from './secrets.ts';
@@ -168,6 +168,7 @@ export class LibraryService {
         this.deps.store.libraries.remove(id);
       });
       const online = this.content.isOnline(id);
+      this.unproven.delete(id);
       this.content.detach(id);
       this.deps.bus.publish('library.changed', { library: this.toDto(library, false), removed: true }, { everyone: true });
       if (online) await this.clearAndRelease(library);
@@ -282,6 +283,11 @@ export class LibraryService {
   private repairMarker(library: LibraryRow): boolean {
     const state = markerState(library.path);
     if (state.kind === 'names' || state.kind === 'unreadable') return false;
+    // An offline library is looked at every few seconds: its folder is walked again only once
+    // something there changed since the walk that did not prove it (a drive mounted on it,
+    // files or a marker written), not a thousand lookups each time.
+    const look = folderLook(library.path, state.kind);
+    if (this.unproven.get(library.id) === look) return false;
     const { store } = this.deps;
     const proven = holdsFilesOf(library.path, {
       knowsBlob: (blob) => store.versions.hasBlob(library.id, blob) || store.garbage.get(library.id, blob) !== undefined,
@@ -289,7 +295,11 @@ export class LibraryService {
     }, MARKER_PROOF_SCAN_LIMIT);
     const emptyLibrary =
       state.kind === 'damaged' && !holdsContent(library.path) && store.versions.countOnLibrary(library.id) === 0 && store.uploads.countOnLibrary(library.id) === 0;
-    if (!proven && !emptyLibrary) return false;
+    if (!proven && !emptyLibrary) {
+      this.unproven.set(library.id, look);
+      return false;
+    }
+    this.unproven.delete(library.id);
     try {
       writeMarker(library.path, library.id);
     } catch (error) {
@@ -315,6 +325,8 @@ export class LibraryService {
   }
 
   private refreshing: Promise<void> | null = null;
+  /** Per library, how its folder looked when its files last failed to prove it (see repairMarker). */
+  private readonly unproven = new Map<string, string>();
 
   /**
    * Startup, every few seconds, and maintenance: a library whose drive is back comes online
@@ -443,6 +455,24 @@ export function checkedName(input: string): string {
   if (name === '' || [...name].length > 64) throw new AppError('invalid_input', 'A library name is 1 to 64 characters.', { field: 'name' });
   checkReadableName(name, 'name');
   return name;
+}
+
+/**
+ * How a library folder looks, cheaply: its marker's state and the identity and times of the
+ * folder, its marker, blobs/ and tmp/. A drive mounted on the folder, a file added to tmp/ or
+ * a new shard in blobs/, a marker written or damaged: each changes it.
+ */
+function folderLook(folder: string, marker: string): string {
+  const parts = [marker];
+  for (const entry of [folder, path.join(folder, LIBRARY_MARKER), path.join(folder, 'blobs'), path.join(folder, 'tmp')]) {
+    try {
+      const stat = fs.statSync(entry, { throwIfNoEntry: false, bigint: true });
+      parts.push(stat === undefined ? '-' : `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}`);
+    } catch (error) {
+      parts.push(String((error as NodeJS.ErrnoException).code));
+    }
+  }
+  return parts.join('|');
 }
 
 function overlaps(a: string, b: string): boolean {
