@@ -53,7 +53,10 @@ export interface RunningServer {
    * server starts listening on the home network too. No HTTP route reaches it.
    */
   setupOwner(input: SetupInput): Promise<TokenResponse>;
-  /** A one-time owner recovery code for the owner at the machine (the tray menu); null before setup. */
+  /**
+   * A one-time owner recovery code for the owner at the machine (the tray menu); null before
+   * setup. Throws AppError `storage_full` or `storage_read_only` when the disk refuses to keep it.
+   */
   ownerRecoveryCode(): OwnerRecoveryCode | null;
   /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. */
   runMaintenance(): Promise<void>;
@@ -202,7 +205,15 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
       await listening.widen().catch((error) => log.error('could not listen on the home network', { error: String(error) }));
       return services.localOwner.open()!;
     },
-    ownerRecoveryCode: () => services.ownerRecovery.issue(),
+    ownerRecoveryCode: () => {
+      try {
+        return services.ownerRecovery.issue();
+      } catch (error) {
+        // Said as what it is (storage_full, storage_read_only), as the API would answer it.
+        const fault = storage.noteFailure(error);
+        throw fault ? storage.refusal(fault) : error;
+      }
+    },
     runMaintenance: maintenance.run,
     mediaIdle: () => services.media.idle(),
     close: () =>

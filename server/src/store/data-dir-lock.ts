@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StartRefused } from '../start-refused.ts';
-import { openConnection, type Db, type EngineChoice } from './db.ts';
+import { isBusy, openConnection, type Db, type EngineChoice } from './db.ts';
 import type { Logger } from '../log.ts';
 import { probeWrite } from './disk-space.ts';
 import { storageFaultOf, type StorageFault } from './storage-faults.ts';
@@ -100,12 +100,6 @@ function release(lock: Db, dataDir: string): void {
     // Kept: it names a process that is gone, which a second server's message tells apart.
   }
   lock.close();
-}
-
-function isBusy(error: unknown): boolean {
-  const e = error as { code?: string; errcode?: number };
-  // better-sqlite3 names the code; node:sqlite gives the number (SQLITE_BUSY = 5).
-  return e.code === 'SQLITE_BUSY' || (typeof e.errcode === 'number' && (e.errcode & 0xff) === 5);
 }
 
 interface Holder {
