@@ -165,6 +165,11 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
     }
   });
   const maintenance = startMaintenance(services, deps, log, config.maintenanceIntervalMs);
+  // Room again: uploads whose completion the full disk cut short are finished now.
+  const unwatchStorage = storage.onChange(() => {
+    if (storage.summary() !== 'ok') return;
+    void services.uploads.finishCutShort().catch((error) => log.error('uploads not completed', { error: String(error) }));
+  });
   // Plugged-in drives and pools after a reboot come back without waiting for maintenance.
   const libraryCheck = setInterval(
     () =>
@@ -220,6 +225,7 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
       (closed ??= (async () => {
         clearInterval(maintenance.timer);
         clearInterval(libraryCheck);
+        unwatchStorage();
         await reconciled;
         await services.media.stop();
         await services.libraries.stop();
@@ -243,6 +249,7 @@ function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, in
     ['rate limits', () => deps.rateLimiter.pruneExpired()],
     ['idempotency keys', () => services.idempotency.prune()],
     ['uploads', () => services.uploads.expire()],
+    ['uploads cut short', () => services.uploads.finishCutShort()],
     ['libraries', () => services.libraries.refresh()],
     ['trash', () => services.nodes.purgeTrash(services.settings.current().trash_retention_days)],
     ['holding', () => services.contentUpkeep.emptyHolding()],
