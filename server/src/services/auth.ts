@@ -146,7 +146,9 @@ export class AuthService {
     // An owner (admin) who also passed the second factor is not held: only owners approve, and
     // one whose every approved device is gone (a restored browser tripping refresh-reuse
     // detection) would otherwise wait for an approval nobody can give. The authenticator or a
-    // recovery code proves more than a password, which is all approval guards against.
+    // recovery code proves more than a password, which is all approval guards against. Every
+    // admin, not only the recorded owner (store.owner): every admin may approve devices, and
+    // the console calls them all owners (README "On the home network", docs/api.md).
     const passedSecondFactor = user.totp_secret !== null;
     const heldForApproval = this.settings.current().require_device_approval && !(passedSecondFactor && user.role === 'admin');
     if (heldForApproval) {
