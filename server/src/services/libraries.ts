@@ -199,7 +199,7 @@ export class LibraryService {
     const day = new Date(until).toISOString().slice(0, 10);
     throw new AppError(
       'library_not_empty',
-      `The clean-up moved files that looked unused into this library's holding folder; they are kept there until ${day} in case they are needed after all. The library can be removed from ${day} on.`,
+      `Hearth's clean-up set aside files here that looked unused (in the holding folder) and keeps them until ${day}, in case they are needed after all. This place can be removed from ${day} on.`,
     );
   }
 
