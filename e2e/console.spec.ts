@@ -137,6 +137,32 @@ test.describe('the console', () => {
     await captureScreen(page, testInfo, 'console-system-drive');
   });
 
+  test('removing a place whose holding folder still keeps what a clean-up took says from which day it can go', async ({ page, hearth, owner }, testInfo) => {
+    const folder = fs.mkdtempSync(path.join(mounts, 'usb-'));
+    const library = await hearth.api.ok('POST', '/libraries', owner.access, { name: 'Old USB stick', path: folder });
+    const today = new Date().toISOString().slice(0, 10);
+    const held = path.join(folder, 'holding', today, 'blobs', '01JHELDBYTHECLEANUP000000');
+    fs.mkdirSync(path.dirname(held), { recursive: true });
+    fs.writeFileSync(held, 'taken by a clean-up');
+    const from = new Date(Date.parse(`${today}T00:00:00Z`) + 31 * 86_400_000).toISOString().slice(0, 10);
+    try {
+      await signIn(page, owner);
+      await openConsole(page, 'Storage');
+      const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Old USB stick' }) });
+      await card.getByRole('button', { name: 'Remove Old USB stick' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+      const refusal = page.getByRole('dialog').getByRole('alert');
+      await expect(refusal).toContainText('set aside files here that looked unused');
+      await expect(refusal).toContainText(`This place can be removed from ${from} on.`);
+      await captureScreen(page, testInfo, 'console-remove-holding');
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+      expect(fs.readFileSync(held, 'utf8')).toBe('taken by a clean-up');
+    } finally {
+      fs.rmSync(path.join(folder, 'holding'), { recursive: true, force: true });
+      await hearth.api.ok('DELETE', `/libraries/${library.id}`, owner.access);
+    }
+  });
+
   test('a family member who opens an owner page is told plainly that it is for the owner', async ({ page, member }) => {
     await signIn(page, member);
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Manage' })).toHaveCount(0);

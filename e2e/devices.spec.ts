@@ -118,3 +118,26 @@ test('a phone waiting for approval shows on Manage and as a notice anywhere in t
   }
   await openConsole(page, 'Devices');
 });
+
+test('on the console, a phone asking to connect has the waiting list read once, not once per listener', async ({ page, owner, hearth }) => {
+  const rose = await hearth.api.member(owner, uniqueName('rose'));
+  await signIn(page, owner);
+  await hearth.api.ok('PATCH', '/server/settings', owner.access, { require_device_approval: true });
+  try {
+    await openConsole(page, 'Devices');
+    await expect(page.getByText('No device is waiting.')).toBeVisible();
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/v1/devices/pending') reads.push(request.url());
+    });
+    const asked = await signInFrom(hearth, rose, PIXEL_7);
+    expect(asked.status).toBe(202);
+    await expect(page.getByRole('listitem').filter({ hasText: 'Chrome on Pixel 7 wants to open' })).toBeVisible();
+    expect(reads).toHaveLength(1);
+    await hearth.api.ok('POST', `/devices/${asked.body.session_id}/deny`, owner.access);
+    await expect(page.getByText('No device is waiting.')).toBeVisible();
+    expect(reads).toHaveLength(2);
+  } finally {
+    await hearth.api.ok('PATCH', '/server/settings', owner.access, { require_device_approval: false });
+  }
+});

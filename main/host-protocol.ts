@@ -1,7 +1,7 @@
 /** Messages between main and the server's utility process (over its parentPort). */
 import type { ConfigInput } from '../server/src/config.ts';
 import type { TokenResponse } from '../server/src/contract/dto.ts';
-import type { OwnerSetup, PendingDevice, RecoveryCode, SetupResult } from './ports.ts';
+import type { OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, SetupResult } from './ports.ts';
 
 export type ToServer =
   | { type: 'start'; config: ConfigInput }
@@ -15,7 +15,8 @@ export type FromServer =
   | { type: 'failed'; error: string }
   | { type: 'local-session'; id: number; tokens: TokenResponse | null; error?: string }
   | { type: 'setup'; id: number; result: SetupResult }
-  | { type: 'recovery-code'; id: number; code: RecoveryCode | null }
+  /** `refused`: the server runs but its disk would not keep the code. */
+  | { type: 'recovery-code'; id: number; code: RecoveryCode | null; refused?: RecoveryRefusal['refused'] }
   | { type: 'pending'; device: PendingDevice }
   | { type: 'settled'; sessionId: string }
   | { type: 'stopped' };

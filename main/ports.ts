@@ -29,6 +29,11 @@ export interface RecoveryCode {
   expires_at: number;
 }
 
+/** The server runs, but could not keep a code: its disk is full or read-only. */
+export interface RecoveryRefusal {
+  refused: 'storage_full' | 'storage_read_only';
+}
+
 /** The server, wherever it runs (a utility process, or this process in tests). */
 export interface ServerHost {
   /** Starts the server; resolves with where the window reaches it. */
@@ -37,8 +42,8 @@ export interface ServerHost {
   localOwnerSession(): Promise<TokenResponse | null>;
   /** First-run setup from the window (never over the network); the server then opens to the home network. */
   setupOwner(input: OwnerSetup): Promise<SetupResult>;
-  /** A new owner recovery code; null before setup, or when the server is not running. */
-  ownerRecoveryCode(): Promise<RecoveryCode | null>;
+  /** A new owner recovery code; null before setup, or when the server is not running; why not when its disk refused it. */
+  ownerRecoveryCode(): Promise<RecoveryCode | RecoveryRefusal | null>;
   /** Closes the server cleanly: uploads stay resumable, nothing acknowledged is lost. */
   stop(): Promise<void>;
   onPending(listener: (device: PendingDevice) => void): void;

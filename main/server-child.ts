@@ -5,7 +5,7 @@
 import { AppError } from '../server/src/errors.ts';
 import { startServer, type RunningServer } from '../server/src/index.ts';
 import type { FromServer, ToServer } from './host-protocol.ts';
-import type { OwnerSetup, SetupResult } from './ports.ts';
+import type { OwnerSetup, RecoveryRefusal, SetupResult } from './ports.ts';
 
 const port = process.parentPort;
 let server: RunningServer | null = null;
@@ -24,12 +24,15 @@ port.on('message', (event) => {
     void setup(message.input).then((result) => send({ type: 'setup', id: message.id, result }));
   } else if (message.type === 'recovery-code') {
     let code = null;
+    let refused: RecoveryRefusal['refused'] | undefined;
     try {
       code = server?.ownerRecoveryCode() ?? null;
-    } catch {
-      // Answered as "no code"; the tray says so.
+    } catch (error) {
+      // A disk that would not keep the code is said as such (the tray tells the owner to free
+      // space); anything else is answered as "no code".
+      if (error instanceof AppError && (error.code === 'storage_full' || error.code === 'storage_read_only')) refused = error.code;
     }
-    send({ type: 'recovery-code', id: message.id, code });
+    send({ type: 'recovery-code', id: message.id, code, ...(refused && { refused }) });
   } else if (message.type === 'stop') void stop();
 });
 

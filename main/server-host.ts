@@ -2,7 +2,7 @@ import { utilityProcess, type UtilityProcess } from 'electron';
 import type { ConfigInput } from '../server/src/config.ts';
 import type { TokenResponse } from '../server/src/contract/dto.ts';
 import type { FromServer, ToServer } from './host-protocol.ts';
-import type { OwnerSetup, PendingDevice, RecoveryCode, ServerHost, SetupResult } from './ports.ts';
+import type { OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, ServerHost, SetupResult } from './ports.ts';
 
 const STOP_TIMEOUT_MS = 20_000;
 
@@ -41,7 +41,7 @@ export class UtilityServerHost implements ServerHost {
         } else if (message.type === 'failed') reject(new Error(message.error));
         else if (message.type === 'local-session') this.answer(message.id, message.tokens);
         else if (message.type === 'setup') this.answer(message.id, message.result);
-        else if (message.type === 'recovery-code') this.answer(message.id, message.code);
+        else if (message.type === 'recovery-code') this.answer(message.id, message.refused ? { refused: message.refused } : message.code);
         else if (message.type === 'pending') for (const listener of this.pendingListeners) listener(message.device);
         else if (message.type === 'settled') for (const listener of this.settledListeners) listener(message.sessionId);
       });
@@ -65,8 +65,8 @@ export class UtilityServerHost implements ServerHost {
     return this.ask((id) => ({ type: 'setup', id, input }), gone);
   }
 
-  ownerRecoveryCode(): Promise<RecoveryCode | null> {
-    return this.ask((id) => ({ type: 'recovery-code', id }), null);
+  ownerRecoveryCode(): Promise<RecoveryCode | RecoveryRefusal | null> {
+    return this.ask<RecoveryCode | RecoveryRefusal | null>((id) => ({ type: 'recovery-code', id }), null);
   }
 
   stop(): Promise<void> {

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { configFromEnv, resolveConfig } from '../server/src/config.ts';
-import { openConnection, type Db } from '../server/src/store/db.ts';
+import { isBusy, openConnection, type Db } from '../server/src/store/db.ts';
 import { OwnerRepo } from '../server/src/store/owner.repo.ts';
 import { makeOwnerRecoveryCode, OWNER_RECOVERY_TTL_MS } from '../server/src/services/owner-recovery.ts';
 
@@ -76,7 +76,14 @@ function reset(dir: string): void {
         `Hearth in ${dir} is not set up yet: there is no owner account to recover.\nOpen Hearth in a browser on this PC and create the owner's account there.`,
       );
     }
-    const { code, expires_at } = db.transaction(() => makeOwnerRecoveryCode(owners, Date.now()));
+    let made: ReturnType<typeof makeOwnerRecoveryCode>;
+    try {
+      made = db.transaction(() => makeOwnerRecoveryCode(owners, Date.now()));
+    } catch (error) {
+      if (isBusy(error)) throw serverHasIt(dir);
+      throw error;
+    }
+    const { code, expires_at } = made;
     const until = new Date(expires_at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
     process.stdout.write(
       `Recovery code for the owner, ${owner.username}:\n\n    ${code}\n\n` +
@@ -107,9 +114,23 @@ function open(file: string, elsewhere: string): Db {
   } catch (error) {
     db.close();
     if (error instanceof Refusal) throw error;
+    if (isBusy(error)) throw serverHasIt(path.dirname(file));
     throw new Refusal(`${file} is not a Hearth database (${(error as Error).message}).\n${elsewhere}`);
   }
   return db;
+}
+
+/**
+ * The running server has the database to itself: it started on a disk too full for the
+ * database's shared-memory file, and then no other program may open the database until its
+ * next start (store/db.ts, `sharedMemory: false`).
+ */
+function serverHasIt(dir: string): Refusal {
+  return new Refusal(
+    `The Hearth server running on ${dir} has its database to itself right now (it started while the disk was full), so this command cannot make a code.\n` +
+      'In the desktop app, use the tray menu: "Owner locked out? Make a recovery code…". ' +
+      'Otherwise free some space on that disk, restart the server, and run this again.',
+  );
 }
 
 process.exitCode = main(process.argv.slice(2));

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { LinuxAutostart } from '../autostart.ts';
 import { Desktop, DEVICES_PATH } from '../lifecycle.ts';
 import { dataDirFor } from '../paths.ts';
-import type { AppPort, OwnerSetup, PendingDevice, RecoveryCode, ServerHost, SetupResult, TrayState } from '../ports.ts';
+import type { AppPort, OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, ServerHost, SetupResult, TrayState } from '../ports.ts';
 import { trayMenuTemplate, trayTooltip } from '../tray-menu.ts';
 
 const NOW = 1_750_000_000_000;
@@ -36,7 +36,7 @@ class FakeServer implements ServerHost {
     if (this.setupAnswer.ok) this.setupRequired = false;
     return this.setupAnswer;
   }
-  recoveryCode: RecoveryCode | null = { code: 'ABCDE-FGHJK-MNPQR-STVWX-YZ012-3', expires_at: NOW + 15 * 60_000 };
+  recoveryCode: RecoveryCode | RecoveryRefusal | null = { code: 'ABCDE-FGHJK-MNPQR-STVWX-YZ012-3', expires_at: NOW + 15 * 60_000 };
   async ownerRecoveryCode() {
     this.calls.push('recovery-code');
     return this.recoveryCode;
@@ -263,6 +263,21 @@ describe('owner recovery code from the tray', () => {
     await w.desktop.makeRecoveryCode();
     assert.deepEqual(w.app.clipboard, []);
     assert.equal(w.server.calls.filter((c) => c === 'recovery-code').length, 2);
+  });
+
+  test('when the server cannot keep a code because its disk is full (or read-only), the box says so, not that the server is not running', async () => {
+    const w = world();
+    await w.desktop.start();
+    w.server.recoveryCode = { refused: 'storage_full' };
+    await w.desktop.makeRecoveryCode();
+    assert.equal(w.dialogs[0]!.message, 'No recovery code was made');
+    assert.match(w.dialogs[0]!.detail, /disk is full/);
+    assert.match(w.dialogs[0]!.detail, /Free some space/);
+    assert.doesNotMatch(w.dialogs[0]!.detail, /not running/);
+    w.server.recoveryCode = { refused: 'storage_read_only' };
+    await w.desktop.makeRecoveryCode();
+    assert.match(w.dialogs[1]!.detail, /read-only/);
+    assert.deepEqual(w.app.clipboard, []);
   });
 
   test('when the server makes none (not running) the box says so', async () => {

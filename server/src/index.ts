@@ -53,7 +53,10 @@ export interface RunningServer {
    * server starts listening on the home network too. No HTTP route reaches it.
    */
   setupOwner(input: SetupInput): Promise<TokenResponse>;
-  /** A one-time owner recovery code for the owner at the machine (the tray menu); null before setup. */
+  /**
+   * A one-time owner recovery code for the owner at the machine (the tray menu); null before
+   * setup. Throws AppError `storage_full` or `storage_read_only` when the disk refuses to keep it.
+   */
   ownerRecoveryCode(): OwnerRecoveryCode | null;
   /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. */
   runMaintenance(): Promise<void>;
@@ -73,8 +76,18 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   // the one that has seen its files: nothing is touched before either is settled. Once the
   // folder is ours, a full disk gives back the space reserve so that SQLite can open.
   const storage = new StorageHealth({ dataDir: config.dataDir, reserveBytes: config.storageReserveBytes, recheckMs: config.storageRecheckMs, log, now });
-  const data = openDataDir(config.dataDir, config.sqliteEngine, newId, (file) => openDatabaseOnDisk(file, config.sqliteEngine, storage, log));
-  return startOn(config, log, data, storage).catch((error: unknown) => {
+  // A start that fails stops what it started: the disk's recheck timer (armed as soon as the
+  // database opens on a full disk) would otherwise go on looking at the disk in a process that
+  // serves nothing, or in the desktop app's process that tries again.
+  let data: OpenDataDir;
+  try {
+    data = openDataDir(config.dataDir, config.sqliteEngine, log, newId, (file) => openDatabaseOnDisk(file, config.sqliteEngine, storage, log));
+  } catch (error) {
+    await storage.stop();
+    throw error;
+  }
+  return startOn(config, log, data, storage).catch(async (error: unknown) => {
+    await storage.stop();
     data.close();
     throw error;
   });
@@ -152,6 +165,11 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
     }
   });
   const maintenance = startMaintenance(services, deps, log, config.maintenanceIntervalMs);
+  // Room again: uploads whose completion the full disk cut short are finished now.
+  const unwatchStorage = storage.onChange(() => {
+    if (storage.summary() !== 'ok') return;
+    void services.uploads.finishCutShort().catch((error) => log.error('uploads not completed', { error: String(error) }));
+  });
   // Plugged-in drives and pools after a reboot come back without waiting for maintenance.
   const libraryCheck = setInterval(
     () =>
@@ -192,13 +210,22 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
       await listening.widen().catch((error) => log.error('could not listen on the home network', { error: String(error) }));
       return services.localOwner.open()!;
     },
-    ownerRecoveryCode: () => services.ownerRecovery.issue(),
+    ownerRecoveryCode: () => {
+      try {
+        return services.ownerRecovery.issue();
+      } catch (error) {
+        // Said as what it is (storage_full, storage_read_only), as the API would answer it.
+        const fault = storage.noteFailure(error);
+        throw fault ? storage.refusal(fault) : error;
+      }
+    },
     runMaintenance: maintenance.run,
     mediaIdle: () => services.media.idle(),
     close: () =>
       (closed ??= (async () => {
         clearInterval(maintenance.timer);
         clearInterval(libraryCheck);
+        unwatchStorage();
         await reconciled;
         await services.media.stop();
         await services.libraries.stop();
@@ -222,6 +249,7 @@ function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, in
     ['rate limits', () => deps.rateLimiter.pruneExpired()],
     ['idempotency keys', () => services.idempotency.prune()],
     ['uploads', () => services.uploads.expire()],
+    ['uploads cut short', () => services.uploads.finishCutShort()],
     ['libraries', () => services.libraries.refresh()],
     ['trash', () => services.nodes.purgeTrash(services.settings.current().trash_retention_days)],
     ['holding', () => services.contentUpkeep.emptyHolding()],

@@ -2,6 +2,8 @@
 export type StartRefusal =
   /** Another server (or this process) holds the data folder's lock. */
   | 'data_dir_in_use'
+  /** The data folder's drive takes no file locks (a network share without them): a second server could not be kept out. */
+  | 'data_dir_unlockable'
   /** hearth.db is missing or empty, and the folder shows that a database lived here. */
   | 'database_missing'
   /** hearth.db belongs to another Hearth install, or is younger than the files beside it. */

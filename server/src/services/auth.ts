@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { PendingResponse, TokenResponse, UserSummary } from '../contract/dto.ts';
+import { cleanUsername } from '../contract/usernames.ts';
 import { AppError } from '../errors.ts';
 import type { UserRow } from '../store/users.repo.ts';
 import { usernameKey } from '../store/users.repo.ts';
@@ -67,8 +68,9 @@ export class AuthService {
     return this.createOwner(input, undefined);
   }
 
-  private async createOwner(input: SetupInput, address: string | undefined): Promise<UserRow> {
+  private async createOwner(typed: SetupInput, address: string | undefined): Promise<UserRow> {
     const { store } = this.deps;
+    const input = { ...typed, username: cleanUsername(typed.username) };
     checkUsername(input.username);
     checkPassword(input.password);
     checkDeviceInfo(input);
@@ -90,8 +92,9 @@ export class AuthService {
     return user;
   }
 
-  async register(input: RegisterInput, client: ClientInfo): Promise<UserSummary> {
+  async register(typed: RegisterInput, client: ClientInfo): Promise<UserSummary> {
     const { store } = this.deps;
+    const input = { ...typed, username: cleanUsername(typed.username) };
     checkUsername(input.username);
     checkPassword(input.password);
     const displayName = cleanDisplayName(input.display_name ?? null);
@@ -121,8 +124,9 @@ export class AuthService {
     return toUserSummary(user);
   }
 
-  async login(input: LoginInput, client: ClientInfo): Promise<LoginResult> {
+  async login(typed: LoginInput, client: ClientInfo): Promise<LoginResult> {
     const { store, rateLimiter, passwords } = this.deps;
+    const input = { ...typed, username: cleanUsername(typed.username) };
     checkDeviceInfo(input);
     const address = addressKey(client.ip);
     const accountBucket = `login:acct:${usernameKey(input.username)}`;
@@ -146,7 +150,9 @@ export class AuthService {
     // An owner (admin) who also passed the second factor is not held: only owners approve, and
     // one whose every approved device is gone (a restored browser tripping refresh-reuse
     // detection) would otherwise wait for an approval nobody can give. The authenticator or a
-    // recovery code proves more than a password, which is all approval guards against.
+    // recovery code proves more than a password, which is all approval guards against. Every
+    // admin, not only the recorded owner (store.owner): every admin may approve devices, and
+    // the console calls them all owners (README "On the home network", docs/api.md).
     const passedSecondFactor = user.totp_secret !== null;
     const heldForApproval = this.settings.current().require_device_approval && !(passedSecondFactor && user.role === 'admin');
     if (heldForApproval) {

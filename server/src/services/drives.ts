@@ -5,7 +5,8 @@ import { readDriveContents } from './drive-contents.ts';
 import { listBlockDevicesProbed, probeFilesystem, type BlockDevice, type FilesystemKind, type FilesystemProbe } from '../platform/drives.ts';
 import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { findExecutable } from '../platform/run.ts';
-import { holdsContent, readMarker } from '../store/content-stores.ts';
+import { holdsContent } from '../store/content-stores.ts';
+import { readMarker } from '../store/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountedMember, type MountSpec } from '../store/libraries.repo.ts';
 import { LIBRARY_FOLDER, type DriveCapabilities, type DriveMounts } from './drive-mounts.ts';
 import { checkedName, type LibraryService } from './libraries.ts';
@@ -200,7 +201,7 @@ export class DriveService {
 
   /** The library a folder's marker names, if this server knows it; a marker from another server is refused. */
   private knownLibrary(folder: string): string | null {
-    const marked = readMarker(folder);
+    const marked = readMarker(folder)?.id ?? null;
     if (marked === null) return null;
     if (this.deps.store.libraries.byId(marked)) return marked;
     // Another server's library, or one this server removed: a new library may take it over only when nothing is left in it.

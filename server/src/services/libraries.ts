@@ -5,14 +5,18 @@ import { AppError } from '../errors.ts';
 import { checkReadableName } from './rules.ts';
 import { isNetworkFs, mountOf } from '../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
-import { clearLibraryFolder, contentFileNames, hasMarker, holdsContent, inspectFolder, type ContentStores } from '../store/content-stores.ts';
-import { holdsFilesOf, markerState, writeMarker } from '../store/library-marker.ts';
+import { contentFileNames } from '../store/content-files.ts';
+import { clearLibraryFolder, holdsContent, inspectFolder, type ContentStores } from '../store/content-stores.ts';
+import { emptyExpiredHolding, heldUntil } from '../store/holding.ts';
+import { hasMarker, holdsFilesOf, LIBRARY_MARKER, markerState, writeMarker } from '../store/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../store/libraries.repo.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 import { newId } from './secrets.ts';
 import { requireAdmin } from './settings.ts';
 
 const USAGE_EVENT_INTERVAL_MS = 2_000;
+/** How many content files a folder may show before it is judged not to be a library's (each one a lookup). */
+const MARKER_PROOF_SCAN_LIMIT = 1000;
 const CONTENT_EVENTS = new Set(['node.created', 'node.updated', 'node.deleted']);
 
 /**
@@ -140,7 +144,8 @@ export class LibraryService {
   /**
    * Forgets a library that holds no file: no current or old version, nothing in the trash, no
    * upload under way. Refusing a library with content is what makes removal lose nothing; the
-   * owner deletes those files first. Its folder is left as it was before (marker, blobs/ and
+   * owner deletes those files first. Refused too while its holding folder keeps what a
+   * clean-up took (for 30 days). Its folder is left as it was before (marker, blobs/ and
    * tmp/ taken out) and a drive the server mounted for it is unmounted. An offline library is
    * forgotten as well; its drive, if it ever returns, can be mounted again as a new library.
    */
@@ -152,6 +157,7 @@ export class LibraryService {
       if (this.content.isOnline(id) && this.holdsUnknownContent(library)) {
         throw new AppError('library_not_empty', 'The library\'s folder holds files this server has no record of (from a newer backup?): nothing was removed.');
       }
+      if (this.content.isOnline(id)) await this.refuseWhileHolding(library);
       this.deps.store.transaction(() => {
         const now = this.row(id);
         if (now.is_default) throw new AppError('library_is_default', 'Choose another library for new files before removing this one.');
@@ -162,6 +168,7 @@ export class LibraryService {
         this.deps.store.libraries.remove(id);
       });
       const online = this.content.isOnline(id);
+      this.unproven.delete(id);
       this.content.detach(id);
       this.deps.bus.publish('library.changed', { library: this.toDto(library, false), removed: true }, { everyone: true });
       if (online) await this.clearAndRelease(library);
@@ -181,9 +188,25 @@ export class LibraryService {
     return false;
   }
 
+  /**
+   * The holding folder keeps what the clean-up took for HOLDING_DAYS, for when the clean-up
+   * was wrong: removing the library would take that chance away, so it waits until the last
+   * held day is over (the owner is told when).
+   */
+  private async refuseWhileHolding(library: LibraryRow): Promise<void> {
+    const until = await heldUntil(library.path, this.deps.now());
+    if (until === null) return;
+    const day = new Date(until).toISOString().slice(0, 10);
+    throw new AppError(
+      'library_not_empty',
+      `Hearth's clean-up set aside files here that looked unused (in the holding folder) and keeps them until ${day}, in case they are needed after all. This place can be removed from ${day} on.`,
+    );
+  }
+
   /** After a removal: the folder goes back to how it was, and what the server mounted for it is unmounted. */
   private async clearAndRelease(library: LibraryRow): Promise<void> {
     const spec = parseMountSpec(library);
+    await this.tidy(library, () => emptyExpiredHolding(library.path, this.deps.now()));
     await this.tidy(library, () => clearLibraryFolder(library.path));
     if (spec?.kind === 'pool') await this.tidy(library, () => this.mounts.releasePool(spec.mount_point));
     for (const member of spec === null ? [] : spec.kind === 'drive' ? [spec.member] : spec.members) {
@@ -260,14 +283,23 @@ export class LibraryService {
   private repairMarker(library: LibraryRow): boolean {
     const state = markerState(library.path);
     if (state.kind === 'names' || state.kind === 'unreadable') return false;
+    // An offline library is looked at every few seconds: its folder is walked again only once
+    // something there changed since the walk that did not prove it (a drive mounted on it,
+    // files or a marker written), not a thousand lookups each time.
+    const look = folderLook(library.path, state.kind);
+    if (this.unproven.get(library.id) === look) return false;
     const { store } = this.deps;
     const proven = holdsFilesOf(library.path, {
       knowsBlob: (blob) => store.versions.hasBlob(library.id, blob) || store.garbage.get(library.id, blob) !== undefined,
       knowsUpload: (uploadId) => store.uploads.byId(uploadId)?.library_id === library.id,
-    });
+    }, MARKER_PROOF_SCAN_LIMIT);
     const emptyLibrary =
       state.kind === 'damaged' && !holdsContent(library.path) && store.versions.countOnLibrary(library.id) === 0 && store.uploads.countOnLibrary(library.id) === 0;
-    if (!proven && !emptyLibrary) return false;
+    if (!proven && !emptyLibrary) {
+      this.unproven.set(library.id, look);
+      return false;
+    }
+    this.unproven.delete(library.id);
     try {
       writeMarker(library.path, library.id);
     } catch (error) {
@@ -293,6 +325,8 @@ export class LibraryService {
   }
 
   private refreshing: Promise<void> | null = null;
+  /** Per library, how its folder looked when its files last failed to prove it (see repairMarker). */
+  private readonly unproven = new Map<string, string>();
 
   /**
    * Startup, every few seconds, and maintenance: a library whose drive is back comes online
@@ -421,6 +455,24 @@ export function checkedName(input: string): string {
   if (name === '' || [...name].length > 64) throw new AppError('invalid_input', 'A library name is 1 to 64 characters.', { field: 'name' });
   checkReadableName(name, 'name');
   return name;
+}
+
+/**
+ * How a library folder looks, cheaply: its marker's state and the identity and times of the
+ * folder, its marker, blobs/ and tmp/. A drive mounted on the folder, a file added to tmp/ or
+ * a new shard in blobs/, a marker written or damaged: each changes it.
+ */
+function folderLook(folder: string, marker: string): string {
+  const parts = [marker];
+  for (const entry of [folder, path.join(folder, LIBRARY_MARKER), path.join(folder, 'blobs'), path.join(folder, 'tmp')]) {
+    try {
+      const stat = fs.statSync(entry, { throwIfNoEntry: false, bigint: true });
+      parts.push(stat === undefined ? '-' : `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}`);
+    } catch (error) {
+      parts.push(String((error as NodeJS.ErrnoException).code));
+    }
+  }
+  return parts.join('|');
 }
 
 function overlaps(a: string, b: string): boolean {

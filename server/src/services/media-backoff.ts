@@ -13,8 +13,9 @@ export function retryDelayMs(failures: number, firstMs: number): number {
  * for a reason other than the disk's state, an unexpected error): each waits longer before its
  * next try and is given up after MAX_JOB_TRIES, while the rest of the queue goes on. Failures
  * because the disk is full or read-only never come here: the whole queue waits for the disk
- * instead (StorageHealth), and those do not count against any job. Counts are kept in memory:
- * a restart gives a job its tries again.
+ * instead (StorageHealth), and those do not count against any job; nor does a drive that is
+ * away, which MediaService counts in the database by starts. Counts are kept in memory: a
+ * restart gives a job its tries again.
  */
 export class JobBackoff {
   private readonly failures = new Map<string, number>();

@@ -13,7 +13,12 @@ import { JobBackoff } from './media-backoff.ts';
 import { toNodeDto } from './node-dto.ts';
 import type { StorageHealth } from './storage-health.ts';
 
-const MAX_ATTEMPTS = 3;
+/**
+ * Starts at which a job's content was on a drive that was away, before it is given up. Counted
+ * in the database (media_jobs.attempts), and only for that: a job failing for its own reasons
+ * is counted by JobBackoff, in memory, for the run it fails in.
+ */
+const MAX_STARTS_AWAY = 3;
 const PREVIEW_COUNT = 4;
 
 export interface ThumbnailFile {
@@ -244,14 +249,17 @@ export class MediaService {
       store.media.finish(job, { image_width: null, image_height: null, taken_at: null, has_thumbnail: false, state: 'failed' });
       return;
     }
-    store.media.attempt(job.node_id);
     let file: string;
     try {
       file = this.content.of(version.library_id).pathOf(version.blob);
     } catch (error) {
       // The drive is away: try again at a later start, give up after a few of them.
-      if (job.attempts + 1 >= MAX_ATTEMPTS) this.finishFailed(job, `content unavailable: ${String(error)}`);
-      else this.deferred.add(job.node_id);
+      if (job.attempts + 1 >= MAX_STARTS_AWAY) {
+        this.finishFailed(job, `content unavailable: ${String(error)}`);
+      } else {
+        store.media.attempt(job.node_id);
+        this.deferred.add(job.node_id);
+      }
       return;
     }
     const mime = version.mime_type ?? node.mime_type ?? '';

@@ -103,18 +103,26 @@ export class RateLimiter {
     }
   }
 
-  /** Throws 429 `rate_limited` with `Retry-After` when any bucket is full (for checks with no slow work). */
-  check(buckets: readonly string[]): void {
+  /**
+   * Throws 429 `rate_limited` with `Retry-After` when any bucket is full (for checks with no
+   * slow work): `maxFailures` in the window, or `max` for a bucket with a bound of its own.
+   */
+  check(buckets: readonly string[], max = this.limits.maxFailures): void {
     const now = this.now();
     for (const bucket of buckets) {
       const { count, oldest } = this.repo.countSince(bucket, now - this.limits.windowMs);
-      if (count >= this.limits.maxFailures) {
+      if (count >= max) {
         const retryMs = (oldest ?? now) + this.limits.windowMs - now;
         throw new AppError('rate_limited', undefined, {
           headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryMs / 1000))) },
         });
       }
     }
+  }
+
+  /** Failures recorded in a bucket within the window (guesses being checked count as failures until they turn out right). */
+  failures(bucket: string): number {
+    return this.repo.countSince(bucket, this.now() - this.limits.windowMs).count;
   }
 
   fail(buckets: readonly string[]): void {

@@ -1,6 +1,5 @@
+import { usernameProblem } from '../contract/usernames.ts';
 import { AppError } from '../errors.ts';
-
-const USERNAME = /^[A-Za-z0-9._-]{3,32}$/;
 
 /**
  * Characters that make a name read differently from what it is: C0 and C1 controls (DEL
@@ -10,8 +9,9 @@ const USERNAME = /^[A-Za-z0-9._-]{3,32}$/;
 // eslint-disable-next-line no-control-regex
 const SPOOFING_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
+/** A (cleaned: see cleanUsername) username that breaks the rule is 400 `invalid_username`. */
 export function checkUsername(username: string, field = 'username'): void {
-  if (!USERNAME.test(username)) throw new AppError('invalid_username', undefined, { field });
+  if (usernameProblem(username) !== null) throw new AppError('invalid_username', undefined, { field });
 }
 
 export function checkPassword(password: string, field = 'password'): void {

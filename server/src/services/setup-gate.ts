@@ -3,6 +3,13 @@ import { AppError } from '../errors.ts';
 import type { ClientInfo, ServiceDeps } from './context.ts';
 import { addressKey } from './rate-limiter.ts';
 
+/** Wrong setup codes from every address together, counted for the bound over all of them. */
+const SETUP_ALL = 'setup:code';
+/** Wrong codes from all addresses in the window past which only an address's first tries are checked. */
+export const SETUP_ALL_MAX = 100;
+/** Tries every address has in any window, whatever other addresses did. */
+export const SETUP_FREE_TRIES = 3;
+
 /** Who may run first-run setup over the network, and with what. */
 export type SetupDoor = 'open' | 'setup_code' | 'desktop_app';
 
@@ -46,14 +53,26 @@ export class SetupGate {
     if (door === 'open') return;
     if (door === 'desktop_app') throw new AppError('setup_in_app');
     if (code === undefined || code.trim() === '') throw new AppError('setup_code_required', undefined, { field: 'setup_code' });
+    const { rateLimiter } = this.deps;
+    const address = addressKey(client.ip);
+    const limited = `setup:ip:${address}`;
+    // Every address has its own limit and its own wait: one guesser's failures never slow or
+    // refuse the owner's phone. (A single slowed line for the code, shared by every address,
+    // let anyone on the Wi-Fi keep it full and the owner's setup answering 429.)
+    //
+    // The bound over all addresses: once SETUP_ALL_MAX wrong codes from anywhere are in the
+    // window, an address that has had its first SETUP_FREE_TRIES is refused until the window
+    // moves on. So guessers with many addresses get little more than those first tries each
+    // (of 10^8 codes, new at each start), and it cannot lock out a patient owner for long:
+    // each address, the owner's phone included, always has its first SETUP_FREE_TRIES in any
+    // window, and waits at most the window (15 minutes) for the next ones.
+    if (rateLimiter.failures(limited) >= SETUP_FREE_TRIES) rateLimiter.check([SETUP_ALL], SETUP_ALL_MAX);
     const expected = this.codeDigest;
-    const right = await this.deps.rateLimiter.guess(
-      // The address is refused after the limit; the code itself only slowed, so guessers on
-      // many addresses share one slow line (at most one guess per 10 s once it is busy).
-      { limited: [`setup:ip:${addressKey(client.ip)}`], slowed: 'setup:code' },
-      async () => expected !== null && crypto.timingSafeEqual(digest(code), expected),
-    );
-    if (!right) throw new AppError('invalid_setup_code', undefined, { field: 'setup_code' });
+    const right = await rateLimiter.guess({ limited: [limited], slowed: `setup:wait:${address}` }, async () => expected !== null && crypto.timingSafeEqual(digest(code), expected));
+    if (!right) {
+      rateLimiter.fail([SETUP_ALL]);
+      throw new AppError('invalid_setup_code', undefined, { field: 'setup_code' });
+    }
   }
 
   /** Setup is done: the code opens nothing any more. */

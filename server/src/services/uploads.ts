@@ -196,16 +196,41 @@ export class UploadService {
    */
   async terminate(actor: Actor, id: string): Promise<void> {
     // Someone else's upload is not there for the caller: nothing of it is touched, not even its lock.
-    this.own(actor, id);
+    this.own(actor, id, { cutShort: true });
     const release = await this.lock(id, () => {});
     try {
-      const upload = this.own(actor, id);
+      const upload = this.own(actor, id, { cutShort: true });
       this.progressAt.delete(id);
-      this.deps.store.uploads.remove(upload.id);
-      if (upload.completed_node_id === null) await this.content.of(upload.library_id).removeTemp(tempName(upload.id));
+      if (upload.completed_node_id !== null) {
+        this.deps.store.uploads.remove(upload.id);
+        return;
+      }
+      // One whose completion a full disk cut short is cancelled too: it would otherwise become
+      // a file at the next start, after the person said no.
+      this.drop(upload);
+      const blobs = this.content.of(upload.library_id);
+      await blobs.removeTemp(tempName(upload.id));
+      if (upload.blob !== null) {
+        await blobs.remove(upload.blob);
+        this.deps.store.garbage.forget(upload.library_id, upload.blob);
+      }
     } finally {
       release();
     }
+  }
+
+  /**
+   * Forgets an unfinished upload. Its content may already be in blobs/ (a completion the disk
+   * cut short after the move): that file is recorded as garbage with the row's removal, in one
+   * transaction, so the clean-up takes it (to the holding folder) rather than keep it as a file
+   * no database knows, warned about at every start.
+   */
+  private drop(upload: UploadRow): void {
+    const { store } = this.deps;
+    store.transaction(() => {
+      if (upload.blob !== null) store.garbage.add(upload.library_id, upload.blob, 'unfinished', this.deps.now());
+      store.uploads.remove(upload.id);
+    });
   }
 
   /**
@@ -234,6 +259,30 @@ export class UploadService {
       this.progressAt.delete(upload.id);
       this.deps.store.uploads.remove(upload.id);
       await this.content.of(upload.library_id).removeTemp(tempName(upload.id)).catch(() => {});
+    }
+  }
+
+  /**
+   * Maintenance, and whenever a disk takes writes again: uploads whose every byte arrived but
+   * whose completion the disk cut short are finished now, without waiting for the client's
+   * next request or a restart. Those on a disk still full (or away) wait for the next round.
+   */
+  async finishCutShort(): Promise<void> {
+    for (const upload of this.deps.store.uploads.cutShort()) {
+      if (this.locks.has(upload.id) || !this.content.isOnline(upload.library_id)) continue;
+      if (this.storage.state(this.content.of(upload.library_id).root) !== 'ok') continue;
+      const release = await this.lock(upload.id, () => {}, false);
+      try {
+        const now = this.deps.store.uploads.byId(upload.id);
+        if (now === undefined || now.blob === null || now.completed_node_id !== null) continue;
+        // Access may have gone while the disk was full (the upload is then dropped).
+        await this.recheckAccess(now);
+        await this.recoverOne(now);
+      } catch (error) {
+        if (!this.storage.noteFailure(error)) this.deps.log.warn('upload not completed', { upload_id: upload.id, error: String(error) });
+      } finally {
+        release();
+      }
     }
   }
 
@@ -439,7 +488,7 @@ export class UploadService {
       // Check and reservation in one step: completions running in parallel see each other.
       release = this.files.reserveQuota(upload.owner_id, upload.length ?? 0);
     } catch (error) {
-      this.deps.store.uploads.remove(upload.id);
+      this.drop(upload);
       await blobs.removeTemp(tempName(upload.id));
       throw error;
     }
@@ -487,7 +536,7 @@ export class UploadService {
       if (upload.node_id !== null) this.access.node(uploader, upload.node_id, 'write');
       else this.access.targetFolder(uploader, upload.parent_id);
     } catch (error) {
-      this.deps.store.uploads.remove(upload.id);
+      this.drop(upload);
       await this.content.of(upload.library_id).removeTemp(tempName(upload.id)).catch(() => {});
       throw error instanceof AppError && error.code === 'forbidden' ? error : new AppError('not_found');
     }
@@ -524,8 +573,12 @@ export class UploadService {
     const upload = this.deps.store.uploads.byId(id);
     if (!upload || upload.user_id !== actor.userId) throw new AppError('not_found');
     // Between the move into place and the commit, the upload is neither here nor done.
-    if (upload.blob !== null && upload.completed_node_id === null && !options.cutShort) throw new AppError('not_found');
-    if (upload.expires_at <= this.deps.now()) throw new AppError('upload_expired');
+    const cutShort = upload.blob !== null && upload.completed_node_id === null;
+    if (cutShort && !options.cutShort) throw new AppError('not_found');
+    // Every byte of a completion cut short was acknowledged: it never expires (maintenance
+    // never takes it either). Answering 410 would have the client send it again, and both
+    // would become files.
+    if (!cutShort && upload.expires_at <= this.deps.now()) throw new AppError('upload_expired');
     return upload;
   }
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
+import { syncFolder } from './durable-file.ts';
 import { PositionedFileWriter } from './positioned-writer.ts';
 
 /**
@@ -18,7 +19,7 @@ export class BlobStore {
   static async open(root: string): Promise<BlobStore> {
     const made = [await fs.mkdir(path.join(root, 'blobs'), { recursive: true }), await fs.mkdir(path.join(root, 'tmp'), { recursive: true })];
     // New folders are entries of the library folder: durable before anything inside them is.
-    if (made.some((first) => first !== undefined)) await syncDir(root);
+    if (made.some((first) => first !== undefined)) await syncFolder(root);
     return new BlobStore(root);
   }
 
@@ -39,12 +40,12 @@ export class BlobStore {
     await syncFile(from);
     await this.makeShard(to);
     await fs.rename(from, to);
-    await syncDir(path.dirname(to));
+    await syncFolder(path.dirname(to));
   }
 
   /** A blob's shard folder, made durable in blobs/ when it is new (fsync of the file's folder alone does not cover it). */
   private async makeShard(blobPath: string): Promise<void> {
-    if ((await fs.mkdir(path.dirname(blobPath), { recursive: true })) !== undefined) await syncDir(path.dirname(path.dirname(blobPath)));
+    if ((await fs.mkdir(path.dirname(blobPath), { recursive: true })) !== undefined) await syncFolder(path.dirname(path.dirname(blobPath)));
   }
 
   /** A second blob with the same content: a hard link when the file system has them. */
@@ -59,7 +60,7 @@ export class BlobStore {
       await this.commitTemp(temp, newBlob);
       return;
     }
-    await syncDir(path.dirname(to));
+    await syncFolder(path.dirname(to));
   }
 
   read(blob: string, range?: { start: number; end: number }): ReadStream {
@@ -144,7 +145,7 @@ export class BlobStore {
     // it would cost every upload a journal commit of its own (after the file's fsync it is
     // nearly free), and an upload with no byte yet has nothing to lose (its client starts again).
     await syncFile(this.tempPathOf(name));
-    if (offset === 0) await syncDir(path.join(this.root, 'tmp'));
+    if (offset === 0) await syncFolder(path.join(this.root, 'tmp'));
     const size = (await fs.stat(this.tempPathOf(name))).size;
     return { written: Math.max(0, size - offset), digest: error ? null : (hash?.digest() ?? null), error, overflow };
   }
@@ -183,15 +184,6 @@ function assertBlobId(id: string): void {
 
 async function syncFile(file: string): Promise<void> {
   const handle = await fs.open(file, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
   try {
     await handle.sync();
   } finally {

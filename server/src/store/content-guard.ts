@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RESTORE_HELP, StartRefused } from '../start-refused.ts';
-import { contentFileNames, INTERNAL_LIBRARY_ID, LIBRARY_MARKER } from './content-stores.ts';
+import { contentFileNames } from './content-files.ts';
+import { INTERNAL_LIBRARY_ID } from './content-stores.ts';
 import { openConnection, openDatabase, type Db, type EngineChoice } from './db.ts';
-import { writeFileDurably } from './durable-file.ts';
 import { KeyValueRepo } from './kv.repo.ts';
+import { holdsFilesOf, markerState, writeMarker, type LibraryRecord } from './library-marker.ts';
 import { storageFaultOf } from './storage-faults.ts';
 
 const DATABASE_FILE = 'hearth.db';
@@ -23,7 +24,8 @@ const EVIDENCE_SCAN_LIMIT = 10_000;
  * database's `server_id`, made once with it and kept in it, so a backup of the same database
  * carries the same id). The seal is written when a database first opens on the folder and
  * outlives the database: a missing or emptied `hearth.db` beside a seal, or a `hearth.db`
- * with another id, is refused before anything is written. A folder from before seals existed
+ * with another id, is refused before anything is written. So is a missing or emptied one in
+ * a folder from before seals whose `files/` shows that a database lived there. A folder from before seals existed
  * is sealed on its first start if its database knows at least one of its content files.
  * A database restored from an older backup has the same id and starts: the clean-up then
  * keeps every file the database does not know (services/reconcile.ts), so nothing newer than
@@ -38,7 +40,7 @@ export function openGuardedDatabase(dataDir: string, engine: EngineChoice, mintI
   const size = fileSize(file);
 
   if (size === null || size === 0) {
-    if (seal !== null || content) throw missing(file, size === null ? 'is missing' : 'is empty (0 bytes)', content);
+    if (seal !== null || content || hadDatabase(filesDir)) throw missing(file, size === null ? 'is missing' : 'is empty (0 bytes)', content);
   } else {
     checkDatabase(file, engine, seal, filesDir, content);
   }
@@ -119,20 +121,31 @@ function readFacts(db: Db): DatabaseFacts {
   };
 }
 
-/** Whether the database records at least one of the internal library's content files (a version, an upload, a deletion). */
+/** Whether the database records at least one of the internal library's files (a version, a deletion, an upload). */
 function knowsSomeContent(db: Db, filesDir: string): boolean {
   const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
-  const lookups = [
-    tables.has('node_versions') && db.prepare('SELECT 1 FROM node_versions WHERE library_id = ? AND blob = ?'),
-    tables.has('content_garbage') && db.prepare('SELECT 1 FROM content_garbage WHERE library_id = ? AND blob = ?'),
-  ].filter((s) => s !== false);
-  const upload = tables.has('uploads') ? db.prepare('SELECT 1 FROM uploads WHERE blob = ?') : null;
-  let scanned = 0;
-  for (const blob of contentFileNames(path.join(filesDir, 'blobs'))) {
-    if (lookups.some((s) => s.get(INTERNAL_LIBRARY_ID, blob) !== undefined) || upload?.get(blob) !== undefined) return true;
-    if (++scanned >= EVIDENCE_SCAN_LIMIT) return false;
-  }
-  return false;
+  const lookup = (table: string, sql: string) => (tables.has(table) ? db.prepare(sql) : null);
+  const version = lookup('node_versions', 'SELECT 1 FROM node_versions WHERE library_id = ? AND blob = ?');
+  const garbage = lookup('content_garbage', 'SELECT 1 FROM content_garbage WHERE library_id = ? AND blob = ?');
+  const completing = lookup('uploads', 'SELECT 1 FROM uploads WHERE blob = ?');
+  const upload = lookup('uploads', 'SELECT 1 FROM uploads WHERE id = ? AND library_id = ?');
+  const record: LibraryRecord = {
+    knowsBlob: (blob) =>
+      version?.get(INTERNAL_LIBRARY_ID, blob) !== undefined ||
+      garbage?.get(INTERNAL_LIBRARY_ID, blob) !== undefined ||
+      completing?.get(blob) !== undefined,
+    knowsUpload: (uploadId) => upload?.get(uploadId, INTERNAL_LIBRARY_ID) !== undefined,
+  };
+  return holdsFilesOf(filesDir, record, EVIDENCE_SCAN_LIMIT);
+}
+
+/**
+ * Whether a database has lived here, by what only a server that opened one leaves in `files/`
+ * (a folder from before seals, whose files may all be on library drives): a marker of any
+ * format, or the blob store's folder, which every version makes once its database is open.
+ */
+function hadDatabase(filesDir: string): boolean {
+  return markerState(filesDir).kind !== 'missing' || fs.existsSync(path.join(filesDir, 'blobs'));
 }
 
 function holdsContentFiles(blobsDir: string): boolean {
@@ -172,20 +185,13 @@ function fileSize(file: string): number | null {
 }
 
 /**
- * The internal library's marker: its id on the first line, as on every library, then the
- * database it belongs to. Null when there is none, or when it is unreadable (a damaged seal
- * is judged like a missing one: by what the database knows).
+ * The internal library's marker, read like every library's (library-marker.ts): the database
+ * it belongs to. Null when there is none, or when it is unreadable (a damaged seal is judged
+ * like a missing one: by what the database knows).
  */
 function readSeal(filesDir: string): string | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(filesDir, LIBRARY_MARKER), 'utf8');
-  } catch {
-    return null;
-  }
-  const [library, database] = text.split('\n');
-  const id = /^database ([0-9A-Za-z_-]{1,80})$/.exec(database ?? '')?.[1];
-  return library === INTERNAL_LIBRARY_ID && id ? id : null;
+  const state = markerState(filesDir);
+  return state.kind === 'names' && state.id === INTERNAL_LIBRARY_ID ? state.database : null;
 }
 
 /**
@@ -196,8 +202,9 @@ function readSeal(filesDir: string): string | null {
 function writeSeal(filesDir: string, serverId: string): void {
   try {
     fs.mkdirSync(filesDir, { recursive: true });
-    writeFileDurably(path.join(filesDir, LIBRARY_MARKER), `${INTERNAL_LIBRARY_ID}\ndatabase ${serverId}\n`);
+    writeMarker(filesDir, INTERNAL_LIBRARY_ID, serverId);
   } catch (error) {
-    if (!['ENOSPC', 'EROFS', 'EDQUOT'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    const fault = storageFaultOf(error);
+    if (fault !== 'full' && fault !== 'read_only') throw error;
   }
 }

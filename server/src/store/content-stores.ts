@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AppError } from '../errors.ts';
 import { BlobStore } from './blobs.ts';
 import { HOLDING_FOLDER } from './holding.ts';
+import { hasMarker, LIBRARY_MARKER, readMarker } from './library-marker.ts';
 import type { LibrariesRepo, LibraryRow } from './libraries.repo.ts';
 
 export const INTERNAL_LIBRARY_ID = 'internal';
@@ -80,26 +81,6 @@ export class ContentStores {
   }
 }
 
-export const LIBRARY_MARKER = '.hearth-library';
-
-/** The library id a folder's marker names, or null when it has none. */
-export function readMarker(folder: string): string | null {
-  try {
-    return fs.readFileSync(path.join(folder, LIBRARY_MARKER), 'utf8').trim() || null;
-  } catch {
-    return null;
-  }
-}
-
-/** A library folder carries a marker with its id: an empty mount point is not the library. */
-export function hasMarker(library: Pick<LibraryRow, 'id' | 'path'>): boolean {
-  try {
-    return fs.readFileSync(path.join(library.path, LIBRARY_MARKER), 'utf8').trim() === library.id;
-  } catch {
-    return false;
-  }
-}
-
 /** What a file system or a desktop puts in a folder by itself: not the owner's files. */
 function isHousekeeping(name: string): boolean {
   return ['lost+found', 'System Volume Information', '$RECYCLE.BIN', '.DS_Store', '.Spotlight-V100', '.fseventsd', '.Trashes'].includes(name) || name.startsWith('.Trash-');
@@ -117,45 +98,14 @@ export type FolderContents = { kind: 'empty' } | { kind: 'library'; id: string }
  * folder would be taken away (to the holding folder) at the next start.
  */
 export function inspectFolder(folder: string): FolderContents {
-  const id = readMarker(folder);
-  if (id !== null) return { kind: 'library', id };
+  const marker = readMarker(folder);
+  if (marker !== null) return { kind: 'library', id: marker.id };
   return fs.readdirSync(folder).every(isHousekeeping) ? { kind: 'empty' } : { kind: 'other' };
 }
 
 /** Whether any content file, referenced or not, is left in a library folder (stops at the first). */
 export function holdsContent(folder: string): boolean {
   return OWNED_FOLDERS.some((name) => holdsFile(path.join(folder, name)));
-}
-
-/**
- * File names under `blobs/<shard>/`, one at a time, without listing a million files at once.
- * Entry types are not trusted (a file system may not report them): a shard is whatever opens
- * as a folder, a file whatever is not one.
- */
-export function* contentFileNames(blobsDir: string): Generator<string> {
-  let shards: fs.Dir;
-  try {
-    shards = fs.opendirSync(blobsDir);
-  } catch {
-    return;
-  }
-  try {
-    for (let shard = shards.readSync(); shard !== null; shard = shards.readSync()) {
-      let files: fs.Dir;
-      try {
-        files = fs.opendirSync(path.join(blobsDir, shard.name));
-      } catch {
-        continue;
-      }
-      try {
-        for (let entry = files.readSync(); entry !== null; entry = files.readSync()) if (!entry.isDirectory()) yield entry.name;
-      } finally {
-        files.closeSync();
-      }
-    }
-  } finally {
-    shards.closeSync();
-  }
 }
 
 function holdsFile(dir: string): boolean {
@@ -176,11 +126,17 @@ function holdsFile(dir: string): boolean {
 }
 
 /**
- * Takes a library's own things out of its folder (the marker, blobs/ and tmp/, which hold no
- * referenced content by then, and the holding folder) so the folder is what it was before;
- * the folder itself stays.
+ * Takes a library's own things out of its folder (the marker, and blobs/ and tmp/, which hold
+ * no referenced content by then) so the folder is what it was before; the folder itself stays.
+ * The holding folder goes only once it is empty: its days are emptied by their own rule
+ * (holding.ts), and what is not a day's folder is not the server's.
  */
 export function clearLibraryFolder(folder: string): void {
   fs.rmSync(path.join(folder, LIBRARY_MARKER), { force: true });
-  for (const name of [...OWNED_FOLDERS, HOLDING_FOLDER]) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+  for (const name of OWNED_FOLDERS) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+  try {
+    fs.rmdirSync(path.join(folder, HOLDING_FOLDER));
+  } catch (error) {
+    if (!['ENOENT', 'ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
 }

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StartRefused } from '../start-refused.ts';
-import { openConnection, type Db, type EngineChoice } from './db.ts';
-import { storageFaultOf } from './storage-faults.ts';
+import { isBusy, openConnection, type Db, type EngineChoice } from './db.ts';
+import type { Logger } from '../log.ts';
+import { probeWrite } from './disk-space.ts';
+import { storageFaultOf, type StorageFault } from './storage-faults.ts';
 
 const LOCK_FILE = 'hearth.lock';
 /** Who holds the lock, for the message a second server prints: pid on the first line. */
@@ -24,10 +26,10 @@ export interface DataDirLock {
  * once, with no stale lock to judge by pid or age. It is a file of its own, never the
  * database: a local command (a password reset) may still open hearth.db while the server runs.
  */
-export function lockDataDir(dataDir: string, engine: EngineChoice): DataDirLock {
+export function lockDataDir(dataDir: string, engine: EngineChoice, log: Pick<Logger, 'warn'>): DataDirLock {
   // A folder nobody can write to (a data disk gone read-only) cannot be damaged by a second
   // server either, and a lock cannot be taken there: the start goes on without one.
-  if (!writable(dataDir)) return { release: () => {} };
+  if (!writable(dataDir)) return withoutLock(log, dataDir, 'the data folder cannot be written to (a disk turned read-only?)');
   const lock = openConnection(path.join(dataDir, LOCK_FILE), { engine });
   try {
     lock.pragma('busy_timeout = 0');
@@ -43,11 +45,40 @@ export function lockDataDir(dataDir: string, engine: EngineChoice): DataDirLock 
     if (isBusy(error)) throw new StartRefused('data_dir_in_use', inUseMessage(dataDir, readHolder(dataDir)));
     // A folder whose disk filled before the lock file was ever made cannot hold one; like a
     // read-only one it goes on without it (the start is what lets the owner free space).
-    if (storageFaultOf(error) !== null) return { release: () => {} };
-    throw error;
+    // Only then: any other failure (SQLite's "disk I/O error" on a network share without
+    // POSIX locks) would let two servers run on one folder, so the start stops and says why.
+    const fault = diskRefusal(error, dataDir);
+    if (fault !== null) return withoutLock(log, dataDir, fault === 'full' ? 'the disk is full' : 'the disk is read-only');
+    throw new StartRefused('data_dir_unlockable', unlockableMessage(dataDir, error));
   }
   writeHolder(dataDir);
   return { release: () => release(lock, dataDir) };
+}
+
+/**
+ * Whether the lock failed because the disk refused a write, full or read-only. SQLite's I/O
+ * errors do not say why: the disk itself is asked (a one-byte write), as StorageHealth does.
+ */
+function diskRefusal(error: unknown, dataDir: string): StorageFault | null {
+  const fault = storageFaultOf(error);
+  if (fault !== 'io') return fault;
+  const probe = probeWrite(dataDir);
+  return probe === 'full' || probe === 'read_only' ? probe : null;
+}
+
+/** Said every time: a server without the lock is one a second server would not be kept from. */
+function withoutLock(log: Pick<Logger, 'warn'>, dataDir: string, why: string): DataDirLock {
+  log.warn('running without the data folder\'s lock: a second server started on this folder now would not be refused', { path: dataDir, reason: why });
+  return { release: () => {} };
+}
+
+function unlockableMessage(dataDir: string, error: unknown): string {
+  const detail = String((error as Error)?.message ?? error).slice(0, 200);
+  return (
+    `Hearth did not start: its data folder ${dataDir} is on a drive where file locking does not work (${detail}). ` +
+    'Without a lock, a second server started on the same folder would damage the database. ' +
+    'Put the data folder on a drive of this computer (DATA_DIR), or, for a network share, mount it with file locking turned on. Nothing was changed.'
+  );
 }
 
 function writable(dataDir: string): boolean {
@@ -69,12 +100,6 @@ function release(lock: Db, dataDir: string): void {
     // Kept: it names a process that is gone, which a second server's message tells apart.
   }
   lock.close();
-}
-
-function isBusy(error: unknown): boolean {
-  const e = error as { code?: string; errcode?: number };
-  // better-sqlite3 names the code; node:sqlite gives the number (SQLITE_BUSY = 5).
-  return e.code === 'SQLITE_BUSY' || (typeof e.errcode === 'number' && (e.errcode & 0xff) === 5);
 }
 
 interface Holder {

@@ -84,6 +84,17 @@ export function migrate(db: Db): void {
   }
 }
 
+/**
+ * Whether SQLite refused because another connection has the database (SQLITE_BUSY, or
+ * SQLITE_LOCKED): "database is locked". better-sqlite3 names the code; node:sqlite gives the
+ * number, the primary code in its low byte.
+ */
+export function isBusy(error: unknown): boolean {
+  const e = error as { code?: unknown; errcode?: unknown } | null;
+  if (typeof e?.code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(e.code)) return true;
+  return typeof e?.errcode === 'number' && [5, 6].includes(e.errcode & 0xff);
+}
+
 /** Runs `work` in one immediate transaction: all of it lands, or none of it. */
 export function inTransaction<T>(db: Db, work: () => T): T {
   return db.transaction(work);

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { syncFolder } from './durable-file.ts';
 
 /** Where a library keeps what the clean-up took away, one folder per day: `holding/2025-06-01/`. */
 export const HOLDING_FOLDER = 'holding';
@@ -23,8 +24,8 @@ export async function moveToHolding(root: string, file: string, kind: 'blobs' | 
   await fs.rename(file, target);
   // Both folders synced: a rename undone by a power cut would bring back a file whose garbage
   // row is gone, and the clean-up would never take it again.
-  await syncDir(path.dirname(file));
-  await syncDir(folder);
+  await syncFolder(path.dirname(file));
+  await syncFolder(folder);
 }
 
 /**
@@ -45,6 +46,22 @@ export async function emptyExpiredHolding(root: string, now: number, days = HOLD
   return emptied;
 }
 
+/**
+ * When the last day in a library's holding folder is emptied (see emptyExpiredHolding), or null
+ * when nothing is held there any more: until then, what the clean-up took may still be needed.
+ */
+export async function heldUntil(root: string, now: number, days = HOLDING_DAYS): Promise<number | null> {
+  let until: number | null = null;
+  for (const name of await fs.readdir(path.join(root, HOLDING_FOLDER)).catch(() => [] as string[])) {
+    if (!DAY_FOLDER.test(name)) continue;
+    const start = Date.parse(`${name}T00:00:00Z`);
+    if (!Number.isFinite(start)) continue;
+    const emptiedAt = start + (days + 1) * DAY_MS;
+    if (emptiedAt > now && (until === null || emptiedAt > until)) until = emptiedAt;
+  }
+  return until;
+}
+
 function dayOf(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
 }
@@ -55,15 +72,5 @@ async function exists(file: string): Promise<boolean> {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from './db.ts';
 export interface MediaJobRow {
   node_id: string;
   version: number;
+  /** Starts at which the job's content was on a drive that was away (see MediaService). */
   attempts: number;
   enqueued_at: number;
 }
@@ -47,6 +48,7 @@ export class MediaRepo {
     return this.stmts.next.all({ limit }) as MediaJobRow[];
   }
 
+  /** One more start at which the job's content was away. */
   attempt(nodeId: string): void {
     this.stmts.attempt.run(nodeId);
   }

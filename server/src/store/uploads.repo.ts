@@ -38,6 +38,7 @@ export class UploadsRepo {
       ),
       holdsBlob: db.prepare('SELECT 1 FROM uploads WHERE blob = ?'),
       all: db.prepare('SELECT * FROM uploads'),
+      cutShort: db.prepare('SELECT * FROM uploads WHERE blob IS NOT NULL AND completed_node_id IS NULL LIMIT 500'),
       pendingBytes: db.prepare('SELECT coalesce(sum(coalesce(length, offset)), 0) AS n FROM uploads WHERE owner_id = ? AND completed_node_id IS NULL'),
       activeOnLibrary: db.prepare('SELECT count(*) AS n FROM uploads WHERE library_id = ? AND completed_node_id IS NULL'),
       removeCompletedOnLibrary: db.prepare('DELETE FROM uploads WHERE library_id = ? AND completed_node_id IS NOT NULL'),
@@ -83,6 +84,11 @@ export class UploadsRepo {
 
   all(): UploadRow[] {
     return this.stmts.all.all() as UploadRow[];
+  }
+
+  /** Uploads whose every byte arrived but whose completion the disk cut short (their content id recorded). */
+  cutShort(): UploadRow[] {
+    return this.stmts.cutShort.all() as UploadRow[];
   }
 
   /** Space promised to unfinished uploads: counted against the quota at creation. */

@@ -102,6 +102,30 @@ describe('the holding folder', () => {
     assert.deepEqual(fs.readdirSync(holding).sort(), [days.recent, days.today, 'notes'].sort());
   });
 
+  test('removing a library is refused while its holding folder keeps what a clean-up took, saying from which day it can go; then the held days go and what is not the server’s stays', async () => {
+    const folder = path.join(roots, 'holding-removal');
+    fs.mkdirSync(folder);
+    const lib = (await t.client.post('/libraries', { name: 'Held', path: folder }, { token: owner.access })).body;
+    const today = new Date().toISOString().slice(0, 10);
+    const held = path.join(folder, 'holding', today, 'blobs', '01JHELDBYTHECLEANUP000000');
+    fs.mkdirSync(path.dirname(held), { recursive: true });
+    fs.writeFileSync(held, 'taken by a clean-up today');
+    fs.mkdirSync(path.join(folder, 'holding', 'notes'));
+    fs.writeFileSync(path.join(folder, 'holding', 'notes', 'owner.txt'), 'mine');
+
+    const refused = await t.client.delete(`/libraries/${lib.id}`, { token: owner.access });
+    assertError(refused, 409, 'library_not_empty');
+    const removable = new Date(Date.parse(`${today}T00:00:00Z`) + 31 * DAY).toISOString().slice(0, 10);
+    assert.match(refused.body.error.message, new RegExp(`can be removed from ${removable}`));
+    assert.equal(fs.readFileSync(held, 'utf8'), 'taken by a clean-up today', 'the held file stays');
+    assert.ok((await t.client.get('/libraries', { token: owner.access })).body.items.some((l: any) => l.id === lib.id), 'the library stays');
+
+    // Held past the period (maintenance has not emptied it yet): nothing of it is needed any more.
+    fs.renameSync(path.join(folder, 'holding', today), path.join(folder, 'holding', '2000-01-01'));
+    assert.equal((await t.client.delete(`/libraries/${lib.id}`, { token: owner.access })).status, 204);
+    assert.deepEqual(filesUnder(folder), ['holding/notes/owner.txt'], 'the held days, marker, blobs/ and tmp/ gone; the owner’s own note stays');
+  });
+
   test("removing a library whose folder holds a content file this server has no record of is refused, and the file stays", async () => {
     const folder = path.join(roots, 'newer');
     fs.mkdirSync(folder);

@@ -11,6 +11,7 @@ import { OWNER } from '../helpers/accounts.ts';
 import { assertError } from '../helpers/assert.ts';
 import { ClientFrom } from '../helpers/from-address.ts';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server.ts';
+import { SETUP_ALL_MAX, SETUP_FREE_TRIES } from '../../src/services/setup-gate.ts';
 import { spawnServer } from '../helpers/spawn.ts';
 
 describe('setup from another machine (headless)', () => {
@@ -69,6 +70,61 @@ describe('setup from another machine (headless)', () => {
     const status = (await lan.get('/status')).body;
     assert.deepEqual([status.setup_required, status.setup_code_required], [false, false]);
     assertError(await lan.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: setup.code }), 409, 'already_set_up');
+  });
+});
+
+describe('setup while others guess the code from many addresses', () => {
+  const wrongFor = (code: string) => (code === '0000-0000' ? '1111-1111' : '0000-0000');
+
+  test("guessers on other addresses cannot keep the owner's phone from setting up: its right code is checked at once, not answered 429", async () => {
+    const t = await startTestServer();
+    try {
+      const code = t.server.setup!.code;
+      let refused = 0;
+      const guesses: Promise<unknown>[] = [];
+      for (let a = 10; a < 13; a++) {
+        const guesser = new ClientFrom(t.api, `127.0.0.${a}`);
+        for (let i = 0; i < 10; i++) {
+          const guess = guesser.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: wrongFor(code) });
+          guesses.push(guess.then((res) => (res.status === 429 ? refused++ : undefined)));
+        }
+      }
+      // Their lines are long: some of their guesses are already refused, others wait in them.
+      for (let i = 0; i < 400 && refused === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.ok(refused > 0, 'the guessers are slowed and refused');
+
+      const phone = new ClientFrom(t.api, '127.0.0.20');
+      const res = await phone.post('/setup', { ...OWNER, setup_code: code });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.user.username, OWNER.username);
+      await Promise.all(guesses);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test(`once ${SETUP_ALL_MAX} wrong codes came from anywhere, an address past its first ${SETUP_FREE_TRIES} tries waits out the window (429, Retry-After), while a fresh address (the owner's phone) still gets its tries`, async () => {
+    const t = await startTestServer();
+    try {
+      const code = t.server.setup!.code;
+      const guessers = Array.from({ length: Math.ceil(SETUP_ALL_MAX / SETUP_FREE_TRIES) }, (_, i) => new ClientFrom(t.api, `127.0.1.${i + 1}`));
+      for (const guesser of guessers) {
+        for (let i = 0; i < SETUP_FREE_TRIES; i++) {
+          assertError(await guesser.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: wrongFor(code) }), 403, 'invalid_setup_code');
+        }
+      }
+      const refused = await guessers[0]!.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: code });
+      assertError(refused, 429, 'rate_limited');
+      const retry = Number(refused.headers.get('retry-after'));
+      assert.ok(retry > 0 && retry <= 15 * 60, `Retry-After ${retry} s: at most the window`);
+
+      const phone = new ClientFrom(t.api, '127.0.0.30');
+      assertError(await phone.post('/setup', { ...OWNER, setup_code: wrongFor(code) }), 403, 'invalid_setup_code', 'setup_code');
+      const res = await phone.post('/setup', { ...OWNER, setup_code: code });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -218,6 +218,40 @@ describe('a data folder whose database is lost', () => {
     await assertAllBack(family, env);
   });
 
+  test('a data folder from before the seal, its files all on a library drive, and hearth.db deleted: refused too (an old marker or the blob folder shows a database lived there)', async () => {
+    const roots = await tempDir('hearth-lost-db-preseal-');
+    const libraryFolder = path.join(roots, 'usb', 'Hearth');
+    await fs.mkdir(libraryFolder, { recursive: true });
+    const env = { MOUNTS_ROOT: roots };
+    const family = await familyServer(env, async (server, token) => {
+      const res = await new ApiClient(server.api).post('/libraries', { name: 'USB', path: libraryFolder, make_default: true }, { token });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    });
+    const filesDir = path.join(family.dataDir, 'files');
+    const seal = path.join(filesDir, '.hearth-library');
+    const onDrive = await tree(libraryFolder);
+    // As a version from before the seal left it: no marker in files/, the internal library empty.
+    await fs.rm(seal);
+    await fs.rm(path.join(family.dataDir, 'hearth.db'));
+    assert.deepEqual(Object.keys(await tree(filesDir)), [], 'the internal library holds no file at all');
+
+    let refused = await spawnRefusedServer(family.dataDir, env);
+    assertRefusal(refused, /hearth\.db is missing, but this data folder has had one/);
+    assert.ok(!(await exists(path.join(family.dataDir, 'hearth.db'))), 'no new database was made');
+
+    // A marker alone (the first format: the library id on its own) shows it as well.
+    await fs.rm(path.join(filesDir, 'blobs'), { recursive: true });
+    await fs.rm(path.join(filesDir, 'tmp'), { recursive: true });
+    await fs.writeFile(seal, 'internal');
+    await fs.writeFile(path.join(family.dataDir, 'hearth.db'), '');
+    refused = await spawnRefusedServer(family.dataDir, env);
+    assertRefusal(refused, /hearth\.db is empty \(0 bytes\), but this data folder has had one/);
+    assert.deepEqual(await tree(libraryFolder), onDrive, "the drive's files untouched");
+
+    await restore(family);
+    await assertAllBack(family, env);
+  });
+
   test('a database restored from an older backup of the same install starts, and keeps the files newer than it where they are', async () => {
     const family = await familyServer();
     let newer!: { id: string; data: Buffer };

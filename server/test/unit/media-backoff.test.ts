@@ -24,7 +24,10 @@ test('a job that keeps failing is given up after its tries, and waits between th
     assert.ok(backoff.ready('b'), 'another job does not');
     assert.equal(backoff.waiting, 1);
     now += 5;
-    await wokenUp;
+    // The back-off's timer is unref'd (it never keeps a server alive): something must keep
+    // this test's event loop going while it waits, or the runner may find it empty first.
+    const alive = setInterval(() => {}, 1_000);
+    await wokenUp.finally(() => clearInterval(alive));
     assert.equal(woken, 1, 'the queue is woken when the wait is over');
     assert.ok(backoff.ready('a'));
     for (let tries = 2; tries < MAX_JOB_TRIES; tries++) assert.equal(backoff.fail('a').giveUp, false);

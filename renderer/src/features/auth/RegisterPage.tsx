@@ -6,7 +6,7 @@ import { session } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { PASSWORD_HINT, USERNAME_HINT, useAccountChecks } from './accountChecks.ts';
+import { cleanUsername, PASSWORD_HINT, USERNAME_HINT, useAccountChecks } from './accountChecks.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { attemptLogin, type LoginOutcome } from './login.ts';
 import { useServerStatus } from './queries.ts';
@@ -39,7 +39,7 @@ export function RegisterPage() {
     try {
       await data(
         publicApi.POST('/auth/register', {
-          body: { username: username.trim(), password, invite_code: code, ...(displayName.trim() ? { display_name: displayName.trim() } : {}) },
+          body: { username: cleanUsername(username), password, invite_code: code, ...(displayName.trim() ? { display_name: displayName.trim() } : {}) },
         }),
       );
       const outcome = await attemptLogin(username, password);

@@ -8,7 +8,7 @@ import { session } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice } from '../../ui/Notice.tsx';
-import { PASSWORD_HINT, USERNAME_HINT, useAccountChecks } from './accountChecks.ts';
+import { cleanUsername, PASSWORD_HINT, USERNAME_HINT, useAccountChecks } from './accountChecks.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { authKeys, deviceDescription } from './queries.ts';
 
@@ -45,7 +45,7 @@ export function SetupForm({ serverName, codeRequired, inDesktopApp }: { serverNa
     if (!checks.ready()) return;
     setBusy(true);
     try {
-      const account = { username: username.trim(), password, server_name: name };
+      const account = { username: cleanUsername(username), password, server_name: name };
       const tokens = viaApp
         ? await setupThroughDesktop(account)
         : await data(publicApi.POST('/setup', { body: { ...account, ...deviceDescription(), ...(codeRequired && { setup_code: setupCode.trim() }) } }));

@@ -1,34 +1,38 @@
 import { useState } from 'react';
+import { cleanUsername, usernameProblem as usernameRuleProblem, USERNAME_MAX, USERNAME_MIN } from '../../../../server/src/contract/usernames.ts';
 import { ApiError } from '../../api/errors.ts';
 import { messageOf } from './login.ts';
 
 /*
- * The account rules of the API (api-decisions: usernames are 3 to 32 characters of
- * [A-Za-z0-9._-], passwords 10 to 256 characters, display names up to 64), said the same way
- * in the hint under a field and in the problem beside it, and all checked at once.
+ * The account rules of the API (the username rule is the server's own, from its contract;
+ * passwords 10 to 256 characters, display names up to 64), said the same way in the hint
+ * under a field and in the problem beside it, and all checked at once.
  */
 
-export const USERNAME_HINT = '3 to 32 characters: letters a–z, digits, dots (.), dashes (-) or underscores (_). You type it to sign in.';
+export { cleanUsername };
+
+export const USERNAME_HINT = `${USERNAME_MIN} to ${USERNAME_MAX} characters: letters a–z, digits, dots (.), dashes (-) or underscores (_). You type it to sign in.`;
 export const PASSWORD_HINT = 'At least 10 characters.';
 
 export type AccountField = 'username' | 'password' | 'display_name' | 'server_name';
 export type FieldErrors = Partial<Record<AccountField, string>>;
 type Values = Partial<Record<AccountField, string>>;
 
-const USERNAME_CHARACTER = /[A-Za-z0-9._-]/;
-
 export function usernameProblem(raw: string): string | null {
-  const username = raw.trim();
-  if (username === '') return 'Choose a username.';
-  const wrong = [...new Set([...username].filter((c) => !USERNAME_CHARACTER.test(c)))];
-  if (wrong.length > 0) {
-    const named = wrong.slice(0, 3).map((c) => (c === ' ' ? 'spaces' : `“${c}”`));
-    return `Use only letters a–z, digits, dots, dashes or underscores: not ${named.join(', ')}.`;
+  const problem = usernameRuleProblem(cleanUsername(raw));
+  if (problem === null) return null;
+  switch (problem.kind) {
+    case 'empty':
+      return 'Choose a username.';
+    case 'characters': {
+      const named = problem.wrong.slice(0, 3).map((c) => (/\s/u.test(c) ? 'spaces' : `“${c}”`));
+      return `Use only letters a–z, digits, dots, dashes or underscores: not ${[...new Set(named)].join(', ')}.`;
+    }
+    case 'too_short':
+      return `A username needs at least ${USERNAME_MIN} characters; this one has ${problem.length}.`;
+    case 'too_long':
+      return `A username is at most ${USERNAME_MAX} characters; this one has ${problem.length}.`;
   }
-  const length = [...username].length;
-  if (length < 3) return `A username needs at least 3 characters; this one has ${length}.`;
-  if (length > 32) return `A username is at most 32 characters; this one has ${length}.`;
-  return null;
 }
 
 export function passwordProblem(password: string): string | null {

@@ -1,3 +1,4 @@
+import { cleanUsername } from '../../../../server/src/contract/usernames.ts';
 import { publicApi } from '../../api/client.ts';
 import { ApiError, errorOf } from '../../api/errors.ts';
 import type { PendingResponse, TokenResponse } from '../../api/types.ts';
@@ -19,7 +20,7 @@ export type LoginOutcome =
 /** One sign-in attempt; errors other than "needs a code" are thrown as ApiError. */
 export async function attemptLogin(username: string, password: string, totpCode?: string): Promise<LoginOutcome> {
   const { data, error, response } = await publicApi.POST('/auth/login', {
-    body: { username: username.trim(), password, ...(totpCode ? { totp_code: totpCode.replace(/\s+/g, '') } : {}), ...deviceDescription() },
+    body: { username: cleanUsername(username), password, ...(totpCode ? { totp_code: totpCode.replace(/\s+/g, '') } : {}), ...deviceDescription() },
   });
   if (response.status === 200) return { kind: 'signed-in', tokens: data as TokenResponse };
   if (response.status === 202) return { kind: 'pending', pending: data as PendingResponse & PendingSignIn };

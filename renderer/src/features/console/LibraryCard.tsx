@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Notice } from '../../ui/Notice.tsx';
@@ -114,7 +115,7 @@ export function LibraryCard({ library }: { library: Library }) {
           message={
             <>
               <p>Hearth stops keeping files here. Only a place with no family files in it can be removed; nothing on the drive is deleted.</p>
-              {act.isError && <Notice tone="error">{act.error.message}</Notice>}
+              {act.isError && <Notice tone="error">{removalRefusal(act.error)}</Notice>}
             </>
           }
           confirm="Remove"
@@ -129,4 +130,13 @@ export function LibraryCard({ library }: { library: Library }) {
       )}
     </li>
   );
+}
+
+/**
+ * Why a library cannot be removed yet, in the server's own words when it says which (files it
+ * has no record of, or files kept in the holding folder until a given day): each needs
+ * something else of the owner.
+ */
+function removalRefusal(error: Error): string {
+  return error instanceof ApiError && error.code === 'library_not_empty' && error.serverMessage ? error.serverMessage : error.message;
 }

@@ -4,8 +4,9 @@ import { events } from '../../api/events.ts';
 import { consoleKeys } from './queries.ts';
 
 /**
- * Keeps the console current while it is open: a phone asking to connect shows up at once, and
- * so do usage, settings and devices changed elsewhere. The app's frame owns the socket.
+ * Keeps the console current while it is open: the sessions of a phone asking to connect, and
+ * usage, settings and devices changed elsewhere. The app's frame owns the socket, and keeps
+ * the waiting list current on every page.
  */
 export function useConsoleEvents(): void {
   const queryClient = useQueryClient();
@@ -17,7 +18,8 @@ export function useConsoleEvents(): void {
           case 'device.pending':
           case 'device.approved':
           case 'device.denied':
-            refresh(consoleKeys.pending);
+            // The waiting list itself is kept live by the app's frame for every page
+            // (approvals' useLivePendingDevices): read once, not once per listener.
             refresh(consoleKeys.sessions);
             break;
           case 'library.changed':

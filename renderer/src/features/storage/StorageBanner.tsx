@@ -1,11 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { data, publicApi } from '../../api/client.ts';
 import { events } from '../../api/events.ts';
 import type { Status } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
-import { authKeys } from '../auth/queries.ts';
+import { authKeys, statusQuery } from '../auth/queries.ts';
 import './storage.css';
 
 /**
@@ -18,9 +17,7 @@ export function StorageBanner() {
   const queryClient = useQueryClient();
   const account = useSession();
   const status = useQuery({
-    queryKey: authKeys.status,
-    queryFn: () => data(publicApi.GET('/status')),
-    staleTime: 60_000,
+    ...statusQuery,
     refetchInterval: (query) => (query.state.data && query.state.data.storage !== 'ok' ? 30_000 : false),
   });
   useEffect(

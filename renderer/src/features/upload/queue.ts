@@ -1,10 +1,12 @@
+import { hashKey } from '@tanstack/react-query';
 import type { Upload } from 'tus-js-client';
-import { api, API_BASE, data, publicApi } from '../../api/client.ts';
+import { api, API_BASE, data } from '../../api/client.ts';
 import { MAX_NAME_BYTES, nameBytes, shortenName } from '../../../../server/src/contract/names.ts';
 import { humanMessage } from '../../api/errors.ts';
 import { session } from '../../api/session.ts';
 import type { Node, Status } from '../../api/types.ts';
 import { queryClient } from '../../app/queryClient.ts';
+import { statusQuery } from '../auth/queries.ts';
 import { fileKeys } from '../files/queries.ts';
 import { manifest } from './manifest.ts';
 
@@ -28,6 +30,9 @@ export interface ClashQuestion {
   names: string[];
   answer(choice: 'keep-both' | 'replace' | 'skip'): void;
 }
+
+/** The status query's key as the cache knows it: its answers are how held uploads learn there is room. */
+const STATUS_HASH = hashKey(statusQuery.queryKey);
 
 /** What a held upload says (the panel shows it in place of a percentage). */
 const HELD_FULL = 'Waiting: Hearth is full. It goes on by itself once space is freed.';
@@ -87,7 +92,7 @@ class UploadQueue {
     // The server's disk has room again (its event or a status check updated the status): what
     // waited for it goes on, from where the server says it got.
     queryClient.getQueryCache().subscribe((event) => {
-      if (event.type !== 'updated' || event.query.queryKey[0] !== 'status') return;
+      if (event.type !== 'updated' || event.query.queryHash !== STATUS_HASH) return;
       if ((event.query.state.data as Status | undefined)?.storage === 'ok') this.resumeHeld();
     });
     // The screen lock is released when the page is hidden; take it again on return.
@@ -338,7 +343,7 @@ class UploadQueue {
     // Still `sending` while the status is asked: a status saying "ok" must not resume this
     // very upload (a file too big for the room left would then go round forever).
     const server = await queryClient
-      .fetchQuery({ queryKey: ['status'], queryFn: () => data(publicApi.GET('/status')), staleTime: 0 })
+      .fetchQuery({ ...statusQuery, staleTime: 0 })
       .catch(() => null);
     if (entry.item.status !== 'sending') return;
     if (server?.storage === 'ok') this.update(entry, { status: 'failed', error: uploadErrorMessage(status, body) });
