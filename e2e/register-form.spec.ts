@@ -16,7 +16,8 @@ test('every problem of the form shows at once beside its field, and the username
   const password = page.getByLabel('Password');
   await expect(username).toHaveAccessibleDescription(/3 to 32 characters: letters a–z, digits, dots \(\.\), dashes \(-\) or underscores \(_\)/);
 
-  await page.getByLabel('Your name').fill('Grandma Rose');
+  // Other specs on this worker's server may have a Grandma Rose already: a display name is unique.
+  await page.getByLabel('Your name').fill(`Grandma ${uniqueName('rose')}`);
   await username.fill('Grandma Rose');
   await password.fill('short');
   await page.getByRole('button', { name: 'Create my account' }).click();
