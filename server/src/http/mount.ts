@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { z } from 'zod';
 import { AppError } from '../errors.ts';
-import type { ClientInfo } from '../services/context.ts';
+import type { ClientInfo } from '../services/common/context.ts';
 import type { Services } from '../services/index.ts';
 import { credentialOf } from './bearer.ts';
 import { isReply, type AnyRoute } from './route-def.ts';

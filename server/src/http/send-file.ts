@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import type { FileContent } from '../services/files.ts';
+import type { FileContent } from '../services/files/files.ts';
 import { AppError } from '../errors.ts';
 import { contentDisposition, ifRangeAllows, parseRange } from './range.ts';
 import { servedAs, USER_CONTENT_CSP } from './served-type.ts';

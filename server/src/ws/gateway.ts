@@ -7,7 +7,7 @@ import type { EventPayloads } from '../contract/events.ts';
 import { AppError } from '../errors.ts';
 import { isInAudience, type BusEvent, type EventBus } from '../events/bus.ts';
 import type { Logger } from '../log.ts';
-import type { SessionService } from '../services/sessions.ts';
+import type { SessionService } from '../services/identity/sessions.ts';
 import { bearerToken } from '../http/bearer.ts';
 import { API_PREFIX } from '../http/paths.ts';
 import { answerOnSocket } from '../http/raw-response.ts';

@@ -11,7 +11,7 @@ import { OWNER } from '../helpers/accounts.ts';
 import { assertError } from '../helpers/assert.ts';
 import { ClientFrom } from '../helpers/from-address.ts';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server.ts';
-import { SETUP_ALL_MAX, SETUP_FREE_TRIES } from '../../src/services/setup-gate.ts';
+import { SETUP_ALL_MAX, SETUP_FREE_TRIES } from '../../src/services/identity/setup-gate.ts';
 import { spawnServer } from '../helpers/spawn.ts';
 
 describe('setup from another machine (headless)', () => {
