@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { z } from 'zod';
-import { AppError } from '../errors.ts';
+import { AppError } from '../app-error.ts';
 import type { ClientInfo } from '../services/common/context.ts';
 import type { Services } from '../services/index.ts';
 import { credentialOf } from './bearer.ts';

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { z } from 'zod';
-import type { ErrorCode } from '../contract/errors.ts';
+import type { ErrorCode } from '../contract/error-codes.ts';
 import type { Actor, ClientInfo } from '../services/common/context.ts';
 import type { Services } from '../services/index.ts';
 

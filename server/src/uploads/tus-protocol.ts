@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
-import { AppError } from '../errors.ts';
+import { AppError } from '../app-error.ts';
 import { API_PREFIX } from '../http/paths.ts';
 import type { Actor } from '../services/common/context.ts';
 import type { Services } from '../services/index.ts';

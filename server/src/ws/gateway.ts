@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerConfig } from '../config.ts';
 import type { EventPayloads } from '../contract/events.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../app-error.ts';
 import { isInAudience, type BusEvent, type EventBus } from '../events/bus.ts';
 import type { Logger } from '../log.ts';
 import type { SessionService } from '../services/identity/sessions.ts';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { QUERY_TOKEN_ROUTES } from '../../src/http/bearer.ts';
 import { errorCodes, openApiPath } from '../../src/http/openapi.ts';
 import { ROUTES } from '../../src/http/routes.ts';
-import { ERROR_CATALOGUE } from '../../src/contract/errors.ts';
+import { ERROR_CATALOGUE } from '../../src/contract/error-codes.ts';
 import { setupOwner, type SignedIn } from '../helpers/accounts.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.ts';
 import { assertError } from '../helpers/assert.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import fc from 'fast-check';
-import { ERROR_CATALOGUE } from '../../src/contract/errors.ts';
+import { ERROR_CATALOGUE } from '../../src/contract/error-codes.ts';
 import { ApiClient } from './server.ts';
 
 /*

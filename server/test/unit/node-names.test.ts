@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/app-error.ts';
 import { MAX_NAME_BYTES, nameBytes, shortenName } from '../../src/contract/names.ts';
 import { cleanNodeName, nameKey, naturalSortKey, numberedName, searchKey } from '../../src/services/files/node-names.ts';
 

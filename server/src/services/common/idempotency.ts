@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { Actor, ServiceDeps } from './context.ts';
 
 /** How long a key is remembered. */

@@ -1,5 +1,5 @@
 import type { Page } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;

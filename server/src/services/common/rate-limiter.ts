@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { RateEventsRepo } from '../../store/rate-events.repo.ts';
 
 export interface RateLimits {

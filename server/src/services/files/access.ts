@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { Audience } from '../../events/bus.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
 import type { InheritedGrant } from '../../store/sharing.repo.ts';

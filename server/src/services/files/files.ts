@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { NodeDto, VersionDto } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
 import type { VersionRow } from '../../store/versions.repo.ts';

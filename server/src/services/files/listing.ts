@@ -1,5 +1,5 @@
 import type { NodeDto, Page, TrashPage } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { Keyset, ListedNodeRow, ListScope, SortField } from '../../store/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import { eagerSizes, GRID_SIZE, type MediaLimits, type MediaTools, type ThumbnailSize } from '../../media/processor.ts';
 import { MediaWorkerPool } from '../../media/worker-pool.ts';
 import type { ContentStores } from '../../store/content-stores.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { safeEqual } from '../common/secrets.ts';

@@ -1,5 +1,5 @@
 import { MAX_NAME_BYTES, nameBytes, shortenName } from '../../contract/names.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import { checkReadableName } from '../identity/account-names.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { NodeDto } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import type { UploadRow } from '../../store/uploads.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';

@@ -1,5 +1,5 @@
 import { usernameProblem } from '../../contract/usernames.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 
 /**
  * Characters that make a name read differently from what it is: C0 and C1 controls (DEL

@@ -1,5 +1,5 @@
 import type { Me, Page, PublicUser } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { UserRow } from '../../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';
 import { toMe, toPublicUser } from './user-dto.ts';

@@ -1,5 +1,5 @@
 import type { AdminUser, Page, Role } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { toAdminUser } from './user-dto.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';

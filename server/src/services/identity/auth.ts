@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { PendingResponse, TokenResponse, UserSummary } from '../../contract/dto.ts';
 import { cleanUsername } from '../../contract/usernames.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { UserRow } from '../../store/users.repo.ts';
 import { usernameKey } from '../../store/users.repo.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';

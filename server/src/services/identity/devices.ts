@@ -1,5 +1,5 @@
 import type { PendingDevice, TokenResponse } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { PendingDeviceRow, SessionRow } from '../../store/sessions.repo.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import type { SessionService } from './sessions.ts';

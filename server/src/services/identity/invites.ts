@@ -1,5 +1,5 @@
 import type { Invite, Page, Role } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { InviteRow } from '../../store/invites.repo.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';

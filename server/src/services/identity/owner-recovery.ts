@@ -1,5 +1,5 @@
 import type { TokenResponse } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { OwnerRepo } from '../../store/owner.repo.ts';
 import { usernameKey } from '../../store/users.repo.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';

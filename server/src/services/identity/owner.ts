@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { UserRow } from '../../store/users.repo.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 

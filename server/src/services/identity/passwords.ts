@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 
 const scrypt = promisify(crypto.scrypt) as (
   password: string,

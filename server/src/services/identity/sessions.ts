@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { AdminSession, PendingResponse, SessionInfo, TokenResponse } from '../../contract/dto.ts';
 import type { SessionRevokeReason } from '../../contract/events.ts';
 import type { TokenScope } from './access-tokens.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import { storageFaultOf } from '../../store/storage-faults.ts';
 import type { SessionRow } from '../../store/sessions.repo.ts';
 import type { UserRow } from '../../store/users.repo.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';
 import { addressKey } from '../common/rate-limiter.ts';
 

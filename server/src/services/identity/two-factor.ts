@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { UserRow } from '../../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';
 import { hashSecret, newTypableSecret, normaliseTypableSecret } from '../common/secrets.ts';

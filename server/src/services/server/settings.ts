@@ -1,5 +1,5 @@
 import type { ServerSettings, SettingsView } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { checkReadableName } from '../identity/account-names.ts';
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Page, PublicNodeDto, PublicShareDto } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
 import type { NodeDto } from '../../contract/dto.ts';
 import type { ShareRow } from '../../store/sharing.repo.ts';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Page, PermissionDto, ShareLinkDto } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { GrantRole, ShareRow } from '../../store/sharing.repo.ts';
 import type { AccessService } from '../files/access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';

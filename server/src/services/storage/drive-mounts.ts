@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { BlockDevice, FilesystemKind } from '../../platform/drives.ts';
 import { FILESYSTEMS, MKFS, formatWithUdisks, listBlockDevicesProbed, lsblkInstalled, makeFilesystem, udisksCanFormat } from '../../platform/drives.ts';
 import { isMountPoint, listMounts, mountDevice, mountPool, mountWithUdisks, udisksServiceAnswers, unmountDirect, unmountRefusedForRights, unmountWithUdisks, type MountEntry } from '../../platform/mounts.ts';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { DriveContents, DriveDto, LibraryDto } from '../../contract/dto.ts';
 import { readDriveContents } from './drive-contents.ts';
 import { listBlockDevicesProbed, probeFilesystem, type BlockDevice, type FilesystemKind, type FilesystemProbe } from '../../platform/drives.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { StorageState } from '../../contract/dto.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import type { Logger } from '../../log.ts';
 import { deviceOf, freeBytes, makeReserve, probeWrite, releaseReserve, reserveSize } from '../../store/disk-space.ts';
 import { storageFaultOf, type StorageFault } from '../../store/storage-faults.ts';

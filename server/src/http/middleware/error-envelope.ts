@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { AppError, ERROR_CATALOGUE } from '../../errors.ts';
+import { AppError, ERROR_CATALOGUE } from '../../app-error.ts';
 import type { Logger } from '../../log.ts';
 
 /** Whether an error is the disk refusing a write (and which way): marks that disk as it answers. */

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type ErrorBody, type ErrorCode } from './contract/errors.ts';
+import { ERROR_CATALOGUE, type ErrorBody, type ErrorCode } from './contract/error-codes.ts';
 
 export { ERROR_CATALOGUE, type ErrorCode };
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ERROR_CATALOGUE, type ErrorCode } from '../../src/contract/errors.ts';
-import { AppError, statusOf } from '../../src/errors.ts';
-import { toAppError } from '../../src/http/middleware/errors.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../src/contract/error-codes.ts';
+import { AppError, statusOf } from '../../src/app-error.ts';
+import { toAppError } from '../../src/http/middleware/error-envelope.ts';
 import { ROUTES } from '../../src/http/routes.ts';
 
 const codes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../../server/src/contract/errors.ts';
+import type { ErrorCode } from '../../../server/src/contract/error-codes.ts';
 import { tooManyTries } from './tryAgain.ts';
 
 /** An answer of the API that was not a success, with the server's code to branch on. */
