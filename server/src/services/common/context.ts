@@ -1,3 +1,4 @@
+import { AppError } from '../../app-error.ts';
 import type { ServerConfig } from '../../config.ts';
 import type { EventBus } from '../../events/bus.ts';
 import type { Logger } from '../../log.ts';
@@ -34,4 +35,9 @@ export interface ClientInfo {
   userAgent: string | null;
   /** The request names a proxy's client (Forwarded, X-Forwarded-For, X-Real-IP): `ip` is the proxy's. */
   forwarded?: boolean;
+}
+
+/** Owner-only work (the console's): 403 `forbidden` for any other account. */
+export function requireAdmin(actor: Actor): void {
+  if (actor.role !== 'admin') throw new AppError('forbidden');
 }

@@ -1,6 +1,6 @@
 import { MAX_NAME_BYTES, nameBytes, shortenName } from '../../contract/names.ts';
 import { AppError } from '../../app-error.ts';
-import { checkReadableName } from '../identity/account-names.ts';
+import { checkReadableName } from '../common/readable-names.ts';
 
 /**
  * A node name as stored: NFC, 1 to 255 bytes of UTF-8, no `/` or NUL, not `.` or `..`, no

@@ -1,45 +1,10 @@
 import { usernameProblem } from '../../contract/usernames.ts';
 import { AppError } from '../../app-error.ts';
-
-/**
- * Characters that make a name read differently from what it is: C0 and C1 controls (DEL
- * included), line and paragraph separators, and the bidi controls (embeddings, overrides,
- * isolates, and the marks LRM, RLM and ALM). `invoice\u202Efdp.exe` shows as "invoiceexe.pdf".
- */
-// eslint-disable-next-line no-control-regex
-const SPOOFING_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+import { checkReadableName } from '../common/readable-names.ts';
 
 /** A (cleaned: see cleanUsername) username that breaks the rule is 400 `invalid_username`. */
 export function checkUsername(username: string, field = 'username'): void {
   if (usernameProblem(username) !== null) throw new AppError('invalid_username', undefined, { field });
-}
-
-export function checkPassword(password: string, field = 'password'): void {
-  const length = [...password].length;
-  if (length < 10 || length > 256) throw new AppError('weak_password', undefined, { field });
-}
-
-/** Any name a person reads (file, folder, display, device, server, library): 400 `invalid_name` if it could spoof. */
-export function checkReadableName(name: string, field: string): void {
-  if (withoutSpoofingCharacters(name) !== name) {
-    throw new AppError('invalid_name', 'Names cannot contain control characters or text-direction overrides.', { field });
-  }
-}
-
-/** Text we record but do not refuse (a User-Agent), with what could spoof removed. */
-export function withoutSpoofingCharacters(text: string): string {
-  return text.replace(SPOOFING_CHARACTERS, '');
-}
-
-/** The device name and platform a sign-in gives are shown to whoever approves the device. */
-export function checkDeviceInfo(device: {
-  device_name?: string | null | undefined;
-  platform?: string | null | undefined;
-  device_model?: string | null | undefined;
-}): void {
-  if (device.device_name) checkReadableName(device.device_name, 'device_name');
-  if (device.platform) checkReadableName(device.platform, 'platform');
-  if (device.device_model) checkReadableName(device.device_model, 'device_model');
 }
 
 /** Display names: trimmed, 1 to 64 characters, nothing that could spoof; empty clears. */

@@ -5,8 +5,9 @@ import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';
 import { toMe, toPublicUser } from './user-dto.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
 import { addressKey, type GuessBuckets } from '../common/rate-limiter.ts';
-import { checkNamesFree, checkPassword, cleanDisplayName } from './account-names.ts';
+import { checkNamesFree, cleanDisplayName } from './account-names.ts';
 import type { SessionService } from './sessions.ts';
+import { checkPassword } from './passwords.ts';
 
 /** What an account does to itself: read its profile, rename, change its password. */
 export class AccountService {

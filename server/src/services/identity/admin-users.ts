@@ -1,13 +1,12 @@
 import type { AdminUser, Page, Role } from '../../contract/dto.ts';
 import { AppError } from '../../app-error.ts';
-import type { Actor, ServiceDeps } from '../common/context.ts';
+import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { toAdminUser } from './user-dto.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
-import { checkPassword } from './account-names.ts';
 import { newTypableSecret } from '../common/secrets.ts';
 import type { OwnerService } from './owner.ts';
 import type { SessionService } from './sessions.ts';
-import { requireAdmin } from '../server/settings.ts';
+import { checkPassword } from './passwords.ts';
 
 export interface UserPatch {
   role?: Role | undefined;

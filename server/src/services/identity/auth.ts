@@ -7,12 +7,15 @@ import { usernameKey } from '../../store/users.repo.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';
 import { toUserSummary } from './user-dto.ts';
 import { addressKey } from '../common/rate-limiter.ts';
-import { checkDeviceInfo, checkNamesFree, checkPassword, checkReadableName, checkUsername, cleanDisplayName } from './account-names.ts';
+import { checkNamesFree, checkUsername, cleanDisplayName } from './account-names.ts';
 import { hashSecret, newId } from '../common/secrets.ts';
 import type { DeviceInfo, SessionService } from './sessions.ts';
 import type { SettingsService } from '../server/settings.ts';
 import type { SetupGate } from './setup-gate.ts';
 import type { TwoFactorService } from './two-factor.ts';
+import { checkDeviceInfo } from './device-names.ts';
+import { checkPassword } from './passwords.ts';
+import { checkReadableName } from '../common/readable-names.ts';
 
 export interface SetupInput extends DeviceInfo {
   username: string;

@@ -1,4 +1,5 @@
 import UAParser from 'ua-parser-js';
+import { checkReadableName } from '../common/readable-names.ts';
 
 /*
  * ua-parser-js (1.x, MIT) rather than our own expressions: browsers dress up as each other
@@ -62,4 +63,15 @@ function deviceWord(os: string | undefined, device: { vendor?: string; model?: s
 function withVendor(vendor: string | undefined, model: string): string {
   if (!vendor || ['Apple', 'Google'].includes(vendor) || model.toLowerCase().includes(vendor.toLowerCase())) return model;
   return `${vendor} ${model}`;
+}
+
+/** The device name and platform a sign-in gives are shown to whoever approves the device. */
+export function checkDeviceInfo(device: {
+  device_name?: string | null | undefined;
+  platform?: string | null | undefined;
+  device_model?: string | null | undefined;
+}): void {
+  if (device.device_name) checkReadableName(device.device_name, 'device_name');
+  if (device.platform) checkReadableName(device.platform, 'platform');
+  if (device.device_model) checkReadableName(device.device_model, 'device_model');
 }

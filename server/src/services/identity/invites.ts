@@ -1,11 +1,10 @@
 import type { Invite, Page, Role } from '../../contract/dto.ts';
 import { AppError } from '../../app-error.ts';
 import type { InviteRow } from '../../store/invites.repo.ts';
-import type { Actor, ServiceDeps } from '../common/context.ts';
+import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
 import { hashSecret, newId, newSecret } from '../common/secrets.ts';
-import { checkReadableName } from './account-names.ts';
-import { requireAdmin } from '../server/settings.ts';
+import { checkReadableName } from '../common/readable-names.ts';
 
 export interface InviteInput {
   expires_at?: number | null | undefined;

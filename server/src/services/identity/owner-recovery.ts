@@ -5,9 +5,10 @@ import { usernameKey } from '../../store/users.repo.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';
 import type { OwnerService } from './owner.ts';
 import { addressKey } from '../common/rate-limiter.ts';
-import { checkDeviceInfo, checkPassword } from './account-names.ts';
 import { hashSecret, newTypableSecret, normaliseTypableSecret, safeEqual } from '../common/secrets.ts';
 import type { DeviceInfo, SessionService } from './sessions.ts';
+import { checkDeviceInfo } from './device-names.ts';
+import { checkPassword } from './passwords.ts';
 
 /** How long a recovery code made at the PC works. */
 export const OWNER_RECOVERY_TTL_MS = 15 * 60_000;

@@ -2,6 +2,12 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { AppError } from '../../app-error.ts';
 
+/** Any password Hearth takes (an account's, a link's): 10 to 256 characters. */
+export function checkPassword(password: string, field = 'password'): void {
+  const length = [...password].length;
+  if (length < 10 || length > 256) throw new AppError('weak_password', undefined, { field });
+}
+
 const scrypt = promisify(crypto.scrypt) as (
   password: string,
   salt: Buffer,

@@ -6,13 +6,12 @@ import { AppError } from '../../app-error.ts';
 import { storageFaultOf } from '../../store/storage-faults.ts';
 import type { SessionRow } from '../../store/sessions.repo.ts';
 import type { UserRow } from '../../store/users.repo.ts';
-import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';
+import { requireAdmin, type Actor, type ClientInfo, type ServiceDeps } from '../common/context.ts';
 import { toUserSummary } from './user-dto.ts';
 import { addressKey } from '../common/rate-limiter.ts';
 import { describeDevice } from './device-names.ts';
-import { checkReadableName, withoutSpoofingCharacters } from './account-names.ts';
 import { hashSecret, newId, newSecret } from '../common/secrets.ts';
-import { requireAdmin } from '../server/settings.ts';
+import { checkReadableName, withoutSpoofingCharacters } from '../common/readable-names.ts';
 
 export interface DeviceInfo {
   device_name?: string | null | undefined;

@@ -1,7 +1,6 @@
 import type { LanAddressDto } from '../../contract/dto.ts';
 import { listLanAddresses } from '../../platform/network.ts';
-import type { Actor } from '../common/context.ts';
-import { requireAdmin } from './settings.ts';
+import { requireAdmin, type Actor } from '../common/context.ts';
 
 /** Where phones on the home network reach this server: what the owner types or scans. */
 export class NetworkService {

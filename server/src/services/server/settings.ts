@@ -1,7 +1,7 @@
 import type { ServerSettings, SettingsView } from '../../contract/dto.ts';
 import { AppError } from '../../app-error.ts';
-import type { Actor, ServiceDeps } from '../common/context.ts';
-import { checkReadableName } from '../identity/account-names.ts';
+import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
+import { checkReadableName } from '../common/readable-names.ts';
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   server_name: 'Hearth',
@@ -58,8 +58,4 @@ export class SettingsService {
   setServerName(name: string): void {
     this.deps.store.settings.put('server_name', name.trim());
   }
-}
-
-export function requireAdmin(actor: Actor): void {
-  if (actor.role !== 'admin') throw new AppError('forbidden');
 }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type { AdminStatus, HealthResponse, StatusResponse, StorageState } from '../../contract/dto.ts';
-import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';
+import { requireAdmin, type Actor, type ClientInfo, type ServiceDeps } from '../common/context.ts';
 import type { SetupGate } from '../identity/setup-gate.ts';
-import { requireAdmin, type SettingsService } from './settings.ts';
+import type { SettingsService } from './settings.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
 
 /** What anyone on the network may learn: enough to route a client, nothing about people or files. */

@@ -6,8 +6,8 @@ import type { AccessService } from '../files/access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { toNodeDto } from '../files/node-dto.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
-import { checkPassword } from '../identity/account-names.ts';
 import { hashSecret, newId } from '../common/secrets.ts';
+import { checkPassword } from '../identity/passwords.ts';
 
 export interface PreparedLink {
   nodeId: string;

@@ -11,8 +11,7 @@ import { parseMountSpec, type LibraryRow, type MountedMember, type MountSpec } f
 import { LIBRARY_FOLDER, type DriveCapabilities, type DriveMounts } from './drive-mounts.ts';
 import { checkedName, type LibraryService } from './libraries.ts';
 import { newId } from '../common/secrets.ts';
-import type { Actor, ServiceDeps } from '../common/context.ts';
-import { requireAdmin } from '../server/settings.ts';
+import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 
 export interface FormatInput {
   filesystem: FilesystemKind;

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LibraryDto } from '../../contract/dto.ts';
 import { AppError } from '../../app-error.ts';
-import { checkReadableName } from '../identity/account-names.ts';
 import { isNetworkFs, mountOf } from '../../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
 import { contentFileNames } from '../../store/content-files.ts';
@@ -10,9 +9,9 @@ import { clearLibraryFolder, holdsContent, inspectFolder, type ContentStores } f
 import { emptyExpiredHolding, heldUntil } from '../../store/holding.ts';
 import { hasMarker, holdsFilesOf, LIBRARY_MARKER, markerState, writeMarker } from '../../store/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../../store/libraries.repo.ts';
-import type { Actor, ServiceDeps } from '../common/context.ts';
+import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';
-import { requireAdmin } from '../server/settings.ts';
+import { checkReadableName } from '../common/readable-names.ts';
 
 const USAGE_EVENT_INTERVAL_MS = 2_000;
 /** How many content files a folder may show before it is judged not to be a library's (each one a lookup). */
