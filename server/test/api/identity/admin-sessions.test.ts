@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createMember, login, setupOwner, type SignedIn } from '../helpers/accounts.ts';
-import { assertError } from '../helpers/assert.ts';
-import { EventSocket } from '../helpers/events.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { createMember, login, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
+import { assertError } from '../../helpers/assert.ts';
+import { EventSocket } from '../../helpers/events.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 /*
- * What the owner's console needs from the admin API beyond the rest: every account's devices
- * (and signing any of them out), the running server's uptime and data folder, and a label on
- * an invite saying who it is for.
+ * What the owner's console needs from the admin API beyond the rest: every account's devices,
+ * and signing any of them out.
  */
 
 let t: TestServer;
@@ -89,45 +88,5 @@ describe('DELETE /admin/sessions/{id}', () => {
     assertError(await t.client.delete(`/admin/sessions/${bob.sessionId}`, { token: alice.access }), 403, 'forbidden');
     assertError(await t.client.delete(`/admin/sessions/${bob.sessionId}`), 401, 'unauthorized');
     assert.equal((await t.client.get('/me', { token: bob.access })).status, 200);
-  });
-});
-
-describe('GET /admin/status', () => {
-  test('an admin reads the version, when the server started, its uptime and its data folder', async () => {
-    const res = await t.client.get('/admin/status', { token: owner.access });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(Object.keys(res.body).sort(), ['data_dir', 'started_at', 'uptime_seconds', 'version']);
-    assert.equal(res.body.data_dir, t.dataDir);
-    assert.equal(res.body.version, (await t.client.get('/status')).body.version);
-    assert.ok(res.body.started_at <= Date.now() && res.body.started_at > Date.now() - 10 * 60_000);
-    assert.ok(Number.isInteger(res.body.uptime_seconds) && res.body.uptime_seconds >= 0);
-  });
-
-  test('the data folder stays private: a member gets 403, no token 401, and GET /status does not carry it', async () => {
-    assertError(await t.client.get('/admin/status', { token: alice.access }), 403, 'forbidden');
-    assertError(await t.client.get('/admin/status'), 401, 'unauthorized');
-    assert.ok(!JSON.stringify((await t.client.get('/status')).body).includes(t.dataDir));
-  });
-});
-
-describe('invite labels', () => {
-  test('an invite carries the label it was made with, in its answer and in the list', async () => {
-    const made = await t.client.post('/admin/invites', { label: '  Grandma Rose ' }, { token: owner.access });
-    assert.equal(made.status, 201, JSON.stringify(made.body));
-    assert.equal(made.body.label, 'Grandma Rose');
-    const listed = (await t.client.get('/admin/invites', { token: owner.access })).body.items.find((i: any) => i.id === made.body.id);
-    assert.equal(listed.label, 'Grandma Rose');
-    assert.equal(listed.code, undefined, 'the code is not shown again');
-  });
-
-  test('no label, or an empty one, is null', async () => {
-    assert.equal((await t.client.post('/admin/invites', {}, { token: owner.access })).body.label, null);
-    assert.equal((await t.client.post('/admin/invites', { label: '   ' }, { token: owner.access })).body.label, null);
-  });
-
-  test('a label that could spoof or is too long answers 400 invalid_name on the field', async () => {
-    assertError(await t.client.post('/admin/invites', { label: 'Mum\u202Eeb' }, { token: owner.access }), 400, 'invalid_name', 'label');
-    assertError(await t.client.post('/admin/invites', { label: 'x'.repeat(65) }, { token: owner.access }), 400, 'invalid_name', 'label');
-    assertError(await t.client.post('/admin/invites', { label: 42 }, { token: owner.access }), 400, 'invalid_input', 'label');
   });
 });
