@@ -75,4 +75,23 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // services/<domain>/: common/ is the floor every domain stands on, so it calls into none of
+    // them (a type it carries for them, like ServiceDeps' password hasher, is not a call).
+    files: ['server/src/services/common/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../identity/*', '../files/*', '../sharing/*', '../storage/*', '../server/*', '../index.ts'],
+              allowTypeImports: true,
+              message: 'services/common/ is what every domain uses: it imports no domain.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

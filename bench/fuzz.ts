@@ -6,7 +6,7 @@ import { removeTempDir, tempDir } from './lib/proc.ts';
 import { log, type BenchResult } from './lib/report.ts';
 
 /**
- * `npm run bench -- fuzz`: the fuzz test of server/test/api/fuzz.test.ts, long and with a
+ * `npm run bench -- fuzz`: the fuzz test of server/test/api/http/fuzz.test.ts, long and with a
  * fresh seed (FUZZ_SEED repeats one; FUZZ_PER_OPERATION sets the size, default 400 requests
  * for each of the document's operations). It fails on any 5xx, hang, or 4xx without the
  * envelope and a documented code. The figure is the fuzzer's request rate against well-formed

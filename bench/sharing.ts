@@ -1,8 +1,8 @@
 import http from 'node:http';
 import path from 'node:path';
 import { openConnection, type Db, type Statement } from '../server/src/store/db.ts';
-import { AccessService } from '../server/src/services/access.ts';
-import type { Actor, ServiceDeps } from '../server/src/services/context.ts';
+import { AccessService } from '../server/src/services/files/access.ts';
+import type { Actor, ServiceDeps } from '../server/src/services/common/context.ts';
 import { createStore } from '../server/src/store/index.ts';
 import { NodesRepo, type Keyset, type ListQuery } from '../server/src/store/nodes.repo.ts';
 import { usernameKey } from '../server/src/store/users.repo.ts';

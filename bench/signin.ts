@@ -23,7 +23,7 @@ const FLOOD = 300;
 const FLOOD_ROUNDS = 4;
 const FLOOD_HEAD_START_MS = 1_000;
 
-/** The server's scrypt parameters (server/src/services/passwords.ts). */
+/** The server's scrypt parameters (server/src/services/identity/passwords.ts). */
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;

@@ -2,7 +2,7 @@
  * The server inside Electron's utility process: startServer, as `npm start` runs it, driven by
  * main over the parentPort. A crash here ends this process only; the tray stays and restarts it.
  */
-import { AppError } from '../server/src/errors.ts';
+import { AppError } from '../server/src/app-error.ts';
 import { startServer, type RunningServer } from '../server/src/index.ts';
 import type { FromServer, ToServer } from './host-protocol.ts';
 import type { OwnerSetup, RecoveryRefusal, SetupResult } from './ports.ts';

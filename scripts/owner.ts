@@ -11,7 +11,7 @@ import path from 'node:path';
 import { configFromEnv, resolveConfig } from '../server/src/config.ts';
 import { isBusy, openConnection, type Db } from '../server/src/store/db.ts';
 import { OwnerRepo } from '../server/src/store/owner.repo.ts';
-import { makeOwnerRecoveryCode, OWNER_RECOVERY_TTL_MS } from '../server/src/services/owner-recovery.ts';
+import { makeOwnerRecoveryCode, OWNER_RECOVERY_TTL_MS } from '../server/src/services/identity/owner-recovery.ts';
 
 const USAGE = `Usage: npm run owner -- <command>
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { nameKey, naturalSortKey, searchKey } from '../../server/src/services/node-names.ts';
+import { nameKey, naturalSortKey, searchKey } from '../../server/src/services/files/node-names.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 

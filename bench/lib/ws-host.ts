@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { SettingsView } from '../../server/src/contract/dto.ts';
 import { startServer } from '../../server/src/index.ts';
-import { DEFAULT_SETTINGS } from '../../server/src/services/settings.ts';
+import { DEFAULT_SETTINGS } from '../../server/src/services/server/settings.ts';
 
 export type HostRequest = { type: 'publish'; seq: number } | { type: 'count' } | { type: 'stop' };
 export type HostReply = { type: 'ready'; port: number } | { type: 'count'; connections: number };

@@ -7,14 +7,14 @@ import { EventBus } from './events/bus.ts';
 import { createApp } from './http/app.ts';
 import { answerParserErrors } from './http/parser-errors.ts';
 import { createLogger, type Logger } from './log.ts';
-import { AccessTokens } from './services/access-tokens.ts';
-import type { ServiceDeps } from './services/context.ts';
+import { AccessTokens } from './services/identity/access-tokens.ts';
+import type { ServiceDeps } from './services/common/context.ts';
 import { createServices, type Services } from './services/index.ts';
-import { PasswordHasher } from './services/passwords.ts';
-import { RateLimiter } from './services/rate-limiter.ts';
-import { newId } from './services/secrets.ts';
-import { StorageHealth } from './services/storage-health.ts';
-import { openDatabaseOnDisk } from './services/storage-start.ts';
+import { PasswordHasher } from './services/identity/passwords.ts';
+import { RateLimiter } from './services/common/rate-limiter.ts';
+import { newId } from './services/common/secrets.ts';
+import { StorageHealth } from './services/storage/storage-health.ts';
+import { openDatabaseOnDisk } from './services/storage/storage-start.ts';
 import { openDataDir, preparePrivateDataDir, type OpenDataDir } from './store/data-dir.ts';
 import { createStore } from './store/index.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
@@ -24,9 +24,9 @@ import { ContentStores } from './store/content-stores.ts';
 import { WsGateway } from './ws/gateway.ts';
 import { HostAllowList } from './http/host-allow-list.ts';
 import { Listening, listenPlan } from './http/listening.ts';
-import type { SetupInput } from './services/auth.ts';
-import type { OwnerRecoveryCode } from './services/owner-recovery.ts';
-import { PublicOrigin } from './services/public-origin.ts';
+import type { SetupInput } from './services/identity/auth.ts';
+import type { OwnerRecoveryCode } from './services/identity/owner-recovery.ts';
+import { PublicOrigin } from './services/server/public-origin.ts';
 
 export interface RunningServer {
   /** Where clients on this machine reach the server. */

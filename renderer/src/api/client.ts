@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import { ApiError, errorOf, networkError } from './errors.ts';
+import { ApiError, errorOf, networkError } from './error-messages.ts';
 import type { paths } from './schema';
 import { session } from './session.ts';
 

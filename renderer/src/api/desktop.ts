@@ -1,4 +1,4 @@
-import { ApiError, knownCode } from './errors.ts';
+import { ApiError, knownCode } from './error-messages.ts';
 import type { TokenResponse } from './types.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { desktopBridge, localOwnerTokens } from './desktop.ts';
-import { errorOf, networkError, type ApiError } from './errors.ts';
+import { errorOf, networkError, type ApiError } from './error-messages.ts';
 import { withCrossTabLock } from './lock.ts';
 import { readRefreshToken, writeRefreshToken } from './refresh-token-store.ts';
 import type { TokenResponse, User } from './types.ts';

@@ -2,7 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from '../log.ts';
 import type { Services } from '../services/index.ts';
-import { errorEnvelope } from './middleware/errors.ts';
+import { errorEnvelope } from './middleware/error-envelope.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { requireHost } from './middleware/require-host.ts';
 import { securityHeaders } from './middleware/security-headers.ts';

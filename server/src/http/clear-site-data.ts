@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../app-error.ts';
 
 /**
  * Answered when a browser's session ends at its own request or on its own refresh: the browser

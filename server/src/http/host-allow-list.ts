@@ -2,7 +2,7 @@ import net from 'node:net';
 import os from 'node:os';
 import type Koa from 'koa';
 import { normaliseHostName } from '../config.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../app-error.ts';
 import { OwnAddresses, canonicalAddress } from '../platform/network.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import type { Actor } from '../services/context.ts';
+import type { Actor } from '../services/common/context.ts';
 import type { Services } from '../services/index.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CATALOGUE, type ErrorCode } from '../contract/errors.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from '../contract/error-codes.ts';
 import { VERSION } from '../config.ts';
 import { QUERY_TOKEN_ROUTES } from './bearer.ts';
 import type { AnyRoute } from './route-def.ts';

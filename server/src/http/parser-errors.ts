@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AppError } from '../errors.ts';
+import { AppError } from '../app-error.ts';
 import type { Logger } from '../log.ts';
 import { answerOnSocket, closingEnvelope } from './raw-response.ts';
 

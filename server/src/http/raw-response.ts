@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AppError } from '../errors.ts';
+import type { AppError } from '../app-error.ts';
 
 /** The headers every answer carries (see middleware/security-headers.ts), for answers written outside Koa. */
 const SECURITY_HEADERS: Record<string, string> = {

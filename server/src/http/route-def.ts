@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { z } from 'zod';
-import type { ErrorCode } from '../contract/errors.ts';
-import type { Actor, ClientInfo } from '../services/context.ts';
+import type { ErrorCode } from '../contract/error-codes.ts';
+import type { Actor, ClientInfo } from '../services/common/context.ts';
 import type { Services } from '../services/index.ts';
 
 export type Method = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

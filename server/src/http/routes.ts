@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../app-error.ts';
 import { openApiDocument } from './openapi.ts';
 import { route, type AnyRoute } from './route-def.ts';
 import * as account from './routes/account.ts';

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
-import type { FileContent } from '../services/files.ts';
-import { AppError } from '../errors.ts';
+import type { FileContent } from '../services/files/files.ts';
+import { AppError } from '../app-error.ts';
 import { contentDisposition, ifRangeAllows, parseRange } from './range.ts';
 import { servedAs, USER_CONTENT_CSP } from './served-type.ts';
 

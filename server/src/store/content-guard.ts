@@ -28,7 +28,7 @@ const EVIDENCE_SCAN_LIMIT = 10_000;
  * a folder from before seals whose `files/` shows that a database lived there. A folder from before seals existed
  * is sealed on its first start if its database knows at least one of its content files.
  * A database restored from an older backup has the same id and starts: the clean-up then
- * keeps every file the database does not know (services/reconcile.ts), so nothing newer than
+ * keeps every file the database does not know (services/files/reconcile.ts), so nothing newer than
  * the backup is lost either.
  */
 export function openGuardedDatabase(dataDir: string, engine: EngineChoice, mintId: () => string, open = (file: string) => openDatabase(file, engine)): Db {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError } from '../errors.ts';
+import { AppError } from '../app-error.ts';
 import { BlobStore } from './blobs.ts';
 import { HOLDING_FOLDER } from './holding.ts';
 import { hasMarker, LIBRARY_MARKER, readMarker } from './library-marker.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/app-error.ts';
 import { OWNER } from '../helpers/accounts.ts';
 import { runOwnerCli } from '../helpers/owner-cli.ts';
 import { ApiClient, makeTempDir, startTestServer } from '../helpers/server.ts';

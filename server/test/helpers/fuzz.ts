@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import fc from 'fast-check';
-import { ERROR_CATALOGUE } from '../../src/contract/errors.ts';
+import { ERROR_CATALOGUE } from '../../src/contract/error-codes.ts';
 import { ApiClient } from './server.ts';
 
 /*
@@ -10,7 +10,7 @@ import { ApiClient } from './server.ts';
  * unicode, garbage ids and cursors, bodies that are not JSON) with and without an account,
  * and checks each answer: never a 5xx, never a hang, and every 4xx the error envelope with a
  * catalogue code the document lists for that operation. Generation is seeded (fast-check), so
- * a run is repeated exactly by its seed. Used by server/test/api/fuzz.test.ts (bounded) and
+ * a run is repeated exactly by its seed. Used by server/test/api/http/fuzz.test.ts (bounded) and
  * bench/fuzz.ts (long).
  */
 

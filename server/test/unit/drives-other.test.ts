@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { blockDevicesFromSysteminformation, type SiBlockDevice } from '../../src/platform/drives-other.ts';
-import { linuxOnlyCapabilities } from '../../src/services/drive-mounts.ts';
+import { linuxOnlyCapabilities } from '../../src/services/storage/drive-mounts.ts';
 
 const base = { identifier: '', type: 'disk', fsType: '', mount: '', size: 0, physical: 'Local', uuid: '', label: '', model: '', removable: false };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { linkReach } from '../../src/services/link-reach.ts';
+import { linkReach } from '../../src/services/server/link-reach.ts';
 
 // Issue 19, finding 11: the share dialog says "home network only" unless links open from outside.
 

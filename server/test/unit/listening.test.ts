@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { describe, test } from 'node:test';
 import { Listening, listenPlan } from '../../src/http/listening.ts';
-import { isThisPc } from '../../src/services/setup-gate.ts';
+import { isThisPc } from '../../src/services/identity/setup-gate.ts';
 
 describe('listenPlan', () => {
   const before = { ownerExists: false };

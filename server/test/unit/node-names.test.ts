@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/app-error.ts';
 import { MAX_NAME_BYTES, nameBytes, shortenName } from '../../src/contract/names.ts';
-import { cleanNodeName, nameKey, naturalSortKey, numberedName, searchKey } from '../../src/services/node-names.ts';
+import { cleanNodeName, nameKey, naturalSortKey, numberedName, searchKey } from '../../src/services/files/node-names.ts';
 
 /** Asserts that `work` throws an AppError with code invalid_name naming `field`. */
 function assertInvalidName(work: () => unknown, field = 'name'): void {

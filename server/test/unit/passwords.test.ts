@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { DEFAULT_CONFIG } from '../../src/config.ts';
-import { PasswordHasher } from '../../src/services/passwords.ts';
+import { PasswordHasher } from '../../src/services/identity/passwords.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const hasher = new PasswordHasher(DEFAULT_CONFIG.passwordHashCost, DEFAULT_CONFIG.passwordHashConcurrency);

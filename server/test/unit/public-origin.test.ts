@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PublicOrigin } from '../../src/services/public-origin.ts';
+import { PublicOrigin } from '../../src/services/server/public-origin.ts';
 import type { LanAddress } from '../../src/platform/network.ts';
 
 const LAN: LanAddress[] = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
-import { addressKey, RateLimiter } from '../../src/services/rate-limiter.ts';
+import { addressKey, RateLimiter } from '../../src/services/common/rate-limiter.ts';
 import { migrate, openConnection } from '../../src/store/db.ts';
 import { RateEventsRepo } from '../../src/store/rate-events.repo.ts';
 

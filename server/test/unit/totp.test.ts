@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as OTPAuth from 'otpauth';
-import { matchTotpStep, newTotpSecret, otpauthUrl, totpCodeAt } from '../../src/services/totp.ts';
+import { matchTotpStep, newTotpSecret, otpauthUrl, totpCodeAt } from '../../src/services/identity/totp.ts';
 
 /** RFC 6238 appendix B: the SHA-1 seed is the ASCII string "12345678901234567890". */
 const RFC_SEED_ASCII = '12345678901234567890';

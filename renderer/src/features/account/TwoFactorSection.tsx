@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client.ts';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError } from '../../api/error-messages.ts';
 import { tooManyTries } from '../../api/tryAgain.ts';
 import { session } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { publicApi } from '../../api/client.ts';
-import { errorOf } from '../../api/errors.ts';
+import { errorOf } from '../../api/error-messages.ts';
 import { session } from '../../api/session.ts';
 import type { TokenResponse } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { desktopBridge } from '../../api/desktop.ts';
 import { session } from '../../api/session.ts';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError } from '../../api/error-messages.ts';
 import { tooManyTries } from '../../api/tryAgain.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';

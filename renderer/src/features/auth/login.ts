@@ -1,6 +1,6 @@
 import { cleanUsername } from '../../../../server/src/contract/usernames.ts';
 import { publicApi } from '../../api/client.ts';
-import { ApiError, errorOf } from '../../api/errors.ts';
+import { ApiError, errorOf } from '../../api/error-messages.ts';
 import type { PendingResponse, TokenResponse } from '../../api/types.ts';
 import { deviceDescription } from './queries.ts';
 

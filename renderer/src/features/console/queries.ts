@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, authedFetch, API_BASE, data } from '../../api/client.ts';
-import { errorOf } from '../../api/errors.ts';
+import { errorOf } from '../../api/error-messages.ts';
 import type { Answer } from '../../api/types.ts';
 import { approvalKeys } from '../approvals/queries.ts';
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ApiError } from '../../api/errors.ts';
+import type { ApiError } from '../../api/error-messages.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Icon, type IconName } from '../../ui/Icon.tsx';
 import { PublicBrand } from './PublicFrame.tsx';

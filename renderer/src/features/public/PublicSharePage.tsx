@@ -1,7 +1,7 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError } from '../../api/error-messages.ts';
 import { Spinner } from '../../ui/Notice.tsx';
 import { downloadUrl, fetchShare, mediaKind, thumbnailUrl, type SharedNode } from './api.ts';
 import { dropGrant, keepGrant, keptGrant } from './grants.ts';

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError } from '../../api/error-messages.ts';
 
 /**
  * The public page's own cache, apart from the signed-in app's: signing out in another tab

@@ -2,7 +2,7 @@ import { hashKey } from '@tanstack/react-query';
 import type { Upload } from 'tus-js-client';
 import { api, API_BASE, data } from '../../api/client.ts';
 import { MAX_NAME_BYTES, nameBytes, shortenName } from '../../../../server/src/contract/names.ts';
-import { humanMessage } from '../../api/errors.ts';
+import { humanMessage } from '../../api/error-messages.ts';
 import { session } from '../../api/session.ts';
 import type { Node, Status } from '../../api/types.ts';
 import { queryClient } from '../../app/queryClient.ts';

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { Logger } from '../../log.ts';
-import { routeOf } from './errors.ts';
+import { routeOf } from './error-envelope.ts';
 
 /**
  * Logs the route template, never the raw URL: paths and query strings can hold invite

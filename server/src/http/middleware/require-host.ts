@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 
 /**
  * HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own check answers a bare 400 with

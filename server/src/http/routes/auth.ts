@@ -1,5 +1,5 @@
 import type * as S from '../schemas.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../app-error.ts';
 import { CLEAR_CACHE, clearingCache } from '../clear-site-data.ts';
 import { reply, type Handler } from '../route-def.ts';
 

@@ -1,0 +1,89 @@
+import { AppError } from '../../app-error.ts';
+import type { Audience } from '../../events/bus.ts';
+import type { NodeRow } from '../../store/nodes.repo.ts';
+import type { InheritedGrant } from '../../store/sharing.repo.ts';
+import type { Actor, ServiceDeps } from '../common/context.ts';
+
+/**
+ * What the caller wants to do with a node:
+ * - `read`: see, list, download;
+ * - `write`: add inside it or change its content (upload, new folder, new version);
+ * - `modify`: rename, move or trash the node itself;
+ * - `manage`: what only the owner does (share it, grant access, delete for good, restore).
+ */
+export type Need = 'read' | 'write' | 'modify' | 'manage';
+
+export type AccessRole = 'owner' | 'editor' | 'viewer';
+
+/**
+ * The one access check every node route goes through. A node is visible to its owner and
+ * to accounts granted access on it or on a folder above it; an editor works inside what was
+ * granted but cannot rename or trash the granted item itself. A node the caller may not see
+ * answers 404, the same as one that does not exist: existence is never revealed.
+ */
+export class AccessService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  node(actor: Pick<Actor, 'userId'>, nodeId: string, need: Need): NodeRow {
+    const node = this.deps.store.nodes.byId(nodeId, actor.userId);
+    if (!node) throw new AppError('not_found');
+    if (node.owner_id === actor.userId) return node;
+    // Someone else's trash is theirs alone.
+    if (node.in_trash) throw new AppError('not_found');
+    const grants = this.deps.store.permissions.inherited(node.id, actor.userId);
+    if (grants.length === 0) throw new AppError('not_found');
+    if (!allows(grants, need)) throw new AppError('forbidden');
+    return node;
+  }
+
+  /** The caller's role on a node it can see. */
+  roleOn(actor: Actor, node: NodeRow): AccessRole {
+    if (node.owner_id === actor.userId) return 'owner';
+    const grants = this.deps.store.permissions.inherited(node.id, actor.userId);
+    return grants.some((g) => g.role === 'editor') ? 'editor' : 'viewer';
+  }
+
+  /** A folder the caller may add to; `null` (or "root") is the caller's own top level. */
+  targetFolder(actor: Pick<Actor, 'userId'>, parentId: string | null): NodeRow | null {
+    if (parentId === null) return null;
+    const parent = this.node(actor, parentId, 'write');
+    if (parent.type !== 'folder') throw new AppError('invalid_input', 'The parent must be a folder.', { field: 'parent_id' });
+    if (parent.in_trash) throw new AppError('in_trash');
+    return parent;
+  }
+
+  /**
+   * For a grantee, the ancestors above what was granted are not theirs to see: the path
+   * starts at the highest granted node.
+   */
+  visiblePath(actor: Actor, path: NodeRow[]): NodeRow[] {
+    const target = path[path.length - 1];
+    if (!target || target.owner_id === actor.userId) return path;
+    const granted = new Set(this.deps.store.permissions.inherited(target.id, actor.userId).map((g) => g.node_id));
+    const top = path.findIndex((n) => granted.has(n.id));
+    return top < 0 ? [] : path.slice(top);
+  }
+
+  /** Who receives events about a node: its owner and everyone granted access to it or above it. */
+  audienceOf(node: Pick<NodeRow, 'id' | 'owner_id'>): Audience {
+    return { users: [...new Set([node.owner_id, ...this.deps.store.permissions.grantees(node.id)])] };
+  }
+}
+
+function allows(grants: InheritedGrant[], need: Need): boolean {
+  switch (need) {
+    case 'read':
+      return true;
+    case 'write':
+      return grants.some((g) => g.role === 'editor');
+    case 'modify':
+      return grants.some((g) => g.role === 'editor' && g.depth > 0);
+    case 'manage':
+      return false;
+  }
+}
+
+/** `parent_id` as clients send it: omitted, null or "root" all mean the top level. */
+export function normaliseParentId(parentId: string | null | undefined): string | null {
+  return parentId === undefined || parentId === null || parentId === 'root' ? null : parentId;
+}

@@ -1,0 +1,82 @@
+import crypto from 'node:crypto';
+import { AppError } from '../../app-error.ts';
+import type { AccessService } from './access.ts';
+import type { Actor, ServiceDeps } from '../common/context.ts';
+import { safeEqual } from '../common/secrets.ts';
+import type { SessionService } from '../identity/sessions.ts';
+
+/** What a node token says: this session may read this node until then. */
+interface NodeClaims {
+  sessionId: string;
+  nodeId: string;
+  expiresAt: number;
+}
+
+export interface NodeAccessToken {
+  access_token: string;
+  expires_at: number;
+}
+
+const MARK = 'n1';
+
+/**
+ * Tokens for the URLs a browser loads by itself (a download link, a video's src, a zoomed
+ * photo), where no header can be set. Such a URL outlives the page: it sits in the browser's
+ * downloads list and history. So the token in it opens one node, for reading, for a few
+ * minutes, and only through that node's own URL routes; it is not a session's token, which
+ * would open the whole API. It is signed, not stored: minting one costs a hash and no write.
+ * Checked on every use: the session must still be signed in (signing out kills it at once)
+ * and the routes check the account's access to the node as for any request (losing access to
+ * the node kills it too).
+ */
+export class NodeAccessService {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: AccessService,
+    private readonly sessions: SessionService,
+  ) {
+    this.key = deps.accessTokens.derivedKey('node-url-token');
+  }
+
+  /** A token for `?access_token=` on this node's download, thumbnail and preview, for a caller who may read it. */
+  mint(actor: Actor, nodeId: string): NodeAccessToken {
+    const node = this.access.node(actor, nodeId, 'read');
+    const expiresAt = this.deps.now() + this.deps.config.nodeTokenTtlMs;
+    return { access_token: this.sign({ sessionId: actor.sessionId, nodeId: node.id, expiresAt }), expires_at: expiresAt };
+  }
+
+  /** The actor behind a node token presented on a URL route of `nodeId`; 401 for anything else. */
+  authenticate(token: string, nodeId: string): Actor {
+    const now = this.deps.now();
+    const claims = this.verify(token);
+    if (claims === null || claims.nodeId !== nodeId || claims.expiresAt <= now) {
+      // The mistake a client makes when it upgrades: say how to put it right.
+      if (this.deps.accessTokens.verify(token, now) !== null) {
+        throw new AppError('invalid_token', "A session's access token is not accepted in a URL: use a token from POST /nodes/{id}/access-token.");
+      }
+      throw new AppError('invalid_token', 'This link has expired, or is not for this file.');
+    }
+    return this.sessions.liveActor(claims.sessionId);
+  }
+
+  private sign(claims: NodeClaims): string {
+    const body = `${MARK}.${claims.sessionId}.${claims.nodeId}.${claims.expiresAt}`;
+    return `${body}.${this.mac(body)}`;
+  }
+
+  private verify(token: string): NodeClaims | null {
+    const parts = token.split('.');
+    if (parts.length !== 5 || parts[0] !== MARK) return null;
+    const [, sessionId, nodeId, expiry, mac] = parts as [string, string, string, string, string];
+    if (!safeEqual(mac, this.mac(`${MARK}.${sessionId}.${nodeId}.${expiry}`))) return null;
+    const expiresAt = Number(expiry);
+    if (!Number.isSafeInteger(expiresAt)) return null;
+    return { sessionId, nodeId, expiresAt };
+  }
+
+  private mac(body: string): string {
+    return crypto.createHmac('sha256', this.key).update(body).digest('base64url');
+  }
+}

@@ -1,0 +1,18 @@
+import type { LanAddressDto } from '../../contract/dto.ts';
+import { listLanAddresses } from '../../platform/network.ts';
+import { requireAdmin, type Actor } from '../common/context.ts';
+
+/** Where phones on the home network reach this server: what the owner types or scans. */
+export class NetworkService {
+  /** The machine's LAN addresses (no loopback, link-local or virtual adapters) with the port requests arrive on. */
+  lan(actor: Actor, port: number): { port: number; addresses: LanAddressDto[] } {
+    requireAdmin(actor);
+    return {
+      port,
+      addresses: listLanAddresses().map((a) => ({
+        ...a,
+        url: `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${port}/`,
+      })),
+    };
+  }
+}

@@ -1,0 +1,54 @@
+import type { ServerConfig } from '../../config.ts';
+import { listLanAddresses, type LanAddress } from '../../platform/network.ts';
+import { linkReach, type LinkReach } from './link-reach.ts';
+
+/** How long a detected origin is reused before the LAN address is read again (DHCP moves it). */
+const DETECTED_FOR_MS = 10_000;
+
+/**
+ * The origin family devices reach the server at, for the URLs the server hands out (public
+ * links). Never taken from the request's Host: a page that rebinds its own name to the
+ * server would otherwise get links on that name. Configured (`PUBLIC_URL`), or detected: the
+ * address the server listens on, or for a wildcard listen the machine's LAN address.
+ */
+export class PublicOrigin {
+  private detected: { origin: string; at: number } | undefined;
+  private port = 0;
+
+  constructor(
+    private readonly config: Pick<ServerConfig, 'host' | 'publicUrl'>,
+    private readonly lanAddresses: () => LanAddress[] = () => listLanAddresses(),
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Called once the server listens: a configured port of 0 means "any", known only then. */
+  listeningOn(port: number): void {
+    this.port = port;
+    this.detected = undefined;
+  }
+
+  current(): string {
+    if (this.config.publicUrl !== null) return this.config.publicUrl;
+    const now = this.now();
+    if (this.detected === undefined || now - this.detected.at > DETECTED_FOR_MS) {
+      this.detected = { origin: `http://${urlHost(this.detectHost())}:${this.port}`, at: now };
+    }
+    return this.detected.origin;
+  }
+
+  /** Where links on the current origin open: at home only, until PUBLIC_URL names an outside address. */
+  reach(): LinkReach {
+    return linkReach(this.current());
+  }
+
+  private detectHost(): string {
+    const { host } = this.config;
+    if (host !== '' && host !== '0.0.0.0' && host !== '::') return host;
+    const lan = this.lanAddresses().filter((a) => host === '::' || a.family === 'IPv4');
+    return lan[0]?.address ?? '127.0.0.1';
+  }
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,150 @@
+import crypto from 'node:crypto';
+import type { Page, PublicNodeDto, PublicShareDto } from '../../contract/dto.ts';
+import { AppError } from '../../app-error.ts';
+import type { NodeRow } from '../../store/nodes.repo.ts';
+import type { NodeDto } from '../../contract/dto.ts';
+import type { ShareRow } from '../../store/sharing.repo.ts';
+import type { ClientInfo, ServiceDeps } from '../common/context.ts';
+import type { FileContent, FileService } from '../files/files.ts';
+import type { ListInput, ListingService } from '../files/listing.ts';
+import { toNodeDto } from '../files/node-dto.ts';
+import { addressKey } from '../common/rate-limiter.ts';
+import { hashSecret, safeEqual } from '../common/secrets.ts';
+
+/** How long an unlocked password-protected link stays open for the browser that unlocked it. */
+const GRANT_TTL_MS = 12 * 60 * 60_000;
+
+/** What a visitor presents: the link's token and, for a protected link, the unlock grant. */
+export interface LinkCredentials {
+  token: string;
+  grant?: string | undefined;
+}
+
+/**
+ * The public side of links, for visitors without an account. A share token opens one node
+ * (and what is under it, for a folder) and nothing else. Every request, byte-serving ones
+ * included, checks the link's state again: revoking a link stops the next range request of
+ * a download already under way.
+ */
+export class PublicShareService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly files: FileService,
+    private readonly listing: ListingService,
+    private readonly grantKey: Buffer,
+  ) {}
+
+  info(credentials: LinkCredentials): PublicShareDto {
+    const { share, node } = this.open(credentials);
+    const owner = this.deps.store.users.byId(node.owner_id);
+    return {
+      node: { ...publicNode(node), parent_id: null },
+      owner_name: owner ? (owner.display_name ?? owner.username) : '',
+      allow_download: share.allow_download === 1,
+      expires_at: share.expires_at,
+    };
+  }
+
+  /** Trades the link's password for a grant; wrong passwords are rate limited per link and per address. */
+  async unlock(token: string, password: string, client: ClientInfo): Promise<{ grant: string; expires_at: number }> {
+    const share = this.live(token);
+    // A link to something in the trash is no link, here as on every other public route.
+    const node = this.deps.store.nodes.byId(share.node_id, '');
+    if (!node || node.in_trash) throw new AppError('not_found');
+    if (share.password_hash === null) throw new AppError('invalid_input', 'This link has no password.');
+    const passwordHash = share.password_hash;
+    const address = addressKey(client.ip);
+    // Refused per link and address (a guesser locks only itself out); the link itself is
+    // only slowed, so its rightful visitors still get in.
+    const linkBucket = `share:${share.id}`;
+    const right = await this.deps.rateLimiter.guess({ limited: [`${linkBucket}:ip:${address}`], slowed: linkBucket }, (signal) =>
+      this.deps.passwords.verify(password, passwordHash, address, signal),
+    );
+    if (!right) throw new AppError('wrong_password', 'That password is not right.', { field: 'password' });
+    this.deps.rateLimiter.reset(linkBucket);
+    const expiresAt = this.deps.now() + GRANT_TTL_MS;
+    return { grant: this.signGrant(share, expiresAt), expires_at: expiresAt };
+  }
+
+  children(credentials: LinkCredentials, input: ListInput): Page<PublicNodeDto> {
+    const { share, node } = this.open(credentials);
+    const folder = input.parent_id ? this.inside(share, node, input.parent_id) : node;
+    if (folder.type !== 'folder') throw new AppError('invalid_input', 'parent_id must be a folder.', { field: 'parent_id' });
+    const page = this.listing.children(folder.id, '', { ...input, filter: undefined, query: undefined });
+    return { ...page, items: page.items.map(withoutOwner) };
+  }
+
+  download(credentials: LinkCredentials, nodeId: string | undefined): FileContent {
+    const { share, node } = this.open(credentials);
+    if (share.allow_download !== 1) throw new AppError('download_disabled');
+    const target = nodeId ? this.inside(share, node, nodeId) : node;
+    return this.files.contentOf(target);
+  }
+
+  /** Thumbnails of what the link opens (they exist once the media pipeline made them). */
+  thumbnailTarget(credentials: LinkCredentials, nodeId: string | undefined): NodeRow {
+    const { share, node } = this.open(credentials);
+    return nodeId ? this.inside(share, node, nodeId) : node;
+  }
+
+  /** The link and its node, if the link is usable by this visitor right now. */
+  private open(credentials: LinkCredentials): { share: ShareRow; node: NodeRow } {
+    const share = this.live(credentials.token);
+    if (share.password_hash !== null && !this.grantValid(share, credentials.grant)) {
+      throw new AppError('share_password_required');
+    }
+    const node = this.deps.store.nodes.byId(share.node_id, '');
+    if (!node || node.in_trash) throw new AppError('not_found');
+    return { share, node };
+  }
+
+  /** Unknown, revoked and suspended links are the same 404; expired ones say so (410). */
+  private live(token: string): ShareRow {
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new AppError('not_found');
+    const share = this.deps.store.shares.byTokenHash(hashSecret(token));
+    if (!share || share.revoked_at !== null) throw new AppError('not_found');
+    // The links of a disabled account are suspended, as if revoked, until it is enabled again.
+    if (this.deps.store.users.byId(share.created_by)?.disabled !== false) throw new AppError('not_found');
+    if (share.expires_at !== null && share.expires_at <= this.deps.now()) throw new AppError('share_expired');
+    return share;
+  }
+
+  /** A node under the shared one; anything outside the shared tree does not exist here. */
+  private inside(share: ShareRow, root: NodeRow, nodeId: string): NodeRow {
+    const node = this.deps.store.nodes.byId(nodeId, '');
+    if (!node || node.in_trash || !this.deps.store.nodes.isSelfOrAncestor(root.id, node.id)) throw new AppError('not_found');
+    return node;
+  }
+
+  private signGrant(share: ShareRow, expiresAt: number): string {
+    const body = `${share.id}.${share.password_version}.${expiresAt}`;
+    return `${body}.${this.mac(body)}`;
+  }
+
+  private grantValid(share: ShareRow, grant: string | undefined): boolean {
+    if (!grant) return false;
+    const parts = grant.split('.');
+    if (parts.length !== 4) return false;
+    const [id, version, expiry, mac] = parts as [string, string, string, string];
+    if (!safeEqual(mac, this.mac(`${id}.${version}.${expiry}`))) return false;
+    return id === share.id && Number(version) === share.password_version && Number(expiry) > this.deps.now();
+  }
+
+  private mac(body: string): string {
+    return crypto.createHmac('sha256', this.grantKey).update(`grant:${body}`).digest('base64url');
+  }
+}
+
+function publicNode(node: NodeRow): PublicNodeDto {
+  return withoutOwner(toNodeDto(node));
+}
+
+function withoutOwner(node: NodeDto): PublicNodeDto {
+  // Spelled out rather than spread: a field added to NodeDto later is not public until listed here.
+  const { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, trashed_at, version, has_thumbnail } = node;
+  const dto: PublicNodeDto = { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, starred: false, shared: false, trashed_at, version, has_thumbnail };
+  if (node.image_width !== undefined) dto.image_width = node.image_width;
+  if (node.image_height !== undefined) dto.image_height = node.image_height;
+  if (node.taken_at !== undefined) dto.taken_at = node.taken_at;
+  return dto;
+}
