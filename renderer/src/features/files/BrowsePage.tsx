@@ -1,5 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { personNamesQuery } from '../../api/queries.ts';
 import type { Node } from '../../api/types.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
@@ -11,7 +13,7 @@ import { UploadButton, uploadQueue } from '../upload/index.ts';
 import { FileDialogs, type Open } from './dialogs.tsx';
 import { useNodeAction } from './mutations.ts';
 import { NodeIcon } from './NodeIcon.tsx';
-import { useBreadcrumb, useListing, usePeople, type SortKey, type SortOrder, type View } from './queries.ts';
+import { useBreadcrumb, useListing, type SortKey, type SortOrder, type View } from './queries.ts';
 import './files.css';
 
 const TITLES: Record<Exclude<View['kind'], 'folder'>, string> = {
@@ -229,7 +231,7 @@ function NodeRow({
   inTrash: boolean;
   onRestore: () => void;
 }) {
-  const people = usePeople();
+  const people = useQuery(personNamesQuery);
   const sharedBy = node.shared ? `Shared by ${people.data?.get(node.owner_id) ?? 'someone in the family'}` : null;
   // In the trash, when it was deleted is what counts (the clock of the retention period).
   const when = inTrash && node.trashed_at ? `Deleted ${formatDate(node.trashed_at).replace(/^Today/, 'today')}` : formatDate(node.updated_at);
