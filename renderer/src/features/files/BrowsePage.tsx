@@ -7,6 +7,7 @@ import { Button, IconButton } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, plural } from '../../ui/format.ts';
+import { useSelection } from '../../ui/useSelection.ts';
 // The tabs alone: the Shared view must not load the sharing dialogs with it.
 import { SharedTabs } from '../share/SharedTabs.tsx';
 import { UploadButton, uploadQueue } from '../upload/index.ts';
@@ -56,12 +57,13 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
   const [layout, setLayout] = useLayout();
   const listing = useListing(view, { sort, order });
   const crumbs = useBreadcrumb(view.kind === 'folder' ? view.id : null);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const selection = useSelection<Node>();
   const [open, setOpen] = useState<Open | null>(null);
   const star = useNodeAction();
   const items = listing.data?.pages.flatMap((page) => page.items) ?? [];
   const retention = listing.data?.pages[0]?.retention_days;
-  const chosen = items.filter((n) => selected.has(n.id));
+  // Chosen as they are now in the list (a star just given shows), not as they were when chosen.
+  const chosen = items.filter((n) => selection.has(n.id));
   const inTrash = view.kind === 'trash';
   const here = view.kind === 'folder' && view.id ? crumbs.data?.at(-1) : null;
   const title = view.kind === 'folder' ? (view.id ? (here?.name ?? '…') : 'My files') : TITLES[view.kind];
@@ -70,7 +72,7 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
   if (seen !== location) {
     // A new place starts with nothing selected.
     setSeen(location);
-    setSelected(new Set());
+    selection.clear();
   }
 
   const [dragging, setDragging] = useState(false);
@@ -93,13 +95,6 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
           },
         }
       : {};
-
-  const toggle = (node: Node) => {
-    const next = new Set(selected);
-    if (next.has(node.id)) next.delete(node.id);
-    else next.add(node.id);
-    setSelected(next);
-  };
 
   return (
     <div className={dragging ? 'browse drop-target' : 'browse'} {...dropProps}>
@@ -157,12 +152,12 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
       {chosen.length > 0 && (
         <div className="selection-bar" role="toolbar" aria-label="Selection">
           {/* First, beside the count, as in a phone's own apps; the actions follow (their own row on a phone). */}
-          <IconButton icon="close" label="Clear selection" onClick={() => setSelected(new Set())} />
+          <IconButton icon="close" label="Clear selection" onClick={selection.clear} />
           <strong>{plural(chosen.length, 'selected', 'selected')}</strong>
           <div className="spacer" />
           {inTrash ? (
             <>
-              <Button icon="restore" onClick={() => star.mutate({ nodes: chosen, action: { kind: 'restore' } }, { onSuccess: () => setSelected(new Set()) })}>
+              <Button icon="restore" onClick={() => star.mutate({ nodes: chosen, action: { kind: 'restore' } }, { onSuccess: selection.clear })}>
                 Restore
               </Button>
               <Button icon="trash" variant="danger" onClick={() => setOpen({ kind: 'purge', nodes: chosen })}>
@@ -201,8 +196,8 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
             <NodeRow
               key={node.id}
               node={node}
-              selected={selected.has(node.id)}
-              onToggle={toggle}
+              selected={selection.has(node.id)}
+              onToggle={selection.toggle}
               onMore={() => setOpen({ kind: 'actions', node })}
               inTrash={inTrash}
               onRestore={() => star.mutate({ nodes: [node], action: { kind: 'restore' } })}
@@ -211,7 +206,7 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
         </ul>
       )}
       <MoreOnScroll listing={listing} />
-      <FileDialogs open={open} setOpen={setOpen} parentId={view.kind === 'folder' ? view.id : null} inTrash={inTrash} onDone={() => setSelected(new Set())} />
+      <FileDialogs open={open} setOpen={setOpen} parentId={view.kind === 'folder' ? view.id : null} inTrash={inTrash} onDone={selection.clear} />
     </div>
   );
 }

@@ -14,7 +14,7 @@ import { loadMonthItems } from './load.ts';
 import { Timeline } from './Timeline.tsx';
 import { useTrash } from './trash.tsx';
 import { useLiveGallery } from './useLiveGallery.ts';
-import { useSelection } from './useSelection.ts';
+import { useGallerySelection } from './useSelection.ts';
 import './gallery.css';
 
 const ShareDialog = lazy(() => import('../share/index.ts').then((m) => ({ default: m.ShareDialog })));
@@ -31,7 +31,7 @@ export function GalleryPage() {
   const session = useSession();
   const userId = session.kind === 'signed-in' ? session.user.id : '';
   const months = useGalleryMonths();
-  const selection = useSelection();
+  const selection = useGallerySelection();
   const [lastViewed, setLastViewed] = useState<string | null>(null);
   // The share feature's dialog, drawn inside the viewer (which makes the rest of the page inert).
   const [sharing, setSharing] = useState<Node | null>(null);
@@ -99,7 +99,7 @@ export function GalleryPage() {
         <div className="topbar selection-bar" role="toolbar" aria-label="Selected photos">
           <IconButton icon="close" label="Stop selecting" onClick={selection.clear} />
           <h1 aria-live="polite">{selection.count === 0 ? 'Select photos' : `${selection.count.toLocaleString()} selected`}</h1>
-          <Button variant="danger" icon="trash" disabled={selection.count === 0 || trash.busy} onClick={() => trash.ask(selection.nodes())}>
+          <Button variant="danger" icon="trash" disabled={selection.count === 0 || trash.busy} onClick={() => trash.ask(selection.items())}>
             Move to trash
           </Button>
         </div>
