@@ -57,11 +57,10 @@ export function nodeGrantsQuery(id: string) {
   });
 }
 
-/** The family's accounts as `/users` names them (a person's name, never more). */
+/** The family's accounts as `/users` names them (a person's name, never more); sharing finds people under it too. */
 export const peopleKeys = {
   all: ['people'] as const,
   names: ['people', 'names'] as const,
-  find: (q: string) => ['people', 'find', q] as const,
 };
 
 /** Each account's name by its id, to say who owns what. */
@@ -70,12 +69,3 @@ export const personNamesQuery = queryOptions({
   staleTime: 5 * 60_000,
   queryFn: async () => new Map((await data(api.GET('/users', { params: { query: { limit: 1000 } } }))).items.map((u) => [u.id, u.name])),
 });
-
-/** Family members whose name contains `q` (everyone when empty: a family is a short list). */
-export function findPeopleQuery(q: string) {
-  return queryOptions({
-    queryKey: peopleKeys.find(q),
-    queryFn: async () => (await data(api.GET('/users', { params: { query: { limit: 50, ...(q ? { q } : {}) } } }))).items,
-    staleTime: 60_000,
-  });
-}

@@ -8,8 +8,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, plural } from '../../ui/format.ts';
 import { useSelection } from '../../ui/useSelection.ts';
-// The tabs alone: the Shared view must not load the sharing dialogs with it.
-import { SharedTabs } from '../share/SharedTabs.tsx';
+import { SharedTabs } from '../share/index.ts';
 import { UploadButton, uploadQueue } from '../upload/index.ts';
 import { FileDialogs, type Open } from './dialogs.tsx';
 import { useNodeAction } from './mutations.ts';

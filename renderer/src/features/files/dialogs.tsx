@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { Suspense, useState, type FormEvent } from 'react';
 import type { Node, NodeColor } from '../../api/types.ts';
 import { startDownload } from '../../api/downloads.ts';
 import { personNamesQuery } from '../../api/queries.ts';
@@ -10,10 +10,9 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, formatTaken, plural } from '../../ui/format.ts';
 import { idempotencyKey } from '../../api/ids.ts';
+import { ShareDialog } from '../share/index.ts';
 import { useCreateFolder, useNodeAction, useRestoreVersion, type Action } from './mutations.ts';
 import { useFolders, useNodeGrants, useVersions } from './queries.ts';
-
-const ShareDialog = lazy(() => import('../share/index.ts').then((m) => ({ default: m.ShareDialog })));
 
 export type Open =
   | { kind: 'actions'; node: Node }

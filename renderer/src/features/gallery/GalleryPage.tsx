@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
@@ -7,6 +7,7 @@ import { Button, IconButton } from '../../ui/Button.tsx';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { ShareDialog } from '../share/index.ts';
 import { UploadButton } from '../upload/index.ts';
 import { GalleryViewer } from './GalleryViewer.tsx';
 import { useGalleryMonths, type GalleryMonth } from './queries.ts';
@@ -16,8 +17,6 @@ import { useTrash } from './trash.tsx';
 import { useLiveGallery } from './useLiveGallery.ts';
 import { useGallerySelection } from './useSelection.ts';
 import './gallery.css';
-
-const ShareDialog = lazy(() => import('../share/index.ts').then((m) => ({ default: m.ShareDialog })));
 
 /**
  * Photos: every photo and video of the account, from every folder, newest taken first, by month.

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client.ts';
-import { findPeopleQuery, nodeGrantsQuery, nodePathQuery, nodeQuery } from '../../api/queries.ts';
+import { nodeGrantsQuery, nodePathQuery, nodeQuery, peopleKeys } from '../../api/queries.ts';
 import type { Answer } from '../../api/types.ts';
 
 export type ShareLink = Answer<'/shares', 'get'>['items'][number];
@@ -15,13 +15,14 @@ export interface LinkSettings {
 }
 
 /**
- * Keys of the links sharing reads. A node, its path and its grants are the app's (api/queries.ts),
- * so the details panel of files and this dialog share one answer.
+ * Keys of what sharing reads itself. A node, its path and its grants are the app's
+ * (api/queries.ts), so the details panel of files and this dialog share one answer.
  */
 export const shareKeys = {
   links: ['shares'] as const,
   nodeLinks: (nodeId: string) => ['shares', 'node', nodeId] as const,
   mine: ['shares', 'mine'] as const,
+  people: (q: string) => [...peopleKeys.all, 'find', q] as const,
 };
 
 /** For the create request's Idempotency-Key: a retried tap never makes a second link. */
@@ -101,7 +102,12 @@ export function useGrantMutations(nodeId: string) {
   return { grant, remove };
 }
 
-/** Family members whose name contains `q`; the last answer stays while the next is asked. */
+/** Family members whose name contains `q` (everyone when empty: a family is a short list). */
 export function useFindPeople(q: string) {
-  return useQuery({ ...findPeopleQuery(q), placeholderData: (previous) => previous });
+  return useQuery({
+    queryKey: shareKeys.people(q),
+    queryFn: async () => (await data(api.GET('/users', { params: { query: { limit: 50, ...(q ? { q } : {}) } } }))).items,
+    placeholderData: (previous) => previous,
+    staleTime: 60_000,
+  });
 }
