@@ -4,8 +4,7 @@ import { api, API_BASE, data } from '../../api/client.ts';
 import { session } from '../../api/session.ts';
 import type { Node, Status } from '../../api/types.ts';
 import { queryClient } from '../../app/queryClient.ts';
-import { statusQuery } from '../auth/queries.ts';
-import { fileKeys } from '../files/queries.ts';
+import { meQuery, nodeKeys, statusQuery } from '../../api/queries.ts';
 import { afterClash, afterLongNames, fingerprintOf, sortAgainstFolder, tooLong, type Chosen, type ClashChoice, type LongNamesChoice } from './batch.ts';
 import { handlingOf, messageOf, outcomeOf, quotaMayHaveChanged, readAnswer, retriesNow, type FailedAnswer } from './decisions.ts';
 import { manifest } from './manifest.ts';
@@ -286,14 +285,14 @@ class UploadQueue {
       onSuccess: () => {
         manifest.remove(entry.manifestId);
         this.update(entry, { status: 'done', sent: entry.item.size });
-        void queryClient.invalidateQueries({ queryKey: fileKeys.all });
-        void queryClient.invalidateQueries({ queryKey: ['me'] });
+        void queryClient.invalidateQueries({ queryKey: nodeKeys.all });
+        void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
         this.pump();
       },
       onError: (error) => {
         if (entry.item.status !== 'sending') return;
         const answer = answerOf(error);
-        if (quotaMayHaveChanged(answer)) void queryClient.invalidateQueries({ queryKey: ['me'] });
+        if (quotaMayHaveChanged(answer)) void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
         const outcome = outcomeOf(answer);
         if (outcome.kind === 'hold') {
           void this.holdForSpace(entry, answer);

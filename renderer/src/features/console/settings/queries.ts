@@ -1,0 +1,33 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, data } from '../../../api/client.ts';
+import { settingsQuery } from '../../../api/queries.ts';
+import type { Answer } from '../../../api/types.ts';
+import { getJson } from '../getJson.ts';
+import { consoleKeys } from '../keys.ts';
+
+export type Settings = Answer<'/server/settings', 'get'>;
+export type AdminStatus = Answer<'/admin/status', 'get'>;
+
+export interface LanAddress {
+  address: string;
+  family: 'IPv4' | 'IPv6';
+  interface: string;
+  url: string;
+}
+export interface Network {
+  port: number;
+  addresses: LanAddress[];
+}
+
+/** The settings are the app's (sharing reads link reach from them, the gallery the trash's days); the console edits them. */
+export function useSettings() {
+  return useQuery(settingsQuery);
+}
+
+export function useAdminStatus() {
+  return useQuery({ queryKey: consoleKeys.status, queryFn: () => data(api.GET('/admin/status')) });
+}
+
+export function useNetwork() {
+  return useQuery({ queryKey: consoleKeys.network, queryFn: () => getJson<Network>('/admin/network') });
+}
