@@ -45,7 +45,7 @@ export function monthIndexOfRow(timeline: Timeline, row: number): number {
   let lo = 0;
   let hi = heads.length - 1;
   while (lo < hi) {
-    const mid = (lo + hi) >> 1;
+    const mid = (lo + hi + 1) >> 1;
     if (heads[mid]! <= row) lo = mid;
     else hi = mid - 1;
   }
