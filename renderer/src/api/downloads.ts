@@ -1,3 +1,4 @@
+import { saveFrom } from '../ui/saveFrom.ts';
 import { API_BASE, api, data } from './client.ts';
 
 /**
@@ -30,10 +31,5 @@ export async function downloadLink(node: { id: string }, inline = false): Promis
 /** Saves a file on the device: the browser's own download, resumable and off this page. */
 export async function startDownload(node: { id: string; name: string }): Promise<void> {
   const { url } = await downloadLink(node);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = node.name;
-  document.body.append(link);
-  link.click();
-  link.remove();
+  saveFrom(url, node.name);
 }

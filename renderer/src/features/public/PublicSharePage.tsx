@@ -6,6 +6,7 @@ import { Spinner } from '../../ui/Notice.tsx';
 import { downloadUrl, fetchShare, mediaKind, thumbnailUrl, type SharedNode } from './api.ts';
 import { dropGrant, keepGrant, keptGrant } from './grants.ts';
 import { LinkProblem, problemOf } from './LinkProblem.tsx';
+import type { LinkSources } from './LinkViewer.tsx';
 import { PublicFrame } from './PublicFrame.tsx';
 import { publicQueryClient } from './queryClient.ts';
 import { SharedFile } from './SharedFile.tsx';
@@ -33,12 +34,13 @@ function SharedLink({ token }: { token: string }) {
   const { refetch } = info;
   const recheck = useCallback(() => void refetch(), [refetch]);
 
-  const sources = useMemo(() => {
+  const sources = useMemo<LinkSources>(() => {
     const allowed = info.data?.allow_download === true;
     return {
       thumbnail: (node: SharedNode) => (node.has_thumbnail ? thumbnailUrl(token, grant, node) : null),
       preview: (node: SharedNode) => (node.has_thumbnail ? thumbnailUrl(token, grant, node, 1024) : null),
-      media: (node: SharedNode) => (allowed && mediaKind(node) === 'video' ? downloadUrl(token, grant, node, true) : null),
+      // The viewer plays a video from it, and loads a photo's original once zoomed past its preview.
+      media: (node: SharedNode) => (allowed && mediaKind(node) !== 'other' ? downloadUrl(token, grant, node, true) : null),
       download: (node: SharedNode) => (allowed && node.type === 'file' ? downloadUrl(token, grant, node) : null),
     };
   }, [info.data?.allow_download, token, grant]);

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Icon } from '../../ui/Icon.tsx';
 import { formatBytes, formatDate } from '../../ui/format.ts';
 import { mediaKind, type SharedInfo } from './api.ts';
-import { PublicViewer, type ViewerSources } from './PublicViewer.tsx';
+import { LinkViewer, type LinkSources } from './LinkViewer.tsx';
 import { ShareHeading } from './ShareHeading.tsx';
 import { TilePicture } from './SharedFolder.tsx';
 
 /** One shared file: its picture (a tap opens it full screen), what it is, and the download. */
-export function SharedFile({ info, sources }: { info: SharedInfo; sources: ViewerSources & { thumbnail: (node: SharedInfo['node']) => string | null } }) {
+export function SharedFile({ info, sources }: { info: SharedInfo; sources: LinkSources }) {
   const node = info.node;
   const [viewing, setViewing] = useState(false);
   const download = sources.download(node);
@@ -32,7 +32,7 @@ export function SharedFile({ info, sources }: { info: SharedInfo; sources: Viewe
           )}
         </div>
       </div>
-      {viewing && <PublicViewer items={[node]} index={0} sources={sources} downloadsOff={!info.allow_download} onIndex={() => undefined} onClose={() => setViewing(false)} />}
+      {viewing && <LinkViewer items={[node]} index={0} sources={sources} onIndex={() => undefined} onClose={() => setViewing(false)} />}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { plural } from '../../ui/format.ts';
 import { fetchChildren, mediaKind, type SharedInfo, type SharedNode } from './api.ts';
-import { PublicViewer, type ViewerSources } from './PublicViewer.tsx';
+import { LinkViewer, type LinkSources } from './LinkViewer.tsx';
 import { ShareHeading } from './ShareHeading.tsx';
 
 interface Crumb {
@@ -29,7 +29,7 @@ export function SharedFolder({
   token: string;
   grant: string | null;
   info: SharedInfo;
-  sources: ViewerSources & { thumbnail: (node: SharedNode) => string | null };
+  sources: LinkSources;
   onLinkError: () => void;
 }) {
   const [params] = useSearchParams();
@@ -131,7 +131,7 @@ export function SharedFolder({
         </div>
       )}
       {viewing !== null && (
-        <PublicViewer items={files} index={viewing} sources={sources} downloadsOff={!info.allow_download} onIndex={setViewing} onClose={() => setViewing(null)} />
+        <LinkViewer items={files} index={viewing} sources={sources} onIndex={setViewing} onClose={() => setViewing(null)} />
       )}
     </>
   );

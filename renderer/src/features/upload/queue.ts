@@ -1,12 +1,12 @@
 import { hashKey } from '@tanstack/react-query';
 import type { Upload } from 'tus-js-client';
 import { api, API_BASE, data } from '../../api/client.ts';
-import { MAX_NAME_BYTES, nameBytes, shortenName } from '../../../../server/src/contract/names.ts';
-import { humanMessage } from '../../api/error-messages.ts';
 import { session } from '../../api/session.ts';
 import type { Node, Status } from '../../api/types.ts';
 import { queryClient } from '../../app/queryClient.ts';
 import { meQuery, nodeKeys, statusQuery } from '../../api/queries.ts';
+import { afterClash, afterLongNames, fingerprintOf, sortAgainstFolder, tooLong, type Chosen, type ClashChoice, type LongNamesChoice } from './batch.ts';
+import { handlingOf, messageOf, outcomeOf, quotaMayHaveChanged, readAnswer, retriesNow, type FailedAnswer } from './decisions.ts';
 import { manifest } from './manifest.ts';
 
 /** `held`: the server's disk is full (or read-only); it continues by itself once there is room. */
@@ -27,7 +27,7 @@ export interface UploadItem {
 /** Files with the same name in the target folder, waiting for one answer for the whole batch. */
 export interface ClashQuestion {
   names: string[];
-  answer(choice: 'keep-both' | 'replace' | 'skip'): void;
+  answer(choice: ClashChoice): void;
 }
 
 /** The status query's key as the cache knows it: its answers are how held uploads learn there is room. */
@@ -40,7 +40,7 @@ const HELD_READ_ONLY = 'Waiting: Hearth cannot save anything right now. It goes 
 /** Files whose names are over the server's limit, with the shorter names they would get: one answer for the batch. */
 export interface LongNamesQuestion {
   names: { name: string; shorter: string }[];
-  answer(choice: 'shorten' | 'skip'): void;
+  answer(choice: LongNamesChoice): void;
 }
 
 /** Files sent at once: enough to fill a home link, few enough that each shows progress. */
@@ -124,22 +124,16 @@ class UploadQueue {
       chosen.push({ file, name: file.name.normalize('NFC') });
     }
     const named = await this.fitNames(chosen);
-    const fresh: Chosen[] = [];
-    const clashing: { chosen: Chosen; node: Node }[] = [];
-    for (const one of named) {
-      const same = existing.get(one.name.toLowerCase());
-      if (same && same.type === 'file' && same.size === one.file.size) this.alreadyHere += 1;
-      else if (same && same.type === 'file') clashing.push({ chosen: one, node: same });
-      else fresh.push(one);
-    }
+    const { alreadyHere, fresh, clashing } = sortAgainstFolder(named, existing);
+    this.alreadyHere += alreadyHere;
     for (const one of fresh) this.enqueue(one, parentId, null);
     if (clashing.length > 0) {
-      const choice = await new Promise<'keep-both' | 'replace' | 'skip'>((resolve) => {
+      const choice = await new Promise<ClashChoice>((resolve) => {
         this.clash = { names: clashing.map((c) => c.chosen.name), answer: resolve };
         this.changed();
       });
       this.clash = null;
-      if (choice !== 'skip') for (const { chosen: one, node } of clashing) this.enqueue(one, parentId, choice === 'replace' ? node.id : null);
+      for (const { chosen: one, replaceNodeId } of afterClash(clashing, choice)) this.enqueue(one, parentId, replaceNodeId);
     }
     this.changed();
     this.pump();
@@ -150,20 +144,15 @@ class UploadQueue {
    * whether to send them under a shorter name (the extension kept), or not at all.
    */
   private async fitNames(chosen: Chosen[]): Promise<Chosen[]> {
-    const long = chosen.filter((c) => nameBytes(c.name) > MAX_NAME_BYTES);
-    if (long.length === 0) return chosen;
-    const shorter = new Map(long.map((c) => [c, shortenName(c.name)]));
-    const choice = await new Promise<'shorten' | 'skip'>((resolve) => {
-      this.longNames = { names: long.map((c) => ({ name: c.name, shorter: shorter.get(c)! })), answer: resolve };
+    const shorter = tooLong(chosen);
+    if (shorter.size === 0) return chosen;
+    const choice = await new Promise<LongNamesChoice>((resolve) => {
+      this.longNames = { names: [...shorter].map(([one, short]) => ({ name: one.name, shorter: short })), answer: resolve };
       this.changed();
     });
     this.longNames = null;
     this.changed();
-    return chosen.flatMap((c) => {
-      const short = shorter.get(c);
-      if (short === undefined) return [c];
-      return choice === 'shorten' ? [{ file: c.file, name: short }] : [];
-    });
+    return afterLongNames(chosen, shorter, choice);
   }
 
   pause(key: string): void {
@@ -281,23 +270,16 @@ class UploadQueue {
       retryDelays: RETRY_DELAYS,
       chunkSize: CHUNK_BYTES,
       removeFingerprintOnSuccess: true,
-      // The fingerprint names the account and the folder too: the same file chosen again for
-      // the same place continues where it stopped, and never joins another account's upload.
-      fingerprint: async (file) => fingerprintOf(file, entry.item.parentId, entry.replaceNodeId),
+      fingerprint: async (file) => fingerprintOf(accountId(), file, entry.item.parentId, entry.replaceNodeId),
       onBeforeRequest: async (req) => {
         const token = await session.accessToken();
         if (token) req.setHeader('Authorization', `Bearer ${token}`);
       },
       onShouldRetry: (error) => {
-        const status = error.originalResponse?.getStatus() ?? 0;
-        if (status === 401) {
-          // An expired access token: refresh, then the retry carries the new one.
-          void session.refresh(null).catch(() => undefined);
-          return true;
-        }
-        // No answer (a dropped network), a server error, or offsets out of step: try again.
-        // A full quota or disk (507) or an absent drive (503) will not change by retrying now.
-        return status === 0 || status === 409 || status === 423 || status === 460 || (status >= 500 && status !== 503 && status !== 507);
+        const handling = handlingOf(answerOf(error));
+        // An expired access token: refresh, then the retry carries the new one.
+        if (handling === 'refresh') void session.refresh(null).catch(() => undefined);
+        return retriesNow(handling);
       },
       onProgress: (sent) => this.update(entry, { sent }),
       onSuccess: () => {
@@ -309,21 +291,16 @@ class UploadQueue {
       },
       onError: (error) => {
         if (entry.item.status !== 'sending') return;
-        const response = (error as { originalResponse?: { getStatus(): number; getBody(): string } }).originalResponse;
-        const status = response?.getStatus() ?? 0;
-        const body = response?.getBody() ?? '';
-        if (status === 507) void queryClient.invalidateQueries({ queryKey: ['me'] });
-        const refusal = envelopeOf(body);
-        if ((refusal?.code === 'storage_full' && refusal.field !== 'Upload-Length') || refusal?.code === 'storage_read_only') {
-          void this.holdForSpace(entry, status, body);
+        const answer = answerOf(error);
+        if (quotaMayHaveChanged(answer)) void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
+        const outcome = outcomeOf(answer);
+        if (outcome.kind === 'hold') {
+          void this.holdForSpace(entry, answer);
           return;
         }
-        // A file too big for the room left has its own sentence, saying how much there is.
-        const message = refusal?.code === 'storage_full' && refusal.message ? refusal.message : uploadErrorMessage(status, body);
-        const retryable = !refusedForGood(status);
         // A refusal is told here, once; after a reload the banner says it once more, never as "choose it again".
-        if (!retryable) manifest.refuse(entry.manifestId, message);
-        this.update(entry, { status: 'failed', error: message, retryable });
+        if (outcome.forGood) manifest.refuse(entry.manifestId, outcome.message);
+        this.update(entry, { status: 'failed', error: outcome.message, retryable: !outcome.forGood });
         this.pump();
       },
     });
@@ -338,14 +315,14 @@ class UploadQueue {
    * again (or takes writes again). Should the server already say it has room, waiting would
    * not help: the upload fails with its reason, and Resume tries again.
    */
-  private async holdForSpace(entry: Entry, status: number, body: string): Promise<void> {
+  private async holdForSpace(entry: Entry, answer: FailedAnswer): Promise<void> {
     // Still `sending` while the status is asked: a status saying "ok" must not resume this
     // very upload (a file too big for the room left would then go round forever).
     const server = await queryClient
       .fetchQuery({ ...statusQuery, staleTime: 0 })
       .catch(() => null);
     if (entry.item.status !== 'sending') return;
-    if (server?.storage === 'ok') this.update(entry, { status: 'failed', error: uploadErrorMessage(status, body) });
+    if (server?.storage === 'ok') this.update(entry, { status: 'failed', error: messageOf(answer) });
     else this.update(entry, { status: 'held', error: server?.storage === 'read_only' ? HELD_READ_ONLY : HELD_FULL });
     this.pump();
   }
@@ -359,12 +336,6 @@ class UploadQueue {
     this.snapshot = { items: this.entries.map((e) => e.item), alreadyHere: this.alreadyHere, clash: this.clash, longNames: this.longNames };
     for (const listener of this.listeners) listener();
   }
-}
-
-/** A file chosen by the person, and the name it is sent under (shorter than its own when that was too long). */
-interface Chosen {
-  file: File;
-  name: string;
 }
 
 function accountId(): string {
@@ -384,37 +355,10 @@ async function namesIn(parentId: string | null): Promise<Map<string, Node>> {
   return names;
 }
 
-function fingerprintOf(file: File, parentId: string | null, replaceNodeId: string | null): string {
-  return ['hearth', accountId(), parentId ?? 'root', replaceNodeId ?? 'new', file.name, file.type, file.size, file.lastModified].join('/');
-}
-
-function envelopeOf(body: string): { code?: string; message?: string; field?: string } | null {
-  try {
-    return (JSON.parse(body) as { error?: { code?: string; message?: string; field?: string } }).error ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The server said no to this file itself (its name, its size, no room left for it): the same
- * file sent again gets the same answer. Anything else (no answer, a server error, a drive that
- * is away, too many tries at once) may pass later.
- */
-function refusedForGood(status: number): boolean {
-  if (status === 507 || status === 413) return true;
-  return status >= 400 && status < 500 && ![401, 408, 409, 423, 429, 460].includes(status);
-}
-
-function uploadErrorMessage(status: number, body: string): string {
-  try {
-    const code = (JSON.parse(body) as { error?: { code?: string } }).error?.code;
-    if (code) return humanMessage(code as never, 'The upload failed.');
-  } catch {
-    // Not the envelope: fall through.
-  }
-  if (status === 0) return "Can't reach the server. It will continue when the connection is back.";
-  return 'The upload failed. Try again.';
+/** A failed request as tus-js-client reports it (no response when nothing answered). */
+function answerOf(error: Error): FailedAnswer {
+  const response = (error as { originalResponse?: { getStatus(): number; getBody(): string } | null }).originalResponse;
+  return readAnswer(response?.getStatus() ?? 0, response?.getBody());
 }
 
 export const uploadQueue = new UploadQueue();

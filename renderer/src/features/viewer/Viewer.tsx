@@ -38,6 +38,8 @@ export interface ViewerProps<T extends ViewerItem> {
    * page inert (as a modal must), so they are drawn inside it.
    */
   overlay?: ReactNode;
+  /** The words of the button that leaves the viewer: where it goes back to. */
+  closeLabel?: string | undefined;
 }
 
 /**
@@ -57,6 +59,7 @@ export function Viewer<T extends ViewerItem>({
   actions = [],
   details,
   overlay,
+  closeLabel = 'Back to photos',
 }: ViewerProps<T>) {
   const previews = usePreviews(items, index, source);
   const [infoOpen, setInfoOpen] = useState(false);
@@ -129,7 +132,7 @@ export function Viewer<T extends ViewerItem>({
           current ? (
             <>
               <div className="viewer-bar">
-                <IconButton icon="back" label="Back to photos" onClick={onClose} />
+                <IconButton icon="back" label={closeLabel} onClick={onClose} />
                 <div className="viewer-title">
                   <span className="viewer-name">{current.name}</span>
                   <span className="viewer-date">{describeTaken(current)}</span>

@@ -1,0 +1,156 @@
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { humanMessage } from './error-messages.ts';
+import { ANNA, FakeAuthServer } from '../testing/auth-server.ts';
+import { FakeLockManager } from '../testing/fake-locks.ts';
+import { MemoryStorage } from '../testing/memory-storage.ts';
+
+type SessionModule = typeof import('./session.ts');
+type TokenStore = typeof import('./refresh-token-store.ts');
+
+/** A tab of the app: its own session, token store and lock queue; this browser's storage, IndexedDB and locks. */
+async function openTab(): Promise<{ session: SessionModule['session']; store: TokenStore }> {
+  vi.resetModules();
+  const [{ session }, store] = await Promise.all([import('./session.ts'), import('./refresh-token-store.ts')]);
+  return { session, store };
+}
+
+let server: FakeAuthServer;
+
+beforeEach(() => {
+  server = new FakeAuthServer();
+  vi.stubGlobal('localStorage', new MemoryStorage());
+  vi.stubGlobal('indexedDB', new IDBFactory());
+  vi.stubGlobal('fetch', server.fetch);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe.each([
+  ['with Web Locks', () => ({ locks: new FakeLockManager() })],
+  ['with the IndexedDB lease (a phone on plain HTTP)', () => ({})],
+])('tabs of one browser refreshing at once, %s', (_, browserNavigator) => {
+  beforeEach(() => {
+    vi.stubGlobal('navigator', browserNavigator());
+  });
+
+  it('never spend the same refresh token twice: each rotation is spent once, and every tab stays signed in', async () => {
+    const first = await openTab();
+    await first.session.adopt(server.signIn());
+    const stale = await first.session.accessToken();
+    const others = [await openTab(), await openTab()];
+    // The first tab's token was refused; the others open the app and restore the stored session.
+    const tokens = await Promise.all([first.session.refresh(stale), ...others.map((tab) => tab.session.restore().then(() => tab.session.accessToken()))]);
+
+    expect(server.reused).toBe(0);
+    expect(new Set(server.refreshes).size).toBe(server.refreshes.length);
+    expect(server.refreshes).toHaveLength(3);
+    for (const tab of [first, ...others]) expect(tab.session.current()).toMatchObject({ kind: 'signed-in', user: { id: ANNA.id } });
+    expect(tokens.every((token) => typeof token === 'string')).toBe(true);
+    // What the browser keeps is the last token handed out, the one the next refresh must spend.
+    expect(await first.store.readRefreshToken()).toBe(server.refreshToken);
+  });
+});
+
+describe('the session of one tab', () => {
+  beforeEach(() => {
+    vi.stubGlobal('navigator', { locks: new FakeLockManager() });
+  });
+
+  it('requests failing together with the same expired token wait on one refresh, and all get its token', async () => {
+    const { session } = await openTab();
+    await session.adopt(server.signIn());
+    const stale = await session.accessToken();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => session.refresh(stale)));
+    expect(server.refreshes).toHaveLength(1);
+    expect(new Set(answers).size).toBe(1);
+    expect(answers[0]).not.toBe(stale);
+    // A caller whose token was already replaced gets the new one without another refresh.
+    await expect(session.refresh(stale)).resolves.toBe(answers[0]);
+    expect(server.refreshes).toHaveLength(1);
+  });
+
+  it('refreshes a minute before the access token expires, not after, so a request rarely meets a 401', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { session } = await openTab();
+    await session.adopt(server.signIn(15 * 60_000));
+    const first = await session.accessToken();
+    vi.setSystemTime(Date.now() + 13 * 60_000);
+    await expect(session.accessToken()).resolves.toBe(first);
+    expect(server.refreshes).toHaveLength(0);
+    vi.setSystemTime(Date.now() + 90_000);
+    const renewed = await session.accessToken();
+    expect(server.refreshes).toHaveLength(1);
+    expect(renewed).not.toBe(first);
+  });
+
+  it("a token whose expiry this device's clock cannot believe (already past, or days away) is used for ten minutes", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { session } = await openTab();
+    // The phone's clock is a day ahead: the token looks expired on arrival.
+    await session.adopt({ ...server.signIn(), expires_at: Date.now() - 86_400_000 });
+    const token = await session.accessToken();
+    vi.setSystemTime(Date.now() + 8 * 60_000);
+    await expect(session.accessToken()).resolves.toBe(token);
+    expect(server.refreshes).toHaveLength(0);
+    vi.setSystemTime(Date.now() + 2 * 60_000);
+    await session.accessToken();
+    expect(server.refreshes).toHaveLength(1);
+  });
+
+  it("a refresh the server refuses signs this browser out with the server's reason, and forgets the token", async () => {
+    const { session, store } = await openTab();
+    await session.adopt(server.signIn());
+    const stale = await session.accessToken();
+    // Another device spent this session's token (a stolen copy): the server ends the session.
+    await server.fetch('/api/v1/auth/refresh', { method: 'POST', body: JSON.stringify({ refresh_token: server.refreshToken }) });
+    await expect(session.refresh(stale)).resolves.toBeNull();
+    expect(session.current()).toEqual({ kind: 'signed-out', reason: humanMessage('refresh_token_reused') });
+    expect(localStorage.getItem('hearth.session')).toBeNull();
+    await vi.waitFor(async () => expect(await store.readRefreshToken()).toBeNull());
+  });
+
+  it('without an answer from the server, the refresh fails as "cannot reach" and the token is kept for the next try', async () => {
+    const { session, store } = await openTab();
+    await session.adopt(server.signIn());
+    const stale = await session.accessToken();
+    const kept = server.refreshToken;
+    server.offline = true;
+    await expect(session.refresh(stale)).rejects.toMatchObject({ code: 'network' });
+    expect(session.current().kind).toBe('signed-in');
+    expect(await store.readRefreshToken()).toBe(kept);
+    server.offline = false;
+    await expect(session.refresh(stale)).resolves.toEqual(expect.any(String));
+    expect(server.reused).toBe(0);
+  });
+
+  it('opened while the server is away, the app shows the stored account; it does not sign out', async () => {
+    const before = await openTab();
+    await before.session.adopt(server.signIn());
+    server.offline = true;
+    const { session } = await openTab();
+    expect(session.current()).toEqual({ kind: 'restoring' });
+    await session.restore();
+    expect(session.current()).toMatchObject({ kind: 'signed-in', user: { id: ANNA.id }, sessionId: server.sessionId });
+  });
+
+  it('opened with nothing stored, the app shows the sign-in screen without asking the server', async () => {
+    const { session } = await openTab();
+    expect(session.current()).toEqual({ kind: 'signed-out', reason: null });
+    await session.restore();
+    expect(session.current()).toEqual({ kind: 'signed-out', reason: null });
+    expect(server.refreshes).toHaveLength(0);
+  });
+
+  it('signing out forgets who was signed in and the refresh token', async () => {
+    const { session, store } = await openTab();
+    await session.adopt(server.signIn());
+    await session.signOut();
+    expect(session.current()).toEqual({ kind: 'signed-out', reason: null });
+    expect(localStorage.getItem('hearth.session')).toBeNull();
+    await vi.waitFor(async () => expect(await store.readRefreshToken()).toBeNull());
+  });
+});

@@ -1,0 +1,53 @@
+import { Suspense, useMemo } from 'react';
+import { Spinner } from '../../ui/Notice.tsx';
+import { saveFrom } from '../../ui/saveFrom.ts';
+import { LazyViewer, type ViewerSource } from '../viewer/index.ts';
+import type { SharedNode } from './api.ts';
+
+/** Where a link's page finds a node's pictures and bytes: plain URLs, null where the link does not allow it. */
+export interface LinkSources {
+  thumbnail: (node: SharedNode) => string | null;
+  preview: (node: SharedNode) => string | null;
+  /** The file itself, opened in the page: a video played, a photo zoomed past its preview. */
+  media: (node: SharedNode) => string | null;
+  download: (node: SharedNode) => string | null;
+}
+
+/**
+ * The app's viewer over a link's files, as a visitor may see them: no actions of an account, and
+ * Download only where the link allows it (a video then plays from the link too; without it, the
+ * viewer says why it cannot).
+ */
+export function LinkViewer({
+  items,
+  index,
+  sources,
+  onIndex,
+  onClose,
+}: {
+  items: SharedNode[];
+  index: number;
+  sources: LinkSources;
+  onIndex: (index: number) => void;
+  onClose: () => void;
+}) {
+  const source = useMemo<ViewerSource<SharedNode>>(() => ({ preview: sources.preview, placeholder: sources.thumbnail, media: sources.media }), [sources]);
+  const download = (node: SharedNode) => {
+    const url = sources.download(node);
+    if (url) saveFrom(url, node.name);
+  };
+  const downloads = items[index] ? sources.download(items[index]) !== null : false;
+  return (
+    <Suspense fallback={<Spinner label="Opening the photo" />}>
+      <LazyViewer
+        items={items}
+        index={index}
+        onIndexChange={onIndex}
+        onClose={onClose}
+        source={source as ViewerSource}
+        onDownload={downloads ? (item) => download(item as SharedNode) : undefined}
+        closeLabel="Close"
+      />
+    </Suspense>
+  );
+}
