@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, authedFetch, API_BASE, data } from '../../api/client.ts';
-import { errorOf } from '../../api/error-messages.ts';
+import { api, data } from '../../api/client.ts';
 import type { Answer } from '../../api/types.ts';
 import { approvalKeys } from '../approvals/queries.ts';
 
@@ -18,27 +17,9 @@ export type Capability = DrivesAnswer['capabilities']['format'];
 export type Settings = Answer<'/server/settings', 'get'>;
 export type AdminStatus = Answer<'/admin/status', 'get'>;
 export type FormatResult = Answer<'/admin/drives/{id}/format', 'post'>;
-
-/** What a read-only look found on a drive; null when the server could not look. */
-export interface DriveContents {
-  used: number;
-  top_level: { name: string; kind: 'folder' | 'file' }[];
-  files: number;
-  photos: number;
-  complete: boolean;
-}
-export type DriveDetail = Drive & { contents: DriveContents | null };
-
-export interface LanAddress {
-  address: string;
-  family: 'IPv4' | 'IPv6';
-  interface: string;
-  url: string;
-}
-export interface Network {
-  port: number;
-  addresses: LanAddress[];
-}
+/** A drive with what a read-only look found on it; `contents` is null when the server could not look. */
+export type DriveDetail = Answer<'/admin/drives/{id}', 'get'>;
+export type DriveContents = NonNullable<DriveDetail['contents']>;
 
 /** One key factory for the console's server state. */
 export const consoleKeys = {
@@ -68,13 +49,6 @@ async function allPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ 
   return items;
 }
 
-/** A GET the generated client does not know yet (routes newer than this build's types). */
-async function getJson<T>(path: string): Promise<T> {
-  const response = await authedFetch(new Request(`${API_BASE}${path}`));
-  if (!response.ok) throw await errorOf(response);
-  return (await response.json()) as T;
-}
-
 export function useAdminSessions() {
   return useQuery({ queryKey: consoleKeys.sessions, queryFn: async () => (await data(api.GET('/admin/sessions'))).items });
 }
@@ -102,7 +76,7 @@ export function useDrives() {
 }
 
 export function useDriveDetail(id: string) {
-  return useQuery({ queryKey: consoleKeys.drive(id), queryFn: () => getJson<DriveDetail>(`/admin/drives/${encodeURIComponent(id)}`), staleTime: 0 });
+  return useQuery({ queryKey: consoleKeys.drive(id), queryFn: () => data(api.GET('/admin/drives/{id}', { params: { path: { id } } })), staleTime: 0 });
 }
 
 export function useSettings() {
@@ -114,5 +88,5 @@ export function useAdminStatus() {
 }
 
 export function useNetwork() {
-  return useQuery({ queryKey: consoleKeys.network, queryFn: () => getJson<Network>('/admin/network') });
+  return useQuery({ queryKey: consoleKeys.network, queryFn: () => data(api.GET('/admin/network')) });
 }
