@@ -11,6 +11,37 @@ const desktopAndUi = [
   { group: ['**/main/**', '**/renderer/**'], message: 'server/ is a library; main/ and renderer/ depend on it, not the reverse.' },
 ];
 
+/** The web app runs in a browser, and shares nothing with the server but the contract. */
+const browserOnly = [
+  { group: ['node:*', 'electron', 'electron/*', '**/main/**'], message: 'The web app runs in a browser: it talks to the server over HTTP and the WebSocket only.' },
+  { regex: '^(\\.\\./)+server/(?!src/contract/)', message: 'The web app may share only server/src/contract (types) with the server.' },
+];
+
+/**
+ * A web app feature is used through its index.ts, the door it chooses to open: behind it, its
+ * files are its own, so it can move or split them without breaking another feature. Inside a
+ * feature (console/people/ from console/settings/) anything goes. A pattern sees only the
+ * import's text, so there is one per depth of the importing file; import() is checked too.
+ */
+const DOOR = 'Features use each other only through their index.ts: import from "<feature>/index.ts" and export what is needed there, or move a piece two features share to ui/ or api/.';
+const STANDS_ON = 'api/ and ui/ are what features stand on: they import no feature.';
+const doorPattern = (up) => `^${up}[\\w-]+/(?!index\\.ts$)`;
+const featureDoor = (files, up, message = DOOR, pattern = doorPattern(up)) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [...browserOnly, { regex: pattern, message }] }],
+    // esquery's regex cannot hold a slash: \x2F stands for one.
+    'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${pattern.replaceAll('/', '\\x2F')}/]`, message }],
+  },
+});
+const featureDoors = [
+  featureDoor(['renderer/src/*.{ts,tsx}'], '\\./features/'),
+  featureDoor(['renderer/src/app/**/*.{ts,tsx}'], '\\.\\./features/'),
+  featureDoor(['renderer/src/features/*/*.{ts,tsx}'], '\\.\\./'),
+  featureDoor(['renderer/src/features/*/*/*.{ts,tsx}'], '\\.\\./\\.\\./'),
+  featureDoor(['renderer/src/{api,ui}/**/*.{ts,tsx}'], '', STANDS_ON, '(^|/)features/'),
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'data/**', 'renderer/dist/**', 'test-results/**'] },
   js.configs.recommended,
@@ -36,15 +67,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs['recommended-latest'].rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['node:*', 'electron', 'electron/*', '**/main/**'], message: 'The web app runs in a browser: it talks to the server over HTTP and the WebSocket only.' },
-            { regex: '^(\\.\\./)+server/(?!src/contract/)', message: 'The web app may share only server/src/contract (types) with the server.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: browserOnly }],
       // The response schemas are zod, which the web app does not bundle: it takes their types only.
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -60,6 +83,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...featureDoors,
   {
     // The store's engines (server/src/store/, whose own rule below replaces this one) alone load
     // better-sqlite3: everything else opens the database through store/db.ts, so it also runs on
@@ -83,7 +107,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/src/services/**/*.ts', 'server/src/store/**/*.ts', 'server/src/events/**/*.ts', 'server/src/media/**/*.ts'],
+    // jobs/ call services the way routes do, without a request: they too know no HTTP or socket.
+    files: ['server/src/services/**/*.ts', 'server/src/store/**/*.ts', 'server/src/events/**/*.ts', 'server/src/media/**/*.ts', 'server/src/jobs/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

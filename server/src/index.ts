@@ -4,12 +4,13 @@ import path from 'node:path';
 import type { TokenResponse } from './contract/identity-responses.ts';
 import { resolveConfig, type ConfigInput, type ServerConfig } from './config.ts';
 import { EventBus } from './events/bus.ts';
+import { createJobs, MAINTENANCE, Scheduler } from './jobs/index.ts';
 import { createApp } from './http/app.ts';
 import { answerParserErrors } from './http/parser-errors.ts';
 import { createLogger, type Logger } from './log.ts';
 import { AccessTokens } from './services/identity/access-tokens.ts';
 import type { ServiceDeps } from './services/common/context.ts';
-import { createServices, type Services } from './services/index.ts';
+import { createServices } from './services/index.ts';
 import { PasswordHasher } from './services/identity/passwords.ts';
 import { RateLimiter } from './services/common/rate-limiter.ts';
 import { newId } from './services/common/secrets.ts';
@@ -58,7 +59,7 @@ export interface RunningServer {
    * setup. Throws AppError `storage_full` or `storage_read_only` when the disk refuses to keep it.
    */
   ownerRecoveryCode(): OwnerRecoveryCode | null;
-  /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. */
+  /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. Resolves when it is done. */
   runMaintenance(): Promise<void>;
   /** Resolves once the media queue is empty (tests, benchmarks). */
   mediaIdle(): Promise<void>;
@@ -164,22 +165,17 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
       return null;
     }
   });
-  const maintenance = startMaintenance(services, deps, log, config.maintenanceIntervalMs);
-  // Room again: uploads whose completion the full disk cut short are finished now.
+  // Upkeep and drive checks (jobs/): a job that fails waits longer each time, and a full or
+  // read-only disk is logged once by storage, not by every run that meets it.
+  const scheduler = new Scheduler(createJobs(services, deps), { log, alreadyReported: (error) => storage.noteFailure(error) !== null });
+  scheduler.start();
+  // Room again: uploads whose completion the full disk cut short are finished now, and the
+  // jobs the full disk failed run at their usual rhythm again.
   const unwatchStorage = storage.onChange(() => {
     if (storage.summary() !== 'ok') return;
+    scheduler.endBackoff();
     void services.uploads.finishCutShort().catch((error) => log.error('uploads not completed', { error: String(error) }));
   });
-  // Plugged-in drives and pools after a reboot come back without waiting for maintenance.
-  const libraryCheck = setInterval(
-    () =>
-      void services.libraries.refresh().catch((error) => {
-        // A full disk is logged once by storage, not every few seconds here.
-        if (!storage.noteFailure(error)) log.error('library check failed', { error: String(error) });
-      }),
-    config.libraryCheckIntervalMs,
-  );
-  libraryCheck.unref();
   services.media.start();
   if (mediaTools.ffmpeg) {
     log.info('video posters by ffmpeg', {
@@ -219,12 +215,12 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
         throw fault ? storage.refusal(fault) : error;
       }
     },
-    runMaintenance: maintenance.run,
+    runMaintenance: () => scheduler.runNow(MAINTENANCE),
     mediaIdle: () => services.media.idle(),
     close: () =>
       (closed ??= (async () => {
-        clearInterval(maintenance.timer);
-        clearInterval(libraryCheck);
+        // A job under way is asked to stop, and waited for: it may be writing to the database.
+        await scheduler.stop();
         unwatchStorage();
         await reconciled;
         await services.media.stop();
@@ -239,34 +235,6 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
         data.close();
       })()),
   };
-}
-
-function startMaintenance(services: Services, deps: ServiceDeps, log: Logger, intervalMs: number) {
-  // Each step on its own: one that fails (a full disk refuses the expiry of old sessions)
-  // must not keep the others from running, least of all emptying the trash, which frees space.
-  const steps: [string, () => unknown][] = [
-    ['sessions', () => services.sessions.expireStale()],
-    ['rate limits', () => deps.rateLimiter.pruneExpired()],
-    ['idempotency keys', () => services.idempotency.prune()],
-    ['uploads', () => services.uploads.expire()],
-    ['uploads cut short', () => services.uploads.finishCutShort()],
-    ['libraries', () => services.libraries.refresh()],
-    ['trash', () => services.nodes.purgeTrash(services.settings.current().trash_retention_days)],
-    ['holding', () => services.contentUpkeep.emptyHolding()],
-  ];
-  const run = async () => {
-    for (const [name, step] of steps) {
-      try {
-        await step();
-      } catch (error) {
-        if (!services.storage.noteFailure(error)) log.error('maintenance failed', { step: name, error: String(error) });
-      }
-    }
-  };
-  void run();
-  const timer = setInterval(() => void run(), intervalMs);
-  timer.unref();
-  return { run, timer };
 }
 
 /** A key of its own for one use, derived from a stored key (HMAC as a PRF). */

@@ -4,8 +4,9 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { dropThumbnails } from '../api/thumbnails.ts';
 import { session } from '../api/session.ts';
 import { useSession } from '../api/useSession.ts';
-import { ForcedPasswordPage, SignInPage } from '../features/auth/index.ts';
+import { ForcedPasswordPage, RecoverPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
+import { SharedLinksPage } from '../features/share/index.ts';
 import { uploadQueue } from '../features/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
@@ -16,9 +17,6 @@ const AccountPage = lazy(() => import('../features/account/index.ts').then((m) =
 const GalleryPage = lazy(() => import('../features/gallery/index.ts').then((m) => ({ default: m.GalleryPage })));
 // The owner's pages: a family phone never downloads them.
 const ConsolePages = lazy(() => import('../features/console/index.ts').then((m) => ({ default: m.ConsolePages })));
-const SharedLinksPage = lazy(() => import('../features/share/index.ts').then((m) => ({ default: m.SharedLinksPage })));
-const RegisterPage = lazy(() => import('../features/auth/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })));
-const RecoverPage = lazy(() => import('../features/auth/RecoverPage.tsx').then((m) => ({ default: m.RecoverPage })));
 // Loaded only by visitors of a link, who have no account and need none of the app.
 const PublicSharePage = lazy(() => import('../features/public/index.ts').then((m) => ({ default: m.PublicSharePage })));
 

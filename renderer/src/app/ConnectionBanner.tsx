@@ -1,6 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { events } from '../api/events.ts';
-import { useServerStatus } from '../features/auth/queries.ts';
+import { statusQuery } from '../api/queries.ts';
 
 function useOnline(): boolean {
   return useSyncExternalStore(
@@ -23,7 +24,7 @@ function useOnline(): boolean {
 export function ConnectionBanner() {
   const online = useOnline();
   const socket = useSyncExternalStore(events.subscribeStatus, events.currentStatus);
-  const status = useServerStatus();
+  const status = useQuery(statusQuery);
   const [lost, setLost] = useState(false);
   useEffect(() => {
     if (socket === 'open') return;

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { events } from '../api/events.ts';
-import { fileKeys } from '../features/files/index.ts';
+import { meQuery, nodeKeys } from '../api/queries.ts';
 
 /**
  * Keeps every open view current: node events refresh the node lists they may touch, and a
@@ -13,9 +13,9 @@ export function LiveUpdates() {
     events.start();
     const offEvent = events.on((message) => {
       if (message.type.startsWith('node.') || message.type === 'share.received') {
-        void queryClient.invalidateQueries({ queryKey: fileKeys.all });
+        void queryClient.invalidateQueries({ queryKey: nodeKeys.all });
       }
-      if (message.type === 'quota.updated') void queryClient.invalidateQueries({ queryKey: ['me'] });
+      if (message.type === 'quota.updated') void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
     });
     const offReconnect = events.onReconnect(() => void queryClient.invalidateQueries());
     return () => {

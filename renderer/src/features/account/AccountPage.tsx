@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
+import { meQuery } from '../../api/queries.ts';
 import { session } from '../../api/session.ts';
 import { useSession } from '../../api/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -7,14 +9,13 @@ import { QuotaBar } from '../upload/index.ts';
 import { DevicesSection } from './DevicesSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
-import { useMe } from './queries.ts';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 import './account.css';
 
 /** The account: name, password, two-step sign-in, devices, and the way out. */
 export function AccountPage() {
   const state = useSession();
-  const me = useMe();
+  const me = useQuery(meQuery);
   const navigate = useNavigate();
   if (state.kind !== 'signed-in') return null;
   return (

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client.ts';
+import { meQuery } from '../../api/queries.ts';
 import { session } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice } from '../../ui/Notice.tsx';
-import { accountKeys } from './queries.ts';
 
 export function ProfileSection({ displayName, username }: { displayName: string | null; username: string }) {
   const queryClient = useQueryClient();
@@ -13,7 +13,7 @@ export function ProfileSection({ displayName, username }: { displayName: string 
   const save = useMutation({
     mutationFn: () => data(api.PATCH('/me/profile', { body: { display_name: name.trim() || null } })),
     onSuccess: (me) => {
-      queryClient.setQueryData(accountKeys.me, me);
+      queryClient.setQueryData(meQuery.queryKey, me);
       session.updateUser({ display_name: me.display_name });
     },
   });

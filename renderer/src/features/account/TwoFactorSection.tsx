@@ -2,13 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client.ts';
 import { ApiError } from '../../api/error-messages.ts';
+import { meQuery } from '../../api/queries.ts';
 import { tooManyTries } from '../../api/tryAgain.ts';
 import { session } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { copyText } from '../../ui/clipboard.ts';
-import { accountKeys } from './queries.ts';
 
 type Stage = { kind: 'off' } | { kind: 'scan'; secret: string; url: string } | { kind: 'codes'; codes: string[] } | { kind: 'on' };
 
@@ -40,7 +40,7 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
           onVerified={(codes) => {
             setStage({ kind: 'codes', codes });
             session.updateUser({ totp_enabled: true });
-            void queryClient.invalidateQueries({ queryKey: accountKeys.me });
+            void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
           }}
           onCancel={() => setStage({ kind: 'off' })}
         />
@@ -51,7 +51,7 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
           onDisabled={() => {
             setStage({ kind: 'off' });
             session.updateUser({ totp_enabled: false });
-            void queryClient.invalidateQueries({ queryKey: accountKeys.me });
+            void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
           }}
         />
       )}

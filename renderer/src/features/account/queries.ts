@@ -1,14 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, data } from '../../api/client.ts';
 
+/** The account page's own server state; the account itself is the app's `meQuery` (api/queries.ts). */
 export const accountKeys = {
-  me: ['me'] as const,
   sessions: ['sessions'] as const,
 };
-
-export function useMe() {
-  return useQuery({ queryKey: accountKeys.me, queryFn: () => data(api.GET('/me')) });
-}
 
 export function useSessions() {
   return useQuery({ queryKey: accountKeys.sessions, queryFn: async () => (await data(api.GET('/sessions'))).items });

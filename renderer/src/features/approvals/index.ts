@@ -1,2 +1,2 @@
 export { WaitingDevicesNotice } from './WaitingDevicesNotice.tsx';
-export { approvalKeys, useLivePendingDevices, usePendingDevices } from './queries.ts';
+export { useLivePendingDevices, usePendingDevices } from './queries.ts';

@@ -7,7 +7,7 @@ import { Field } from '../../ui/Field.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { AuthCard } from './AuthCard.tsx';
 import { messageOf, pendingStore } from './login.ts';
-import { deviceDescription } from './queries.ts';
+import { deviceDescription } from './deviceDescription.ts';
 import './auth.css';
 
 /**

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { data, publicApi } from '../../api/client.ts';
+import { statusQuery } from '../../api/queries.ts';
 import { session } from '../../api/session.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
@@ -9,13 +10,12 @@ import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { cleanUsername, PASSWORD_HINT, USERNAME_HINT, useAccountChecks } from './accountChecks.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { attemptLogin, type LoginOutcome } from './login.ts';
-import { useServerStatus } from './queries.ts';
 import { SignInFlow } from './SignInPage.tsx';
 
 /** `/invite/<code>`: the link an owner sends opens this form with the code filled in. */
 export function RegisterPage() {
   const { code = '' } = useParams();
-  const status = useServerStatus();
+  const status = useQuery(statusQuery);
   const check = useQuery({
     queryKey: ['invite', code],
     queryFn: () => data(publicApi.GET('/invites/{code}/check', { params: { path: { code } } })),

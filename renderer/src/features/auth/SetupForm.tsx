@@ -10,7 +10,8 @@ import { Field } from '../../ui/Field.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { cleanUsername, PASSWORD_HINT, USERNAME_HINT, useAccountChecks } from './accountChecks.ts';
 import { AuthCard } from './AuthCard.tsx';
-import { authKeys, deviceDescription } from './queries.ts';
+import { statusQuery } from '../../api/queries.ts';
+import { deviceDescription } from './deviceDescription.ts';
 
 const WELCOME = '/console/welcome';
 
@@ -36,7 +37,7 @@ export function SetupForm({ serverName, codeRequired, inDesktopApp }: { serverNa
   useEffect(() => {
     if (!done || location.pathname !== WELCOME) return;
     session.adopt(done);
-    void queryClient.invalidateQueries({ queryKey: authKeys.status });
+    void queryClient.invalidateQueries({ queryKey: statusQuery.queryKey });
   }, [done, location.pathname, queryClient]);
 
   async function submit(event: FormEvent) {

@@ -1,6 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { desktopBridge } from '../../api/desktop.ts';
+import { statusQuery } from '../../api/queries.ts';
 import { session } from '../../api/session.ts';
 import { ApiError } from '../../api/error-messages.ts';
 import { tooManyTries } from '../../api/tryAgain.ts';
@@ -10,12 +12,11 @@ import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { AuthCard } from './AuthCard.tsx';
 import { attemptLogin, messageOf, pendingStore, type LoginOutcome, type PendingSignIn } from './login.ts';
 import { PendingScreen } from './PendingScreen.tsx';
-import { useServerStatus } from './queries.ts';
 import { SetupForm } from './SetupForm.tsx';
 
 /** The door: sign in with username and password (or set the server up on its first visit). */
 export function SignInPage({ reason }: { reason: string | null }) {
-  const status = useServerStatus();
+  const status = useQuery(statusQuery);
   if (status.isPending) {
     return (
       <div className="center-page">

@@ -2,7 +2,7 @@ import { cleanUsername } from '../../../../server/src/contract/usernames.ts';
 import { publicApi } from '../../api/client.ts';
 import { ApiError, errorOf } from '../../api/error-messages.ts';
 import type { PendingResponse, TokenResponse } from '../../api/types.ts';
-import { deviceDescription } from './queries.ts';
+import { deviceDescription } from './deviceDescription.ts';
 
 /** A sign-in waiting for approval, as the server described it (the code and pace are newer fields). */
 export interface PendingSignIn {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { usePendingDevices } from './queries.ts';
+import { usePendingDevices } from './devices/queries.ts';
 import { useConsoleEvents } from './useConsoleEvents.ts';
 import './console.css';
 

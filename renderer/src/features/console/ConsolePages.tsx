@@ -1,12 +1,12 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { useSession } from '../../api/useSession.ts';
-import { ConnectPage } from './ConnectPage.tsx';
-import { DevicesPage } from './DevicesPage.tsx';
+import { DevicesPage } from './devices/DevicesPage.tsx';
 import { OnlyOwnerPage } from './OnlyOwnerPage.tsx';
-import { PeoplePage } from './PeoplePage.tsx';
-import { SettingsPage } from './SettingsPage.tsx';
-import { StatusPage } from './StatusPage.tsx';
-import { StoragePage } from './StoragePage.tsx';
+import { PeoplePage } from './people/PeoplePage.tsx';
+import { ConnectPage } from './settings/ConnectPage.tsx';
+import { SettingsPage } from './settings/SettingsPage.tsx';
+import { StatusPage } from './settings/StatusPage.tsx';
+import { StoragePage } from './storage/StoragePage.tsx';
 
 /** `/console/*`: the owner's pages. The server refuses members anyway; this says so in words. */
 export function ConsolePages() {

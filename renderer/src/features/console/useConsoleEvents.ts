@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { events } from '../../api/events.ts';
-import { consoleKeys } from './queries.ts';
+import { settingsQuery } from '../../api/queries.ts';
+import { consoleKeys } from './keys.ts';
 
 /**
  * Keeps the console current while it is open: the sessions of a phone asking to connect, and
@@ -29,7 +30,7 @@ export function useConsoleEvents(): void {
             refresh(consoleKeys.users);
             break;
           case 'server.settings_changed':
-            refresh(consoleKeys.settings);
+            refresh(settingsQuery.queryKey);
             break;
           case 'quota.updated':
             refresh(consoleKeys.users);

@@ -1,17 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { personNamesQuery } from '../../api/queries.ts';
 import type { Node } from '../../api/types.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, plural } from '../../ui/format.ts';
-// The tabs alone: the Shared view must not load the sharing dialogs with it.
-import { SharedTabs } from '../share/SharedTabs.tsx';
+import { useSelection } from '../../ui/useSelection.ts';
+import { SharedTabs } from '../share/index.ts';
 import { UploadButton, uploadQueue } from '../upload/index.ts';
 import { FileDialogs, type Open } from './dialogs.tsx';
 import { useNodeAction } from './mutations.ts';
 import { NodeIcon } from './NodeIcon.tsx';
-import { useBreadcrumb, useListing, usePeople, type SortKey, type SortOrder, type View } from './queries.ts';
+import { useBreadcrumb, useListing, type SortKey, type SortOrder, type View } from './queries.ts';
 import './files.css';
 
 const TITLES: Record<Exclude<View['kind'], 'folder'>, string> = {
@@ -54,12 +56,13 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
   const [layout, setLayout] = useLayout();
   const listing = useListing(view, { sort, order });
   const crumbs = useBreadcrumb(view.kind === 'folder' ? view.id : null);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const selection = useSelection<Node>();
   const [open, setOpen] = useState<Open | null>(null);
   const star = useNodeAction();
   const items = listing.data?.pages.flatMap((page) => page.items) ?? [];
   const retention = listing.data?.pages[0]?.retention_days;
-  const chosen = items.filter((n) => selected.has(n.id));
+  // Chosen as they are now in the list (a star just given shows), not as they were when chosen.
+  const chosen = items.filter((n) => selection.has(n.id));
   const inTrash = view.kind === 'trash';
   const here = view.kind === 'folder' && view.id ? crumbs.data?.at(-1) : null;
   const title = view.kind === 'folder' ? (view.id ? (here?.name ?? '…') : 'My files') : TITLES[view.kind];
@@ -68,7 +71,7 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
   if (seen !== location) {
     // A new place starts with nothing selected.
     setSeen(location);
-    setSelected(new Set());
+    selection.clear();
   }
 
   const [dragging, setDragging] = useState(false);
@@ -91,13 +94,6 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
           },
         }
       : {};
-
-  const toggle = (node: Node) => {
-    const next = new Set(selected);
-    if (next.has(node.id)) next.delete(node.id);
-    else next.add(node.id);
-    setSelected(next);
-  };
 
   return (
     <div className={dragging ? 'browse drop-target' : 'browse'} {...dropProps}>
@@ -155,12 +151,12 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
       {chosen.length > 0 && (
         <div className="selection-bar" role="toolbar" aria-label="Selection">
           {/* First, beside the count, as in a phone's own apps; the actions follow (their own row on a phone). */}
-          <IconButton icon="close" label="Clear selection" onClick={() => setSelected(new Set())} />
+          <IconButton icon="close" label="Clear selection" onClick={selection.clear} />
           <strong>{plural(chosen.length, 'selected', 'selected')}</strong>
           <div className="spacer" />
           {inTrash ? (
             <>
-              <Button icon="restore" onClick={() => star.mutate({ nodes: chosen, action: { kind: 'restore' } }, { onSuccess: () => setSelected(new Set()) })}>
+              <Button icon="restore" onClick={() => star.mutate({ nodes: chosen, action: { kind: 'restore' } }, { onSuccess: selection.clear })}>
                 Restore
               </Button>
               <Button icon="trash" variant="danger" onClick={() => setOpen({ kind: 'purge', nodes: chosen })}>
@@ -199,8 +195,8 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
             <NodeRow
               key={node.id}
               node={node}
-              selected={selected.has(node.id)}
-              onToggle={toggle}
+              selected={selection.has(node.id)}
+              onToggle={selection.toggle}
               onMore={() => setOpen({ kind: 'actions', node })}
               inTrash={inTrash}
               onRestore={() => star.mutate({ nodes: [node], action: { kind: 'restore' } })}
@@ -209,7 +205,7 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
         </ul>
       )}
       <MoreOnScroll listing={listing} />
-      <FileDialogs open={open} setOpen={setOpen} parentId={view.kind === 'folder' ? view.id : null} inTrash={inTrash} onDone={() => setSelected(new Set())} />
+      <FileDialogs open={open} setOpen={setOpen} parentId={view.kind === 'folder' ? view.id : null} inTrash={inTrash} onDone={selection.clear} />
     </div>
   );
 }
@@ -229,7 +225,7 @@ function NodeRow({
   inTrash: boolean;
   onRestore: () => void;
 }) {
-  const people = usePeople();
+  const people = useQuery(personNamesQuery);
   const sharedBy = node.shared ? `Shared by ${people.data?.get(node.owner_id) ?? 'someone in the family'}` : null;
   // In the trash, when it was deleted is what counts (the clock of the retention period).
   const when = inTrash && node.trashed_at ? `Deleted ${formatDate(node.trashed_at).replace(/^Today/, 'today')}` : formatDate(node.updated_at);

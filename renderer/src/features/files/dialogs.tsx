@@ -1,6 +1,8 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, useState, type FormEvent } from 'react';
 import type { Node, NodeColor } from '../../api/types.ts';
 import { startDownload } from '../../api/downloads.ts';
+import { personNamesQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
@@ -8,10 +10,9 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, formatTaken, plural } from '../../ui/format.ts';
 import { idempotencyKey } from '../../api/ids.ts';
+import { ShareDialog } from '../share/index.ts';
 import { useCreateFolder, useNodeAction, useRestoreVersion, type Action } from './mutations.ts';
-import { useFolders, usePeople, usePermissions, useVersions } from './queries.ts';
-
-const ShareDialog = lazy(() => import('../share/index.ts').then((m) => ({ default: m.ShareDialog })));
+import { useFolders, useNodeGrants, useVersions } from './queries.ts';
 
 export type Open =
   | { kind: 'actions'; node: Node }
@@ -281,7 +282,7 @@ function ColorDialog({ node, onPick, onClose }: { node: Node; onPick: (color: No
 function VersionsDialog({ node, onClose }: { node: Node; onClose: () => void }) {
   const versions = useVersions(node.id);
   const restore = useRestoreVersion(node);
-  const people = usePeople();
+  const people = useQuery(personNamesQuery);
   return (
     <Dialog title={`Versions of ${node.name}`} onClose={onClose}>
       {versions.isPending && <Spinner label="Loading versions" />}
@@ -309,8 +310,8 @@ function VersionsDialog({ node, onClose }: { node: Node; onClose: () => void }) 
 }
 
 export function DetailsDialog({ node, onClose }: { node: Node; onClose: () => void }) {
-  const people = usePeople();
-  const permissions = usePermissions(node);
+  const people = useQuery(personNamesQuery);
+  const grants = useNodeGrants(node);
   const rows: [string, string][] = [
     ['Kind', node.type === 'folder' ? 'Folder' : (node.mime_type ?? 'File')],
     ...(node.type === 'file' ? ([['Size', formatBytes(node.size)]] as [string, string][]) : []),
@@ -319,7 +320,7 @@ export function DetailsDialog({ node, onClose }: { node: Node; onClose: () => vo
     ...(node.taken_at ? ([['Taken', formatTaken(node.taken_at)]] as [string, string][]) : []),
     ...(node.image_width && node.image_height ? ([['Dimensions', `${node.image_width} × ${node.image_height}`]] as [string, string][]) : []),
     ['Owner', people.data?.get(node.owner_id) ?? (node.shared ? 'Someone in the family' : 'You')],
-    ['Shared with', node.shared ? 'You' : permissions.data ? (permissions.data.length ? permissions.data.map((p) => `${p.name} (${p.role === 'editor' ? 'can edit' : 'can view'})`).join(', ') : 'Nobody') : '…'],
+    ['Shared with', node.shared ? 'You' : grants.data ? (grants.data.length ? grants.data.map((p) => `${p.name} (${p.role === 'editor' ? 'can edit' : 'can view'})`).join(', ') : 'Nobody') : '…'],
   ];
   return (
     <Dialog title={node.name} onClose={onClose}>

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client.ts';
+import { nodeKeys } from '../../api/queries.ts';
 import type { Node, NodeColor } from '../../api/types.ts';
-import { fileKeys } from './queries.ts';
 
 export type Action =
   | { kind: 'rename'; name: string }
@@ -58,7 +58,7 @@ export function useNodeAction() {
       if (nodes.length === 1 && result.failed[0]) throw new Error(result.failed[0].message);
       return result;
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: fileKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: nodeKeys.all }),
   });
 }
 
@@ -67,7 +67,7 @@ export function useCreateFolder() {
   return useMutation({
     mutationFn: ({ name, parentId, key }: { name: string; parentId: string | null; key: string }) =>
       data(api.POST('/nodes/folder', { body: { name, parent_id: parentId ?? 'root' }, headers: { 'Idempotency-Key': key } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: fileKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: nodeKeys.all }),
   });
 }
 
@@ -75,6 +75,6 @@ export function useRestoreVersion(node: Node) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (versionId: string) => data(api.POST('/nodes/{id}/versions/{vid}/restore', { params: { path: { id: node.id, vid: versionId } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: fileKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: nodeKeys.all }),
   });
 }

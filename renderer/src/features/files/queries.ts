@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, data } from '../../api/client.ts';
+import { nodeGrantsQuery, nodeKeys, nodePathQuery } from '../../api/queries.ts';
 import type { Node } from '../../api/types.ts';
 
 export type SortKey = 'name' | 'updated' | 'size' | 'taken';
@@ -19,15 +20,11 @@ export interface Sorting {
   order: SortOrder;
 }
 
-/** One key factory for everything about nodes: invalidating `fileKeys.all` refreshes every view. */
+/** The file views' own keys, under the app's `nodeKeys.all` (api/queries.ts): a node event refreshes them all. */
 export const fileKeys = {
-  all: ['nodes'] as const,
-  view: (view: View, sorting: Sorting | null) => ['nodes', 'view', view, sorting] as const,
-  node: (id: string) => ['nodes', 'one', id] as const,
-  path: (id: string) => ['nodes', 'path', id] as const,
-  versions: (id: string) => ['nodes', 'versions', id] as const,
-  permissions: (id: string) => ['nodes', 'permissions', id] as const,
-  folders: (parentId: string | null) => ['nodes', 'folders', parentId] as const,
+  view: (view: View, sorting: Sorting | null) => [...nodeKeys.all, 'view', view, sorting] as const,
+  versions: (id: string) => [...nodeKeys.all, 'versions', id] as const,
+  folders: (parentId: string | null) => [...nodeKeys.all, 'folders', parentId] as const,
 };
 
 const PAGE = 200;
@@ -65,11 +62,7 @@ export function useListing(view: View, sorting: Sorting) {
 }
 
 export function useBreadcrumb(id: string | null) {
-  return useQuery({
-    queryKey: fileKeys.path(id ?? ''),
-    enabled: id !== null,
-    queryFn: async () => (await data(api.GET('/nodes/{id}/path', { params: { path: { id: id! } } }))).items as Node[],
-  });
+  return useQuery({ ...nodePathQuery(id ?? ''), enabled: id !== null });
 }
 
 /** Folders only, for the folder picker. */
@@ -87,20 +80,7 @@ export function useVersions(id: string) {
   return useQuery({ queryKey: fileKeys.versions(id), queryFn: async () => (await data(api.GET('/nodes/{id}/versions', { params: { path: { id } } }))).items });
 }
 
-/** Who else can see a node; only its owner may ask, so others get null. */
-export function usePermissions(node: Node) {
-  return useQuery({
-    queryKey: fileKeys.permissions(node.id),
-    enabled: !node.shared,
-    queryFn: async () => (await data(api.GET('/nodes/{id}/permissions', { params: { path: { id: node.id } } }))).items,
-  });
-}
-
-/** Names of the family's accounts, to say who owns what. */
-export function usePeople() {
-  return useQuery({
-    queryKey: ['people'],
-    staleTime: 5 * 60_000,
-    queryFn: async () => new Map((await data(api.GET('/users', { params: { query: { limit: 1000 } } }))).items.map((u) => [u.id, u.name])),
-  });
+/** Who else can see a node: only its owner may ask, so a node shared with you asks nothing. */
+export function useNodeGrants(node: Node) {
+  return useQuery({ ...nodeGrantsQuery(node.id), enabled: !node.shared });
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
@@ -7,6 +7,7 @@ import { Button, IconButton } from '../../ui/Button.tsx';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { ShareDialog } from '../share/index.ts';
 import { UploadButton } from '../upload/index.ts';
 import { GalleryViewer } from './GalleryViewer.tsx';
 import { useGalleryMonths, type GalleryMonth } from './queries.ts';
@@ -14,10 +15,8 @@ import { loadMonthItems } from './load.ts';
 import { Timeline } from './Timeline.tsx';
 import { useTrash } from './trash.tsx';
 import { useLiveGallery } from './useLiveGallery.ts';
-import { useSelection } from './useSelection.ts';
+import { useGallerySelection } from './useSelection.ts';
 import './gallery.css';
-
-const ShareDialog = lazy(() => import('../share/index.ts').then((m) => ({ default: m.ShareDialog })));
 
 /**
  * Photos: every photo and video of the account, from every folder, newest taken first, by month.
@@ -31,7 +30,7 @@ export function GalleryPage() {
   const session = useSession();
   const userId = session.kind === 'signed-in' ? session.user.id : '';
   const months = useGalleryMonths();
-  const selection = useSelection();
+  const selection = useGallerySelection();
   const [lastViewed, setLastViewed] = useState<string | null>(null);
   // The share feature's dialog, drawn inside the viewer (which makes the rest of the page inert).
   const [sharing, setSharing] = useState<Node | null>(null);
@@ -99,7 +98,7 @@ export function GalleryPage() {
         <div className="topbar selection-bar" role="toolbar" aria-label="Selected photos">
           <IconButton icon="close" label="Stop selecting" onClick={selection.clear} />
           <h1 aria-live="polite">{selection.count === 0 ? 'Select photos' : `${selection.count.toLocaleString()} selected`}</h1>
-          <Button variant="danger" icon="trash" disabled={selection.count === 0 || trash.busy} onClick={() => trash.ask(selection.nodes())}>
+          <Button variant="danger" icon="trash" disabled={selection.count === 0 || trash.busy} onClick={() => trash.ask(selection.items())}>
             Move to trash
           </Button>
         </div>

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { api, data } from '../../api/client.ts';
+import { settingsQuery } from '../../api/queries.ts';
 import type { Node } from '../../api/types.ts';
 import { plural } from '../../ui/format.ts';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -50,12 +51,7 @@ export function useTrash(onTrashed?: (nodes: Node[]) => void) {
   const queryClient = useQueryClient();
   const [stage, setStage] = useState<Stage>({ kind: 'idle' });
   // How long the trash keeps things, said in the question (read when first asked).
-  const settings = useQuery({
-    queryKey: ['gallery', 'settings'],
-    enabled: stage.kind !== 'idle',
-    staleTime: 5 * 60_000,
-    queryFn: () => data(api.GET('/server/settings')),
-  });
+  const settings = useQuery({ ...settingsQuery, enabled: stage.kind !== 'idle', staleTime: 5 * 60_000 });
 
   useEffect(() => {
     if (stage.kind !== 'done') return;

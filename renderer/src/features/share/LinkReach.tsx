@@ -1,14 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, data } from '../../api/client.ts';
+import { settingsQuery } from '../../api/queries.ts';
 import { Icon } from '../../ui/Icon.tsx';
 
 /** Where links open, as the server sees its own address (`link_reach`): home only, or anywhere. */
 export function useLinkReach(): 'home_network' | 'internet' | null {
-  const settings = useQuery({
-    queryKey: ['shares', 'reach'],
-    queryFn: () => data(api.GET('/server/settings')),
-    staleTime: 5 * 60_000,
-  });
+  const settings = useQuery({ ...settingsQuery, staleTime: 5 * 60_000 });
   return settings.data?.link_reach ?? null;
 }
 

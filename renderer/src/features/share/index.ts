@@ -1,4 +1,7 @@
-export { ShareDialog } from './ShareDialog.tsx';
-export { SharedLinksPage } from './SharedLinksPage.tsx';
-export { shareKeys } from './queries.ts';
+import { lazy } from 'react';
+
+// The tabs of the Shared view load with the app; the share dialog and the links page load when
+// first opened, so a phone that only browses its files never downloads them.
 export { SharedTabs } from './SharedTabs.tsx';
+export const ShareDialog = lazy(() => import('./ShareDialog.tsx').then((m) => ({ default: m.ShareDialog })));
+export const SharedLinksPage = lazy(() => import('./SharedLinksPage.tsx').then((m) => ({ default: m.SharedLinksPage })));

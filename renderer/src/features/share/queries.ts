@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client.ts';
+import { nodeGrantsQuery, nodePathQuery, nodeQuery, peopleKeys } from '../../api/queries.ts';
 import type { Answer } from '../../api/types.ts';
 
 export type ShareLink = Answer<'/shares', 'get'>['items'][number];
@@ -14,17 +15,14 @@ export interface LinkSettings {
 }
 
 /**
- * Keys of what sharing reads. A node's grants live under the files feature's key
- * (`['nodes', 'permissions', id]`), so its details panel and this dialog share one answer.
+ * Keys of what sharing reads itself. A node, its path and its grants are the app's
+ * (api/queries.ts), so the details panel of files and this dialog share one answer.
  */
 export const shareKeys = {
   links: ['shares'] as const,
   nodeLinks: (nodeId: string) => ['shares', 'node', nodeId] as const,
   mine: ['shares', 'mine'] as const,
-  grants: (nodeId: string) => ['nodes', 'permissions', nodeId] as const,
-  path: (nodeId: string) => ['nodes', 'path', nodeId] as const,
-  node: (nodeId: string) => ['nodes', 'one', nodeId] as const,
-  people: (q: string) => ['people', 'find', q] as const,
+  people: (q: string) => [...peopleKeys.all, 'find', q] as const,
 };
 
 /** For the create request's Idempotency-Key: a retried tap never makes a second link. */
@@ -51,12 +49,7 @@ export function useMyLinks() {
 
 /** The nodes behind a list of links (a link names its node by id only). */
 export function useLinkedNodes(nodeIds: string[]) {
-  return useQueries({
-    queries: [...new Set(nodeIds)].map((id) => ({
-      queryKey: shareKeys.node(id),
-      queryFn: () => data(api.GET('/nodes/{id}', { params: { path: { id } } })),
-    })),
-  });
+  return useQueries({ queries: [...new Set(nodeIds)].map((id) => nodeQuery(id)) });
 }
 
 export function useLinkMutations(nodeId: string) {
@@ -79,10 +72,7 @@ export function useLinkMutations(nodeId: string) {
 }
 
 export function useGrants(nodeId: string) {
-  return useQuery({
-    queryKey: shareKeys.grants(nodeId),
-    queryFn: async () => (await data(api.GET('/nodes/{id}/permissions', { params: { path: { id: nodeId } } }))).items,
-  });
+  return useQuery(nodeGrantsQuery(nodeId));
 }
 
 /**
@@ -91,25 +81,15 @@ export function useGrants(nodeId: string) {
  * for the owner, who sees the whole path).
  */
 export function useInheritedGrants(nodeId: string, enabled: boolean) {
-  const path = useQuery({
-    queryKey: shareKeys.path(nodeId),
-    enabled,
-    queryFn: async () => (await data(api.GET('/nodes/{id}/path', { params: { path: { id: nodeId } } }))).items,
-  });
+  const path = useQuery({ ...nodePathQuery(nodeId), enabled });
   const above = (path.data ?? []).filter((node) => node.id !== nodeId);
-  const grants = useQueries({
-    queries: above.map((folder) => ({
-      queryKey: shareKeys.grants(folder.id),
-      enabled,
-      queryFn: async () => (await data(api.GET('/nodes/{id}/permissions', { params: { path: { id: folder.id } } }))).items,
-    })),
-  });
+  const grants = useQueries({ queries: above.map((folder) => ({ ...nodeGrantsQuery(folder.id), enabled })) });
   return above.flatMap((folder, i) => (grants[i]?.data ?? []).map((grant) => ({ ...grant, folder })));
 }
 
 export function useGrantMutations(nodeId: string) {
   const queryClient = useQueryClient();
-  const settle = () => queryClient.invalidateQueries({ queryKey: shareKeys.grants(nodeId) });
+  const settle = () => queryClient.invalidateQueries({ queryKey: nodeGrantsQuery(nodeId).queryKey });
   const grant = useMutation({
     mutationFn: ({ userId, role }: { userId: string; role: Role }) =>
       data(api.POST('/nodes/{id}/permissions', { params: { path: { id: nodeId } }, body: { user_id: userId, role } })),

@@ -2,9 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { events } from '../../api/events.ts';
+import { statusQuery } from '../../api/queries.ts';
 import type { Status } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
-import { authKeys, statusQuery } from '../auth/queries.ts';
 import './storage.css';
 
 /**
@@ -25,7 +25,7 @@ export function StorageBanner() {
       events.on((message) => {
         if (message.type !== 'server.storage') return;
         const { storage } = message.payload as { storage: Status['storage'] };
-        queryClient.setQueryData<Status>(authKeys.status, (old) => (old ? { ...old, storage } : old));
+        queryClient.setQueryData(statusQuery.queryKey, (old) => (old ? { ...old, storage } : old));
       }),
     [queryClient],
   );

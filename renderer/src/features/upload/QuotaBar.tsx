@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, data } from '../../api/client.ts';
+import { meQuery } from '../../api/queries.ts';
 import { ProgressBar } from '../../ui/Notice.tsx';
 import { formatBytes } from '../../ui/format.ts';
 
-/** Used and limit of this account's storage; the query key is the account's, refreshed by quota events. */
+/** Used and limit of this account's storage: the account's own answer, refreshed by quota events. */
 export function QuotaBar() {
-  const me = useQuery({ queryKey: ['me'], queryFn: () => data(api.GET('/me')) });
+  const me = useQuery(meQuery);
   if (!me.data) return null;
   const { used, limit } = me.data.quota;
   const full = limit !== null && used >= limit;

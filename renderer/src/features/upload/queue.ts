@@ -6,8 +6,7 @@ import { humanMessage } from '../../api/error-messages.ts';
 import { session } from '../../api/session.ts';
 import type { Node, Status } from '../../api/types.ts';
 import { queryClient } from '../../app/queryClient.ts';
-import { statusQuery } from '../auth/queries.ts';
-import { fileKeys } from '../files/queries.ts';
+import { meQuery, nodeKeys, statusQuery } from '../../api/queries.ts';
 import { manifest } from './manifest.ts';
 
 /** `held`: the server's disk is full (or read-only); it continues by itself once there is room. */
@@ -304,8 +303,8 @@ class UploadQueue {
       onSuccess: () => {
         manifest.remove(entry.manifestId);
         this.update(entry, { status: 'done', sent: entry.item.size });
-        void queryClient.invalidateQueries({ queryKey: fileKeys.all });
-        void queryClient.invalidateQueries({ queryKey: ['me'] });
+        void queryClient.invalidateQueries({ queryKey: nodeKeys.all });
+        void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
         this.pump();
       },
       onError: (error) => {

@@ -1,13 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, data } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
-import { InlineRename } from '../../ui/InlineRename.tsx';
-import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { ago } from '../../ui/timeWords.ts';
-import { ConsoleLayout } from './ConsoleLayout.tsx';
-import { deviceLabel, personName, platformName, timeOfDay } from './words.ts';
-import { consoleKeys, useAdminSessions, usePendingDevices, type AdminSession, type PendingDevice } from './queries.ts';
+import { api, data } from '../../../api/client.ts';
+import { pendingDevicesQuery } from '../../../api/queries.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { InlineRename } from '../../../ui/InlineRename.tsx';
+import { Notice, Spinner } from '../../../ui/Notice.tsx';
+import { ago } from '../../../ui/timeWords.ts';
+import { ConsoleLayout } from '../ConsoleLayout.tsx';
+import { consoleKeys } from '../keys.ts';
+import { deviceLabel, personName, platformName, timeOfDay } from './deviceWords.ts';
+import { useAdminSessions, usePendingDevices, type AdminSession, type PendingDevice } from './queries.ts';
+import './devices.css';
 
 /** New phones waiting to be let in (live), and every account's signed-in devices. */
 export function DevicesPage() {
@@ -36,7 +39,7 @@ function PendingRequest({ device }: { device: PendingDevice }) {
     mutationFn: (verdict: 'approve' | 'deny') =>
       data(api.POST(verdict === 'approve' ? '/devices/{id}/approve' : '/devices/{id}/deny', { params: { path: { id: device.id } } })),
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: consoleKeys.pending });
+      void queryClient.invalidateQueries({ queryKey: pendingDevicesQuery.queryKey });
       void queryClient.invalidateQueries({ queryKey: consoleKeys.sessions });
     },
   });

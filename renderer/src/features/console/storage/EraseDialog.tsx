@@ -1,14 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, data } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { plural, formatBytes } from '../../ui/format.ts';
-import { driveName } from './DriveCard.tsx';
-import { driveDescription, filesystemWords } from './driveWords.ts';
-import { driveSize } from './words.ts';
-import { consoleKeys, useDriveDetail, type Capability, type Drive, type DriveContents, type FormatResult } from './queries.ts';
+import { api, data } from '../../../api/client.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { Dialog } from '../../../ui/Dialog.tsx';
+import { Notice, Spinner } from '../../../ui/Notice.tsx';
+import { plural, formatBytes } from '../../../ui/format.ts';
+import { consoleKeys } from '../keys.ts';
+import { driveDescription, driveName, driveSize, filesystemWords } from './driveWords.ts';
+import { useDriveDetail, type Capability, type Drive, type DriveContents, type FormatResult } from './queries.ts';
 
 type FileSystem = Capability['filesystems'][number]['name'];
 const FILE_SYSTEMS: { value: FileSystem; label: string; hint: string }[] = [

@@ -1,22 +1,3 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { data, publicApi } from '../../api/client.ts';
-
-export const authKeys = {
-  status: ['status'] as const,
-};
-
-/**
- * The status, asked one way by everyone who reads it (the sign-in pages, the storage banner,
- * the uploads waiting for room): one key, one answer in the cache. The held uploads go on when
- * this answer says there is room again, whoever asked for it.
- */
-export const statusQuery = queryOptions({ queryKey: authKeys.status, queryFn: () => data(publicApi.GET('/status')), staleTime: 60_000 });
-
-/** The server's name and what a visitor must do first (set up, sign in). */
-export function useServerStatus() {
-  return useQuery(statusQuery);
-}
-
 /**
  * The device's model as the browser tells it through User-Agent Client Hints (Chromium, on a
  * secure page): Android's user agent no longer names it. Asked once when the app loads, so

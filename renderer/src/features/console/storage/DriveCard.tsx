@@ -1,9 +1,8 @@
-import { Button } from '../../ui/Button.tsx';
+import { Button } from '../../../ui/Button.tsx';
 import { driveMaker, driveName, driveState, driveSubtitle, filesystemWords } from './driveWords.ts';
 import type { Drive, DrivesAnswer } from './queries.ts';
-import './drives.css';
+import './storage.css';
 
-export { driveName } from './driveWords.ts';
 
 /** Why a drive cannot become a library (or be pooled), or null when it can. */
 export function mountRefusal(drive: Drive, libraryName: string | null): string | null {

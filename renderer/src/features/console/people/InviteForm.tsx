@@ -1,13 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, data } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Field } from '../../ui/Field.tsx';
-import { Notice } from '../../ui/Notice.tsx';
-import { formatDate } from '../../ui/format.ts';
-import { CopyField } from './CopyField.tsx';
-import { QrImage } from './QrImage.tsx';
-import { consoleKeys, type Invite } from './queries.ts';
+import { api, data } from '../../../api/client.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { Field } from '../../../ui/Field.tsx';
+import { Notice } from '../../../ui/Notice.tsx';
+import { formatDate } from '../../../ui/format.ts';
+import { CopyField } from '../CopyField.tsx';
+import { consoleKeys } from '../keys.ts';
+import { QrImage } from '../QrImage.tsx';
+import { type Invite } from './queries.ts';
+import './people.css';
 
 const DAY = 86_400_000;
 export const EXPIRY_CHOICES = [

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { Dialog } from '../../../ui/Dialog.tsx';
+import { Notice, Spinner } from '../../../ui/Notice.tsx';
+import { ConsoleLayout } from '../ConsoleLayout.tsx';
 import { AccountCard } from './AccountCard.tsx';
-import { ConsoleLayout } from './ConsoleLayout.tsx';
 import { InviteForm } from './InviteForm.tsx';
 import { InviteList } from './InviteList.tsx';
 import { useAdminUsers } from './queries.ts';

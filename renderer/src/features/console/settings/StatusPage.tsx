@@ -1,9 +1,13 @@
-import { useServerStatus } from '../auth/queries.ts';
-import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { formatDate } from '../../ui/format.ts';
-import { ConsoleLayout } from './ConsoleLayout.tsx';
-import { useAdminStatus, useLibraries } from './queries.ts';
-import { LIBRARY_STATUS, uptimeWords } from './words.ts';
+import { useQuery } from '@tanstack/react-query';
+import { statusQuery } from '../../../api/queries.ts';
+import { Notice, Spinner } from '../../../ui/Notice.tsx';
+import { formatDate } from '../../../ui/format.ts';
+import { ConsoleLayout } from '../ConsoleLayout.tsx';
+import { LIBRARY_STATUS } from '../storage/libraryWords.ts';
+import { useLibraries } from '../storage/queries.ts';
+import { useAdminStatus } from './queries.ts';
+import { uptimeWords } from './uptimeWords.ts';
+import './settings.css';
 
 /** Whether new files can be saved, as /status says it (see the banner for what to do). */
 const ROOM = { ok: 'Can be saved', full: 'Disk full: waiting for space', read_only: 'Disk read-only: nothing can be saved' } as const;
@@ -12,7 +16,7 @@ const ROOM = { ok: 'Can be saved', full: 'Disk full: waiting for space', read_on
 export function StatusPage() {
   const status = useAdminStatus();
   const libraries = useLibraries();
-  const server = useServerStatus();
+  const server = useQuery(statusQuery);
   const online = libraries.data?.filter((l) => l.status === 'online').length ?? 0;
   return (
     <ConsoleLayout title="Status">

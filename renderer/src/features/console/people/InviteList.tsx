@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, data } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { formatDate } from '../../ui/format.ts';
-import { consoleKeys, useInvites, type Invite } from './queries.ts';
-import { roleName } from './words.ts';
+import { api, data } from '../../../api/client.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { Notice, Spinner } from '../../../ui/Notice.tsx';
+import { formatDate } from '../../../ui/format.ts';
+import { consoleKeys } from '../keys.ts';
+import { useInvites, type Invite } from './queries.ts';
+import { roleName } from './roleName.ts';
 
 function stateOf(invite: Invite, now: number): { words: string; live: boolean } {
   if (invite.max_uses !== null && invite.uses >= invite.max_uses) return { words: 'Used', live: false };

@@ -1,5 +1,5 @@
 import type { DrivesAnswer } from './queries.ts';
-import './drives.css';
+import './storage.css';
 
 const WHAT = { format: 'erase drives', mount: 'open drives for files', pool: 'combine drives' } as const;
 

@@ -1,11 +1,12 @@
 import { useNavigate } from 'react-router';
-import { Button } from '../../ui/Button.tsx';
-import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { ConsoleLayout } from './ConsoleLayout.tsx';
-import { CopyField } from './CopyField.tsx';
-import { InviteForm } from './InviteForm.tsx';
-import { QrImage } from './QrImage.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { Notice, Spinner } from '../../../ui/Notice.tsx';
+import { ConsoleLayout } from '../ConsoleLayout.tsx';
+import { CopyField } from '../CopyField.tsx';
+import { InviteForm } from '../people/InviteForm.tsx';
+import { QrImage } from '../QrImage.tsx';
 import { useNetwork } from './queries.ts';
+import './settings.css';
 
 /**
  * "Connect your family's phones": the address a phone opens (as text and a QR code), and an

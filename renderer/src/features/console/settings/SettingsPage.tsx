@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, data } from '../../api/client.ts';
-import { authKeys } from '../auth/queries.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Field } from '../../ui/Field.tsx';
-import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { ConsoleLayout } from './ConsoleLayout.tsx';
-import { consoleKeys, useSettings, type Settings } from './queries.ts';
+import { api, data } from '../../../api/client.ts';
+import { settingsQuery, statusQuery } from '../../../api/queries.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { Field } from '../../../ui/Field.tsx';
+import { Notice, Spinner } from '../../../ui/Notice.tsx';
+import { ConsoleLayout } from '../ConsoleLayout.tsx';
+import { useSettings, type Settings } from './queries.ts';
+import './settings.css';
 
 const GB = 1024 ** 3;
 
@@ -17,8 +18,8 @@ export function SettingsPage() {
   const save = useMutation({
     mutationFn: (body: Partial<Settings>) => data(api.PATCH('/server/settings', { body })),
     onSuccess: (next) => {
-      queryClient.setQueryData(consoleKeys.settings, next);
-      void queryClient.invalidateQueries({ queryKey: authKeys.status });
+      queryClient.setQueryData(settingsQuery.queryKey, next);
+      void queryClient.invalidateQueries({ queryKey: statusQuery.queryKey });
     },
   });
   return (

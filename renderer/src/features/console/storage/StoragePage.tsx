@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Button } from '../../ui/Button.tsx';
-import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { Notice, Spinner } from '../../../ui/Notice.tsx';
+import { ConsoleLayout } from '../ConsoleLayout.tsx';
 import { Capabilities } from './Capabilities.tsx';
-import { ConsoleLayout } from './ConsoleLayout.tsx';
 import { DriveCard } from './DriveCard.tsx';
 import { EraseDialog } from './EraseDialog.tsx';
 import { LibraryCard } from './LibraryCard.tsx';

@@ -1,13 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, data } from '../../api/client.ts';
-import { ApiError } from '../../api/error-messages.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { Field } from '../../ui/Field.tsx';
-import { Notice } from '../../ui/Notice.tsx';
-import { driveName } from './DriveCard.tsx';
-import { consoleKeys, type Drive } from './queries.ts';
+import { api, data } from '../../../api/client.ts';
+import { ApiError } from '../../../api/error-messages.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { Dialog } from '../../../ui/Dialog.tsx';
+import { Field } from '../../../ui/Field.tsx';
+import { Notice } from '../../../ui/Notice.tsx';
+import { consoleKeys } from '../keys.ts';
+import { driveName } from './driveWords.ts';
+import { type Drive } from './queries.ts';
 
 function useStorageRefresh() {
   const queryClient = useQueryClient();

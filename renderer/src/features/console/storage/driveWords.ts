@@ -1,10 +1,21 @@
-import { driveSize } from './words.ts';
 import type { Drive } from './queries.ts';
 
 /*
  * A drive in a parent's words first ("USB drive, 64 GB, SanDisk", "The computer's own disk");
  * what Linux calls it (/dev/sdb, ext4, mount points) is kept for the details.
  */
+
+/** A drive's size as its box says it: makers count 1 GB as 1,000,000,000 bytes. */
+export function driveSize(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value < 10 && unit > 0 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
 
 const INSIDE = new Set(['sata', 'ata', 'nvme', 'scsi', 'sas', 'virtio', 'mmc']);
 

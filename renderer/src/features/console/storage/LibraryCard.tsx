@@ -1,15 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, data } from '../../api/client.ts';
-import { ApiError } from '../../api/error-messages.ts';
-import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
-import { Notice } from '../../ui/Notice.tsx';
-import { formatBytes } from '../../ui/format.ts';
-import { consoleKeys, type Library } from './queries.ts';
-import { UsageBar } from './UsageBar.tsx';
-import './drives.css';
-import { LIBRARY_KINDS, LIBRARY_STATUS } from './words.ts';
+import { api, data } from '../../../api/client.ts';
+import { ApiError } from '../../../api/error-messages.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { ConfirmDialog } from '../../../ui/Dialog.tsx';
+import { Notice } from '../../../ui/Notice.tsx';
+import { formatBytes } from '../../../ui/format.ts';
+import { consoleKeys } from '../keys.ts';
+import { UsageBar } from '../UsageBar.tsx';
+import { LIBRARY_KINDS, LIBRARY_STATUS } from './libraryWords.ts';
+import { type Library } from './queries.ts';
+import './storage.css';
 
 type Action = 'default' | 'eject' | 'remove';
 

@@ -1,15 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { api, data } from '../../api/client.ts';
-import { useSession } from '../../api/useSession.ts';
-import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
-import { Notice } from '../../ui/Notice.tsx';
-import { formatBytes } from '../../ui/format.ts';
-import { CopyField } from './CopyField.tsx';
-import { consoleKeys, type AdminUser } from './queries.ts';
-import { UsageBar } from './UsageBar.tsx';
-import { roleName } from './words.ts';
+import { api, data } from '../../../api/client.ts';
+import { useSession } from '../../../api/useSession.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { ConfirmDialog, Dialog } from '../../../ui/Dialog.tsx';
+import { Notice } from '../../../ui/Notice.tsx';
+import { formatBytes } from '../../../ui/format.ts';
+import { CopyField } from '../CopyField.tsx';
+import { consoleKeys } from '../keys.ts';
+import { UsageBar } from '../UsageBar.tsx';
+import { type AdminUser } from './queries.ts';
+import { roleName } from './roleName.ts';
+import './people.css';
 
 const GB = 1024 ** 3;
 type Open = null | 'quota' | 'reset' | 'disable' | 'role';

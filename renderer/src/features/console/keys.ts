@@ -1,0 +1,17 @@
+/**
+ * One key factory for the console's own server state, read by its sections' queries.ts and
+ * refreshed by useConsoleEvents. The waiting devices and the settings are the app's
+ * (api/queries.ts): the badge on Manage, sharing and the gallery read them too.
+ */
+export const consoleKeys = {
+  all: ['console'] as const,
+  sessions: ['console', 'sessions'] as const,
+  users: ['console', 'users'] as const,
+  invites: ['console', 'invites'] as const,
+  libraries: ['console', 'libraries'] as const,
+  drives: ['console', 'drives'] as const,
+  // Not under `drives`: refreshing the list must not read a drive's contents again (a look may mount it).
+  drive: (id: string) => ['console', 'drive-contents', id] as const,
+  status: ['console', 'status'] as const,
+  network: ['console', 'network'] as const,
+};

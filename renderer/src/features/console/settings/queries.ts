@@ -1,0 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, data } from '../../../api/client.ts';
+import { settingsQuery } from '../../../api/queries.ts';
+import type { Answer } from '../../../api/types.ts';
+import { consoleKeys } from '../keys.ts';
+
+export type Settings = Answer<'/server/settings', 'get'>;
+export type AdminStatus = Answer<'/admin/status', 'get'>;
+export type Network = Answer<'/admin/network', 'get'>;
+
+/** The settings are the app's (sharing reads link reach from them, the gallery the trash's days); the console edits them. */
+export function useSettings() {
+  return useQuery(settingsQuery);
+}
+
+export function useAdminStatus() {
+  return useQuery({ queryKey: consoleKeys.status, queryFn: () => data(api.GET('/admin/status')) });
+}
+
+export function useNetwork() {
+  return useQuery({ queryKey: consoleKeys.network, queryFn: () => data(api.GET('/admin/network')) });
+}

@@ -1,0 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, data } from '../../../api/client.ts';
+import type { Answer } from '../../../api/types.ts';
+import { consoleKeys } from '../keys.ts';
+
+export type Library = Answer<'/libraries', 'get'>['items'][number];
+export type DrivesAnswer = Answer<'/admin/drives', 'get'>;
+export type Drive = DrivesAnswer['items'][number];
+export type Capability = DrivesAnswer['capabilities']['format'];
+export type FormatResult = Answer<'/admin/drives/{id}/format', 'post'>;
+
+/** A drive with what a read-only look found on it; `contents` is null when the server could not look. */
+export type DriveDetail = Answer<'/admin/drives/{id}', 'get'>;
+export type DriveContents = NonNullable<DriveDetail['contents']>;
+
+export function useLibraries() {
+  return useQuery({ queryKey: consoleKeys.libraries, queryFn: async () => (await data(api.GET('/libraries'))).items });
+}
+
+export function useDrives() {
+  return useQuery({ queryKey: consoleKeys.drives, queryFn: () => data(api.GET('/admin/drives')) });
+}
+
+export function useDriveDetail(id: string) {
+  return useQuery({ queryKey: consoleKeys.drive(id), queryFn: () => data(api.GET('/admin/drives/{id}', { params: { path: { id } } })), staleTime: 0 });
+}

@@ -1,0 +1,16 @@
+import type { ServiceDeps } from '../services/common/context.ts';
+import type { Services } from '../services/index.ts';
+import type { Job } from './job.ts';
+import { libraryCheckJob } from './library-check.ts';
+import { maintenanceJob } from './maintenance.ts';
+
+/** Every job the server runs on its own: a new one is a file in jobs/ and a line here. */
+export function createJobs(services: Services, { config, rateLimiter }: ServiceDeps): Job[] {
+  return [
+    maintenanceJob(services, rateLimiter, config.maintenanceIntervalMs),
+    libraryCheckJob(services.libraries, config.libraryCheckIntervalMs),
+  ];
+}
+
+export { MAINTENANCE } from './maintenance.ts';
+export { Scheduler, type JobStatus } from './scheduler.ts';
