@@ -26,16 +26,16 @@ export interface HandlerContext<B, Q, P, A extends AuthMode> {
 
 const REPLY = Symbol('reply');
 
-export interface Reply {
+export interface Reply<S extends number = number, T = unknown> {
   [REPLY]: true;
-  status: number;
-  body: unknown;
+  status: S;
+  body: T;
   headers: Record<string, string>;
 }
 
-/** A response with a status other than the route's default. */
-export function reply(status: number, body?: unknown, headers: Record<string, string> = {}): Reply {
-  return { [REPLY]: true, status, body, headers };
+/** A response with a status other than the route's default; its body is checked against that status's schema. */
+export function reply<S extends number, T = undefined>(status: S, body?: T, headers: Record<string, string> = {}): Reply<S, T> {
+  return { [REPLY]: true, status, body: body as T, headers };
 }
 
 export function isReply(value: unknown): value is Reply {
@@ -62,11 +62,14 @@ export const none = { 204: { description: 'Done; nothing to return' } };
 
 /**
  * What a handler may return: the route's 200 body, typed by the schema that documents it, so
- * a service that answers another shape fails tsc; or a reply() with another status; or
- * nothing (204, or the handler answered itself).
+ * a service that answers another shape fails tsc; or a reply() with a status the route
+ * documents, its body typed by that status's schema; or nothing (204, or the handler answered
+ * itself).
  */
-type Answer<R> = R extends { 200: { schema: infer S extends z.ZodType } } ? z.output<S> : unknown;
-type HandlerResult<R> = Answer<R> | Reply | void;
+type BodyOf<D> = D extends { schema: infer S extends z.ZodType } ? z.output<S> : unknown;
+type Answer<R> = R extends { 200: infer D } ? BodyOf<D> : never;
+type Replies<R> = { [S in keyof R & number]: Reply<S, BodyOf<R[S]>> }[keyof R & number];
+type HandlerResult<R> = Answer<R> | Replies<R> | void;
 
 export interface RouteDef<
   B extends z.ZodType | undefined = undefined,
