@@ -68,6 +68,19 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs['recommended-latest'].rules,
       'no-restricted-imports': ['error', { patterns: browserOnly }],
+      // The response schemas are zod, which the web app does not bundle: it takes their types only.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/src/contract/*-responses.ts', '**/server/src/contract/page.ts'],
+              allowTypeImports: true,
+              message: 'These hold zod schemas: `import type` their types (the web app does not bundle zod).',
+            },
+          ],
+        },
+      ],
     },
   },
   ...featureDoors,
@@ -80,6 +93,16 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [...desktopAndUi, { group: ['better-sqlite3'], message: 'Open the database through store/db.ts (openConnection, openDatabase): it runs on node:sqlite too.' }] },
+      ],
+    },
+  },
+  {
+    // contract/ is what the web app shares with the server: it stands on zod and itself alone.
+    files: ['server/src/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!zod$|\\./)', message: 'contract/ is shared with the web app: it imports zod and its own files only, nothing of the server.' }] },
       ],
     },
   },

@@ -7,6 +7,7 @@ import exifReader from 'exif-reader';
 import sharp from 'sharp';
 import WebSocket, { type RawData } from 'ws';
 import { configFromEnv, DEFAULT_CONFIG } from '../server/src/config.ts';
+import type { Node } from '../server/src/contract/files-responses.ts';
 import { setupOwner } from '../server/test/helpers/accounts.ts';
 import { uploadFile } from '../server/test/helpers/upload.ts';
 import { timedGet } from './lib/http.ts';
@@ -41,18 +42,10 @@ const TIMEOUT_SECONDS = 60;
 /** Photos opened full screen after the pipeline: the first request makes the image, the second reads the cache. */
 const FULL_SCREEN_PHOTOS = 12;
 
-interface NodeDto {
-  id: string;
-  has_thumbnail: boolean;
-  image_width?: number;
-  image_height?: number;
-  taken_at?: number;
-}
-
 interface Message {
   type: string;
   at: number;
-  payload: { node?: NodeDto };
+  payload: { node?: Node };
 }
 
 /** One photo through the server: upload start and completion, then its thumbnail_ready. */
@@ -177,7 +170,7 @@ export async function benchMedia(): Promise<BenchResult> {
     }
 
     // Every message on the socket, as it arrives; thumbnail_ready times by node id.
-    const ready = new Map<string, { at: number; node: NodeDto }>();
+    const ready = new Map<string, { at: number; node: Node }>();
     ws = await new Promise<WebSocket>((resolve, reject) => {
       const socket = new WebSocket(`${bench!.server.url.replace(/^http/, 'ws')}/api/v1/ws`, { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false });
       socket.on('message', (data: RawData) => {

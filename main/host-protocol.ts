@@ -1,6 +1,6 @@
 /** Messages between main and the server's utility process (over its parentPort). */
 import type { ConfigInput } from '../server/src/config.ts';
-import type { TokenResponse } from '../server/src/contract/dto.ts';
+import type { TokenResponse } from '../server/src/contract/identity-responses.ts';
 import type { OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, SetupResult } from './ports.ts';
 
 export type ToServer =

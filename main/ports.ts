@@ -2,7 +2,7 @@
  * What the desktop's decisions need from the world, as small interfaces: Electron implements
  * them in index.ts, tray.ts and window.ts; the unit tests implement them with plain fakes.
  */
-import type { TokenResponse } from '../server/src/contract/dto.ts';
+import type { TokenResponse } from '../server/src/contract/identity-responses.ts';
 
 /** A device waiting for approval, as the server announces it (`device.pending`). */
 export interface PendingDevice {

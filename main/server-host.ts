@@ -1,6 +1,6 @@
 import { utilityProcess, type UtilityProcess } from 'electron';
 import type { ConfigInput } from '../server/src/config.ts';
-import type { TokenResponse } from '../server/src/contract/dto.ts';
+import type { TokenResponse } from '../server/src/contract/identity-responses.ts';
 import type { FromServer, ToServer } from './host-protocol.ts';
 import type { OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, ServerHost, SetupResult } from './ports.ts';
 

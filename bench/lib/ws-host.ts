@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { SettingsView } from '../../server/src/contract/dto.ts';
+import type { SettingsView } from '../../server/src/contract/server-responses.ts';
 import { startServer } from '../../server/src/index.ts';
 import { DEFAULT_SETTINGS } from '../../server/src/services/server/settings.ts';
 

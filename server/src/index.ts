@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
-import type { TokenResponse } from './contract/dto.ts';
+import type { TokenResponse } from './contract/identity-responses.ts';
 import { resolveConfig, type ConfigInput, type ServerConfig } from './config.ts';
 import { EventBus } from './events/bus.ts';
 import { createJobs, MAINTENANCE, Scheduler } from './jobs/index.ts';

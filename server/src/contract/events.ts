@@ -1,4 +1,4 @@
-import type { SettingsView, StorageState } from './dto.ts';
+import type { SettingsView, StorageState } from './server-responses.ts';
 
 /**
  * Every event the WebSocket channel carries, with its payload. Later areas (nodes, uploads,

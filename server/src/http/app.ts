@@ -9,9 +9,7 @@ import { securityHeaders } from './middleware/security-headers.ts';
 import { mountRoutes } from './mount.ts';
 import { tusHeaders } from '../uploads/tus-protocol.ts';
 import { ROUTES } from './routes.ts';
-import * as pub from './routes/public.ts';
-import { route } from './route-def.ts';
-import * as S from './schemas.ts';
+import { healthRoute } from './routes/server.ts';
 import { API_PREFIX } from './paths.ts';
 import { requireKnownHost, type HostAllowList } from './host-allow-list.ts';
 import { webApp } from './static.ts';
@@ -28,13 +26,7 @@ export function createApp(services: Services, log: Logger, jsonLimit: number, ho
 
   // Liveness probes conventionally live at the root as well.
   const root = new Router();
-  mountRoutes(
-    root,
-    [route({ method: 'GET', path: '/healthz', tag: 'server', summary: 'Liveness', auth: 'none',
-      responses: { 200: { description: 'Healthy', schema: S.HealthResponse } }, handler: pub.health })],
-    services,
-    jsonLimit,
-  );
+  mountRoutes(root, [healthRoute], services, jsonLimit);
 
   // Outermost, so it logs the status the envelope finally sent (inside it, every error read as 404).
   app.use(requestLog(log));

@@ -1,5 +1,5 @@
 import type { Db, Statement } from './db.ts';
-import type { NodeColor, NodeType } from '../contract/dto.ts';
+import type { NodeColor, NodeType } from '../contract/files-responses.ts';
 
 export interface NodeRow {
   id: string;

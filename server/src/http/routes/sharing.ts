@@ -1,85 +1,69 @@
-import type Koa from 'koa';
-import type * as S from '../schemas.ts';
+import { z } from 'zod';
+import { pageOf } from '../../contract/page.ts';
+import { Grant, Link } from '../../contract/sharing-responses.ts';
 import type { Services } from '../../services/index.ts';
-import { reply, type Handler } from '../route-def.ts';
-import { sendFile } from '../send-file.ts';
-import { sendThumbnail } from '../send-thumbnail.ts';
+import { IdParam, PageQuery } from '../common-inputs.ts';
 import { createOnce } from '../idempotent.ts';
+import { none, ok, reply, route, type AnyRoute } from '../route-def.ts';
+
+const GrantBody = z.object({
+  user_id: z.string().min(1).max(100),
+  role: z.enum(['viewer', 'editor']),
+});
+
+const UserParams = z.object({ id: z.string().min(1).max(100), userId: z.string().min(1).max(100) });
+
+const LinkBody = z.object({
+  password: z.string().max(256).nullable().optional().describe('null or "" removes it'),
+  expires_at: z.number().int().positive().nullable().optional().describe('null never expires; a past time expires the link now'),
+  allow_download: z.boolean().optional().describe('Default true'),
+});
 
 /** The origin the family reaches the server at, for the public URL of a link; never the request's Host. */
 const originOf = (services: Services) => services.origin.current();
 
-export const permissions: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params }) => ({
-  items: services.sharing.permissions(actor, params.id),
-  next_cursor: null,
-});
-
-export const grant: Handler<typeof S.GrantBody, undefined, typeof S.IdParam> = ({ services, actor, params, body }) =>
-  reply(201, services.sharing.grant(actor, params.id, body));
-
-export const revokeGrant: Handler<undefined, undefined, typeof S.UserParams> = ({ services, actor, params }) => {
-  services.sharing.revokeGrant(actor, params.id, params.userId);
-};
-
-export const linksOfNode: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params }) => ({
-  items: services.sharing.linksOfNode(actor, params.id, originOf(services)),
-  next_cursor: null,
-});
-
-export const createLink: Handler<typeof S.LinkBody, undefined, typeof S.IdParam> = async (ctx) => {
-  const { services, actor, params, body } = ctx;
-  const prepared = await services.sharing.prepareLink(actor, params.id, body);
-  // The key's record keeps the link's id only: the token is a secret that is never stored, so
-  // a replay derives it again.
-  const { value, headers } = createOnce(ctx, `POST /nodes/${params.id}/share`, () => ({
-    id: services.sharing.insertLink(actor, prepared, originOf(services)).id,
-  }));
-  return reply(201, services.sharing.linkOf(actor, value.id, originOf(services)), headers);
-};
-
-export const myLinks: Handler<undefined, typeof S.PageQuery> = ({ services, actor, query }) =>
-  services.sharing.myLinks(actor, query, originOf(services));
-
-export const updateLink: Handler<typeof S.LinkBody, undefined, typeof S.IdParam> = ({ services, actor, params, body }) =>
-  services.sharing.updateLink(actor, params.id, body, originOf(services));
-
-export const revokeLink: Handler<undefined, undefined, typeof S.IdParam> = ({ services, actor, params }) => {
-  services.sharing.revokeLink(actor, params.id);
-};
-
-// ---- Public (no account) ----
-
-const grantOf = (koa: Koa.Context, query: { grant?: string | undefined }) => query.grant ?? (koa.get('X-Share-Grant') || undefined);
-
-export const publicInfo: Handler<undefined, typeof S.GrantQuery, typeof S.TokenParam, 'none'> = ({ services, params, query, koa }) =>
-  services.publicShares.info({ token: params.token, grant: grantOf(koa, query) });
-
-export const publicUnlock: Handler<typeof S.UnlockBody, undefined, typeof S.TokenParam, 'none'> = ({ services, params, body, client }) =>
-  services.publicShares.unlock(params.token, body.password, client);
-
-export const publicChildren: Handler<undefined, typeof S.PublicListQuery, typeof S.TokenParam, 'none'> = ({
-  services,
-  params,
-  query,
-  koa,
-}) => services.publicShares.children({ token: params.token, grant: grantOf(koa, query) }, query);
-
-export const publicDownload: Handler<undefined, typeof S.PublicNodeQuery, typeof S.TokenParam, 'none'> = ({
-  services,
-  params,
-  query,
-  koa,
-}) => {
-  const file = services.publicShares.download({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
-  sendFile(koa, file, { inline: query.inline === '1' || query.inline === 'true' });
-};
-
-export const publicThumbnail: Handler<undefined, typeof S.PublicNodeQuery, typeof S.TokenParam, 'none'> = ({
-  services,
-  params,
-  query,
-  koa,
-}) => {
-  const node = services.publicShares.thumbnailTarget({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
-  return sendThumbnail(koa, services.media.thumbnailOf(node, query.size === '1024' ? 1024 : 512));
-};
+/** Grants (the API says permissions) and the links an account makes; what a link opens is in public-links.ts. */
+export const sharingRoutes: readonly AnyRoute[] = [
+  route({ method: 'GET', path: '/nodes/:id/permissions', tag: 'sharing', summary: 'People with access to this node',
+    auth: 'user', params: IdParam, responses: ok('Grants', pageOf(Grant)),
+    handler: ({ services, actor, params }) => ({ items: services.sharing.permissions(actor, params.id), next_cursor: null }) }),
+  route({ method: 'POST', path: '/nodes/:id/permissions', tag: 'sharing',
+    summary: 'Give an account viewer or editor access (replaces an earlier grant); covers everything inside a folder',
+    auth: 'user', params: IdParam, body: GrantBody, responses: { 201: { description: 'Granted', schema: Grant } },
+    errors: ['cannot_share_with_owner', 'unknown_user', 'in_trash', 'forbidden'],
+    handler: ({ services, actor, params, body }) => reply(201, services.sharing.grant(actor, params.id, body)) }),
+  route({ method: 'DELETE', path: '/nodes/:id/permissions/:userId', tag: 'sharing',
+    summary: 'Remove an account\'s access (the owner, or the account itself leaving); effective at once', auth: 'user',
+    params: UserParams, responses: none,
+    handler: ({ services, actor, params }) => {
+      services.sharing.revokeGrant(actor, params.id, params.userId);
+    } }),
+  route({ method: 'GET', path: '/nodes/:id/shares', tag: 'sharing', summary: 'Public links on this node', auth: 'user',
+    params: IdParam, responses: ok('Links', pageOf(Link)), errors: ['forbidden'],
+    handler: ({ services, actor, params }) => ({ items: services.sharing.linksOfNode(actor, params.id, originOf(services)), next_cursor: null }) }),
+  route({ method: 'POST', path: '/nodes/:id/share', tag: 'sharing',
+    summary: 'Create a public link (expiry, password, download switch; honours Idempotency-Key)', auth: 'user', params: IdParam,
+    body: LinkBody, responses: { 201: { description: 'Created', schema: Link } },
+    errors: ['weak_password', 'in_trash', 'forbidden', 'idempotency_conflict', 'busy'],
+    handler: async (ctx) => {
+      const { services, actor, params, body } = ctx;
+      const prepared = await services.sharing.prepareLink(actor, params.id, body);
+      // The key's record keeps the link's id only: the token is a secret that is never stored, so
+      // a replay derives it again.
+      const { value, headers } = createOnce(ctx, `POST /nodes/${params.id}/share`, () => ({
+        id: services.sharing.insertLink(actor, prepared, originOf(services)).id,
+      }));
+      return reply(201, services.sharing.linkOf(actor, value.id, originOf(services)), headers);
+    } }),
+  route({ method: 'GET', path: '/shares', tag: 'sharing', summary: 'Links the caller created, newest first', auth: 'user',
+    query: PageQuery, responses: ok('A page of links', pageOf(Link)),
+    handler: ({ services, actor, query }) => services.sharing.myLinks(actor, query, originOf(services)) }),
+  route({ method: 'PATCH', path: '/shares/:id', tag: 'sharing', summary: 'Change expiry, password or download switch; the URL stays',
+    auth: 'user', params: IdParam, body: LinkBody, responses: ok('The link', Link), errors: ['weak_password', 'busy'],
+    handler: ({ services, actor, params, body }) => services.sharing.updateLink(actor, params.id, body, originOf(services)) }),
+  route({ method: 'DELETE', path: '/shares/:id', tag: 'sharing', summary: 'Revoke a link', auth: 'user', params: IdParam,
+    responses: none,
+    handler: ({ services, actor, params }) => {
+      services.sharing.revokeLink(actor, params.id);
+    } }),
+];

@@ -6,7 +6,7 @@ import type { Store } from '../../store/index.ts';
 import type { AccessTokens, TokenScope } from '../identity/access-tokens.ts';
 import type { PasswordHasher } from '../identity/passwords.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import type { Role } from '../../contract/dto.ts';
+import type { Role } from '../../contract/identity-responses.ts';
 
 /** What every service is built from. */
 export interface ServiceDeps {

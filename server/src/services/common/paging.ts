@@ -1,4 +1,4 @@
-import type { Page } from '../../contract/dto.ts';
+import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
 
 export const DEFAULT_LIMIT = 100;

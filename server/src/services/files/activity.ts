@@ -1,4 +1,5 @@
-import type { ActivityDto, Page } from '../../contract/dto.ts';
+import type { Activity } from '../../contract/files-responses.ts';
+import type { Page } from '../../contract/page.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
 import { newId } from '../common/secrets.ts';
@@ -32,7 +33,7 @@ export class ActivityService {
     });
   }
 
-  list(actor: Actor, page: PageRequest): Page<ActivityDto> {
+  list(actor: Actor, page: PageRequest): Page<Activity> {
     return keysetPage(
       page,
       (before, limit) => this.deps.store.activity.page(actor.userId, before, limit),

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { NodeDto, VersionDto } from '../../contract/dto.ts';
+import type { Node, NodeVersion } from '../../contract/files-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
@@ -72,7 +72,7 @@ export class FileService {
     };
   }
 
-  versions(actor: Actor, id: string): VersionDto[] {
+  versions(actor: Actor, id: string): NodeVersion[] {
     const node = this.access.node(actor, id, 'read');
     if (node.type !== 'file') return [];
     return this.deps.store.versions.ofNode(node.id).map((v) => ({
@@ -85,14 +85,14 @@ export class FileService {
   }
 
   /** Makes an old version's content current again, as a new version: history only grows. */
-  async restoreVersion(actor: Actor, id: string, versionId: string): Promise<NodeDto> {
+  async restoreVersion(actor: Actor, id: string, versionId: string): Promise<Node> {
     const node = this.access.node(actor, id, 'write');
     if (node.in_trash) throw new AppError('in_trash');
     const old = this.deps.store.versions.byId(versionId);
     if (!old || old.node_id !== node.id) throw new AppError('not_found');
     // Reserved before the copy is awaited: parallel restores cannot all pass on the same free space.
     const release = this.reserveQuota(node.owner_id, old.size, this.deps.store.uploads.pendingBytes(node.owner_id));
-    let dto: NodeDto;
+    let dto: Node;
     try {
       const blobs = this.content.of(old.library_id);
       const blob = newId();
@@ -165,7 +165,7 @@ export class FileService {
    * with the quota it uses. If the target folder went away meanwhile, the file lands at the
    * top level rather than being lost.
    */
-  completeContent(c: CompletedContent): NodeDto {
+  completeContent(c: CompletedContent): Node {
     const { store } = this.deps;
     const now = this.deps.now();
     const dto = store.transaction(() => {

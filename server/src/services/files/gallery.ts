@@ -1,4 +1,4 @@
-import type { GalleryMonths } from '../../contract/dto.ts';
+import type { GalleryMonths } from '../../contract/files-responses.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 
 /**

@@ -1,4 +1,5 @@
-import type { NodeDto, Page, TrashPage } from '../../contract/dto.ts';
+import type { Node, TrashPage } from '../../contract/files-responses.ts';
+import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
 import type { Keyset, ListedNodeRow, ListScope, SortField } from '../../store/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
@@ -31,7 +32,7 @@ export class ListingService {
     private readonly settings: SettingsService,
   ) {}
 
-  list(actor: Actor, input: ListInput): Page<NodeDto> {
+  list(actor: Actor, input: ListInput): Page<Node> {
     if (input.month !== undefined && input.filter !== 'gallery') {
       throw new AppError('invalid_input', 'month goes with filter=gallery.', { field: 'month' });
     }
@@ -40,11 +41,11 @@ export class ListingService {
   }
 
   /** The children of a folder the caller has already been cleared to read (public links). */
-  children(folderId: string, viewerId: string, input: ListInput): Page<NodeDto> {
+  children(folderId: string, viewerId: string, input: ListInput): Page<Node> {
     return this.page({ kind: 'children', container: folderId }, null, viewerId, input);
   }
 
-  private page(scope: ListScope, search: string | null, viewerId: string, input: ListInput): Page<NodeDto> {
+  private page(scope: ListScope, search: string | null, viewerId: string, input: ListInput): Page<Node> {
     const sort = input.sort ?? defaultSort(input.filter);
     const desc = (input.order ?? (input.sort === undefined && input.filter ? 'desc' : 'asc')) === 'desc';
     const limit = pageLimit(input.limit);

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { AppError } from '../../app-error.ts';
+import type { NodeAccessTokenResponse } from '../../contract/files-responses.ts';
 import type { AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { safeEqual } from '../common/secrets.ts';
@@ -10,11 +11,6 @@ interface NodeClaims {
   sessionId: string;
   nodeId: string;
   expiresAt: number;
-}
-
-export interface NodeAccessToken {
-  access_token: string;
-  expires_at: number;
 }
 
 const MARK = 'n1';
@@ -41,7 +37,7 @@ export class NodeAccessService {
   }
 
   /** A token for `?access_token=` on this node's download, thumbnail and preview, for a caller who may read it. */
-  mint(actor: Actor, nodeId: string): NodeAccessToken {
+  mint(actor: Actor, nodeId: string): NodeAccessTokenResponse {
     const node = this.access.node(actor, nodeId, 'read');
     const expiresAt = this.deps.now() + this.deps.config.nodeTokenTtlMs;
     return { access_token: this.sign({ sessionId: actor.sessionId, nodeId: node.id, expiresAt }), expires_at: expiresAt };

@@ -1,8 +1,8 @@
-import type { NodeDto } from '../../contract/dto.ts';
+import type { Node } from '../../contract/files-responses.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
 
-export function toNodeDto(row: NodeRow): NodeDto {
-  const dto: NodeDto = {
+export function toNodeDto(row: NodeRow): Node {
+  const dto: Node = {
     id: row.id,
     type: row.type,
     name: row.name,

@@ -1,4 +1,4 @@
-import type { NodeColor, NodeDto } from '../../contract/dto.ts';
+import type { Node, NodeColor } from '../../contract/files-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
@@ -35,17 +35,17 @@ export class NodeService {
     private readonly content: ContentStores,
   ) {}
 
-  get(actor: Actor, id: string): NodeDto {
+  get(actor: Actor, id: string): Node {
     return toNodeDto(this.access.node(actor, id, 'read'));
   }
 
   /** Ancestors from the top-level one down to the node itself. */
-  path(actor: Actor, id: string): NodeDto[] {
+  path(actor: Actor, id: string): Node[] {
     this.access.node(actor, id, 'read');
     return this.access.visiblePath(actor, this.deps.store.nodes.pathOf(id, actor.userId)).map(toNodeDto);
   }
 
-  createFolder(actor: Actor, input: { name: string; parent_id?: string | null | undefined }): NodeDto {
+  createFolder(actor: Actor, input: { name: string; parent_id?: string | null | undefined }): Node {
     const name = cleanNodeName(input.name);
     const parent = this.access.targetFolder(actor, normaliseParentId(input.parent_id));
     const ownerId = parent?.owner_id ?? actor.userId;
@@ -73,7 +73,7 @@ export class NodeService {
     return this.publish('node.created', actor, id);
   }
 
-  update(actor: Actor, id: string, patch: NodePatch): NodeDto {
+  update(actor: Actor, id: string, patch: NodePatch): Node {
     const node = this.access.node(actor, id, 'modify');
     if (node.in_trash) throw new AppError('in_trash');
     const { store } = this.deps;
@@ -122,7 +122,7 @@ export class NodeService {
     else this.deps.store.nodes.unstar(actor.userId, id);
   }
 
-  trash(actor: Actor, id: string): NodeDto {
+  trash(actor: Actor, id: string): Node {
     const node = this.access.node(actor, id, 'modify');
     if (node.in_trash) throw new AppError('in_trash');
     this.deps.store.transaction(() => {
@@ -138,7 +138,7 @@ export class NodeService {
    * Puts a trashed item back where it was. If its folder is gone or itself in the trash it
    * lands at the top level; if its name was taken meanwhile it gets a free one.
    */
-  restore(actor: Actor, id: string): NodeDto {
+  restore(actor: Actor, id: string): Node {
     const node = this.access.node(actor, id, 'manage');
     if (node.trashed_at === null) throw new AppError(node.in_trash ? 'in_trash' : 'not_in_trash');
     const { store } = this.deps;
@@ -215,7 +215,7 @@ export class NodeService {
    * disappear as they knew it (old name, old parent), never where it went; those who gain it
    * see it appear where it is now, never where it came from.
    */
-  private publishMove(dto: NodeDto, before: NodeRow, audienceBefore: Audience): void {
+  private publishMove(dto: Node, before: NodeRow, audienceBefore: Audience): void {
     const usersOf = (audience: Audience) => new Set('users' in audience ? audience.users : []);
     const was = usersOf(audienceBefore);
     const now = usersOf(this.access.audienceOf(before));
@@ -247,11 +247,11 @@ export class NodeService {
     }
   }
 
-  private read(actor: Actor, id: string): NodeDto {
+  private read(actor: Actor, id: string): Node {
     return toNodeDto(this.deps.store.nodes.byId(id, actor.userId) as NodeRow);
   }
 
-  private publish(type: 'node.created' | 'node.updated' | 'node.restored', actor: Actor, id: string): NodeDto {
+  private publish(type: 'node.created' | 'node.updated' | 'node.restored', actor: Actor, id: string): Node {
     const dto = this.read(actor, id);
     this.deps.bus.publish(type, { node: dto }, this.access.audienceOf(dto));
     return dto;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { NodeDto } from '../../contract/dto.ts';
+import type { Node } from '../../contract/files-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import type { UploadRow } from '../../store/uploads.repo.ts';
@@ -30,7 +30,7 @@ export interface AppendResult {
   offset: number;
   expiresAt: number;
   /** Set when the upload is complete: the node it became. */
-  node: Pick<NodeDto, 'id'> | null;
+  node: Pick<Node, 'id'> | null;
 }
 
 export interface AppendInput {
@@ -479,7 +479,7 @@ export class UploadService {
   }
 
   /** Every byte is there: check the quota again, move the file into place, make the node. */
-  private async complete(upload: UploadRow, checksum: AppendInput['checksum'] | null): Promise<NodeDto> {
+  private async complete(upload: UploadRow, checksum: AppendInput['checksum'] | null): Promise<Node> {
     const blobs = this.content.of(upload.library_id);
     // Access may have gone while the bytes arrived (or before a completing HEAD).
     await this.recheckAccess(upload);
@@ -504,7 +504,7 @@ export class UploadService {
     }
   }
 
-  private finish(upload: UploadRow, blob: string, sha256: string | null, head: Buffer): NodeDto {
+  private finish(upload: UploadRow, blob: string, sha256: string | null, head: Buffer): Node {
     const node = this.deps.store.transaction(() => {
       const dto = this.files.completeContent({
         uploaderId: upload.user_id,

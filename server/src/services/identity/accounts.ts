@@ -1,4 +1,5 @@
-import type { Me, Page, PublicUser } from '../../contract/dto.ts';
+import type { Me, PublicUser } from '../../contract/identity-responses.ts';
+import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
 import type { UserRow } from '../../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';

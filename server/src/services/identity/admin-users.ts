@@ -1,4 +1,5 @@
-import type { AdminUser, Page, Role } from '../../contract/dto.ts';
+import type { AdminUser, Role, TemporaryPasswordResponse } from '../../contract/identity-responses.ts';
+import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { toAdminUser } from './user-dto.ts';
@@ -58,7 +59,7 @@ export class AdminUserService {
    * Issues a temporary password: the account must choose its own at next sign-in, and every
    * device signed in with the old one is signed out.
    */
-  async resetPassword(actor: Actor, userId: string, newPassword: string | undefined): Promise<{ temporary_password: string }> {
+  async resetPassword(actor: Actor, userId: string, newPassword: string | undefined): Promise<TemporaryPasswordResponse> {
     requireAdmin(actor);
     const user = this.deps.store.users.byId(userId);
     if (!user) throw new AppError('not_found');

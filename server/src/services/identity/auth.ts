@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { PendingResponse, TokenResponse, UserSummary } from '../../contract/dto.ts';
+import type { PendingResponse, TokenResponse, UserSummary } from '../../contract/identity-responses.ts';
 import { cleanUsername } from '../../contract/usernames.ts';
 import { AppError } from '../../app-error.ts';
 import type { UserRow } from '../../store/users.repo.ts';

@@ -1,4 +1,4 @@
-import type { PendingDevice, TokenResponse } from '../../contract/dto.ts';
+import type { DeviceStatusResponse, PendingDevice } from '../../contract/identity-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { PendingDeviceRow, SessionRow } from '../../store/sessions.repo.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
@@ -6,8 +6,6 @@ import type { SessionService } from './sessions.ts';
 
 /** Forgives scheduling jitter in a client that polls exactly on the interval. */
 const POLL_JITTER_MS = 250;
-
-export type DeviceStatus = { status: 'pending'; pairing_code: string } | (TokenResponse & { status: 'approved' });
 
 /** Device approval: a new sign-in waits until an admin or the account itself lets it in. */
 export class DeviceService {
@@ -23,7 +21,7 @@ export class DeviceService {
    * approved, and only once: a pending token that leaked (a shoulder, a log) is worth nothing
    * after the device took its pair, and can never mint a pair that kills the device's own.
    */
-  pollStatus(actor: Actor, sessionId: string): DeviceStatus {
+  pollStatus(actor: Actor, sessionId: string): DeviceStatusResponse {
     if (actor.scope !== 'pending') throw new AppError('forbidden');
     if (actor.sessionId !== sessionId) throw new AppError('not_found');
     this.throttle(sessionId);

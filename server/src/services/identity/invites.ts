@@ -1,4 +1,5 @@
-import type { Invite, Page, Role } from '../../contract/dto.ts';
+import type { Invite, InviteCheckResponse, Role } from '../../contract/identity-responses.ts';
+import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
 import type { InviteRow } from '../../store/invites.repo.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
@@ -50,7 +51,7 @@ export class InviteService {
     if (!this.deps.store.invites.remove(id)) throw new AppError('not_found');
   }
 
-  check(code: string): { valid: boolean; expires_at?: number } {
+  check(code: string): InviteCheckResponse {
     const invite = this.deps.store.invites.byHash(hashSecret(code.trim()));
     const now = this.deps.now();
     const valid =

@@ -1,4 +1,4 @@
-import type { TokenResponse } from '../../contract/dto.ts';
+import type { TokenResponse } from '../../contract/identity-responses.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import type { OwnerService } from './owner.ts';
 import type { SessionService } from './sessions.ts';

@@ -1,4 +1,4 @@
-import type { TokenResponse } from '../../contract/dto.ts';
+import type { TokenResponse } from '../../contract/identity-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { OwnerRepo } from '../../store/owner.repo.ts';
 import { usernameKey } from '../../store/users.repo.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AdminSession, PendingResponse, SessionInfo, TokenResponse } from '../../contract/dto.ts';
+import type { AdminSession, PendingResponse, Session, TokenResponse } from '../../contract/identity-responses.ts';
 import type { SessionRevokeReason } from '../../contract/events.ts';
 import type { TokenScope } from './access-tokens.ts';
 import { AppError } from '../../app-error.ts';
@@ -166,8 +166,8 @@ export class SessionService {
     return outcome.tokens;
   }
 
-  list(actor: Actor): SessionInfo[] {
-    return this.deps.store.sessions.listLive(actor.userId).map((s) => toSessionInfo(s, actor));
+  list(actor: Actor): Session[] {
+    return this.deps.store.sessions.listLive(actor.userId).map((s) => toSession(s, actor));
   }
 
   /** Every account's live sessions, for the owner's console. */
@@ -175,15 +175,15 @@ export class SessionService {
     requireAdmin(actor);
     return this.deps.store.sessions
       .listLiveAll()
-      .map((s) => ({ ...toSessionInfo(s, actor), user_id: s.user_id, username: s.username, display_name: s.display_name }));
+      .map((s) => ({ ...toSession(s, actor), user_id: s.user_id, username: s.username, display_name: s.display_name }));
   }
 
   /** Renames one of the caller's own devices ("Grandma's tablet"); others' sessions do not exist for them. */
-  rename(actor: Actor, sessionId: string, deviceName: string): SessionInfo {
+  rename(actor: Actor, sessionId: string, deviceName: string): Session {
     const session = this.deps.store.sessions.byId(sessionId);
     if (!session || session.user_id !== actor.userId) throw new AppError('not_found');
     this.store(session, deviceName);
-    return toSessionInfo(this.deps.store.sessions.byId(sessionId)!, actor);
+    return toSession(this.deps.store.sessions.byId(sessionId)!, actor);
   }
 
   /** The owner names any account's device, from the console's list. */
@@ -193,7 +193,7 @@ export class SessionService {
     if (!session) throw new AppError('not_found');
     this.store(session, deviceName);
     const row = this.deps.store.sessions.listLiveAll().find((s) => s.id === sessionId)!;
-    return { ...toSessionInfo(row, actor), user_id: row.user_id, username: row.username, display_name: row.display_name };
+    return { ...toSession(row, actor), user_id: row.user_id, username: row.username, display_name: row.display_name };
   }
 
   private store(session: SessionRow, deviceName: string): void {
@@ -269,7 +269,7 @@ function clip(value: string | null | undefined, max = 100): string | null {
   return trimmed === '' ? null : [...trimmed].slice(0, max).join('');
 }
 
-function toSessionInfo(s: SessionRow, actor: Actor): SessionInfo {
+function toSession(s: SessionRow, actor: Actor): Session {
   return {
     id: s.id,
     device_name: s.device_name,

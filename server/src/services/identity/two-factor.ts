@@ -1,4 +1,5 @@
 import { AppError } from '../../app-error.ts';
+import type { RecoveryCodesResponse, TotpBeginResponse } from '../../contract/identity-responses.ts';
 import type { UserRow } from '../../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';
 import { hashSecret, newTypableSecret, normaliseTypableSecret } from '../common/secrets.ts';
@@ -44,7 +45,7 @@ export class TwoFactorService {
   }
 
   /** Starts (or restarts) enrollment: the secret only counts once a code confirms it. */
-  begin(actor: Actor): { secret: string; otpauth_url: string } {
+  begin(actor: Actor): TotpBeginResponse {
     const user = this.user(actor);
     if (user.totp_secret !== null) throw new AppError('totp_already_enabled');
     const secret = newTotpSecret();
@@ -53,7 +54,7 @@ export class TwoFactorService {
   }
 
   /** Confirms enrollment with a code and hands out the recovery codes, once. */
-  verify(actor: Actor, code: string, client: ClientInfo): { recovery_codes: string[] } {
+  verify(actor: Actor, code: string, client: ClientInfo): RecoveryCodesResponse {
     const user = this.user(actor);
     if (user.totp_secret !== null) throw new AppError('totp_already_enabled');
     if (user.totp_pending_secret === null) throw new AppError('totp_not_started');

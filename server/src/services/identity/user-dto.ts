@@ -1,4 +1,4 @@
-import type { AdminUser, Me, PublicUser, UserSummary } from '../../contract/dto.ts';
+import type { AdminUser, Me, PublicUser, UserSummary } from '../../contract/identity-responses.ts';
 import type { UserRow } from '../../store/users.repo.ts';
 
 export function toUserSummary(user: UserRow): UserSummary {

@@ -1,11 +1,11 @@
-import type { LanAddressDto } from '../../contract/dto.ts';
+import type { NetworkResponse } from '../../contract/server-responses.ts';
 import { listLanAddresses } from '../../platform/network.ts';
 import { requireAdmin, type Actor } from '../common/context.ts';
 
 /** Where phones on the home network reach this server: what the owner types or scans. */
 export class NetworkService {
   /** The machine's LAN addresses (no loopback, link-local or virtual adapters) with the port requests arrive on. */
-  lan(actor: Actor, port: number): { port: number; addresses: LanAddressDto[] } {
+  lan(actor: Actor, port: number): NetworkResponse {
     requireAdmin(actor);
     return {
       port,

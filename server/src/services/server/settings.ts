@@ -1,4 +1,4 @@
-import type { ServerSettings, SettingsView } from '../../contract/dto.ts';
+import type { ServerSettings, SettingsView } from '../../contract/server-responses.ts';
 import { AppError } from '../../app-error.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { checkReadableName } from '../common/readable-names.ts';

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { AdminStatus, HealthResponse, StatusResponse, StorageState } from '../../contract/dto.ts';
+import type { AdminStatus, HealthResponse, StatusResponse, StorageState } from '../../contract/server-responses.ts';
 import { requireAdmin, type Actor, type ClientInfo, type ServiceDeps } from '../common/context.ts';
 import type { SetupGate } from '../identity/setup-gate.ts';
 import type { SettingsService } from './settings.ts';

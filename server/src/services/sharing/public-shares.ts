@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
-import type { Page, PublicNodeDto, PublicShareDto } from '../../contract/dto.ts';
+import type { Node } from '../../contract/files-responses.ts';
+import type { Page } from '../../contract/page.ts';
+import type { PublicNode, PublicShare, UnlockResponse } from '../../contract/sharing-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
-import type { NodeDto } from '../../contract/dto.ts';
 import type { ShareRow } from '../../store/sharing.repo.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';
 import type { FileContent, FileService } from '../files/files.ts';
@@ -34,7 +35,7 @@ export class PublicShareService {
     private readonly grantKey: Buffer,
   ) {}
 
-  info(credentials: LinkCredentials): PublicShareDto {
+  info(credentials: LinkCredentials): PublicShare {
     const { share, node } = this.open(credentials);
     const owner = this.deps.store.users.byId(node.owner_id);
     return {
@@ -46,7 +47,7 @@ export class PublicShareService {
   }
 
   /** Trades the link's password for a grant; wrong passwords are rate limited per link and per address. */
-  async unlock(token: string, password: string, client: ClientInfo): Promise<{ grant: string; expires_at: number }> {
+  async unlock(token: string, password: string, client: ClientInfo): Promise<UnlockResponse> {
     const share = this.live(token);
     // A link to something in the trash is no link, here as on every other public route.
     const node = this.deps.store.nodes.byId(share.node_id, '');
@@ -66,7 +67,7 @@ export class PublicShareService {
     return { grant: this.signGrant(share, expiresAt), expires_at: expiresAt };
   }
 
-  children(credentials: LinkCredentials, input: ListInput): Page<PublicNodeDto> {
+  children(credentials: LinkCredentials, input: ListInput): Page<PublicNode> {
     const { share, node } = this.open(credentials);
     const folder = input.parent_id ? this.inside(share, node, input.parent_id) : node;
     if (folder.type !== 'folder') throw new AppError('invalid_input', 'parent_id must be a folder.', { field: 'parent_id' });
@@ -135,14 +136,14 @@ export class PublicShareService {
   }
 }
 
-function publicNode(node: NodeRow): PublicNodeDto {
+function publicNode(node: NodeRow): PublicNode {
   return withoutOwner(toNodeDto(node));
 }
 
-function withoutOwner(node: NodeDto): PublicNodeDto {
-  // Spelled out rather than spread: a field added to NodeDto later is not public until listed here.
+function withoutOwner(node: Node): PublicNode {
+  // Spelled out rather than spread: a field added to Node later is not public until listed here.
   const { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, trashed_at, version, has_thumbnail } = node;
-  const dto: PublicNodeDto = { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, starred: false, shared: false, trashed_at, version, has_thumbnail };
+  const dto: PublicNode = { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, starred: false, shared: false, trashed_at, version, has_thumbnail };
   if (node.image_width !== undefined) dto.image_width = node.image_width;
   if (node.image_height !== undefined) dto.image_height = node.image_height;
   if (node.taken_at !== undefined) dto.taken_at = node.taken_at;

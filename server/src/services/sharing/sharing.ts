@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { Page, PermissionDto, ShareLinkDto } from '../../contract/dto.ts';
+import type { Page } from '../../contract/page.ts';
+import type { Grant, Link } from '../../contract/sharing-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { GrantRole, ShareRow } from '../../store/sharing.repo.ts';
 import type { AccessService } from '../files/access.ts';
@@ -36,12 +37,12 @@ export class SharingService {
 
   // ---- Access for accounts ----
 
-  permissions(actor: Actor, nodeId: string): PermissionDto[] {
+  permissions(actor: Actor, nodeId: string): Grant[] {
     const node = this.access.node(actor, nodeId, 'read');
     return this.deps.store.permissions.ofNode(node.id).map((p) => this.toPermission(p.user_id, p.role, p.created_at));
   }
 
-  grant(actor: Actor, nodeId: string, input: { user_id: string; role: GrantRole }): PermissionDto {
+  grant(actor: Actor, nodeId: string, input: { user_id: string; role: GrantRole }): Grant {
     const node = this.access.node(actor, nodeId, 'manage');
     if (node.in_trash) throw new AppError('in_trash');
     if (input.user_id === node.owner_id) throw new AppError('cannot_share_with_owner', undefined, { field: 'user_id' });
@@ -87,7 +88,7 @@ export class SharingService {
     };
   }
 
-  insertLink(actor: Actor, link: PreparedLink, origin: string): ShareLinkDto {
+  insertLink(actor: Actor, link: PreparedLink, origin: string): Link {
     const salt = crypto.randomBytes(16).toString('base64url');
     const id = newId();
     this.deps.store.shares.insert({
@@ -105,18 +106,18 @@ export class SharingService {
   }
 
   /** One link the caller created, as it is now (a replayed create answers it again). */
-  linkOf(actor: Actor, shareId: string, origin: string): ShareLinkDto {
+  linkOf(actor: Actor, shareId: string, origin: string): Link {
     const share = this.deps.store.shares.byId(shareId);
     if (!share || share.created_by !== actor.userId) throw new AppError('not_found');
     return this.toLink(share, origin);
   }
 
-  linksOfNode(actor: Actor, nodeId: string, origin: string): ShareLinkDto[] {
+  linksOfNode(actor: Actor, nodeId: string, origin: string): Link[] {
     const node = this.access.node(actor, nodeId, 'manage');
     return this.deps.store.shares.ofNode(node.id).map((s) => this.toLink(s, origin));
   }
 
-  myLinks(actor: Actor, page: PageRequest, origin: string): Page<ShareLinkDto> {
+  myLinks(actor: Actor, page: PageRequest, origin: string): Page<Link> {
     return keysetPage(
       page,
       (before, limit) => this.deps.store.shares.byCreator(actor.userId, before, limit),
@@ -126,7 +127,7 @@ export class SharingService {
   }
 
   /** Changes expiry, password or the download switch; the URL stays the same. */
-  async updateLink(actor: Actor, shareId: string, input: LinkInput, origin: string): Promise<ShareLinkDto> {
+  async updateLink(actor: Actor, shareId: string, input: LinkInput, origin: string): Promise<Link> {
     const share = this.ownLink(actor, shareId);
     if (input.password) checkPassword(input.password);
     const fields: Partial<Pick<ShareRow, 'password_hash' | 'password_version' | 'allow_download' | 'expires_at'>> = {};
@@ -158,7 +159,7 @@ export class SharingService {
     return share;
   }
 
-  private toLink(share: ShareRow, origin: string): ShareLinkDto {
+  private toLink(share: ShareRow, origin: string): Link {
     const token = this.tokenOf(share.id, share.salt);
     const now = this.deps.now();
     return {
@@ -174,7 +175,7 @@ export class SharingService {
     };
   }
 
-  private toPermission(userId: string, role: GrantRole, createdAt: number): PermissionDto {
+  private toPermission(userId: string, role: GrantRole, createdAt: number): Grant {
     const user = this.deps.store.users.byId(userId);
     return {
       user_id: userId,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { DriveContents } from '../../contract/dto.ts';
+import type { DriveContents } from '../../contract/storage-responses.ts';
 import { summarizeFolder, type WalkLimits } from '../../platform/drive-contents.ts';
 import type { BlockDevice } from '../../platform/drives.ts';
 import { mountReadOnly, unmountPath } from '../../platform/mounts.ts';

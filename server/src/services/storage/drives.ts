@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { AppError } from '../../app-error.ts';
-import type { DriveContents, DriveDto, LibraryDto } from '../../contract/dto.ts';
+import type { Drive, DriveDetail, DrivesResponse, FormatResponse, Library } from '../../contract/storage-responses.ts';
 import { readDriveContents } from './drive-contents.ts';
-import { listBlockDevicesProbed, probeFilesystem, type BlockDevice, type FilesystemKind, type FilesystemProbe } from '../../platform/drives.ts';
+import { listBlockDevicesProbed, probeFilesystem, type BlockDevice, type FilesystemKind } from '../../platform/drives.ts';
 import { isNetworkFs, mountOf } from '../../platform/mounts.ts';
 import { findExecutable } from '../../platform/run.ts';
 import { holdsContent } from '../../store/content-stores.ts';
 import { readMarker } from '../../store/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountedMember, type MountSpec } from '../../store/libraries.repo.ts';
-import { LIBRARY_FOLDER, type DriveCapabilities, type DriveMounts } from './drive-mounts.ts';
+import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
 import { checkedName, type LibraryService } from './libraries.ts';
 import { newId } from '../common/secrets.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
@@ -36,7 +36,7 @@ export class DriveService {
     private readonly mounts: DriveMounts,
   ) {}
 
-  async list(actor: Actor): Promise<{ items: DriveDto[]; helper_available: boolean; capabilities: DriveCapabilities }> {
+  async list(actor: Actor): Promise<DrivesResponse> {
     requireAdmin(actor);
     return { items: await this.drives(), helper_available: await this.mounts.helperAvailable(), capabilities: await this.mounts.capabilities() };
   }
@@ -45,7 +45,7 @@ export class DriveService {
    * One drive, with what is on it from a read-only look (the erase dialog shows it before
    * anything is destroyed). The look waits for a mount change in progress, never runs beside one.
    */
-  async get(actor: Actor, id: string): Promise<DriveDto & { contents: DriveContents | null }> {
+  async get(actor: Actor, id: string): Promise<DriveDetail> {
     requireAdmin(actor);
     return this.mounts.serially(async () => {
       const { drive, devices } = await this.find(id);
@@ -54,7 +54,7 @@ export class DriveService {
     });
   }
 
-  async format(actor: Actor, id: string, input: FormatInput): Promise<{ drive: DriveDto; previous: FilesystemProbe }> {
+  async format(actor: Actor, id: string, input: FormatInput): Promise<FormatResponse> {
     requireAdmin(actor);
     return this.exclusively(async () => {
       const { drive, devices } = await this.find(id);
@@ -104,7 +104,7 @@ export class DriveService {
    * The rest of the drive is left as it is. A drive that was a library of this server, then
    * ejected, brings that same library back with its files.
    */
-  async mount(actor: Actor, id: string, input: { name?: string | undefined; make_default?: boolean | undefined }): Promise<LibraryDto> {
+  async mount(actor: Actor, id: string, input: { name?: string | undefined; make_default?: boolean | undefined }): Promise<Library> {
     requireAdmin(actor);
     const name = input.name === undefined ? undefined : checkedName(input.name);
     return this.exclusively(async () => {
@@ -133,7 +133,7 @@ export class DriveService {
   }
 
   /** Combines drives into one library with mergerfs: new files go to the drive with the most room. */
-  async pool(actor: Actor, input: { name: string; drive_ids: string[]; make_default?: boolean | undefined }): Promise<LibraryDto> {
+  async pool(actor: Actor, input: { name: string; drive_ids: string[]; make_default?: boolean | undefined }): Promise<Library> {
     requireAdmin(actor);
     const name = checkedName(input.name);
     if (new Set(input.drive_ids).size !== input.drive_ids.length) throw new AppError('invalid_input', 'Each drive is named once.', { field: 'drive_ids' });
@@ -184,7 +184,7 @@ export class DriveService {
   }
 
   /** A drive that may hold a library: not the system's, not in use by one, with a file system. */
-  private checkedMember(drive: DriveDto, devices: BlockDevice[], inUse: 'already_registered' | 'drive_in_use'): BlockDevice {
+  private checkedMember(drive: Drive, devices: BlockDevice[], inUse: 'already_registered' | 'drive_in_use'): BlockDevice {
     if (drive.system) throw new AppError('system_drive', 'This drive holds the operating system or the server\'s data.');
     if (drive.library_id !== null) throw new AppError(inUse);
     const device = devices.find((d) => d.name === drive.id)!;
@@ -208,18 +208,18 @@ export class DriveService {
     return null;
   }
 
-  private async find(id: string): Promise<{ drive: DriveDto; devices: BlockDevice[] }> {
+  private async find(id: string): Promise<{ drive: Drive; devices: BlockDevice[] }> {
     const devices = await listBlockDevicesProbed({ readEveryDevice: true });
     const drive = this.toDrives(devices).find((d) => d.id === id);
     if (!drive) throw new AppError('not_found');
     return { drive, devices };
   }
 
-  private async drives(): Promise<DriveDto[]> {
+  private async drives(): Promise<Drive[]> {
     return this.toDrives(await listBlockDevicesProbed({ readEveryDevice: true }));
   }
 
-  private toDrives(devices: BlockDevice[]): DriveDto[] {
+  private toDrives(devices: BlockDevice[]): Drive[] {
     const candidates = devices.filter(
       (d) => d.size > 0 && !NOT_DRIVES.has(d.type) && !d.name.startsWith('zram') && (d.type !== 'loop' || this.deps.config.includeLoopDevices),
     );
@@ -277,7 +277,7 @@ function isWithin(devices: BlockDevice[], name: string, ancestor: string): boole
   return descendants(devices, ancestor).some((d) => d.name === name);
 }
 
-function defaultName(drive: DriveDto): string {
+function defaultName(drive: Drive): string {
   return (drive.label ?? drive.model ?? `Drive ${drive.id}`).slice(0, 64);
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LibraryDto } from '../../contract/dto.ts';
+import type { Library } from '../../contract/storage-responses.ts';
 import { AppError } from '../../app-error.ts';
 import { isNetworkFs, mountOf } from '../../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
@@ -56,11 +56,11 @@ export class LibraryService {
     return this.content.isOnline(id);
   }
 
-  list(actor: Actor): LibraryDto[] {
+  list(actor: Actor): Library[] {
     return this.deps.store.libraries.all().map((library) => this.toDto(library, actor.role === 'admin'));
   }
 
-  async register(actor: Actor, input: { name: string; path: string; make_default?: boolean | undefined }): Promise<LibraryDto> {
+  async register(actor: Actor, input: { name: string; path: string; make_default?: boolean | undefined }): Promise<Library> {
     requireAdmin(actor);
     const name = checkedName(input.name);
     const folder = this.checkedPath(input.path);
@@ -74,7 +74,7 @@ export class LibraryService {
    * Adds a library: marks its folder with the library id, opens its store, then records it.
    * Drive and pool libraries come here from the drive service, with how to mount them again.
    */
-  async add(input: { id?: string; name: string; kind: LibraryRow['kind']; path: string; spec: MountSpec | null; makeDefault: boolean }): Promise<LibraryDto> {
+  async add(input: { id?: string; name: string; kind: LibraryRow['kind']; path: string; spec: MountSpec | null; makeDefault: boolean }): Promise<Library> {
     for (const other of this.deps.store.libraries.all()) {
       if (overlaps(other.path, input.path)) throw new AppError('already_registered', undefined, { field: 'path' });
     }
@@ -108,7 +108,7 @@ export class LibraryService {
   }
 
   /** A library's drive was mounted again by hand (after an eject): the same library comes back, files and all. */
-  async reattach(id: string, folder: string, spec: MountSpec, makeDefault: boolean): Promise<LibraryDto> {
+  async reattach(id: string, folder: string, spec: MountSpec, makeDefault: boolean): Promise<Library> {
     const library = this.row(id);
     this.deps.store.libraries.setMount(library.id, folder, spec);
     await this.content.attach({ ...library, path: folder });
@@ -131,7 +131,7 @@ export class LibraryService {
    * Flushes and unmounts a library's drive so it can be unplugged safely. Refused for the
    * default library (new files would have nowhere to go) and while uploads to it run.
    */
-  async eject(actor: Actor, id: string): Promise<LibraryDto> {
+  async eject(actor: Actor, id: string): Promise<Library> {
     requireAdmin(actor);
     const library = this.row(id);
     if (library.kind === 'internal') throw new AppError('cannot_eject_internal');
@@ -223,7 +223,7 @@ export class LibraryService {
     }
   }
 
-  private async ejectNow(library: LibraryRow): Promise<LibraryDto> {
+  private async ejectNow(library: LibraryRow): Promise<Library> {
     this.content.detach(library.id);
     const spec = parseMountSpec(library);
     try {
@@ -316,7 +316,7 @@ export class LibraryService {
    * Adding a folder again that is an offline library's: the owner means that library. It comes
    * back when the folder proves to be it (see repairMarker), rather than the add answering 409.
    */
-  private async bringBackByFolder(folder: string): Promise<LibraryDto | null> {
+  private async bringBackByFolder(folder: string): Promise<Library | null> {
     const library = this.deps.store.libraries.all().find((l) => l.kind !== 'internal' && l.path === folder && l.status !== 'ejected' && !this.content.isOnline(l.id));
     if (!library) return null;
     await this.refresh();
@@ -414,13 +414,13 @@ export class LibraryService {
     return library;
   }
 
-  private announce(id: string): LibraryDto {
+  private announce(id: string): Library {
     const library = this.row(id);
     this.deps.bus.publish('library.changed', { library: this.toDto(library, false) }, { everyone: true });
     return this.toDto(library, true);
   }
 
-  private toDto(library: LibraryRow, forAdmin: boolean): LibraryDto {
+  private toDto(library: LibraryRow, forAdmin: boolean): Library {
     const online = this.content.isOnline(library.id);
     let space = { used: 0, free: 0, total: 0 };
     if (online) {
@@ -431,7 +431,7 @@ export class LibraryService {
         // Vanished since the last check: the next refresh marks it offline.
       }
     }
-    const dto: LibraryDto = {
+    const dto: Library = {
       id: library.id,
       name: library.name,
       kind: library.kind,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { StorageState } from '../../contract/dto.ts';
+import type { StorageState } from '../../contract/server-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { Logger } from '../../log.ts';
 import { deviceOf, freeBytes, makeReserve, probeWrite, releaseReserve, reserveSize } from '../../store/disk-space.ts';

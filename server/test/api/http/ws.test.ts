@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import WebSocket, { type RawData } from 'ws';
-import type { SettingsView } from '../../../src/contract/dto.ts';
+import type { SettingsView } from '../../../src/contract/server-responses.ts';
 import { createMember, login, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { EventSocket, type EventMessage } from '../../helpers/events.ts';

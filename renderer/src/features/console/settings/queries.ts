@@ -2,22 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { api, data } from '../../../api/client.ts';
 import { settingsQuery } from '../../../api/queries.ts';
 import type { Answer } from '../../../api/types.ts';
-import { getJson } from '../getJson.ts';
 import { consoleKeys } from '../keys.ts';
 
 export type Settings = Answer<'/server/settings', 'get'>;
 export type AdminStatus = Answer<'/admin/status', 'get'>;
-
-export interface LanAddress {
-  address: string;
-  family: 'IPv4' | 'IPv6';
-  interface: string;
-  url: string;
-}
-export interface Network {
-  port: number;
-  addresses: LanAddress[];
-}
+export type Network = Answer<'/admin/network', 'get'>;
 
 /** The settings are the app's (sharing reads link reach from them, the gallery the trash's days); the console edits them. */
 export function useSettings() {
@@ -29,5 +18,5 @@ export function useAdminStatus() {
 }
 
 export function useNetwork() {
-  return useQuery({ queryKey: consoleKeys.network, queryFn: () => getJson<Network>('/admin/network') });
+  return useQuery({ queryKey: consoleKeys.network, queryFn: () => data(api.GET('/admin/network')) });
 }

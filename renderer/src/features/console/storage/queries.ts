@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, data } from '../../../api/client.ts';
 import type { Answer } from '../../../api/types.ts';
-import { getJson } from '../getJson.ts';
 import { consoleKeys } from '../keys.ts';
 
 export type Library = Answer<'/libraries', 'get'>['items'][number];
@@ -10,15 +9,9 @@ export type Drive = DrivesAnswer['items'][number];
 export type Capability = DrivesAnswer['capabilities']['format'];
 export type FormatResult = Answer<'/admin/drives/{id}/format', 'post'>;
 
-/** What a read-only look found on a drive; null when the server could not look. */
-export interface DriveContents {
-  used: number;
-  top_level: { name: string; kind: 'folder' | 'file' }[];
-  files: number;
-  photos: number;
-  complete: boolean;
-}
-export type DriveDetail = Drive & { contents: DriveContents | null };
+/** A drive with what a read-only look found on it; `contents` is null when the server could not look. */
+export type DriveDetail = Answer<'/admin/drives/{id}', 'get'>;
+export type DriveContents = NonNullable<DriveDetail['contents']>;
 
 export function useLibraries() {
   return useQuery({ queryKey: consoleKeys.libraries, queryFn: async () => (await data(api.GET('/libraries'))).items });
@@ -29,5 +22,5 @@ export function useDrives() {
 }
 
 export function useDriveDetail(id: string) {
-  return useQuery({ queryKey: consoleKeys.drive(id), queryFn: () => getJson<DriveDetail>(`/admin/drives/${encodeURIComponent(id)}`), staleTime: 0 });
+  return useQuery({ queryKey: consoleKeys.drive(id), queryFn: () => data(api.GET('/admin/drives/{id}', { params: { path: { id } } })), staleTime: 0 });
 }

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { pageOf } from './page.ts';
+
+/*
+ * What the API answers about files and folders (nodes), their versions, the gallery, the
+ * trash and the activity list. Declared once, as zod schemas; each type (same name) is
+ * `z.output` of its schema (see identity-responses.ts).
+ */
+
+export const NodeType = z.enum(['folder', 'file']);
+export type NodeType = z.output<typeof NodeType>;
+
+export const NodeColor = z.enum(['blue', 'green', 'orange', 'red', 'purple', 'teal', 'neutral']);
+export type NodeColor = z.output<typeof NodeColor>;
+
+/** A file or a folder, as the account that reads it sees it (`starred` and `shared` are the reader's). */
+export const Node = z.object({
+  id: z.string(),
+  type: NodeType,
+  name: z.string(),
+  parent_id: z.string().nullable(),
+  owner_id: z.string(),
+  size: z.number().int(),
+  mime_type: z.string().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+  color: NodeColor.nullable(),
+  starred: z.boolean(),
+  // Or a folder above it.
+  shared: z.boolean().describe('Another account shared it with the caller'),
+  trashed_at: z.number().int().nullable(),
+  version: z.number().int(),
+  has_thumbnail: z.boolean(),
+  // Media fields: present only once the server has processed an image or video.
+  image_width: z.number().int().optional(),
+  image_height: z.number().int().optional(),
+  taken_at: z.number().int().optional().describe('Capture time; absent when the file has none'),
+});
+export type Node = z.output<typeof Node>;
+
+/** One content of a file; restoring it makes a new version. */
+export const NodeVersion = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  size: z.number().int(),
+  created_at: z.number().int(),
+  created_by: z.string(),
+});
+export type NodeVersion = z.output<typeof NodeVersion>;
+
+export const Activity = z.object({
+  id: z.string(),
+  type: z.string(),
+  actor_id: z.string().nullable(),
+  node_id: z.string().nullable(),
+  at: z.number().int(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type Activity = z.output<typeof Activity>;
+
+/** GET /nodes/gallery/months: the gallery's months, newest first, with what each holds. */
+export const GalleryMonths = z.object({
+  items: z.array(
+    z.object({
+      month: z.string().describe('YYYY-MM, of the taken time (capture time, else upload time) in UTC'),
+      photos: z.number().int(),
+      videos: z.number().int(),
+    }),
+  ).describe('Months that hold something, newest first'),
+});
+export type GalleryMonths = z.output<typeof GalleryMonths>;
+
+export const TrashPage = pageOf(Node).extend({ retention_days: z.number().int() });
+export type TrashPage = z.output<typeof TrashPage>;
+
+export const NodeAccessTokenResponse = z.object({
+  access_token: z.string().describe("For ?access_token= on this node's download, thumbnail and preview only; refused anywhere else and as a bearer header"),
+  expires_at: z.number().int().describe('Milliseconds since the epoch; a few minutes from now'),
+});
+export type NodeAccessTokenResponse = z.output<typeof NodeAccessTokenResponse>;
+
+export const PreviewResponse = z.object({
+  items: z.array(z.object({ node_id: z.string(), thumbnail_url: z.string() })).max(4),
+});
+export type PreviewResponse = z.output<typeof PreviewResponse>;

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/*
+ * What the API answers about the server itself: its status and health, its settings, and the
+ * owner's view of the running process and its addresses. Declared once, as zod schemas; each
+ * type (same name) is `z.output` of its schema (see identity-responses.ts).
+ */
+
+/** A disk that takes writes, one that is full, or one the system made read-only. */
+export const StorageState = z.enum(['ok', 'full', 'read_only']);
+export type StorageState = z.output<typeof StorageState>;
+
+export const StatusResponse = z.object({
+  name: z.string(),
+  server_id: z.string(),
+  version: z.string(),
+  setup_required: z.boolean(),
+  setup_code_required: z.boolean().describe('Setup from this caller needs the setup code printed where the server was started'),
+  // No browser can do it.
+  setup_in_desktop_app: z.boolean().describe('Setup happens in the desktop app\'s window on the PC; POST /setup answers 403 setup_in_app'),
+  require_device_approval: z.boolean(),
+  allow_self_registration: z.boolean(),
+  ready: z.boolean(),
+  storage: StorageState.describe('Whether new files can be saved: `full` or `read_only` say why not (reads keep working)'),
+});
+export type StatusResponse = z.output<typeof StatusResponse>;
+
+const Check = z.enum(['ok', 'failing']);
+export const HealthResponse = z.object({
+  status: Check,
+  version: z.string(),
+  checks: z.object({
+    db: Check,
+    storage: z.enum([...StorageState.options, 'failing']).describe('`full`: no space left for new files; `read_only`: the system made the disk read-only'),
+  }),
+});
+export type HealthResponse = z.output<typeof HealthResponse>;
+
+/** What the owner's console shows about the running server (admins only: paths are private). */
+export const AdminStatus = z.object({
+  version: z.string(),
+  started_at: z.number().int().describe('When this server process started'),
+  uptime_seconds: z.number().int(),
+  data_dir: z.string().describe('Where the database and the built-in library live on this PC'),
+});
+export type AdminStatus = z.output<typeof AdminStatus>;
+
+/** The settings an admin edits. */
+export const ServerSettings = z.object({
+  server_name: z.string(),
+  allow_self_registration: z.boolean(),
+  require_device_approval: z.boolean(),
+  trash_retention_days: z.number().int(),
+  default_quota_bytes: z.number().int().nullable(),
+});
+export type ServerSettings = z.output<typeof ServerSettings>;
+
+/** The settings as an account reads them: the editable ones, and where links open (set by PUBLIC_URL, not here). */
+export const SettingsView = ServerSettings.extend({
+  link_reach: z
+    .enum(['home_network', 'internet'])
+    .describe(
+      'Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address',
+    ),
+});
+export type SettingsView = z.output<typeof SettingsView>;
+
+/** One of this machine's addresses on the home network, and the address a phone opens. */
+export const LanAddress = z.object({
+  address: z.string(),
+  family: z.enum(['IPv4', 'IPv6']),
+  // `eth0`, `wlp2s0`, `Wi-Fi`.
+  interface: z.string().describe("The adapter's name as the OS reports it"),
+  url: z.string().describe('What a phone on the same network opens'),
+});
+export type LanAddress = z.output<typeof LanAddress>;
+
+export const NetworkResponse = z.object({
+  port: z.number().int(),
+  addresses: z.array(LanAddress).describe('IPv4 first; no loopback, link-local or virtual adapters (containers, VMs, VPNs)'),
+});
+export type NetworkResponse = z.output<typeof NetworkResponse>;

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { Node } from './files-responses.ts';
+
+/*
+ * What the API answers about grants (the API says permissions), links, and what a link's
+ * visitor sees. Declared once, as zod schemas; each type (same name) is `z.output` of its
+ * schema (see identity-responses.ts).
+ */
+
+/** One account's access to a node, given by its owner. */
+export const Grant = z.object({
+  user_id: z.string(),
+  name: z.string(),
+  avatar_seed: z.string(),
+  role: z.enum(['viewer', 'editor']),
+  created_at: z.number().int(),
+});
+export type Grant = z.output<typeof Grant>;
+
+/** A public link: its URL carries the token, which is never stored (a replay derives it again). */
+export const Link = z.object({
+  id: z.string(),
+  node_id: z.string(),
+  token: z.string(),
+  url: z.string().describe('The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request\'s Host'),
+  expires_at: z.number().int().nullable(),
+  password_protected: z.boolean(),
+  allow_download: z.boolean(),
+  active: z.boolean(),
+  created_at: z.number().int(),
+});
+export type Link = z.output<typeof Link>;
+
+/**
+ * A node as a visitor of a link sees it: no owner id (an account id is for the family, not the
+ * Internet), and the shared root has no parent (what is above it is not shared).
+ */
+export const PublicNode = Node.omit({ owner_id: true }).describe(
+  'A node as a link visitor sees it: no owner id; the shared root has parent_id null',
+);
+export type PublicNode = z.output<typeof PublicNode>;
+
+export const PublicShare = z.object({
+  node: PublicNode,
+  owner_name: z.string(),
+  allow_download: z.boolean(),
+  expires_at: z.number().int().nullable(),
+});
+export type PublicShare = z.output<typeof PublicShare>;
+
+export const UnlockResponse = z.object({ grant: z.string(), expires_at: z.number().int() });
+export type UnlockResponse = z.output<typeof UnlockResponse>;
