@@ -12,6 +12,7 @@ import * as media from './routes/media.ts';
 import * as nodeLinks from './routes/node-links.ts';
 import * as libraries from './routes/libraries.ts';
 import * as drives from './routes/drives.ts';
+import { BACKUP_ROUTES } from './routes/backup.ts';
 import * as S from './schemas.ts';
 
 const ok = (description: string, schema?: import('zod').ZodType) => ({ 200: { description, ...(schema && { schema }) } });
@@ -266,6 +267,8 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: ['system_drive', 'drive_in_use', 'no_filesystem', 'foreign_library', 'mount_failed', 'pool_unavailable', 'helper_unavailable', 'drive_operation_running',
       'invalid_name', 'not_found'],
     handler: drives.pool }),
+
+  ...BACKUP_ROUTES,
 
   // ---- Uploads (tus 1.0.0) ----
   route({ method: 'OPTIONS', path: '/uploads', tag: 'uploads', summary: 'tus discovery: version, extensions, maximum size',
