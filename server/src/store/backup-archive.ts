@@ -212,9 +212,8 @@ export class BackupArchive {
     });
   }
 
-  /** Removes content files that no kept snapshot lists; answers the bytes that stay. */
-  async removeContentExcept(kept: ReadonlySet<string>): Promise<number> {
-    let stays = 0;
+  /** Removes content files that no kept snapshot lists. */
+  async removeContentExcept(kept: ReadonlySet<string>): Promise<void> {
     await guard(async () => {
       const base = path.join(this.root, 'content');
       for (const library of await fs.readdir(base)) {
@@ -223,10 +222,7 @@ export class BackupArchive {
           let removed = false;
           for (const name of await fs.readdir(folder).catch(() => [] as string[])) {
             const relative = `content/${library}/${shard}/${name}`;
-            if (kept.has(relative)) {
-              stays += (await fs.stat(path.join(folder, name))).size;
-              continue;
-            }
+            if (kept.has(relative)) continue;
             await fs.rm(path.join(folder, name), { force: true });
             removed = true;
           }
@@ -234,7 +230,6 @@ export class BackupArchive {
         }
       }
     });
-    return stays;
   }
 
   private async snapshotFolders(): Promise<string[]> {

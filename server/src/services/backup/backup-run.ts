@@ -162,9 +162,10 @@ async function prune(archive: BackupArchive, retention: Retention, counts: RunCo
     const snapshots = await archive.snapshots();
     const keep = snapshotsToKeep(snapshots, retention);
     for (const snapshot of snapshots) if (!keep.has(snapshot.id)) await archive.removeSnapshot(snapshot.id);
-    const needed = new Set<string>();
-    for (const id of keep) for (const file of (await archive.manifest(id))?.files ?? []) needed.add(file.path);
-    return await archive.removeContentExcept(needed);
+    const needed = new Map<string, number>();
+    for (const id of keep) for (const file of (await archive.manifest(id))?.files ?? []) needed.set(file.path, file.size);
+    await archive.removeContentExcept(new Set(needed.keys()));
+    return [...needed.values()].reduce((sum, size) => sum + size, 0);
   } catch (error) {
     counts.problems.push({ path: '', reason: `Old snapshots were not cleaned up: ${failureInWords(error, archive.destination)}` });
     return 0;
