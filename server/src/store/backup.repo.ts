@@ -150,3 +150,12 @@ export function* contentOf(db: Db): Generator<ContentRef> {
     yield { library_id, blob, size: Number(size), sha256 };
   }
 }
+
+/**
+ * In a snapshot's own copy of the database, the run making it reads as succeeded: a server
+ * restored from the snapshot exists only because that run finished (a copy whose run fails never
+ * becomes a snapshot). Left as "running", the restored server would call it cut short.
+ */
+export function recordRunInCopy(copy: Db, run: { id: string; snapshotId: string; at: number }): void {
+  copy.prepare("UPDATE backup_runs SET state = 'succeeded', finished_at = ?, snapshot_id = ? WHERE id = ?").run(run.at, run.snapshotId, run.id);
+}

@@ -15,7 +15,7 @@ import {
   SourceUnreadable,
   type ManifestFile,
 } from '../../store/backup-archive.ts';
-import { contentOf } from '../../store/backup.repo.ts';
+import { contentOf, recordRunInCopy } from '../../store/backup.repo.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import { openConnection } from '../../store/db.ts';
 import type { Store } from '../../store/index.ts';
@@ -30,6 +30,7 @@ export interface RunCounts {
 }
 
 export interface BackupSource {
+  runId: string;
   archiveFolder: string;
   dataDir: string;
   serverId: string;
@@ -74,6 +75,12 @@ export async function runBackup(
   };
   try {
     source.store.backup.copyDatabaseTo(dbCopy);
+    const writable = openConnection(dbCopy, { fileMustExist: true });
+    try {
+      recordRunInCopy(writable, { id: source.runId, snapshotId, at });
+    } finally {
+      writable.close();
+    }
     await archive.startSnapshot(snapshotId);
     for (const [from, name] of [
       [dbCopy, DATABASE_COPY],

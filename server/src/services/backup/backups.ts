@@ -211,6 +211,7 @@ export class BackupService {
       if (run.kind === 'backup') {
         const result = await runBackup(
           {
+            runId: run.id,
             archiveFolder: row.path,
             dataDir: this.deps.config.dataDir,
             serverId: this.serverId,
