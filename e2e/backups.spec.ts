@@ -36,6 +36,16 @@ test('the owner adds a backup folder, backs up, sees the snapshot and a successf
     await expect(card.getByText('Not backed up yet')).toBeVisible();
     await expect(card.getByText(/^Every night at 3:00\sAM$/)).toBeVisible();
 
+    // The owner moves the nightly time and keeps fewer daily copies.
+    await card.getByRole('button', { name: `When to back up to ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `When to back up to ${name}` });
+    await dialog.getByLabel('At').fill('22:30');
+    await dialog.getByLabel('Daily backups').fill('3');
+    await captureScreen(page, testInfo, 'console-backups-schedule');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(card.getByText(/^Every night at 10:30\sPM$/)).toBeVisible();
+    await expect(card.getByText('3 daily, 4 weekly, 12 monthly copies')).toBeVisible();
+
     await card.getByRole('button', { name: `Back up now to ${name}` }).click();
     await expect(card.getByText('Backed up', { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(card.getByText('Last good backup just now.')).toBeVisible();

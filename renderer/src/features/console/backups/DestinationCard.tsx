@@ -8,6 +8,7 @@ import { formatBytes } from '../../../ui/format.ts';
 import { consoleKeys } from '../keys.ts';
 import { HEALTH_WORDS, healthOf, lastSuccessWords, nextRunWords, progressWords, retentionWords, verifyWords } from './backupWords.ts';
 import { type BackupRun, type Destination } from './queries.ts';
+import { ScheduleDialog } from './ScheduleDialog.tsx';
 import { SnapshotList } from './SnapshotList.tsx';
 
 const HEALTH_TAG = { running: 'tag', ok: 'tag tag-ok', failing: 'tag tag-danger', never: 'tag tag-quiet', stale: 'tag tag-warn' } as const;
@@ -17,6 +18,7 @@ export function DestinationCard({ destination, running }: { destination: Destina
   const queryClient = useQueryClient();
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [snapshotsOpen, setSnapshotsOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
   const params = { params: { path: { id: destination.id } } };
   const act = useMutation({
     mutationFn: async (action: 'run' | 'verify' | 'remove') => {
@@ -87,6 +89,9 @@ export function DestinationCard({ destination, running }: { destination: Destina
         <Button onClick={() => act.mutate('verify')} disabled={running !== null || act.isPending || destination.last_success_at === null} aria-label={`Check backup on ${destination.name}`}>
           Check backup
         </Button>
+        <Button variant="quiet" onClick={() => setEditing(true)} aria-label={`When to back up to ${destination.name}`}>
+          Change schedule
+        </Button>
         <Button variant="quiet" onClick={() => setConfirmRemove(true)} disabled={mine !== null} aria-label={`Stop using ${destination.name}`}>
           Stop using
         </Button>
@@ -95,6 +100,7 @@ export function DestinationCard({ destination, running }: { destination: Destina
         <summary>Snapshots</summary>
         {snapshotsOpen && <SnapshotList destinationId={destination.id} name={destination.name} open={snapshotsOpen} />}
       </details>
+      {editing && <ScheduleDialog destination={destination} onClose={() => setEditing(false)} />}
       {confirmRemove && (
         <ConfirmDialog
           title={`Stop backing up to ${destination.name}?`}
