@@ -132,13 +132,9 @@ export class BackupRepo {
     return Number(this.stmts.interrupted.run({ at, error }).changes);
   }
 
-  /**
-   * A consistent copy of the whole database in one new file (SQLite's VACUUM INTO): one read
-   * transaction, so the copy is the database as it was at one instant, whatever is written
-   * meanwhile. The file must not exist yet.
-   */
-  copyDatabaseTo(file: string): void {
-    this.db.exec(`VACUUM INTO '${file.replaceAll("'", "''")}'`);
+  /** A consistent copy of the whole database in a new file, copied in steps while the server keeps serving (Db.backupTo). */
+  copyDatabaseTo(file: string): Promise<void> {
+    return this.db.backupTo(file);
   }
 }
 

@@ -41,11 +41,11 @@ export interface BackupSource {
   now: () => number;
 }
 
-/** Where the database is copied first, on the server's own disk: VACUUM INTO onto a slow USB disk would hold the server's connection the whole time. */
+/** Where the database is copied first, on the server's own disk: the online backup is fast there, and the copy can be marked before it travels. */
 const STAGING_FOLDER = 'backup-staging';
 
 /**
- * One backup: a consistent copy of the database, keys.json, then every content file that copy
+ * One backup: a consistent copy of the database (SQLite's online backup), keys.json, then every content file that copy
  * refers to and the destination does not hold yet (content files never change: what is there is
  * not copied again), then the manifest, then retention. Files a library cannot give (its drive is
  * out) are named in `problems` and the rest is backed up.
@@ -74,7 +74,7 @@ export async function runBackup(
     onProgress();
   };
   try {
-    source.store.backup.copyDatabaseTo(dbCopy);
+    await source.store.backup.copyDatabaseTo(dbCopy);
     const writable = openConnection(dbCopy, { fileMustExist: true });
     try {
       recordRunInCopy(writable, { id: source.runId, snapshotId, at });
