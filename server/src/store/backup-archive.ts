@@ -73,11 +73,16 @@ export class BackupArchive {
     readonly root: string,
   ) {}
 
-  /** The archive in a destination folder, made if new. The destination itself must exist: a missing one is an unplugged drive. */
-  static async open(destination: string): Promise<BackupArchive> {
+  /**
+   * The archive in a destination folder. `create` makes it (when the owner adds the destination);
+   * a run never does: an unplugged USB disk often leaves its mount point behind as an empty
+   * folder on the system disk, and a backup written there would look fine and be lost with the
+   * PC. Without its hearth-backup folder, the destination is "not there".
+   */
+  static async open(destination: string, options: { create: boolean }): Promise<BackupArchive> {
     const root = path.join(destination, ARCHIVE_FOLDER);
     await guard(async () => {
-      const stat = await fs.stat(destination);
+      const stat = await fs.stat(options.create ? destination : root);
       if (!stat.isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
       let made = false;
       for (const sub of ['', 'content', 'snapshots', 'tmp']) {

@@ -56,7 +56,7 @@ export async function runBackup(
   signal: AbortSignal,
   onProgress: () => void,
 ): Promise<{ snapshotId: string; storedBytes: number }> {
-  const archive = await BackupArchive.open(source.archiveFolder);
+  const archive = await BackupArchive.open(source.archiveFolder, { create: false });
   await archive.removeUnfinished();
   const known = await knownFiles(archive);
   const at = source.now();
@@ -184,7 +184,7 @@ async function prune(archive: BackupArchive, retention: Retention, counts: RunCo
  * shared by several snapshots is read once.
  */
 export async function runVerify(folder: string, counts: RunCounts, signal: AbortSignal, onProgress: () => void): Promise<void> {
-  const archive = await BackupArchive.open(folder);
+  const archive = await BackupArchive.open(folder, { create: false });
   const snapshots = await archive.snapshots();
   if (snapshots.length === 0) throw new NothingToVerify();
   const files = new Map<string, ManifestFile>();

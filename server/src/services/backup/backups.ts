@@ -68,6 +68,10 @@ export class BackupService {
     requireAdmin(actor);
     const folder = this.checkedFolder(input.path);
     const name = input.name === undefined ? path.basename(folder) || folder : checkedName(input.name);
+    // Made now, while the drive is surely there: runs only ever use it (BackupArchive.open).
+    await BackupArchive.open(folder, { create: true }).catch(() => {
+      throw new AppError('invalid_destination', 'Hearth cannot write to that folder. Check its permissions, or that the drive is not read-only.', { field: 'path' });
+    });
     const now = this.deps.now();
     const id = newId();
     this.deps.store.backup.insert({
@@ -136,7 +140,7 @@ export class BackupService {
     const row = this.row(id);
     if (!fs.existsSync(row.path)) return { items: [] };
     try {
-      const archive = await BackupArchive.open(row.path);
+      const archive = await BackupArchive.open(row.path, { create: false });
       return { items: (await archive.snapshots()).reverse() };
     } catch {
       // Unplugged or unreadable: the destination's last run says why in words.

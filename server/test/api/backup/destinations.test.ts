@@ -55,6 +55,7 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
     assert.deepEqual(added.retention, { daily: 7, weekly: 4, monthly: 12 });
     assert.equal(added.last_run, null);
     assert.equal(added.last_success_at, null);
+    assert.ok(fs.statSync(path.join(dest, 'hearth-backup')).isDirectory(), 'the backup folder is made while the drive is surely there');
     assert.ok([nextLocal(3, 0, before), nextLocal(3, 0)].includes(added.next_run_at), 'the next run is the next 03:00 of this PC');
 
     const list = await t.client.get('/admin/backup', { token: owner.access });
@@ -169,6 +170,6 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
     assertError(await t.client.get(`/admin/backup/destinations/${added.id}/snapshots`, asMember), 403, 'forbidden');
     assertError(await t.client.get('/admin/backup/runs/whatever', asMember), 403, 'forbidden');
     assertError(await t.client.get('/admin/backup'), 401, 'unauthorized');
-    assert.deepEqual(fs.readdirSync(dest), [], 'nothing was written for the member');
+    assert.deepEqual(fs.readdirSync(path.join(dest, 'hearth-backup', 'snapshots')), [], 'nothing was backed up for the member');
   });
 });

@@ -104,6 +104,13 @@ describe('backup faults: a cut run leaves the earlier snapshots whole and the ne
       assert.equal(again.state, 'failed');
       assert.match(again.error, /is not there/);
       assert.equal(fs.existsSync(folder), false, 'a missing destination is not made anew (the backup would land on the system disk)');
+      // What an unplugged USB disk often leaves: its mount point, an empty folder on the system disk.
+      fs.mkdirSync(folder);
+      const onEmptyMountPoint = await backUp(t.client, owner.access, dest.id);
+      assert.equal(onEmptyMountPoint.state, 'failed');
+      assert.match(onEmptyMountPoint.error, /is not there\. Is its drive connected\?/);
+      assert.deepEqual(fs.readdirSync(folder), [], 'nothing was written to the system disk');
+      fs.rmdirSync(folder);
 
       fs.renameSync(away, folder);
       const listed = await t.client.get(`/admin/backup/destinations/${dest.id}/snapshots`, { token: owner.access });
