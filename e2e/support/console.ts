@@ -16,7 +16,7 @@ export function mountsRootForThisWorker(): string {
 }
 
 /** Opens a console page through the app's own navigation, as an owner would. */
-export async function openConsole(page: Page, tab: 'Devices' | 'People' | 'Storage' | 'Connect phones' | 'Settings' | 'Status'): Promise<void> {
+export async function openConsole(page: Page, tab: 'Devices' | 'People' | 'Storage' | 'Backups' | 'Connect phones' | 'Settings' | 'Status'): Promise<void> {
   if (!page.url().includes('/console')) {
     await mainNav(page).getByRole('link', { name: 'Manage' }).click();
   }

@@ -221,6 +221,7 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
       (closed ??= (async () => {
         // A job under way is asked to stop, and waited for: it may be writing to the database.
         await scheduler.stop();
+        await services.backup.stop();
         unwatchStorage();
         await reconciled;
         await services.media.stop();

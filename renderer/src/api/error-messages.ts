@@ -134,6 +134,8 @@ const SENTENCES: Record<ErrorCode, string> = {
   folder_not_empty: 'That folder already holds files. Choose an empty one.',
   confirmation_mismatch: 'Type the words exactly as shown.',
   invalid_library_path: 'Choose a folder on a connected drive.',
+  invalid_destination: 'Choose a folder on another drive: not inside the Hearth data folder or a storage place.',
+  backup_running: 'A backup or a check is running. Wait for it to finish, then try again.',
   upload_expired: 'This upload waited too long. Choose the file again.',
   tus_version_unsupported: 'The app and the server disagree about uploads. Reload the page.',
   checksum_mismatch: 'Part of the file arrived damaged. It will be sent again.',

@@ -113,6 +113,8 @@ export const ERROR_CATALOGUE = {
   folder_not_empty: { status: 409, message: 'The folder holds files already: choose an empty folder, or mount the drive from the drives page (its files stay where they are; Hearth keeps its own in a Hearth folder).' },
   confirmation_mismatch: { status: 400, message: 'Type the confirmation exactly as shown: FORMAT followed by the device.' },
   invalid_library_path: { status: 400, message: 'Libraries are folders on a mounted drive or in the data folder.' },
+  invalid_destination: { status: 400, message: 'Backups go to an existing folder the server can write to, outside the data folder and every library.' },
+  backup_running: { status: 409, message: 'A backup or a check is running; wait for it to finish.' },
   upload_expired: { status: 410, message: 'This upload expired; start it again.' },
   tus_version_unsupported: { status: 412, message: 'Send Tus-Resumable: 1.0.0.' },
   checksum_mismatch: { status: 460, message: 'The data does not match its Upload-Checksum; send it again.' },

@@ -1,3 +1,4 @@
+import type { BackupRun } from './backup-responses.ts';
 import type { SettingsView, StorageState } from './server-responses.ts';
 
 /**
@@ -34,6 +35,8 @@ export interface EventPayloads {
   /** The server's disk filled up, was made read-only, or takes writes again. */
   'server.storage': { storage: StorageState };
   'session.revoked': { session_id: string; reason: SessionRevokeReason };
+  /** A backup or verify run moved on or ended (owners only); at most a few a second. */
+  'backup.progress': { run: BackupRun };
 }
 
 export type SessionRevokeReason =

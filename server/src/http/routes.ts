@@ -2,6 +2,7 @@ import type { AnyRoute } from './route-def.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
+import { backupRoutes } from './routes/backup.ts';
 import { deviceRoutes } from './routes/devices.ts';
 import { driveRoutes } from './routes/drives.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -30,6 +31,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...publicLinkRoutes,
   ...libraryRoutes,
   ...driveRoutes,
+  ...backupRoutes,
   ...uploadRoutes,
   ...eventRoutes,
 ];

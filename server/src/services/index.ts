@@ -35,6 +35,7 @@ import { SecretBox } from './common/secret-box.ts';
 import { NodeAccessService } from './files/node-access.ts';
 import type { StorageHealth } from './storage/storage-health.ts';
 import { ContentUpkeep } from './files/reconcile.ts';
+import { BackupService } from './backup/backups.ts';
 
 export interface Services {
   /** Where family devices reach the server, for the URLs it hands out. */
@@ -72,6 +73,8 @@ export interface Services {
   storage: StorageHealth;
   /** Start-up reconciliation of files and rows, and the holding folder's upkeep. */
   contentUpkeep: ContentUpkeep;
+  /** Backups to folders: destinations, runs, verify, snapshots and retention. */
+  backup: BackupService;
 }
 
 /** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
@@ -136,5 +139,6 @@ export function createServices(deps: ServiceDeps, { serverId, content, keys, thu
     adminUsers: new AdminUserService(deps, sessions, owner),
     invites: new InviteService(deps),
     contentUpkeep: new ContentUpkeep(deps, content),
+    backup: new BackupService(deps, content, serverId),
   };
 }

@@ -15,6 +15,7 @@ import { MediaRepo } from './media.repo.ts';
 import { GalleryRepo } from './gallery.repo.ts';
 import { OwnerRepo } from './owner.repo.ts';
 import { GarbageRepo } from './garbage.repo.ts';
+import { BackupRepo } from './backup.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -38,6 +39,7 @@ export interface Store {
   gallery: GalleryRepo;
   owner: OwnerRepo;
   garbage: GarbageRepo;
+  backup: BackupRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -64,6 +66,7 @@ export function createStore(db: Db): Store {
     gallery: new GalleryRepo(db),
     owner: new OwnerRepo(db),
     garbage: new GarbageRepo(db),
+    backup: new BackupRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

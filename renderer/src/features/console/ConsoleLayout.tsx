@@ -8,6 +8,7 @@ const PAGES = [
   { to: '/console/devices', label: 'Devices' },
   { to: '/console/people', label: 'People' },
   { to: '/console/storage', label: 'Storage' },
+  { to: '/console/backups', label: 'Backups' },
   { to: '/console/connect', label: 'Connect phones' },
   { to: '/console/settings', label: 'Settings' },
   { to: '/console/status', label: 'Status' },

@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { useSession } from '../../api/useSession.ts';
+import { BackupsPage } from './backups/BackupsPage.tsx';
 import { DevicesPage } from './devices/DevicesPage.tsx';
 import { OnlyOwnerPage } from './OnlyOwnerPage.tsx';
 import { PeoplePage } from './people/PeoplePage.tsx';
@@ -21,6 +22,7 @@ export function ConsolePages() {
       <Route path="devices" element={<DevicesPage />} />
       <Route path="people" element={<PeoplePage />} />
       <Route path="storage" element={<StoragePage />} />
+      <Route path="backups" element={<BackupsPage />} />
       <Route path="settings" element={<SettingsPage />} />
       <Route path="status" element={<StatusPage />} />
       <Route path="*" element={<Navigate to="devices" replace />} />

@@ -14,4 +14,6 @@ export const consoleKeys = {
   drive: (id: string) => ['console', 'drive-contents', id] as const,
   status: ['console', 'status'] as const,
   network: ['console', 'network'] as const,
+  backups: ['console', 'backups'] as const,
+  snapshots: (destinationId: string) => ['console', 'backups', 'snapshots', destinationId] as const,
 };

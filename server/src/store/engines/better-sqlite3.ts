@@ -17,12 +17,18 @@ export function openBetterSqlite3(file: string, options: OpenOptions): Db {
     exec: (sql) => void db.exec(sql),
     pragma: (statement) => db.pragma(statement, { simple: true }),
     transaction: <T>(work: () => T): T => db.transaction(work).immediate(),
+    backupTo: async (target) => {
+      await db.backup(target, { progress: () => BACKUP_PAGES_PER_STEP });
+    },
     get open() {
       return db.open;
     },
     close: () => db.close(),
   };
 }
+
+/** Pages an online backup copies before it lets the event loop run (about 400 KB at 4 KiB pages). */
+const BACKUP_PAGES_PER_STEP = 100;
 
 /** Whether better-sqlite3's addon loads in this runtime (it is built for one Node ABI). */
 export function betterSqlite3Loads(): boolean {

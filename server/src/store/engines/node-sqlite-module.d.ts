@@ -21,6 +21,13 @@ declare module 'node:sqlite' {
     readOnly?: boolean;
     timeout?: number;
   }
+  export interface BackupOptions {
+    /** Pages copied per step; the event loop runs between steps. */
+    rate?: number;
+    progress?: (progress: { totalPages: number; remainingPages: number }) => void;
+  }
+  /** SQLite's online backup of `source` into the file `path` (Node 22.16, 23.8). */
+  export function backup(source: DatabaseSync, path: string, options?: BackupOptions): Promise<number>;
   export class DatabaseSync {
     constructor(path: string, options?: DatabaseSyncOptions);
     prepare(sql: string): StatementSync;

@@ -124,6 +124,11 @@ export function openNodeSqlite(file: string, options: OpenOptions): Db {
       return row === undefined ? undefined : Object.values(row)[0];
     },
     transaction,
+    backupTo: async (target) => {
+      // backup() came in Node 22.16 and 23.8: every runtime nodeSqlite() accepts has it (it
+      // asks for arrays as rows, 22.16 and 24.0).
+      await sqlite.backup(db, target, { rate: 100 });
+    },
     get open() {
       return db.isOpen;
     },

@@ -41,6 +41,13 @@ export interface Db {
    * calls become savepoints. `work` must be synchronous: a transaction must not span an await.
    */
   transaction<T>(work: () => T): T;
+  /**
+   * A consistent copy of the whole database in a new file, through SQLite's online backup API in
+   * steps of a few pages: the event loop runs between steps, so the server keeps answering while
+   * a large database is copied. A write made meanwhile on this connection is carried into the
+   * copy, so it is the database as it was when the copy ended. The file must not exist yet.
+   */
+  backupTo(file: string): Promise<void>;
   readonly open: boolean;
   close(): void;
 }

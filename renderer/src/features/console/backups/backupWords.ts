@@ -1,0 +1,58 @@
+import { formatBytes, plural } from '../../../ui/format.ts';
+import { ago } from '../../../ui/timeWords.ts';
+import type { BackupRun, Destination } from './queries.ts';
+
+const DAY = 86_400_000;
+/** No success for this long: the destination is shown as needing attention. */
+export const STALE_AFTER_MS = 3 * DAY;
+
+export type Health = 'running' | 'ok' | 'failing' | 'never' | 'stale';
+
+export function healthOf(destination: Destination, running: BackupRun | null, now = Date.now()): Health {
+  if (running?.destination_id === destination.id) return 'running';
+  if (destination.last_run?.state === 'failed') return 'failing';
+  if (destination.last_success_at === null) return 'never';
+  return now - destination.last_success_at > STALE_AFTER_MS ? 'stale' : 'ok';
+}
+
+export const HEALTH_WORDS: Record<Health, string> = {
+  running: 'Backing up now',
+  ok: 'Backed up',
+  failing: 'Last backup failed',
+  never: 'Not backed up yet',
+  stale: 'No recent backup',
+};
+
+/** "Last good backup 3 days ago", or that there never was one. */
+export function lastSuccessWords(destination: Destination, now = Date.now()): string {
+  return destination.last_success_at === null ? 'No backup has succeeded here yet.' : `Last good backup ${ago(destination.last_success_at, now)}.`;
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+
+/** "Every night at 3:00 AM"; after a failure, when it tries again first. */
+export function nextRunWords(destination: Destination): string {
+  if (destination.schedule === null || destination.next_run_at === null) return 'Only when you press "Back up now"';
+  const [hour, minute] = destination.schedule.daily_at.split(':').map(Number) as [number, number];
+  const nightly = new Date(2000, 0, 1, hour, minute);
+  const next = new Date(destination.next_run_at);
+  const everyNight = `every night at ${timeFormat.format(nightly)}`;
+  if (next.getHours() === hour && next.getMinutes() === minute) return `${everyNight[0]!.toUpperCase()}${everyNight.slice(1)}`;
+  return `Tries again at ${timeFormat.format(next)}, then ${everyNight}`;
+}
+
+export function retentionWords(retention: Destination['retention']): string {
+  return `${plural(retention.daily, 'daily', 'daily')}, ${plural(retention.weekly, 'weekly', 'weekly')}, ${plural(retention.monthly, 'monthly', 'monthly')} copies`;
+}
+
+export function progressWords(run: BackupRun): string {
+  if (run.kind === 'verify') return `Checked ${plural(run.files, 'file')} (${formatBytes(run.bytes)}) so far…`;
+  return `${plural(run.files, 'file')} so far, ${formatBytes(run.bytes_copied)} copied…`;
+}
+
+/** The last check, in a sentence. */
+export function verifyWords(run: BackupRun, now = Date.now()): string {
+  if (run.state === 'running') return progressWords(run);
+  if (run.state === 'succeeded') return `Checked ${ago(run.finished_at ?? run.started_at, now)}: all ${plural(run.files, 'file')} are whole.`;
+  return `Check ${ago(run.finished_at ?? run.started_at, now)} found a problem: ${run.error ?? 'it did not finish.'}`;
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** What went wrong with one file of a run: `path` is the file's place in the backup folder. */
+export const BackupProblem = z.object({ path: z.string(), reason: z.string() });
+
+export const BackupRunResponse = z.object({
+  id: z.string(),
+  destination_id: z.string(),
+  kind: z.enum(['backup', 'verify']),
+  state: z.enum(['running', 'succeeded', 'failed']),
+  started_at: z.number().int(),
+  finished_at: z.number().int().nullable(),
+  /** Files in the snapshot (backup) or read back (verify), so far while running. */
+  files: z.number().int(),
+  bytes: z.number().int(),
+  /** Bytes written to the destination by this run: a backup's new content; 0 for a verify. */
+  bytes_copied: z.number().int(),
+  problems: z.array(BackupProblem),
+  /** Why a failed run failed, in words a person reads. */
+  error: z.string().optional(),
+  /** The snapshot a backup made. */
+  snapshot_id: z.string().nullable(),
+});
+
+export const BackupSchedule = z.object({
+  /** Local time of day of the nightly run, HH:MM on the server's clock. */
+  daily_at: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+});
+
+export const BackupRetention = z.object({
+  daily: z.number().int().min(0).max(366),
+  weekly: z.number().int().min(0).max(520),
+  monthly: z.number().int().min(0).max(1200),
+});
+
+export const BackupDestinationResponse = z.object({
+  id: z.string(),
+  kind: z.enum(['folder']),
+  name: z.string(),
+  /** The folder; the backup itself is in its hearth-backup/ subfolder. */
+  path: z.string(),
+  encrypted: z.boolean(),
+  /** null: only when asked ("Back up now"). */
+  schedule: BackupSchedule.nullable(),
+  retention: BackupRetention,
+  last_run: BackupRunResponse.nullable(),
+  last_success_at: z.number().int().nullable(),
+  last_verify: BackupRunResponse.nullable(),
+  next_run_at: z.number().int().nullable(),
+  /** Bytes the kept snapshots take on the destination (content shared by snapshots counted once). */
+  stored_bytes: z.number().int(),
+});
+
+export const BackupOverviewResponse = z.object({
+  destinations: z.array(BackupDestinationResponse),
+  running: BackupRunResponse.nullable(),
+});
+
+export const BackupSnapshotResponse = z.object({ id: z.string(), at: z.number().int(), files: z.number().int(), bytes: z.number().int() });
+export const BackupSnapshotsResponse = z.object({ items: z.array(BackupSnapshotResponse) });
+
+export type BackupProblem = z.output<typeof BackupProblem>;
+export type BackupRun = z.output<typeof BackupRunResponse>;
+export type BackupScheduleDto = z.output<typeof BackupSchedule>;
+export type BackupRetentionDto = z.output<typeof BackupRetention>;
+export type BackupDestination = z.output<typeof BackupDestinationResponse>;
+export type BackupOverview = z.output<typeof BackupOverviewResponse>;
+export type BackupSnapshot = z.output<typeof BackupSnapshotResponse>;
+export type BackupSnapshots = z.output<typeof BackupSnapshotsResponse>;

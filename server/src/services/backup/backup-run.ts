@@ -1,0 +1,231 @@
+import crypto from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../app-error.ts';
+import type { BackupProblem } from '../../contract/backup-responses.ts';
+import {
+  ARCHIVE_FORMAT,
+  ArchiveUnreachable,
+  BackupArchive,
+  contentPath,
+  DATABASE_COPY,
+  KEYS_COPY,
+  snapshotFile,
+  SourceUnreadable,
+  type ManifestFile,
+} from '../../store/backup-archive.ts';
+import { contentOf, recordRunInCopy } from '../../store/backup.repo.ts';
+import type { ContentStores } from '../../store/content-stores.ts';
+import { openConnection } from '../../store/db.ts';
+import type { Store } from '../../store/index.ts';
+import { snapshotsToKeep, type Retention } from './retention.ts';
+
+/** What a run has done so far: read by the API while it runs. */
+export interface RunCounts {
+  files: number;
+  bytes: number;
+  bytes_copied: number;
+  problems: BackupProblem[];
+}
+
+export interface BackupSource {
+  runId: string;
+  archiveFolder: string;
+  dataDir: string;
+  serverId: string;
+  serverVersion: string;
+  store: Store;
+  content: ContentStores;
+  retention: Retention;
+  now: () => number;
+}
+
+/** Where the database is copied first, on the server's own disk: the online backup is fast there, and the copy can be marked before it travels. */
+const STAGING_FOLDER = 'backup-staging';
+
+/**
+ * One backup: a consistent copy of the database (SQLite's online backup), keys.json, then every content file that copy
+ * refers to and the destination does not hold yet (content files never change: what is there is
+ * not copied again), then the manifest, then retention. Files a library cannot give (its drive is
+ * out) are named in `problems` and the rest is backed up.
+ */
+export async function runBackup(
+  source: BackupSource,
+  counts: RunCounts,
+  signal: AbortSignal,
+  onProgress: () => void,
+): Promise<{ snapshotId: string; storedBytes: number }> {
+  const archive = await BackupArchive.open(source.archiveFolder, { create: false });
+  await archive.removeUnfinished();
+  const known = await knownFiles(archive);
+  const at = source.now();
+  const snapshotId = `${new Date(at).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${crypto.randomBytes(3).toString('hex')}`;
+
+  const staging = path.join(source.dataDir, STAGING_FOLDER);
+  await fs.rm(staging, { recursive: true, force: true });
+  await fs.mkdir(staging, { recursive: true });
+  const dbCopy = path.join(staging, DATABASE_COPY);
+  const files: ManifestFile[] = [];
+  const add = (file: ManifestFile) => {
+    files.push(file);
+    counts.files += 1;
+    counts.bytes += file.size;
+    onProgress();
+  };
+  try {
+    await source.store.backup.copyDatabaseTo(dbCopy);
+    const writable = openConnection(dbCopy, { fileMustExist: true });
+    try {
+      recordRunInCopy(writable, { id: source.runId, snapshotId, at });
+    } finally {
+      writable.close();
+    }
+    await archive.startSnapshot(snapshotId);
+    for (const [from, name] of [
+      [dbCopy, DATABASE_COPY],
+      [path.join(source.dataDir, 'keys.json'), KEYS_COPY],
+    ] as const) {
+      const relative = snapshotFile(snapshotId, name);
+      const written = await archive.write(createReadStream(from), relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
+      add({ path: relative, ...written });
+    }
+    const copy = openConnection(dbCopy, { readonly: true, fileMustExist: true });
+    try {
+      for (const ref of contentOf(copy)) {
+        signal.throwIfAborted();
+        const relative = contentPath(ref.library_id, ref.blob);
+        const file = await contentFile(archive, known, source.content, relative, ref, counts, signal);
+        if (file) add(file);
+      }
+    } finally {
+      copy.close();
+    }
+  } finally {
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+  await archive.writeManifest({ format: ARCHIVE_FORMAT, snapshot: snapshotId, at, server_id: source.serverId, server_version: source.serverVersion, files }, signal);
+  const storedBytes = await prune(archive, source.retention, counts);
+  return { snapshotId, storedBytes };
+}
+
+/** A content file in the archive: found there already, or copied now. Null when the server cannot give it. */
+async function contentFile(
+  archive: BackupArchive,
+  known: Map<string, ManifestFile>,
+  content: ContentStores,
+  relative: string,
+  ref: { library_id: string; blob: string; size: number; sha256: string | null },
+  counts: RunCounts,
+  signal: AbortSignal,
+): Promise<ManifestFile | null> {
+  const there = await archive.sizeOf(relative);
+  const listed = known.get(relative);
+  if (there !== null && listed && listed.size === there && there === ref.size) return listed;
+  if (there === ref.size && ref.sha256 !== null) {
+    // Left by a run that was cut before its manifest: kept if it is whole.
+    const found = await archive.hash(relative, signal);
+    if (found.sha256 === ref.sha256) return { path: relative, ...found };
+  }
+  let stream;
+  try {
+    stream = content.of(ref.library_id).read(ref.blob);
+    await new Promise<void>((resolve, reject) => stream!.once('open', () => resolve()).once('error', reject));
+  } catch (error) {
+    stream?.destroy();
+    counts.problems.push({ path: relative, reason: error instanceof AppError ? error.message : 'The file could not be read on the server.' });
+    return null;
+  }
+  try {
+    const written = await archive.write(stream, relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
+    if (ref.sha256 !== null && written.sha256 !== ref.sha256) {
+      counts.problems.push({ path: relative, reason: 'The file on the server no longer matches the checksum recorded when it was uploaded.' });
+    }
+    return { path: relative, ...written };
+  } catch (error) {
+    if (!(error instanceof SourceUnreadable)) throw error;
+    counts.problems.push({ path: relative, reason: 'The file could not be read on the server.' });
+    return null;
+  }
+}
+
+/** Every file the finished snapshots list, by path: what a new snapshot need not copy again. */
+async function knownFiles(archive: BackupArchive): Promise<Map<string, ManifestFile>> {
+  const known = new Map<string, ManifestFile>();
+  for (const snapshot of await archive.snapshots()) {
+    const manifest = await archive.manifest(snapshot.id);
+    for (const file of manifest?.files ?? []) known.set(file.path, file);
+  }
+  return known;
+}
+
+/**
+ * Retention, then the content no kept snapshot lists. Every manifest is read first: one that
+ * cannot be read stops the clean-up, since what it needs could not be known. Answers the bytes
+ * the kept snapshots take.
+ */
+async function prune(archive: BackupArchive, retention: Retention, counts: RunCounts): Promise<number> {
+  try {
+    const snapshots = await archive.snapshots();
+    const keep = snapshotsToKeep(snapshots, retention);
+    for (const snapshot of snapshots) if (!keep.has(snapshot.id)) await archive.removeSnapshot(snapshot.id);
+    const needed = new Map<string, number>();
+    for (const id of keep) for (const file of (await archive.manifest(id))?.files ?? []) needed.set(file.path, file.size);
+    await archive.removeContentExcept(new Set(needed.keys()));
+    return [...needed.values()].reduce((sum, size) => sum + size, 0);
+  } catch (error) {
+    counts.problems.push({ path: '', reason: `Old snapshots were not cleaned up: ${failureInWords(error, archive.destination)}` });
+    return 0;
+  }
+}
+
+/**
+ * Reads every file of every snapshot back and checks it against its manifest's SHA-256. A file
+ * shared by several snapshots is read once.
+ */
+export async function runVerify(folder: string, counts: RunCounts, signal: AbortSignal, onProgress: () => void): Promise<void> {
+  const archive = await BackupArchive.open(folder, { create: false });
+  const snapshots = await archive.snapshots();
+  if (snapshots.length === 0) throw new NothingToVerify();
+  const files = new Map<string, ManifestFile>();
+  for (const snapshot of snapshots) for (const file of (await archive.manifest(snapshot.id))?.files ?? []) files.set(file.path, file);
+  for (const file of files.values()) {
+    signal.throwIfAborted();
+    let found: { size: number; sha256: string } | null = null;
+    try {
+      found = await archive.hash(file.path, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (found === null) counts.problems.push({ path: file.path, reason: 'The file is missing from the backup.' });
+    else if (found.size !== file.size) counts.problems.push({ path: file.path, reason: `The file has ${found.size} bytes instead of ${file.size}.` });
+    else if (found.sha256 !== file.sha256) counts.problems.push({ path: file.path, reason: 'The file is damaged: its content does not match its SHA-256.' });
+    counts.files += 1;
+    counts.bytes += found?.size ?? 0;
+    onProgress();
+  }
+}
+
+class NothingToVerify extends Error {}
+
+/** A run's failure as the owner reads it on the Backups page. */
+export function failureInWords(error: unknown, folder: string): string {
+  if (error instanceof NothingToVerify) return 'There is no finished backup in this folder yet. Back up first.';
+  if (error instanceof ArchiveUnreachable) {
+    switch (error.reason) {
+      case 'missing':
+        return `The backup folder ${folder} is not there. Is its drive connected?`;
+      case 'full':
+        return 'The backup drive is full. Make room on it, or lower how many snapshots it keeps.';
+      case 'read_only':
+        return 'The backup drive is read-only.';
+      case 'denied':
+        return `Hearth is not allowed to write to ${folder}.`;
+      default:
+        break;
+    }
+  }
+  if (error instanceof AppError) return error.message;
+  return `The backup stopped: ${(error as Error).message ?? String(error)}.`;
+}

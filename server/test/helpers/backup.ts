@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ApiClient } from './server.ts';
+
+/** A fresh folder outside every data dir (symlinks resolved), for a destination. */
+export function destinationFolder(prefix = 'hearth-backup-dest-'): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+export async function addFolderDestination(client: ApiClient, token: string, folder: string, extra: object = {}): Promise<any> {
+  const res = await client.post('/admin/backup/destinations', { kind: 'folder', path: folder, ...extra }, { token });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body;
+}
+
+/** Starts a run (backup or verify) and answers the 202's run. */
+export async function startRun(client: ApiClient, token: string, destinationId: string, kind: 'run' | 'verify' = 'run'): Promise<any> {
+  const res = await client.post(`/admin/backup/destinations/${destinationId}/${kind}`, undefined, { token });
+  assert.equal(res.status, 202, JSON.stringify(res.body));
+  assert.equal(res.body.state, 'running');
+  return res.body;
+}
+
+/** The run once it has ended (polled; the test's own timeout bounds the wait). */
+export async function finishedRun(client: ApiClient, token: string, runId: string): Promise<any> {
+  for (;;) {
+    const res = await client.get(`/admin/backup/runs/${runId}`, { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    if (res.body.state !== 'running') return res.body;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export async function backUp(client: ApiClient, token: string, destinationId: string, kind: 'run' | 'verify' = 'run'): Promise<any> {
+  return finishedRun(client, token, (await startRun(client, token, destinationId, kind)).id);
+}
+
+/** Where the server keeps the content file holding exactly `bytes` (the internal library). */
+export function blobHolding(dataDir: string, bytes: Buffer): string {
+  const base = path.join(dataDir, 'files', 'blobs');
+  for (const shard of fs.readdirSync(base)) {
+    for (const name of fs.readdirSync(path.join(base, shard))) {
+      const file = path.join(base, shard, name);
+      if (fs.statSync(file).size === bytes.length && fs.readFileSync(file).equals(bytes)) return file;
+    }
+  }
+  throw new Error('no content file holds these bytes');
+}
+
+/**
+ * Puts a named pipe where a content file is, so that a backup reading it waits there: `reached`
+ * resolves once the backup has opened it (the run is then mid-way, at a known point), and
+ * `release` hands it the original bytes. `restore` puts the real file back.
+ */
+export function holdContentFile(file: string): { reached: Promise<fs.promises.FileHandle>; release(): Promise<void>; restore(): void } {
+  const bytes = fs.readFileSync(file);
+  const saved = `${file}.saved`;
+  fs.renameSync(file, saved);
+  execFileSync('mkfifo', [file]);
+  // Opening a pipe for writing waits for its reader: the backup.
+  const reached = fs.promises.open(file, 'w');
+  let opened = false;
+  void reached.then(() => (opened = true));
+  return {
+    reached,
+    release: async () => {
+      const handle = await reached;
+      await handle.write(bytes);
+      await handle.close();
+    },
+    restore: () => {
+      // A test that failed before the backup came: its waiting open must not hold the process.
+      if (!opened) fs.closeSync(fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK));
+      void reached.then((handle) => handle.close()).catch(() => {});
+      fs.rmSync(file, { force: true });
+      fs.renameSync(saved, file);
+    },
+  };
+}
+
+export interface ManifestFile {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+export function readManifest(folder: string, snapshotId: string): { snapshot: string; at: number; files: ManifestFile[]; format: string } {
+  return JSON.parse(fs.readFileSync(path.join(folder, 'hearth-backup', 'snapshots', snapshotId, 'manifest.json'), 'utf8'));
+}
