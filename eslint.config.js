@@ -13,7 +13,10 @@ const desktopAndUi = [
 
 /** The web app runs in a browser, and shares nothing with the server but the contract. */
 const browserOnly = [
-  { group: ['node:*', 'electron', 'electron/*', '**/main/**'], message: 'The web app runs in a browser: it talks to the server over HTTP and the WebSocket only.' },
+  {
+    group: ['node:*', 'electron', 'electron/*', '**/main/**'],
+    message: 'The web app runs in a browser: it talks to the server over HTTP and the WebSocket only.',
+  },
   { regex: '^(\\.\\./)+server/(?!src/contract/)', message: 'The web app may share only server/src/contract (types) with the server.' },
 ];
 
@@ -23,7 +26,8 @@ const browserOnly = [
  * feature (console/people/ from console/settings/) anything goes. A pattern sees only the
  * import's text, so there is one per depth of the importing file; import() is checked too.
  */
-const DOOR = 'Features use each other only through their index.ts: import from "<feature>/index.ts" and export what is needed there, or move a piece two features share to ui/ or api/.';
+const DOOR =
+  'Features use each other only through their index.ts: import from "<feature>/index.ts" and export what is needed there, or move a piece two features share to ui/ or api/.';
 const STANDS_ON = 'api/ and ui/ are what features stand on: they import no feature.';
 const doorPattern = (up) => `^${up}[\\w-]+/(?!index\\.ts$)`;
 const featureDoor = (files, up, message = DOOR, pattern = doorPattern(up)) => ({
@@ -92,7 +96,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [...desktopAndUi, { group: ['better-sqlite3'], message: 'Open the database through store/db.ts (openConnection, openDatabase): it runs on node:sqlite too.' }] },
+        {
+          patterns: [
+            ...desktopAndUi,
+            {
+              group: ['better-sqlite3'],
+              message: 'Open the database through store/db.ts (openConnection, openDatabase): it runs on node:sqlite too.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -102,20 +114,36 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(?!zod$|\\./)', message: 'contract/ is shared with the web app: it imports zod and its own files only, nothing of the server.' }] },
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|\\./)',
+              message: 'contract/ is shared with the web app: it imports zod and its own files only, nothing of the server.',
+            },
+          ],
+        },
       ],
     },
   },
   {
     // jobs/ call services the way routes do, without a request: they too know no HTTP or socket.
-    files: ['server/src/services/**/*.ts', 'server/src/store/**/*.ts', 'server/src/events/**/*.ts', 'server/src/media/**/*.ts', 'server/src/jobs/**/*.ts'],
+    files: [
+      'server/src/services/**/*.ts',
+      'server/src/store/**/*.ts',
+      'server/src/events/**/*.ts',
+      'server/src/media/**/*.ts',
+      'server/src/jobs/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             ...desktopAndUi,
-            { group: ['koa', 'koa-*', '@koa/*', '**/http/**'], message: 'Services and stores know nothing of HTTP: return values, throw AppError.' },
+            {
+              group: ['koa', 'koa-*', '@koa/*', '**/http/**'],
+              message: 'Services and stores know nothing of HTTP: return values, throw AppError.',
+            },
             { group: ['ws', '**/ws/**'], message: 'Services publish events on the bus; the gateway owns sockets.' },
             { group: ['@tus/*', '**/uploads/**'], message: 'The upload protocol stays in uploads/; services see plain calls.' },
           ],

@@ -66,7 +66,11 @@ async function bareServer(dataDir: string, setUp: boolean): Promise<{ listeningM
   return { listeningMs, idleMb };
 }
 
-async function desktopApp(userData: string, dataDir: string, hidden: boolean): Promise<{ serverReadyMs: number; consoleReadyMs: number | null; idleMb: number | null }> {
+async function desktopApp(
+  userData: string,
+  dataDir: string,
+  hidden: boolean,
+): Promise<{ serverReadyMs: number; consoleReadyMs: number | null; idleMb: number | null }> {
   const started = performance.now();
   const app: RunningApp = launch(ROOT, userData, dataDir, hidden ? ['--hidden'] : [], { MEDIA_WORKERS_AT_START: '1', PORT: '0' });
   track(app.child);
@@ -118,9 +122,30 @@ export async function benchAppliance(): Promise<BenchResult> {
   return {
     name: 'appliance',
     rows: [
-      { figure: 'app start to server ready (tray up)', value: median(hidden.map((h) => h.serverReadyMs)), reference: ref, unit: 'ms', better: 'lower', referenceIs: '`npm start` (node dist/server.js) to its listening line, same data, medians' },
-      { figure: 'app start to console ready (window loaded)', value: median(windowed.map((w) => w.consoleReadyMs)), reference: ref, unit: 'ms', better: 'lower', referenceIs: '`npm start` to listening, as above' },
-      { figure: 'idle memory of the hosting processes, no window', value: appMb, reference: bareMb, unit: 'MB', better: 'lower', referenceIs: 'the bare server (node dist/server.js) idle with its media worker, RSS of the process tree' },
+      {
+        figure: 'app start to server ready (tray up)',
+        value: median(hidden.map((h) => h.serverReadyMs)),
+        reference: ref,
+        unit: 'ms',
+        better: 'lower',
+        referenceIs: '`npm start` (node dist/server.js) to its listening line, same data, medians',
+      },
+      {
+        figure: 'app start to console ready (window loaded)',
+        value: median(windowed.map((w) => w.consoleReadyMs)),
+        reference: ref,
+        unit: 'ms',
+        better: 'lower',
+        referenceIs: '`npm start` to listening, as above',
+      },
+      {
+        figure: 'idle memory of the hosting processes, no window',
+        value: appMb,
+        reference: bareMb,
+        unit: 'MB',
+        better: 'lower',
+        referenceIs: 'the bare server (node dist/server.js) idle with its media worker, RSS of the process tree',
+      },
     ],
     notes: [
       `idle memory beyond the bare server: ${(appMb - bareMb).toFixed(0)} MB (goal: at most 150 MB). Main and the server's utility process are Node 24 processes here; ` +

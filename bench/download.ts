@@ -42,7 +42,9 @@ export async function benchDownload(): Promise<BenchResult> {
     log(`  uploading a ${FILE_BYTES / GiB} GiB file to the server...`);
     const source = path.join(work, 'source.bin');
     await writeNoiseFile(source, FILE_BYTES);
-    const { nodeId } = await tusUpload(`${bench.server.api}/uploads`, source, FILE_BYTES, 32 * MiB, { Authorization: `Bearer ${owner.access}` });
+    const { nodeId } = await tusUpload(`${bench.server.api}/uploads`, source, FILE_BYTES, 32 * MiB, {
+      Authorization: `Bearer ${owner.access}`,
+    });
     if (!nodeId) throw new Error('the server did not answer a node id for the uploaded file');
     await fsp.rm(source);
     const blob = await onlyBlob(path.join(bench.dataDir, 'files', 'blobs'));

@@ -78,7 +78,9 @@ export async function benchDurableWrites(): Promise<BenchResult> {
 
     await serverPhase(WARMUP_MS, false);
     for (let round = 1; round <= ROUNDS; round++) {
-      log(`  round ${round}/${ROUNDS}: ${SESSIONS} sessions rotating for ${SERVER_PHASE_MS / 1000} s, then raw sqlite for ${REFERENCE_PHASE_MS / 1000} s`);
+      log(
+        `  round ${round}/${ROUNDS}: ${SESSIONS} sessions rotating for ${SERVER_PHASE_MS / 1000} s, then raw sqlite for ${REFERENCE_PHASE_MS / 1000} s`,
+      );
       await serverPhase(SERVER_PHASE_MS, true);
       referencePhase(REFERENCE_PHASE_MS);
     }

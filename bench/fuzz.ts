@@ -57,10 +57,14 @@ export async function benchFuzz(): Promise<BenchResult> {
     const rate = report.requests / (report.elapsedMs / 1000);
     const notes = [
       `fuzz: seed ${seed} (FUZZ_SEED=${seed} repeats it), ${report.requests} requests to ${report.operations} operations, answers by status ${JSON.stringify(report.byStatus)}`,
-      `fuzz: slowest ${report.slowest.slice(0, 3).map((s) => `${s.ms} ms ${s.request.slice(0, 80)}`).join('; ')}`,
+      `fuzz: slowest ${report.slowest
+        .slice(0, 3)
+        .map((s) => `${s.ms} ms ${s.request.slice(0, 80)}`)
+        .join('; ')}`,
       `fuzz: ${report.violations.length} violations (5xx, hangs, 4xx without the envelope or a documented code)`,
     ];
-    if (report.violations.length > 0) throw new Error(`seed ${seed}: ${report.violations.length} violations\n${describeViolations(report, 5)}`);
+    if (report.violations.length > 0)
+      throw new Error(`seed ${seed}: ${report.violations.length} violations\n${describeViolations(report, 5)}`);
     return {
       name: 'fuzz',
       rows: [
@@ -89,10 +93,13 @@ async function wellFormed(api: string, token: string, nodeId: string, count: num
   const url = new URL(api);
   const get = (path: string) =>
     new Promise<void>((resolve, reject) => {
-      const req = http.get({ host: url.hostname, port: url.port, path: `${url.pathname}${path}`, headers: { authorization: `Bearer ${token}` }, agent }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${path}: ${res.statusCode}`))));
-      });
+      const req = http.get(
+        { host: url.hostname, port: url.port, path: `${url.pathname}${path}`, headers: { authorization: `Bearer ${token}` }, agent },
+        (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${path}: ${res.statusCode}`))));
+        },
+      );
       req.on('error', reject);
     });
   let next = 0;

@@ -45,7 +45,13 @@ interface Page {
 
 /** What the server's listing cursor holds (base64url JSON: sort, desc, kind, value, id). */
 function keysetOf(cursor: string): Keyset {
-  const [, , kind, value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, boolean, number, string | number, string];
+  const [, , kind, value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [
+    string,
+    boolean,
+    number,
+    string | number,
+    string,
+  ];
   return { kind, value, id };
 }
 
@@ -155,7 +161,13 @@ export async function benchListing(): Promise<BenchResult> {
       const res = await timedGet(agent, api + q.path, token);
       const page = JSON.parse(res.body) as Page;
       const rows = repo.list(q.direct);
-      if (res.status !== 200 || page.items.length !== PAGE || !page.next_cursor || rows.length !== PAGE + 1 || rows[0]!.id !== page.items[0]!.id) {
+      if (
+        res.status !== 200 ||
+        page.items.length !== PAGE ||
+        !page.next_cursor ||
+        rows.length !== PAGE + 1 ||
+        rows[0]!.id !== page.items[0]!.id
+      ) {
         throw new Error(`${q.name}: HTTP answered ${res.status} with ${page.items.length} items, the direct query ${rows.length} rows`);
       }
     }
@@ -192,7 +204,8 @@ export async function benchListing(): Promise<BenchResult> {
     builder.build(() => {
       for (let a = 0; builder.count < TOTAL_NODES; a++) {
         const archive = builder.folder(null, `Archive ${String(a + 1).padStart(4, '0')}`);
-        for (let i = 0; i < DOCS_PER_ARCHIVE && builder.count < TOTAL_NODES; i++) builder.document(archive, FOLDER_CHILDREN + a * DOCS_PER_ARCHIVE + i);
+        for (let i = 0; i < DOCS_PER_ARCHIVE && builder.count < TOTAL_NODES; i++)
+          builder.document(archive, FOLDER_CHILDREN + a * DOCS_PER_ARCHIVE + i);
       }
       return '';
     });

@@ -134,13 +134,17 @@ export async function benchMedia(): Promise<BenchResult> {
     const tg = performance.now();
     const photos = await writePhotos(work, PHOTOS);
     const photoBytes = photos.reduce((sum, p) => sum + p.bytes, 0);
-    log(`  ${(photoBytes / PHOTOS / 2 ** 20).toFixed(2)} MiB a photo on average, written in ${((performance.now() - tg) / 1000).toFixed(1)} s`);
+    log(
+      `  ${(photoBytes / PHOTOS / 2 ** 20).toFixed(2)} MiB a photo on average, written in ${((performance.now() - tg) / 1000).toFixed(1)} s`,
+    );
 
     // The server's worker concurrency, worked out as the server does from this environment.
     const workerConcurrency = configFromEnv(process.env).mediaConcurrency ?? DEFAULT_CONFIG.mediaConcurrency;
     const refConcurrencies = [...new Set([workerConcurrency, 2])];
 
-    log(`  reference: sharp in the bench process, concurrency ${refConcurrencies.join(' and ')} (sharp.concurrency() ${sharp.concurrency()})...`);
+    log(
+      `  reference: sharp in the bench process, concurrency ${refConcurrencies.join(' and ')} (sharp.concurrency() ${sharp.concurrency()})...`,
+    );
     // One photo first, so neither side pays for loading libvips or a cold JIT in the figures.
     await serverLikeGrid(photos[photos.length - 1]!.file);
     const refs = new Map<number, ReferenceRun>();
@@ -172,11 +176,15 @@ export async function benchMedia(): Promise<BenchResult> {
     // Every message on the socket, as it arrives; thumbnail_ready times by node id.
     const ready = new Map<string, { at: number; node: Node }>();
     ws = await new Promise<WebSocket>((resolve, reject) => {
-      const socket = new WebSocket(`${bench!.server.url.replace(/^http/, 'ws')}/api/v1/ws`, { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false });
+      const socket = new WebSocket(`${bench!.server.url.replace(/^http/, 'ws')}/api/v1/ws`, {
+        headers: { authorization: `Bearer ${token}` },
+        perMessageDeflate: false,
+      });
       socket.on('message', (data: RawData) => {
         const at = performance.now();
         const message = JSON.parse(data.toString()) as Message;
-        if (message.type === 'node.thumbnail_ready' && message.payload.node) ready.set(message.payload.node.id, { at, node: message.payload.node });
+        if (message.type === 'node.thumbnail_ready' && message.payload.node)
+          ready.set(message.payload.node.id, { at, node: message.payload.node });
       });
       socket.once('open', () => resolve(socket));
       socket.once('error', reject);
@@ -203,7 +211,11 @@ export async function benchMedia(): Promise<BenchResult> {
       Array.from({ length: UPLOADS_IN_FLIGHT }, async () => {
         while (nextPlain < plainSizes.length) {
           const i = nextPlain++;
-          await uploadFile(bench!.server.api, token, crypto.randomBytes(plainSizes[i]!), { filename: `plain-${i}.bin`, filetype: 'application/octet-stream', parentId: plainFolderId });
+          await uploadFile(bench!.server.api, token, crypto.randomBytes(plainSizes[i]!), {
+            filename: `plain-${i}.bin`,
+            filetype: 'application/octet-stream',
+            parentId: plainFolderId,
+          });
         }
       }),
     );
@@ -211,7 +223,9 @@ export async function benchMedia(): Promise<BenchResult> {
     probe.stop();
     const uploadsAlone = await plainBusy;
 
-    log(`  pipeline: ${PHOTOS} uploads, ${UPLOADS_IN_FLIGHT} at a time, each to its thumbnail_ready (media worker concurrency ${workerConcurrency})...`);
+    log(
+      `  pipeline: ${PHOTOS} uploads, ${UPLOADS_IN_FLIGHT} at a time, each to its thumbnail_ready (media worker concurrency ${workerConcurrency})...`,
+    );
     const trips: Trip[] = photos.map((photo) => ({ photo, startedAt: 0, completedAt: 0, nodeId: null }));
     let failure: unknown = null;
     const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -231,7 +245,11 @@ export async function benchMedia(): Promise<BenchResult> {
           const trip = trips[nextUpload++]!;
           const data = await fsp.readFile(trip.photo.file);
           trip.startedAt = performance.now();
-          trip.nodeId = await uploadFile(bench!.server.api, token, data, { filename: trip.photo.name, filetype: 'image/jpeg', parentId: album.body.id });
+          trip.nodeId = await uploadFile(bench!.server.api, token, data, {
+            filename: trip.photo.name,
+            filetype: 'image/jpeg',
+            parentId: album.body.id,
+          });
           trip.completedAt = performance.now();
         }
       }),
@@ -241,7 +259,8 @@ export async function benchMedia(): Promise<BenchResult> {
     // Bounded wait for every thumbnail_ready (the socket records the times; this only polls).
     const deadline = t0 + PIPELINE_TIMEOUT_MS;
     await uploads;
-    while (failure === null && performance.now() < deadline && !trips.every((t) => t.nodeId !== null && ready.has(t.nodeId))) await sleep(20);
+    while (failure === null && performance.now() < deadline && !trips.every((t) => t.nodeId !== null && ready.has(t.nodeId)))
+      await sleep(20);
     probe.stop();
     const busy = await busyListing;
     delay.disable();
@@ -251,14 +270,17 @@ export async function benchMedia(): Promise<BenchResult> {
     const benchCpuMs = ownCpuMs() - benchCpu0 + probeCpuMs;
     if (failure !== null) throw failure;
     const missing = trips.filter((t) => !ready.has(t.nodeId!));
-    if (missing.length > 0) throw new Error(`${missing.length} of ${PHOTOS} photos had no node.thumbnail_ready after ${PIPELINE_TIMEOUT_MS / 1000} s`);
+    if (missing.length > 0)
+      throw new Error(`${missing.length} of ${PHOTOS} photos had no node.thumbnail_ready after ${PIPELINE_TIMEOUT_MS / 1000} s`);
 
     // What the server reported must be what the photos hold, or the speed means nothing.
     for (const trip of trips) {
       const node = ready.get(trip.nodeId!)!.node;
       const [w, h] = trip.photo.rotated ? [PHOTO_HEIGHT, PHOTO_WIDTH] : [PHOTO_WIDTH, PHOTO_HEIGHT];
       if (!node.has_thumbnail || node.image_width !== w || node.image_height !== h || (node.taken_at ?? null) !== trip.photo.takenAt) {
-        throw new Error(`${trip.photo.name}: thumbnail_ready said ${JSON.stringify(node)}; expected ${w}x${h}, taken_at ${trip.photo.takenAt}`);
+        throw new Error(
+          `${trip.photo.name}: thumbnail_ready said ${JSON.stringify(node)}; expected ${w}x${h}, taken_at ${trip.photo.takenAt}`,
+        );
       }
     }
 
@@ -268,7 +290,8 @@ export async function benchMedia(): Promise<BenchResult> {
     for (const trip of trips.slice(0, FULL_SCREEN_PHOTOS)) {
       for (const sample of [fullFirst, fullCached]) {
         const res = await timedGet(agent, `${bench.server.api}/nodes/${trip.nodeId}/thumbnail?size=${FULL_SIZE}`, token);
-        if (res.status !== 200) throw new Error(`full-screen thumbnail of ${trip.photo.name} answered ${res.status}: ${res.body.slice(0, 200)}`);
+        if (res.status !== 200)
+          throw new Error(`full-screen thumbnail of ${trip.photo.name} answered ${res.status}: ${res.body.slice(0, 200)}`);
         sample.push(res.ms);
       }
     }

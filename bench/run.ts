@@ -55,7 +55,11 @@ const benches = BENCHES.filter(([id]) => wanted.length === 0 || wanted.includes(
 
 const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
 log(`hearth bench: node ${process.version}, ${os.availableParallelism()} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB`);
-const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 log(`load average at start: ${loadavg()} (other work on the machine skews figures; ratios less so)`);
 const started = performance.now();
 const results: BenchResult[] = [];

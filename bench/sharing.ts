@@ -59,7 +59,13 @@ interface Page {
 
 /** What the server's listing cursor holds (base64url JSON: sort, desc, kind, value, id). */
 function keysetOf(cursor: string): Keyset {
-  const [, , kind, value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, boolean, number, string | number, string];
+  const [, , kind, value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [
+    string,
+    boolean,
+    number,
+    string | number,
+    string,
+  ];
   return { kind, value, id };
 }
 
@@ -105,7 +111,9 @@ export async function benchSharing(): Promise<BenchResult> {
     const lister = await createMember(client, owner, 'lister');
     await stop();
 
-    log(`  building ${DEPTH}-deep chains and ${GRANTS.toLocaleString('en')} grants over ${(OTHER_OWNERS * TOP_FOLDERS_PER_OWNER * (1 + DOCS_PER_FOLDER)).toLocaleString('en')} nodes of ${OTHER_OWNERS} other owners...`);
+    log(
+      `  building ${DEPTH}-deep chains and ${GRANTS.toLocaleString('en')} grants over ${(OTHER_OWNERS * TOP_FOLDERS_PER_OWNER * (1 + DOCS_PER_FOLDER)).toLocaleString('en')} nodes of ${OTHER_OWNERS} other owners...`,
+    );
     const t0 = performance.now();
     const builder = new TreeBuilder(dbFile, owner.userId);
     const chains: Chain[] = [
@@ -205,13 +213,24 @@ export async function benchSharing(): Promise<BenchResult> {
       if (page === DEEP_PAGE - 1) deepCursor = cursor;
       if (!cursor) break;
     }
-    if (seen.size !== OWN_FOLDERS + GRANTS || !deepCursor) throw new Error(`root listing walked ${seen.size} items, not ${OWN_FOLDERS + GRANTS}`);
+    if (seen.size !== OWN_FOLDERS + GRANTS || !deepCursor)
+      throw new Error(`root listing walked ${seen.size} items, not ${OWN_FOLDERS + GRANTS}`);
     const own = JSON.parse((await get(`${api}/nodes?parent_id=${ownFolder}&limit=${PAGE}`, lister)).body) as Page;
     if (own.items.length !== OWN_CHILDREN) throw new Error(`own folder listed ${own.items.length} items`);
 
     const listings = [
-      { name: `parent_id=root first page (${OWN_FOLDERS} own + ${GRANTS.toLocaleString('en')} grants)`, path: rootPath, after: null as Keyset | null, http: [] as number[] },
-      { name: `parent_id=root page ${DEEP_PAGE} (keyset cursor)`, path: `${rootPath}&cursor=${deepCursor}`, after: keysetOf(deepCursor), http: [] as number[] },
+      {
+        name: `parent_id=root first page (${OWN_FOLDERS} own + ${GRANTS.toLocaleString('en')} grants)`,
+        path: rootPath,
+        after: null as Keyset | null,
+        http: [] as number[],
+      },
+      {
+        name: `parent_id=root page ${DEEP_PAGE} (keyset cursor)`,
+        path: `${rootPath}&cursor=${deepCursor}`,
+        after: keysetOf(deepCursor),
+        http: [] as number[],
+      },
     ];
     const ownListing = { path: `/nodes?parent_id=${ownFolder}&limit=${PAGE}`, http: [] as number[] };
 
@@ -242,7 +261,9 @@ export async function benchSharing(): Promise<BenchResult> {
     for (const l of listings) await sampleHttp(api + l.path, lister, null, WARMUP_SAMPLES);
     await sampleHttp(api + ownListing.path, lister, null, WARMUP_SAMPLES);
     for (let round = 1; round <= ROUNDS; round++) {
-      log(`  round ${round}/${ROUNDS}: ${HTTP_SAMPLES_PER_ROUND} requests per case over HTTP, ${DIRECT_SAMPLES_PER_ROUND} direct calls per case`);
+      log(
+        `  round ${round}/${ROUNDS}: ${HTTP_SAMPLES_PER_ROUND} requests per case over HTTP, ${DIRECT_SAMPLES_PER_ROUND} direct calls per case`,
+      );
       for (const chain of chains) {
         const url = `${api}/nodes/${chain.fileId}`;
         await sampleHttp(url, grantee, chain.http.grantee, HTTP_SAMPLES_PER_ROUND);
@@ -270,9 +291,19 @@ export async function benchSharing(): Promise<BenchResult> {
       const shapes = direct.map((d) => {
         const union = runnerOf(rw, d.caught, 'union');
         const ordered = runnerOf(rw, d.caught, 'ordered');
-        const expected = repo.list(d.query).map((r) => r.id).join();
-        if (union().map((r) => r.id).join() !== expected || ordered().map((r) => r.id).join() !== expected) {
-          throw new Error('an alternative shape of the root query gave other rows than the server\'s query');
+        const expected = repo
+          .list(d.query)
+          .map((r) => r.id)
+          .join();
+        if (
+          union()
+            .map((r) => r.id)
+            .join() !== expected ||
+          ordered()
+            .map((r) => r.id)
+            .join() !== expected
+        ) {
+          throw new Error("an alternative shape of the root query gave other rows than the server's query");
         }
         return { d, union, ordered };
       });
@@ -296,10 +327,38 @@ export async function benchSharing(): Promise<BenchResult> {
       const ref = 'GET /nodes/{same file} as its owner (no walk), same server and connection';
       const refDirect = 'NodesRepo.byId(same file) on the same connection (one primary-key lookup)';
       rows.push(
-        { figure: `access ${chain.name}: GET /nodes/{file} as grantee, p50`, value: g.p50, reference: o.p50, unit: 'ms', better: 'lower', referenceIs: `${ref}, p50` },
-        { figure: `access ${chain.name}: GET /nodes/{file} as grantee, p99`, value: g.p99, reference: o.p99, unit: 'ms', better: 'lower', referenceIs: `${ref}, p99` },
-        { figure: `access ${chain.name}: AccessService.node() in process, p50`, value: us(c.p50), reference: us(b.p50), unit: 'µs', better: 'lower', referenceIs: `${refDirect}, p50` },
-        { figure: `access ${chain.name}: AccessService.node() in process, p99`, value: us(c.p99), reference: us(b.p99), unit: 'µs', better: 'lower', referenceIs: `${refDirect}, p99` },
+        {
+          figure: `access ${chain.name}: GET /nodes/{file} as grantee, p50`,
+          value: g.p50,
+          reference: o.p50,
+          unit: 'ms',
+          better: 'lower',
+          referenceIs: `${ref}, p50`,
+        },
+        {
+          figure: `access ${chain.name}: GET /nodes/{file} as grantee, p99`,
+          value: g.p99,
+          reference: o.p99,
+          unit: 'ms',
+          better: 'lower',
+          referenceIs: `${ref}, p99`,
+        },
+        {
+          figure: `access ${chain.name}: AccessService.node() in process, p50`,
+          value: us(c.p50),
+          reference: us(b.p50),
+          unit: 'µs',
+          better: 'lower',
+          referenceIs: `${refDirect}, p50`,
+        },
+        {
+          figure: `access ${chain.name}: AccessService.node() in process, p99`,
+          value: us(c.p99),
+          reference: us(b.p99),
+          unit: 'µs',
+          better: 'lower',
+          referenceIs: `${refDirect}, p99`,
+        },
       );
     }
     const ownS = summarize(ownListing.http);
@@ -319,7 +378,8 @@ export async function benchSharing(): Promise<BenchResult> {
           reference: us(u.p50),
           unit: 'µs',
           better: 'lower',
-          referenceIs: 'the same page as a UNION ALL of an own-range scan (nodes_by_name) and the grants (permissions_user), in process, p50',
+          referenceIs:
+            'the same page as a UNION ALL of an own-range scan (nodes_by_name) and the grants (permissions_user), in process, p50',
         },
         {
           figure: `${l.name}: server's query direct vs ordered grant index, p50`,
@@ -338,7 +398,9 @@ export async function benchSharing(): Promise<BenchResult> {
       return `${c.name}: PermissionsRepo.inherited() alone p50 ${us(s.p50).toFixed(1)} µs, p99 ${us(s.p99).toFixed(1)} µs`;
     });
     const planNotes = direct.flatMap((d, i) =>
-      d.plans.map((plan, k) => `plan of ${listings[i]!.name}, ${d.caught[k]!.params.only_kind === 0 ? 'folders' : 'files'} part: ${plan.join(' | ')}`),
+      d.plans.map(
+        (plan, k) => `plan of ${listings[i]!.name}, ${d.caught[k]!.params.only_kind === 0 ? 'folders' : 'files'} part: ${plan.join(' | ')}`,
+      ),
     );
     const sorts = direct.some((d) => d.plans.some((p) => p.some((line) => line.includes('TEMP B-TREE'))));
     const scans = direct.some((d) => d.plans.some((p) => p.some((line) => /^SCAN n\b/.test(line.trim()))));
@@ -425,7 +487,8 @@ function alternativeOf(sql: string, params: Record<string, unknown>, shape: 'uni
   const [head] = sql.split(' ORDER BY n.sort_name ASC, n.id ASC LIMIT @limit') as [string];
   const orderBy = 'n.sort_name ASC, n.id ASC';
   const own = head.replace(or, 'n.container = @container');
-  const after = params.after_value === undefined ? '' : 'AND (g.sort_name > @after_value OR (g.sort_name = @after_value AND g.node_id > @after_id))';
+  const after =
+    params.after_value === undefined ? '' : 'AND (g.sort_name > @after_value OR (g.sort_name = @after_value AND g.node_id > @after_id))';
   const grants =
     shape === 'union'
       ? 'FROM permissions p JOIN nodes n ON n.id = p.node_id WHERE p.user_id = @scope_user AND'

@@ -145,9 +145,17 @@ export async function benchSignin(): Promise<BenchResult> {
     uncontended = await timeEach(UNCONTENDED_SAMPLES, signIn);
     single = await timeEach(UNCONTENDED_SAMPLES, rawHash);
     for (let round = 1; round <= ROUNDS; round++) {
-      log(`  round ${round}/${ROUNDS}: ${CLIENTS} clients signing in for ${SERVER_PHASE_MS / 1000} s, then raw scrypt x${CLIENTS} for ${REFERENCE_PHASE_MS / 1000} s`);
+      log(
+        `  round ${round}/${ROUNDS}: ${CLIENTS} clients signing in for ${SERVER_PHASE_MS / 1000} s, then raw scrypt x${CLIENTS} for ${REFERENCE_PHASE_MS / 1000} s`,
+      );
       let next = 0;
-      await phase(server, CLIENTS, SERVER_PHASE_MS, () => family[next++ % CLIENTS]!(), () => cpuMs(bench.pid));
+      await phase(
+        server,
+        CLIENTS,
+        SERVER_PHASE_MS,
+        () => family[next++ % CLIENTS]!(),
+        () => cpuMs(bench.pid),
+      );
       await phase(reference, CLIENTS, REFERENCE_PHASE_MS, rawHash, ownCpuMs);
     }
     flood = await floodRounds(bench.server.api, signIn);
@@ -161,8 +169,22 @@ export async function benchSignin(): Promise<BenchResult> {
   return {
     name: 'sign-in',
     rows: [
-      { figure: 'sign-in p50, 8 clients', value: s.p50, reference: r.p50, unit: 'ms', better: 'lower', referenceIs: `${refIs} (per-hash p50)` },
-      { figure: 'sign-in p99, 8 clients', value: s.p99, reference: r.p99, unit: 'ms', better: 'lower', referenceIs: `${refIs} (per-hash p99)` },
+      {
+        figure: 'sign-in p50, 8 clients',
+        value: s.p50,
+        reference: r.p50,
+        unit: 'ms',
+        better: 'lower',
+        referenceIs: `${refIs} (per-hash p50)`,
+      },
+      {
+        figure: 'sign-in p99, 8 clients',
+        value: s.p99,
+        reference: r.p99,
+        unit: 'ms',
+        better: 'lower',
+        referenceIs: `${refIs} (per-hash p99)`,
+      },
       {
         figure: 'sign-ins per second, 8 clients',
         value: (server.ops / server.elapsedMs) * 1000,

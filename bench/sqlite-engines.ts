@@ -27,7 +27,10 @@ interface Figures {
 function runWorkload(binary: string, engine: 'node' | 'better'): Figures {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-sqlite-'));
   try {
-    const out = execFileSync(binary, ['--import', 'tsx', path.join(HERE, 'lib/sqlite-workload.ts'), engine, dir], { encoding: 'utf8', cwd: path.join(HERE, '..') });
+    const out = execFileSync(binary, ['--import', 'tsx', path.join(HERE, 'lib/sqlite-workload.ts'), engine, dir], {
+      encoding: 'utf8',
+      cwd: path.join(HERE, '..'),
+    });
     return JSON.parse(out.trim().split('\n').pop()!) as Figures;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -49,9 +52,30 @@ export async function benchSqliteEngines(): Promise<BenchResult> {
   return {
     name: 'sqlite engines',
     rows: [
-      { figure: 'node:sqlite durable commits per second', value: pick('node', 'commits'), reference: pick('better', 'commits'), unit: '/s', better: 'higher', referenceIs: reference },
-      { figure: 'node:sqlite node lookup (NodesRepo.byId)', value: pick('node', 'pointReadUs'), reference: pick('better', 'pointReadUs'), unit: 'us', better: 'lower', referenceIs: reference },
-      { figure: 'node:sqlite 100-row listing page (NodesRepo.list)', value: pick('node', 'pageUs'), reference: pick('better', 'pageUs'), unit: 'us', better: 'lower', referenceIs: reference },
+      {
+        figure: 'node:sqlite durable commits per second',
+        value: pick('node', 'commits'),
+        reference: pick('better', 'commits'),
+        unit: '/s',
+        better: 'higher',
+        referenceIs: reference,
+      },
+      {
+        figure: 'node:sqlite node lookup (NodesRepo.byId)',
+        value: pick('node', 'pointReadUs'),
+        reference: pick('better', 'pointReadUs'),
+        unit: 'us',
+        better: 'lower',
+        referenceIs: reference,
+      },
+      {
+        figure: 'node:sqlite 100-row listing page (NodesRepo.list)',
+        value: pick('node', 'pageUs'),
+        reference: pick('better', 'pageUs'),
+        unit: 'us',
+        better: 'lower',
+        referenceIs: reference,
+      },
     ],
     notes: [
       `node:sqlite ran on Node ${runs.node[0]!.node}. Durable commits are one fsynced single-row transaction each (WAL, synchronous=FULL); ` +

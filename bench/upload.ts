@@ -57,7 +57,9 @@ export async function benchUpload(): Promise<BenchResult> {
         name: 'server',
         pid: bench.pid,
         upload: async (bytes) => {
-          const result = await tusUpload(`${bench.server.api}/uploads`, source, bytes, CHUNK_BYTES, { Authorization: `Bearer ${owner.access}` });
+          const result = await tusUpload(`${bench.server.api}/uploads`, source, bytes, CHUNK_BYTES, {
+            Authorization: `Bearer ${owner.access}`,
+          });
           if (!result.nodeId) throw new Error('the server did not answer a node id for the completed upload');
           return result.ms;
         },
@@ -119,7 +121,8 @@ export async function benchUpload(): Promise<BenchResult> {
           reference: rate(plainT),
           unit: 'MiB/s',
           better: 'higher',
-          referenceIs: 'plain node http server in its own process piping one PUT of the same 1 GiB to a file, then fsync (goal: server >= 0.8x)',
+          referenceIs:
+            'plain node http server in its own process piping one PUT of the same 1 GiB to a file, then fsync (goal: server >= 0.8x)',
         },
         {
           figure: 'upload 1 GiB (tus, 32 MiB chunks) vs @tus',
@@ -153,7 +156,7 @@ export async function benchUpload(): Promise<BenchResult> {
           `both fsync before acknowledging (plain's fsync took ${fsyncMs.map((m) => m.toFixed(0)).join(', ')} ms); @tus/file-store does not fsync.`,
         `Client (bench process) CPU per GiB: tus-js-client to server ${cpuPerGiB(server, 'clientCpuMs').toFixed(0)} ms, ` +
           `plain PUT ${cpuPerGiB(plainT, 'clientCpuMs').toFixed(0)} ms, tus-js-client to @tus ${cpuPerGiB(tusT, 'clientCpuMs').toFixed(0)} ms ` +
-          '(client and receiver share the machine\'s cores).',
+          "(client and receiver share the machine's cores).",
       ],
     };
   } finally {

@@ -23,8 +23,21 @@ export async function benchVideoPoster(): Promise<BenchResult> {
   try {
     const video = path.join(work, '1080p-10s.mp4');
     await promisify(execFile)(bundled.path, [
-      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-t', '10',
-      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-metadata', 'creation_time=2024-05-06T07:08:09Z', video,
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1920x1080:rate=30',
+      '-t',
+      '10',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-metadata',
+      'creation_time=2024-05-06T07:08:09Z',
+      video,
     ]);
     const time = async (tools: MediaTools) => {
       const samples: number[] = [];

@@ -47,9 +47,16 @@ async function audit(url: string, port: number, keepStorage: boolean): Promise<S
   );
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { categories, audits, finalDisplayedUrl } = result.lhr;
-  if (new URL(finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`${url} ended at ${finalDisplayedUrl}: not signed in?`);
+  if (new URL(finalDisplayedUrl).pathname !== new URL(url).pathname)
+    throw new Error(`${url} ended at ${finalDisplayedUrl}: not signed in?`);
   const failing = Object.values(audits)
-    .filter((a) => a.score !== null && a.score < 1 && (a.scoreDisplayMode === 'binary' || a.scoreDisplayMode === 'numeric') && categories.accessibility!.auditRefs.some((r) => r.id === a.id && r.weight > 0))
+    .filter(
+      (a) =>
+        a.score !== null &&
+        a.score < 1 &&
+        (a.scoreDisplayMode === 'binary' || a.scoreDisplayMode === 'numeric') &&
+        categories.accessibility!.auditRefs.some((r) => r.id === a.id && r.weight > 0),
+    )
     .map((a) => a.id);
   return {
     performance: Math.round((categories.performance!.score ?? 0) * 100),
@@ -63,13 +70,24 @@ async function audit(url: string, port: number, keepStorage: boolean): Promise<S
 
 export async function benchConsole(): Promise<BenchResult> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt install chromium; or set CHROME_PATH)`);
-  const built = spawnSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const built = spawnSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) throw new Error('the web app did not build');
 
   const server = await startBenchServer({ LOG_LEVEL: 'warn' });
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const owner = await setupOwner(server.client);
@@ -103,13 +121,41 @@ export async function benchConsole(): Promise<BenchResult> {
       const perf = median(runs.map((r) => r.performance));
       const a11y = median(runs.map((r) => r.accessibility));
       const lcp = median(runs.map((r) => r.lcpMs));
-      log(`  /console/${name}: performance ${runs.map((r) => r.performance).join(', ')}; LCP ${Math.round(lcp)} ms; CLS ${runs.map((r) => r.cls.toFixed(3)).join(', ')}; TBT ${runs.map((r) => Math.round(r.tbtMs)).join(', ')} ms; accessibility ${a11y}`);
-      rows.push({ figure: `console ${name}: Lighthouse performance`, value: perf, reference: refPerf, unit: 'pts', better: 'higher', referenceIs: `the sign-in page, median of ${ROUNDS}, desktop preset` });
-      rows.push({ figure: `console ${name}: largest contentful paint`, value: lcp, reference: refLcp, unit: 'ms', better: 'lower', referenceIs: `the sign-in page, median of ${ROUNDS}, simulated desktop throttling` });
-      rows.push({ figure: `console ${name}: Lighthouse accessibility`, value: a11y, reference: refA11y, unit: 'pts', better: 'higher', referenceIs: 'the sign-in page, desktop preset' });
-      if (perf < GOAL || a11y < GOAL) notes.push(`/console/${name} is under the goal of ${GOAL} (performance ${perf}, accessibility ${a11y}${runs[0]!.failing.length ? `; failing: ${runs[0]!.failing.join(', ')}` : ''})`);
+      log(
+        `  /console/${name}: performance ${runs.map((r) => r.performance).join(', ')}; LCP ${Math.round(lcp)} ms; CLS ${runs.map((r) => r.cls.toFixed(3)).join(', ')}; TBT ${runs.map((r) => Math.round(r.tbtMs)).join(', ')} ms; accessibility ${a11y}`,
+      );
+      rows.push({
+        figure: `console ${name}: Lighthouse performance`,
+        value: perf,
+        reference: refPerf,
+        unit: 'pts',
+        better: 'higher',
+        referenceIs: `the sign-in page, median of ${ROUNDS}, desktop preset`,
+      });
+      rows.push({
+        figure: `console ${name}: largest contentful paint`,
+        value: lcp,
+        reference: refLcp,
+        unit: 'ms',
+        better: 'lower',
+        referenceIs: `the sign-in page, median of ${ROUNDS}, simulated desktop throttling`,
+      });
+      rows.push({
+        figure: `console ${name}: Lighthouse accessibility`,
+        value: a11y,
+        reference: refA11y,
+        unit: 'pts',
+        better: 'higher',
+        referenceIs: 'the sign-in page, desktop preset',
+      });
+      if (perf < GOAL || a11y < GOAL)
+        notes.push(
+          `/console/${name} is under the goal of ${GOAL} (performance ${perf}, accessibility ${a11y}${runs[0]!.failing.length ? `; failing: ${runs[0]!.failing.join(', ')}` : ''})`,
+        );
     }
-    notes.push(`goals: performance >= ${GOAL}, accessibility >= ${GOAL} on every console page; ${notes.length === 0 ? 'all met' : 'see above'}`);
+    notes.push(
+      `goals: performance >= ${GOAL}, accessibility >= ${GOAL} on every console page; ${notes.length === 0 ? 'all met' : 'see above'}`,
+    );
     notes.push('Lighthouse 12, desktop preset (simulated throttling: 40 ms RTT, 10 Mbps, no CPU slowdown), median of 3 runs per page');
     return { name: 'console', rows, notes };
   } finally {

@@ -40,13 +40,23 @@ export async function benchWebGallery(): Promise<BenchResult> {
     notes.push(`no Chromium at ${CHROMIUM}: gallery figures skipped (apt install chromium, or set CHROME_PATH)`);
     return { name: 'web gallery', rows: [], notes };
   }
-  const built = spawnSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
+  const built = spawnSync('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'error'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) throw new Error('the web app did not build');
 
   const bench = await startBenchServer({ LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '4096' });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const owner = await setupOwner(bench.client);
@@ -79,9 +89,30 @@ export async function benchWebGallery(): Promise<BenchResult> {
     return {
       name: 'web gallery',
       rows: [
-        { figure: `gallery ${LARGE.toLocaleString()}: first screen of thumbnails`, value: largeFigures.firstThumbsMs, reference: smallFigures.firstThumbsMs, unit: 'ms', better: 'lower', referenceIs: ref },
-        { figure: `gallery ${LARGE.toLocaleString()}: most img in the DOM while scrolling`, value: largeFigures.maxImages, reference: smallFigures.maxImages, unit: 'img', better: 'lower', referenceIs: ref },
-        { figure: `gallery ${LARGE.toLocaleString()}: longest task while scrolling`, value: largeFigures.longestTaskMs, reference: smallFigures.longestTaskMs, unit: 'ms', better: 'lower', referenceIs: ref },
+        {
+          figure: `gallery ${LARGE.toLocaleString()}: first screen of thumbnails`,
+          value: largeFigures.firstThumbsMs,
+          reference: smallFigures.firstThumbsMs,
+          unit: 'ms',
+          better: 'lower',
+          referenceIs: ref,
+        },
+        {
+          figure: `gallery ${LARGE.toLocaleString()}: most img in the DOM while scrolling`,
+          value: largeFigures.maxImages,
+          reference: smallFigures.maxImages,
+          unit: 'img',
+          better: 'lower',
+          referenceIs: ref,
+        },
+        {
+          figure: `gallery ${LARGE.toLocaleString()}: longest task while scrolling`,
+          value: largeFigures.longestTaskMs,
+          reference: smallFigures.longestTaskMs,
+          unit: 'ms',
+          better: 'lower',
+          referenceIs: ref,
+        },
       ],
       notes,
     };
@@ -104,7 +135,9 @@ async function uploadReal(bench: BenchServer, who: SignedIn): Promise<void> {
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < REAL; i = next++) {
-      const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: (i * 53) % 256, g: (i * 97) % 256, b: (i * 31) % 256 } } })
+      const jpeg = await sharp({
+        create: { width: 64, height: 48, channels: 3, background: { r: (i * 53) % 256, g: (i * 97) % 256, b: (i * 31) % 256 } },
+      })
         .jpeg({ quality: 70 })
         .withExif({ IFD0: { Make: 'Hearth bench' }, IFD2: { DateTimeOriginal: exifStamp(takenAt(i, REAL)) } })
         .toBuffer();
@@ -137,9 +170,20 @@ async function clone(bench: BenchServer, who: SignedIn, count: number): Promise<
     const store = createStore(db);
     const thumbs = new ThumbnailStore(path.join(bench.dataDir, 'thumbs'));
     const sources = db
-      .prepare(`SELECT n.id, n.size, n.mime_type, n.image_width, n.image_height, v.library_id, v.blob, v.sha256
-        FROM nodes n JOIN node_versions v ON v.node_id = n.id AND v.version = n.version WHERE n.owner_id = ? AND n.is_media = 1`)
-      .all(who.userId) as { id: string; size: number; mime_type: string; image_width: number; image_height: number; library_id: string; blob: string; sha256: string | null }[];
+      .prepare(
+        `SELECT n.id, n.size, n.mime_type, n.image_width, n.image_height, v.library_id, v.blob, v.sha256
+        FROM nodes n JOIN node_versions v ON v.node_id = n.id AND v.version = n.version WHERE n.owner_id = ? AND n.is_media = 1`,
+      )
+      .all(who.userId) as {
+      id: string;
+      size: number;
+      mime_type: string;
+      image_width: number;
+      image_height: number;
+      library_id: string;
+      blob: string;
+      sha256: string | null;
+    }[];
     if (sources.length !== REAL) throw new Error(`expected ${REAL} processed photos, found ${sources.length}`);
     const links: [string, string][] = [];
     const now = Date.now();
@@ -174,7 +218,13 @@ async function clone(bench: BenchServer, who: SignedIn, count: number): Promise<
         });
         store.media.finish(
           { node_id: id, version: 1, attempts: 0, enqueued_at: now },
-          { image_width: source.image_width, image_height: source.image_height, taken_at: takenAt(i, count), has_thumbnail: true, state: 'done' },
+          {
+            image_width: source.image_width,
+            image_height: source.image_height,
+            taken_at: takenAt(i, count),
+            has_thumbnail: true,
+            state: 'done',
+          },
         );
         links.push([thumbs.pathOf(source.id, 1, 512), thumbs.pathOf(id, 1, 512)]);
       }
@@ -235,10 +285,13 @@ async function firstScreenShown(page: Page): Promise<void> {
   await page.waitForFunction(
     () => {
       const tiles = [...document.querySelectorAll('.tile')].filter((tile) => tile.getBoundingClientRect().top < innerHeight);
-      return tiles.length > 0 && tiles.every((tile) => {
-        const img = tile.querySelector('img');
-        return img !== null && img.complete && img.naturalWidth > 0;
-      });
+      return (
+        tiles.length > 0 &&
+        tiles.every((tile) => {
+          const img = tile.querySelector('img');
+          return img !== null && img.complete && img.naturalWidth > 0;
+        })
+      );
     },
     undefined,
     { timeout: 60_000, polling: 'raf' },

@@ -24,7 +24,14 @@ const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/b
 const UPLOAD_BYTES = Number(process.env.WEB_BENCH_UPLOAD_MIB ?? 500) * MiB;
 const UPLOAD_ROUNDS = Number(process.env.WEB_BENCH_UPLOAD_ROUNDS ?? 3);
 const LIGHTHOUSE_RUNS = 3;
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** The chunk size the web app uses, so both clients make the same requests. */
 const CHUNK = 8 * MiB;
 
@@ -70,15 +77,30 @@ async function bundleSize(notes: string[]): Promise<Row[]> {
   const allBytes = all.reduce((sum, f) => sum + gz(f), 0);
   const rows: Row[] = [];
   // The app's page, and the page of a shared link (an entry of its own).
-  for (const [page, what] of [['index.html', 'first screen'], ['share.html', 'link page']] as const) {
+  for (const [page, what] of [
+    ['index.html', 'first screen'],
+    ['share.html', 'link page'],
+  ] as const) {
     if (!fs.existsSync(path.join(DIST, page))) continue;
     const html = await fsp.readFile(path.join(DIST, page), 'utf8');
     const first = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
     const firstBytes = first.reduce((sum, f) => sum + gz(f), 0);
     // What a browser receives: the Brotli copy the build made, where there is one.
-    const sent = first.reduce((sum, f) => sum + (fs.existsSync(path.join(DIST, `${f}.br`)) ? fs.statSync(path.join(DIST, `${f}.br`)).size : fs.statSync(path.join(DIST, f)).size), 0);
+    const sent = first.reduce(
+      (sum, f) =>
+        sum +
+        (fs.existsSync(path.join(DIST, `${f}.br`)) ? fs.statSync(path.join(DIST, `${f}.br`)).size : fs.statSync(path.join(DIST, f)).size),
+      0,
+    );
     notes.push(`${what} (${page}) loads ${first.join(', ')}: ${(sent / 1024).toFixed(0)} KB sent as Brotli; goal: at most 150 KB gzip`);
-    rows.push({ figure: `${what} JS+CSS (gzip)`, value: firstBytes / 1024, reference: allBytes / 1024, unit: 'KB', better: 'lower', referenceIs: `all ${all.length} JS and CSS files of the build, gzip` });
+    rows.push({
+      figure: `${what} JS+CSS (gzip)`,
+      value: firstBytes / 1024,
+      reference: allBytes / 1024,
+      unit: 'KB',
+      better: 'lower',
+      referenceIs: `all ${all.length} JS and CSS files of the build, gzip`,
+    });
   }
   return rows;
 }
@@ -102,7 +124,8 @@ async function upload(bench: BenchServer, browser: Browser, owner: SignedIn, not
     const file = path.join(work, 'video.bin');
     await writeNoiseFile(file, UPLOAD_BYTES);
     const runs = { node: [] as number[], app: [] as number[], bare: [] as number[], nodeApart: [] as number[], appApart: [] as number[] };
-    const nodeUpload = async () => (await tusUpload(`${bench.server.api}/uploads`, file, UPLOAD_BYTES, CHUNK, { Authorization: `Bearer ${who.access}` })).ms;
+    const nodeUpload = async () =>
+      (await tusUpload(`${bench.server.api}/uploads`, file, UPLOAD_BYTES, CHUNK, { Authorization: `Bearer ${who.access}` })).ms;
     // Interleaved rounds, each upload after a sync: one upload's writeback never lands in the
     // next one's time, and a slow spell of the machine touches every client alike.
     for (let round = 0; round < UPLOAD_ROUNDS; round++) {
@@ -139,10 +162,33 @@ async function upload(bench: BenchServer, browser: Browser, owner: SignedIn, not
     const app = mibs(median(runs.app));
     return [
       ...(pinned
-        ? [{ figure: `browser upload ${UPLOAD_BYTES / MiB} MiB, own cores`, value: mibs(median(runs.appApart)), reference: mibs(median(runs.nodeApart)), unit: 'MiB/s', better: 'higher' as const, referenceIs: 'tus-js-client in Node, same file and chunk size; each client on core 1, the server on core 0' }]
+        ? [
+            {
+              figure: `browser upload ${UPLOAD_BYTES / MiB} MiB, own cores`,
+              value: mibs(median(runs.appApart)),
+              reference: mibs(median(runs.nodeApart)),
+              unit: 'MiB/s',
+              better: 'higher' as const,
+              referenceIs: 'tus-js-client in Node, same file and chunk size; each client on core 1, the server on core 0',
+            },
+          ]
         : []),
-      { figure: `browser upload ${UPLOAD_BYTES / MiB} MiB, shared cores`, value: app, reference: mibs(median(runs.node)), unit: 'MiB/s', better: 'higher', referenceIs: 'tus-js-client in Node, same file and chunk size, all on the same cores' },
-      { figure: `browser upload ${UPLOAD_BYTES / MiB} MiB vs bare XHR`, value: app, reference: mibs(median(runs.bare)), unit: 'MiB/s', better: 'higher', referenceIs: 'the same Chromium sending the same chunks by bare XHR, no app and no tus-js-client' },
+      {
+        figure: `browser upload ${UPLOAD_BYTES / MiB} MiB, shared cores`,
+        value: app,
+        reference: mibs(median(runs.node)),
+        unit: 'MiB/s',
+        better: 'higher',
+        referenceIs: 'tus-js-client in Node, same file and chunk size, all on the same cores',
+      },
+      {
+        figure: `browser upload ${UPLOAD_BYTES / MiB} MiB vs bare XHR`,
+        value: app,
+        reference: mibs(median(runs.bare)),
+        unit: 'MiB/s',
+        better: 'higher',
+        referenceIs: 'the same Chromium sending the same chunks by bare XHR, no app and no tus-js-client',
+      },
     ];
   } finally {
     await pinned?.browser.close();
@@ -210,7 +256,10 @@ async function xhrPatches(args: { api: string; token: string; chunk: number }): 
   const file = document.querySelector('input')!.files![0]!;
   const auth = { Authorization: `Bearer ${args.token}`, 'Tus-Resumable': '1.0.0' };
   const started = performance.now();
-  const created = await fetch(`${args.api}/uploads`, { method: 'POST', headers: { ...auth, 'Upload-Length': String(file.size), 'Upload-Metadata': `filename ${btoa('bare.bin')}` } });
+  const created = await fetch(`${args.api}/uploads`, {
+    method: 'POST',
+    headers: { ...auth, 'Upload-Length': String(file.size), 'Upload-Metadata': `filename ${btoa('bare.bin')}` },
+  });
   const url = new URL(created.headers.get('Location')!, location.href).href;
   for (let offset = 0; offset < file.size; offset += args.chunk) {
     const status = await new Promise<number>((resolve) => {
@@ -286,12 +335,36 @@ async function lighthouse(bench: BenchServer, owner: SignedIn, notes: string[]):
   }
   notes.push(
     `lighthouse: mobile preset, first visits (HTTP cache, service worker and its cache emptied before each run; the session kept for files and gallery), the median of ${LIGHTHOUSE_RUNS} runs per page; the link page shows a folder of 8 photos; goal: performance >= 95 for sign-in and the link page`,
-    ...scores.map(([name, s]) => `lighthouse ${name}: FCP ${(s.fcp / 1000).toFixed(2)} s, LCP ${(s.lcp / 1000).toFixed(2)} s, TBT ${Math.round(s.tbt)} ms, CLS ${s.cls.toFixed(3)}`),
+    ...scores.map(
+      ([name, s]) =>
+        `lighthouse ${name}: FCP ${(s.fcp / 1000).toFixed(2)} s, LCP ${(s.lcp / 1000).toFixed(2)} s, TBT ${Math.round(s.tbt)} ms, CLS ${s.cls.toFixed(3)}`,
+    ),
   );
   return scores.flatMap(([name, s]) => [
-    { figure: `lighthouse ${name}: performance`, value: s.performance, reference: 95, unit: 'pts', better: 'higher' as const, referenceIs: 'the goal (95)' },
-    { figure: `lighthouse ${name}: accessibility`, value: s.accessibility, reference: 95, unit: 'pts', better: 'higher' as const, referenceIs: 'the goal (95)' },
-    { figure: `lighthouse ${name}: best practices`, value: s['best-practices'], reference: 100, unit: 'pts', better: 'higher' as const, referenceIs: 'full marks' },
+    {
+      figure: `lighthouse ${name}: performance`,
+      value: s.performance,
+      reference: 95,
+      unit: 'pts',
+      better: 'higher' as const,
+      referenceIs: 'the goal (95)',
+    },
+    {
+      figure: `lighthouse ${name}: accessibility`,
+      value: s.accessibility,
+      reference: 95,
+      unit: 'pts',
+      better: 'higher' as const,
+      referenceIs: 'the goal (95)',
+    },
+    {
+      figure: `lighthouse ${name}: best practices`,
+      value: s['best-practices'],
+      reference: 100,
+      unit: 'pts',
+      better: 'higher' as const,
+      referenceIs: 'full marks',
+    },
   ]);
 }
 
@@ -299,7 +372,12 @@ async function lighthouse(bench: BenchServer, owner: SignedIn, notes: string[]):
 async function medianOfRuns(run: LighthouseRun, port: number, url: string): Promise<PageRun> {
   const runs: PageRun[] = [];
   for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
-    const result = await run(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] });
+    const result = await run(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+    });
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { categories, audits, finalDisplayedUrl } = result.lhr;
     // A signed-in page that shows the sign-in page instead would measure the wrong page.
@@ -317,7 +395,15 @@ async function medianOfRuns(run: LighthouseRun, port: number, url: string): Prom
     });
   }
   const keys = Object.keys(runs[0]!) as (keyof PageRun)[];
-  return Object.fromEntries(keys.map((k) => [k, percentile(runs.map((r) => r[k]), 50)])) as PageRun;
+  return Object.fromEntries(
+    keys.map((k) => [
+      k,
+      percentile(
+        runs.map((r) => r[k]),
+        50,
+      ),
+    ]),
+  ) as PageRun;
 }
 
 /**
@@ -328,7 +414,9 @@ async function sharedAlbum(bench: BenchServer, who: SignedIn, notes: string[]): 
   const folder = await bench.client.post('/nodes/folder', { name: 'Summer at the lake' }, { token: who.access });
   if (folder.status !== 201) throw new Error(`folder: ${folder.status}`);
   for (let i = 0; i < 8; i++) {
-    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 40 + i * 25, g: 130, b: 210 - i * 20 } } })
+    const photo = await sharp({
+      create: { width: 1600, height: 1200, channels: 3, background: { r: 40 + i * 25, g: 130, b: 210 - i * 20 } },
+    })
       .jpeg({ quality: 85 })
       .toBuffer();
     await uploadFile(bench.server.api, who.access, photo, { filename: `IMG_${1001 + i}.jpg`, parentId: folder.body.id });
@@ -337,10 +425,12 @@ async function sharedAlbum(bench: BenchServer, who: SignedIn, notes: string[]): 
   if (link.status !== 201) throw new Error(`link: ${link.status}`);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const items = (await bench.client.get(`/nodes?parent_id=${folder.body.id}`, { token: who.access })).body.items as { has_thumbnail: boolean }[];
+    const items = (await bench.client.get(`/nodes?parent_id=${folder.body.id}`, { token: who.access })).body.items as {
+      has_thumbnail: boolean;
+    }[];
     if (items.every((n) => n.has_thumbnail)) break;
     if (Date.now() > deadline) {
-      notes.push('lighthouse: the link page\'s photos had no thumbnails after 60 s; measured without them');
+      notes.push("lighthouse: the link page's photos had no thumbnails after 60 s; measured without them");
       break;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));

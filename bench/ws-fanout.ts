@@ -188,7 +188,7 @@ export async function benchWsFanout(): Promise<BenchResult> {
     notes: [
       `${s.count} deliveries (${EVENTS} events x ${CLIENTS} clients), max ${s.max.toFixed(1)} ms, ${server.missing} missing; ` +
         `reference ${r.count} deliveries, max ${r.max.toFixed(1)} ms, ${reference.missing} missing.`,
-      'latency = IPC publish request -> client message callback; the clients share this process and the machine\'s cores, ' +
+      "latency = IPC publish request -> client message callback; the clients share this process and the machine's cores, " +
         'so the last client of each event also waits for the others to be parsed (the same for the reference).',
     ],
   };

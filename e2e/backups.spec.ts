@@ -67,7 +67,9 @@ test('the owner adds a backup folder, backs up, sees the snapshot and a successf
     fs.renameSync(folder, `${folder}-unplugged`);
     await card.getByRole('button', { name: `Back up now to ${name}` }).click();
     await expect(card.getByText('Last backup failed')).toBeVisible({ timeout: 30_000 });
-    await expect(card.getByRole('alert')).toHaveText(`The backup folder ${folder} is not there. Is its drive connected? Last good backup just now.`);
+    await expect(card.getByRole('alert')).toHaveText(
+      `The backup folder ${folder} is not there. Is its drive connected? Last good backup just now.`,
+    );
     await captureScreen(page, testInfo, 'console-backups-failed');
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });

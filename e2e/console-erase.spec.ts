@@ -2,7 +2,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createBlankLoopDevice, createLoopDrive, loopUnsupportedReason, setLabel, unmountAllUnder, type BlankLoopDevice, type LoopDrive } from '../server/test/helpers/loop.ts';
+import {
+  createBlankLoopDevice,
+  createLoopDrive,
+  loopUnsupportedReason,
+  setLabel,
+  unmountAllUnder,
+  type BlankLoopDevice,
+  type LoopDrive,
+} from '../server/test/helpers/loop.ts';
 import { pathWithout } from '../server/test/helpers/path-without.ts';
 import { openConsole } from './support/console.ts';
 import { expect, signIn, test } from './support/fixtures.ts';
@@ -83,7 +91,9 @@ test.describe('erasing a drive', () => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  test('the dialog shows what is on the drive, wakes only for the exact phrase, erases it, and shows before and after', async ({ browser }, testInfo) => {
+  test('the dialog shows what is on the drive, wakes only for the exact phrase, erases it, and shows before and after', async ({
+    browser,
+  }, testInfo) => {
     test.setTimeout(120_000);
     // Labels of this worker's own: a server listing loop devices sees the other workers' too.
     const tag = String(process.pid % 10_000);
@@ -109,7 +119,10 @@ test.describe('erasing a drive', () => {
 
     // A drive Hearth cannot read is never called empty. Its card names it in words ("Disk
     // image, 8.4 MB", the same for every worker's blank image); its device, in the details, is its own.
-    const blankCard = page.getByRole('list', { name: 'Drives' }).getByRole('listitem').filter({ has: page.getByText(blank.device, { exact: true }) });
+    const blankCard = page
+      .getByRole('list', { name: 'Drives' })
+      .getByRole('listitem')
+      .filter({ has: page.getByText(blank.device, { exact: true }) });
     await expect(blankCard.getByRole('heading')).toHaveText(/^Disk image, /);
     await expect(blankCard.getByText('It is not prepared for files yet: erase it to prepare it.')).toBeVisible();
     await blankCard.getByRole('button', { name: /^Erase / }).click();
@@ -145,7 +158,9 @@ test.describe('erasing a drive', () => {
 
     const backing = fs.realpathSync(run('losetup', ['-n', '-O', 'BACK-FILE', drive.device]).trim());
     expect(backing, 'the device is backed by this spec own image').toBe(fs.realpathSync(drive.image));
-    const target = hasExfat ? { choice: 'Also for other computers (exFAT)', type: 'exfat' } : { choice: 'For Hearth on this PC (ext4)', type: 'ext4' };
+    const target = hasExfat
+      ? { choice: 'Also for other computers (exFAT)', type: 'exfat' }
+      : { choice: 'For Hearth on this PC (ext4)', type: 'ext4' };
     await dialog.getByLabel(target.choice).check();
     await dialog.getByLabel('New label (optional)').fill(NEW);
     await phrase.fill(`FORMAT ${drive.device}`);
@@ -168,13 +183,19 @@ test.describe('erasing a drive', () => {
 
     expect(blkid(drive.device)).toMatchObject({ TYPE: target.type, LABEL: NEW });
     await done.getByRole('button', { name: 'Done' }).click();
-    const driveCard = page.getByRole('list', { name: 'Drives' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name: NEW, exact: true }) });
+    const driveCard = page
+      .getByRole('list', { name: 'Drives' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: NEW, exact: true }) });
     await expect(driveCard).toBeVisible();
 
     // The fresh drive becomes a place for the family's files, then is ejected and removed.
     await driveCard.getByRole('button', { name: `Keep files on ${NEW}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Keep files here' }).click();
-    const library = page.getByRole('list', { name: 'Storage places' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name: NEW, exact: true }) });
+    const library = page
+      .getByRole('list', { name: 'Storage places' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: NEW, exact: true }) });
     await expect(library.getByText('Connected')).toBeVisible({ timeout: 30_000 });
     await expect(driveCard.locator('dt:text-is("Used by Hearth") + dd')).toHaveText(NEW);
     await library.getByRole('button', { name: `Eject ${NEW}` }).click();
@@ -231,7 +252,9 @@ test.describe('erasing a drive on a PC without mkfs.exfat', () => {
     const choices = dialog.getByRole('group', { name: 'Prepare it' });
     await expect(choices.getByRole('radio')).toHaveCount(1);
     await expect(choices.getByLabel('For Hearth on this PC (ext4)')).toBeChecked();
-    await expect(choices.getByText(/Not offered: Also for other computers \(exFAT\)\. This computer cannot make exFAT drives: install exfatprogs/)).toBeVisible();
+    await expect(
+      choices.getByText(/Not offered: Also for other computers \(exFAT\)\. This computer cannot make exFAT drives: install exfatprogs/),
+    ).toBeVisible();
     await captureScreen(page, testInfo, 'console-erase-no-exfat');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await context.close();

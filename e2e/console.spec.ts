@@ -23,20 +23,32 @@ test.describe('the console', () => {
     // Approval goes on after the owner's own sign-in; a member's new phone then waits.
     await hearth.api.ok('PATCH', '/server/settings', owner.access, { require_device_approval: true });
     try {
-      const waiting = await hearth.api.call('POST', '/auth/login', undefined, { username: grandma.username, password: grandma.password, device_name: 'Pixel 8', platform: 'android' });
+      const waiting = await hearth.api.call('POST', '/auth/login', undefined, {
+        username: grandma.username,
+        password: grandma.password,
+        device_name: 'Pixel 8',
+        platform: 'android',
+      });
       expect(waiting.status).toBe(202);
 
       await openConsole(page, 'Devices');
       const request = page.getByRole('listitem').filter({ hasText: `Pixel 8 wants to open ${grandma.username}'s account` });
       await expect(request.getByLabel(`Pairing code ${waiting.body.pairing_code.split('').join(' ')}`)).toBeVisible();
-      await expect(request.getByText('If nobody is setting up a new device right now, someone may be trying to get in: deny.')).toBeVisible();
+      await expect(
+        request.getByText('If nobody is setting up a new device right now, someone may be trying to get in: deny.'),
+      ).toBeVisible();
       await expect(page.getByRole('region', { name: `Devices of ${grandma.username}` })).toBeVisible();
       await captureScreen(page, testInfo, 'console-devices');
       await request.getByRole('button', { name: `Deny Pixel 8 for ${grandma.username}` }).click();
       await expect(page.getByText('No device is waiting.')).toBeVisible();
-      expect((await hearth.api.call('GET', `/auth/session/${waiting.body.session_id}/status`, waiting.body.access_token)).body.error.code).toBe('device_denied');
+      expect(
+        (await hearth.api.call('GET', `/auth/session/${waiting.body.session_id}/status`, waiting.body.access_token)).body.error.code,
+      ).toBe('device_denied');
       // Her signed-in device is signed out from here, for good.
-      await page.getByRole('region', { name: `Devices of ${grandma.username}` }).getByRole('button', { name: /^Sign out / }).click();
+      await page
+        .getByRole('region', { name: `Devices of ${grandma.username}` })
+        .getByRole('button', { name: /^Sign out / })
+        .click();
       await expect(page.getByRole('region', { name: `Devices of ${grandma.username}` })).toHaveCount(0);
       expect((await hearth.api.call('GET', '/me', grandma.access)).status).toBe(401);
     } finally {
@@ -45,19 +57,27 @@ test.describe('the console', () => {
 
     await openConsole(page, 'People');
     await expect(page.getByRole('listitem').filter({ hasText: 'Uncle Joe' }).getByText('Not used yet')).toBeVisible();
-    await expect(page.getByRole('meter', { name: `Space used by ${grandma.username}` })).toHaveAttribute('aria-valuetext', /of 5\.0 GB used/);
+    await expect(page.getByRole('meter', { name: `Space used by ${grandma.username}` })).toHaveAttribute(
+      'aria-valuetext',
+      /of 5\.0 GB used/,
+    );
     await captureScreen(page, testInfo, 'console-people');
 
     // A storage limit, then switching the account off and on again.
     await page.getByRole('button', { name: `Storage limit of ${grandma.username}` }).click();
     await page.getByRole('dialog').getByLabel('Limit in GB').fill('2');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByRole('meter', { name: `Space used by ${grandma.username}` })).toHaveAttribute('aria-valuetext', /of 2\.0 GB used/);
+    await expect(page.getByRole('meter', { name: `Space used by ${grandma.username}` })).toHaveAttribute(
+      'aria-valuetext',
+      /of 2\.0 GB used/,
+    );
     await page.getByRole('button', { name: `Switch off ${grandma.username}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Switch off' }).click();
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: grandma.username }) });
     await expect(card.getByText('Switched off')).toBeVisible();
-    expect((await hearth.api.call('POST', '/auth/login', undefined, { username: grandma.username, password: grandma.password })).body.error.code).toBe('account_disabled');
+    expect(
+      (await hearth.api.call('POST', '/auth/login', undefined, { username: grandma.username, password: grandma.password })).body.error.code,
+    ).toBe('account_disabled');
     await page.getByRole('button', { name: `Switch on ${grandma.username}` }).click();
     await expect(card.getByText('Switched off')).toHaveCount(0);
 
@@ -97,7 +117,11 @@ test.describe('the console', () => {
     await captureScreen(page, testInfo, 'console-status');
   });
 
-  test("the server's refusals read as plain sentences: ejecting where new files go, the last owner; the system drive is never offered for erasing", async ({ page, hearth, owner }, testInfo) => {
+  test("the server's refusals read as plain sentences: ejecting where new files go, the last owner; the system drive is never offered for erasing", async ({
+    page,
+    hearth,
+    owner,
+  }, testInfo) => {
     const folder = fs.mkdtempSync(path.join(mounts, 'usb-'));
     const library = await hearth.api.ok('POST', '/libraries', owner.access, { name: 'USB stick', path: folder, make_default: true });
     try {
@@ -125,7 +149,10 @@ test.describe('the console', () => {
     // names are a disclosure away, and nothing offers to erase it.
     const system = (await hearth.api.ok('GET', '/admin/drives', owner.access)).items.find((d: any) => d.system && d.kind === 'disk');
     test.skip(!system, 'this machine shows no system disk to the server (no lsblk?)');
-    const card = page.getByRole('list', { name: 'Drives' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name: "The computer's own disk", exact: true }) });
+    const card = page
+      .getByRole('list', { name: 'Drives' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: "The computer's own disk", exact: true }) });
     await expect(card).toBeVisible();
     await expect(card.getByText('This PC runs from it, and Hearth keeps its own data on it, so Hearth never erases it.')).toBeVisible();
     await expect(card.getByRole('button', { name: /^Erase/ })).toHaveCount(0);
@@ -137,7 +164,11 @@ test.describe('the console', () => {
     await captureScreen(page, testInfo, 'console-system-drive');
   });
 
-  test('removing a place whose holding folder still keeps what a clean-up took says from which day it can go', async ({ page, hearth, owner }, testInfo) => {
+  test('removing a place whose holding folder still keeps what a clean-up took says from which day it can go', async ({
+    page,
+    hearth,
+    owner,
+  }, testInfo) => {
     const folder = fs.mkdtempSync(path.join(mounts, 'usb-'));
     const library = await hearth.api.ok('POST', '/libraries', owner.access, { name: 'Old USB stick', path: folder });
     const today = new Date().toISOString().slice(0, 10);

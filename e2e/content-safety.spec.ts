@@ -36,7 +36,11 @@ async function asBearer(hearth: Hearth, token: string, route: string): Promise<n
 const viewer = (page: Page) => page.getByRole('dialog', { name: 'Photo viewer' });
 
 test.describe('uploaded content never runs on the app origin', () => {
-  test('a <script src> pointed at an uploaded .js does not run, by its private download URL or through a public link', async ({ page, member, hearth }) => {
+  test('a <script src> pointed at an uploaded .js does not run, by its private download URL or through a public link', async ({
+    page,
+    member,
+    hearth,
+  }) => {
     const script = Buffer.from('window.__hearthRan = (window.__hearthRan || 0) + 1;\n');
     const id = await uploadAs(hearth.api, member, 'tracker.js', script, { filetype: 'text/javascript' });
     const link = await makeLink(hearth, member, id);
@@ -71,7 +75,11 @@ test.describe('uploaded content never runs on the app origin', () => {
     expect(await page.evaluate(() => (window as { __hearthRan?: number }).__hearthRan ?? 0)).toBe(0);
   });
 
-  test('an uploaded .html page is saved as a file, never rendered, by its private URL or a public link, inline or not', async ({ page, member, hearth }) => {
+  test('an uploaded .html page is saved as a file, never rendered, by its private URL or a public link, inline or not', async ({
+    page,
+    member,
+    hearth,
+  }) => {
     const html = Buffer.from('<!doctype html><title>Rendered</title><h1>Rendered page</h1><script>document.title = "ran"</script>');
     const id = await uploadAs(hearth.api, member, 'invite.html', html, { filetype: 'text/html' });
     const link = await makeLink(hearth, member, id);
@@ -95,7 +103,11 @@ test.describe('uploaded content never runs on the app origin', () => {
 });
 
 test.describe('links the browser keeps hold a token for one file, never the session @lan', () => {
-  test('a download from My files: its URL carries a token for that file alone, which opens nothing else; the file arrives whole', async ({ page, member, hearth }) => {
+  test('a download from My files: its URL carries a token for that file alone, which opens nothing else; the file arrives whole', async ({
+    page,
+    member,
+    hearth,
+  }) => {
     const bytes = crypto.randomBytes(300_000);
     const id = await uploadAs(hearth.api, member, 'Taxes 2024.bin', bytes);
     const other = await uploadAs(hearth.api, member, 'Other.bin', Buffer.from('other'));
@@ -120,7 +132,11 @@ test.describe('links the browser keeps hold a token for one file, never the sess
     expect((await fetch(`${hearth.api.base}/nodes/${other}/download?access_token=${encodeURIComponent(token!)}`)).status).toBe(401);
   });
 
-  test('the gallery: a video plays and seeks, a photo zoomed loads its original, the viewer downloads; no URL carries the session token', async ({ page, member, hearth }) => {
+  test('the gallery: a video plays and seeks, a photo zoomed loads its original, the viewer downloads; no URL carries the session token', async ({
+    page,
+    member,
+    hearth,
+  }) => {
     test.setTimeout(90_000);
     const picture = await upload(hearth.api, member, await photo('2024:06:01 10:00:00', 2400, 1800), 'Big.jpg');
     const clip = await upload(hearth.api, member, await mediaFixture('clip.mp4'), 'clip.mp4');
@@ -170,7 +186,11 @@ test.describe('links the browser keeps hold a token for one file, never the sess
 });
 
 test.describe('thumbnails kept by the browser', () => {
-  test('are revalidated through fetch (a 304 from the server), and signing out clears them from the browser cache', async ({ page, member, hearth }) => {
+  test('are revalidated through fetch (a 304 from the server), and signing out clears them from the browser cache', async ({
+    page,
+    member,
+    hearth,
+  }) => {
     const id = await upload(hearth.api, member, await photo('2024:03:03 09:00:00'), 'Kept.jpg');
     await processed(hearth.api, member, [id]);
     const route = `/api/v1/nodes/${id}/thumbnail?v=1`;

@@ -16,28 +16,40 @@ import { callThem } from './support/share.ts';
 test.use({ serverConfig: { hostNames: ['family-pc.home.arpa'] } });
 
 const PIXEL_7 = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
-const EDGE = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+const EDGE =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0';
 
 /** A sign-in from another device, as its browser would send it. */
 async function signInFrom(hearth: Hearth, account: Account, userAgent: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${hearth.api.base}/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': userAgent },
-    body: JSON.stringify({ username: account.username, password: account.password, platform: /iPhone/.test(userAgent) ? 'iOS' : 'Android' }),
+    body: JSON.stringify({
+      username: account.username,
+      password: account.password,
+      platform: /iPhone/.test(userAgent) ? 'iOS' : 'Android',
+    }),
   });
   return { status: res.status, body: await res.json() };
 }
 
 const devices = (page: Page) => page.getByRole('list', { name: 'Signed-in devices' });
 
-test('Account lists each device by a name a person knows, with when it was last used, and renames one', async ({ page, member, hearth }, testInfo) => {
+test('Account lists each device by a name a person knows, with when it was last used, and renames one', async ({
+  page,
+  member,
+  hearth,
+}, testInfo) => {
   for (const ua of [PIXEL_7, IPHONE, EDGE]) expect((await signInFrom(hearth, member, ua)).status).toBe(200);
   await signIn(page, member);
   await mainNav(page).getByRole('link', { name: 'Account' }).click();
   const list = devices(page);
   // The phone project's own browser is a Pixel 7 too: one of them is this device.
-  await expect(list.getByRole('listitem').filter({ hasNotText: 'This device' }).getByText('Chrome on Pixel 7', { exact: true })).toBeVisible();
+  await expect(
+    list.getByRole('listitem').filter({ hasNotText: 'This device' }).getByText('Chrome on Pixel 7', { exact: true }),
+  ).toBeVisible();
   await expect(list.getByText('Safari on iPhone', { exact: true })).toBeVisible();
   await expect(list.getByText('Edge on Windows', { exact: true })).toBeVisible();
   const current = list.getByRole('listitem').filter({ hasText: 'This device' });
@@ -59,14 +71,20 @@ test('Account lists each device by a name a person knows, with when it was last 
   await captureScreen(page, testInfo, 'account-devices');
 });
 
-test('a phone waiting for approval shows on Manage and as a notice anywhere in the app, live; the request names the person, not the username', async ({ page, owner, hearth }, testInfo) => {
+test('a phone waiting for approval shows on Manage and as a notice anywhere in the app, live; the request names the person, not the username', async ({
+  page,
+  owner,
+  hearth,
+}, testInfo) => {
   test.setTimeout(90_000);
   const grandma = await hearth.api.member(owner, uniqueName('rose'));
   const grandmaName = await callThem(hearth, grandma, 'Grandma Rose');
   await signIn(page, owner);
   await hearth.api.ok('PATCH', '/server/settings', owner.access, { require_device_approval: true });
   try {
-    const manage = mainNav(page).locator('visible=true').getByRole('link', { name: /^Manage/ });
+    const manage = mainNav(page)
+      .locator('visible=true')
+      .getByRole('link', { name: /^Manage/ });
     await expect(manage).toHaveAccessibleName('Manage');
 
     // Her new phone asks while the owner is in My files: the notice and the count arrive without a reload.

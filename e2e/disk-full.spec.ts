@@ -43,7 +43,10 @@ test.describe('a full disk', () => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  test('the family is told in plain words, the upload waits instead of failing, and goes on by itself once space is freed', async ({ page, browser }, testInfo) => {
+  test('the family is told in plain words, the upload waits instead of failing, and goes on by itself once space is freed', async ({
+    page,
+    browser,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const member = await hearth!.api.member(owner, uniqueName('kid'));
     await page.goto(hearth!.url);
@@ -99,7 +102,9 @@ test.describe('a full disk', () => {
     const listed = await hearth!.api.ok('GET', '/nodes?parent_id=root', member.access);
     const node = listed.items.find((n: { name: string }) => n.name === 'Birthday party.mp4');
     expect(node).toBeTruthy();
-    const response = await fetch(`${hearth!.api.base}/nodes/${node.id}/download`, { headers: { authorization: `Bearer ${member.access}` } });
+    const response = await fetch(`${hearth!.api.base}/nodes/${node.id}/download`, {
+      headers: { authorization: `Bearer ${member.access}` },
+    });
     expect(Buffer.from(await response.arrayBuffer()).equals(video)).toBe(true);
   });
 });

@@ -6,7 +6,10 @@ const row = (page: Page, name: string) => list(page).getByRole('listitem').filte
 
 async function more(page: Page, name: string, action: string) {
   await page.getByRole('button', { name: `More for ${name}` }).click();
-  await page.getByRole('list', { name: `Actions for ${name}` }).getByRole('button', { name: action, exact: true }).click();
+  await page
+    .getByRole('list', { name: `Actions for ${name}` })
+    .getByRole('button', { name: action, exact: true })
+    .click();
 }
 
 async function newFolder(page: Page, name: string) {
@@ -16,7 +19,11 @@ async function newFolder(page: Page, name: string) {
   await expect(row(page, name)).toBeVisible();
 }
 
-test('create, rename, move, trash, restore and delete for good, each confirmed where it cannot be undone', async ({ page, member, hearth }) => {
+test('create, rename, move, trash, restore and delete for good, each confirmed where it cannot be undone', async ({
+  page,
+  member,
+  hearth,
+}) => {
   await signIn(page, member);
   await newFolder(page, 'Documents');
   await newFolder(page, 'Holidays');
@@ -32,7 +39,9 @@ test('create, rename, move, trash, restore and delete for good, each confirmed w
   await picker.getByRole('button', { name: 'Documents' }).click();
   await picker.getByRole('button', { name: 'Move to Documents' }).click();
   await expect(row(page, 'Summer 2024')).toHaveCount(0);
-  await list(page).getByRole('link', { name: /Documents/ }).click();
+  await list(page)
+    .getByRole('link', { name: /Documents/ })
+    .click();
   await expect(page.getByRole('heading', { name: 'Documents' })).toBeVisible();
   await expect(row(page, 'Summer 2024')).toBeVisible();
 
@@ -71,14 +80,22 @@ test('create, rename, move, trash, restore and delete for good, each confirmed w
   expect(trash.items).toEqual([]);
 });
 
-test('several items selected at once are starred, moved and trashed together, and the count is stated first', async ({ page, member, hearth }) => {
+test('several items selected at once are starred, moved and trashed together, and the count is stated first', async ({
+  page,
+  member,
+  hearth,
+}) => {
   for (const name of ['Alpha', 'Bravo', 'Charlie', 'Target']) await hearth.api.ok('POST', '/nodes/folder', member.access, { name });
   await signIn(page, member);
   for (const name of ['Alpha', 'Bravo', 'Charlie']) await page.getByRole('checkbox', { name: `Select ${name}` }).check();
   const bar = page.getByRole('toolbar', { name: 'Selection' });
   await expect(bar).toContainText('3 selected');
   await bar.getByRole('button', { name: 'Star' }).click();
-  await mainNav(page).getByRole('link', { name: 'Starred' }).or(page.getByRole('link', { name: 'Starred' })).first().click();
+  await mainNav(page)
+    .getByRole('link', { name: 'Starred' })
+    .or(page.getByRole('link', { name: 'Starred' }))
+    .first()
+    .click();
   await expect(list(page).getByRole('listitem')).toHaveCount(3);
   await page.goto('/files');
 

@@ -1,6 +1,11 @@
 import { expect, test } from './support/fixtures.ts';
 
-test('a temporary password from the owner must be replaced before anything else, and the new one works', async ({ page, member, hearth, owner }) => {
+test('a temporary password from the owner must be replaced before anything else, and the new one works', async ({
+  page,
+  member,
+  hearth,
+  owner,
+}) => {
   const reset = await hearth.api.ok('POST', `/admin/users/${member.id}/reset-password`, owner.access, {});
   await page.goto('/');
   await page.getByLabel('Username').fill(member.username);

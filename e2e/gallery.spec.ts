@@ -50,7 +50,12 @@ test.describe('gallery', () => {
     hearth,
   }, testInfo) => {
     test.setTimeout(120_000);
-    await photos(hearth, member, [...month(2010, 3, 6, 'ski'), ...month(2019, 7, 6, 'beach'), ...month(2023, 12, 18, 'xmas'), ...month(2024, 5, 24, 'garden')]);
+    await photos(hearth, member, [
+      ...month(2010, 3, 6, 'ski'),
+      ...month(2019, 7, 6, 'beach'),
+      ...month(2023, 12, 18, 'xmas'),
+      ...month(2024, 5, 24, 'garden'),
+    ]);
     await signIn(page, member);
     await openPhotos(page);
 
@@ -71,7 +76,9 @@ test.describe('gallery', () => {
     // Dragged to its end: on a phone by its handle, on a computer anywhere along it.
     const box = (await scrubber.boundingBox())!;
     const handle = (await page.locator('.scrubber-thumb').boundingBox())!;
-    const start = testInfo.project.name.startsWith('phone') ? { x: handle.x + handle.width / 2, y: handle.y + handle.height / 2 } : { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const start = testInfo.project.name.startsWith('phone')
+      ? { x: handle.x + handle.width / 2, y: handle.y + handle.height / 2 }
+      : { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     await page.mouse.move(start.x, start.y);
     await page.mouse.down();
     await page.mouse.move(start.x, box.y + box.height - 2, { steps: 6 });
@@ -114,7 +121,11 @@ test.describe('gallery', () => {
     test.setTimeout(90_000);
     const folder = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Summer' });
     const ids: string[] = [];
-    for (const [day, name] of [['01', 'first.jpg'], ['02', 'second.jpg'], ['03', 'third.jpg']] as const) {
+    for (const [day, name] of [
+      ['01', 'first.jpg'],
+      ['02', 'second.jpg'],
+      ['03', 'third.jpg'],
+    ] as const) {
       ids.push(await upload(hearth.api, member, await photo(`2024:05:${day} 12:00:00`, 1600, 1200), name, folder.id));
     }
     ids.push(await upload(hearth.api, member, await mediaFixture('clip.mp4'), 'clip.mp4'));
@@ -185,7 +196,11 @@ test.describe('gallery', () => {
       (element: HTMLVideoElement) =>
         new Promise<{ time: number; duration: number; width: number }>((resolve, reject) => {
           const seek = () => {
-            element.addEventListener('seeked', () => resolve({ time: element.currentTime, duration: element.duration, width: element.videoWidth }), { once: true });
+            element.addEventListener(
+              'seeked',
+              () => resolve({ time: element.currentTime, duration: element.duration, width: element.videoWidth }),
+              { once: true },
+            );
             element.currentTime = element.duration * 0.75;
           };
           element.addEventListener('error', () => reject(new Error(`video error ${element.error?.code}`)), { once: true });
@@ -240,7 +255,9 @@ test.describe('gallery', () => {
     await openPhotos(phone);
     const chooser = phone.waitForEvent('filechooser');
     await phone.getByRole('button', { name: 'Upload' }).click();
-    await (await chooser).setFiles([{ name: 'from-the-other-phone.jpg', mimeType: 'image/jpeg', buffer: await photo('2025:08:15 16:20:00') }]);
+    await (
+      await chooser
+    ).setFiles([{ name: 'from-the-other-phone.jpg', mimeType: 'image/jpeg', buffer: await photo('2025:08:15 16:20:00') }]);
 
     await expect(page.getByRole('heading', { name: /August 2025/ })).toBeVisible({ timeout: 30_000 });
     const tile = page.getByRole('button', { name: /^Photo from-the-other-phone\.jpg, .*2025/ });

@@ -2,7 +2,13 @@ import sharp from 'sharp';
 import { uploadAs } from './support/hearth.ts';
 import { expect, signIn, test } from './support/fixtures.ts';
 
-test('a photo uploaded from another device appears in open views without a reload: My files and the gallery, thumbnail included', async ({ browser, page, member, hearth, baseURL }) => {
+test('a photo uploaded from another device appears in open views without a reload: My files and the gallery, thumbnail included', async ({
+  browser,
+  page,
+  member,
+  hearth,
+  baseURL,
+}) => {
   await signIn(page, member);
   const other = await browser.newContext({ baseURL });
   const gallery = await other.newPage();

@@ -9,7 +9,11 @@ import { captureScreen } from './support/screens.ts';
 
 const LONG_BASE = 'Our summer holiday at the lake with grandma and the dog '.repeat(5).trim(); // 284 characters
 
-test('renaming to a 300-character name says it is too long and what the limit is, not "avoid slashes"', async ({ page, member, hearth }, testInfo) => {
+test('renaming to a 300-character name says it is too long and what the limit is, not "avoid slashes"', async ({
+  page,
+  member,
+  hearth,
+}, testInfo) => {
   await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Holidays' });
   await signIn(page, member);
   await page.getByRole('button', { name: 'More for Holidays' }).click();
@@ -22,11 +26,17 @@ test('renaming to a 300-character name says it is too long and what the limit is
   await captureScreen(page, testInfo, 'rename-too-long');
 });
 
-test('a file whose name is too long is offered under a shorter name that keeps its extension, and arrives under it', async ({ page, member, hearth }, testInfo) => {
+test('a file whose name is too long is offered under a shorter name that keeps its extension, and arrives under it', async ({
+  page,
+  member,
+  hearth,
+}, testInfo) => {
   await signIn(page, member);
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Upload' }).click();
-  await (await chooser).setFiles([
+  await (
+    await chooser
+  ).setFiles([
     { name: `${LONG_BASE}.jpg`, mimeType: 'image/jpeg', buffer: Buffer.from('not really a photo') },
     { name: 'short.txt', mimeType: 'text/plain', buffer: Buffer.from('fits') },
   ]);
@@ -50,7 +60,9 @@ test('declining the shorter name skips that file and sends the rest', async ({ p
   await signIn(page, member);
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Upload' }).click();
-  await (await chooser).setFiles([
+  await (
+    await chooser
+  ).setFiles([
     { name: `${LONG_BASE}.png`, mimeType: 'image/png', buffer: Buffer.from('a') },
     { name: `${LONG_BASE} again.png`, mimeType: 'image/png', buffer: Buffer.from('b') },
     { name: 'kept.txt', mimeType: 'text/plain', buffer: Buffer.from('kept') },
@@ -62,7 +74,12 @@ test('declining the shorter name skips that file and sends the rest', async ({ p
   expect(names).toEqual(['kept.txt']);
 });
 
-test('a file the server refuses for good is reported once with its reason, never offered again, and dismissed for good', async ({ page, member, hearth, owner }, testInfo) => {
+test('a file the server refuses for good is reported once with its reason, never offered again, and dismissed for good', async ({
+  page,
+  member,
+  hearth,
+  owner,
+}, testInfo) => {
   // A storage limit smaller than the file: the server answers 507 quota_exceeded, whatever is retried.
   await hearth.api.ok('PATCH', `/admin/users/${member.id}`, owner.access, { quota_bytes: 1024 });
   await signIn(page, member);

@@ -46,7 +46,9 @@ test.describe('a long video outlives its link', () => {
       }, fraction);
       await expect.poll(() => answers.some((a) => a.status === 401 && a.token === inUse), { timeout: 30_000 }).toBe(true);
       await expect
-        .poll(() => video.evaluate((v: HTMLVideoElement) => (v.error === null && v.duration > 0 ? v.currentTime / v.duration : 0)), { timeout: 30_000 })
+        .poll(() => video.evaluate((v: HTMLVideoElement) => (v.error === null && v.duration > 0 ? v.currentTime / v.duration : 0)), {
+          timeout: 30_000,
+        })
         .toBeGreaterThan(fraction - 0.02);
       // The position may already be buffered while the refused read-ahead is renewed: the new
       // link arrives on its own, then bytes come by it.
@@ -64,10 +66,34 @@ async function longVideo(): Promise<Buffer> {
   if (made) return made;
   const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
   const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-video-')), 'long.mp4');
-  execFileSync(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25', '-t', '60', '-c:v', 'libx264',
-    '-preset', 'ultrafast', '-b:v', '4M', '-maxrate', '4M', '-bufsize', '1M', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file]);
+  execFileSync(ffmpeg, [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=640x360:rate=25',
+    '-t',
+    '60',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-b:v',
+    '4M',
+    '-maxrate',
+    '4M',
+    '-bufsize',
+    '1M',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    file,
+  ]);
   made = await fs.readFile(file);
   await fs.rm(path.dirname(file), { recursive: true, force: true });
   return made;
 }
-

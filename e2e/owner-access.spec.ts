@@ -50,7 +50,9 @@ test.describe('Owner locked out?', () => {
     await hearth?.stop();
   });
 
-  test('the owner who waits for an approval nobody can give makes a code at the PC and is back in with a new password', async ({ browser }, testInfo) => {
+  test('the owner who waits for an approval nobody can give makes a code at the PC and is back in with a new password', async ({
+    browser,
+  }, testInfo) => {
     const context = await browser.newContext({ ...testInfo.project.use, baseURL: hearth.url });
     const page = await context.newPage();
 
@@ -76,7 +78,9 @@ test.describe('Owner locked out?', () => {
       await page.getByLabel('Recovery code').fill('AAAAA-BBBBB-CCCCC-DDDDD-EEEEE-F');
       await page.getByLabel('New password').fill('a fresh start 2024');
       await page.getByRole('button', { name: 'Set the password and sign in' }).click();
-      await expect(page.getByRole('alert')).toHaveText('That recovery code is not right, or it was already used. Make a new one at the PC.');
+      await expect(page.getByRole('alert')).toHaveText(
+        'That recovery code is not right, or it was already used. Make a new one at the PC.',
+      );
       await page.getByRole('alert').scrollIntoViewIfNeeded();
       await captureScreen(page, testInfo, 'owner-recover-error');
     });
@@ -104,11 +108,17 @@ test.describe('the main owner among owners', () => {
     await hearth?.stop();
   });
 
-  test('a second owner sees the account that set Hearth up as "Main owner", with no switch-off, demotion or new password to offer', async ({ browser }, testInfo) => {
+  test('a second owner sees the account that set Hearth up as "Main owner", with no switch-off, demotion or new password to offer', async ({
+    browser,
+  }, testInfo) => {
     hearth = await startHearth();
     const main = await hearth.api.setupOwner('dad', 'our family photos 1');
     const invite = await hearth.api.ok('POST', '/admin/invites', main.access, { role: 'admin' });
-    await hearth.api.ok('POST', '/auth/register', undefined, { username: 'mum', password: 'our family photos 2', invite_code: invite.code });
+    await hearth.api.ok('POST', '/auth/register', undefined, {
+      username: 'mum',
+      password: 'our family photos 2',
+      invite_code: invite.code,
+    });
     const context = await browser.newContext({ ...testInfo.project.use, baseURL: hearth.url });
     const page = await context.newPage();
     await signIn(page, { username: 'mum', password: 'our family photos 2' });
@@ -134,7 +144,11 @@ test.describe('first-run setup', () => {
   test('from another device it asks for the setup code the server printed, and refuses a wrong one', async ({ browser }, testInfo) => {
     hearth = await startHearth();
     // A request relayed from the network (a proxy on this PC): the server cannot treat it as the PC.
-    const context = await browser.newContext({ ...testInfo.project.use, baseURL: hearth.url, extraHTTPHeaders: { 'X-Forwarded-For': '192.168.1.50' } });
+    const context = await browser.newContext({
+      ...testInfo.project.use,
+      baseURL: hearth.url,
+      extraHTTPHeaders: { 'X-Forwarded-For': '192.168.1.50' },
+    });
     const page = await context.newPage();
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'Set up Hearth' })).toBeVisible();
@@ -145,7 +159,9 @@ test.describe('first-run setup', () => {
 
     await page.getByLabel('Setup code').fill('0000-0000');
     await page.getByRole('button', { name: 'Create the owner account' }).click();
-    await expect(page.getByRole('alert')).toHaveText('That setup code is not right. Check the code shown on the PC where Hearth was started.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'That setup code is not right. Check the code shown on the PC where Hearth was started.',
+    );
 
     const printed = (await hearth.setupCode())!;
     await page.getByLabel('Setup code').fill(printed.code);
@@ -154,7 +170,9 @@ test.describe('first-run setup', () => {
     await context.close();
   });
 
-  test('in the desktop app it happens in the window through the app; a browser is told to use the app, and the network route is shut', async ({ browser }, testInfo) => {
+  test('in the desktop app it happens in the window through the app; a browser is told to use the app, and the network route is shut', async ({
+    browser,
+  }, testInfo) => {
     hearth = await startHearth({ hostedSetup: true });
     const plain = await browser.newContext({ ...testInfo.project.use, baseURL: hearth.url });
     const browserPage = await plain.newPage();
@@ -188,7 +206,9 @@ test.describe('first-run setup', () => {
 /** The desktop window's bridge as the preload exposes it, with setup reaching the server in-process (serve.ts). */
 async function asDesktopWindowWithSetup(context: BrowserContext, hearth: Hearth): Promise<void> {
   await context.exposeBinding('__hearthLocalSession', () => hearth.localSession());
-  await context.exposeBinding('__hearthSetup', (_source, input: { username: string; password: string; server_name?: string }) => hearth.setupThroughApp(input));
+  await context.exposeBinding('__hearthSetup', (_source, input: { username: string; password: string; server_name?: string }) =>
+    hearth.setupThroughApp(input),
+  );
   await context.addInitScript(() => {
     const w = window as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     Object.defineProperty(window, 'hearthDesktop', {

@@ -32,13 +32,19 @@ async function expectThumbnailsLoaded(page: Page, count: number) {
   const grid = page.getByRole('list', { name: 'Files in this folder' });
   await expect(grid.locator('img')).toHaveCount(count);
   await expect(async () => {
-    const widths = await grid.locator('img').evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth));
+    const widths = await grid
+      .locator('img')
+      .evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth));
     expect(widths.every((w) => typeof w === 'number' && w > 0)).toBe(true);
   }).toPass({ timeout: 15_000 });
 }
 
 test.describe('a link opened by someone without an account', () => {
-  test('a password-protected folder link: unlock, browse the folder and a folder inside, see thumbnails, view, and download byte-identical', async ({ page, member, hearth }, testInfo) => {
+  test('a password-protected folder link: unlock, browse the folder and a folder inside, see thumbnails, view, and download byte-identical', async ({
+    page,
+    member,
+    hearth,
+  }, testInfo) => {
     const ownerName = await callThem(hearth, member, 'Anna');
     const album = await seedAlbum(hearth, member);
     const link = await makeLink(hearth, member, album.folderId, { password: 'lake-house-2024' });
@@ -102,7 +108,11 @@ test.describe('a link opened by someone without an account', () => {
 
   test('with downloads turned off, a photo shows but nothing offers to save it', async ({ page, member, hearth }) => {
     const folder = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Look only' });
-    const id = await uploadFile(hearth.api.base, member.access, await photo(7), { filename: 'Portrait.jpg', filetype: 'image/jpeg', parentId: folder.id });
+    const id = await uploadFile(hearth.api.base, member.access, await photo(7), {
+      filename: 'Portrait.jpg',
+      filetype: 'image/jpeg',
+      parentId: folder.id,
+    });
     await thumbnailsReady(hearth, member, [folder.id], 1);
     const link = await makeLink(hearth, member, id, { allow_download: false });
 
@@ -148,7 +158,9 @@ test.describe('a link opened by someone without an account', () => {
     expect(answer).toBe(429);
     await page.getByLabel('Password').fill('the right one 42');
     await page.getByRole('button', { name: 'Open' }).click();
-    await expect(page.getByText(/Too many wrong tries\. You can try again in \d+ (minute|second)s? \(at .+\): the right password will work then\./)).toBeVisible();
+    await expect(
+      page.getByText(/Too many wrong tries\. You can try again in \d+ (minute|second)s? \(at .+\): the right password will work then\./),
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Open' })).toBeDisabled();
   });
 

@@ -8,13 +8,19 @@ import { captureScreen } from './support/screens.ts';
  * (api-decisions: 3-32 characters of [A-Za-z0-9._-]). Every problem now shows at once beside
  * its field, in the words of its hint.
  */
-test('every problem of the form shows at once beside its field, and the username hint and error name the same characters @lan', async ({ page, hearth, owner }, testInfo) => {
+test('every problem of the form shows at once beside its field, and the username hint and error name the same characters @lan', async ({
+  page,
+  hearth,
+  owner,
+}, testInfo) => {
   const taken = await hearth.api.member(owner, uniqueName('rose'));
   const invite = await hearth.api.ok('POST', '/admin/invites', owner.access, {});
   await page.goto(`/invite/${invite.code}`);
   const username = page.getByLabel('Username');
   const password = page.getByLabel('Password');
-  await expect(username).toHaveAccessibleDescription(/3 to 32 characters: letters a–z, digits, dots \(\.\), dashes \(-\) or underscores \(_\)/);
+  await expect(username).toHaveAccessibleDescription(
+    /3 to 32 characters: letters a–z, digits, dots \(\.\), dashes \(-\) or underscores \(_\)/,
+  );
 
   // Other specs on this worker's server may have a Grandma Rose already: a display name is unique.
   await page.getByLabel('Your name').fill(`Grandma ${uniqueName('rose')}`);

@@ -25,8 +25,12 @@ test.describe('screens', () => {
     await signIn(page, member);
     await captureScreen(page, testInfo, 'files-empty');
     await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Holidays' });
-    await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'School reports and letters from the council about the new bus timetable 2024' });
-    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 120, b: 200 } } }).jpeg().toBuffer();
+    await hearth.api.ok('POST', '/nodes/folder', member.access, {
+      name: 'School reports and letters from the council about the new bus timetable 2024',
+    });
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+      .jpeg()
+      .toBuffer();
     await uploadAs(hearth.api, member, 'Beach day with the cousins and the dog, August.jpg', photo);
     await uploadAs(hearth.api, member, 'Tax return 2023.pdf', Buffer.from('%PDF-1.4 not really'));
     await page.reload();
@@ -70,7 +74,9 @@ test('uploads: in progress, a name clash, and a full quota', async ({ page, memb
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Upload' }).click();
-  await (await chooser).setFiles([
+  await (
+    await chooser
+  ).setFiles([
     { name: 'IMG_2041.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(3_000_000, 7) },
     { name: 'IMG_2042.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(2_000_000, 8) },
     { name: 'Birthday video.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(4_000_000, 9) },
@@ -80,7 +86,8 @@ test('uploads: in progress, a name clash, and a full quota', async ({ page, memb
   await page.getByRole('button', { name: /Keep both/ }).click();
   await expect(page.getByRole('region', { name: 'Uploads' }).getByText(/left/)).toBeVisible({ timeout: 20_000 });
   await captureScreen(page, testInfo, 'uploading');
-  for (const name of ['IMG_2041.jpg', 'IMG_2042.jpg', 'Birthday video.mp4']) await page.getByRole('button', { name: `Cancel ${name}` }).click();
+  for (const name of ['IMG_2041.jpg', 'IMG_2042.jpg', 'Birthday video.mp4'])
+    await page.getByRole('button', { name: `Cancel ${name}` }).click();
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await hearth.api.ok('PATCH', `/admin/users/${member.id}`, owner.access, { quota_bytes: 1_000_000 });
   await page.reload();

@@ -27,7 +27,14 @@ async function openSharing(page: Page, name: string) {
 }
 
 test.describe('share links @lan', () => {
-  test('a link made in the app is copied, opens with its password in a browser with no account, changes its settings keeping its address, and is turned off', async ({ page, member, hearth, browser, world, baseURL }, testInfo) => {
+  test('a link made in the app is copied, opens with its password in a browser with no account, changes its settings keeping its address, and is turned off', async ({
+    page,
+    member,
+    hearth,
+    browser,
+    world,
+    baseURL,
+  }, testInfo) => {
     const folder = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Garden plans' });
     await makeLink(hearth, member, folder.id);
     await signIn(page, member);
@@ -47,7 +54,9 @@ test.describe('share links @lan', () => {
     await expect(card.getByRole('list', { name: 'What this link allows' })).toContainText('Works until');
     await expect(card.getByRole('list', { name: 'What this link allows' })).toContainText('Downloads allowed');
     const url = await card.getByRole('textbox', { name: 'Link address' }).inputValue();
-    const made = (await hearth.api.ok('GET', `/nodes/${folder.id}/shares`, member.access)).items.find((l: { password_protected: boolean }) => l.password_protected);
+    const made = (await hearth.api.ok('GET', `/nodes/${folder.id}/shares`, member.access)).items.find(
+      (l: { password_protected: boolean }) => l.password_protected,
+    );
     expect(url).toBe(made.url);
     expect(made.expires_at - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
 

@@ -13,6 +13,8 @@ test('with an outside address, the dialog says anyone with the link can open it 
   await page.getByRole('button', { name: 'More for Recipes' }).click();
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Share “Recipes”' });
-  await expect(dialog.getByText('Anyone you send a link to can see this folder and everything in it, without an account, wherever they are.')).toBeVisible();
+  await expect(
+    dialog.getByText('Anyone you send a link to can see this folder and everything in it, without an account, wherever they are.'),
+  ).toBeVisible();
   await expect(dialog.getByText('Links work at home only.')).toHaveCount(0);
 });

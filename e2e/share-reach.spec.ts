@@ -7,7 +7,11 @@ import { captureScreen } from './support/screens.ts';
  * naming one), it says a link works on the home network only. (share-reach-internet.spec.ts
  * has the server with an outside address.)
  */
-test('a server reachable only at home says, before a link is made, that links work at home only @lan', async ({ page, member, hearth }, testInfo) => {
+test('a server reachable only at home says, before a link is made, that links work at home only @lan', async ({
+  page,
+  member,
+  hearth,
+}, testInfo) => {
   await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Garden photos' });
   await signIn(page, member);
   await page.getByRole('button', { name: 'More for Garden photos' }).click();
@@ -15,7 +19,7 @@ test('a server reachable only at home says, before a link is made, that links wo
   const dialog = page.getByRole('dialog', { name: 'Share “Garden photos”' });
   const note = dialog.getByRole('note');
   await expect(note).toContainText('Links work at home only.');
-  await expect(note).toContainText('Someone away from home can\'t open it');
+  await expect(note).toContainText("Someone away from home can't open it");
   await expect(dialog.getByText(/Anyone you send a link to/)).toHaveCount(0);
   await captureScreen(page, testInfo, 'share-home-only');
   // Still true once a link exists.

@@ -24,7 +24,9 @@ test('a folder shared with a family member in the Share dialog shows up for them
   await dialog.getByRole('tab', { name: 'Family' }).click();
   await dialog.getByLabel('Name').fill(sisterName);
   await dialog.getByRole('button', { name: `Add ${sisterName}` }).click();
-  await expect(dialog.getByRole('list', { name: 'People with access' }).getByRole('listitem').filter({ hasText: sisterName })).toBeVisible();
+  await expect(
+    dialog.getByRole('list', { name: 'People with access' }).getByRole('listitem').filter({ hasText: sisterName }),
+  ).toBeVisible();
 
   // The sister, on her own phone.
   const { viewport, deviceScaleFactor, isMobile, hasTouch, userAgent } = testInfo.project.use;

@@ -1,7 +1,10 @@
 import { expect, signIn, test } from './support/fixtures.ts';
 
 test.describe('sign-in @lan', () => {
-  test('a family member signs in with username and password and lands on My files; a reload keeps them signed in', async ({ page, member }) => {
+  test('a family member signs in with username and password and lands on My files; a reload keeps them signed in', async ({
+    page,
+    member,
+  }) => {
     await signIn(page, member);
     await expect(page.getByText('Nothing here yet.')).toBeVisible();
     await page.reload();
@@ -33,7 +36,9 @@ test.describe('sign-in @lan', () => {
 test('a device signed out from elsewhere goes back to the sign-in screen at once, saying why', async ({ page, member, hearth }) => {
   await signIn(page, member);
   const sessions = await hearth.api.ok('GET', '/sessions', member.access);
-  const browser = sessions.items.find((s: { current: boolean; user_agent: string | null }) => !s.current && s.user_agent?.includes('Chrome'));
+  const browser = sessions.items.find(
+    (s: { current: boolean; user_agent: string | null }) => !s.current && s.user_agent?.includes('Chrome'),
+  );
   await hearth.api.ok('DELETE', `/sessions/${browser.id}`, member.access);
   await expect(page.getByRole('heading', { name: /Sign in to/ })).toBeVisible();
   // By the socket when it was up (the usual case), else by the refused handshake's check.

@@ -28,7 +28,11 @@ test('changing the password: too many wrong current passwords say how long to wa
   await expect(page.getByRole('alert')).toHaveText(new RegExp(`^Too many tries\\. ${WAIT}: the right password will work then\\.$`));
 });
 
-test('the two-step code: too many wrong codes say how long, and that the right code will work then', async ({ page, member, hearth }, testInfo) => {
+test('the two-step code: too many wrong codes say how long, and that the right code will work then', async ({
+  page,
+  member,
+  hearth,
+}, testInfo) => {
   const { secret } = await hearth.api.ok('POST', '/auth/2fa/begin', member.access);
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
   await hearth.api.ok('POST', '/auth/2fa/verify', member.access, { code: totp.generate() });
@@ -52,14 +56,21 @@ test('the two-step code: too many wrong codes say how long, and that the right c
 test("a link's password: the wait, and that the right password will work then", async ({ page, member, hearth }) => {
   const folder = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Wedding' });
   const link = await makeLink(hearth, member, folder.id, { password: 'confetti and cake' });
-  for (const guess of ['one', 'two']) expect((await hearth.api.call('POST', `/s/${link.token}/unlock`, undefined, { password: guess })).status).toBe(403);
+  for (const guess of ['one', 'two'])
+    expect((await hearth.api.call('POST', `/s/${link.token}/unlock`, undefined, { password: guess })).status).toBe(403);
   await page.goto(new URL(link.url).pathname);
   await page.getByLabel('Password').fill('confetti and cake');
   await page.getByRole('button', { name: 'Open' }).click();
-  await expect(page.getByText(/Too many wrong tries\. You can try again in \d+ (seconds?|minutes?) \(at .+\): the right password will work then\./)).toBeVisible();
+  await expect(
+    page.getByText(/Too many wrong tries\. You can try again in \d+ (seconds?|minutes?) \(at .+\): the right password will work then\./),
+  ).toBeVisible();
 });
 
-test('signing in: after too many wrong passwords from this address the page says how long, and that the right password will work then', async ({ page, member, hearth }, testInfo) => {
+test('signing in: after too many wrong passwords from this address the page says how long, and that the right password will work then', async ({
+  page,
+  member,
+  hearth,
+}, testInfo) => {
   for (const guess of ['wrong one', 'wrong two']) {
     expect((await hearth.api.call('POST', '/auth/login', undefined, { username: member.username, password: guess })).status).toBe(401);
   }

@@ -8,7 +8,10 @@ function nextCode(secret: string, step = 1): string {
 }
 
 test.describe('two-step sign-in @lan', () => {
-  test('turning it on shows a QR code and ten recovery codes once; then sign-in asks for a code, and a recovery code works instead', async ({ page, member }) => {
+  test('turning it on shows a QR code and ten recovery codes once; then sign-in asks for a code, and a recovery code works instead', async ({
+    page,
+    member,
+  }) => {
     await signIn(page, member);
     await mainNav(page).getByRole('link', { name: 'Account' }).click();
     await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();

@@ -4,7 +4,13 @@ import { expect, signIn, test } from './support/fixtures.ts';
 test.use({ serverConfig: { accessTokenTtlMs: 4_000 } });
 
 test.describe('two tabs @lan', () => {
-  test('two tabs refreshing at once stay signed in: the refresh token is never spent twice', async ({ page, context, member, hearth, world }) => {
+  test('two tabs refreshing at once stay signed in: the refresh token is never spent twice', async ({
+    page,
+    context,
+    member,
+    hearth,
+    world,
+  }) => {
     test.setTimeout(90_000);
     await signIn(page, member);
     // The lock under test: Web Locks in a secure context, the IndexedDB lease on a LAN name.

@@ -8,7 +8,9 @@ async function photos(count: number): Promise<{ name: string; mimeType: string; 
     Array.from({ length: count }, async (_, i) => ({
       name: `photo-${String(i + 1).padStart(2, '0')}.jpg`,
       mimeType: 'image/jpeg',
-      buffer: await sharp({ create: { width: 64 + i, height: 48, channels: 3, background: { r: (i * 37) % 255, g: (i * 91) % 255, b: 120 } } })
+      buffer: await sharp({
+        create: { width: 64 + i, height: 48, channels: 3, background: { r: (i * 37) % 255, g: (i * 91) % 255, b: 120 } },
+      })
         .jpeg()
         .toBuffer(),
     })),
@@ -16,7 +18,11 @@ async function photos(count: number): Promise<{ name: string; mimeType: string; 
 }
 
 test.describe('upload @lan', () => {
-  test('20 photos chosen from the phone upload with progress, land in My files byte-identical, and their thumbnails appear', async ({ page, member, hearth }) => {
+  test('20 photos chosen from the phone upload with progress, land in My files byte-identical, and their thumbnails appear', async ({
+    page,
+    member,
+    hearth,
+  }) => {
     test.setTimeout(120_000);
     await signIn(page, member);
     const files = await photos(20);
@@ -41,7 +47,9 @@ test.describe('upload @lan', () => {
     for (const [i, node] of listed.items.entries()) {
       const res = await fetch(`${hearth.api.base}/nodes/${node.id}/download`, { headers: { authorization: `Bearer ${member.access}` } });
       const got = Buffer.from(await res.arrayBuffer());
-      expect(crypto.createHash('sha256').update(got).digest('hex')).toBe(crypto.createHash('sha256').update(files[i]!.buffer).digest('hex'));
+      expect(crypto.createHash('sha256').update(got).digest('hex')).toBe(
+        crypto.createHash('sha256').update(files[i]!.buffer).digest('hex'),
+      );
     }
   });
 });
@@ -50,12 +58,19 @@ test.describe('upload @lan', () => {
 async function throttleUploads(page: import('@playwright/test').Page, bytesPerSecond: number) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
   return cdp;
 }
 
 async function percentOf(page: import('@playwright/test').Page, name: string): Promise<number> {
-  const text = (await page.getByRole('region', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: name }).locator('.muted').textContent()) ?? '';
+  const text =
+    (await page.getByRole('region', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: name }).locator('.muted').textContent()) ??
+    '';
   const match = /(\d+)%/.exec(text);
   return match ? Number(match[1]) : 0;
 }
@@ -111,7 +126,11 @@ test.describe('upload resilience @lan', () => {
     expect(sha(await contentOf(hearth, member.access, listed.items[0].id))).toBe(sha(content));
   });
 
-  test('after a reload the app says which file was not sent; choosing it again continues it into the same folder', async ({ page, member, hearth }) => {
+  test('after a reload the app says which file was not sent; choosing it again continues it into the same folder', async ({
+    page,
+    member,
+    hearth,
+  }) => {
     test.setTimeout(120_000);
     const folder = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Camera roll' });
     await signIn(page, member);
@@ -124,7 +143,9 @@ test.describe('upload resilience @lan', () => {
     await (await chooser).setFiles(file);
     await expect.poll(() => percentOf(page, 'long-clip.mov'), { timeout: 30_000 }).toBeGreaterThanOrEqual(15);
     await page.reload();
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }).catch(() => undefined);
+    await cdp
+      .send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+      .catch(() => undefined);
     await expect(page.getByText('1 file not sent: choose it again.')).toBeVisible();
     const again = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Choose files again' }).click();
@@ -138,7 +159,11 @@ test.describe('upload resilience @lan', () => {
   });
 });
 
-test('names that clash ask once per batch; the same file already there is skipped and counted; replace keeps the old one as a version', async ({ page, member, hearth }) => {
+test('names that clash ask once per batch; the same file already there is skipped and counted; replace keeps the old one as a version', async ({
+  page,
+  member,
+  hearth,
+}) => {
   const { uploadAs } = await import('./support/hearth.ts');
   const a = Buffer.from('same content');
   await uploadAs(hearth.api, member, 'a.txt', a);
@@ -148,7 +173,9 @@ test('names that clash ask once per batch; the same file already there is skippe
   await signIn(page, member);
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Upload' }).click();
-  await (await chooser).setFiles([
+  await (
+    await chooser
+  ).setFiles([
     { name: 'a.txt', mimeType: 'text/plain', buffer: a },
     { name: 'b.txt', mimeType: 'text/plain', buffer: Buffer.from('the second, longer b') },
     { name: 'd.txt', mimeType: 'text/plain', buffer: Buffer.from('the second, longer d') },
@@ -179,7 +206,9 @@ test('a full quota says so in plain words, and the storage bar shows used and li
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Upload' }).click();
   await (await chooser).setFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(5000, 1) });
-  await expect(page.getByText('Not enough space left in your storage for this. Delete something (and empty the trash) or ask for more space.')).toBeVisible();
+  await expect(
+    page.getByText('Not enough space left in your storage for this. Delete something (and empty the trash) or ask for more space.'),
+  ).toBeVisible();
   await page.goto('/account');
   await expect(page.getByRole('region', { name: 'Storage' })).toContainText('0 bytes of 1000 bytes used');
 });

@@ -29,6 +29,9 @@ export class LinuxAutostart {
     }
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const exec = `"${this.command.replace(/(["\\`$])/g, '\\$1')}" --hidden`;
-    fs.writeFileSync(this.file, ['[Desktop Entry]', 'Type=Application', 'Name=Hearth', `Exec=${exec}`, 'X-GNOME-Autostart-enabled=true', ''].join('\n'));
+    fs.writeFileSync(
+      this.file,
+      ['[Desktop Entry]', 'Type=Application', 'Name=Hearth', `Exec=${exec}`, 'X-GNOME-Autostart-enabled=true', ''].join('\n'),
+    );
   }
 }

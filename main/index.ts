@@ -20,7 +20,11 @@ import { listLanAddresses } from '../server/src/platform/network.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const resources = app.isPackaged ? path.join(process.resourcesPath, 'icons') : path.join(here, '..', 'resources');
 const trayIcon = (name: string) =>
-  path.join(resources, 'tray', process.platform === 'win32' ? `${name}.ico` : process.platform === 'darwin' ? `${name}Template.png` : `${name}-22.png`);
+  path.join(
+    resources,
+    'tray',
+    process.platform === 'win32' ? `${name}.ico` : process.platform === 'darwin' ? `${name}Template.png` : `${name}-22.png`,
+  );
 
 const env = configFromEnv();
 const config = {
@@ -50,7 +54,16 @@ const notifier: NotifierPort = {
 
 const dialogs: DialogPort = {
   async show({ title, message, detail, buttons }) {
-    const { response } = await dialog.showMessageBox({ type: 'info', title, message, detail, buttons, defaultId: 0, cancelId: buttons.length - 1, noLink: true });
+    const { response } = await dialog.showMessageBox({
+      type: 'info',
+      title,
+      message,
+      detail,
+      buttons,
+      defaultId: 0,
+      cancelId: buttons.length - 1,
+      noLink: true,
+    });
     return response;
   },
 };
@@ -89,29 +102,32 @@ app.on('before-quit', (event) => {
   void desktop.quit();
 });
 
-app.whenReady().then(async () => {
-  denyPermissions(session.defaultSession);
-  registerIpc(ipcMain, origin, {
-    localSession: () => server.localOwnerSession(),
-    copyText: (text) => clipboard.writeText(text),
-    setup: (input) => desktop.setupOwner(input),
+app
+  .whenReady()
+  .then(async () => {
+    denyPermissions(session.defaultSession);
+    registerIpc(ipcMain, origin, {
+      localSession: () => server.localOwnerSession(),
+      copyText: (text) => clipboard.writeText(text),
+      setup: (input) => desktop.setupOwner(input),
+    });
+    tray = new ElectronTray(
+      { normal: trayIcon('tray'), attention: trayIcon('tray-attention') },
+      {
+        open: () => desktop.openWindow(),
+        copyPhoneUrl: () => desktop.copyPhoneUrl(),
+        makeRecoveryCode: () => void desktop.makeRecoveryCode(),
+        toggleOpenAtLogin: () => desktop.toggleOpenAtLogin(),
+        quit: () => void desktop.quit(),
+      },
+    );
+    if (lastTrayState) tray.render(lastTrayState);
+    await desktop.start();
+  })
+  .catch((error: unknown) => {
+    console.error('Hearth could not start:', error);
+    // The owner at the PC reads why (its data folder in use, a database to put back from the
+    // backup): the server's refusals are written for them, and a silent exit tells them nothing.
+    dialog.showErrorBox('Hearth could not start', error instanceof Error ? error.message : String(error));
+    app.exit(1);
   });
-  tray = new ElectronTray(
-    { normal: trayIcon('tray'), attention: trayIcon('tray-attention') },
-    {
-      open: () => desktop.openWindow(),
-      copyPhoneUrl: () => desktop.copyPhoneUrl(),
-      makeRecoveryCode: () => void desktop.makeRecoveryCode(),
-      toggleOpenAtLogin: () => desktop.toggleOpenAtLogin(),
-      quit: () => void desktop.quit(),
-    },
-  );
-  if (lastTrayState) tray.render(lastTrayState);
-  await desktop.start();
-}).catch((error: unknown) => {
-  console.error('Hearth could not start:', error);
-  // The owner at the PC reads why (its data folder in use, a database to put back from the
-  // backup): the server's refusals are written for them, and a silent exit tells them nothing.
-  dialog.showErrorBox('Hearth could not start', error instanceof Error ? error.message : String(error));
-  app.exit(1);
-});

@@ -30,20 +30,21 @@ export function registerIpc(
     return frame !== null && frame === event.sender.mainFrame && sameOrigin(frame.url, origin());
   };
   ipcMain.handle(IPC.localSession, (event, ...args: unknown[]) => {
-    if (!trusted(event)) throw new Error('refused: not the server\'s page');
+    if (!trusted(event)) throw new Error("refused: not the server's page");
     if (args.length !== 0) throw new Error('refused: this call takes no arguments');
     return handlers.localSession();
   });
   ipcMain.handle(IPC.copyText, (event, ...args: unknown[]) => {
-    if (!trusted(event)) throw new Error('refused: not the server\'s page');
+    if (!trusted(event)) throw new Error("refused: not the server's page");
     const [text] = args;
-    if (args.length !== 1 || typeof text !== 'string' || text.length === 0 || text.length > 2048) throw new Error('refused: copyText takes one string of up to 2048 characters');
+    if (args.length !== 1 || typeof text !== 'string' || text.length === 0 || text.length > 2048)
+      throw new Error('refused: copyText takes one string of up to 2048 characters');
     handlers.copyText(text);
   });
   // First-run setup: the only way the owner's account is made in the desktop app (the
   // server refuses POST /setup here). The server checks the rules; this checks the shape.
   ipcMain.handle(IPC.setup, (event, ...args: unknown[]) => {
-    if (!trusted(event)) throw new Error('refused: not the server\'s page');
+    if (!trusted(event)) throw new Error("refused: not the server's page");
     const input = args.length === 1 ? ownerSetup(args[0]) : null;
     if (input === null) throw new Error('refused: setup takes one object {username, password, server_name?} of strings');
     return handlers.setup(input);
@@ -55,6 +56,9 @@ function ownerSetup(value: unknown): OwnerSetup | null {
   const { username, password, server_name } = value as Record<string, unknown>;
   const text = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
   if (!text(username, 200) || !text(password, 1024) || (server_name !== undefined && !text(server_name, 200))) return null;
-  return { username: username as string, password: password as string, ...(server_name !== undefined && { server_name: server_name as string }) };
+  return {
+    username: username as string,
+    password: password as string,
+    ...(server_name !== undefined && { server_name: server_name as string }),
+  };
 }
-

@@ -1,4 +1,16 @@
-import type { AppPort, DialogPort, NotifierPort, OwnerSetup, PendingDevice, RecoveryRefusal, ServerHost, SetupResult, TrayPort, TrayState, WindowPort } from './ports.ts';
+import type {
+  AppPort,
+  DialogPort,
+  NotifierPort,
+  OwnerSetup,
+  PendingDevice,
+  RecoveryRefusal,
+  ServerHost,
+  SetupResult,
+  TrayPort,
+  TrayState,
+  WindowPort,
+} from './ports.ts';
 
 /** Where the console lists devices waiting for approval (the web app's route). */
 export const DEVICES_PATH = '/console/devices';
@@ -6,8 +18,10 @@ const RESTART_DELAYS_MS = [1_000, 5_000, 30_000];
 
 /** Why the server could not keep a recovery code, and what the owner at the PC can do. */
 const REFUSED_CODE: Record<RecoveryRefusal['refused'], string> = {
-  storage_full: "Hearth's disk is full, so the code could not be saved. Free some space on this PC (empty the trash, move big files elsewhere), then try again.",
-  storage_read_only: "Hearth's disk is read-only right now (the system does that after a disk error), so the code could not be saved. Have the disk checked, then restart Hearth and try again.",
+  storage_full:
+    "Hearth's disk is full, so the code could not be saved. Free some space on this PC (empty the trash, move big files elsewhere), then try again.",
+  storage_read_only:
+    "Hearth's disk is read-only right now (the system does that after a disk error), so the code could not be saved. Have the disk checked, then restart Hearth and try again.",
 };
 
 export interface DesktopOptions {
@@ -126,7 +140,12 @@ export class Desktop {
       await this.dialog.show({
         title: 'Hearth',
         message: 'No recovery code was made',
-        detail: made !== null ? REFUSED_CODE[made.refused] : this.setupRequired ? 'Hearth has no owner yet: finish setting it up in its window.' : 'The Hearth server is not running right now. Try again in a moment.',
+        detail:
+          made !== null
+            ? REFUSED_CODE[made.refused]
+            : this.setupRequired
+              ? 'Hearth has no owner yet: finish setting it up in its window.'
+              : 'The Hearth server is not running right now. Try again in a moment.',
         buttons: ['Close'],
       });
       return;

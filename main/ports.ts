@@ -20,8 +20,7 @@ export interface OwnerSetup {
 
 /** Setup's answer for the window: the owner's desktop session, or the server's error as the API would give it. */
 export type SetupResult =
-  | { ok: true; tokens: TokenResponse }
-  | { ok: false; error: { code: string; message: string; field?: string | undefined } };
+  { ok: true; tokens: TokenResponse } | { ok: false; error: { code: string; message: string; field?: string | undefined } };
 
 /** A one-time owner recovery code and when it stops working. */
 export interface RecoveryCode {

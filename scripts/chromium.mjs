@@ -13,7 +13,11 @@ export function chromiumProblem(executable = CHROMIUM_PATH) {
   if (!fs.existsSync(executable)) return `no Chromium at ${executable} (Debian: apt install chromium; or set CHROMIUM_PATH)`;
   const probe = spawnSync(executable, ['--version'], { encoding: 'utf8', timeout: 30_000 });
   if (probe.error || probe.status !== 0) {
-    const why = String(probe.error?.message ?? probe.stderr ?? '').trim().split('\n')[0]?.slice(0, 160) || `exit ${probe.status}`;
+    const why =
+      String(probe.error?.message ?? probe.stderr ?? '')
+        .trim()
+        .split('\n')[0]
+        ?.slice(0, 160) || `exit ${probe.status}`;
     return `Chromium at ${executable} does not start here (${why}); its launcher needs grep, sed and find on PATH`;
   }
   return null;

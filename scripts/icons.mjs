@@ -19,7 +19,11 @@ const source = fs.readFileSync(out('icon.svg'), 'utf8');
 const glyph = /<path id="glyph"[^>]*\sd="([^"]+)"/.exec(source)?.[1];
 if (!glyph) throw new Error('resources/icon.svg has no <path id="glyph">');
 
-const png = (svg, size) => sharp(Buffer.from(svg), { density: Math.max(72, (72 * size) / 512 * 4) }).resize(size, size).png({ compressionLevel: 9 }).toBuffer();
+const png = (svg, size) =>
+  sharp(Buffer.from(svg), { density: Math.max(72, ((72 * size) / 512) * 4) })
+    .resize(size, size)
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 
 /** The glyph alone in one colour; with a dot in the corner when something waits for the owner. */
 function traySvg(color, attention) {
@@ -69,16 +73,37 @@ async function write(file, data) {
 // App icon.
 for (const size of [16, 24, 32, 48, 64, 128, 256, 512, 1024]) await write(out('icons', `${size}x${size}.png`), png(source, size));
 await write(out('icon.png'), png(source, 512));
-await write(out('icon.ico'), ico(await Promise.all([16, 24, 32, 48, 64, 128, 256].map(async (size) => ({ size, data: await png(source, size) })))));
+await write(
+  out('icon.ico'),
+  ico(await Promise.all([16, 24, 32, 48, 64, 128, 256].map(async (size) => ({ size, data: await png(source, size) })))),
+);
 await write(
   out('icon.icns'),
-  icns(await Promise.all([['icp4', 16], ['icp5', 32], ['icp6', 64], ['ic07', 128], ['ic08', 256], ['ic09', 512], ['ic10', 1024]].map(async ([type, size]) => ({ type, data: await png(source, size) })))),
+  icns(
+    await Promise.all(
+      [
+        ['icp4', 16],
+        ['icp5', 32],
+        ['icp6', 64],
+        ['ic07', 128],
+        ['ic08', 256],
+        ['ic09', 512],
+        ['ic10', 1024],
+      ].map(async ([type, size]) => ({ type, data: await png(source, size) })),
+    ),
+  ),
 );
 
 // Tray icons.
-for (const [name, attention] of [['tray', false], ['tray-attention', true]]) {
+for (const [name, attention] of [
+  ['tray', false],
+  ['tray-attention', true],
+]) {
   for (const size of [22, 24, 32, 48]) await write(out('tray', `${name}-${size}.png`), png(traySvg('#ffffff', attention), size));
-  await write(out('tray', `${name}.ico`), ico(await Promise.all([16, 24, 32].map(async (size) => ({ size, data: await png(traySvg('#ffffff', attention), size) })))));
+  await write(
+    out('tray', `${name}.ico`),
+    ico(await Promise.all([16, 24, 32].map(async (size) => ({ size, data: await png(traySvg('#ffffff', attention), size) })))),
+  );
   // macOS tints a Template image itself: black and alpha only.
   await write(out('tray', `${name}Template.png`), png(traySvg('#000000', attention), 16));
   await write(out('tray', `${name}Template@2x.png`), png(traySvg('#000000', attention), 32));
@@ -88,7 +113,9 @@ for (const [name, attention] of [['tray', false], ['tray-attention', true]]) {
 await write(out('pwa', 'icon-192.png'), png(source, 192));
 await write(out('pwa', 'icon-512.png'), png(source, 512));
 await write(out('pwa', 'apple-touch-icon.png'), png(source, 180));
-const maskable = source.replace(/<rect id="plate"[^>]*\/>/, '<rect x="0" y="0" width="512" height="512" fill="url(#warm)"/>').replace('<path id="glyph"', '<path id="glyph" transform="translate(51 51) scale(0.8)"');
+const maskable = source
+  .replace(/<rect id="plate"[^>]*\/>/, '<rect x="0" y="0" width="512" height="512" fill="url(#warm)"/>')
+  .replace('<path id="glyph"', '<path id="glyph" transform="translate(51 51) scale(0.8)"');
 await write(out('pwa', 'maskable-512.png'), png(maskable, 512));
 fs.copyFileSync(out('icon.svg'), out('pwa', 'icon.svg'));
 

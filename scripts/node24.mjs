@@ -48,7 +48,7 @@ export function node24Path() {
  */
 function extractMember(archive, member) {
   const text = (start, length) => archive.toString('latin1', start, start + length).replace(/\0.*$/s, '');
-  for (let at = 0; at + 512 <= archive.length; ) {
+  for (let at = 0; at + 512 <= archive.length;) {
     const name = text(at, 100);
     if (name === '') break;
     const size = parseInt(text(at + 124, 12).trim() || '0', 8);

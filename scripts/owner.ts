@@ -62,8 +62,7 @@ function dataDir(): string {
 
 function reset(dir: string): void {
   const file = path.join(dir, 'hearth.db');
-  const elsewhere =
-    'Run this with the DATA_DIR the server uses, for example:\n  DATA_DIR=/srv/hearth/data npm run owner -- reset';
+  const elsewhere = 'Run this with the DATA_DIR the server uses, for example:\n  DATA_DIR=/srv/hearth/data npm run owner -- reset';
   if (!fs.existsSync(file) || fs.statSync(file).size === 0) {
     throw new Refusal(`There is no Hearth database in ${dir} (no hearth.db there).\n${elsewhere}`);
   }

@@ -42,7 +42,10 @@ export interface ListingProbe {
 
 export async function startListingProbe(): Promise<ListingProbe> {
   const child: ChildProcess = track(
-    fork(fileURLToPath(import.meta.url), ['--probe'], { execArgv: ['--import', import.meta.resolve('tsx')], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    fork(fileURLToPath(import.meta.url), ['--probe'], {
+      execArgv: ['--import', import.meta.resolve('tsx')],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
   );
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);

@@ -31,7 +31,11 @@ export async function ensureNginx(): Promise<string> {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const install = async (pkg: string) => {
     log(`  nginx missing: apt-get install -y ${pkg}...`);
-    await execFileAsync('apt-get', ['install', '-y', '--no-install-recommends', pkg], { env, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+    await execFileAsync('apt-get', ['install', '-y', '--no-install-recommends', pkg], {
+      env,
+      timeout: 300_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   };
   const attempts: (() => Promise<void>)[] = [
     () => install('nginx-light'),
@@ -95,7 +99,9 @@ http {
 }
 `,
   );
-  const child = track(spawn(binary, ['-p', prefix, '-c', conf, '-e', path.join(prefix, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(binary, ['-p', prefix, '-c', conf, '-e', path.join(prefix, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

@@ -35,7 +35,11 @@ function kindOf(i: number): { rotated: boolean; dated: boolean } {
 /** A smooth curve along one axis: a few sine waves of random period, phase and amplitude. */
 function curve(length: number, random: () => number): Float32Array {
   const out = new Float32Array(length);
-  const waves = Array.from({ length: 3 }, () => ({ f: ((1 + random() * 6) * 2 * Math.PI) / length, phase: random() * 2 * Math.PI, a: 20 + random() * 40 }));
+  const waves = Array.from({ length: 3 }, () => ({
+    f: ((1 + random() * 6) * 2 * Math.PI) / length,
+    phase: random() * 2 * Math.PI,
+    a: 20 + random() * 40,
+  }));
   for (let i = 0; i < length; i++) {
     let v = 0;
     for (const w of waves) v += w.a * Math.sin(i * w.f + w.phase);
@@ -46,7 +50,7 @@ function curve(length: number, random: () => number): Float32Array {
 
 /** RGB pixels of photo `i`: column curve + row curve + mean per channel, plus the shared noise at a per-photo offset. */
 function pixels(i: number, noise: Buffer): Buffer {
-  let state = (Math.imul(i + 1, 2654435761) >>> 0) || 1;
+  let state = Math.imul(i + 1, 2654435761) >>> 0 || 1;
   const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const W = PHOTO_WIDTH;
   const H = PHOTO_HEIGHT;
@@ -85,7 +89,8 @@ export async function writePhotos(dir: string, count: number): Promise<Photo[]> 
     const name = `IMG_${String(i + 1).padStart(4, '0')}.jpg`;
     const file = path.join(dir, name);
     let image = sharp(px, { raw: { width: PHOTO_WIDTH, height: PHOTO_HEIGHT, channels: 3 } }).jpeg({ quality: QUALITY });
-    if (takenAt !== null) image = image.withExif({ IFD0: { Make: 'Hearth', Model: 'Bench camera' }, IFD2: { DateTimeOriginal: exifTime(takenAt) } });
+    if (takenAt !== null)
+      image = image.withExif({ IFD0: { Make: 'Hearth', Model: 'Bench camera' }, IFD2: { DateTimeOriginal: exifTime(takenAt) } });
     if (rotated) image = image.withMetadata({ orientation: 6 });
     const photo: Photo = { file, name, bytes: 0, rotated, takenAt };
     photos.push(photo);

@@ -40,8 +40,7 @@ export function printTable(results: readonly BenchResult[]): void {
     row.better,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const render = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const render = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   log('');
   log(render(header));
   log(widths.map((w) => '-'.repeat(w)).join('  '));

@@ -29,17 +29,30 @@ const commits = timed(() => store.transaction(() => store.rateEvents.add(`bench:
 
 // A folder of 2,000 files for the owner, then reads as the server does them.
 const owner = 'bench-owner';
-db.prepare(`INSERT INTO users (id, username, username_key, role, password_hash, avatar_seed, created_at, updated_at)
-  VALUES (?, ?, ?, 'admin', 'x', 'seed', 0, 0)`).run(owner, 'bench', 'bench');
+db.prepare(
+  `INSERT INTO users (id, username, username_key, role, password_hash, avatar_seed, created_at, updated_at)
+  VALUES (?, ?, ?, 'admin', 'x', 'seed', 0, 0)`,
+).run(owner, 'bench', 'bench');
 const ids: string[] = [];
 store.transaction(() => {
   for (let i = 0; i < 2_000; i++) {
     const id = `node-${String(i).padStart(6, '0')}`;
     ids.push(id);
     store.nodes.insert({
-      id, owner_id: owner, parent_id: null, type: 'file', name: `file ${i}.jpg`, name_key: `file ${i}.jpg`,
-      sort_name: `file ${String(i).padStart(6, '0')}.jpg`, search_name: `file ${i}.jpg`, size: 1000 + i, mime_type: 'image/jpeg',
-      version: 1, created_by: owner, created_at: i, is_media: 1,
+      id,
+      owner_id: owner,
+      parent_id: null,
+      type: 'file',
+      name: `file ${i}.jpg`,
+      name_key: `file ${i}.jpg`,
+      sort_name: `file ${String(i).padStart(6, '0')}.jpg`,
+      search_name: `file ${i}.jpg`,
+      size: 1000 + i,
+      mime_type: 'image/jpeg',
+      version: 1,
+      created_by: owner,
+      created_at: i,
+      is_media: 1,
     });
   }
 });
@@ -47,8 +60,19 @@ let k = 0;
 const pointReads = timed(() => store.nodes.byId(ids[k++ % ids.length]!, owner), 2_000);
 const repo = new NodesRepo(db);
 const pages = timed(() => {
-  const rows = repo.list({ scope: { kind: 'root', userId: owner }, search: null, sort: 'name', desc: false, foldersFirst: true, after: null, limit: 101, viewerId: owner });
+  const rows = repo.list({
+    scope: { kind: 'root', userId: owner },
+    search: null,
+    sort: 'name',
+    desc: false,
+    foldersFirst: true,
+    after: null,
+    limit: 101,
+    viewerId: owner,
+  });
   if (rows.length !== 101) throw new Error(`a page of the root listing had ${rows.length} rows`);
 }, 2_000);
 db.close();
-process.stdout.write(`${JSON.stringify({ engine, node: process.version, commits: commits.perSecond, pointReadUs: pointReads.usPerOp, pageUs: pages.usPerOp })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ engine, node: process.version, commits: commits.perSecond, pointReadUs: pointReads.usPerOp, pageUs: pages.usPerOp })}\n`,
+);

@@ -106,7 +106,9 @@ export function download(url: string, headers: Record<string, string>): Promise<
       }
       const lines = pending.subarray(0, end).toString('latin1').split('\r\n');
       status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '')?.[1] ?? 0);
-      parsed = Object.fromEntries(lines.slice(1).map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      parsed = Object.fromEntries(
+        lines.slice(1).map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       bytes = pending.length - end - 4;
       pending = null;
     });
@@ -124,13 +126,17 @@ export function download(url: string, headers: Record<string, string>): Promise<
 export function putFile(url: string, file: string, bytes: number): Promise<{ status: number; ms: number; body: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = http.request(url, { method: 'PUT', headers: { 'content-length': String(bytes), 'content-type': 'application/octet-stream' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.once('error', reject);
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, body }));
-    });
+    const req = http.request(
+      url,
+      { method: 'PUT', headers: { 'content-length': String(bytes), 'content-type': 'application/octet-stream' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.once('error', reject);
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, body }));
+      },
+    );
     req.once('error', reject);
     req.setTimeout(300_000, () => req.destroy(new Error(`PUT ${url} timed out`)));
     const source = fs.createReadStream(file, { end: bytes - 1 });

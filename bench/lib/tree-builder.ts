@@ -56,7 +56,8 @@ export class TreeBuilder {
         node: db.prepare(`INSERT INTO nodes (id, owner_id, parent_id, type, name, name_key, sort_name, search_name, size, mime_type,
             version, created_by, created_at, updated_at, is_media, image_width, image_height, taken_at, taken_sort)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-        version: db.prepare(`INSERT INTO node_versions (id, node_id, version, size, library_id, blob, sha256, mime_type, created_by, created_at)
+        version:
+          db.prepare(`INSERT INTO node_versions (id, node_id, version, size, library_id, blob, sha256, mime_type, created_by, created_at)
           VALUES (?, ?, 1, ?, 'internal', ?, NULL, ?, ?, ?)`),
       };
       const indexes = db
@@ -91,10 +92,24 @@ export class TreeBuilder {
 
   image(parentId: string, n: number): string {
     const taken = this.clock - this.random(3650) * DAY_MS - this.random(DAY_MS);
-    return this.node(parentId, 'file', `IMG_${String(n + 1).padStart(6, '0')}.jpg`, 1_500_000 + this.random(4_000_000), 'image/jpeg', taken);
+    return this.node(
+      parentId,
+      'file',
+      `IMG_${String(n + 1).padStart(6, '0')}.jpg`,
+      1_500_000 + this.random(4_000_000),
+      'image/jpeg',
+      taken,
+    );
   }
 
-  private node(parentId: string | null, type: 'folder' | 'file', name: string, size: number, mime: string | null, takenAt: number | null): string {
+  private node(
+    parentId: string | null,
+    type: 'folder' | 'file',
+    name: string,
+    size: number,
+    mime: string | null,
+    takenAt: number | null,
+  ): string {
     this.clock += 1 + this.random(300_000);
     const now = this.clock;
     const id = this.nextId(now);

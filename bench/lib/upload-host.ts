@@ -52,7 +52,8 @@ if (mode === 'plain') {
   server = http.createServer((req, res) => void tus.handle(req, res));
 }
 server.listen(0, '127.0.0.1', () => process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => {
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
     server.close(() => process.exit(0));
     server.closeAllConnections();
   });

@@ -25,7 +25,8 @@ const [mode, dataDir] = process.argv.slice(2);
 if (mode === 'hearth') {
   const server = await startServer({ host: '127.0.0.1', port: 0, dataDir: dataDir! });
   process.on('message', (message: HostRequest) => {
-    if (message.type === 'publish') server.bus.publish('server.settings_changed', { settings: settingsFor(message.seq) }, { everyone: true });
+    if (message.type === 'publish')
+      server.bus.publish('server.settings_changed', { settings: settingsFor(message.seq) }, { everyone: true });
     else if (message.type === 'count') reply({ type: 'count', connections: server.gateway.connectionCount });
     else void server.close().then(() => process.exit(0));
   });

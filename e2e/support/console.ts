@@ -16,11 +16,17 @@ export function mountsRootForThisWorker(): string {
 }
 
 /** Opens a console page through the app's own navigation, as an owner would. */
-export async function openConsole(page: Page, tab: 'Devices' | 'People' | 'Storage' | 'Backups' | 'Connect phones' | 'Settings' | 'Status'): Promise<void> {
+export async function openConsole(
+  page: Page,
+  tab: 'Devices' | 'People' | 'Storage' | 'Backups' | 'Connect phones' | 'Settings' | 'Status',
+): Promise<void> {
   if (!page.url().includes('/console')) {
     await mainNav(page).getByRole('link', { name: 'Manage' }).click();
   }
-  await page.getByRole('navigation', { name: 'Manage Hearth' }).getByRole('link', { name: new RegExp(`^${tab}`) }).click();
+  await page
+    .getByRole('navigation', { name: 'Manage Hearth' })
+    .getByRole('link', { name: new RegExp(`^${tab}`) })
+    .click();
   const heading = tab === 'Connect phones' ? "Connect your family's phones" : tab;
   await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
 }

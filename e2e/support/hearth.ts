@@ -26,11 +26,15 @@ export interface Hearth {
  */
 export async function startHearth(config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<Hearth> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'e2e/support/serve.ts'), JSON.stringify({ dataDir, ...config })], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'e2e/support/serve.ts'), JSON.stringify({ dataDir, ...config })],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const url = await readyLine(child);
   return {
     url,
@@ -112,7 +116,10 @@ export class Api {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(this.base + route, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await response.text();
-    return { status: response.status, body: (text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T };
+    return {
+      status: response.status,
+      body: (text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T,
+    };
   }
 
   async ok<T = any>(method: string, route: string, token?: string, body?: unknown): Promise<T> {
@@ -148,7 +155,13 @@ export function uniqueName(prefix: string): string {
 }
 
 /** Uploads a file through the real tus endpoint (tus-js-client in Node), as another device would; resolves to the node id. */
-export async function uploadAs(api: Api, account: Account, name: string, content: Buffer, extra: Record<string, string> = {}): Promise<string> {
+export async function uploadAs(
+  api: Api,
+  account: Account,
+  name: string,
+  content: Buffer,
+  extra: Record<string, string> = {},
+): Promise<string> {
   const { Upload } = await import('tus-js-client');
   return new Promise((resolve, reject) => {
     const upload = new Upload(content, {

@@ -16,7 +16,11 @@ let shade = 0;
 export async function photo(when: string | null, width = 160, height = 120): Promise<Buffer> {
   shade += 1;
   const hue = (shade * 47) % 360;
-  const [r, g, b] = [Math.round(128 + 100 * Math.cos((hue * Math.PI) / 180)), Math.round(128 + 100 * Math.cos(((hue - 120) * Math.PI) / 180)), Math.round(128 + 100 * Math.cos(((hue + 120) * Math.PI) / 180))];
+  const [r, g, b] = [
+    Math.round(128 + 100 * Math.cos((hue * Math.PI) / 180)),
+    Math.round(128 + 100 * Math.cos(((hue - 120) * Math.PI) / 180)),
+    Math.round(128 + 100 * Math.cos(((hue + 120) * Math.PI) / 180)),
+  ];
   const image = sharp({ create: { width, height, channels: 3, background: { r, g, b } } }).jpeg({ quality: 80 });
   return (when === null ? image : image.withExif({ IFD0: { Make: 'Hearth e2e' }, IFD2: { DateTimeOriginal: when } })).toBuffer();
 }

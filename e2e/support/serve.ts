@@ -9,7 +9,11 @@ import { startServer } from '../../server/src/index.ts';
 const config = JSON.parse(process.argv[2] ?? '{}');
 const server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'error', passwordHashCost: 2 ** 12, ...config });
 process.stdout.write(`ready ${server.url}\n`);
-const stop = () => void server.close().then(() => process.exit(0), () => process.exit(1));
+const stop = () =>
+  void server.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 // The parent test worker died: do not outlive it.
@@ -32,7 +36,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   } else if (command === 'setup') {
     server.setupOwner(JSON.parse(rest.join(' '))).then(
       (tokens) => answer({ ok: true, tokens }),
-      (error: { toBody?: () => { error: unknown } }) => answer({ ok: false, error: error.toBody?.().error ?? { code: 'internal', message: String(error) } }),
+      (error: { toBody?: () => { error: unknown } }) =>
+        answer({ ok: false, error: error.toBody?.().error ?? { code: 'internal', message: String(error) } }),
     );
   } else if (command === 'setup-code') answer(server.setup);
 });

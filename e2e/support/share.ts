@@ -64,7 +64,12 @@ export interface Link {
   url: string;
 }
 
-export function makeLink(hearth: Hearth, account: Account, nodeId: string, settings: { password?: string; expires_at?: number; allow_download?: boolean } = {}): Promise<Link> {
+export function makeLink(
+  hearth: Hearth,
+  account: Account,
+  nodeId: string,
+  settings: { password?: string; expires_at?: number; allow_download?: boolean } = {},
+): Promise<Link> {
   return hearth.api.ok('POST', `/nodes/${nodeId}/share`, account.access, settings);
 }
 

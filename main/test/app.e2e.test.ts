@@ -15,10 +15,9 @@ import { chromiumProblem } from '../../scripts/chromium.mjs';
 import { launch, type RunningApp } from './electron-double/app-driver.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const missing = (chromiumProblem as () => string | null)()
-  ?? (!fs.existsSync(path.join(ROOT, 'dist-electron/main.js'))
-    ? 'dist-electron/ is not built (npm run build:desktop)'
-    : null);
+const missing =
+  (chromiumProblem as () => string | null)() ??
+  (!fs.existsSync(path.join(ROOT, 'dist-electron/main.js')) ? 'dist-electron/ is not built (npm run build:desktop)' : null);
 if (missing) {
   console.log(`# desktop e2e skipped: ${missing}`);
   if (process.env.CI === 'true') throw new Error(`CI must run the desktop e2e tests: ${missing}`);
@@ -38,7 +37,11 @@ function statusAt(host: string, port: number): Promise<number | string> {
 async function api(origin: string, method: string, route: string, body?: unknown, token?: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${origin}/api/v1${route}`, {
     method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -138,14 +141,19 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
     const shape = await app.command<{ keys: string[]; frozen: boolean; require: string; ipc: string }>('eval', {
       script: `({ keys: Object.keys(window.hearthDesktop).sort(), frozen: Object.isFrozen(window.hearthDesktop), require: typeof window.require, ipc: typeof window.ipcRenderer })`,
     });
-    assert.deepEqual(shape, { keys: ['copyText', 'isDesktop', 'localSession', 'setup'], frozen: true, require: 'undefined', ipc: 'undefined' });
+    assert.deepEqual(shape, {
+      keys: ['copyText', 'isDesktop', 'localSession', 'setup'],
+      frozen: true,
+      require: 'undefined',
+      ipc: 'undefined',
+    });
     assert.equal(await app.command('eval', { script: 'window.hearthDesktop.localSession()' }), null, 'before setup: no owner yet');
 
     const weak = await app.command<{ ok: boolean; error: { code: string; field?: string } }>('eval', {
       script: `window.hearthDesktop.setup({ username: 'owner', password: 'short' })`,
     });
     assert.equal(weak.ok, false);
-    assert.deepEqual([weak.error.code, weak.error.field], ['weak_password', 'password'], 'the server\'s answer, as the API gives it');
+    assert.deepEqual([weak.error.code, weak.error.field], ['weak_password', 'password'], "the server's answer, as the API gives it");
     const setup = await app.command<{ ok: boolean; tokens: { access_token: string; user: { username: string } } }>('eval', {
       script: `window.hearthDesktop.setup({ username: 'owner', password: 'owner-password-1', server_name: 'Home' })`,
     });
@@ -167,7 +175,9 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
     }
 
     await api(origin, 'PATCH', '/server/settings', { require_device_approval: true }, ownerToken);
-    const tokens = await app.command<{ access_token: string; user: { username: string; role: string } }>('eval', { script: 'window.hearthDesktop.localSession()' });
+    const tokens = await app.command<{ access_token: string; user: { username: string; role: string } }>('eval', {
+      script: 'window.hearthDesktop.localSession()',
+    });
     assert.equal(tokens.user.username, 'owner');
     assert.equal(tokens.user.role, 'admin');
     const me = await api(origin, 'GET', '/me', undefined, tokens.access_token);
@@ -198,7 +208,12 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
   });
 
   test('a phone waiting for approval badges the tray and notifies "<device> wants to connect to <account>"; the click opens the devices page', async () => {
-    const login = await api(origin, 'POST', '/auth/login', { username: 'owner', password: 'owner-password-1', device_name: 'Pixel 8', platform: 'android' });
+    const login = await api(origin, 'POST', '/auth/login', {
+      username: 'owner',
+      password: 'owner-password-1',
+      device_name: 'Pixel 8',
+      platform: 'android',
+    });
     assert.equal(login.status, 202);
     const r = await app.waitFor('the notification', (x) => x.notifications.length > 0 && x);
     assert.deepEqual(r.notifications.at(-1), { title: 'Hearth', body: 'Pixel 8 wants to connect to owner' });
@@ -258,13 +273,23 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
     assert.equal(folder.status, 201);
     const created = await fetch(`${origin}/api/v1/uploads`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${ownerToken}`, 'tus-resumable': '1.0.0', 'upload-length': String(256 * 1024), 'upload-metadata': `filename ${Buffer.from('big.bin').toString('base64')}` },
+      headers: {
+        authorization: `Bearer ${ownerToken}`,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(256 * 1024),
+        'upload-metadata': `filename ${Buffer.from('big.bin').toString('base64')}`,
+      },
     });
     assert.equal(created.status, 201);
     const uploadPath = new URL(created.headers.get('location')!, origin).pathname;
     const patched = await fetch(`${origin}${uploadPath}`, {
       method: 'PATCH',
-      headers: { authorization: `Bearer ${ownerToken}`, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      headers: {
+        authorization: `Bearer ${ownerToken}`,
+        'tus-resumable': '1.0.0',
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
       body: Buffer.alloc(64 * 1024, 7),
     });
     assert.equal(patched.status, 204);
@@ -275,11 +300,17 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
     const again = launch(ROOT, userData, dataDir);
     try {
       const origin2 = await again.origin();
-      const head = await fetch(`${origin2}${uploadPath}`, { method: 'HEAD', headers: { authorization: `Bearer ${ownerToken}`, 'tus-resumable': '1.0.0' } });
+      const head = await fetch(`${origin2}${uploadPath}`, {
+        method: 'HEAD',
+        headers: { authorization: `Bearer ${ownerToken}`, 'tus-resumable': '1.0.0' },
+      });
       assert.equal(head.status, 200);
       assert.equal(head.headers.get('upload-offset'), String(64 * 1024), 'the upload goes on from where it stopped');
       const top = await api(origin2, 'GET', '/nodes', undefined, ownerToken);
-      assert.ok(top.body.items.some((n: { name: string }) => n.name === 'Before quit'), 'the acknowledged folder is there');
+      assert.ok(
+        top.body.items.some((n: { name: string }) => n.name === 'Before quit'),
+        'the acknowledged folder is there',
+      );
       await again.command('quit');
       assert.equal(await again.exited, 0, again.output);
     } finally {
@@ -300,7 +331,10 @@ describe('the desktop app on a data folder the server refuses', { skip: missing 
       fs.writeFileSync(photo, 'a photo');
       const app = launch(ROOT, userData, dataDir);
       assert.equal(await app.exited, 1, app.output);
-      assert.match(app.output, /\[error box\] Hearth could not start\nHearth did not start: its database \S+hearth\.db is missing, but the family's files are stored in this data folder\./);
+      assert.match(
+        app.output,
+        /\[error box\] Hearth could not start\nHearth did not start: its database \S+hearth\.db is missing, but the family's files are stored in this data folder\./,
+      );
       assert.match(app.output, /Put hearth\.db back from your backup \(README, "Where the data lives, and backups"\)/);
       assert.equal(fs.readFileSync(photo, 'utf8'), 'a photo');
       assert.ok(!fs.existsSync(path.join(dataDir, 'hearth.db')), 'no database was made');

@@ -24,7 +24,8 @@ function setup() {
     },
   });
   const mainFrame = { url: `${ORIGIN}/console` };
-  const from = (frame: { url: string } | null, main = mainFrame) => ({ senderFrame: frame, sender: { mainFrame: main } }) as unknown as IpcMainInvokeEvent;
+  const from = (frame: { url: string } | null, main = mainFrame) =>
+    ({ senderFrame: frame, sender: { mainFrame: main } }) as unknown as IpcMainInvokeEvent;
   const invoke = (channel: string, event: IpcMainInvokeEvent, ...args: unknown[]) => handlers.get(channel)!(event, ...args);
   return { handlers, copied, setups, mainFrame, from, invoke, sessions: () => sessions };
 }
@@ -35,14 +36,30 @@ test('only the three named channels exist', () => {
 
 test('first-run setup takes one object of strings {username, password, server_name?}, from the server page only', async () => {
   const s = setup();
-  assert.deepEqual(await s.invoke(IPC.setup, s.from(s.mainFrame), { username: 'dad', password: 'our family photos 1', server_name: 'Home', extra: 1 }), { ok: true });
+  assert.deepEqual(
+    await s.invoke(IPC.setup, s.from(s.mainFrame), { username: 'dad', password: 'our family photos 1', server_name: 'Home', extra: 1 }),
+    { ok: true },
+  );
   await s.invoke(IPC.setup, s.from(s.mainFrame), { username: 'mum', password: 'another password 1' });
-  assert.deepEqual(s.setups, [
-    { username: 'dad', password: 'our family photos 1', server_name: 'Home' },
-    { username: 'mum', password: 'another password 1' },
-  ], 'only the three fields travel on');
-  for (const bad of [[], [null], ['dad'], [[]], [{ username: 'dad' }], [{ username: 1, password: 'x' }], [{ username: 'dad', password: 'x', server_name: 5 }],
-    [{ username: 'dad', password: 'x'.repeat(1025) }], [{ username: 'dad', password: 'x' }, 'extra']]) {
+  assert.deepEqual(
+    s.setups,
+    [
+      { username: 'dad', password: 'our family photos 1', server_name: 'Home' },
+      { username: 'mum', password: 'another password 1' },
+    ],
+    'only the three fields travel on',
+  );
+  for (const bad of [
+    [],
+    [null],
+    ['dad'],
+    [[]],
+    [{ username: 'dad' }],
+    [{ username: 1, password: 'x' }],
+    [{ username: 'dad', password: 'x', server_name: 5 }],
+    [{ username: 'dad', password: 'x'.repeat(1025) }],
+    [{ username: 'dad', password: 'x' }, 'extra'],
+  ]) {
     assert.throws(() => s.invoke(IPC.setup, s.from(s.mainFrame), ...bad), /setup takes one object/, JSON.stringify(bad));
   }
   const elsewhere = { url: 'http://evil.example/' };
@@ -60,7 +77,11 @@ test("the owner's session goes only to the server's own page in the main frame",
   const otherPort = { url: 'http://127.0.0.1:9999/' };
   assert.throws(() => s.invoke(IPC.localSession, s.from(otherPort, otherPort)), /not the server's page/);
   const iframe = { url: `${ORIGIN}/framed` };
-  assert.throws(() => s.invoke(IPC.localSession, s.from(iframe)), /not the server's page/, 'a subframe, even of the same origin, is refused');
+  assert.throws(
+    () => s.invoke(IPC.localSession, s.from(iframe)),
+    /not the server's page/,
+    'a subframe, even of the same origin, is refused',
+  );
   assert.throws(() => s.invoke(IPC.localSession, s.from(null)), /not the server's page/, 'a frame already gone is refused');
   assert.throws(() => s.invoke(IPC.localSession, s.from(s.mainFrame), 'extra'), /no arguments/);
   assert.equal(s.sessions(), 1);

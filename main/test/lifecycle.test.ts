@@ -30,7 +30,10 @@ class FakeServer implements ServerHost {
     return null;
   }
   setups: OwnerSetup[] = [];
-  setupAnswer: SetupResult = { ok: true, tokens: { access_token: 'a', refresh_token: 'r', expires_at: 0, session_id: 's', user: {} as never } };
+  setupAnswer: SetupResult = {
+    ok: true,
+    tokens: { access_token: 'a', refresh_token: 'r', expires_at: 0, session_id: 's', user: {} as never },
+  };
   async setupOwner(input: OwnerSetup) {
     this.setups.push(input);
     if (this.setupAnswer.ok) this.setupRequired = false;
@@ -216,7 +219,7 @@ describe('first-run setup in the window', () => {
     assert.equal(w.trays.at(-1)!.phoneUrl, 'http://192.168.1.20:8420/');
   });
 
-  test('a refused setup (a weak password) answers the server\'s error and changes nothing in the tray', async () => {
+  test("a refused setup (a weak password) answers the server's error and changes nothing in the tray", async () => {
     const w = world();
     w.server.setupRequired = true;
     w.server.setupAnswer = { ok: false, error: { code: 'weak_password', message: 'Passwords are 10 to 256 characters long.' } };
@@ -298,8 +301,15 @@ describe('devices waiting for approval', () => {
     w.server.pending!({ session_id: 's1', username: 'alice', device_name: 'Pixel 8' });
     assert.equal(w.trays.at(-1)!.pending, 1);
     assert.match(trayTooltip(w.trays.at(-1)!), /a device is waiting/);
-    assert.equal(trayMenuTemplate(w.trays.at(-1)!, { open() {}, copyPhoneUrl() {}, makeRecoveryCode() {}, toggleOpenAtLogin() {}, quit() {} })[0]!.label, 'Open Hearth (1 waiting)');
-    assert.deepEqual(w.notes.map((n) => n.body), ['Pixel 8 wants to connect to alice']);
+    assert.equal(
+      trayMenuTemplate(w.trays.at(-1)!, { open() {}, copyPhoneUrl() {}, makeRecoveryCode() {}, toggleOpenAtLogin() {}, quit() {} })[0]!
+        .label,
+      'Open Hearth (1 waiting)',
+    );
+    assert.deepEqual(
+      w.notes.map((n) => n.body),
+      ['Pixel 8 wants to connect to alice'],
+    );
     w.notes[0]!.click();
     assert.deepEqual(w.shown, [DEVICES_PATH]);
   });
@@ -309,7 +319,10 @@ describe('devices waiting for approval', () => {
     await w.desktop.start();
     w.server.pending!({ session_id: 's1', username: 'bob', device_name: null });
     w.server.pending!({ session_id: 's2', username: 'bob', device_name: '  ' });
-    assert.deepEqual(w.notes.map((n) => n.body), ['A new device wants to connect to bob', 'A new device wants to connect to bob']);
+    assert.deepEqual(
+      w.notes.map((n) => n.body),
+      ['A new device wants to connect to bob', 'A new device wants to connect to bob'],
+    );
     assert.equal(w.trays.at(-1)!.pending, 2);
     w.desktop.openWindow();
     w.server.settled!('s1');

@@ -23,12 +23,16 @@ const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 const BUILDER = path.join(ROOT, 'node_modules/.bin/electron-builder');
 
 function pack(output: string, standIn: string, extra: string[] = []) {
-  return spawnSync(BUILDER, ['--dir', '--linux', '--x64', '--publish', 'never', `-c.electronDist=${standIn}`, `-c.directories.output=${output}`, ...extra], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 240_000,
-    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CSC_IDENTITY_AUTO_DISCOVERY: 'false' },
-  });
+  return spawnSync(
+    BUILDER,
+    ['--dir', '--linux', '--x64', '--publish', 'never', `-c.electronDist=${standIn}`, `-c.directories.output=${output}`, ...extra],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 240_000,
+      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CSC_IDENTITY_AUTO_DISCOVERY: 'false' },
+    },
+  );
 }
 
 describe('packaging (electron-builder --dir against a stand-in Electron)', () => {
@@ -46,7 +50,11 @@ describe('packaging (electron-builder --dir against a stand-in Electron)', () =>
     // A script with Electron's fuse wire in it (sentinel, version 1, 8 fuses in Electron's
     // defaults), so electron-builder flips fuses in it as in the real binary.
     const wire = Buffer.concat([Buffer.from(FUSE_SENTINEL), Buffer.from([1, 8]), Buffer.from('10110001')]);
-    fs.writeFileSync(path.join(standIn, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\necho stand-in for the Electron binary\nexit 0\n# '), wire, Buffer.from('\n')]), { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(standIn, 'electron'),
+      Buffer.concat([Buffer.from('#!/bin/sh\necho stand-in for the Electron binary\nexit 0\n# '), wire, Buffer.from('\n')]),
+      { mode: 0o755 },
+    );
     fs.writeFileSync(path.join(standIn, 'version'), '45.4.1');
     const result = pack(path.join(work, 'out'), standIn);
     assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
@@ -62,7 +70,14 @@ describe('packaging (electron-builder --dir against a stand-in Electron)', () =>
   });
 
   test('the app holds the bundled main, server, media worker and preload, and the entry package.json points at main', () => {
-    for (const file of ['/dist-electron/main.js', '/dist-electron/server-child.js', '/dist-electron/media-worker.js', '/dist-electron/preload.cjs', '/package.json', '/renderer/dist/index.html']) {
+    for (const file of [
+      '/dist-electron/main.js',
+      '/dist-electron/server-child.js',
+      '/dist-electron/media-worker.js',
+      '/dist-electron/preload.cjs',
+      '/package.json',
+      '/renderer/dist/index.html',
+    ]) {
       assert.ok(listing.includes(file), file);
     }
     assert.ok(fs.existsSync(path.join(app, 'hearth')), 'the executable is named hearth');
@@ -80,7 +95,11 @@ describe('packaging (electron-builder --dir against a stand-in Electron)', () =>
   });
 
   test('nothing the app never loads is shipped: better-sqlite3 (built for plain Node), build tools, sources, source maps', () => {
-    const unwanted = listing.filter((f) => /^\/node_modules\/(better-sqlite3|esbuild|@esbuild|tsx)\/|^\/(server|main|bench|scripts)\/|\.map$|\.ts$/.test(f) && !f.endsWith('.d.ts'));
+    const unwanted = listing.filter(
+      (f) =>
+        /^\/node_modules\/(better-sqlite3|esbuild|@esbuild|tsx)\/|^\/(server|main|bench|scripts)\/|\.map$|\.ts$/.test(f) &&
+        !f.endsWith('.d.ts'),
+    );
     assert.deepEqual(unwanted, []);
   });
 
@@ -103,9 +122,16 @@ describe('icons from resources/icon.svg', () => {
   test('app icon PNGs for Linux in every size, tray PNGs 22-48 px, and PWA icons, each the size its name says', async () => {
     const sizes: [string, number][] = [
       ...[16, 24, 32, 48, 64, 128, 256, 512, 1024].map((n): [string, number] => [`icons/${n}x${n}.png`, n]),
-      ...[22, 24, 32, 48].flatMap((n): [string, number][] => [[`tray/tray-${n}.png`, n], [`tray/tray-attention-${n}.png`, n]]),
-      ['tray/trayTemplate.png', 16], ['tray/trayTemplate@2x.png', 32],
-      ['pwa/icon-192.png', 192], ['pwa/icon-512.png', 512], ['pwa/maskable-512.png', 512], ['pwa/apple-touch-icon.png', 180],
+      ...[22, 24, 32, 48].flatMap((n): [string, number][] => [
+        [`tray/tray-${n}.png`, n],
+        [`tray/tray-attention-${n}.png`, n],
+      ]),
+      ['tray/trayTemplate.png', 16],
+      ['tray/trayTemplate@2x.png', 32],
+      ['pwa/icon-192.png', 192],
+      ['pwa/icon-512.png', 512],
+      ['pwa/maskable-512.png', 512],
+      ['pwa/apple-touch-icon.png', 180],
     ];
     for (const [file, size] of sizes) {
       const meta = await sharp(res(file)).metadata();
@@ -121,7 +147,11 @@ describe('icons from resources/icon.svg', () => {
   });
 
   test('the Windows ICOs and the macOS ICNS hold PNG images of the standard sizes', () => {
-    for (const [file, count] of [['icon.ico', 7], ['tray/tray.ico', 3], ['tray/tray-attention.ico', 3]] as const) {
+    for (const [file, count] of [
+      ['icon.ico', 7],
+      ['tray/tray.ico', 3],
+      ['tray/tray-attention.ico', 3],
+    ] as const) {
       const ico = fs.readFileSync(res(file));
       assert.equal(ico.readUInt16LE(2), 1, `${file} is an icon`);
       assert.equal(ico.readUInt16LE(4), count, file);

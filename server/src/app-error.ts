@@ -8,11 +8,7 @@ export class AppError extends Error {
   readonly field: string | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(
-    code: ErrorCode,
-    message?: string,
-    options: { field?: string; headers?: Record<string, string> } = {},
-  ) {
+  constructor(code: ErrorCode, message?: string, options: { field?: string; headers?: Record<string, string> } = {}) {
     super(message ?? ERROR_CATALOGUE[code].message);
     this.code = code;
     this.field = options.field;

@@ -207,7 +207,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
 
 function parseMegabytes(raw: string, name: string): number {
   const value = Number(raw.trim());
-  if (!Number.isFinite(value) || value < 0 || value > 1024) throw new Error(`${name} must be a number of megabytes from 0 to 1024, got "${raw}"`);
+  if (!Number.isFinite(value) || value < 0 || value > 1024)
+    throw new Error(`${name} must be a number of megabytes from 0 to 1024, got "${raw}"`);
   return Math.round(value * 1024 * 1024);
 }
 
@@ -229,7 +230,14 @@ function parsePublicUrl(raw: string): string {
   } catch {
     throw new Error(`PUBLIC_URL must be a URL such as http://family-pc.local:8420, got "${raw}"`);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    url.pathname !== '/'
+  ) {
     throw new Error(`PUBLIC_URL must be an http(s) origin without path, query or credentials, got "${raw}"`);
   }
   return url.origin;

@@ -66,7 +66,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-
 /** The server's one public door: the headless CLI and the Electron app both call this. */
 export async function startServer(input: ConfigInput = {}): Promise<RunningServer> {
   const config = resolveConfig(input);
@@ -76,13 +75,21 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   // Refused (StartRefused) while another server holds the folder, or when its database is not
   // the one that has seen its files: nothing is touched before either is settled. Once the
   // folder is ours, a full disk gives back the space reserve so that SQLite can open.
-  const storage = new StorageHealth({ dataDir: config.dataDir, reserveBytes: config.storageReserveBytes, recheckMs: config.storageRecheckMs, log, now });
+  const storage = new StorageHealth({
+    dataDir: config.dataDir,
+    reserveBytes: config.storageReserveBytes,
+    recheckMs: config.storageRecheckMs,
+    log,
+    now,
+  });
   // A start that fails stops what it started: the disk's recheck timer (armed as soon as the
   // database opens on a full disk) would otherwise go on looking at the disk in a process that
   // serves nothing, or in the desktop app's process that tries again.
   let data: OpenDataDir;
   try {
-    data = openDataDir(config.dataDir, config.sqliteEngine, log, newId, (file) => openDatabaseOnDisk(file, config.sqliteEngine, storage, log));
+    data = openDataDir(config.dataDir, config.sqliteEngine, log, newId, (file) =>
+      openDatabaseOnDisk(file, config.sqliteEngine, storage, log),
+    );
   } catch (error) {
     await storage.stop();
     throw error;

@@ -39,7 +39,8 @@ export class RunningApp {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       // An app that died says what it printed, not only that its channel is closed.
-      const gone = () => new Error(`the app is gone (exit ${this.child.exitCode ?? this.child.signalCode}) before "${cmd}"; it printed:\n${this.output}`);
+      const gone = () =>
+        new Error(`the app is gone (exit ${this.child.exitCode ?? this.child.signalCode}) before "${cmd}"; it printed:\n${this.output}`);
       if (!this.child.connected) return reject(gone());
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
       this.child.send({ id, cmd, ...extra }, (error) => {
@@ -79,10 +80,19 @@ export function launch(root: string, userData: string, dataDir: string, args: st
     ['--import', path.join(root, 'main/test/electron-double/register.mjs'), path.join(root, 'dist-electron/main.js'), ...args],
     {
       cwd: root,
-      env: { ...process.env, HEARTH_DOUBLE_USERDATA: userData, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '4096', MEDIA_WORKERS_AT_START: '0', ...env },
+      env: {
+        ...process.env,
+        HEARTH_DOUBLE_USERDATA: userData,
+        DATA_DIR: dataDir,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        PASSWORD_HASH_COST: '4096',
+        MEDIA_WORKERS_AT_START: '0',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     },
   );
   return new RunningApp(child);
 }
-

@@ -19,7 +19,19 @@ const PRELOAD_BINDING = '__hearthDoubleInvoke';
 const OPEN_BINDING = '__hearthDoubleWindowOpen';
 const userData = process.env.HEARTH_DOUBLE_USERDATA;
 
-const records = { windows: [], trayImages: [], tooltips: [], menu: [], notifications: [], dialogs: [], openExternal: [], clipboard: [], loginItems: [], utilityPids: [], errorBoxes: [] };
+const records = {
+  windows: [],
+  trayImages: [],
+  tooltips: [],
+  menu: [],
+  notifications: [],
+  dialogs: [],
+  openExternal: [],
+  clipboard: [],
+  loginItems: [],
+  utilityPids: [],
+  errorBoxes: [],
+};
 // The buttons the test will click in the next message boxes (by index); none: the box is dismissed.
 const dialogAnswers = [];
 let browser = null;
@@ -59,7 +71,13 @@ class App extends EventEmitter {
 export const app = new App();
 
 function preventable(extra = {}) {
-  return { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; }, ...extra };
+  return {
+    defaultPrevented: false,
+    preventDefault() {
+      this.defaultPrevented = true;
+    },
+    ...extra,
+  };
 }
 
 async function shutdown(code) {
@@ -73,7 +91,9 @@ let lockServer = null;
 function singleInstance() {
   const socket = path.join(userData, 'double-instance.sock');
   const claim = () => {
-    lockServer = net.createServer((conn) => conn.on('data', (argv) => app.emit('second-instance', preventable(), JSON.parse(String(argv)), process.cwd())));
+    lockServer = net.createServer((conn) =>
+      conn.on('data', (argv) => app.emit('second-instance', preventable(), JSON.parse(String(argv)), process.cwd())),
+    );
     lockServer.listen(socket);
   };
   try {
@@ -92,7 +112,9 @@ function singleInstance() {
 }
 function syncConnect(socket) {
   // requestSingleInstanceLock answers at once, so the second instance's word to the first goes synchronously.
-  const result = spawnSync(process.execPath, [path.join(HERE, 'notify-instance.mjs'), socket, JSON.stringify(process.argv)], { timeout: 5_000 });
+  const result = spawnSync(process.execPath, [path.join(HERE, 'notify-instance.mjs'), socket, JSON.stringify(process.argv)], {
+    timeout: 5_000,
+  });
   return result.status === 0;
 }
 
@@ -111,9 +133,20 @@ async function command(m) {
   const win = windows.find((w) => !w.destroyed);
   switch (m.cmd) {
     case 'records':
-      return { ...records, windows: windows.map((w) => ({ url: w.page?.url() ?? null, visible: w.visible, destroyed: w.destroyed, shows: w.shows, webPreferences: w.options.webPreferences })) };
+      return {
+        ...records,
+        windows: windows.map((w) => ({
+          url: w.page?.url() ?? null,
+          visible: w.visible,
+          destroyed: w.destroyed,
+          shows: w.shows,
+          webPreferences: w.options.webPreferences,
+        })),
+      };
     case 'clickMenu': {
-      const item = records.menu.at(-1)?.find((i) => (m.label !== undefined && i.label === m.label) || (m.prefix !== undefined && i.label?.startsWith(m.prefix)));
+      const item = records.menu
+        .at(-1)
+        ?.find((i) => (m.label !== undefined && i.label === m.label) || (m.prefix !== undefined && i.label?.startsWith(m.prefix)));
       if (!item) throw new Error(`no tray menu item ${m.label ?? m.prefix}`);
       item.click?.();
       return true;
@@ -151,7 +184,14 @@ function ensureBrowser() {
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   })();
   return launching;
@@ -163,7 +203,11 @@ class WebContents extends EventEmitter {
     super();
     this.win = win;
     this.windowOpenHandler = null;
-    this.mainFrame = { get url() { return win.page?.url() ?? ''; } };
+    this.mainFrame = {
+      get url() {
+        return win.page?.url() ?? '';
+      },
+    };
   }
   setWindowOpenHandler(handler) {
     this.windowOpenHandler = handler;
@@ -201,7 +245,8 @@ export class BrowserWindow extends EventEmitter {
     // Navigation the page starts (links, location, forms) asks will-navigate first, as in Electron.
     await page.route('**/*', (route) => {
       const request = route.request();
-      if (!request.isNavigationRequest() || request.frame() !== page.mainFrame() || this.programmatic === request.url()) return route.continue();
+      if (!request.isNavigationRequest() || request.frame() !== page.mainFrame() || this.programmatic === request.url())
+        return route.continue();
       const event = preventable({ url: request.url() });
       this.webContents.emit('will-navigate', event, request.url());
       return event.defaultPrevented ? route.abort('aborted') : route.continue();
@@ -215,7 +260,14 @@ export class BrowserWindow extends EventEmitter {
   }
 
   windowOpen(url) {
-    const decision = this.webContents.windowOpenHandler?.({ url, frameName: '', features: '', disposition: 'new-window', referrer: { url: '', policy: 'default' }, postBody: null }) ?? { action: 'allow' };
+    const decision = this.webContents.windowOpenHandler?.({
+      url,
+      frameName: '',
+      features: '',
+      disposition: 'new-window',
+      referrer: { url: '', policy: 'default' },
+      postBody: null,
+    }) ?? { action: 'allow' };
     if (decision.action === 'allow') {
       const other = new BrowserWindow({});
       void other.loadURL(url);

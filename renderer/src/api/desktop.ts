@@ -37,7 +37,8 @@ export async function localOwnerTokens(): Promise<TokenResponse | null> {
 export async function setupThroughDesktop(input: { username: string; password: string; server_name?: string }): Promise<TokenResponse> {
   const setup = desktopBridge()?.setup;
   if (!setup) throw new ApiError(0, 'unknown', 'This is not the Hearth app.');
-  const result = (await setup(input)) as { ok: true; tokens: TokenResponse } | { ok: false; error: { code: string; message: string; field?: string } };
+  const result = (await setup(input)) as
+    { ok: true; tokens: TokenResponse } | { ok: false; error: { code: string; message: string; field?: string } };
   if (result.ok) return result.tokens;
   throw new ApiError(400, knownCode(result.error.code), result.error.message, result.error.field);
 }

@@ -143,7 +143,8 @@ const SENTENCES: Record<ErrorCode, string> = {
   upgrade_required: 'The app and the server disagree. Reload the page.',
   misdirected_request: "Hearth doesn't answer at this address. Open it by the address shown on the Hearth computer.",
   quota_exceeded: 'Not enough space left in your storage for this. Delete something (and empty the trash) or ask for more space.',
-  storage_full: "The Hearth computer's disk is full, so nothing new can be saved right now. Everything already there is safe. Files waiting to upload continue by themselves once space is freed.",
+  storage_full:
+    "The Hearth computer's disk is full, so nothing new can be saved right now. Everything already there is safe. Files waiting to upload continue by themselves once space is freed.",
   rate_limited: 'Too many tries. Wait a few minutes, then try again: the right password will work then.',
   slow_down: 'Waiting a moment before asking again.',
   busy: 'The server is busy right now. Try again in a moment.',
@@ -154,7 +155,8 @@ const SENTENCES: Record<ErrorCode, string> = {
   pool_unavailable: 'This computer lacks the tool Hearth needs to combine drives (mergerfs): whoever looks after it can install it.',
   filesystem_unavailable: 'This computer cannot prepare a drive that way. Choose the other kind, or install its tools.',
   library_offline: 'The drive holding this file is not connected. Plug it back in at the Hearth computer.',
-  storage_read_only: "The Hearth computer's disk can only be read right now, so nothing new can be saved. Everything already there can still be opened. The owner should check the disk.",
+  storage_read_only:
+    "The Hearth computer's disk can only be read right now, so nothing new can be saved. Everything already there can still be opened. The owner should check the disk.",
 };
 
 /** A code the server sent (or the desktop app relayed from it), as the app knows it. */

@@ -116,7 +116,10 @@ describe('the lease in IndexedDB, for a phone on plain HTTP (no Web Locks there)
   it('two tabs asking at once never hold it together, and every task runs', async () => {
     const [one, two] = [await openTab(), await openTab()];
     const seen = critical();
-    const asked = [1, 2, 3].flatMap((i) => [one.withCrossTabLock('refresh', seen.task(`one-${i}`)), two.withCrossTabLock('refresh', seen.task(`two-${i}`))]);
+    const asked = [1, 2, 3].flatMap((i) => [
+      one.withCrossTabLock('refresh', seen.task(`one-${i}`)),
+      two.withCrossTabLock('refresh', seen.task(`two-${i}`)),
+    ]);
     expect((await Promise.all(asked)).sort()).toEqual(['one-1', 'one-2', 'one-3', 'two-1', 'two-2', 'two-3']);
     expect(seen.most).toBe(1);
   });

@@ -43,7 +43,10 @@ describe.each([
     const stale = await first.session.accessToken();
     const others = [await openTab(), await openTab()];
     // The first tab's token was refused; the others open the app and restore the stored session.
-    const tokens = await Promise.all([first.session.refresh(stale), ...others.map((tab) => tab.session.restore().then(() => tab.session.accessToken()))]);
+    const tokens = await Promise.all([
+      first.session.refresh(stale),
+      ...others.map((tab) => tab.session.restore().then(() => tab.session.accessToken())),
+    ]);
 
     expect(server.reused).toBe(0);
     expect(new Set(server.refreshes).size).toBe(server.refreshes.length);

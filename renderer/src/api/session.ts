@@ -13,9 +13,7 @@ import type { TokenResponse, User } from './types.ts';
  * gets its result.
  */
 export type SessionState =
-  | { kind: 'restoring' }
-  | { kind: 'signed-in'; user: User; sessionId: string }
-  | { kind: 'signed-out'; reason: string | null };
+  { kind: 'restoring' } | { kind: 'signed-in'; user: User; sessionId: string } | { kind: 'signed-out'; reason: string | null };
 
 interface Stored {
   session_id: string;

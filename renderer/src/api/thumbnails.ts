@@ -72,7 +72,11 @@ export function dropThumbnails(): void {
   urls.clear();
 }
 
-export function useThumbnail(node: Thumbable | null, size: 512 | 1024 = 512, fetcher?: (request: Request) => Promise<Response>): string | null {
+export function useThumbnail(
+  node: Thumbable | null,
+  size: 512 | 1024 = 512,
+  fetcher?: (request: Request) => Promise<Response>,
+): string | null {
   const path = node?.has_thumbnail ? thumbnailPath(node, size) : null;
   const [loaded, setLoaded] = useState<{ path: string; url: string | null } | null>(null);
   useEffect(() => {

@@ -62,7 +62,13 @@ export class FakeAuthServer {
 
   private pair(lifetimeMs: number): TokenResponse {
     this.current = this.mint('r');
-    return { access_token: this.mint('a'), refresh_token: this.current, expires_at: Date.now() + lifetimeMs, session_id: this.sessionId, user: ANNA };
+    return {
+      access_token: this.mint('a'),
+      refresh_token: this.current,
+      expires_at: Date.now() + lifetimeMs,
+      session_id: this.sessionId,
+      user: ANNA,
+    };
   }
 
   private mint(prefix: string): string {

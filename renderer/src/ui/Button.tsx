@@ -21,7 +21,13 @@ export function Button({ variant = 'default', icon, block, className, children, 
 }
 
 /** A button that shows only an icon: its name for screen readers is required. */
-export function IconButton({ icon, label, variant = 'quiet', className, ...rest }: Omit<ButtonProps, 'children'> & { icon: IconName; label: string }) {
+export function IconButton({
+  icon,
+  label,
+  variant = 'quiet',
+  className,
+  ...rest
+}: Omit<ButtonProps, 'children'> & { icon: IconName; label: string }) {
   return (
     <button
       type="button"

@@ -8,5 +8,8 @@ export function middleOut(name: string, max = 60): string {
   const pieces = Segmenter ? [...new Segmenter(undefined, { granularity: 'grapheme' }).segment(name)].map((s) => s.segment) : [...name];
   if (pieces.length <= max) return name;
   const tail = Math.min(20, Math.floor(max / 3));
-  return `${pieces.slice(0, max - tail - 1).join('').trimEnd()}…${pieces.slice(-tail).join('').trimStart()}`;
+  return `${pieces
+    .slice(0, max - tail - 1)
+    .join('')
+    .trimEnd()}…${pieces.slice(-tail).join('').trimStart()}`;
 }

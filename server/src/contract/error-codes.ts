@@ -53,12 +53,13 @@ export const ERROR_CATALOGUE = {
   recovery_code_expired: { status: 410, message: 'That recovery code has expired (codes work for 15 minutes). Make a new one at the PC.' },
   owner_account: {
     status: 409,
-    message: 'This is the account of the owner of this PC: it cannot be switched off, made a family member, or given a new password by someone else.',
+    message:
+      'This is the account of the owner of this PC: it cannot be switched off, made a family member, or given a new password by someone else.',
   },
 
   // Permission
   forbidden: { status: 403, message: 'You do not have permission to do that.' },
-  system_drive: { status: 403, message: 'This drive holds the operating system or the server\'s data and is never formatted.' },
+  system_drive: { status: 403, message: "This drive holds the operating system or the server's data and is never formatted." },
   share_password_required: { status: 401, message: 'This link is protected by a password.' },
   download_disabled: { status: 403, message: 'The owner turned downloads off for this link.' },
   pending_approval: {
@@ -80,7 +81,7 @@ export const ERROR_CATALOGUE = {
   display_name_taken: { status: 409, message: 'Another account already goes by that name; choose one that cannot be mistaken for it.' },
   tokens_already_issued: {
     status: 409,
-    message: 'This device\'s tokens were already handed over once; sign in again if they were lost.',
+    message: "This device's tokens were already handed over once; sign in again if they were lost.",
   },
   totp_already_enabled: { status: 409, message: 'Two-factor sign-in is already on.' },
   totp_not_enabled: { status: 409, message: 'Two-factor sign-in is not on.' },
@@ -109,11 +110,21 @@ export const ERROR_CATALOGUE = {
   uploads_in_progress: { status: 409, message: 'Uploads to this library are still in progress.' },
   cannot_eject_internal: { status: 409, message: 'The library inside the data folder cannot be ejected.' },
   cannot_remove_internal: { status: 409, message: 'The library inside the data folder cannot be removed.' },
-  library_not_empty: { status: 409, message: 'Files (or old versions, or items in the trash) are stored on this library; delete them for good before removing it.' },
-  folder_not_empty: { status: 409, message: 'The folder holds files already: choose an empty folder, or mount the drive from the drives page (its files stay where they are; Hearth keeps its own in a Hearth folder).' },
+  library_not_empty: {
+    status: 409,
+    message: 'Files (or old versions, or items in the trash) are stored on this library; delete them for good before removing it.',
+  },
+  folder_not_empty: {
+    status: 409,
+    message:
+      'The folder holds files already: choose an empty folder, or mount the drive from the drives page (its files stay where they are; Hearth keeps its own in a Hearth folder).',
+  },
   confirmation_mismatch: { status: 400, message: 'Type the confirmation exactly as shown: FORMAT followed by the device.' },
   invalid_library_path: { status: 400, message: 'Libraries are folders on a mounted drive or in the data folder.' },
-  invalid_destination: { status: 400, message: 'Backups go to an existing folder the server can write to, outside the data folder and every library.' },
+  invalid_destination: {
+    status: 400,
+    message: 'Backups go to an existing folder the server can write to, outside the data folder and every library.',
+  },
   backup_running: { status: 409, message: 'A backup or a check is running; wait for it to finish.' },
   upload_expired: { status: 410, message: 'This upload expired; start it again.' },
   tus_version_unsupported: { status: 412, message: 'Send Tus-Resumable: 1.0.0.' },
@@ -129,7 +140,8 @@ export const ERROR_CATALOGUE = {
   quota_exceeded: { status: 507, message: 'There is not enough storage left in this account.' },
   storage_full: {
     status: 507,
-    message: "The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened.",
+    message:
+      "The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened.",
   },
   rate_limited: { status: 429, message: 'Too many attempts. Try again later.' },
   slow_down: { status: 429, message: 'Polling too fast. Wait a few seconds between requests.' },
@@ -141,11 +153,15 @@ export const ERROR_CATALOGUE = {
   format_failed: { status: 500, message: 'The drive was not formatted: its file system is the same as before.' },
   helper_unavailable: { status: 503, message: 'The server has no way to mount drives here: run it as root or install udisks2.' },
   pool_unavailable: { status: 503, message: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' },
-  filesystem_unavailable: { status: 400, message: 'This computer cannot make that kind of drive: choose another file system, or install its tools.' },
+  filesystem_unavailable: {
+    status: 400,
+    message: 'This computer cannot make that kind of drive: choose another file system, or install its tools.',
+  },
   library_offline: { status: 503, message: 'The drive holding this file is not connected.' },
   storage_read_only: {
     status: 503,
-    message: "The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved.",
+    message:
+      "The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved.",
   },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -40,13 +40,7 @@ export interface EventPayloads {
 }
 
 export type SessionRevokeReason =
-  | 'logout'
-  | 'signed_out'
-  | 'refresh_reuse'
-  | 'password_changed'
-  | 'password_reset'
-  | 'account_disabled'
-  | 'device_denied';
+  'logout' | 'signed_out' | 'refresh_reuse' | 'password_changed' | 'password_reset' | 'account_disabled' | 'device_denied';
 
 export type EventType = keyof EventPayloads;
 

@@ -60,13 +60,15 @@ export type Activity = z.output<typeof Activity>;
 
 /** GET /nodes/gallery/months: the gallery's months, newest first, with what each holds. */
 export const GalleryMonths = z.object({
-  items: z.array(
-    z.object({
-      month: z.string().describe('YYYY-MM, of the taken time (capture time, else upload time) in UTC'),
-      photos: z.number().int(),
-      videos: z.number().int(),
-    }),
-  ).describe('Months that hold something, newest first'),
+  items: z
+    .array(
+      z.object({
+        month: z.string().describe('YYYY-MM, of the taken time (capture time, else upload time) in UTC'),
+        photos: z.number().int(),
+        videos: z.number().int(),
+      }),
+    )
+    .describe('Months that hold something, newest first'),
 });
 export type GalleryMonths = z.output<typeof GalleryMonths>;
 
@@ -74,7 +76,9 @@ export const TrashPage = pageOf(Node).extend({ retention_days: z.number().int() 
 export type TrashPage = z.output<typeof TrashPage>;
 
 export const NodeAccessTokenResponse = z.object({
-  access_token: z.string().describe("For ?access_token= on this node's download, thumbnail and preview only; refused anywhere else and as a bearer header"),
+  access_token: z
+    .string()
+    .describe("For ?access_token= on this node's download, thumbnail and preview only; refused anywhere else and as a bearer header"),
   expires_at: z.number().int().describe('Milliseconds since the epoch; a few minutes from now'),
 });
 export type NodeAccessTokenResponse = z.output<typeof NodeAccessTokenResponse>;

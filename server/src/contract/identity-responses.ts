@@ -50,9 +50,7 @@ export type PendingResponse = z.output<typeof PendingResponse>;
 
 export const DeviceStatusResponse = z.union([
   z.object({ status: z.literal('pending'), pairing_code: PairingCode }),
-  TokenResponse.extend({ status: z.literal('approved') }).describe(
-    'Answered once; polls after that answer 409 tokens_already_issued',
-  ),
+  TokenResponse.extend({ status: z.literal('approved') }).describe('Answered once; polls after that answer 409 tokens_already_issued'),
 ]);
 export type DeviceStatusResponse = z.output<typeof DeviceStatusResponse>;
 
@@ -63,7 +61,9 @@ export const AdminUser = Me.extend({
   disabled: z.boolean(),
   created_at: z.number().int(),
   // Other admins cannot switch it off, demote or reset it.
-  main_owner: z.boolean().describe('The account first-run setup made: the desktop app\'s, never switched off, made a member or reset by another admin'),
+  main_owner: z
+    .boolean()
+    .describe("The account first-run setup made: the desktop app's, never switched off, made a member or reset by another admin"),
 });
 export type AdminUser = z.output<typeof AdminUser>;
 
@@ -128,7 +128,9 @@ export const Invite = z.object({
   url: z
     .string()
     .optional()
-    .describe("Only in the response that creates the invite: <origin>/invite/<code>, the web app's page that registers with it; the origin is PUBLIC_URL or the detected LAN address, never the request's Host"),
+    .describe(
+      "Only in the response that creates the invite: <origin>/invite/<code>, the web app's page that registers with it; the origin is PUBLIC_URL or the detected LAN address, never the request's Host",
+    ),
 });
 export type Invite = z.output<typeof Invite>;
 

@@ -17,7 +17,7 @@ export const StatusResponse = z.object({
   setup_required: z.boolean(),
   setup_code_required: z.boolean().describe('Setup from this caller needs the setup code printed where the server was started'),
   // No browser can do it.
-  setup_in_desktop_app: z.boolean().describe('Setup happens in the desktop app\'s window on the PC; POST /setup answers 403 setup_in_app'),
+  setup_in_desktop_app: z.boolean().describe("Setup happens in the desktop app's window on the PC; POST /setup answers 403 setup_in_app"),
   require_device_approval: z.boolean(),
   allow_self_registration: z.boolean(),
   ready: z.boolean(),
@@ -31,7 +31,9 @@ export const HealthResponse = z.object({
   version: z.string(),
   checks: z.object({
     db: Check,
-    storage: z.enum([...StorageState.options, 'failing']).describe('`full`: no space left for new files; `read_only`: the system made the disk read-only'),
+    storage: z
+      .enum([...StorageState.options, 'failing'])
+      .describe('`full`: no space left for new files; `read_only`: the system made the disk read-only'),
   }),
 });
 export type HealthResponse = z.output<typeof HealthResponse>;

@@ -22,7 +22,9 @@ export const Link = z.object({
   id: z.string(),
   node_id: z.string(),
   token: z.string(),
-  url: z.string().describe('The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request\'s Host'),
+  url: z
+    .string()
+    .describe("The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host"),
   expires_at: z.number().int().nullable(),
   password_protected: z.boolean(),
   allow_download: z.boolean(),

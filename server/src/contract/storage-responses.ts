@@ -52,7 +52,9 @@ const Capability = z.object({ available: z.boolean(), reason: z.string().optiona
 const FormatCapability = Capability.extend({
   filesystems: z
     .array(Capability.extend({ name: z.enum(['ext4', 'exfat']) }))
-    .describe("Each file system an erase can write, and why not when this PC lacks its tool (exFAT needs exfatprogs); a format to one that is not available is 400 filesystem_unavailable"),
+    .describe(
+      'Each file system an erase can write, and why not when this PC lacks its tool (exFAT needs exfatprogs); a format to one that is not available is 400 filesystem_unavailable',
+    ),
 });
 
 export const DrivesResponse = z.object({
@@ -81,6 +83,8 @@ export type DriveDetail = z.output<typeof DriveDetail>;
 
 export const FormatResponse = z.object({
   drive: Drive,
-  previous: z.object({ filesystem: z.string().nullable(), label: z.string().nullable(), uuid: z.string().nullable() }).describe('What was on it before'),
+  previous: z
+    .object({ filesystem: z.string().nullable(), label: z.string().nullable(), uuid: z.string().nullable() })
+    .describe('What was on it before'),
 });
 export type FormatResponse = z.output<typeof FormatResponse>;

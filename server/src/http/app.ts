@@ -14,7 +14,6 @@ import { API_PREFIX } from './paths.ts';
 import { requireKnownHost, type HostAllowList } from './host-allow-list.ts';
 import { webApp } from './static.ts';
 
-
 export function createApp(services: Services, log: Logger, jsonLimit: number, hosts: HostAllowList, webDir: string | null = null): Koa {
   const app = new Koa();
   // The server faces a home LAN directly: never believe X-Forwarded-For for rate limits.

@@ -28,12 +28,7 @@ export const NODE_URL_TOKEN_ROUTES: ReadonlySet<string> = new Set([
 export type Credential = { kind: 'session'; token: string } | { kind: 'node'; token: string };
 
 /** What a request presents: the header always wins; the query counts only on the routes above. */
-export function credentialOf(
-  method: string,
-  routePath: string,
-  headers: IncomingHttpHeaders,
-  query: URLSearchParams,
-): Credential | null {
+export function credentialOf(method: string, routePath: string, headers: IncomingHttpHeaders, query: URLSearchParams): Credential | null {
   const header = headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -47,12 +42,7 @@ export function credentialOf(
 }
 
 /** A session's bearer token, from the header or (on the WebSocket) the query. */
-export function bearerToken(
-  method: string,
-  routePath: string,
-  headers: IncomingHttpHeaders,
-  query: URLSearchParams,
-): string | null {
+export function bearerToken(method: string, routePath: string, headers: IncomingHttpHeaders, query: URLSearchParams): string | null {
   const credential = credentialOf(method, routePath, headers, query);
   return credential?.kind === 'session' ? credential.token : null;
 }

@@ -12,5 +12,8 @@ export const CLEAR_CACHE: Readonly<Record<string, string>> = { 'Clear-Site-Data'
 
 /** The same error, clearing the cache of the browser it goes to. */
 export function clearingCache(error: AppError): AppError {
-  return new AppError(error.code, error.message, { ...(error.field !== undefined && { field: error.field }), headers: { ...error.headers, ...CLEAR_CACHE } });
+  return new AppError(error.code, error.message, {
+    ...(error.field !== undefined && { field: error.field }),
+    headers: { ...error.headers, ...CLEAR_CACHE },
+  });
 }

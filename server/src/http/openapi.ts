@@ -124,7 +124,13 @@ export function errorCodes(def: AnyRoute): ErrorCode[] {
   }
   if (def.auth === 'admin') codes.add('forbidden');
   if (def.body) {
-    codes.add('invalid_json').add('missing_field').add('invalid_input').add('payload_too_large').add('unsupported_media_type').add('invalid_encoding');
+    codes
+      .add('invalid_json')
+      .add('missing_field')
+      .add('invalid_input')
+      .add('payload_too_large')
+      .add('unsupported_media_type')
+      .add('invalid_encoding');
   }
   if (def.params || def.query) codes.add('invalid_input');
   if (def.params) codes.add('not_found');

@@ -38,7 +38,10 @@ export function parserError(error: NodeJS.ErrnoException): AppError {
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new AppError('payload_too_large');
     case 'HPE_PAUSED_H2_UPGRADE':
-      return new AppError('http_version_unsupported', 'This server speaks HTTP/1.1, not HTTP/2 (use TLS ALPN or Upgrade: h2c, which it ignores).');
+      return new AppError(
+        'http_version_unsupported',
+        'This server speaks HTTP/1.1, not HTTP/2 (use TLS ALPN or Upgrade: h2c, which it ignores).',
+      );
     case 'HPE_HEADERS_TIMEOUT':
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new AppError('request_timeout');

@@ -44,7 +44,11 @@ export function ifRangeAllows(ifRange: string | undefined, etag: string, lastMod
 
 /** RFC 6266 with an RFC 8187 UTF-8 name and a plain ASCII fallback for old clients. */
 export function contentDisposition(kind: 'attachment' | 'inline', filename: string): string {
-  const fallback = filename.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const fallback = filename
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/["\\]/g, '_');
   const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

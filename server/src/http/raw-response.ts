@@ -19,7 +19,9 @@ const SECURITY_HEADERS: Record<string, string> = {
  */
 export function answerOnSocket(socket: Duplex, error: AppError): void {
   const { headers, body } = closingEnvelope(error);
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n${head}\r\n${body}`, () => socket.destroy());
 }
 

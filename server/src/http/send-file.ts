@@ -24,7 +24,14 @@ export function sendFile(ctx: Koa.Context, file: FileContent, options: { inline:
   });
   ctx.type = served.type;
 
-  if (ctx.get('If-None-Match') && ctx.get('If-None-Match').split(',').map((s) => s.trim()).includes(file.etag)) {
+  if (
+    ctx.get('If-None-Match') &&
+    ctx
+      .get('If-None-Match')
+      .split(',')
+      .map((s) => s.trim())
+      .includes(file.etag)
+  ) {
     ctx.status = 304;
     return;
   }

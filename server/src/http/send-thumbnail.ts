@@ -10,7 +10,11 @@ import type { ThumbnailFile } from '../services/files/media.ts';
  */
 export async function sendThumbnail(ctx: Koa.Context, thumbnail: ThumbnailFile): Promise<void> {
   // The validator names node, version and size, so a 304 needs no thumbnail read or made.
-  const notModified = ctx.get('If-None-Match').split(',').map((s) => s.trim()).includes(thumbnail.etag);
+  const notModified = ctx
+    .get('If-None-Match')
+    .split(',')
+    .map((s) => s.trim())
+    .includes(thumbnail.etag);
   // Opened (or made) before any header is set: a size that cannot be made answers a plain error.
   const body = notModified ? null : await thumbnail.open();
   ctx.state.responded = true;

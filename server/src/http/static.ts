@@ -35,7 +35,13 @@ export function webApp(webDir: string | null): Koa.Middleware {
 async function pageFor(root: string, urlPath: string): Promise<string> {
   if (/^\/s\/[^/]+\/?$/.test(urlPath)) {
     const share = path.join(root, 'share.html');
-    if (await fs.promises.stat(share).then((s) => s.isFile(), () => false)) return share;
+    if (
+      await fs.promises.stat(share).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      return share;
   }
   return path.join(root, 'index.html');
 }

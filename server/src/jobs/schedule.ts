@@ -15,7 +15,12 @@ export function nextRunAt(schedule: Schedule, now: number): number {
  * hour after `now`. An interval job never runs more often than its interval; a daily one is
  * tried again the same night rather than the next, but never later than its own time.
  */
-export function retryAt(schedule: Schedule, now: number, failures: number, retry = { firstMs: FIRST_RETRY_MS, longestMs: LONGEST_RETRY_MS }): number {
+export function retryAt(
+  schedule: Schedule,
+  now: number,
+  failures: number,
+  retry = { firstMs: FIRST_RETRY_MS, longestMs: LONGEST_RETRY_MS },
+): number {
   const wait = Math.min(retry.longestMs, retry.firstMs * 2 ** Math.max(0, failures - 1));
   const usual = nextRunAt(schedule, now);
   return 'everyMs' in schedule ? Math.max(usual, now + wait) : Math.min(usual, now + wait);

@@ -69,7 +69,17 @@ export class Scheduler {
       checkSchedule(job);
       this.entries.set(job.name, {
         job,
-        status: { name: job.name, schedule: job.schedule, running: false, lastRunAt: null, lastSuccessAt: null, lastFailureAt: null, lastError: null, failures: 0, nextRunAt: null },
+        status: {
+          name: job.name,
+          schedule: job.schedule,
+          running: false,
+          lastRunAt: null,
+          lastSuccessAt: null,
+          lastFailureAt: null,
+          lastError: null,
+          failures: 0,
+          nextRunAt: null,
+        },
         cancelTimer: null,
         controller: null,
         running: null,
@@ -152,7 +162,12 @@ export class Scheduler {
         entry.running = null;
         if (entry.again || this.stopped) return;
         const now = this.clock.now();
-        this.arm(entry, entry.status.failures > 0 ? retryAt(entry.job.schedule, now, entry.status.failures, this.options.retry) : nextRunAt(entry.job.schedule, now));
+        this.arm(
+          entry,
+          entry.status.failures > 0
+            ? retryAt(entry.job.schedule, now, entry.status.failures, this.options.retry)
+            : nextRunAt(entry.job.schedule, now),
+        );
       });
     return entry.running;
   }
@@ -171,7 +186,13 @@ export class Scheduler {
     const failures = error instanceof StepsFailed ? error.failures : [{ step: undefined, error }];
     for (const failure of failures) {
       if (this.options.alreadyReported?.(failure.error)) continue;
-      this.options.log.error('job failed', { job: status.name, step: failure.step, error: String(failure.error), failures: status.failures, retry_in_ms: retryInMs });
+      this.options.log.error('job failed', {
+        job: status.name,
+        step: failure.step,
+        error: String(failure.error),
+        failures: status.failures,
+        retry_in_ms: retryInMs,
+      });
     }
   }
 
@@ -200,6 +221,11 @@ function checkSchedule(job: Job): void {
   const ok =
     'everyMs' in schedule
       ? Number.isFinite(schedule.everyMs) && schedule.everyMs > 0
-      : Number.isInteger(schedule.dailyAt.hour) && schedule.dailyAt.hour >= 0 && schedule.dailyAt.hour < 24 && Number.isInteger(schedule.dailyAt.minute) && schedule.dailyAt.minute >= 0 && schedule.dailyAt.minute < 60;
+      : Number.isInteger(schedule.dailyAt.hour) &&
+        schedule.dailyAt.hour >= 0 &&
+        schedule.dailyAt.hour < 24 &&
+        Number.isInteger(schedule.dailyAt.minute) &&
+        schedule.dailyAt.minute >= 0 &&
+        schedule.dailyAt.minute < 60;
   if (!ok) throw new Error(`job ${job.name} has no usable schedule: ${JSON.stringify(schedule)}`);
 }

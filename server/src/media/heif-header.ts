@@ -71,7 +71,7 @@ function boxHeader(buf: Buffer, at: number, left: number): BoxHeader | null {
 
 function largestIspe(buf: Buffer, from: number, to: number, depth: number): HeifSize | null {
   let best: HeifSize | null = null;
-  for (let at = from; at < to; ) {
+  for (let at = from; at < to;) {
     const box = boxHeader(buf, at, to - at);
     if (!box) return best;
     const body = at + box.headerSize + (FULL_BOXES.has(box.type) ? 4 : 0);

@@ -105,7 +105,12 @@ async function processSvg(file: string, limits: MediaLimits, sizes: readonly Thu
   return processImage(await fs.readFile(file), limits, sizes);
 }
 
-async function processImage(file: string | Buffer, limits: MediaLimits, sizes: readonly ThumbnailSize[], meta?: { takenAt: number | null }): Promise<MediaInfo> {
+async function processImage(
+  file: string | Buffer,
+  limits: MediaLimits,
+  sizes: readonly ThumbnailSize[],
+  meta?: { takenAt: number | null },
+): Promise<MediaInfo> {
   const info: MediaInfo = { width: null, height: null, takenAt: meta?.takenAt ?? null, thumbnails: null, failure: null };
   let metadata: Metadata;
   try {
@@ -147,7 +152,12 @@ export async function renderThumbnails(
   // Decoded straight to the largest size asked for, so JPEG shrink-on-load picks the smallest
   // scale that still covers it; smaller sizes are made from those pixels, not a second decode.
   const largest = Math.max(...sizes) as ThumbnailSize;
-  const decoder = sharp(input, { limitInputPixels: limits.maxPixels, failOn: 'error', sequentialRead: true, ...(pixels && { raw: pixels }) });
+  const decoder = sharp(input, {
+    limitInputPixels: limits.maxPixels,
+    failOn: 'error',
+    sequentialRead: true,
+    ...(pixels && { raw: pixels }),
+  });
   const decoded = (autoOrient ? decoder.rotate() : decoder)
     .timeout({ seconds: Math.ceil(limits.timeoutMs / 1000) })
     .resize({ width: largest, height: largest, fit: 'inside', withoutEnlargement: true });
@@ -160,7 +170,10 @@ export async function renderThumbnails(
   const { data, info } = await decoded.raw().toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
   for (const size of sizes) {
-    const encoded = await sharp(data, raw).resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true }).webp(WEBP).toBuffer();
+    const encoded = await sharp(data, raw)
+      .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
+      .webp(WEBP)
+      .toBuffer();
     out.set(size, encoded);
   }
   return out;
@@ -175,7 +188,12 @@ async function processHeif(file: string, tools: MediaTools, limits: MediaLimits,
   // Before any decoder sees the file: a fake HEIC of 800 MB took a worker to 2.5 GB.
   const refused = await heifRefusal(file, limits);
   if (refused) return { width: null, height: null, takenAt: null, thumbnails: null, failure: refused };
-  const takenAt = await sharp(file).metadata().then((m) => (m.exif ? takenFromExif(m.exif) : null), () => null);
+  const takenAt = await sharp(file)
+    .metadata()
+    .then(
+      (m) => (m.exif ? takenFromExif(m.exif) : null),
+      () => null,
+    );
   if (!tools.heifConvert) {
     // An AV1-coded HEIF is an AVIF in all but its brand: sharp decodes it as it does AVIF (and
     // fails at once on HEVC, which it has no decoder for), while the WebAssembly fallback knows
@@ -196,7 +214,12 @@ async function processHeif(file: string, tools: MediaTools, limits: MediaLimits,
     });
     const info = await processImage(out, limits, sizes, { takenAt });
     if (info.takenAt === null) {
-      const exif = await sharp(out).metadata().then((m) => m.exif, () => undefined);
+      const exif = await sharp(out)
+        .metadata()
+        .then(
+          (m) => m.exif,
+          () => undefined,
+        );
       if (exif) info.takenAt = takenFromExif(exif);
     }
     return info;
@@ -253,7 +276,17 @@ async function processVideo(file: string, tools: MediaTools, limits: MediaLimits
     try {
       const probe = await runTool(
         tools.ffprobe,
-        ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height:stream_tags=rotate:stream_side_data=rotation:format_tags=creation_time', '-of', 'json', file],
+        [
+          '-v',
+          'error',
+          '-select_streams',
+          'v:0',
+          '-show_entries',
+          'stream=width,height:stream_tags=rotate:stream_side_data=rotation:format_tags=creation_time',
+          '-of',
+          'json',
+          file,
+        ],
         { timeoutMs: limits.timeoutMs, memoryBytes: limits.toolMemoryBytes, prlimit: tools.prlimit },
       );
       Object.assign(info, videoFields(JSON.parse(probe.stdout.toString('utf8'))));

@@ -16,9 +16,7 @@ export function runTool(
   options: { timeoutMs: number; memoryBytes?: number; prlimit?: string | null },
 ): Promise<ToolResult> {
   const [file, argv] =
-    options.memoryBytes && options.prlimit
-      ? [options.prlimit, [`--as=${options.memoryBytes}`, '--', command, ...args]]
-      : [command, args];
+    options.memoryBytes && options.prlimit ? [options.prlimit, [`--as=${options.memoryBytes}`, '--', command, ...args]] : [command, args];
   return new Promise((resolve, reject) => {
     const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -31,7 +31,10 @@ interface Pending {
 export class MediaWorkerPool {
   private readonly slots: Slot[];
   private readonly waiting: Pending[] = [];
-  private readonly running = new Map<ChildProcess, { pending: Pending; timer: NodeJS.Timeout; watch: NodeJS.Timeout; overMemory: boolean }>();
+  private readonly running = new Map<
+    ChildProcess,
+    { pending: Pending; timer: NodeJS.Timeout; watch: NodeJS.Timeout; overMemory: boolean }
+  >();
   private nextId = 1;
   private closed = false;
 
@@ -114,7 +117,9 @@ export class MediaWorkerPool {
     child.on('message', (reply: WorkerReply) => this.finish(slot, child, fromReply(reply)));
     child.on('exit', (code, signal) => {
       if (slot.child === child) slot.child = null;
-      const why = this.running.get(child)?.overMemory ? `used more than ${this.limits.workerMemoryBytes} bytes of memory` : `stopped (${signal ?? `exit ${code}`})`;
+      const why = this.running.get(child)?.overMemory
+        ? `used more than ${this.limits.workerMemoryBytes} bytes of memory`
+        : `stopped (${signal ?? `exit ${code}`})`;
       this.finish(slot, child, failed(`media worker ${why} on this file`));
     });
     return child;

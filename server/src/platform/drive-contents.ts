@@ -19,8 +19,33 @@ export interface FolderSummary {
 }
 
 const PHOTO_EXTENSIONS = new Set([
-  '.jpg', '.jpeg', '.png', '.gif', '.webp', '.avif', '.heic', '.heif', '.tif', '.tiff', '.bmp', '.dng', '.cr2', '.cr3', '.nef', '.arw', '.raf', '.orf', '.rw2',
-  '.mp4', '.m4v', '.mov', '.webm', '.mkv', '.avi', '.3gp', '.mts',
+  '.jpg',
+  '.jpeg',
+  '.png',
+  '.gif',
+  '.webp',
+  '.avif',
+  '.heic',
+  '.heif',
+  '.tif',
+  '.tiff',
+  '.bmp',
+  '.dng',
+  '.cr2',
+  '.cr3',
+  '.nef',
+  '.arw',
+  '.raf',
+  '.orf',
+  '.rw2',
+  '.mp4',
+  '.m4v',
+  '.mov',
+  '.webm',
+  '.mkv',
+  '.avi',
+  '.3gp',
+  '.mts',
 ]);
 /** Made by mkfs on every ext file system; not the owner's. */
 const FILESYSTEM_OWN = new Set(['lost+found']);

@@ -35,7 +35,7 @@ export function blockDevicesFromSysteminformation(entries: SiBlockDevice[], plat
       const parent = windows ? null : (/^(disk\d+(?:s\d+)*)s\d+$/.exec(name)?.[1] ?? null);
       return {
         name,
-        path: windows ? (e.name || e.identifier) : e.name || `/dev/${name}`,
+        path: windows ? e.name || e.identifier : e.name || `/dev/${name}`,
         size: Number(e.size) || 0,
         model: e.model?.trim() || null,
         removable: e.removable === true,

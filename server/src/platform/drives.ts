@@ -51,7 +51,12 @@ export async function listBlockDevices(): Promise<BlockDevice[]> {
   // A Linux without util-linux's lsblk (a minimal container) shows no drives, and the
   // capabilities say what to install: never an error page.
   if (!lsblkInstalled()) return [];
-  const out = await runCommand('lsblk', ['-J', '-b', '-o', 'NAME,PATH,SIZE,MODEL,VENDOR,TRAN,RM,TYPE,FSTYPE,LABEL,UUID,MOUNTPOINTS,PKNAME']);
+  const out = await runCommand('lsblk', [
+    '-J',
+    '-b',
+    '-o',
+    'NAME,PATH,SIZE,MODEL,VENDOR,TRAN,RM,TYPE,FSTYPE,LABEL,UUID,MOUNTPOINTS,PKNAME',
+  ]);
   const parsed = JSON.parse(out) as { blockdevices: LsblkEntry[] };
   const flat: BlockDevice[] = [];
   const walk = (entry: LsblkEntry, parent: string | null) => {
@@ -112,12 +117,18 @@ export async function listBlockDevicesProbed(options: { readEveryDevice?: boolea
 export async function probeFilesystem(device: string): Promise<FilesystemProbe | null> {
   try {
     const out = await runCommand('blkid', ['-p', '-o', 'export', '--', device]);
-    const fields = Object.fromEntries(out.split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2)));
+    const fields = Object.fromEntries(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+    );
     return { filesystem: fields.TYPE ?? null, label: fields.LABEL ?? null, uuid: fields.UUID ?? null };
   } catch (error) {
     // blkid exits 2 and prints nothing when it finds nothing (an empty or unknown device); an
     // unreadable device exits 2 too, with an error on stderr.
-    if (error instanceof CommandError && error.exitCode === 2 && error.stderr.trim() === '') return { filesystem: null, label: null, uuid: null };
+    if (error instanceof CommandError && error.exitCode === 2 && error.stderr.trim() === '')
+      return { filesystem: null, label: null, uuid: null };
     return null;
   }
 }
@@ -217,6 +228,10 @@ export function udisksFormatArguments(objectPath: string, filesystem: Filesystem
 
 /** The object path `udisksctl info -b` starts with: "/org/freedesktop/UDisks2/block_devices/sdb1:". */
 export function udisksObjectPath(info: string): string | null {
-  const first = info.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+  const first =
+    info
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '';
   return /^\/org\/freedesktop\/UDisks2\/block_devices\/\w+:$/.test(first) ? first.slice(0, -1) : null;
 }

@@ -33,7 +33,8 @@ export function mountOf(target: string): MountEntry | undefined {
   const resolved = path.resolve(target);
   let best: MountEntry | undefined;
   for (const mount of listMounts()) {
-    const inside = resolved === mount.mountPoint || resolved.startsWith(mount.mountPoint.endsWith('/') ? mount.mountPoint : `${mount.mountPoint}/`);
+    const inside =
+      resolved === mount.mountPoint || resolved.startsWith(mount.mountPoint.endsWith('/') ? mount.mountPoint : `${mount.mountPoint}/`);
     if (inside && (!best || mount.mountPoint.length > best.mountPoint.length)) best = mount;
   }
   return best;

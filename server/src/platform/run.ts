@@ -42,7 +42,9 @@ export function runCommand(command: string, args: string[], timeoutMs = 30_000):
   return new Promise((resolve, reject) => {
     execFile(command, args, { timeout: timeoutMs, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) {
-        const detail = String(stderr || error.message).trim().slice(0, 500);
+        const detail = String(stderr || error.message)
+          .trim()
+          .slice(0, 500);
         const exitCode = typeof error.code === 'number' ? error.code : null;
         reject(new CommandError(`${command} ${args.join(' ')} failed: ${detail}`, String(stderr), exitCode, { cause: error }));
       } else {

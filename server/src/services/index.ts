@@ -94,7 +94,10 @@ export interface ServiceParts {
   storage: StorageHealth;
 }
 
-export function createServices(deps: ServiceDeps, { serverId, content, keys, thumbs, mediaTools, origin, storage }: ServiceParts): Services {
+export function createServices(
+  deps: ServiceDeps,
+  { serverId, content, keys, thumbs, mediaTools, origin, storage }: ServiceParts,
+): Services {
   const settings = new SettingsService(deps, () => origin.reach());
   const sessions = new SessionService(deps, keys.pairing);
   const twoFactor = new TwoFactorService(deps, settings, new SecretBox(keys.totp));

@@ -17,9 +17,7 @@ export class ActivityRepo {
     this.stmts = {
       insert: db.prepare(`INSERT INTO activity (id, user_id, actor_id, type, node_id, at, details)
         VALUES (@id, @user_id, @actor_id, @type, @node_id, @at, @details)`),
-      page: db.prepare(
-        'SELECT * FROM activity WHERE user_id = @user AND (@before IS NULL OR id < @before) ORDER BY id DESC LIMIT @limit',
-      ),
+      page: db.prepare('SELECT * FROM activity WHERE user_id = @user AND (@before IS NULL OR id < @before) ORDER BY id DESC LIMIT @limit'),
     };
   }
 

@@ -105,7 +105,8 @@ export class BackupArchive {
     const out: SnapshotSummary[] = [];
     for (const id of await this.snapshotFolders()) {
       const manifest = await this.manifest(id);
-      if (manifest) out.push({ id, at: manifest.at, files: manifest.files.length, bytes: manifest.files.reduce((sum, f) => sum + f.size, 0) });
+      if (manifest)
+        out.push({ id, at: manifest.at, files: manifest.files.length, bytes: manifest.files.reduce((sum, f) => sum + f.size, 0) });
     }
     return out.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
   }
@@ -120,7 +121,8 @@ export class BackupArchive {
       throw unreachable(error);
     }
     const manifest = JSON.parse(text) as Manifest;
-    if (manifest.format !== ARCHIVE_FORMAT || !Array.isArray(manifest.files)) throw new Error(`snapshot ${id}: not a ${ARCHIVE_FORMAT} manifest`);
+    if (manifest.format !== ARCHIVE_FORMAT || !Array.isArray(manifest.files))
+      throw new Error(`snapshot ${id}: not a ${ARCHIVE_FORMAT} manifest`);
     return manifest;
   }
 
@@ -130,7 +132,8 @@ export class BackupArchive {
       for (const id of await this.snapshotFolders()) {
         if ((await this.manifest(id)) === null) await fs.rm(path.join(this.root, 'snapshots', id), { recursive: true, force: true });
       }
-      for (const name of await fs.readdir(path.join(this.root, 'tmp'))) await fs.rm(path.join(this.root, 'tmp', name), { recursive: true, force: true });
+      for (const name of await fs.readdir(path.join(this.root, 'tmp')))
+        await fs.rm(path.join(this.root, 'tmp', name), { recursive: true, force: true });
     });
   }
 
@@ -155,7 +158,11 @@ export class BackupArchive {
    * Streams `source` into the archive at `relative`: into tmp/ while hashing, fsynced, then renamed
    * into place and the folder fsynced. Never more than a chunk in memory.
    */
-  async write(source: Readable, relative: string, options: { signal: AbortSignal; onBytes?: (n: number) => void }): Promise<{ size: number; sha256: string }> {
+  async write(
+    source: Readable,
+    relative: string,
+    options: { signal: AbortSignal; onBytes?: (n: number) => void },
+  ): Promise<{ size: number; sha256: string }> {
     const hash = crypto.createHash('sha256');
     let size = 0;
     const temp = path.join(this.root, 'tmp', `${crypto.randomBytes(8).toString('hex')}.part`);
@@ -239,7 +246,9 @@ export class BackupArchive {
 
   private async snapshotFolders(): Promise<string[]> {
     try {
-      return (await fs.readdir(path.join(this.root, 'snapshots'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+      return (await fs.readdir(path.join(this.root, 'snapshots'), { withFileTypes: true }))
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name);
     } catch (error) {
       throw unreachable(error);
     }
@@ -257,7 +266,8 @@ async function guard(work: () => Promise<void>): Promise<void> {
 function unreachable(error: unknown): Error {
   if (error instanceof ArchiveUnreachable) return error;
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EIO' || code === 'ENODEV' || code === 'ENXIO') return new ArchiveUnreachable('missing', error);
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EIO' || code === 'ENODEV' || code === 'ENXIO')
+    return new ArchiveUnreachable('missing', error);
   if (code === 'ENOSPC' || code === 'EDQUOT') return new ArchiveUnreachable('full', error);
   if (code === 'EROFS') return new ArchiveUnreachable('read_only', error);
   if (code === 'EACCES' || code === 'EPERM') return new ArchiveUnreachable('denied', error);

@@ -39,7 +39,9 @@ export interface ContentRef {
   sha256: string | null;
 }
 
-export type DestinationChanges = Partial<Pick<BackupDestinationRow, 'name' | 'daily_at' | 'keep_daily' | 'keep_weekly' | 'keep_monthly' | 'next_run_at'>>;
+export type DestinationChanges = Partial<
+  Pick<BackupDestinationRow, 'name' | 'daily_at' | 'keep_daily' | 'keep_weekly' | 'keep_monthly' | 'next_run_at'>
+>;
 
 export class BackupRepo {
   private readonly stmts;
@@ -49,23 +51,29 @@ export class BackupRepo {
       all: db.prepare('SELECT * FROM backup_destinations ORDER BY created_at, id'),
       byId: db.prepare('SELECT * FROM backup_destinations WHERE id = ?'),
       byPath: db.prepare('SELECT * FROM backup_destinations WHERE path = ?'),
-      insert: db.prepare(`INSERT INTO backup_destinations (id, kind, name, path, encrypted, daily_at, keep_daily, keep_weekly, keep_monthly, next_run_at, created_at)
+      insert:
+        db.prepare(`INSERT INTO backup_destinations (id, kind, name, path, encrypted, daily_at, keep_daily, keep_weekly, keep_monthly, next_run_at, created_at)
         VALUES (@id, @kind, @name, @path, @encrypted, @daily_at, @keep_daily, @keep_weekly, @keep_monthly, @next_run_at, @created_at)`),
       remove: db.prepare('DELETE FROM backup_destinations WHERE id = ?'),
       setStored: db.prepare('UPDATE backup_destinations SET stored_bytes = ? WHERE id = ?'),
-      insertRun: db.prepare(`INSERT INTO backup_runs (id, destination_id, kind, state, started_at) VALUES (@id, @destination_id, @kind, 'running', @started_at)`),
+      insertRun: db.prepare(
+        `INSERT INTO backup_runs (id, destination_id, kind, state, started_at) VALUES (@id, @destination_id, @kind, 'running', @started_at)`,
+      ),
       progress: db.prepare('UPDATE backup_runs SET files = @files, bytes = @bytes, bytes_copied = @bytes_copied WHERE id = @id'),
-      finish: db.prepare(`UPDATE backup_runs SET state = @state, finished_at = @finished_at, files = @files, bytes = @bytes, bytes_copied = @bytes_copied,
+      finish:
+        db.prepare(`UPDATE backup_runs SET state = @state, finished_at = @finished_at, files = @files, bytes = @bytes, bytes_copied = @bytes_copied,
         problems = @problems, error = @error, snapshot_id = @snapshot_id WHERE id = @id`),
       run: db.prepare('SELECT * FROM backup_runs WHERE id = ?'),
-      lastRun: db.prepare("SELECT * FROM backup_runs WHERE destination_id = ? AND kind = 'backup' ORDER BY started_at DESC, rowid DESC LIMIT 1"),
+      lastRun: db.prepare(
+        "SELECT * FROM backup_runs WHERE destination_id = ? AND kind = 'backup' ORDER BY started_at DESC, rowid DESC LIMIT 1",
+      ),
       lastSuccess: db.prepare(
         "SELECT * FROM backup_runs WHERE destination_id = ? AND kind = 'backup' AND state = 'succeeded' ORDER BY started_at DESC, rowid DESC LIMIT 1",
       ),
-      lastVerify: db.prepare("SELECT * FROM backup_runs WHERE destination_id = ? AND kind = 'verify' ORDER BY started_at DESC, rowid DESC LIMIT 1"),
-      interrupted: db.prepare(
-        "UPDATE backup_runs SET state = 'failed', finished_at = @at, error = @error WHERE state = 'running'",
+      lastVerify: db.prepare(
+        "SELECT * FROM backup_runs WHERE destination_id = ? AND kind = 'verify' ORDER BY started_at DESC, rowid DESC LIMIT 1",
       ),
+      interrupted: db.prepare("UPDATE backup_runs SET state = 'failed', finished_at = @at, error = @error WHERE state = 'running'"),
     };
   }
 
@@ -88,7 +96,9 @@ export class BackupRepo {
   update(id: string, changes: DestinationChanges): void {
     const columns = Object.keys(changes).filter((key) => /^(name|daily_at|keep_daily|keep_weekly|keep_monthly|next_run_at)$/.test(key));
     if (columns.length === 0) return;
-    this.db.prepare(`UPDATE backup_destinations SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`).run({ ...changes, id });
+    this.db
+      .prepare(`UPDATE backup_destinations SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`)
+      .run({ ...changes, id });
   }
 
   remove(id: string): void {
@@ -140,7 +150,9 @@ export class BackupRepo {
 
 /** The content files a (copied) database refers to, one row each, without building a list of objects. */
 export function* contentOf(db: Db): Generator<ContentRef> {
-  const rows = db.prepareRaw('SELECT library_id, blob, max(size), max(sha256) FROM node_versions GROUP BY library_id, blob ORDER BY library_id, blob').iterate();
+  const rows = db
+    .prepareRaw('SELECT library_id, blob, max(size), max(sha256) FROM node_versions GROUP BY library_id, blob ORDER BY library_id, blob')
+    .iterate();
   for (const row of rows) {
     const [library_id, blob, size, sha256] = row as [string, string, number, string | null];
     yield { library_id, blob, size: Number(size), sha256 };
@@ -153,5 +165,7 @@ export function* contentOf(db: Db): Generator<ContentRef> {
  * becomes a snapshot). Left as "running", the restored server would call it cut short.
  */
 export function recordRunInCopy(copy: Db, run: { id: string; snapshotId: string; at: number }): void {
-  copy.prepare("UPDATE backup_runs SET state = 'succeeded', finished_at = ?, snapshot_id = ? WHERE id = ?").run(run.at, run.snapshotId, run.id);
+  copy
+    .prepare("UPDATE backup_runs SET state = 'succeeded', finished_at = ?, snapshot_id = ? WHERE id = ?")
+    .run(run.at, run.snapshotId, run.id);
 }

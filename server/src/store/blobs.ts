@@ -17,7 +17,10 @@ export class BlobStore {
   constructor(readonly root: string) {}
 
   static async open(root: string): Promise<BlobStore> {
-    const made = [await fs.mkdir(path.join(root, 'blobs'), { recursive: true }), await fs.mkdir(path.join(root, 'tmp'), { recursive: true })];
+    const made = [
+      await fs.mkdir(path.join(root, 'blobs'), { recursive: true }),
+      await fs.mkdir(path.join(root, 'tmp'), { recursive: true }),
+    ];
     // New folders are entries of the library folder: durable before anything inside them is.
     if (made.some((first) => first !== undefined)) await syncFolder(root);
     return new BlobStore(root);

@@ -31,7 +31,12 @@ const EVIDENCE_SCAN_LIMIT = 10_000;
  * keeps every file the database does not know (services/files/reconcile.ts), so nothing newer than
  * the backup is lost either.
  */
-export function openGuardedDatabase(dataDir: string, engine: EngineChoice, mintId: () => string, open = (file: string) => openDatabase(file, engine)): Db {
+export function openGuardedDatabase(
+  dataDir: string,
+  engine: EngineChoice,
+  mintId: () => string,
+  open = (file: string) => openDatabase(file, engine),
+): Db {
   const file = path.join(dataDir, DATABASE_FILE);
   const filesDir = path.join(dataDir, 'files');
   const seal = readSeal(filesDir);
@@ -40,7 +45,8 @@ export function openGuardedDatabase(dataDir: string, engine: EngineChoice, mintI
   const size = fileSize(file);
 
   if (size === null || size === 0) {
-    if (seal !== null || content || hadDatabase(filesDir)) throw missing(file, size === null ? 'is missing' : 'is empty (0 bytes)', content);
+    if (seal !== null || content || hadDatabase(filesDir))
+      throw missing(file, size === null ? 'is missing' : 'is empty (0 bytes)', content);
   } else {
     checkDatabase(file, engine, seal, filesDir, content);
   }
@@ -74,7 +80,10 @@ function checkDatabase(file: string, engine: EngineChoice, seal: string | null, 
       facts = readFacts(probe);
     }
     if (seal !== null && facts.serverId !== seal) {
-      throw notThisContent(file, facts.serverId === null ? 'a database made anew, not the one these files belong to' : 'the database of another Hearth install');
+      throw notThisContent(
+        file,
+        facts.serverId === null ? 'a database made anew, not the one these files belong to' : 'the database of another Hearth install',
+      );
     }
     if (seal === null && content && (facts.serverId === null || !knowsSomeContent(probe, filesDir))) {
       throw notThisContent(file, 'a database that knows none of the files stored here');
@@ -107,7 +116,9 @@ interface DatabaseFacts {
 }
 
 function readFacts(db: Db): DatabaseFacts {
-  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+  const tables = new Set(
+    (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name),
+  );
   // A database made by SQLite but never by Hearth (no tables yet) is as good as new.
   if (!tables.has('meta')) return { serverId: null, hasUsers: false, hasContentRows: false };
   const serverId = new KeyValueRepo(db, 'meta').get<string>(SERVER_ID_KEY) ?? null;
@@ -123,7 +134,9 @@ function readFacts(db: Db): DatabaseFacts {
 
 /** Whether the database records at least one of the internal library's files (a version, a deletion, an upload). */
 function knowsSomeContent(db: Db, filesDir: string): boolean {
-  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+  const tables = new Set(
+    (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name),
+  );
   const lookup = (table: string, sql: string) => (tables.has(table) ? db.prepare(sql) : null);
   const version = lookup('node_versions', 'SELECT 1 FROM node_versions WHERE library_id = ? AND blob = ?');
   const garbage = lookup('content_garbage', 'SELECT 1 FROM content_garbage WHERE library_id = ? AND blob = ?');

@@ -83,7 +83,10 @@ export class ContentStores {
 
 /** What a file system or a desktop puts in a folder by itself: not the owner's files. */
 function isHousekeeping(name: string): boolean {
-  return ['lost+found', 'System Volume Information', '$RECYCLE.BIN', '.DS_Store', '.Spotlight-V100', '.fseventsd', '.Trashes'].includes(name) || name.startsWith('.Trash-');
+  return (
+    ['lost+found', 'System Volume Information', '$RECYCLE.BIN', '.DS_Store', '.Spotlight-V100', '.fseventsd', '.Trashes'].includes(name) ||
+    name.startsWith('.Trash-')
+  );
 }
 
 /** The folders a library owns outright: content files, and uploads under way. */

@@ -68,7 +68,10 @@ function diskRefusal(error: unknown, dataDir: string): StorageFault | null {
 
 /** Said every time: a server without the lock is one a second server would not be kept from. */
 function withoutLock(log: Pick<Logger, 'warn'>, dataDir: string, why: string): DataDirLock {
-  log.warn('running without the data folder\'s lock: a second server started on this folder now would not be refused', { path: dataDir, reason: why });
+  log.warn("running without the data folder's lock: a second server started on this folder now would not be refused", {
+    path: dataDir,
+    reason: why,
+  });
   return { release: () => {} };
 }
 
@@ -132,7 +135,11 @@ function readHolder(dataDir: string): Holder | null {
 /** What this process is, in words an owner recognises in a task manager or `ps`. */
 function describeThisProcess(): string {
   const what = process.versions.electron !== undefined ? 'the Hearth desktop app' : 'a Hearth server';
-  const command = process.argv.slice(1).map((arg) => path.basename(arg)).join(' ').slice(0, 120);
+  const command = process.argv
+    .slice(1)
+    .map((arg) => path.basename(arg))
+    .join(' ')
+    .slice(0, 120);
   return `${what} (${path.basename(process.execPath)}${command ? ` ${command}` : ''}), running since ${new Date().toISOString()}`;
 }
 

@@ -42,7 +42,13 @@ export interface OpenDataDir {
  * StartRefused whose message tells the owner what is wrong and what to do. `open` opens the
  * database once it is judged the right one (the server's opener copes with a full disk).
  */
-export function openDataDir(dataDir: string, engine: EngineChoice, log: Pick<Logger, 'warn'>, mintId: () => string, open?: (file: string) => Db): OpenDataDir {
+export function openDataDir(
+  dataDir: string,
+  engine: EngineChoice,
+  log: Pick<Logger, 'warn'>,
+  mintId: () => string,
+  open?: (file: string) => Db,
+): OpenDataDir {
   const lock = lockDataDir(dataDir, engine, log);
   let db: Db;
   try {

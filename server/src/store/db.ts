@@ -72,8 +72,7 @@ export function migrate(db: Db): void {
   const current = db.pragma('user_version') as number;
   if (current > MIGRATIONS.length) {
     throw new Error(
-      `The database is at schema ${current}, newer than this server (${MIGRATIONS.length}). ` +
-        'Run a newer version of the server.',
+      `The database is at schema ${current}, newer than this server (${MIGRATIONS.length}). ` + 'Run a newer version of the server.',
     );
   }
   for (let version = current + 1; version <= MIGRATIONS.length; version++) {

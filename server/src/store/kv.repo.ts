@@ -8,9 +8,7 @@ export class KeyValueRepo {
     this.stmts = {
       all: db.prepare(`SELECT key, value FROM ${table}`),
       get: db.prepare(`SELECT value FROM ${table} WHERE key = ?`),
-      put: db.prepare(
-        `INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-      ),
+      put: db.prepare(`INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
       insertIfAbsent: db.prepare(`INSERT INTO ${table} (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`),
     };
   }

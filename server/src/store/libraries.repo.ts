@@ -24,8 +24,7 @@ export interface MountedMember {
 
 /** How to bring a library's file system back: one drive, or a mergerfs pool of drives. */
 export type MountSpec =
-  | { kind: 'drive'; member: MountedMember }
-  | { kind: 'pool'; mount_point: string; min_free_bytes: number; members: MountedMember[] };
+  { kind: 'drive'; member: MountedMember } | { kind: 'pool'; mount_point: string; min_free_bytes: number; members: MountedMember[] };
 
 export function parseMountSpec(row: LibraryRow): MountSpec | null {
   return row.mount_spec === null ? null : (JSON.parse(row.mount_spec) as MountSpec);

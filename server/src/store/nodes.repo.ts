@@ -147,9 +147,7 @@ export class NodesRepo {
           mime_type, version, created_by, created_at, updated_at, taken_sort, is_media)
         VALUES (@id, @owner_id, @parent_id, @type, @name, @name_key, @sort_name, @search_name, @size,
           @mime_type, @version, @created_by, @created_at, @created_at, @created_at, @is_media)`),
-      activeSibling: db.prepare(
-        'SELECT id FROM nodes WHERE container = @container AND name_key = @name_key AND in_trash = 0',
-      ),
+      activeSibling: db.prepare('SELECT id FROM nodes WHERE container = @container AND name_key = @name_key AND in_trash = 0'),
       siblingKeysLike: db.prepare(
         "SELECT name_key FROM nodes WHERE container = @container AND in_trash = 0 AND name_key LIKE @pattern ESCAPE '\\'",
       ),
@@ -241,10 +239,12 @@ export class NodesRepo {
 
   unstarSubtree(userId: string, nodeId: string): void {
     this.db
-      .prepare(`WITH RECURSIVE down(id) AS (
+      .prepare(
+        `WITH RECURSIVE down(id) AS (
           SELECT id FROM nodes WHERE id = @node
           UNION ALL SELECT n.id FROM nodes n JOIN down ON n.parent_id = down.id)
-        DELETE FROM stars WHERE user_id = @user AND node_id IN (SELECT id FROM down)`)
+        DELETE FROM stars WHERE user_id = @user AND node_id IN (SELECT id FROM down)`,
+      )
       .run({ node: nodeId, user: userId });
   }
 
@@ -314,11 +314,7 @@ export class NodesRepo {
     const column = SORT_COLUMN[q.sort];
     const dir = q.desc ? 'DESC' : 'ASC';
     const cmp = q.desc ? '<' : '>';
-    const order = [
-      ...(q.foldersFirst ? ['n.kind_rank ASC'] : []),
-      `n.${column} ${dir}`,
-      `n.id ${dir}`,
-    ].join(', ');
+    const order = [...(q.foldersFirst ? ['n.kind_rank ASC'] : []), `n.${column} ${dir}`, `n.id ${dir}`].join(', ');
     let after = '';
     const params: Record<string, unknown> = { viewer: q.viewerId, limit: q.limit };
     const where = [scopeWhere(q.scope, params)];
@@ -340,9 +336,7 @@ export class NodesRepo {
       params.after_value = q.after.value;
       params.after_id = q.after.id;
       const within = `(n.${column} ${cmp} @after_value OR (n.${column} = @after_value AND n.id ${cmp} @after_id))`;
-      after = q.foldersFirst
-        ? `AND (n.kind_rank > @after_kind OR (n.kind_rank = @after_kind AND ${within}))`
-        : `AND ${within}`;
+      after = q.foldersFirst ? `AND (n.kind_rank > @after_kind OR (n.kind_rank = @after_kind AND ${within}))` : `AND ${within}`;
     }
     // The column order is listedRow's.
     const sql = `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred,

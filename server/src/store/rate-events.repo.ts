@@ -12,9 +12,7 @@ export class RateEventsRepo {
     this.stmts = {
       insert: db.prepare('INSERT INTO rate_events (bucket, at) VALUES (?, ?)'),
       since: db.prepare('SELECT count(*) AS n, min(at) AS oldest FROM rate_events WHERE bucket = ? AND at > ?'),
-      before: db.prepare(
-        'SELECT count(*) AS n, max(at) AS latest FROM rate_events WHERE bucket = ? AND at > ? AND rowid < ?',
-      ),
+      before: db.prepare('SELECT count(*) AS n, max(at) AS latest FROM rate_events WHERE bucket = ? AND at > ? AND rowid < ?'),
       remove: db.prepare('DELETE FROM rate_events WHERE rowid = ?'),
       moveTo: db.prepare('UPDATE rate_events SET at = ? WHERE rowid = ?'),
       clear: db.prepare('DELETE FROM rate_events WHERE bucket = ?'),

@@ -91,7 +91,8 @@ export class SharesRepo {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      insert: db.prepare(`INSERT INTO shares (id, node_id, created_by, token_hash, salt, password_hash, allow_download, expires_at, created_at)
+      insert:
+        db.prepare(`INSERT INTO shares (id, node_id, created_by, token_hash, salt, password_hash, allow_download, expires_at, created_at)
         VALUES (@id, @node_id, @created_by, @token_hash, @salt, @password_hash, @allow_download, @expires_at, @created_at)`),
       byId: db.prepare('SELECT * FROM shares WHERE id = ?'),
       byTokenHash: db.prepare('SELECT * FROM shares WHERE token_hash = ?'),

@@ -33,13 +33,13 @@ export class UploadsRepo {
       setBlob: db.prepare('UPDATE uploads SET blob = ? WHERE id = ?'),
       markCompleted: db.prepare('UPDATE uploads SET completed_node_id = ?, expires_at = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM uploads WHERE id = ?'),
-      expired: db.prepare(
-        'SELECT * FROM uploads WHERE expires_at <= ? AND (blob IS NULL OR completed_node_id IS NOT NULL) LIMIT 500',
-      ),
+      expired: db.prepare('SELECT * FROM uploads WHERE expires_at <= ? AND (blob IS NULL OR completed_node_id IS NOT NULL) LIMIT 500'),
       holdsBlob: db.prepare('SELECT 1 FROM uploads WHERE blob = ?'),
       all: db.prepare('SELECT * FROM uploads'),
       cutShort: db.prepare('SELECT * FROM uploads WHERE blob IS NOT NULL AND completed_node_id IS NULL LIMIT 500'),
-      pendingBytes: db.prepare('SELECT coalesce(sum(coalesce(length, offset)), 0) AS n FROM uploads WHERE owner_id = ? AND completed_node_id IS NULL'),
+      pendingBytes: db.prepare(
+        'SELECT coalesce(sum(coalesce(length, offset)), 0) AS n FROM uploads WHERE owner_id = ? AND completed_node_id IS NULL',
+      ),
       activeOnLibrary: db.prepare('SELECT count(*) AS n FROM uploads WHERE library_id = ? AND completed_node_id IS NULL'),
       removeCompletedOnLibrary: db.prepare('DELETE FROM uploads WHERE library_id = ? AND completed_node_id IS NOT NULL'),
     };

@@ -141,9 +141,7 @@ export class RecoveryCodesRepo {
     this.stmts = {
       deleteForUser: db.prepare('DELETE FROM recovery_codes WHERE user_id = ?'),
       insert: db.prepare('INSERT INTO recovery_codes (code_hash, user_id) VALUES (?, ?)'),
-      consume: db.prepare(
-        'UPDATE recovery_codes SET used_at = ? WHERE code_hash = ? AND user_id = ? AND used_at IS NULL',
-      ),
+      consume: db.prepare('UPDATE recovery_codes SET used_at = ? WHERE code_hash = ? AND user_id = ? AND used_at IS NULL'),
     };
   }
 

@@ -18,7 +18,8 @@ export class VersionsRepo {
 
   constructor(db: Db) {
     this.stmts = {
-      insert: db.prepare(`INSERT INTO node_versions (id, node_id, version, size, library_id, blob, sha256, mime_type, created_by, created_at)
+      insert:
+        db.prepare(`INSERT INTO node_versions (id, node_id, version, size, library_id, blob, sha256, mime_type, created_by, created_at)
         VALUES (@id, @node_id, @version, @size, @library_id, @blob, @sha256, @mime_type, @created_by, @created_at)`),
       byId: db.prepare('SELECT * FROM node_versions WHERE id = ?'),
       current: db.prepare('SELECT * FROM node_versions WHERE node_id = ? ORDER BY version DESC LIMIT 1'),

@@ -69,14 +69,16 @@ export async function tusCreate(ctx: Koa.Context, services: Services, actor: Act
   ctx.set('Upload-Expires', new Date(state.expiresAt).toUTCString());
   // creation-with-upload: the first bytes may ride on the POST itself.
   if (ctx.is(OCTET_STREAM) && (ctx.request.length ?? 0) > 0) {
-    const result = await services.uploads.append(actor, state.id, { offset: 0, checksum, bodyLength: ctx.request.length }, ctx.req).catch(async (error: unknown) => {
-      // An error answer carries no Location: an upload the client cannot address must not
-      // linger holding its quota reservation and temp file until it expires.
-      await services.uploads.terminate(actor, state.id).catch(() => {});
-      ctx.remove('Location');
-      ctx.remove('Upload-Expires');
-      throw error;
-    });
+    const result = await services.uploads
+      .append(actor, state.id, { offset: 0, checksum, bodyLength: ctx.request.length }, ctx.req)
+      .catch(async (error: unknown) => {
+        // An error answer carries no Location: an upload the client cannot address must not
+        // linger holding its quota reservation and temp file until it expires.
+        await services.uploads.terminate(actor, state.id).catch(() => {});
+        ctx.remove('Location');
+        ctx.remove('Upload-Expires');
+        throw error;
+      });
     answerAppend(ctx, result);
   } else if (length === 0) {
     const result = await services.uploads.append(actor, state.id, { offset: 0 }, Readable.from([]));

@@ -56,7 +56,13 @@ export class WsGateway {
 
   /** Per-connection queue figures, for tests and diagnostics. */
   stats(): { userId: string; sessionId: string; queued: number; queuedBytes: number; dropped: number }[] {
-    return [...this.connections].map((c) => ({ userId: c.userId, sessionId: c.sessionId, queued: c.queued, queuedBytes: c.queuedBytes, dropped: c.dropped }));
+    return [...this.connections].map((c) => ({
+      userId: c.userId,
+      sessionId: c.sessionId,
+      queued: c.queued,
+      queuedBytes: c.queuedBytes,
+      dropped: c.dropped,
+    }));
   }
 
   close(): void {
@@ -74,7 +80,10 @@ export class WsGateway {
       // has stopped parsing the connection by now, so a body would not reach the app: such a
       // request is refused rather than answered as if it had none.
       if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined) {
-        answerOnSocket(socket, new AppError('invalid_handshake', 'Only the WebSocket endpoint upgrades; send this request without an Upgrade header.'));
+        answerOnSocket(
+          socket,
+          new AppError('invalid_handshake', 'Only the WebSocket endpoint upgrades; send this request without an Upgrade header.'),
+        );
       } else {
         answerWithoutUpgrade(req, socket, this.handleRequest);
       }

@@ -89,8 +89,11 @@ test('a data folder on a read-only disk starts without the lock, and says so in 
     execFileSync('mount', ['-o', 'remount,ro', disk.mountPoint], { stdio: 'pipe' });
     const server = await spawnServer(dataDir, { STORAGE_RESERVE_MB: '0' });
     try {
-      assert.match(server.output(), /"level":"warn","msg":"running without the data folder's lock: a second server started on this folder now would not be refused"/);
-      assert.equal((await fetch(`${server.url}/healthz`).then((r) => r.json()) as any).checks.storage, 'read_only');
+      assert.match(
+        server.output(),
+        /"level":"warn","msg":"running without the data folder's lock: a second server started on this folder now would not be refused"/,
+      );
+      assert.equal(((await fetch(`${server.url}/healthz`).then((r) => r.json())) as any).checks.storage, 'read_only');
     } finally {
       await server.stop();
     }

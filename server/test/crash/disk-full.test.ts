@@ -90,7 +90,11 @@ describe('a data folder whose disk fills up', () => {
   });
 
   function tusRequest(url: string, method: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Response> {
-    return fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'Tus-Resumable': TUS, ...headers }, body: body as BodyInit | undefined });
+    return fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'Tus-Resumable': TUS, ...headers },
+      body: body as BodyInit | undefined,
+    });
   }
 
   async function record(method: string, response: Response, transfer: Transfer): Promise<Answer> {
@@ -98,7 +102,14 @@ describe('a data folder whose disk fills up', () => {
     let code: string | null = null;
     if (text.startsWith('{')) code = (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? null;
     const header = response.headers.get('upload-offset');
-    const answer: Answer = { method, status: response.status, code, offset: header === null ? null : Number(header), length: transfer.data.length, upload: transfer.name };
+    const answer: Answer = {
+      method,
+      status: response.status,
+      code,
+      offset: header === null ? null : Number(header),
+      length: transfer.data.length,
+      upload: transfer.name,
+    };
     answers.push(answer);
     if (answer.offset !== null) transfer.lastOffset = answer.offset;
     return answer;
@@ -122,7 +133,7 @@ describe('a data folder whose disk fills up', () => {
       assert.equal(head.status, 200);
       transfer.lastOffset = Number(head.headers.get('upload-offset'));
     }
-    for (let offset = transfer.lastOffset!; offset < transfer.data.length; ) {
+    for (let offset = transfer.lastOffset!; offset < transfer.data.length;) {
       const response = await tusRequest(
         `${server!.url}${transfer.location}`,
         'PATCH',
@@ -150,7 +161,8 @@ describe('a data folder whose disk fills up', () => {
         onAfterResponse: (request, response) => {
           const body = response.getBody();
           let code: string | null = null;
-          if (typeof body === 'string' && body.startsWith('{')) code = (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? null;
+          if (typeof body === 'string' && body.startsWith('{'))
+            code = (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? null;
           const header = response.getHeader('Upload-Offset');
           const answer: Answer = {
             method: request.getMethod(),
@@ -163,7 +175,8 @@ describe('a data folder whose disk fills up', () => {
           answers.push(answer);
           if (answer.offset !== null) transfer.lastOffset = answer.offset;
           transfer.nodeId = response.getHeader('Service-Node-Id') ?? transfer.nodeId;
-          if (request.getMethod() === 'POST' && response.getStatus() === 201) transfer.location = new URL(response.getHeader('Location')!, server!.url).pathname;
+          if (request.getMethod() === 'POST' && response.getStatus() === 201)
+            transfer.location = new URL(response.getHeader('Location')!, server!.url).pathname;
         },
         onError: () => resolve(),
         onSuccess: () => resolve(),
@@ -211,24 +224,42 @@ describe('a data folder whose disk fills up', () => {
     token = setup.body.access_token;
     refresh = setup.body.refresh_token;
     textId = await uploadFile(server!.api, token, Buffer.from('the shopping list'), { filename: 'notes.txt' });
-    const first = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#336699' } }).png().toBuffer();
+    const first = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     firstPhotoId = await uploadFile(server!.api, token, first, { filename: 'first.png' });
     await waitUntil(async () => (await client.get(`/nodes/${firstPhotoId}`, { token })).body.has_thumbnail === true, 'the first thumbnail');
 
     // Photos and videos queued for their thumbnails, one at a time and 27 megapixels each:
     // most are still waiting when the disk fills up.
-    const big = (i: number) => sharp({ create: { width: 6000, height: 4500, channels: 3, background: `#${(0x102030 * (i + 1)).toString(16).slice(-6)}` } }).png().toBuffer();
-    const media = [...(await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map(big))), await mediaFixture('clip.mp4'), await mediaFixture('rotated.mov')];
+    const big = (i: number) =>
+      sharp({ create: { width: 6000, height: 4500, channels: 3, background: `#${(0x102030 * (i + 1)).toString(16).slice(-6)}` } })
+        .png()
+        .toBuffer();
+    const media = [
+      ...(await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map(big))),
+      await mediaFixture('clip.mp4'),
+      await mediaFixture('rotated.mov'),
+    ];
     const names = [...media.keys()].map((i) => (i < 8 ? `photo-${i}.png` : i === 8 ? 'clip.mp4' : 'rotated.mov'));
     queued.push(...(await Promise.all(media.map((data, i) => uploadFile(server!.api, token, data, { filename: names[i]! })))));
 
     // Someone else's file takes all but 12 MB: the 32 MB of uploads below cannot all fit.
     fs.writeFileSync(filler, Buffer.alloc(Math.max(0, freeBytes(disk!.mountPoint) - 12 * MiB), 1));
     for (let i = 0; i < 8; i++) {
-      transfers.push({ name: `${i < 4 ? 'tus' : 'raw'}-${i}.bin`, data: crypto.randomBytes(4 * MiB), location: null, nodeId: null, lastOffset: null });
+      transfers.push({
+        name: `${i < 4 ? 'tus' : 'raw'}-${i}.bin`,
+        data: crypto.randomBytes(4 * MiB),
+        location: null,
+        nodeId: null,
+        lastOffset: null,
+      });
     }
     await Promise.all(transfers.map((transfer, i) => (i < 4 ? tusUpload(transfer) : rawUpload(transfer))));
-    assert.ok((await waitingForThumbnails()) > 0, 'photos were still in the thumbnail queue when the disk filled (otherwise this proves nothing)');
+    assert.ok(
+      (await waitingForThumbnails()) > 0,
+      'photos were still in the thumbnail queue when the disk filled (otherwise this proves nothing)',
+    );
 
     const wrong = answers.filter((a) => !(a.status < 300 || (a.status === 507 && a.code === 'storage_full')));
     assert.deepEqual(wrong, [], 'every answer is a success or 507 storage_full');
@@ -279,7 +310,10 @@ describe('a data folder whose disk fills up', () => {
     }
     assert.equal((await client.get('/status')).body.storage, 'full');
 
-    const create = await tusRequest(`${server!.api}/uploads`, 'POST', { 'Upload-Length': String(MiB), 'Upload-Metadata': `filename ${Buffer.from('later.bin').toString('base64')}` });
+    const create = await tusRequest(`${server!.api}/uploads`, 'POST', {
+      'Upload-Length': String(MiB),
+      'Upload-Metadata': `filename ${Buffer.from('later.bin').toString('base64')}`,
+    });
     assert.equal(create.status, 507);
     assert.equal(((await create.json()) as any).error.code, 'storage_full');
     const folder = await client.post('/nodes/folder', { name: 'Holidays', parent_id: null }, { token });
@@ -312,7 +346,9 @@ describe('a data folder whose disk fills up', () => {
     if (skipIfUnsupported(t)) return;
     fs.rmSync(filler);
     await waitUntil(async () => (await health(`${server!.url}/healthz`)).status === 200, 'healthz saying ok');
-    await Promise.all(transfers.filter((tr) => tr.nodeId === null).map((tr) => (tr.name.startsWith('tus') ? tusUpload(tr) : rawUpload(tr))));
+    await Promise.all(
+      transfers.filter((tr) => tr.nodeId === null).map((tr) => (tr.name.startsWith('tus') ? tusUpload(tr) : rawUpload(tr))),
+    );
     const wrong = answers.filter((a) => !(a.status < 300 || (a.status === 507 && a.code === 'storage_full')));
     assert.deepEqual(wrong, []);
     for (const transfer of transfers) {
@@ -359,7 +395,10 @@ describe('a data folder whose disk fills up', () => {
     ];
     for (const [method, route, body] of writes) {
       const answer = await client.request(method, route, { token, ...(body !== undefined && { body }) });
-      assert.ok(answer.status < 500 || (answer.status === 507 && answer.body.error.code === 'storage_full'), `${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      assert.ok(
+        answer.status < 500 || (answer.status === 507 && answer.body.error.code === 'storage_full'),
+        `${method} ${route}: ${answer.status} ${JSON.stringify(answer.body)}`,
+      );
     }
     assert.doesNotMatch(server!.output(), /"msg":"request failed"/, 'no request failed as a bug (500)');
 

@@ -46,7 +46,11 @@ describe('a data folder whose disk the system turns read-only', () => {
   }
 
   function tusRequest(url: string, method: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Response> {
-    return fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'Tus-Resumable': TUS, ...headers }, body: body as BodyInit | undefined });
+    return fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'Tus-Resumable': TUS, ...headers },
+      body: body as BodyInit | undefined,
+    });
   }
 
   async function terminate(): Promise<number | null> {
@@ -70,7 +74,8 @@ describe('a data folder whose disk the system turns read-only', () => {
     drive.unmount();
     execFileSync('tune2fs', ['-e', 'remount-ro', drive.device], { stdio: 'pipe' });
     drive.mount();
-    if (!fs.existsSync(triggerOf(drive))) skipReason = `this kernel cannot simulate an ext4 error (${triggerOf(drive)} is missing; Linux 5.x+)`;
+    if (!fs.existsSync(triggerOf(drive)))
+      skipReason = `this kernel cannot simulate an ext4 error (${triggerOf(drive)} is missing; Linux 5.x+)`;
     dataDir = path.join(drive.mountPoint, 'data');
   });
   after(async () => {
@@ -86,13 +91,24 @@ describe('a data folder whose disk the system turns read-only', () => {
     assert.equal(setup.status, 200, JSON.stringify(setup.body));
     token = setup.body.access_token;
     textId = await uploadFile(server!.api, token, Buffer.from('the shopping list'), { filename: 'notes.txt' });
-    const created = await tusRequest(`${server!.api}/uploads`, 'POST', { 'Upload-Length': String(4 * MiB), 'Upload-Metadata': `filename ${Buffer.from('half.bin').toString('base64')}` });
+    const created = await tusRequest(`${server!.api}/uploads`, 'POST', {
+      'Upload-Length': String(4 * MiB),
+      'Upload-Metadata': `filename ${Buffer.from('half.bin').toString('base64')}`,
+    });
     assert.equal(created.status, 201);
     uploadPath = new URL(created.headers.get('location')!, server!.url).pathname;
-    const half = await tusRequest(`${server!.url}${uploadPath}`, 'PATCH', { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': '0' }, Buffer.alloc(MiB, 7));
+    const half = await tusRequest(
+      `${server!.url}${uploadPath}`,
+      'PATCH',
+      { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': '0' },
+      Buffer.alloc(MiB, 7),
+    );
     assert.equal(half.status, 204);
 
-    const big = (i: number) => sharp({ create: { width: 6000, height: 4500, channels: 3, background: `#${(0x203040 * (i + 1)).toString(16).slice(-6)}` } }).png().toBuffer();
+    const big = (i: number) =>
+      sharp({ create: { width: 6000, height: 4500, channels: 3, background: `#${(0x203040 * (i + 1)).toString(16).slice(-6)}` } })
+        .png()
+        .toBuffer();
     const media = [...(await Promise.all([0, 1, 2, 3, 4, 5].map(big))), await mediaFixture('clip.mp4')];
     await Promise.all(media.map((data, i) => uploadFile(server!.api, token, data, { filename: i < 6 ? `photo-${i}.png` : 'clip.mp4' })));
 
@@ -102,14 +118,22 @@ describe('a data folder whose disk the system turns read-only', () => {
     const folder = await client.post('/nodes/folder', { name: 'Holidays', parent_id: null }, { token });
     assert.equal(folder.status, 503, JSON.stringify(folder.body));
     assert.equal(folder.body.error.code, 'storage_read_only');
-    const patch = await tusRequest(`${server!.url}${uploadPath}`, 'PATCH', { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': String(MiB) }, Buffer.alloc(MiB, 8));
+    const patch = await tusRequest(
+      `${server!.url}${uploadPath}`,
+      'PATCH',
+      { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': String(MiB) },
+      Buffer.alloc(MiB, 8),
+    );
     assert.equal(patch.status, 503);
     assert.equal(((await patch.json()) as any).error.code, 'storage_read_only');
     assert.equal(patch.headers.get('upload-offset'), String(MiB), 'the offset really on disk');
     const head = await tusRequest(`${server!.url}${uploadPath}`, 'HEAD');
     assert.equal(head.status, 200);
     assert.equal(head.headers.get('upload-offset'), String(MiB));
-    const create = await tusRequest(`${server!.api}/uploads`, 'POST', { 'Upload-Length': '10', 'Upload-Metadata': `filename ${Buffer.from('x.txt').toString('base64')}` });
+    const create = await tusRequest(`${server!.api}/uploads`, 'POST', {
+      'Upload-Length': '10',
+      'Upload-Metadata': `filename ${Buffer.from('x.txt').toString('base64')}`,
+    });
     assert.equal(create.status, 503);
     const login = await client.post('/auth/login', OWNER);
     assert.ok(login.status === 200 || (login.status === 503 && login.body.error.code === 'storage_read_only'), JSON.stringify(login.body));

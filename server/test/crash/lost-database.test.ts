@@ -54,7 +54,10 @@ async function tree(dir: string): Promise<Record<string, string>> {
   for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])) {
     if (!entry.isFile()) continue;
     const full = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, full)] = crypto.createHash('sha256').update(await fs.readFile(full)).digest('hex');
+    out[path.relative(dir, full)] = crypto
+      .createHash('sha256')
+      .update(await fs.readFile(full))
+      .digest('hex');
   }
   return out;
 }
@@ -67,7 +70,10 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /** A family's server that ran, took three files (on `env`'s default library when it says so) and stopped cleanly. */
-async function familyServer(env: Record<string, string> = {}, beforeUploads?: (server: SpawnedServer, token: string) => Promise<void>): Promise<Family> {
+async function familyServer(
+  env: Record<string, string> = {},
+  beforeUploads?: (server: SpawnedServer, token: string) => Promise<void>,
+): Promise<Family> {
   const dataDir = await tempDir('hearth-lost-db-');
   const server = await spawnServer(dataDir, env);
   try {
@@ -190,7 +196,11 @@ describe('a data folder whose database is lost', () => {
 
     const refused = await spawnRefusedServer(family.dataDir);
     assertRefusal(refused, /has no accounts left, though the family's files are stored here/);
-    assert.equal(Object.keys(await tree(path.join(family.dataDir, 'files', 'blobs'))).length, family.files.length, 'the content files are all there');
+    assert.equal(
+      Object.keys(await tree(path.join(family.dataDir, 'files', 'blobs'))).length,
+      family.files.length,
+      'the content files are all there',
+    );
 
     await restore(family);
     await assertAllBack(family);
@@ -272,7 +282,8 @@ describe('a data folder whose database is lost', () => {
       for (const file of family.files) assert.ok((await download(again, token, file.id)).body.equals(file.data));
       assert.equal((await download(again, token, newer.id)).status, 404, 'the older database does not know it');
       // The walk runs once the server answers; its report says when it is done.
-      for (let i = 0; i < 200 && !/kept content files this database has no record of/.test(again.output()); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 200 && !/kept content files this database has no record of/.test(again.output()); i++)
+        await new Promise((r) => setTimeout(r, 50));
       assert.match(again.output(), /kept content files this database has no record of.*"count":1/);
     } finally {
       await again.stop();

@@ -46,7 +46,10 @@ describe('the media queue across kill -9 and upgrades', () => {
         assert.equal(res.status, 200, JSON.stringify(res.body));
         node = res.body;
         if (node.has_thumbnail) break;
-        assert.ok(Date.now() < deadline, `photo ${id} not processed within ${timeoutMs} ms: ${JSON.stringify(node)}\n${server!.output().slice(-2000)}`);
+        assert.ok(
+          Date.now() < deadline,
+          `photo ${id} not processed within ${timeoutMs} ms: ${JSON.stringify(node)}\n${server!.output().slice(-2000)}`,
+        );
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       assert.equal(node.image_width, size.width, id);
@@ -91,7 +94,9 @@ describe('the media queue across kill -9 and upgrades', () => {
     try {
       const waiting = (db.prepare('SELECT count(*) AS n FROM media_jobs').get() as { n: number }).n;
       assert.ok(waiting > 0, 'some photos were still queued at the crash (otherwise this test proves nothing)');
-      const unprocessed = db.prepare("SELECT count(*) AS n FROM nodes WHERE is_media = 1 AND has_thumbnail = 0 AND media_state = 'pending'").get() as { n: number };
+      const unprocessed = db
+        .prepare("SELECT count(*) AS n FROM nodes WHERE is_media = 1 AND has_thumbnail = 0 AND media_state = 'pending'")
+        .get() as { n: number };
       assert.equal(unprocessed.n, waiting);
     } finally {
       db.close();
@@ -114,7 +119,9 @@ describe('the media queue across kill -9 and upgrades', () => {
     try {
       db.prepare('DELETE FROM media_jobs').run();
       const reset = db
-        .prepare('UPDATE nodes SET media_state = NULL, has_thumbnail = 0, image_width = NULL, image_height = NULL, taken_at = NULL WHERE is_media = 1')
+        .prepare(
+          'UPDATE nodes SET media_state = NULL, has_thumbnail = 0, image_width = NULL, image_height = NULL, taken_at = NULL WHERE is_media = 1',
+        )
         .run();
       assert.equal(reset.changes, photos.size);
     } finally {

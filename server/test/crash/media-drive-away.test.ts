@@ -24,7 +24,7 @@ async function until<T>(what: string, look: () => T | Promise<T>, server?: Spawn
  * given up after a few) and starts at which its drive is away (given up after a few starts).
  * A failure in one run must not use up the starts it has to wait for its drive.
  */
-test("a thumbnail job that failed in one run still waits for its drive over the starts it is given, not fewer", async () => {
+test('a thumbnail job that failed in one run still waits for its drive over the starts it is given, not fewer', async () => {
   const dataDir = await makeTempDir('hearth-media-away-');
   const roots = await makeTempDir('hearth-media-away-roots-');
   const env = { MOUNTS_ROOT: roots, MEDIA_CONCURRENCY: '1' };
@@ -48,7 +48,9 @@ test("a thumbnail job that failed in one run still waits for its drive over the 
     const token = setup.body.access_token as string;
     const lib = await new ApiClient(server.api).post('/libraries', { name: 'USB', path: drive, make_default: true }, { token });
     assert.equal(lib.status, 201, JSON.stringify(lib.body));
-    const photo = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#336699' } }).png().toBuffer();
+    const photo = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     const nodeId = await uploadFile(server.api, token, photo, { filename: 'beach.png' });
     await until('the job failing once', () => /media job failed; trying again later/.test(server.output()), server);
     await server.stop();
@@ -68,7 +70,11 @@ test("a thumbnail job that failed in one run still waits for its drive over the 
     fs.rmSync(path.join(dataDir, 'thumbs'));
     server = await spawnServer(dataDir, env);
     const login = await new ApiClient(server.api).post('/auth/login', OWNER);
-    await until('the thumbnail', async () => (await new ApiClient(server.api).get(`/nodes/${nodeId}`, { token: login.body.access_token })).body.has_thumbnail === true, server);
+    await until(
+      'the thumbnail',
+      async () => (await new ApiClient(server.api).get(`/nodes/${nodeId}`, { token: login.body.access_token })).body.has_thumbnail === true,
+      server,
+    );
   } finally {
     if (server.process.exitCode === null && server.process.signalCode === null) await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

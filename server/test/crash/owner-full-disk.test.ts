@@ -16,7 +16,7 @@ import { spawnServer } from '../helpers/spawn.ts';
  * to do instead, rather than calling the database "not a Hearth database"; and the desktop
  * app's tray learns that the disk is full, not that the server is not running.
  */
-test('on a server started on a full disk, `npm run owner -- reset` says the server has the database to itself, and the tray\'s code says the disk is full', async (ctx) => {
+test("on a server started on a full disk, `npm run owner -- reset` says the server has the database to itself, and the tray's code says the disk is full", async (ctx) => {
   const work = await makeTempDir('hearth-owner-full-');
   const why = tmpfsUnsupportedReason(work);
   if (why) {
@@ -39,7 +39,10 @@ test('on a server started on a full disk, `npm run owner -- reset` says the serv
       assert.match(server.output(), /opened without it until the next start/, 'the database has no shared-memory file');
       const cli = await runOwnerCli(['reset'], { DATA_DIR: dataDir });
       assert.equal(cli.code, 1, cli.stderr);
-      assert.match(cli.stderr, /The Hearth server running on .* has its database to itself right now \(it started while the disk was full\)/);
+      assert.match(
+        cli.stderr,
+        /The Hearth server running on .* has its database to itself right now \(it started while the disk was full\)/,
+      );
       assert.match(cli.stderr, /tray menu: "Owner locked out\? Make a recovery code…"/);
       assert.match(cli.stderr, /free some space on that disk, restart the server, and run this again/);
       assert.doesNotMatch(cli.stderr, /not a Hearth database/);
@@ -50,7 +53,10 @@ test('on a server started on a full disk, `npm run owner -- reset` says the serv
     // The desktop app's server asked for a code on the full disk: told as a full disk.
     const t = await startTestServer({ dataDir });
     try {
-      assert.throws(() => t.server.ownerRecoveryCode(), (error: unknown) => error instanceof AppError && error.code === 'storage_full');
+      assert.throws(
+        () => t.server.ownerRecoveryCode(),
+        (error: unknown) => error instanceof AppError && error.code === 'storage_full',
+      );
     } finally {
       await t.server.close();
     }

@@ -50,7 +50,9 @@ test('the bundle `npm start` runs is built, starts with only DATA_DIR and PORT s
         body: JSON.stringify({ username: 'owner', password: 'owner-password-1' }),
       })
     ).json()) as { access_token: string };
-    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
+      .jpeg()
+      .toBuffer();
     const created = await fetch(`${url}/api/v1/uploads`, {
       method: 'POST',
       headers: {
@@ -67,7 +69,9 @@ test('the bundle `npm start` runs is built, starts with only DATA_DIR and PORT s
     let node: { has_thumbnail: boolean; image_width?: number } = { has_thumbnail: false };
     for (let i = 0; i < 100 && !node.has_thumbnail; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      node = (await (await fetch(`${url}/api/v1/nodes/${nodeId}`, { headers: { authorization: `Bearer ${setup.access_token}` } })).json()) as typeof node;
+      node = (await (
+        await fetch(`${url}/api/v1/nodes/${nodeId}`, { headers: { authorization: `Bearer ${setup.access_token}` } })
+      ).json()) as typeof node;
     }
     assert.equal(node.has_thumbnail, true);
     assert.equal(node.image_width, 64);

@@ -74,7 +74,10 @@ describe('uploads and content across kill -9', () => {
   async function blobFiles(): Promise<string[]> {
     const base = path.join(dataDir, 'files', 'blobs');
     const entries = await fs.readdir(base, { recursive: true, withFileTypes: true });
-    return entries.filter((e) => e.isFile()).map((e) => path.relative(base, path.join(e.parentPath, e.name))).sort();
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(base, path.join(e.parentPath, e.name)))
+      .sort();
   }
 
   async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
@@ -236,7 +239,9 @@ describe('uploads and content across kill -9', () => {
     // holding/<day it was moved>/tmp/<name>
     const heldCopy = async () => {
       const days = await fs.readdir(path.join(dataDir, 'files', 'holding')).catch(() => [] as string[]);
-      for (const day of days) if (await exists(path.join(dataDir, 'files', 'holding', day, 'tmp', path.basename(stray)))) return path.join(dataDir, 'files', 'holding', day, 'tmp', path.basename(stray));
+      for (const day of days)
+        if (await exists(path.join(dataDir, 'files', 'holding', day, 'tmp', path.basename(stray))))
+          return path.join(dataDir, 'files', 'holding', day, 'tmp', path.basename(stray));
       return null;
     };
     await waitUntil(async () => !(await exists(stray)) && (await heldCopy()) !== null, 'the stray temp file to move to the holding folder');

@@ -52,7 +52,16 @@ export interface FuzzWorld {
   api: string;
   /** Tokens the fuzzer sends, kept working by `repair()`. */
   tokens: () => { admin: string; member: string };
-  ids: { nodes: string[]; versions: string[]; users: string[]; sessions: string[]; invites: string[]; shares: string[]; tokens: string[]; uploads: string[] };
+  ids: {
+    nodes: string[];
+    versions: string[];
+    users: string[];
+    sessions: string[];
+    invites: string[];
+    shares: string[];
+    tokens: string[];
+    uploads: string[];
+  };
   /** Undoes what the fuzzer may have broken: disabled or demoted accounts, revoked sessions, settings. */
   repair(): Promise<void>;
 }
@@ -84,9 +93,41 @@ export function operationsOf(doc: Json): Operation[] {
 // ---- Values --------------------------------------------------------------------------------
 
 const ODD_STRINGS = [
-  '', ' ', '0', '-1', 'null', 'true', '[]', '{}', '..', '../../etc/passwd', 'root', "' OR 1=1 --", '<script>alert(1)</script>',
-  '\u202e\u0000\u0007', '\uFEFF', '\uD800', 'é'.repeat(300), 'A'.repeat(5000), '01ARZ3NDEKTSV4RRFFQ69G5FAV', '9'.repeat(40), 'NaN',
-  'Infinity', '1e309', '-0', '0x10', '%00', '%', '%zz', '\\', '/', 'a/b', 'FORMAT', 'CON', '\t\n', '😀'.repeat(100),
+  '',
+  ' ',
+  '0',
+  '-1',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '..',
+  '../../etc/passwd',
+  'root',
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  '\u202e\u0000\u0007',
+  '\uFEFF',
+  '\uD800',
+  'é'.repeat(300),
+  'A'.repeat(5000),
+  '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+  '9'.repeat(40),
+  'NaN',
+  'Infinity',
+  '1e309',
+  '-0',
+  '0x10',
+  '%00',
+  '%',
+  '%zz',
+  '\\',
+  '/',
+  'a/b',
+  'FORMAT',
+  'CON',
+  '\t\n',
+  '😀'.repeat(100),
 ];
 
 const oddString = fc.oneof(
@@ -116,7 +157,14 @@ function fromSchema(schema: Json | undefined, pools: string[]): fc.Arbitrary<unk
     case 'string':
       return fc.oneof(
         { weight: 2, arbitrary: pools.length > 0 ? fc.constantFrom(...pools) : fc.string({ maxLength: 20 }) },
-        { weight: 2, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) }) },
+        {
+          weight: 2,
+          arbitrary: fc.string({
+            unit: 'grapheme-ascii',
+            minLength: schema.minLength ?? 0,
+            maxLength: Math.min(schema.maxLength ?? 40, 40),
+          }),
+        },
         { weight: 1, arbitrary: oddString },
       );
     case 'integer':
@@ -170,39 +218,72 @@ function bodyArbitrary(schema: Json | null, pools: string[]): fc.Arbitrary<Body>
       bytes: json({ ...value, [key]: wrong }),
       contentType: 'application/json',
     })),
-    fc.tuple(shaped, fc.dictionary(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'prototype')), anyJson, { minKeys: 1, maxKeys: 5 })).map(
-      ([value, extra]) => ({
+    fc
+      .tuple(
+        shaped,
+        fc.dictionary(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'prototype')), anyJson, {
+          minKeys: 1,
+          maxKeys: 5,
+        }),
+      )
+      .map(([value, extra]) => ({
         kind: 'extra fields',
         // Spelled into the text: an object literal would swallow a __proto__ key.
-        bytes: Buffer.from(JSON.stringify(value).replace(/\}$/, '') + (Object.keys(value).length > 0 ? ',' : '') + Object.entries(extra).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',') + '}'),
+        bytes: Buffer.from(
+          JSON.stringify(value).replace(/\}$/, '') +
+            (Object.keys(value).length > 0 ? ',' : '') +
+            Object.entries(extra)
+              .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)
+              .join(',') +
+            '}',
+        ),
         contentType: 'application/json',
-      }),
-    ),
-    fc.tuple(shaped, fc.constantFrom(...(keys.length > 0 ? keys : ['x'])), fc.integer({ min: 100_000, max: 400_000 })).map(([value, key, size]) => ({
-      kind: `huge ${key}`,
-      bytes: json({ ...value, [key]: 'x'.repeat(size) }),
-      contentType: 'application/json',
-    })),
-    fc.integer({ min: 1_100_000, max: 1_300_000 }).map((size) => ({ kind: 'over the body limit', bytes: Buffer.from(`{"a":"${'y'.repeat(size)}"}`), contentType: 'application/json' })),
+      })),
+    fc
+      .tuple(shaped, fc.constantFrom(...(keys.length > 0 ? keys : ['x'])), fc.integer({ min: 100_000, max: 400_000 }))
+      .map(([value, key, size]) => ({
+        kind: `huge ${key}`,
+        bytes: json({ ...value, [key]: 'x'.repeat(size) }),
+        contentType: 'application/json',
+      })),
+    fc
+      .integer({ min: 1_100_000, max: 1_300_000 })
+      .map((size) => ({ kind: 'over the body limit', bytes: Buffer.from(`{"a":"${'y'.repeat(size)}"}`), contentType: 'application/json' })),
     fc.tuple(fc.integer({ min: 1_000, max: 200_000 }), fc.constantFrom('array' as const, 'object' as const)).map(([depth, kind]) => ({
       kind: `nested ${depth} deep`,
       bytes: Buffer.from(deepJson(depth, kind)),
       contentType: 'application/json',
     })),
-    fc.tuple(shaped, fc.constantFrom(...(keys.length > 0 ? keys : ['x'])), fc.string({ unit: 'binary', minLength: 1, maxLength: 50 })).map(([value, key, text]) => ({
-      kind: `odd unicode in ${key}`,
-      bytes: json({ ...value, [key]: text }),
+    fc
+      .tuple(shaped, fc.constantFrom(...(keys.length > 0 ? keys : ['x'])), fc.string({ unit: 'binary', minLength: 1, maxLength: 50 }))
+      .map(([value, key, text]) => ({
+        kind: `odd unicode in ${key}`,
+        bytes: json({ ...value, [key]: text }),
+        contentType: 'application/json',
+      })),
+    fc.uint8Array({ minLength: 1, maxLength: 200 }).map((bytes) => ({
+      kind: 'bytes that are not UTF-8 JSON',
+      bytes: Buffer.concat([Buffer.from('{"a":"'), Buffer.from(bytes), Buffer.from('"}')]),
       contentType: 'application/json',
     })),
-    fc.uint8Array({ minLength: 1, maxLength: 200 }).map((bytes) => ({ kind: 'bytes that are not UTF-8 JSON', bytes: Buffer.concat([Buffer.from('{"a":"'), Buffer.from(bytes), Buffer.from('"}')]), contentType: 'application/json' })),
-    fc.constantFrom('{', '{"a":', '[1,2', 'nul', '"just a string"', '42', 'null', '[]', '{"a":1}{"b":2}', '\uFEFF{}', '{"a":1,}', "{'a':1}").map((text) => ({
-      kind: `not a JSON object: ${text}`,
-      bytes: Buffer.from(text),
-      contentType: 'application/json',
-    })),
-    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/xml', '*/*').map(
-      (type) => ({ kind: `content type ${type}`, bytes: Buffer.from('{"name":"x"}'), contentType: type }),
-    ),
+    fc
+      .constantFrom('{', '{"a":', '[1,2', 'nul', '"just a string"', '42', 'null', '[]', '{"a":1}{"b":2}', '\uFEFF{}', '{"a":1,}', "{'a':1}")
+      .map((text) => ({
+        kind: `not a JSON object: ${text}`,
+        bytes: Buffer.from(text),
+        contentType: 'application/json',
+      })),
+    fc
+      .constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=latin1',
+        'application/json; charset=utf-16',
+        'application/xml',
+        '*/*',
+      )
+      .map((type) => ({ kind: `content type ${type}`, bytes: Buffer.from('{"name":"x"}'), contentType: type })),
     fc.constant({ kind: 'no body', bytes: null, contentType: null }),
     fc.constantFrom('gzip', 'deflate', 'br', 'compress', 'identity, gzip').map((encoding) => ({
       kind: `Content-Encoding ${encoding} on plain bytes`,
@@ -217,17 +298,26 @@ function bodyArbitrary(schema: Json | null, pools: string[]): fc.Arbitrary<Body>
 function queryArbitrary(op: Operation, pools: string[]): fc.Arbitrary<string> {
   type Pair = readonly [string, string];
   const param = (p: { name: string; schema: Json }): fc.Arbitrary<Pair> =>
-    fc.oneof(
-      fromSchema(p.schema, pools).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')),
-      oddString,
-      p.name === 'cursor' ? fc.oneof(fc.base64String({ maxLength: 80 }), fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v)).toString('base64url'))) : oddString,
-    ).map((value): Pair => [p.name, value]);
+    fc
+      .oneof(
+        fromSchema(p.schema, pools).map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))),
+        oddString,
+        p.name === 'cursor'
+          ? fc.oneof(
+              fc.base64String({ maxLength: 80 }),
+              fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
+            )
+          : oddString,
+      )
+      .map((value): Pair => [p.name, value]);
   const declaredPairs: fc.Arbitrary<Pair[]> = fc
     .subarray(op.query)
     .chain((chosen): fc.Arbitrary<Pair[]> => (chosen.length === 0 ? fc.constant([]) : fc.tuple(...chosen.map(param)).map((t) => [...t])));
   const pairs = fc.tuple(
     declaredPairs,
-    fc.array(fc.tuple(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('limit', 'cursor', 'access_token', '__proto__')), oddString), { maxLength: 2 }),
+    fc.array(fc.tuple(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('limit', 'cursor', 'access_token', '__proto__')), oddString), {
+      maxLength: 2,
+    }),
   );
   return pairs.map(([declared, extra]) => {
     const parts = [...declared, ...extra].map(([k, v]) => `${encode(k)}=${encode(v)}`);
@@ -264,7 +354,12 @@ function caseArbitrary(op: Operation, world: FuzzWorld): fc.Arbitrary<Case> {
   };
   const everyId = Object.values(ids).flat();
   const pathValue = (name: string) =>
-    fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...(pools[name]?.length ? pools[name]! : ['x'])) }, { weight: 3, arbitrary: oddString }).map(encode);
+    fc
+      .oneof(
+        { weight: 2, arbitrary: fc.constantFrom(...(pools[name]?.length ? pools[name]! : ['x'])) },
+        { weight: 3, arbitrary: oddString },
+      )
+      .map(encode);
   const path = fc.tuple(...op.pathParams.map(pathValue)).map((values) => {
     let p = op.path;
     op.pathParams.forEach((name, i) => (p = p.replace(`{${name}}`, values[i] === '' ? '%20' : values[i]!)));
@@ -279,7 +374,9 @@ function caseArbitrary(op: Operation, world: FuzzWorld): fc.Arbitrary<Case> {
           'Upload-Offset': fc.oneof(fc.nat({ max: 100 }).map(String), oddString.map(asciiHeader)),
           'Upload-Metadata': fc.oneof(
             fc.dictionary(fc.constantFrom('filename', 'filetype', 'parent_id', 'node_id', 'x'), oddString, { maxKeys: 4 }).map((m) =>
-              Object.entries(m).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(','),
+              Object.entries(m)
+                .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+                .join(','),
             ),
             oddString.map(asciiHeader),
           ),
@@ -294,7 +391,16 @@ function caseArbitrary(op: Operation, world: FuzzWorld): fc.Arbitrary<Case> {
     {
       'Idempotency-Key': oddString.map(asciiHeader),
       Accept: fc.constantFrom('image/webp', '*/*', 'application/json', 'text/html', ''),
-      Range: fc.constantFrom('bytes=0-0', 'bytes=-1', 'bytes=5-2', 'bytes=0-', 'bytes=99999999-', 'bytes=0-1,2-3', 'items=0-1', 'bytes=abc'),
+      Range: fc.constantFrom(
+        'bytes=0-0',
+        'bytes=-1',
+        'bytes=5-2',
+        'bytes=0-',
+        'bytes=99999999-',
+        'bytes=0-1,2-3',
+        'items=0-1',
+        'bytes=abc',
+      ),
       'If-Range': fc.constantFrom('"x"', 'Wed, 21 Oct 2015 07:28:00 GMT', 'garbage'),
       'X-Share-Grant': oddString.map(asciiHeader),
     },
@@ -304,7 +410,10 @@ function caseArbitrary(op: Operation, world: FuzzWorld): fc.Arbitrary<Case> {
     .record({
       path,
       query: queryArbitrary(op, everyId),
-      body: op.body || op.method === 'PATCH' || op.method === 'POST' ? fc.option(bodyArbitrary(op.body, everyId), { freq: 8 }) : fc.constant(null),
+      body:
+        op.body || op.method === 'PATCH' || op.method === 'POST'
+          ? fc.option(bodyArbitrary(op.body, everyId), { freq: 8 })
+          : fc.constant(null),
       // Mostly with an account: without one nearly everything stops at the 401.
       auth: fc.oneof(
         { weight: 1, arbitrary: fc.constantFrom<Case['auth']>('none', 'garbage', 'query') },
@@ -328,14 +437,23 @@ function caseArbitrary(op: Operation, world: FuzzWorld): fc.Arbitrary<Case> {
     path: op.path,
     body: null,
     auth,
-    headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '3', 'Upload-Metadata': `filename ${Buffer.from('fuzz.txt').toString('base64')}` },
+    headers: {
+      'Tus-Resumable': '1.0.0',
+      'Upload-Length': '3',
+      'Upload-Metadata': `filename ${Buffer.from('fuzz.txt').toString('base64')}`,
+    },
   }));
   return fc.oneof({ weight: 1, arbitrary: wellFormed }, { weight: 3, arbitrary: cases });
 }
 
 /** Header values must be latin-1 without controls, or Node's client refuses to send them. */
 function asciiHeader(value: string): string {
-  return value.replace(/[^\x20-\x7e]/g, '').slice(0, 2000).trim() || 'x';
+  return (
+    value
+      .replace(/[^\x20-\x7e]/g, '')
+      .slice(0, 2000)
+      .trim() || 'x'
+  );
 }
 
 // ---- Running -------------------------------------------------------------------------------
@@ -368,7 +486,8 @@ function send(api: string, c: Case, tokens: { admin: string; member: string }, t
     req.on('error', (error) => {
       clearTimeout(timer);
       // The server may close a connection whose request it refused before reading the body.
-      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || (error as NodeJS.ErrnoException).code === 'EPIPE') resolve({ status: 0, headers: {}, body: Buffer.alloc(0) });
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || (error as NodeJS.ErrnoException).code === 'EPIPE')
+        resolve({ status: 0, headers: {}, body: Buffer.alloc(0) });
       else reject(error);
     });
     req.on('response', (res) => {
@@ -390,7 +509,13 @@ function send(api: string, c: Case, tokens: { admin: string; member: string }, t
 function check(op: Operation, c: Case, answer: Answer | 'hang'): Violation | null {
   const operation = `${op.method} ${op.path}`;
   const request = `${c.method} ${c.path.slice(0, 200)} auth=${c.auth} body=${c.body?.kind ?? 'none'}`;
-  const violation = (kind: Violation['kind'], status: number | null, detail: string): Violation => ({ kind, operation, request, status, detail: detail.slice(0, 300) });
+  const violation = (kind: Violation['kind'], status: number | null, detail: string): Violation => ({
+    kind,
+    operation,
+    request,
+    status,
+    detail: detail.slice(0, 300),
+  });
   if (answer === 'hang') return violation('hang', null, 'no answer within the time limit');
   const { status } = answer;
   if (status === 0) return null; // connection closed by the server after an early refusal
@@ -430,11 +555,20 @@ export async function runFuzz(world: FuzzWorld, operations: Operation[], options
   const started = performance.now();
   const cases: { op: Operation; c: Case }[] = [];
   operations.forEach((op, i) => {
-    for (const c of fc.sample(caseArbitrary(op, world), { seed: options.seed + i * 7919, numRuns: options.perOperation })) cases.push({ op, c });
+    for (const c of fc.sample(caseArbitrary(op, world), { seed: options.seed + i * 7919, numRuns: options.perOperation }))
+      cases.push({ op, c });
   });
   // Interleaved, so that one operation's state changes meet the others' requests.
   const order = fc.sample(fc.shuffledSubarray(cases, { minLength: cases.length }), { seed: options.seed, numRuns: 1 })[0]!;
-  const report: FuzzReport = { seed: options.seed, requests: 0, slowest: [], byStatus: {}, operations: operations.length, violations: [], elapsedMs: 0 };
+  const report: FuzzReport = {
+    seed: options.seed,
+    requests: 0,
+    slowest: [],
+    byStatus: {},
+    operations: operations.length,
+    violations: [],
+    elapsedMs: 0,
+  };
   const repairEvery = options.repairEvery ?? 50;
   for (let at = 0; at < order.length; at += repairEvery) {
     await world.repair();
@@ -449,7 +583,11 @@ export async function runFuzz(world: FuzzWorld, operations: Operation[], options
           const answer = await send(world.api, c, tokens, options.timeoutMs);
           const ms = performance.now() - sentAt;
           if (report.slowest.length < 10 || ms > report.slowest.at(-1)!.ms) {
-            report.slowest.push({ ms: Math.round(ms), request: `${c.method} ${c.path.slice(0, 120)} auth=${c.auth} body=${c.body?.kind ?? 'none'}`, status: answer === 'hang' ? null : answer.status });
+            report.slowest.push({
+              ms: Math.round(ms),
+              request: `${c.method} ${c.path.slice(0, 120)} auth=${c.auth} body=${c.body?.kind ?? 'none'}`,
+              status: answer === 'hang' ? null : answer.status,
+            });
             report.slowest.sort((a, b) => b.ms - a.ms).splice(10);
           }
           report.requests++;
@@ -483,23 +621,44 @@ export async function prepareFuzzWorld(api: string): Promise<FuzzWorld> {
   const keeperPassword = 'keeper-password-1';
   const keeper = ok(await client.post('/setup', { username: 'keeper', password: keeperPassword }));
   let keeperToken: string = keeper.access_token;
-  const accounts: Record<'admin' | 'member' | 'victim', { id: string; username: string; password: string; token: string; session: string }> = {} as never;
-  for (const [role, username] of [['admin', 'fuzzadmin'], ['member', 'fuzzmember'], ['victim', 'fuzzvictim']] as const) {
+  const accounts: Record<
+    'admin' | 'member' | 'victim',
+    { id: string; username: string; password: string; token: string; session: string }
+  > = {} as never;
+  for (const [role, username] of [
+    ['admin', 'fuzzadmin'],
+    ['member', 'fuzzmember'],
+    ['victim', 'fuzzvictim'],
+  ] as const) {
     const invite = ok(await client.post('/admin/invites', { role: role === 'admin' ? 'admin' : 'member' }, { token: keeperToken }), 201);
     const password = `${username}-password-1`;
     const user = ok(await client.post('/auth/register', { username, password, invite_code: invite.code }), 201);
     const signedIn = ok(await client.post('/auth/login', { username, password }));
-    accounts[role] = { id: user.user?.id ?? signedIn.user.id, username, password, token: signedIn.access_token, session: signedIn.session_id };
+    accounts[role] = {
+      id: user.user?.id ?? signedIn.user.id,
+      username,
+      password,
+      token: signedIn.access_token,
+      session: signedIn.session_id,
+    };
   }
   const member = accounts.member.token;
   const folder = ok(await client.post('/nodes/folder', { name: 'Fuzz folder' }, { token: member }), 201);
   const sub = ok(await client.post('/nodes/folder', { name: 'Inside', parent_id: folder.id }, { token: member }), 201);
   const victimFolder = ok(await client.post('/nodes/folder', { name: 'Not yours' }, { token: accounts.victim.token }), 201);
   const upload = async (token: string, name: string, data: Buffer, extra: Record<string, string> = {}) => {
-    const meta = Object.entries({ filename: name, ...extra }).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',');
+    const meta = Object.entries({ filename: name, ...extra })
+      .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+      .join(',');
     const res = await fetch(`${api}/uploads`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, ...TUS, 'Upload-Length': String(data.length), 'Upload-Metadata': meta, 'Content-Type': 'application/offset+octet-stream' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...TUS,
+        'Upload-Length': String(data.length),
+        'Upload-Metadata': meta,
+        'Content-Type': 'application/offset+octet-stream',
+      },
       body: data as BodyInit,
     });
     assert.equal(res.status, 201, await res.text());
@@ -508,7 +667,10 @@ export async function prepareFuzzWorld(api: string): Promise<FuzzWorld> {
   const file = await upload(member, 'notes.txt', Buffer.from('first'), { parent_id: folder.id });
   await upload(member, 'notes.txt', Buffer.from('second'), { node_id: file });
   const versions = ok(await client.get(`/nodes/${file}/versions`, { token: member })).items.map((v: any) => v.id);
-  const pending = await fetch(`${api}/uploads`, { method: 'POST', headers: { authorization: `Bearer ${member}`, ...TUS, 'Upload-Length': '100' } });
+  const pending = await fetch(`${api}/uploads`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${member}`, ...TUS, 'Upload-Length': '100' },
+  });
   const uploadId = pending.headers.get('location')!.split('/').pop()!;
   ok(await client.post(`/nodes/${folder.id}/permissions`, { user_id: accounts.victim.id, role: 'viewer' }, { token: member }), 201);
   const link = ok(await client.post(`/nodes/${folder.id}/share`, {}, { token: member }), 201);
@@ -566,6 +728,12 @@ export function describeViolations(report: FuzzReport, examples = 3): string {
     byKind.set(key, [...(byKind.get(key) ?? []), v]);
   }
   return [...byKind]
-    .map(([key, list]) => `${list.length} x ${key}\n${list.slice(0, examples).map((v) => `    ${v.request}\n      -> ${v.detail}`).join('\n')}`)
+    .map(
+      ([key, list]) =>
+        `${list.length} x ${key}\n${list
+          .slice(0, examples)
+          .map((v) => `    ${v.request}\n      -> ${v.detail}`)
+          .join('\n')}`,
+    )
     .join('\n');
 }

@@ -10,7 +10,10 @@ export const HEX: Record<string, string> = { red: '#ff0000', blue: '#0000ff', gr
 export async function quadrants(width = 400, height = 200): Promise<Sharp> {
   const w = width / 2;
   const h = height / 2;
-  const tile = (c: string) => sharp({ create: { width: w, height: h, channels: 3, background: HEX[c]! } }).png().toBuffer();
+  const tile = (c: string) =>
+    sharp({ create: { width: w, height: h, channels: 3, background: HEX[c]! } })
+      .png()
+      .toBuffer();
   return sharp({ create: { width, height, channels: 3, background: '#000000' } }).composite([
     { input: await tile('red'), left: 0, top: 0 },
     { input: await tile('blue'), left: w, top: 0 },

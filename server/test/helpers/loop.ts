@@ -114,7 +114,8 @@ export function createLoopDrive(dir: string, name: string, mountPoint: string, s
 /** Why loop drives cannot be used here, or null when they can (probed with a real one). */
 export function loopUnsupportedReason(dir: string): string | null {
   if (process.platform !== 'linux') return `loop devices need Linux (this is ${process.platform})`;
-  if (typeof process.getuid === 'function' && process.getuid() !== 0) return 'mounting a loop device needs root (run the tests as root, as CI does)';
+  if (typeof process.getuid === 'function' && process.getuid() !== 0)
+    return 'mounting a loop device needs root (run the tests as root, as CI does)';
   let drive: LoopDrive | undefined;
   try {
     drive = createLoopDrive(dir, 'probe', path.join(dir, 'probe-mount'), 8);
@@ -207,6 +208,7 @@ export function unmountAllUnder(dir: string): string[] {
  * system (perl-base), makes the one call.
  */
 export function cutPower(mountPoint: string): void {
-  const script = 'sysopen(my $fh, $ARGV[0], 0) or die "open: $!\\n"; my $flags = pack("L", 2); ioctl($fh, 0x8004587D, $flags) or die "ioctl: $!\\n";';
+  const script =
+    'sysopen(my $fh, $ARGV[0], 0) or die "open: $!\\n"; my $flags = pack("L", 2); ioctl($fh, 0x8004587D, $flags) or die "ioctl: $!\\n";';
   run('perl', ['-e', script, mountPoint]);
 }

@@ -32,7 +32,8 @@ export function mountTmpfs(mountPoint: string, sizeMb: number): SmallDisk {
 /** Why a tmpfs cannot be mounted here, or null when it can (probed with a real one). */
 export function tmpfsUnsupportedReason(dir: string): string | null {
   if (process.platform !== 'linux') return `tmpfs needs Linux (this is ${process.platform})`;
-  if (typeof process.getuid === 'function' && process.getuid() !== 0) return 'mounting a tmpfs needs root (run the tests as root, as CI does)';
+  if (typeof process.getuid === 'function' && process.getuid() !== 0)
+    return 'mounting a tmpfs needs root (run the tests as root, as CI does)';
   const probe = path.join(dir, 'tmpfs-probe');
   try {
     const disk = mountTmpfs(probe, 1);

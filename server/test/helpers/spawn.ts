@@ -37,7 +37,10 @@ function spawnMain(dataDir: string, env: Record<string, string>): ChildProcess {
  * Starts `server/src/main.ts` expecting it to refuse to start: resolves with its exit code and
  * what it wrote once it exits, or rejects if it starts listening instead.
  */
-export async function spawnRefusedServer(dataDir: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+export async function spawnRefusedServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
   const child = spawnMain(dataDir, env);
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

@@ -80,7 +80,10 @@ for (const engine of availableEngines()) {
         assert.deepEqual({ ...(db.prepare('SELECT * FROM t WHERE a = @a').get({ a: 2 }) as object) }, { a: 2, b: null, c: 'z' });
         assert.equal(db.prepare('SELECT * FROM t WHERE a = 99').get(), undefined);
         assert.deepEqual(db.prepare('SELECT * FROM t WHERE a = 99').all(), []);
-        assert.deepEqual([...db.prepare('SELECT a FROM t ORDER BY a').iterate()].map((r) => (r as { a: number }).a), [1, 2]);
+        assert.deepEqual(
+          [...db.prepare('SELECT a FROM t ORDER BY a').iterate()].map((r) => (r as { a: number }).a),
+          [1, 2],
+        );
         assert.equal(Number(db.prepare('DELETE FROM t WHERE a > ?').run(0).changes), 2);
       } finally {
         db.close();
@@ -105,14 +108,23 @@ for (const engine of availableEngines()) {
       try {
         db.exec('CREATE TABLE t (a INTEGER PRIMARY KEY)');
         const insert = db.prepare('INSERT INTO t (a) VALUES (?)');
-        assert.equal(db.transaction(() => (insert.run(1), insert.run(2), 'done')), 'done');
+        assert.equal(
+          db.transaction(() => (insert.run(1), insert.run(2), 'done')),
+          'done',
+        );
         assert.throws(() =>
           db.transaction(() => {
             insert.run(3);
             insert.run(1); // primary key clash: the whole transaction goes
           }),
         );
-        assert.deepEqual(db.prepare('SELECT a FROM t ORDER BY a').all().map((r) => (r as { a: number }).a), [1, 2]);
+        assert.deepEqual(
+          db
+            .prepare('SELECT a FROM t ORDER BY a')
+            .all()
+            .map((r) => (r as { a: number }).a),
+          [1, 2],
+        );
       } finally {
         db.close();
       }
@@ -133,7 +145,13 @@ for (const engine of availableEngines()) {
           );
           insert.run(3);
         });
-        assert.deepEqual(db.prepare('SELECT a FROM t ORDER BY a').all().map((r) => (r as { a: number }).a), [1, 3]);
+        assert.deepEqual(
+          db
+            .prepare('SELECT a FROM t ORDER BY a')
+            .all()
+            .map((r) => (r as { a: number }).a),
+          [1, 3],
+        );
       } finally {
         db.close();
       }
@@ -171,7 +189,15 @@ for (const engine of availableEngines()) {
     test('foreign keys are enforced', async () => {
       const db = await open();
       try {
-        assert.throws(() => db.prepare("INSERT INTO sessions (id, user_id, status, created_at, last_seen_at, expires_at) VALUES ('s', 'nobody', 'active', 0, 0, 0)").run(), /FOREIGN KEY|constraint/i);
+        assert.throws(
+          () =>
+            db
+              .prepare(
+                "INSERT INTO sessions (id, user_id, status, created_at, last_seen_at, expires_at) VALUES ('s', 'nobody', 'active', 0, 0, 0)",
+              )
+              .run(),
+          /FOREIGN KEY|constraint/i,
+        );
       } finally {
         db.close();
       }

@@ -17,11 +17,22 @@ test('retention keeps the newest snapshot of each of the last 7 days, 4 weeks an
   const keep = [...snapshotsToKeep(snapshots, DEFAULT_RETENTION)].sort();
   const expected = [
     // Days: 30 June (its newest, 15:00) back to 24 June.
-    '2025-6-30T15', '2025-6-29T3', '2025-6-28T3', '2025-6-27T3', '2025-6-26T3', '2025-6-25T3', '2025-6-24T3',
+    '2025-6-30T15',
+    '2025-6-29T3',
+    '2025-6-28T3',
+    '2025-6-27T3',
+    '2025-6-26T3',
+    '2025-6-25T3',
+    '2025-6-24T3',
     // Weeks (Monday to Sunday; 30 June is a Monday): the newest of this week, then the Sundays 29, 22 and 15 June.
-    '2025-6-22T3', '2025-6-15T3',
+    '2025-6-22T3',
+    '2025-6-15T3',
     // Months: the last day of each; June's newest is already kept.
-    '2025-5-31T3', '2025-4-30T3', '2025-3-31T3', '2025-2-28T3', '2025-1-31T3',
+    '2025-5-31T3',
+    '2025-4-30T3',
+    '2025-3-31T3',
+    '2025-2-28T3',
+    '2025-1-31T3',
   ].sort();
   assert.deepEqual(keep, expected);
 });

@@ -13,7 +13,10 @@ describe('captureTime', () => {
   });
 
   test('OffsetTimeOriginal +02:00 moves the capture time two hours earlier in UTC', () => {
-    assert.equal(captureTime({ DateTimeOriginal: exifDate(2021, 7, 4, 10, 20, 30), OffsetTimeOriginal: '+02:00' }), Date.UTC(2021, 6, 4, 8, 20, 30));
+    assert.equal(
+      captureTime({ DateTimeOriginal: exifDate(2021, 7, 4, 10, 20, 30), OffsetTimeOriginal: '+02:00' }),
+      Date.UTC(2021, 6, 4, 8, 20, 30),
+    );
     assert.equal(captureTime({ DateTimeOriginal: '2021:07:04 10:20:30', OffsetTimeOriginal: '+02:00' }), Date.UTC(2021, 6, 4, 8, 20, 30));
   });
 
@@ -80,8 +83,10 @@ describe('captureTime', () => {
 
 describe('orientedSize', () => {
   test('orientations 1 to 4 keep width and height; 5 to 8 swap them', () => {
-    for (const orientation of [1, 2, 3, 4]) assert.deepEqual(orientedSize(400, 200, orientation), { width: 400, height: 200 }, `orientation ${orientation}`);
-    for (const orientation of [5, 6, 7, 8]) assert.deepEqual(orientedSize(400, 200, orientation), { width: 200, height: 400 }, `orientation ${orientation}`);
+    for (const orientation of [1, 2, 3, 4])
+      assert.deepEqual(orientedSize(400, 200, orientation), { width: 400, height: 200 }, `orientation ${orientation}`);
+    for (const orientation of [5, 6, 7, 8])
+      assert.deepEqual(orientedSize(400, 200, orientation), { width: 200, height: 400 }, `orientation ${orientation}`);
   });
 
   test('no orientation, or a value outside 1 to 8, keeps the stored size', () => {
@@ -93,28 +98,58 @@ describe('orientedSize', () => {
 
 describe('videoFields', () => {
   test('width, height and creation_time are read from ffprobe output', () => {
-    assert.deepEqual(videoFields({ streams: [{ width: 320, height: 240 }], format: { tags: { creation_time: '2020-01-02T03:04:05.000000Z' } } }), {
-      width: 320,
-      height: 240,
-      takenAt: Date.UTC(2020, 0, 2, 3, 4, 5),
-    });
+    assert.deepEqual(
+      videoFields({ streams: [{ width: 320, height: 240 }], format: { tags: { creation_time: '2020-01-02T03:04:05.000000Z' } } }),
+      {
+        width: 320,
+        height: 240,
+        takenAt: Date.UTC(2020, 0, 2, 3, 4, 5),
+      },
+    );
   });
 
   test('a display matrix rotation of 90 or -90 swaps width and height; 180 does not', () => {
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: -90 }] }] }), { width: 1080, height: 1920, takenAt: null });
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{}, { rotation: 90 }] }] }), { width: 1080, height: 1920, takenAt: null });
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: 180 }] }] }), { width: 1920, height: 1080, takenAt: null });
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: 270 }] }] }), { width: 1080, height: 1920, takenAt: null });
+    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: -90 }] }] }), {
+      width: 1080,
+      height: 1920,
+      takenAt: null,
+    });
+    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{}, { rotation: 90 }] }] }), {
+      width: 1080,
+      height: 1920,
+      takenAt: null,
+    });
+    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: 180 }] }] }), {
+      width: 1920,
+      height: 1080,
+      takenAt: null,
+    });
+    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: 270 }] }] }), {
+      width: 1080,
+      height: 1920,
+      takenAt: null,
+    });
   });
 
   test('the older rotate tag is honoured like the display matrix', () => {
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, tags: { rotate: '90' } }] }), { width: 1080, height: 1920, takenAt: null });
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, tags: { rotate: '0' } }] }), { width: 1920, height: 1080, takenAt: null });
+    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, tags: { rotate: '90' } }] }), {
+      width: 1080,
+      height: 1920,
+      takenAt: null,
+    });
+    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, tags: { rotate: '0' } }] }), {
+      width: 1920,
+      height: 1080,
+      takenAt: null,
+    });
   });
 
   test('a missing, zero (the QuickTime placeholder) or unreadable creation_time gives no capture time', () => {
     assert.equal(videoFields({ streams: [{ width: 2, height: 2 }] }).takenAt, null);
-    assert.equal(videoFields({ streams: [{ width: 2, height: 2 }], format: { tags: { creation_time: '1970-01-01T00:00:00.000000Z' } } }).takenAt, null);
+    assert.equal(
+      videoFields({ streams: [{ width: 2, height: 2 }], format: { tags: { creation_time: '1970-01-01T00:00:00.000000Z' } } }).takenAt,
+      null,
+    );
     assert.equal(videoFields({ streams: [{ width: 2, height: 2 }], format: { tags: { creation_time: 'yesterday' } } }).takenAt, null);
   });
 

@@ -20,7 +20,10 @@ test('a device path that starts with a dash is formatted and probed as a path: m
   try {
     // Image files stand in for devices: both tools format a regular file.
     process.chdir(dir);
-    for (const [name, filesystem, label] of [['-h', 'ext4', 'DASHED'], ['-V', 'exfat', 'DASHED']] as const) {
+    for (const [name, filesystem, label] of [
+      ['-h', 'ext4', 'DASHED'],
+      ['-V', 'exfat', 'DASHED'],
+    ] as const) {
       await fs.writeFile(name, Buffer.alloc(0));
       await fs.truncate(name, 32 * 1024 * 1024);
       await makeFilesystem(name, filesystem, label);
@@ -41,7 +44,10 @@ test('busctl reads a format label "-h" as the label, not as its help option: it 
   // Here there is no system bus (or no such device): the call fails, but as a call.
   const result = await exec(busctl, args, { timeout: 10_000 }).then(
     ({ stdout }) => ({ code: 0, out: stdout }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? -1, out: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? -1,
+      out: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+    }),
   );
   assert.notEqual(result.code, 0, result.out);
   assert.doesNotMatch(result.out, /Introspect the D-Bus IPC bus|COMMAND/);

@@ -56,7 +56,9 @@ test('on Windows, where a folder cannot be opened to fsync it, uploads and the h
   try {
     const blobs = await BlobStore.open(path.join(root, 'library'));
     await blobs.createTemp('01JWINDOWSUPLOAD000000000.upload');
-    const written = await blobs.writeTemp('01JWINDOWSUPLOAD000000000.upload', 0, Readable.from([Buffer.from('first bytes')]), { limit: null });
+    const written = await blobs.writeTemp('01JWINDOWSUPLOAD000000000.upload', 0, Readable.from([Buffer.from('first bytes')]), {
+      limit: null,
+    });
     assert.equal(written.error, null);
     assert.equal(written.written, 11);
     await blobs.commitTemp('01JWINDOWSUPLOAD000000000.upload', '01JWINDOWSBLOB00000000000');

@@ -79,7 +79,12 @@ test('a worker whose resident memory passes its limit is killed: its job fails a
   const healthy = new MediaWorkerPool(1, NO_TOOLS, DEFAULT_MEDIA_LIMITS);
   try {
     const file = path.join(dir, 'p.png');
-    await fs.writeFile(file, await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#abc' } }).png().toBuffer());
+    await fs.writeFile(
+      file,
+      await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#abc' } })
+        .png()
+        .toBuffer(),
+    );
     const killed = await starved.process(file, 'image/png', [GRID_SIZE]);
     assert.equal(killed.thumbnails, null);
     assert.match(killed.failure ?? '', /memory/);

@@ -20,7 +20,11 @@ function inTimeZone(zone: string, body: () => void): void {
 test('a daily job runs next at its time today if that is still ahead, else tomorrow, never twice in the same minute', () => {
   const at3 = { hour: 3, minute: 0 };
   assert.equal(nextDailyAt(new Date(2024, 4, 1, 1, 0).getTime(), at3), new Date(2024, 4, 1, 3, 0).getTime());
-  assert.equal(nextDailyAt(new Date(2024, 4, 1, 3, 0).getTime(), at3), new Date(2024, 4, 2, 3, 0).getTime(), 'a run at 03:00 is next at 03:00 tomorrow');
+  assert.equal(
+    nextDailyAt(new Date(2024, 4, 1, 3, 0).getTime(), at3),
+    new Date(2024, 4, 2, 3, 0).getTime(),
+    'a run at 03:00 is next at 03:00 tomorrow',
+  );
   assert.equal(nextDailyAt(new Date(2024, 11, 31, 23, 0).getTime(), at3), new Date(2025, 0, 1, 3, 0).getTime(), 'over the new year');
 });
 

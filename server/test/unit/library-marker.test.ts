@@ -48,7 +48,11 @@ test('a marker a power cut emptied or garbled is damaged, a folder without one h
 test('the marker written for a library and for the internal library reads back as written', async () => {
   const dir = await folderWithMarker(null);
   writeMarker(dir, '01JLIBRARYID0000000000000');
-  assert.equal(fs.readFileSync(path.join(dir, LIBRARY_MARKER), 'utf8'), '01JLIBRARYID0000000000000', 'the format libraries have always had');
+  assert.equal(
+    fs.readFileSync(path.join(dir, LIBRARY_MARKER), 'utf8'),
+    '01JLIBRARYID0000000000000',
+    'the format libraries have always had',
+  );
   writeMarker(dir, 'internal', '01JSERVERID00000000000000');
   assert.deepEqual(readMarker(dir), { id: 'internal', database: '01JSERVERID00000000000000' });
 });

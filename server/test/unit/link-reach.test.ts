@@ -22,13 +22,26 @@ test('private, loopback, link-local and carrier addresses are the home network',
 });
 
 test('names only a home network resolves are the home network', () => {
-  for (const origin of ['http://family-pc.local:8420', 'http://hearth.home.arpa', 'http://nas.lan', 'http://hearth', 'http://localhost:8420', 'http://box.fritz.box.internal']) {
+  for (const origin of [
+    'http://family-pc.local:8420',
+    'http://hearth.home.arpa',
+    'http://nas.lan',
+    'http://hearth',
+    'http://localhost:8420',
+    'http://box.fritz.box.internal',
+  ]) {
     assert.equal(linkReach(origin), 'home_network', origin);
   }
 });
 
 test('a public name or a public address opens from anywhere', () => {
-  for (const origin of ['https://hearth.example.org', 'https://files.smith-family.net:8443', 'http://203.0.113.7:8420', 'http://[2001:db8::20]:8420', 'http://172.32.0.1']) {
+  for (const origin of [
+    'https://hearth.example.org',
+    'https://files.smith-family.net:8443',
+    'http://203.0.113.7:8420',
+    'http://[2001:db8::20]:8420',
+    'http://172.32.0.1',
+  ]) {
     assert.equal(linkReach(origin), 'internet', origin);
   }
 });

@@ -20,7 +20,7 @@ describe('listenPlan', () => {
     assert.deepEqual(listenPlan('192.168.1.20', before), { first: '127.0.0.1', then: { add: '192.168.1.20' } });
   });
 
-  test('the desktop with its owner: a wildcard at once; a specific address beside the window\'s loopback one', () => {
+  test("the desktop with its owner: a wildcard at once; a specific address beside the window's loopback one", () => {
     assert.deepEqual(listenPlan('0.0.0.0', after), { first: '0.0.0.0', then: null });
     assert.deepEqual(listenPlan('192.168.1.20', after), { first: '127.0.0.1', then: { add: '192.168.1.20' } });
   });
@@ -50,11 +50,13 @@ describe('Listening.widen with a handover (rebind)', () => {
     const port = await listening.start(0);
     const get = (path: string) =>
       new Promise<string>((resolve, reject) => {
-        http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c));
-          res.on('end', () => resolve(body));
-        }).on('error', reject);
+        http
+          .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => resolve(body));
+          })
+          .on('error', reject);
       });
     try {
       const slow = get('/slow');
@@ -79,7 +81,8 @@ describe('Listening.widen with a handover (rebind)', () => {
 describe('isThisPc', () => {
   test('127.0.0.1 and ::1 (also IPv4-mapped) are this PC; other addresses, unknown ones and proxied requests are not', () => {
     for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) assert.equal(isThisPc({ ip, userAgent: null }), true, ip);
-    for (const ip of ['127.0.0.2', '192.168.1.20', 'fe80::1', '::ffff:192.168.1.20', null]) assert.equal(isThisPc({ ip, userAgent: null }), false, String(ip));
+    for (const ip of ['127.0.0.2', '192.168.1.20', 'fe80::1', '::ffff:192.168.1.20', null])
+      assert.equal(isThisPc({ ip, userAgent: null }), false, String(ip));
     assert.equal(isThisPc({ ip: '127.0.0.1', userAgent: null, forwarded: true }), false);
   });
 });

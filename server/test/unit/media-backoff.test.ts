@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import { JobBackoff, MAX_JOB_TRIES, retryDelayMs } from '../../src/services/files/media-backoff.ts';
 
 test('a failing media job waits longer after each failure (5 s, 20 s, 80 s...) and never more than 10 minutes', () => {
-  assert.deepEqual([1, 2, 3].map((n) => retryDelayMs(n, 5_000)), [5_000, 20_000, 80_000]);
+  assert.deepEqual(
+    [1, 2, 3].map((n) => retryDelayMs(n, 5_000)),
+    [5_000, 20_000, 80_000],
+  );
   assert.equal(retryDelayMs(20, 5_000), 10 * 60_000);
 });
 
@@ -12,7 +15,11 @@ test('a job that keeps failing is given up after its tries, and waits between th
   let woken = 0;
   let wake!: () => void;
   const wokenUp = new Promise<void>((resolve) => (wake = resolve));
-  const backoff = new JobBackoff(() => now, () => (woken++, wake()), 5);
+  const backoff = new JobBackoff(
+    () => now,
+    () => (woken++, wake()),
+    5,
+  );
   // The back-off's own timer does not hold the process open (a server stopping must not wait
   // for it): this one keeps the test alive until the wake.
   const keepAlive = setTimeout(() => {}, 10_000);

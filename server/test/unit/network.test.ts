@@ -10,7 +10,15 @@ function v4(address: string, internal = false): Info {
 }
 
 function v6(address: string, internal = false): Info {
-  return { address, netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6', mac: '02:00:00:00:00:01', internal, cidr: `${address}/64`, scopeid: 0 };
+  return {
+    address,
+    netmask: 'ffff:ffff:ffff:ffff::',
+    family: 'IPv6',
+    mac: '02:00:00:00:00:01',
+    internal,
+    cidr: `${address}/64`,
+    scopeid: 0,
+  };
 }
 
 /** A desktop Linux PC with Docker, libvirt, a VPN and Wi-Fi. */
@@ -28,7 +36,7 @@ const LINUX_DESKTOP: NodeJS.Dict<Info[]> = {
 };
 
 describe('listLanAddresses: the addresses a phone on the home network can type', () => {
-  test('keeps the LAN adapter\'s IPv4 and global IPv6 addresses, IPv4 first, and drops loopback, link-local and virtual adapters', () => {
+  test("keeps the LAN adapter's IPv4 and global IPv6 addresses, IPv4 first, and drops loopback, link-local and virtual adapters", () => {
     assert.deepEqual(listLanAddresses(LINUX_DESKTOP), [
       { address: '192.168.1.20', family: 'IPv4', interface: 'enp3s0' },
       { address: '2001:db8:1:2::20', family: 'IPv6', interface: 'enp3s0' },
@@ -70,7 +78,7 @@ describe('listLanAddresses: the addresses a phone on the home network can type',
   });
 });
 
-describe('the machine\'s own addresses (for the Host allow-list)', () => {
+describe("the machine's own addresses (for the Host allow-list)", () => {
   test('listOwnAddresses keeps every adapter, loopback and virtual ones included', () => {
     const own = listOwnAddresses(LINUX_DESKTOP);
     for (const address of ['127.0.0.1', '::1', '192.168.1.20', '2001:db8:1:2::20', '172.17.0.1', '10.8.0.2']) {
@@ -89,7 +97,10 @@ describe('the machine\'s own addresses (for the Host allow-list)', () => {
     let clock = 0;
     let current = ['192.168.1.20'];
     let reads = 0;
-    const own = new OwnAddresses(() => (reads++, current), () => clock);
+    const own = new OwnAddresses(
+      () => (reads++, current),
+      () => clock,
+    );
     assert.equal(own.has('192.168.1.20'), true);
     clock += 5_000;
     current = ['192.168.1.77']; // DHCP moved the machine

@@ -221,7 +221,12 @@ describe('shortenName (the web app offers it for an upload whose name is too lon
   });
 
   test('what the server then accepts: the shortened name passes cleanNodeName unchanged', () => {
-    for (const name of [`${'\u00e9t\u00e9 '.repeat(80)}.mov`, `${'x'.repeat(400)}`, `.${'hidden'.repeat(60)}`, `${'y'.repeat(300)}.a-very-long-extension-indeed`]) {
+    for (const name of [
+      `${'\u00e9t\u00e9 '.repeat(80)}.mov`,
+      `${'x'.repeat(400)}`,
+      `.${'hidden'.repeat(60)}`,
+      `${'y'.repeat(300)}.a-very-long-extension-indeed`,
+    ]) {
       const short = shortenName(name);
       assert.equal(cleanNodeName(short), short, name);
     }

@@ -11,7 +11,9 @@ import { createLogger } from '../../src/log.ts';
  * too long for a test: the same handler on a server with a short one shows the answer.
  */
 test('headers that never finish are answered 408 request_timeout in the envelope, and the connection is closed', async () => {
-  const server = http.createServer({ headersTimeout: 300, requestTimeout: 400, connectionsCheckingInterval: 50 }, (_req, res) => res.end('ok'));
+  const server = http.createServer({ headersTimeout: 300, requestTimeout: 400, connectionsCheckingInterval: 50 }, (_req, res) =>
+    res.end('ok'),
+  );
   answerParserErrors(server, createLogger('silent'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {

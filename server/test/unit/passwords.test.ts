@@ -57,7 +57,7 @@ test('verifyAgainstDummy always answers false, whatever the password', async () 
   assert.deepEqual(results, [false, false]);
 });
 
-test('needsRehash is false for a hash at today\'s cost and true for one made weaker; the weaker one still verifies', async () => {
+test("needsRehash is false for a hash at today's cost and true for one made weaker; the weaker one still verifies", async () => {
   assert.equal(hasher.needsRehash(stored), false);
   const weak = await new PasswordHasher(2 ** 12, 1).hash(PASSWORD);
   assert.match(weak, /^scrypt\$4096\$8\$1\$/);

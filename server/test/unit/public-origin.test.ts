@@ -14,7 +14,7 @@ test('PUBLIC_URL, when set, is the origin of every link', () => {
   assert.equal(origin.current(), 'https://hearth.example.org');
 });
 
-test('listening on every address, the origin is the machine\'s LAN IPv4 address and the real port', () => {
+test("listening on every address, the origin is the machine's LAN IPv4 address and the real port", () => {
   const origin = new PublicOrigin({ host: '0.0.0.0', publicUrl: null }, () => LAN);
   origin.listeningOn(8420);
   assert.equal(origin.current(), 'http://192.168.1.20:8420');
@@ -38,7 +38,11 @@ test('listening on one address, the origin is that address; with no LAN at all, 
 test('a new LAN address (DHCP) is picked up once the detected origin is 10 s old', () => {
   let clock = 0;
   let lan = LAN;
-  const origin = new PublicOrigin({ host: '0.0.0.0', publicUrl: null }, () => lan, () => clock);
+  const origin = new PublicOrigin(
+    { host: '0.0.0.0', publicUrl: null },
+    () => lan,
+    () => clock,
+  );
   origin.listeningOn(8420);
   assert.equal(origin.current(), 'http://192.168.1.20:8420');
   lan = [{ address: '192.168.1.77', family: 'IPv4', interface: 'eth0' }];

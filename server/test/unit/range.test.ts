@@ -55,8 +55,22 @@ describe('parseRange', () => {
   });
 
   test('a malformed header, another unit or several ranges are ignored and the whole file is sent', () => {
-    for (const header of ['', 'bytes', 'bytes=', 'bytes=-', 'bytes=abc', 'bytes=1-x', 'bytes=0.5-9', 'bytes=-1-2', 'items=0-9',
-      'lines=0-9', 'bytes=0-1,5-9', 'bytes=0-1, 3-4', '0-9', 'bytes 0-9']) {
+    for (const header of [
+      '',
+      'bytes',
+      'bytes=',
+      'bytes=-',
+      'bytes=abc',
+      'bytes=1-x',
+      'bytes=0.5-9',
+      'bytes=-1-2',
+      'items=0-9',
+      'lines=0-9',
+      'bytes=0-1,5-9',
+      'bytes=0-1, 3-4',
+      '0-9',
+      'bytes 0-9',
+    ]) {
       assert.deepEqual(parseRange(header, 100), { kind: 'none' }, header);
     }
   });

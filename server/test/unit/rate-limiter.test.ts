@@ -23,7 +23,13 @@ describe('the guess limiter', () => {
       waits.push(ms);
       clock += ms;
     };
-    limiter = new RateLimiter(repo, LIMITS, () => clock, (work) => db.transaction(work), wait);
+    limiter = new RateLimiter(
+      repo,
+      LIMITS,
+      () => clock,
+      (work) => db.transaction(work),
+      wait,
+    );
   });
 
   const wrong = () => Promise.resolve(false);
@@ -47,7 +53,7 @@ describe('the guess limiter', () => {
     assert.deepEqual(waits, []);
   });
 
-  test('a success forgets nothing by itself, but the caller\'s reset of the account bucket starts the delays over', async () => {
+  test("a success forgets nothing by itself, but the caller's reset of the account bucket starts the delays over", async () => {
     for (let i = 0; i < 6; i++) await limiter.guess(buckets(`10.0.0.${i}`), wrong);
     limiter.reset('login:acct:owner');
     waits = [];
@@ -58,7 +64,10 @@ describe('the guess limiter', () => {
   test('an address is refused with 429 after 10 failures, even for a right guess, and a right guess does not count', async () => {
     await limiter.guess(buckets('10.0.0.1'), right);
     for (let i = 0; i < 10; i++) await limiter.guess({ limited: ['login:ip:10.0.0.1'] }, wrong);
-    await assert.rejects(limiter.guess({ limited: ['login:ip:10.0.0.1'] }, right), (e: any) => e.code === 'rate_limited' && Number(e.headers['Retry-After']) >= 1);
+    await assert.rejects(
+      limiter.guess({ limited: ['login:ip:10.0.0.1'] }, right),
+      (e: any) => e.code === 'rate_limited' && Number(e.headers['Retry-After']) >= 1,
+    );
   });
 
   test('a guess is counted before it is verified: guesses in flight use up the allowance, and an error in verification gives the attempt back', async () => {
@@ -130,14 +139,20 @@ describe('no guess is held past maxHoldMs (issue 19, item 19)', () => {
     assert.equal(await limiter.guess(onLink('A'), wrong), false);
     const settled = await Promise.allSettled(['A', 'B', 'C', 'D'].map((address) => limiter.guess(onLink(address), wrong)));
     // 4 s + 0.5 s, then 4 s + 0.5 s more: two fit in 10 s; the third would start 13 s from now.
-    assert.deepEqual(settled.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as { code: string }).code)), [false, false, 'rate_limited', 'rate_limited']);
-    assert.deepEqual(settled.slice(2).map((r) => retryAfterOf((r as PromiseRejectedResult).reason)), [13, 13]);
+    assert.deepEqual(
+      settled.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as { code: string }).code)),
+      [false, false, 'rate_limited', 'rate_limited'],
+    );
+    assert.deepEqual(
+      settled.slice(2).map((r) => retryAfterOf((r as PromiseRejectedResult).reason)),
+      [13, 13],
+    );
     assert.deepEqual(waits, [4_000, 4_000], 'the two admitted waited their slow-down, nothing more');
     assert.equal(repo.countSince('share:L', 0).count, 3, 'the first failure and the two checked; the refused were no guesses');
     assert.equal(repo.countSince('share:L:ip:C', 0).count, 0);
   });
 
-  test('a guess alone in its line is never refused for its slow-down: the delay stops short of the bound by the check\'s time', async () => {
+  test("a guess alone in its line is never refused for its slow-down: the delay stops short of the bound by the check's time", async () => {
     const limiter = limiterWith({ slowAfter: 1, slowBaseMs: 500, slowMaxMs: 10_000 }, 300);
     for (let i = 0; i < 8; i++) assert.equal(await limiter.guess(onLink(`10.0.0.${i}`), wrong), false);
     assert.deepEqual(waits, [500, 1_000, 2_000, 4_000, 8_000, 9_700, 9_700]);

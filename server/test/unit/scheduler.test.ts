@@ -152,7 +152,17 @@ test('a failing job is retried later, later each time (30 s, 1 min, 2 min), its 
   const scheduler = new Scheduler([job], { log, clock });
   const status = () => scheduler.jobs()[0]!;
   scheduler.start();
-  assert.deepEqual(status(), { name: 'check', schedule: { everyMs: 15 * SECOND }, running: false, lastRunAt: null, lastSuccessAt: null, lastFailureAt: null, lastError: null, failures: 0, nextRunAt: 1_000_000 + 15 * SECOND });
+  assert.deepEqual(status(), {
+    name: 'check',
+    schedule: { everyMs: 15 * SECOND },
+    running: false,
+    lastRunAt: null,
+    lastSuccessAt: null,
+    lastFailureAt: null,
+    lastError: null,
+    failures: 0,
+    nextRunAt: 1_000_000 + 15 * SECOND,
+  });
 
   await clock.advance(15 * SECOND);
   assert.equal(job.runs, 1);
@@ -229,7 +239,7 @@ test('a job failing on a full disk is logged once, by storage, not at every run,
       ['storage full: uploads and thumbnails wait until space is freed'],
     );
     assert.equal(scheduler.jobs()[0]!.failures, job.runs);
-    assert.ok(job.runs < 10 * MINUTE / (10 * SECOND), 'fewer runs than its interval alone would make');
+    assert.ok(job.runs < (10 * MINUTE) / (10 * SECOND), 'fewer runs than its interval alone would make');
   } finally {
     await scheduler.stop();
     await storage.stop();
@@ -300,7 +310,13 @@ test('jobs with the same name or with no usable schedule are refused when the sc
   const log = recordingLog().log;
   const job = (name: string, schedule: Schedule): Job => ({ name, schedule, run: async () => {} });
   assert.throws(() => new Scheduler([job('a', { everyMs: 1 }), job('a', { everyMs: 2 })], { log }), /two jobs are named a/);
-  for (const schedule of [{ everyMs: 0 }, { everyMs: Number.NaN }, { dailyAt: { hour: 24, minute: 0 } }, { dailyAt: { hour: 3, minute: 60 } }, { dailyAt: { hour: 1.5, minute: 0 } }]) {
+  for (const schedule of [
+    { everyMs: 0 },
+    { everyMs: Number.NaN },
+    { dailyAt: { hour: 24, minute: 0 } },
+    { dailyAt: { hour: 3, minute: 60 } },
+    { dailyAt: { hour: 1.5, minute: 0 } },
+  ]) {
     assert.throws(() => new Scheduler([job('x', schedule)], { log }), /no usable schedule/, JSON.stringify(schedule));
   }
   assert.throws(() => new Scheduler([], { log }).runNow('missing'), /no job is named missing/);

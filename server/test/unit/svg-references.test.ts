@@ -13,12 +13,19 @@ test('an SVG thumbnail never shows a file beside it: <image href> of a sibling c
   // would put someone else's photo into its own thumbnail.
   const dir = await makeTempDir();
   try {
-    await fs.writeFile(path.join(dir, 'neighbour'), await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } }).png().toBuffer());
+    await fs.writeFile(
+      path.join(dir, 'neighbour'),
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } })
+        .png()
+        .toBuffer(),
+    );
     const svg =
       '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" height="64">' +
       '<rect width="64" height="64" fill="#0000ff"/>' +
       '<image x="0" y="0" width="64" height="64" href="neighbour" xlink:href="neighbour"/>' +
-      '<image x="0" y="0" width="64" height="64" href="file://' + path.join(dir, 'neighbour') + '"/>' +
+      '<image x="0" y="0" width="64" height="64" href="file://' +
+      path.join(dir, 'neighbour') +
+      '"/>' +
       '</svg>';
     const file = path.join(dir, 'drawing');
     await fs.writeFile(file, svg);

@@ -42,7 +42,10 @@ describe('which udisks2 object a device is (for a format through D-Bus)', () => 
   });
 
   test('leading blank lines are skipped', () => {
-    assert.equal(udisksObjectPath('\n/org/freedesktop/UDisks2/block_devices/nvme0n1p2:\n'), '/org/freedesktop/UDisks2/block_devices/nvme0n1p2');
+    assert.equal(
+      udisksObjectPath('\n/org/freedesktop/UDisks2/block_devices/nvme0n1p2:\n'),
+      '/org/freedesktop/UDisks2/block_devices/nvme0n1p2',
+    );
   });
 
   test('an error, or an object that is not a block device, gives nothing (nothing is formatted)', () => {
@@ -59,12 +62,26 @@ describe('why an unmount failed: not allowed (503 helper_unavailable) or busy (4
   test('umount and udisks refusals for lack of rights', () => {
     assert.equal(unmountRefusedForRights(failed('umount: /media/x: must be superuser to unmount.')), true);
     assert.equal(unmountRefusedForRights(failed('umount: /media/x: only root can unmount /dev/sdb1 from /media/x')), true);
-    assert.equal(unmountRefusedForRights(failed('Error unmounting /dev/sdb1: GDBus.Error:org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain: Not authorized to perform operation')), true);
+    assert.equal(
+      unmountRefusedForRights(
+        failed(
+          'Error unmounting /dev/sdb1: GDBus.Error:org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain: Not authorized to perform operation',
+        ),
+      ),
+      true,
+    );
   });
 
   test('a drive in use is busy, not a matter of rights', () => {
     assert.equal(unmountRefusedForRights(failed('umount: /media/x: target is busy.')), false);
-    assert.equal(unmountRefusedForRights(failed('Error unmounting /dev/sdb1: GDBus.Error:org.freedesktop.UDisks2.Error.DeviceBusy: Error unmounting /dev/sdb1: target is busy')), false);
+    assert.equal(
+      unmountRefusedForRights(
+        failed(
+          'Error unmounting /dev/sdb1: GDBus.Error:org.freedesktop.UDisks2.Error.DeviceBusy: Error unmounting /dev/sdb1: target is busy',
+        ),
+      ),
+      false,
+    );
   });
 });
 

@@ -17,7 +17,12 @@ test('a worker that overruns its time is killed: its job fails alone, the pool s
   const healthy = new MediaWorkerPool(1, NO_TOOLS, DEFAULT_MEDIA_LIMITS);
   try {
     const file = path.join(dir, 'p.png');
-    await fs.writeFile(file, await sharp({ create: { width: 2000, height: 1500, channels: 3, background: '#abc' } }).png().toBuffer());
+    await fs.writeFile(
+      file,
+      await sharp({ create: { width: 2000, height: 1500, channels: 3, background: '#abc' } })
+        .png()
+        .toBuffer(),
+    );
     const killed = await pool.process(file, 'image/png', [GRID_SIZE]);
     assert.equal(killed.thumbnails, null);
     assert.match(killed.failure ?? '', /media worker stopped/);
@@ -40,10 +45,18 @@ test('a pool renders the sizes asked for from one decode, and an urgent job goes
   const pool = new MediaWorkerPool(1, NO_TOOLS, DEFAULT_MEDIA_LIMITS);
   try {
     const file = path.join(dir, 'wide.jpg');
-    await fs.writeFile(file, await sharp({ create: { width: 3000, height: 1500, channels: 3, background: '#369' } }).jpeg().toBuffer());
+    await fs.writeFile(
+      file,
+      await sharp({ create: { width: 3000, height: 1500, channels: 3, background: '#369' } })
+        .jpeg()
+        .toBuffer(),
+    );
     const both = await pool.process(file, 'image/jpeg', [512, 1024]);
     const widths = await Promise.all([...both.thumbnails!].map(async ([size, data]) => [size, (await sharp(data).metadata()).width]));
-    assert.deepEqual(widths, [[512, 512], [1024, 1024]]);
+    assert.deepEqual(widths, [
+      [512, 512],
+      [1024, 1024],
+    ]);
 
     // One worker: the first job takes it, the rest wait; the urgent one, asked for last, is answered second.
     const order: string[] = [];
@@ -70,7 +83,9 @@ test('a pool without workers (media processing turned off) answers at once with 
 
 /** This process's live children (Linux). */
 function children(): number[] {
-  return readdirSync('/proc/self/task').flatMap((tid) => readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  return readdirSync('/proc/self/task').flatMap((tid) =>
+    readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
 }
 
 test('warm() starts every worker before any job, once however often it is called; they take jobs as usual and close() ends them', async () => {
@@ -83,16 +98,30 @@ test('warm() starts every worker before any job, once however often it is called
     const started = children().filter((pid) => !before.includes(pid));
     assert.equal(started.length, 2);
     const file = path.join(dir, 'p.png');
-    await fs.writeFile(file, await sharp({ create: { width: 800, height: 600, channels: 3, background: '#abc' } }).png().toBuffer());
+    await fs.writeFile(
+      file,
+      await sharp({ create: { width: 800, height: 600, channels: 3, background: '#abc' } })
+        .png()
+        .toBuffer(),
+    );
     const [a, b] = await Promise.all([pool.process(file, 'image/png', [GRID_SIZE]), pool.process(file, 'image/png', [GRID_SIZE])]);
     assert.equal(a.failure, null);
     assert.equal(b.failure, null);
-    assert.deepEqual(children().filter((pid) => !before.includes(pid)).sort(), started.sort(), 'the jobs ran in the warm workers');
+    assert.deepEqual(
+      children()
+        .filter((pid) => !before.includes(pid))
+        .sort(),
+      started.sort(),
+      'the jobs ran in the warm workers',
+    );
   } finally {
     pool.close();
     await fs.rm(dir, { recursive: true, force: true });
   }
   // SIGKILLed workers are reaped when their exit is noticed: a bounded wait for that.
   for (let i = 0; i < 100 && children().some((pid) => !before.includes(pid)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.deepEqual(children().filter((pid) => !before.includes(pid)), []);
+  assert.deepEqual(
+    children().filter((pid) => !before.includes(pid)),
+    [],
+  );
 });

@@ -26,7 +26,13 @@ export function PasswordSection() {
           if (next.length >= 10) change.mutate();
         }}
       >
-        <Field label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+        <Field
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+        />
         <Field
           label="New password"
           type="password"

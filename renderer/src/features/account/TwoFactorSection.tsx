@@ -26,7 +26,9 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
       <h2 id="twofactor-title">Two-step sign-in</h2>
       {stage.kind === 'off' && (
         <>
-          <p className="muted">Ask for a code from an authenticator app (such as Google Authenticator or Aegis) when signing in on a new device.</p>
+          <p className="muted">
+            Ask for a code from an authenticator app (such as Google Authenticator or Aegis) when signing in on a new device.
+          </p>
           {begin.isError && <Notice tone="error">{begin.error.message}</Notice>}
           <Button onClick={() => begin.mutate()} disabled={begin.isPending}>
             Turn on two-step sign-in
@@ -59,7 +61,17 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
   );
 }
 
-function ScanStep({ secret, url, onVerified, onCancel }: { secret: string; url: string; onVerified: (codes: string[]) => void; onCancel: () => void }) {
+function ScanStep({
+  secret,
+  url,
+  onVerified,
+  onCancel,
+}: {
+  secret: string;
+  url: string;
+  onVerified: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
   const [qr, setQr] = useState<string | null>(null);
   const [code, setCode] = useState('');
   useEffect(() => {
@@ -81,12 +93,23 @@ function ScanStep({ secret, url, onVerified, onCancel }: { secret: string; url: 
       }}
     >
       <p>1. Scan this code with your authenticator app.</p>
-      {qr ? <img className="qr" src={qr} alt="QR code to add Hearth to an authenticator app" width="200" height="200" /> : <div className="qr" />}
+      {qr ? (
+        <img className="qr" src={qr} alt="QR code to add Hearth to an authenticator app" width="200" height="200" />
+      ) : (
+        <div className="qr" />
+      )}
       <p className="muted">
         Can't scan? Type this key into the app: <span className="secret">{secret}</span>
       </p>
       <p>2. Enter the 6-digit code the app shows.</p>
-      <Field label="Code from the app" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
+      <Field
+        label="Code from the app"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+      />
       {verify.isError && <Notice tone="error">{codeMessage(verify.error)}</Notice>}
       <div className="row">
         <Button type="submit" variant="primary" disabled={verify.isPending || code.trim().length < 6}>
@@ -106,7 +129,9 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   const field = useRef<HTMLTextAreaElement>(null);
   const [copied, setCopied] = useState<boolean | null>(null);
   const download = () => {
-    const url = URL.createObjectURL(new Blob([`Hearth recovery codes\nEach code signs you in once if you lose your phone.\n\n${text}\n`], { type: 'text/plain' }));
+    const url = URL.createObjectURL(
+      new Blob([`Hearth recovery codes\nEach code signs you in once if you lose your phone.\n\n${text}\n`], { type: 'text/plain' }),
+    );
     const link = document.createElement('a');
     link.href = url;
     link.download = 'hearth-recovery-codes.txt';
@@ -115,7 +140,10 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   };
   return (
     <>
-      <Notice>Two-step sign-in is on. Keep these recovery codes somewhere safe: each one lets you in once if you lose your phone. They are shown only now.</Notice>
+      <Notice>
+        Two-step sign-in is on. Keep these recovery codes somewhere safe: each one lets you in once if you lose your phone. They are shown
+        only now.
+      </Notice>
       <ol className="recovery-codes" aria-label="Recovery codes">
         {codes.map((c) => (
           <li key={c}>{c}</li>
@@ -153,7 +181,13 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
       }}
     >
       <p>Two-step sign-in is on.</p>
-      <Field label="Password to turn it off" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+      <Field
+        label="Password to turn it off"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
       {disable.isError && <Notice tone="error">{disable.error.message}</Notice>}
       <Button type="submit" disabled={disable.isPending || !password}>
         Turn off two-step sign-in

@@ -24,7 +24,9 @@ export function WaitingDevicesNotice() {
     <section className="waiting-notice" aria-labelledby="waiting-notice-title">
       <Icon name="phone" />
       <div className="waiting-notice-text">
-        <h2 id="waiting-notice-title">{waiting.length === 1 ? `A new ${kindOf(first)} is waiting for your OK` : `${waiting.length} new devices are waiting for your OK`}</h2>
+        <h2 id="waiting-notice-title">
+          {waiting.length === 1 ? `A new ${kindOf(first)} is waiting for your OK` : `${waiting.length} new devices are waiting for your OK`}
+        </h2>
         <p className="muted">
           {waiting.length === 1
             ? `${first.device_name ?? 'A device'} wants to open ${first.display_name || first.username}'s account.`

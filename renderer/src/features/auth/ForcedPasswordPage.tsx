@@ -35,9 +35,28 @@ export function ForcedPasswordPage() {
     <AuthCard title="Choose a new password">
       <p className="muted">You signed in with a temporary password. Choose your own to continue.</p>
       <form onSubmit={submit} noValidate>
-        <Field label="Temporary password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
-        <Field label="New password" type="password" autoComplete="new-password" hint="At least 10 characters." value={next} onChange={(e) => setNext(e.target.value)} />
-        <Field label="New password again" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} />
+        <Field
+          label="Temporary password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+        />
+        <Field
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 10 characters."
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+        />
+        <Field
+          label="New password again"
+          type="password"
+          autoComplete="new-password"
+          value={again}
+          onChange={(e) => setAgain(e.target.value)}
+        />
         {error && <Notice tone="error">{error}</Notice>}
         <Button type="submit" variant="primary" block disabled={busy || !current || !next || !again}>
           {busy ? 'Saving…' : 'Save and continue'}

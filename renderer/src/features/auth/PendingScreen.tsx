@@ -92,7 +92,10 @@ export function PendingScreen({ pending, onDone, onRestart }: { pending: Pending
   }
   return (
     <AuthCard title="Waiting for approval">
-      <p>This device needs the owner's OK before it can open your files. Ask them to approve it on the Hearth computer, or approve it yourself from a device where you are already signed in.</p>
+      <p>
+        This device needs the owner's OK before it can open your files. Ask them to approve it on the Hearth computer, or approve it
+        yourself from a device where you are already signed in.
+      </p>
       {pairingCode && (
         <div className="pairing">
           <p className="muted">Check that they see the same code:</p>

@@ -26,7 +26,9 @@ export function RecoverPage() {
     setBusy(true);
     setError(null);
     try {
-      const tokens = await data(publicApi.POST('/auth/recover', { body: { code: code.trim(), new_password: password, ...deviceDescription() } }));
+      const tokens = await data(
+        publicApi.POST('/auth/recover', { body: { code: code.trim(), new_password: password, ...deviceDescription() } }),
+      );
       // A sign-in this tab was waiting on ended with the owner's other sessions.
       pendingStore.clear();
       // Signed in: the app's routes take over (and open the files).
@@ -81,7 +83,9 @@ export function RecoverPage() {
           {busy ? 'Checking the code…' : 'Set the password and sign in'}
         </Button>
       </form>
-      <p className="muted">This signs the owner out on every other device. Family members who forgot their password: ask the owner for a new one.</p>
+      <p className="muted">
+        This signs the owner out on every other device. Family members who forgot their password: ask the owner for a new one.
+      </p>
       <p className="auth-aside">
         <Link to="/">Back to sign-in</Link>
       </p>

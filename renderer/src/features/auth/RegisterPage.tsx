@@ -39,7 +39,12 @@ export function RegisterPage() {
     try {
       await data(
         publicApi.POST('/auth/register', {
-          body: { username: cleanUsername(username), password, invite_code: code, ...(displayName.trim() ? { display_name: displayName.trim() } : {}) },
+          body: {
+            username: cleanUsername(username),
+            password,
+            invite_code: code,
+            ...(displayName.trim() ? { display_name: displayName.trim() } : {}),
+          },
         }),
       );
       const outcome = await attemptLogin(username, password);
@@ -63,7 +68,9 @@ export function RegisterPage() {
   if (check.isError || !check.data?.valid) {
     return (
       <AuthCard title="This invite can't be used">
-        <Notice tone="error">{check.isError ? check.error.message : 'This invite is unknown, used up or expired. Ask the person who sent it for a new one.'}</Notice>
+        <Notice tone="error">
+          {check.isError ? check.error.message : 'This invite is unknown, used up or expired. Ask the person who sent it for a new one.'}
+        </Notice>
         <Link className="btn btn-block" to="/">
           Go to sign-in
         </Link>

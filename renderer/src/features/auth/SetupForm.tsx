@@ -20,7 +20,15 @@ const WELCOME = '/console/welcome';
  * bridge (its server takes no setup from the network); headless, from another device with the
  * setup code printed where the server was started (on that PC itself, without).
  */
-export function SetupForm({ serverName, codeRequired, inDesktopApp }: { serverName: string; codeRequired: boolean; inDesktopApp: boolean }) {
+export function SetupForm({
+  serverName,
+  codeRequired,
+  inDesktopApp,
+}: {
+  serverName: string;
+  codeRequired: boolean;
+  inDesktopApp: boolean;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
@@ -49,7 +57,11 @@ export function SetupForm({ serverName, codeRequired, inDesktopApp }: { serverNa
       const account = { username: cleanUsername(username), password, server_name: name };
       const tokens = viaApp
         ? await setupThroughDesktop(account)
-        : await data(publicApi.POST('/setup', { body: { ...account, ...deviceDescription(), ...(codeRequired && { setup_code: setupCode.trim() }) } }));
+        : await data(
+            publicApi.POST('/setup', {
+              body: { ...account, ...deviceDescription(), ...(codeRequired && { setup_code: setupCode.trim() }) },
+            }),
+          );
       // First run goes on to connecting the family's phones (the owner's console): the
       // session starts once the router is there, so the signed-in routes open on that page.
       setDone(tokens);
@@ -64,7 +76,10 @@ export function SetupForm({ serverName, codeRequired, inDesktopApp }: { serverNa
   if (inDesktopApp && !viaApp) {
     return (
       <AuthCard title="Set up Hearth in its app">
-        <p>Hearth is installed as an app on this computer. Create the owner's account in the Hearth app's window: open Hearth from its icon next to the clock, or from your apps.</p>
+        <p>
+          Hearth is installed as an app on this computer. Create the owner's account in the Hearth app's window: open Hearth from its icon
+          next to the clock, or from your apps.
+        </p>
         <p className="muted">Until then, no phone or other computer can reach Hearth. Afterwards, sign in here.</p>
       </AuthCard>
     );

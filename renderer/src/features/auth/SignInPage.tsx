@@ -25,7 +25,13 @@ export function SignInPage({ reason }: { reason: string | null }) {
     );
   }
   if (status.data?.setup_required) {
-    return <SetupForm serverName={status.data.name} codeRequired={status.data.setup_code_required} inDesktopApp={status.data.setup_in_desktop_app} />;
+    return (
+      <SetupForm
+        serverName={status.data.name}
+        codeRequired={status.data.setup_code_required}
+        inDesktopApp={status.data.setup_in_desktop_app}
+      />
+    );
   }
   return <SignInFlow serverName={status.data?.name ?? 'Hearth'} reason={reason} unreachable={status.isError} />;
 }
@@ -152,7 +158,14 @@ export function SignInFlow({
         </Button>
       </form>
       {desktopBridge() && (
-        <Button block onClick={() => void session.openAtThisPc().then((ok) => ok || setError('Hearth could not open the owner account here. Sign in with a password.'))}>
+        <Button
+          block
+          onClick={() =>
+            void session
+              .openAtThisPc()
+              .then((ok) => ok || setError('Hearth could not open the owner account here. Sign in with a password.'))
+          }
+        >
           Open as the owner of this PC
         </Button>
       )}
@@ -164,7 +177,17 @@ export function SignInFlow({
 }
 
 /** The second step: the authenticator's code, or one of the recovery codes kept on paper. */
-function CodeStep({ busy, error, onSubmit, onBack }: { busy: boolean; error: string | null; onSubmit: (code: string) => void; onBack: () => void }) {
+function CodeStep({
+  busy,
+  error,
+  onSubmit,
+  onBack,
+}: {
+  busy: boolean;
+  error: string | null;
+  onSubmit: (code: string) => void;
+  onBack: () => void;
+}) {
   const [recovery, setRecovery] = useState(false);
   const [code, setCode] = useState('');
   return (
@@ -182,7 +205,16 @@ function CodeStep({ busy, error, onSubmit, onBack }: { busy: boolean; error: str
         noValidate
       >
         {recovery ? (
-          <Field key="recovery" label="Recovery code" autoComplete="off" autoCapitalize="none" spellCheck={false} value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+          <Field
+            key="recovery"
+            label="Recovery code"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            autoFocus
+          />
         ) : (
           <Field
             key="totp"

@@ -1,5 +1,10 @@
 import { useState } from 'react';
-import { cleanUsername, usernameProblem as usernameRuleProblem, USERNAME_MAX, USERNAME_MIN } from '../../../../server/src/contract/usernames.ts';
+import {
+  cleanUsername,
+  usernameProblem as usernameRuleProblem,
+  USERNAME_MAX,
+  USERNAME_MIN,
+} from '../../../../server/src/contract/usernames.ts';
 import { ApiError } from '../../api/error-messages.ts';
 import { messageOf } from './login.ts';
 

@@ -13,14 +13,17 @@ export interface PendingSignIn {
 }
 
 export type LoginOutcome =
-  | { kind: 'signed-in'; tokens: TokenResponse }
-  | { kind: 'pending'; pending: PendingSignIn }
-  | { kind: 'totp-required' };
+  { kind: 'signed-in'; tokens: TokenResponse } | { kind: 'pending'; pending: PendingSignIn } | { kind: 'totp-required' };
 
 /** One sign-in attempt; errors other than "needs a code" are thrown as ApiError. */
 export async function attemptLogin(username: string, password: string, totpCode?: string): Promise<LoginOutcome> {
   const { data, error, response } = await publicApi.POST('/auth/login', {
-    body: { username: cleanUsername(username), password, ...(totpCode ? { totp_code: totpCode.replace(/\s+/g, '') } : {}), ...deviceDescription() },
+    body: {
+      username: cleanUsername(username),
+      password,
+      ...(totpCode ? { totp_code: totpCode.replace(/\s+/g, '') } : {}),
+      ...deviceDescription(),
+    },
   });
   if (response.status === 200) return { kind: 'signed-in', tokens: data as TokenResponse };
   if (response.status === 202) return { kind: 'pending', pending: data as PendingResponse & PendingSignIn };

@@ -22,7 +22,11 @@ export function CopyField({ label, value, big }: { label: string; value: string;
           spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}
         />
-        <Button icon={copied === true ? 'check' : 'copy'} onClick={() => void copyText(value, field.current).then(setCopied)} aria-label={`Copy ${label.toLowerCase()}`}>
+        <Button
+          icon={copied === true ? 'check' : 'copy'}
+          onClick={() => void copyText(value, field.current).then(setCopied)}
+          aria-label={`Copy ${label.toLowerCase()}`}
+        >
           Copy
         </Button>
       </div>

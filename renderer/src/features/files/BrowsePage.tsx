@@ -110,7 +110,9 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
       </div>
       {view.kind === 'shared' && <SharedTabs />}
       {view.kind === 'folder' && view.id === null && <QuickLinks />}
-      {(view.kind === 'search' || (view.kind === 'folder' && view.id === null)) && <SearchBox initial={view.kind === 'search' ? view.q : ''} />}
+      {(view.kind === 'search' || (view.kind === 'folder' && view.id === null)) && (
+        <SearchBox initial={view.kind === 'search' ? view.q : ''} />
+      )}
       {view.kind === 'folder' && view.id && (
         <nav aria-label="Folder path" className="crumbs">
           <Link to="/files">My files</Link>
@@ -122,7 +124,9 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
           ))}
         </nav>
       )}
-      {inTrash && retention !== undefined && <p className="muted">Items in the trash are deleted for good after {plural(retention, 'day')}.</p>}
+      {inTrash && retention !== undefined && (
+        <p className="muted">Items in the trash are deleted for good after {plural(retention, 'day')}.</p>
+      )}
       <div className="list-tools">
         {view.kind !== 'recent' && !inTrash && (
           <label className="sort">
@@ -156,7 +160,10 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
           <div className="spacer" />
           {inTrash ? (
             <>
-              <Button icon="restore" onClick={() => star.mutate({ nodes: chosen, action: { kind: 'restore' } }, { onSuccess: selection.clear })}>
+              <Button
+                icon="restore"
+                onClick={() => star.mutate({ nodes: chosen, action: { kind: 'restore' } }, { onSuccess: selection.clear })}
+              >
                 Restore
               </Button>
               <Button icon="trash" variant="danger" onClick={() => setOpen({ kind: 'purge', nodes: chosen })}>
@@ -165,7 +172,10 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
             </>
           ) : (
             <>
-              <Button icon="star" onClick={() => star.mutate({ nodes: chosen, action: { kind: 'star', on: !chosen.every((n) => n.starred) } })}>
+              <Button
+                icon="star"
+                onClick={() => star.mutate({ nodes: chosen, action: { kind: 'star', on: !chosen.every((n) => n.starred) } })}
+              >
                 {chosen.every((n) => n.starred) ? 'Unstar' : 'Star'}
               </Button>
               <Button icon="folder" onClick={() => setOpen({ kind: 'move', nodes: chosen })}>
@@ -178,7 +188,9 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
           )}
         </div>
       )}
-      {star.data?.failed.length ? <Notice tone="error">{`${plural(star.data.failed.length, 'item')} could not be changed: ${star.data.failed[0]!.message}`}</Notice> : null}
+      {star.data?.failed.length ? (
+        <Notice tone="error">{`${plural(star.data.failed.length, 'item')} could not be changed: ${star.data.failed[0]!.message}`}</Notice>
+      ) : null}
       {listing.isPending && view.kind !== 'search' && <Spinner label="Loading files" />}
       {listing.isError && <Notice tone="error">{listing.error.message}</Notice>}
       {listing.isSuccess && items.length === 0 && (
@@ -205,7 +217,13 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
         </ul>
       )}
       <MoreOnScroll listing={listing} />
-      <FileDialogs open={open} setOpen={setOpen} parentId={view.kind === 'folder' ? view.id : null} inTrash={inTrash} onDone={selection.clear} />
+      <FileDialogs
+        open={open}
+        setOpen={setOpen}
+        parentId={view.kind === 'folder' ? view.id : null}
+        inTrash={inTrash}
+        onDone={selection.clear}
+      />
     </div>
   );
 }
@@ -228,7 +246,8 @@ function NodeRow({
   const people = useQuery(personNamesQuery);
   const sharedBy = node.shared ? `Shared by ${people.data?.get(node.owner_id) ?? 'someone in the family'}` : null;
   // In the trash, when it was deleted is what counts (the clock of the retention period).
-  const when = inTrash && node.trashed_at ? `Deleted ${formatDate(node.trashed_at).replace(/^Today/, 'today')}` : formatDate(node.updated_at);
+  const when =
+    inTrash && node.trashed_at ? `Deleted ${formatDate(node.trashed_at).replace(/^Today/, 'today')}` : formatDate(node.updated_at);
   const meta = [node.type === 'file' ? formatBytes(node.size) : null, when, sharedBy].filter(Boolean).join(' · ');
   const body = (
     <>
@@ -246,7 +265,13 @@ function NodeRow({
     <li className={selected ? 'node-row is-selected' : 'node-row'}>
       {/* The label widens the checkbox's target to 44 px without a bigger box. */}
       <label className="node-check-hit">
-        <input type="checkbox" className="node-check" checked={selected} onChange={() => onToggle(node)} aria-label={`Select ${node.name}`} />
+        <input
+          type="checkbox"
+          className="node-check"
+          checked={selected}
+          onChange={() => onToggle(node)}
+          aria-label={`Select ${node.name}`}
+        />
       </label>
       {node.type === 'folder' && !inTrash ? (
         <Link className="node-main" to={`/files/${node.id}`}>
@@ -323,7 +348,14 @@ function SearchBox({ initial }: { initial: string }) {
       <label htmlFor="search-input" className="visually-hidden">
         Search by name
       </label>
-      <input id="search-input" type="search" placeholder="Search by name" value={q} onChange={(e) => setQ(e.target.value)} enterKeyHint="search" />
+      <input
+        id="search-input"
+        type="search"
+        placeholder="Search by name"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        enterKeyHint="search"
+      />
     </form>
   );
 }

@@ -6,7 +6,14 @@ import { Icon } from '../../ui/Icon.tsx';
 export function NodeIcon({ node }: { node: Node }) {
   const thumb = useThumbnail(node.type === 'file' ? node : null);
   if (thumb) return <img className="node-thumb" src={thumb} alt="" loading="lazy" decoding="async" />;
-  const kind = node.type === 'folder' ? 'folder' : node.mime_type?.startsWith('image/') ? 'photo' : node.mime_type?.startsWith('video/') ? 'video' : 'file';
+  const kind =
+    node.type === 'folder'
+      ? 'folder'
+      : node.mime_type?.startsWith('image/')
+        ? 'photo'
+        : node.mime_type?.startsWith('video/')
+          ? 'video'
+          : 'file';
   return (
     <span className={`node-icon node-icon-${kind}${node.color ? ` color-${node.color}` : ''}`}>
       <Icon name={kind} />

@@ -59,17 +59,45 @@ export function FileDialogs({
         },
       },
     );
-  const failure = action.isError ? action.error.message : action.data?.failed.length ? `${plural(action.data.failed.length, 'item')} could not be changed: ${action.data.failed[0]!.message}` : null;
+  const failure = action.isError
+    ? action.error.message
+    : action.data?.failed.length
+      ? `${plural(action.data.failed.length, 'item')} could not be changed: ${action.data.failed[0]!.message}`
+      : null;
   if (!open) return null;
   switch (open.kind) {
     case 'actions':
-      return <ActionSheet node={open.node} inTrash={inTrash} setOpen={setOpen} onStar={(on) => apply([open.node], { kind: 'star', on })} onRestore={() => apply([open.node], { kind: 'restore' })} />;
+      return (
+        <ActionSheet
+          node={open.node}
+          inTrash={inTrash}
+          setOpen={setOpen}
+          onStar={(on) => apply([open.node], { kind: 'star', on })}
+          onRestore={() => apply([open.node], { kind: 'restore' })}
+        />
+      );
     case 'new-folder':
       return <NewFolderDialog parentId={parentId} onClose={close} />;
     case 'rename':
-      return <RenameDialog node={open.node} busy={action.isPending} error={failure} onSubmit={(name) => apply([open.node], { kind: 'rename', name })} onClose={close} />;
+      return (
+        <RenameDialog
+          node={open.node}
+          busy={action.isPending}
+          error={failure}
+          onSubmit={(name) => apply([open.node], { kind: 'rename', name })}
+          onClose={close}
+        />
+      );
     case 'move':
-      return <FolderPicker nodes={open.nodes} busy={action.isPending} error={failure} onPick={(id) => apply(open.nodes, { kind: 'move', parentId: id })} onClose={close} />;
+      return (
+        <FolderPicker
+          nodes={open.nodes}
+          busy={action.isPending}
+          error={failure}
+          onPick={(id) => apply(open.nodes, { kind: 'move', parentId: id })}
+          onClose={close}
+        />
+      );
     case 'color':
       return <ColorDialog node={open.node} onPick={(color) => apply([open.node], { kind: 'color', color })} onClose={close} />;
     case 'versions':
@@ -109,7 +137,19 @@ export function FileDialogs({
   }
 }
 
-function ActionSheet({ node, inTrash, setOpen, onStar, onRestore }: { node: Node; inTrash: boolean; setOpen: (open: Open | null) => void; onStar: (on: boolean) => void; onRestore: () => void }) {
+function ActionSheet({
+  node,
+  inTrash,
+  setOpen,
+  onStar,
+  onRestore,
+}: {
+  node: Node;
+  inTrash: boolean;
+  setOpen: (open: Open | null) => void;
+  onStar: (on: boolean) => void;
+  onRestore: () => void;
+}) {
   // The sheet stays until the server has made the file's link: if it cannot, it says why here.
   const [downloadFailed, setDownloadFailed] = useState<string | null>(null);
   const item = (icon: Parameters<typeof Icon>[0]['name'], text: string, onClick: () => void, danger = false) => (
@@ -179,7 +219,19 @@ function NewFolderDialog({ parentId, onClose }: { parentId: string | null; onClo
   );
 }
 
-function RenameDialog({ node, busy, error, onSubmit, onClose }: { node: Node; busy: boolean; error: string | null; onSubmit: (name: string) => void; onClose: () => void }) {
+function RenameDialog({
+  node,
+  busy,
+  error,
+  onSubmit,
+  onClose,
+}: {
+  node: Node;
+  busy: boolean;
+  error: string | null;
+  onSubmit: (name: string) => void;
+  onClose: () => void;
+}) {
   const [name, setName] = useState(node.name);
   return (
     <Dialog title="Rename" onClose={onClose}>
@@ -203,7 +255,19 @@ function RenameDialog({ node, busy, error, onSubmit, onClose }: { node: Node; bu
 }
 
 /** Browse folders and move here; the items being moved cannot be entered (a folder cannot go inside itself). */
-function FolderPicker({ nodes, busy, error, onPick, onClose }: { nodes: Node[]; busy: boolean; error: string | null; onPick: (id: string | null) => void; onClose: () => void }) {
+function FolderPicker({
+  nodes,
+  busy,
+  error,
+  onPick,
+  onClose,
+}: {
+  nodes: Node[];
+  busy: boolean;
+  error: string | null;
+  onPick: (id: string | null) => void;
+  onClose: () => void;
+}) {
   const [trail, setTrail] = useState<Node[]>([]);
   const here = trail.at(-1) ?? null;
   const folders = useFolders(here?.id ?? null);
@@ -218,7 +282,12 @@ function FolderPicker({ nodes, busy, error, onPick, onClose }: { nodes: Node[]; 
         {trail.map((folder, i) => (
           <span key={folder.id}>
             ›{' '}
-            <button type="button" className="btn btn-quiet" onClick={() => setTrail(trail.slice(0, i + 1))} disabled={i === trail.length - 1}>
+            <button
+              type="button"
+              className="btn btn-quiet"
+              onClick={() => setTrail(trail.slice(0, i + 1))}
+              disabled={i === trail.length - 1}
+            >
               {folder.name}
             </button>
           </span>
@@ -269,7 +338,13 @@ function ColorDialog({ node, onPick, onClose }: { node: Node; onPick: (color: No
     <Dialog title={`Colour of ${node.name}`} onClose={onClose}>
       <div className="swatches" role="group" aria-label="Colours">
         {COLORS.map(({ color, name }) => (
-          <button key={name} type="button" className={`swatch color-${color ?? 'none'}`} aria-pressed={node.color === color} onClick={() => onPick(color)}>
+          <button
+            key={name}
+            type="button"
+            className={`swatch color-${color ?? 'none'}`}
+            aria-pressed={node.color === color}
+            onClick={() => onPick(color)}
+          >
             <Icon name="folder" />
             {name}
           </button>
@@ -318,9 +393,20 @@ export function DetailsDialog({ node, onClose }: { node: Node; onClose: () => vo
     ['Added', formatDate(node.created_at)],
     ['Changed', formatDate(node.updated_at)],
     ...(node.taken_at ? ([['Taken', formatTaken(node.taken_at)]] as [string, string][]) : []),
-    ...(node.image_width && node.image_height ? ([['Dimensions', `${node.image_width} × ${node.image_height}`]] as [string, string][]) : []),
+    ...(node.image_width && node.image_height
+      ? ([['Dimensions', `${node.image_width} × ${node.image_height}`]] as [string, string][])
+      : []),
     ['Owner', people.data?.get(node.owner_id) ?? (node.shared ? 'Someone in the family' : 'You')],
-    ['Shared with', node.shared ? 'You' : grants.data ? (grants.data.length ? grants.data.map((p) => `${p.name} (${p.role === 'editor' ? 'can edit' : 'can view'})`).join(', ') : 'Nobody') : '…'],
+    [
+      'Shared with',
+      node.shared
+        ? 'You'
+        : grants.data
+          ? grants.data.length
+            ? grants.data.map((p) => `${p.name} (${p.role === 'editor' ? 'can edit' : 'can view'})`).join(', ')
+            : 'Nobody'
+          : '…',
+    ],
   ];
   return (
     <Dialog title={node.name} onClose={onClose}>

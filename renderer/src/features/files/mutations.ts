@@ -74,7 +74,8 @@ export function useCreateFolder() {
 export function useRestoreVersion(node: Node) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (versionId: string) => data(api.POST('/nodes/{id}/versions/{vid}/restore', { params: { path: { id: node.id, vid: versionId } } })),
+    mutationFn: (versionId: string) =>
+      data(api.POST('/nodes/{id}/versions/{vid}/restore', { params: { path: { id: node.id, vid: versionId } } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: nodeKeys.all }),
   });
 }

@@ -70,14 +70,19 @@ export function useFolders(parentId: string | null) {
   return useQuery({
     queryKey: fileKeys.folders(parentId),
     queryFn: async () => {
-      const page = await data(api.GET('/nodes', { params: { query: { parent_id: parentId ?? 'root', sort: 'name', order: 'asc', limit: 1000 } } }));
+      const page = await data(
+        api.GET('/nodes', { params: { query: { parent_id: parentId ?? 'root', sort: 'name', order: 'asc', limit: 1000 } } }),
+      );
       return page.items.filter((n) => n.type === 'folder');
     },
   });
 }
 
 export function useVersions(id: string) {
-  return useQuery({ queryKey: fileKeys.versions(id), queryFn: async () => (await data(api.GET('/nodes/{id}/versions', { params: { path: { id } } }))).items });
+  return useQuery({
+    queryKey: fileKeys.versions(id),
+    queryFn: async () => (await data(api.GET('/nodes/{id}/versions', { params: { path: { id } } }))).items,
+  });
 }
 
 /** Who else can see a node: only its owner may ask, so a node shared with you asks nothing. */

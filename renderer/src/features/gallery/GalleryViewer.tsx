@@ -37,7 +37,11 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
   const queryClient = useQueryClient();
   const version = useSyncExternalStore(
     useCallback((notify) => queryClient.getQueryCache().subscribe(notify), [queryClient]),
-    () => queryClient.getQueryCache().findAll({ queryKey: galleryKeys.all }).reduce((sum, query) => sum + query.state.dataUpdatedAt, 0),
+    () =>
+      queryClient
+        .getQueryCache()
+        .findAll({ queryKey: galleryKeys.all })
+        .reduce((sum, query) => sum + query.state.dataUpdatedAt, 0),
   );
   const loaded = useMemo(() => findLoaded(queryClient, nodeId), [queryClient, nodeId, version]); // eslint-disable-line react-hooks/exhaustive-deps
   const single = useQuery({

@@ -154,7 +154,17 @@ export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
 }
 
 /** A mark for each year where it starts on the track, leaving out those that would overlap. */
-function YearMarks({ layout, virtualizer, height, total }: { layout: Timeline; virtualizer: Virtualizer<Window, Element>; height: number; total: number }) {
+function YearMarks({
+  layout,
+  virtualizer,
+  height,
+  total,
+}: {
+  layout: Timeline;
+  virtualizer: Virtualizer<Window, Element>;
+  height: number;
+  total: number;
+}) {
   if (height === 0 || total <= 0) return null;
   const marks: { year: string; top: number }[] = [];
   let lastTop = -Infinity;

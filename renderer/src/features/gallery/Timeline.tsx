@@ -170,7 +170,12 @@ const MonthHeader = memo(function MonthHeader({
           className="btn btn-quiet month-select"
           aria-pressed={allSelected}
           aria-label={allSelected ? `Unselect ${label}` : `Select all of ${label}`}
-          onClick={() => onSelectMonth(months.find((m) => m.month === row.month)!, !allSelected)}
+          onClick={() =>
+            onSelectMonth(
+              months.find((m) => m.month === row.month)!,
+              !allSelected,
+            )
+          }
         >
           <Icon name="check" />
           {allSelected ? 'Unselect' : 'Select all'}

@@ -7,13 +7,18 @@ const month = (name: string, photos: number, videos = 0): GalleryMonth => ({ mon
 
 /** Months newest first, as the server lists them, each holding at least one item. */
 const monthsArbitrary = fc
-  .uniqueArray(fc.tuple(fc.integer({ min: 1990, max: 2030 }), fc.integer({ min: 1, max: 12 })), { selector: ([y, m]) => y * 100 + m, maxLength: 30 })
+  .uniqueArray(fc.tuple(fc.integer({ min: 1990, max: 2030 }), fc.integer({ min: 1, max: 12 })), {
+    selector: ([y, m]) => y * 100 + m,
+    maxLength: 30,
+  })
   .chain((keys) =>
-    fc.tuple(...keys.map(() => fc.tuple(fc.nat(300), fc.nat(40)).filter(([p, v]) => p + v > 0))).map((counts) =>
-      keys
-        .map(([y, m], i) => month(`${y}-${String(m).padStart(2, '0')}`, counts[i]![0], counts[i]![1]))
-        .sort((a, b) => b.month.localeCompare(a.month)),
-    ),
+    fc
+      .tuple(...keys.map(() => fc.tuple(fc.nat(300), fc.nat(40)).filter(([p, v]) => p + v > 0)))
+      .map((counts) =>
+        keys
+          .map(([y, m], i) => month(`${y}-${String(m).padStart(2, '0')}`, counts[i]![0], counts[i]![1]))
+          .sort((a, b) => b.month.localeCompare(a.month)),
+      ),
   );
 
 /** The month of a row found by walking down from the top: what the binary search must agree with. */
@@ -55,7 +60,9 @@ describe("the gallery's timeline, laid out from the months' counts alone", () =>
         for (const [i, m] of months.entries()) {
           const end = timeline.headerRows[i + 1] ?? timeline.rows.length;
           const tiles = timeline.rows.slice(timeline.headerRows[i]! + 1, end);
-          const places = tiles.flatMap((row) => (row.kind === 'tiles' ? Array.from({ length: row.count }, (_, k) => row.start + k) : [Number.NaN]));
+          const places = tiles.flatMap((row) =>
+            row.kind === 'tiles' ? Array.from({ length: row.count }, (_, k) => row.start + k) : [Number.NaN],
+          );
           expect(places).toEqual(Array.from({ length: m.photos + m.videos }, (_, k) => k));
           expect(tiles.every((row) => row.kind === 'tiles' && row.month === m.month && row.count >= 1 && row.count <= columns)).toBe(true);
           // Only the month's last row may be short.
@@ -67,11 +74,16 @@ describe("the gallery's timeline, laid out from the months' counts alone", () =>
 
   it('the month of any row is the heading at or above it (what the scrubber and the sticky heading show)', () => {
     fc.assert(
-      fc.property(monthsArbitrary.filter((months) => months.length > 0), fc.integer({ min: 1, max: 12 }), fc.nat(), (months, columns, pick) => {
-        const timeline = buildTimeline(months, columns);
-        const row = pick % timeline.rows.length;
-        expect(monthIndexOfRow(timeline, row)).toBe(monthOfRowByWalking(timeline, row));
-      }),
+      fc.property(
+        monthsArbitrary.filter((months) => months.length > 0),
+        fc.integer({ min: 1, max: 12 }),
+        fc.nat(),
+        (months, columns, pick) => {
+          const timeline = buildTimeline(months, columns);
+          const row = pick % timeline.rows.length;
+          expect(monthIndexOfRow(timeline, row)).toBe(monthOfRowByWalking(timeline, row));
+        },
+      ),
     );
     const timeline = buildTimeline([month('2024-05', 9), month('2024-04', 1), month('2024-01', 4)], 4);
     // Headings at rows 0, 4 and 6.
@@ -100,7 +112,9 @@ describe("the gallery's timeline, laid out from the months' counts alone", () =>
   it('months are named in UTC, as the server counts them: the first and last month of a year on any device', () => {
     // TZ is America/New_York here: the first instant of January in UTC is still December locally.
     const inUtc = (year: number, monthIndex: number, short = false) =>
-      new Intl.DateTimeFormat(undefined, { month: short ? 'short' : 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(year, monthIndex, 1));
+      new Intl.DateTimeFormat(undefined, { month: short ? 'short' : 'long', year: 'numeric', timeZone: 'UTC' }).format(
+        Date.UTC(year, monthIndex, 1),
+      );
     expect(monthLabel('2024-01')).toBe(inUtc(2024, 0));
     expect(monthLabel('2024-01')).not.toBe(inUtc(2023, 11));
     expect(monthLabel('2023-12')).toBe(inUtc(2023, 11));

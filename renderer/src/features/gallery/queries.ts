@@ -33,7 +33,16 @@ export function monthItemsQuery(month: string) {
     queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
       data(
         api.GET('/nodes', {
-          params: { query: { filter: 'gallery', month, sort: 'taken', order: 'desc', limit: MONTH_PAGE, ...(pageParam ? { cursor: pageParam } : {}) } },
+          params: {
+            query: {
+              filter: 'gallery',
+              month,
+              sort: 'taken',
+              order: 'desc',
+              limit: MONTH_PAGE,
+              ...(pageParam ? { cursor: pageParam } : {}),
+            },
+          },
         }),
       ),
     getNextPageParam: (last: { next_cursor: string | null }) => last.next_cursor ?? undefined,

@@ -31,7 +31,10 @@ export function LinkViewer({
   onIndex: (index: number) => void;
   onClose: () => void;
 }) {
-  const source = useMemo<ViewerSource<SharedNode>>(() => ({ preview: sources.preview, placeholder: sources.thumbnail, media: sources.media }), [sources]);
+  const source = useMemo<ViewerSource<SharedNode>>(
+    () => ({ preview: sources.preview, placeholder: sources.thumbnail, media: sources.media }),
+    [sources],
+  );
   const download = (node: SharedNode) => {
     const url = sources.download(node);
     if (url) saveFrom(url, node.name);

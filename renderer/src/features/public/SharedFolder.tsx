@@ -104,7 +104,11 @@ export function SharedFolder({
             {items.map((node) =>
               node.type === 'folder' ? (
                 <li key={node.id}>
-                  <Link className="public-tile" to={`?folder=${encodeURIComponent(node.id)}`} state={{ trail: [...trail, { id: node.id, name: node.name }] }}>
+                  <Link
+                    className="public-tile"
+                    to={`?folder=${encodeURIComponent(node.id)}`}
+                    state={{ trail: [...trail, { id: node.id, name: node.name }] }}
+                  >
                     <span className="public-tile-picture public-tile-folder">
                       <Icon name="folder" />
                     </span>
@@ -147,7 +151,14 @@ export function TilePicture({ node, src, eager = false }: { node: SharedNode; sr
   if (src && !broken) {
     return (
       <span className="public-tile-picture">
-        <img src={src} alt="" loading={eager ? 'eager' : 'lazy'} fetchPriority={eager ? 'high' : 'auto'} decoding="async" onError={() => setBroken(true)} />
+        <img
+          src={src}
+          alt=""
+          loading={eager ? 'eager' : 'lazy'}
+          fetchPriority={eager ? 'high' : 'auto'}
+          decoding="async"
+          onError={() => setBroken(true)}
+        />
         {kind === 'video' && (
           <span className="public-tile-badge">
             <Icon name="play" />

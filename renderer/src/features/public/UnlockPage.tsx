@@ -78,7 +78,11 @@ export function UnlockPage({ token, onUnlocked }: { token: string; onUnlocked: (
                 : `Too many wrong tries. You can try again ${whenAgain(blockedUntil, now)}: the right password will work then.`}
             </Notice>
           )}
-          {error && !wrong && !blocked && <Notice tone="error">{error.code === 'share_expired' ? 'This link has expired. Ask the person who sent it for a new one.' : error.message}</Notice>}
+          {error && !wrong && !blocked && (
+            <Notice tone="error">
+              {error.code === 'share_expired' ? 'This link has expired. Ask the person who sent it for a new one.' : error.message}
+            </Notice>
+          )}
           <Button type="submit" variant="primary" block disabled={unlock.isPending || blocked || !password}>
             {unlock.isPending ? 'Checking…' : 'Open'}
           </Button>

@@ -21,7 +21,12 @@ export function unlockShare(token: string, password: string) {
   return data(publicApi.POST('/s/{token}/unlock', { params: { path: { token } }, body: { password } }));
 }
 
-export function fetchChildren(token: string, grant: string | null, parentId: string | null, cursor: string | undefined): Promise<SharedPage> {
+export function fetchChildren(
+  token: string,
+  grant: string | null,
+  parentId: string | null,
+  cursor: string | undefined,
+): Promise<SharedPage> {
   return data(
     publicApi.GET('/s/{token}/children', {
       params: {

@@ -94,9 +94,12 @@ export function LinkCard({
       </div>
       <div role="status" className="link-status">
         {copied === true && 'Link copied. Paste it in a message to share it.'}
-        {copied === false && 'This browser would not copy it: the link is selected above, so copy it from there (press and hold it, or Ctrl+C).'}
+        {copied === false &&
+          'This browser would not copy it: the link is selected above, so copy it from there (press and hold it, or Ctrl+C).'}
       </div>
-      {expired && open === 'none' && <p className="muted">This link has expired. Open its settings to make it work again, with the same address.</p>}
+      {expired && open === 'none' && (
+        <p className="muted">This link has expired. Open its settings to make it work again, with the same address.</p>
+      )}
       {open === 'qr' && <QrCode text={link.url} label="QR code of the link" />}
       {open === 'edit' && (
         <LinkForm
@@ -110,7 +113,8 @@ export function LinkCard({
       {open === 'revoke' && (
         <div className="link-confirm">
           <p>
-            <strong>Turn off this link?</strong> Anyone who has it will no longer be able to open it. This can't be undone: you can make a new link, with a new address.
+            <strong>Turn off this link?</strong> Anyone who has it will no longer be able to open it. This can't be undone: you can make a
+            new link, with a new address.
           </p>
           {revokeError && <Notice tone="error">{revokeError}</Notice>}
           <div className="dialog-actions">

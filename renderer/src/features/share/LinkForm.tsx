@@ -56,7 +56,9 @@ export function LinkForm({
       <div className="field">
         <label htmlFor={`${ids}-expiry`}>Link works</label>
         <select id={`${ids}-expiry`} value={expiry} onChange={(event) => setExpiry(event.target.value as ExpiryChoice)}>
-          {link && <option value="keep">{link.expires_at === null ? 'Keep: no end date' : `Keep: until ${formatUntil(link.expires_at)}`}</option>}
+          {link && (
+            <option value="keep">{link.expires_at === null ? 'Keep: no end date' : `Keep: until ${formatUntil(link.expires_at)}`}</option>
+          )}
           <option value="day">For 1 day</option>
           <option value="week">For 1 week</option>
           <option value="month">For 1 month</option>
@@ -64,7 +66,9 @@ export function LinkForm({
           <option value="date">Until a date I choose…</option>
         </select>
       </div>
-      {expiry === 'date' && <Field label="Last day it works" type="date" min={today} value={date} onChange={(event) => setDate(event.target.value)} />}
+      {expiry === 'date' && (
+        <Field label="Last day it works" type="date" min={today} value={date} onChange={(event) => setDate(event.target.value)} />
+      )}
 
       <label className="check">
         <input type="checkbox" checked={protect} onChange={(event) => setProtect(event.target.checked)} />
@@ -76,7 +80,11 @@ export function LinkForm({
           type="text"
           autoComplete="off"
           spellCheck={false}
-          hint={keepsPassword ? 'Leave it empty to keep the current password.' : 'Tell it to the people you send the link to (not in the same message).'}
+          hint={
+            keepsPassword
+              ? 'Leave it empty to keep the current password.'
+              : 'Tell it to the people you send the link to (not in the same message).'
+          }
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
@@ -86,7 +94,9 @@ export function LinkForm({
         <input type="checkbox" checked={downloads} onChange={(event) => setDownloads(event.target.checked)} />
         <span>Let people download</span>
       </label>
-      <p className="muted check-hint">{downloads ? 'They can save the files to their device.' : 'They can look at photos, but not save them or play videos.'}</p>
+      <p className="muted check-hint">
+        {downloads ? 'They can save the files to their device.' : 'They can look at photos, but not save them or play videos.'}
+      </p>
 
       {(problem || error) && <Notice tone="error">{problem ?? error}</Notice>}
       <div className="dialog-actions">

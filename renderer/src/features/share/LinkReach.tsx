@@ -14,14 +14,15 @@ export function useLinkReach(): 'home_network' | 'internet' | null {
  */
 export function LinkReachNote({ what }: { what: string }) {
   const reach = useLinkReach();
-  if (reach === 'internet') return <p className="muted link-reach">Anyone you send a link to can see {what}, without an account, wherever they are.</p>;
+  if (reach === 'internet')
+    return <p className="muted link-reach">Anyone you send a link to can see {what}, without an account, wherever they are.</p>;
   if (reach === null) return <p className="muted link-reach">A link lets someone see {what} without an account.</p>;
   return (
     <div className="link-reach link-reach-home" role="note">
       <Icon name="home" />
       <p>
-        <strong>Links work at home only.</strong> Anyone on your home Wi-Fi who has the link can see {what}, without an account. Someone away from
-        home can't open it: this Hearth can't be reached from the Internet.
+        <strong>Links work at home only.</strong> Anyone on your home Wi-Fi who has the link can see {what}, without an account. Someone
+        away from home can't open it: this Hearth can't be reached from the Internet.
       </p>
     </div>
   );

@@ -47,7 +47,13 @@ export function PeoplePanel({ node }: { node: Node }) {
                   disabled={grant.isPending}
                   onChange={(event) => {
                     const role = event.target.value as Role;
-                    grant.mutate({ userId: person.user_id, role }, { onSuccess: () => setSaid(`${person.name} ${role === 'editor' ? 'can now add and change files here' : 'can now only look'}.`) });
+                    grant.mutate(
+                      { userId: person.user_id, role },
+                      {
+                        onSuccess: () =>
+                          setSaid(`${person.name} ${role === 'editor' ? 'can now add and change files here' : 'can now only look'}.`),
+                      },
+                    );
                   }}
                 >
                   <option value="viewer">{ROLE_WORDS.viewer}</option>
@@ -76,7 +82,9 @@ export function PeoplePanel({ node }: { node: Node }) {
           </li>
         ))}
       </ul>
-      {isOwner && grants.isSuccess && direct.length === 0 && inherited.length === 0 && <p className="muted">Only you can see “{node.name}”.</p>}
+      {isOwner && grants.isSuccess && direct.length === 0 && inherited.length === 0 && (
+        <p className="muted">Only you can see “{node.name}”.</p>
+      )}
       {grants.isPending && <Spinner label="Loading who has access" />}
       {grants.isError && <Notice tone="error">{grants.error.message}</Notice>}
       <div role="status" className="link-status">
@@ -90,7 +98,12 @@ export function PeoplePanel({ node }: { node: Node }) {
           onAdd={(person, role) =>
             grant.mutate(
               { userId: person.id, role },
-              { onSuccess: () => setSaid(`${person.name} can now ${role === 'editor' ? 'see, add and change' : 'see'} “${node.name}”. It appears under Shared for them.`) },
+              {
+                onSuccess: () =>
+                  setSaid(
+                    `${person.name} can now ${role === 'editor' ? 'see, add and change' : 'see'} “${node.name}”. It appears under Shared for them.`,
+                  ),
+              },
             )
           }
         />
@@ -101,7 +114,15 @@ export function PeoplePanel({ node }: { node: Node }) {
   );
 }
 
-function AddPerson({ exclude, busy, onAdd }: { exclude: Set<string>; busy: boolean; onAdd: (person: { id: string; name: string }, role: Role) => void }) {
+function AddPerson({
+  exclude,
+  busy,
+  onAdd,
+}: {
+  exclude: Set<string>;
+  busy: boolean;
+  onAdd: (person: { id: string; name: string }, role: Role) => void;
+}) {
   const [query, setQuery] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const add = (person: { id: string; name: string }) => {
@@ -117,7 +138,14 @@ function AddPerson({ exclude, busy, onAdd }: { exclude: Set<string>; busy: boole
       <div className="add-person-fields">
         <div className="field">
           <label htmlFor="find-person">Name</label>
-          <input id="find-person" type="search" autoComplete="off" placeholder="Type a name" value={query} onChange={(event) => setQuery(event.target.value)} />
+          <input
+            id="find-person"
+            type="search"
+            autoComplete="off"
+            placeholder="Type a name"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="new-role">They can</label>

@@ -60,7 +60,11 @@ export function ShareDialog({ node, onClose, initialTab }: { node: Node; onClose
           ))}
         </div>
       )}
-      <div role={tabs.length > 1 ? 'tabpanel' : undefined} id={`share-panel-${tab}`} aria-labelledby={tabs.length > 1 ? `share-tab-${tab}` : undefined}>
+      <div
+        role={tabs.length > 1 ? 'tabpanel' : undefined}
+        id={`share-panel-${tab}`}
+        aria-labelledby={tabs.length > 1 ? `share-tab-${tab}` : undefined}
+      >
         {tab === 'links' ? <LinksPanel node={node} /> : <PeoplePanel node={node} />}
       </div>
     </Dialog>

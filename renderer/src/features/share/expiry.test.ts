@@ -8,7 +8,9 @@ const DAY = 24 * HOUR;
 const NOW = Date.UTC(2024, 4, 14, 16, 0);
 
 /** Every day from 1970 to 2100, as <input type=date> gives it. */
-const dayArbitrary = fc.date({ min: new Date(1970, 0, 2), max: new Date(2100, 0, 1), noInvalidDate: true }).map((at) => dayInput(at.getTime()));
+const dayArbitrary = fc
+  .date({ min: new Date(1970, 0, 2), max: new Date(2100, 0, 1), noInvalidDate: true })
+  .map((at) => dayInput(at.getTime()));
 
 describe("a link's expiry, from the choices of the share form", () => {
   it('runs in a zone behind UTC with daylight saving, so that local days are tested as local', () => {
@@ -28,7 +30,9 @@ describe("a link's expiry, from the choices of the share form", () => {
     expect([at.getFullYear(), at.getMonth(), at.getDate(), at.getHours()]).toEqual([2024, 5, 14, 12]);
     // Across the new year.
     const december = new Date(expiryOf('month', '', new Date(2024, 11, 10, 9, 30).getTime())!);
-    expect([december.getFullYear(), december.getMonth(), december.getDate(), december.getHours(), december.getMinutes()]).toEqual([2025, 0, 10, 9, 30]);
+    expect([december.getFullYear(), december.getMonth(), december.getDate(), december.getHours(), december.getMinutes()]).toEqual([
+      2025, 0, 10, 9, 30,
+    ]);
   });
 
   it('a chosen day counts whole: the link ends at the midnight that ends it, here, not in UTC', () => {
@@ -56,7 +60,8 @@ describe("a link's expiry, from the choices of the share form", () => {
   });
 
   it('an empty or unfinished date changes nothing', () => {
-    for (const bad of ['', '2024', '2024-05', 'not a date', '2024-00-10', '0-05-10']) expect(expiryOf('date', bad, NOW), bad).toBeUndefined();
+    for (const bad of ['', '2024', '2024-05', 'not a date', '2024-00-10', '0-05-10'])
+      expect(expiryOf('date', bad, NOW), bad).toBeUndefined();
   });
 
   it('the form shows a stored expiry as the local day it falls on', () => {

@@ -42,7 +42,8 @@ export function useMyLinks() {
   return useInfiniteQuery({
     queryKey: shareKeys.mine,
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => data(api.GET('/shares', { params: { query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+    queryFn: ({ pageParam }) =>
+      data(api.GET('/shares', { params: { query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } } })),
     getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
 }
@@ -57,11 +58,18 @@ export function useLinkMutations(nodeId: string) {
   const settle = () => queryClient.invalidateQueries({ queryKey: shareKeys.links });
   const create = useMutation({
     mutationFn: (settings: LinkSettings) =>
-      data(api.POST('/nodes/{id}/share', { params: { path: { id: nodeId } }, body: settings, headers: { 'Idempotency-Key': idempotencyKey() } })),
+      data(
+        api.POST('/nodes/{id}/share', {
+          params: { path: { id: nodeId } },
+          body: settings,
+          headers: { 'Idempotency-Key': idempotencyKey() },
+        }),
+      ),
     onSettled: settle,
   });
   const update = useMutation({
-    mutationFn: ({ id, settings }: { id: string; settings: LinkSettings }) => data(api.PATCH('/shares/{id}', { params: { path: { id } }, body: settings })),
+    mutationFn: ({ id, settings }: { id: string; settings: LinkSettings }) =>
+      data(api.PATCH('/shares/{id}', { params: { path: { id } }, body: settings })),
     onSettled: settle,
   });
   const revoke = useMutation({

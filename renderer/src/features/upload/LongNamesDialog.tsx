@@ -8,10 +8,13 @@ export function LongNamesDialog({ question }: { question: LongNamesQuestion }) {
   const count = question.names.length;
   const shown = question.names.slice(0, 3);
   return (
-    <Dialog title={count === 1 ? 'This file’s name is too long' : `${count.toLocaleString()} files have names that are too long`} onClose={() => question.answer('skip')}>
+    <Dialog
+      title={count === 1 ? 'This file’s name is too long' : `${count.toLocaleString()} files have names that are too long`}
+      onClose={() => question.answer('skip')}
+    >
       <p className="dialog-text">
-        A name can hold up to 255 plain letters (fewer with accents or emoji). Hearth can send {count === 1 ? 'it' : 'them'} with the end of the name cut
-        off, keeping the kind of file ({extensionsOf(question.names)}):
+        A name can hold up to 255 plain letters (fewer with accents or emoji). Hearth can send {count === 1 ? 'it' : 'them'} with the end of
+        the name cut off, keeping the kind of file ({extensionsOf(question.names)}):
       </p>
       <ul className="long-names" aria-label="New names">
         {shown.map(({ name, shorter }) => (

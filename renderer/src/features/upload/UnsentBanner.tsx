@@ -93,7 +93,9 @@ function RefusedNotice({ refused, onDismiss }: { refused: Unsent[]; onDismiss: (
     <div className="notice unsent unsent-refused" role="status">
       <p>
         <strong>
-          {refused.length === 1 ? `“${middleOut(shownName(refused[0]!), 40)}” was not uploaded.` : `${plural(refused.length, 'file')} were not uploaded.`}
+          {refused.length === 1
+            ? `“${middleOut(shownName(refused[0]!), 40)}” was not uploaded.`
+            : `${plural(refused.length, 'file')} were not uploaded.`}
         </strong>
       </p>
       {[...byReason].map(([reason, entries]) => (

@@ -61,7 +61,10 @@ function ClashDialog({ clash }: { clash: ClashQuestion }) {
   return (
     <Dialog title={title} onClose={() => clash.answer('skip')}>
       <p className="dialog-text">
-        {count === 1 ? 'A different file with the same name is in this folder.' : `Different files with the same names are in this folder (${clash.names.slice(0, 3).join(', ')}${count > 3 ? '…' : ''}).`} What should happen?
+        {count === 1
+          ? 'A different file with the same name is in this folder.'
+          : `Different files with the same names are in this folder (${clash.names.slice(0, 3).join(', ')}${count > 3 ? '…' : ''}).`}{' '}
+        What should happen?
       </p>
       <ul className="menu choices">
         <li>
@@ -101,7 +104,11 @@ function UploadRow({ item }: { item: UploadItem }) {
           <IconButton icon="play" label={`Resume ${item.name}`} onClick={() => uploadQueue.resume(item.key)} />
         )}
         {item.status !== 'done' && (
-          <IconButton icon="close" label={`${item.retryable ? 'Cancel' : 'Dismiss'} ${item.name}`} onClick={() => uploadQueue.cancel(item.key)} />
+          <IconButton
+            icon="close"
+            label={`${item.retryable ? 'Cancel' : 'Dismiss'} ${item.name}`}
+            onClick={() => uploadQueue.cancel(item.key)}
+          />
         )}
       </div>
     </li>

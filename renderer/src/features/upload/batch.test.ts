@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { MAX_NAME_BYTES, nameBytes } from '../../../../server/src/contract/names.ts';
 import { afterClash, afterLongNames, fingerprintOf, sortAgainstFolder, tooLong, type Chosen, type Existing } from './batch.ts';
 
-const file = (name: string, size = 10, lastModified = 1_700_000_000_000) => new File([new Uint8Array(size)], name, { type: 'image/jpeg', lastModified });
+const file = (name: string, size = 10, lastModified = 1_700_000_000_000) =>
+  new File([new Uint8Array(size)], name, { type: 'image/jpeg', lastModified });
 const chosen = (name: string, size = 10): Chosen => ({ file: file(name, size), name });
 const existingFile = (id: string, size: number): Existing => ({ id, type: 'file', size });
 const folderOf = (entries: [string, Existing][]) => new Map(entries.map(([name, node]) => [name.toLowerCase(), node]));
@@ -26,12 +27,21 @@ describe('a batch of files meets its folder', () => {
     // Words of letters from several scripts, emoji with their modifiers included.
     const letter = fc.constantFrom('a', 'Z', 'é', 'ß', 'ж', '漢', '👍🏽', '👩‍👩‍👧', ' ', '-');
     fc.assert(
-      fc.property(fc.string({ unit: letter, minLength: 1, maxLength: 300 }), fc.constantFrom('.jpg', '.HEIC', '.mp4', '.tar.gz'), (base, extension) => {
-        const one = chosen('x' + base + 'x' + extension);
-        const short = tooLong([one]).get(one);
-        if (nameBytes(one.name) <= MAX_NAME_BYTES) return short === undefined;
-        return short !== undefined && nameBytes(short) <= MAX_NAME_BYTES && short.length > 0 && short.endsWith(extension.slice(extension.lastIndexOf('.')));
-      }),
+      fc.property(
+        fc.string({ unit: letter, minLength: 1, maxLength: 300 }),
+        fc.constantFrom('.jpg', '.HEIC', '.mp4', '.tar.gz'),
+        (base, extension) => {
+          const one = chosen('x' + base + 'x' + extension);
+          const short = tooLong([one]).get(one);
+          if (nameBytes(one.name) <= MAX_NAME_BYTES) return short === undefined;
+          return (
+            short !== undefined &&
+            nameBytes(short) <= MAX_NAME_BYTES &&
+            short.length > 0 &&
+            short.endsWith(extension.slice(extension.lastIndexOf('.')))
+          );
+        },
+      ),
     );
   });
 

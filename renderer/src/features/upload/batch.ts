@@ -57,7 +57,10 @@ export function sortAgainstFolder<N extends Existing>(named: readonly Chosen[], 
 }
 
 /** What is sent after the answer about the clashing files, and which file each one replaces. */
-export function afterClash<N extends Existing>(clashing: readonly { chosen: Chosen; node: N }[], choice: ClashChoice): { chosen: Chosen; replaceNodeId: string | null }[] {
+export function afterClash<N extends Existing>(
+  clashing: readonly { chosen: Chosen; node: N }[],
+  choice: ClashChoice,
+): { chosen: Chosen; replaceNodeId: string | null }[] {
   if (choice === 'skip') return [];
   return clashing.map(({ chosen, node }) => ({ chosen, replaceNodeId: choice === 'replace' ? node.id : null }));
 }

@@ -5,7 +5,9 @@ import { handlingOf, messageOf, outcomeOf, quotaMayHaveChanged, readAnswer, retr
 
 /** The answer the server gives with this code: the catalogue's status and its envelope. */
 function served(code: ErrorCode, extra: { message?: string; field?: string } = {}): FailedAnswer {
-  const body = JSON.stringify({ error: { code, message: extra.message ?? ERROR_CATALOGUE[code].message, ...(extra.field ? { field: extra.field } : {}) } });
+  const body = JSON.stringify({
+    error: { code, message: extra.message ?? ERROR_CATALOGUE[code].message, ...(extra.field ? { field: extra.field } : {}) },
+  });
   return readAnswer(ERROR_CATALOGUE[code].status, body);
 }
 
@@ -32,14 +34,24 @@ describe('what the upload queue does with a failed request', () => {
     }
   });
 
-  it('a file bigger than all the room left is refused for good, with the server\'s sentence saying how much room there is', () => {
+  it("a file bigger than all the room left is refused for good, with the server's sentence saying how much room there is", () => {
     const answer = served('storage_full', { field: 'Upload-Length', message: 'This file needs 4.0 GB, and 1.2 GB is free.' });
     expect(handlingOf(answer)).toBe('refused');
     expect(outcomeOf(answer)).toEqual({ kind: 'failed', message: 'This file needs 4.0 GB, and 1.2 GB is free.', forGood: true });
   });
 
-  it('a refusal of the file itself (quota, name, size, folder gone, no permission, upload expired) is for good, in the app\'s words', () => {
-    const codes: ErrorCode[] = ['quota_exceeded', 'name_too_long', 'invalid_name', 'payload_too_large', 'not_found', 'forbidden', 'upload_expired', 'invalid_input', 'tus_version_unsupported'];
+  it("a refusal of the file itself (quota, name, size, folder gone, no permission, upload expired) is for good, in the app's words", () => {
+    const codes: ErrorCode[] = [
+      'quota_exceeded',
+      'name_too_long',
+      'invalid_name',
+      'payload_too_large',
+      'not_found',
+      'forbidden',
+      'upload_expired',
+      'invalid_input',
+      'tus_version_unsupported',
+    ];
     for (const code of codes) {
       expect(handlingOf(served(code)), code).toBe('refused');
       expect(outcomeOf(served(code)), code).toEqual({ kind: 'failed', message: humanMessage(code), forGood: true });
@@ -66,7 +78,7 @@ describe('what the upload queue does with a failed request', () => {
     expect(handlingOf(readAnswer(500, JSON.stringify({ error: { code: 'storage_read_only', message: '' } })))).toBe('hold');
   });
 
-  it('without an envelope (no answer, a proxy\'s page, a HEAD) the status decides', () => {
+  it("without an envelope (no answer, a proxy's page, a HEAD) the status decides", () => {
     const bare = (status: number, body = '') => handlingOf(readAnswer(status, body));
     const proxyPage = '<html><body><h1>502 Bad Gateway</h1></body></html>';
     expect(bare(0)).toBe('retry');
@@ -78,12 +90,17 @@ describe('what the upload queue does with a failed request', () => {
     expect(bare(401)).toBe('refresh');
     expect([bare(408), bare(429), bare(503)]).toEqual(['later', 'later', 'later']);
     expect([bare(404, proxyPage), bare(413, proxyPage), bare(400), bare(507)]).toEqual(['refused', 'refused', 'refused', 'refused']);
-    expect(outcomeOf(readAnswer(0, undefined))).toEqual({ kind: 'failed', message: "Can't reach the server. It will continue when the connection is back.", forGood: false });
+    expect(outcomeOf(readAnswer(0, undefined))).toEqual({
+      kind: 'failed',
+      message: "Can't reach the server. It will continue when the connection is back.",
+      forGood: false,
+    });
     expect(outcomeOf(readAnswer(413, proxyPage))).toEqual({ kind: 'failed', message: 'The upload failed. Try again.', forGood: true });
   });
 
   it('an envelope with a code this app does not know (a newer server) is read as no envelope', () => {
-    const newer = (status: number) => readAnswer(status, JSON.stringify({ error: { code: 'code_of_tomorrow', message: 'Something new.' } }));
+    const newer = (status: number) =>
+      readAnswer(status, JSON.stringify({ error: { code: 'code_of_tomorrow', message: 'Something new.' } }));
     expect(newer(500).error).toBeNull();
     expect(handlingOf(newer(500))).toBe('retry');
     expect(handlingOf(newer(400))).toBe('refused');

@@ -26,7 +26,9 @@ describe('what this browser remembers of the files it was sending', () => {
   it('a file the server refused for good is reported, never continued; chosen again, its refusal is forgotten', () => {
     manifest.add(unsent('u1', 'anna', 'Huge.mov', 10));
     manifest.refuse('u1', 'There is not enough storage left in this account.');
-    expect(manifest.forAccount('anna')).toEqual([expect.objectContaining({ id: 'u1', refused: 'There is not enough storage left in this account.' })]);
+    expect(manifest.forAccount('anna')).toEqual([
+      expect.objectContaining({ id: 'u1', refused: 'There is not enough storage left in this account.' }),
+    ]);
     expect(manifest.match('anna', file('Huge.mov', 10))).toBeUndefined();
     // Another account's refusal of a file of the same name stays.
     manifest.add(unsent('u2', 'ben', 'Huge.mov', 10, { refused: 'No.' }));

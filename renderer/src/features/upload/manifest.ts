@@ -53,7 +53,12 @@ export const manifest = {
   /** The unsent entry a newly chosen file continues, if any (a refused one is never continued). */
   match(account: string, file: File): Unsent | undefined {
     return readAll().find(
-      (u) => u.account === account && u.refused === undefined && u.name === file.name && u.size === file.size && u.lastModified === file.lastModified,
+      (u) =>
+        u.account === account &&
+        u.refused === undefined &&
+        u.name === file.name &&
+        u.size === file.size &&
+        u.lastModified === file.lastModified,
     );
   },
   forgetRefused(account: string, file: File): void {

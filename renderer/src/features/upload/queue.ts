@@ -5,7 +5,16 @@ import { session } from '../../api/session.ts';
 import type { Node, Status } from '../../api/types.ts';
 import { queryClient } from '../../app/queryClient.ts';
 import { meQuery, nodeKeys, statusQuery } from '../../api/queries.ts';
-import { afterClash, afterLongNames, fingerprintOf, sortAgainstFolder, tooLong, type Chosen, type ClashChoice, type LongNamesChoice } from './batch.ts';
+import {
+  afterClash,
+  afterLongNames,
+  fingerprintOf,
+  sortAgainstFolder,
+  tooLong,
+  type Chosen,
+  type ClashChoice,
+  type LongNamesChoice,
+} from './batch.ts';
 import { handlingOf, messageOf, outcomeOf, quotaMayHaveChanged, readAnswer, retriesNow, type FailedAnswer } from './decisions.ts';
 import { manifest } from './manifest.ts';
 
@@ -226,7 +235,8 @@ class UploadQueue {
   }
 
   private resumeFailed(): void {
-    for (const entry of this.entries) if (entry.item.status === 'failed' && entry.item.retryable) this.update(entry, { status: 'queued', error: null });
+    for (const entry of this.entries)
+      if (entry.item.status === 'failed' && entry.item.retryable) this.update(entry, { status: 'queued', error: null });
     this.pump();
   }
 
@@ -318,9 +328,7 @@ class UploadQueue {
   private async holdForSpace(entry: Entry, answer: FailedAnswer): Promise<void> {
     // Still `sending` while the status is asked: a status saying "ok" must not resume this
     // very upload (a file too big for the room left would then go round forever).
-    const server = await queryClient
-      .fetchQuery({ ...statusQuery, staleTime: 0 })
-      .catch(() => null);
+    const server = await queryClient.fetchQuery({ ...statusQuery, staleTime: 0 }).catch(() => null);
     if (entry.item.status !== 'sending') return;
     if (server?.storage === 'ok') this.update(entry, { status: 'failed', error: messageOf(answer) });
     else this.update(entry, { status: 'held', error: server?.storage === 'read_only' ? HELD_READ_ONLY : HELD_FULL });
@@ -348,7 +356,9 @@ async function namesIn(parentId: string | null): Promise<Map<string, Node>> {
   const names = new Map<string, Node>();
   let cursor: string | undefined;
   do {
-    const page = await data(api.GET('/nodes', { params: { query: { parent_id: parentId ?? 'root', limit: 1000, ...(cursor ? { cursor } : {}) } } }));
+    const page = await data(
+      api.GET('/nodes', { params: { query: { parent_id: parentId ?? 'root', limit: 1000, ...(cursor ? { cursor } : {}) } } }),
+    );
     for (const node of page.items) names.set(node.name.toLowerCase(), node);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);

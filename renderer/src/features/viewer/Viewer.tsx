@@ -67,7 +67,8 @@ export function Viewer<T extends ViewerItem>({
   const current = items[index];
 
   const slides = useMemo(
-    () => items.map((item) => slideOf(item, previews.get(previewKey(item)) ?? source.placeholder?.(item) ?? null, source.media(item), screen)),
+    () =>
+      items.map((item) => slideOf(item, previews.get(previewKey(item)) ?? source.placeholder?.(item) ?? null, source.media(item), screen)),
     [items, previews, source, screen],
   );
 

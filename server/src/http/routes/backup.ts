@@ -12,7 +12,11 @@ import { IdParam } from '../common-inputs.ts';
 
 export const DestinationBody = z.object({
   kind: z.literal('folder'),
-  path: z.string().min(1).max(4096).describe('A full path to an existing folder outside the data folder and every library, on another drive'),
+  path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .describe('A full path to an existing folder outside the data folder and every library, on another drive'),
   name: z.string().max(200).optional(),
   // Encrypted folder backups come with the emergency kit: until then only a plain backup can be asked for.
   encrypt: z.literal(false).optional().describe('Only false for now: encrypted backups are not available yet'),
@@ -24,29 +28,95 @@ export const DestinationPatchBody = z.object({
   retention: BackupRetention.optional(),
 });
 
-
-const started = { 202: { description: 'Started; follow it with GET /admin/backup/runs/{id} or the backup.progress event', schema: BackupRunResponse } };
+const started = {
+  202: { description: 'Started; follow it with GET /admin/backup/runs/{id} or the backup.progress event', schema: BackupRunResponse },
+};
 
 /** Backups: destinations, runs (backup and verify) and the snapshots they leave. */
 export const backupRoutes: readonly AnyRoute[] = [
-  route({ method: 'GET', path: '/admin/backup', tag: 'backup', summary: 'Backup destinations, each with its schedule, retention, last run and next run; the run under way',
-    auth: 'admin', responses: ok('Destinations and the run under way', BackupOverviewResponse), handler: ({ services, actor }) => services.backup.overview(actor) }),
-  route({ method: 'POST', path: '/admin/backup/destinations', tag: 'backup',
+  route({
+    method: 'GET',
+    path: '/admin/backup',
+    tag: 'backup',
+    summary: 'Backup destinations, each with its schedule, retention, last run and next run; the run under way',
+    auth: 'admin',
+    responses: ok('Destinations and the run under way', BackupOverviewResponse),
+    handler: ({ services, actor }) => services.backup.overview(actor),
+  }),
+  route({
+    method: 'POST',
+    path: '/admin/backup/destinations',
+    tag: 'backup',
     summary: 'Add a folder destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed)',
-    auth: 'admin', body: DestinationBody, responses: { 201: { description: 'The destination', schema: BackupDestinationResponse } },
-    errors: ['invalid_destination', 'invalid_name'], handler: async ({ services, actor, body }) => reply(201, await services.backup.add(actor, body)) }),
-  route({ method: 'PATCH', path: '/admin/backup/destinations/:id', tag: 'backup', summary: 'Rename a destination, change its schedule or retention',
-    auth: 'admin', params: IdParam, body: DestinationPatchBody, responses: ok('The destination', BackupDestinationResponse), errors: ['invalid_name'], handler: ({ services, actor, params, body }) => services.backup.update(actor, params.id, body) }),
-  route({ method: 'DELETE', path: '/admin/backup/destinations/:id', tag: 'backup',
-    summary: 'Forget a destination; the backup already in its folder stays there', auth: 'admin', params: IdParam,
-    responses: { 204: { description: 'Forgotten' } }, errors: ['backup_running'], handler: ({ services, actor, params }) => services.backup.remove(actor, params.id) }),
-  route({ method: 'POST', path: '/admin/backup/destinations/:id/run', tag: 'backup', summary: 'Back up now (one run at a time)',
-    auth: 'admin', params: IdParam, responses: started, errors: ['backup_running'], handler: ({ services, actor, params }) => reply(202, services.backup.startBackup(actor, params.id)) }),
-  route({ method: 'POST', path: '/admin/backup/destinations/:id/verify', tag: 'backup',
+    auth: 'admin',
+    body: DestinationBody,
+    responses: { 201: { description: 'The destination', schema: BackupDestinationResponse } },
+    errors: ['invalid_destination', 'invalid_name'],
+    handler: async ({ services, actor, body }) => reply(201, await services.backup.add(actor, body)),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/admin/backup/destinations/:id',
+    tag: 'backup',
+    summary: 'Rename a destination, change its schedule or retention',
+    auth: 'admin',
+    params: IdParam,
+    body: DestinationPatchBody,
+    responses: ok('The destination', BackupDestinationResponse),
+    errors: ['invalid_name'],
+    handler: ({ services, actor, params, body }) => services.backup.update(actor, params.id, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/admin/backup/destinations/:id',
+    tag: 'backup',
+    summary: 'Forget a destination; the backup already in its folder stays there',
+    auth: 'admin',
+    params: IdParam,
+    responses: { 204: { description: 'Forgotten' } },
+    errors: ['backup_running'],
+    handler: ({ services, actor, params }) => services.backup.remove(actor, params.id),
+  }),
+  route({
+    method: 'POST',
+    path: '/admin/backup/destinations/:id/run',
+    tag: 'backup',
+    summary: 'Back up now (one run at a time)',
+    auth: 'admin',
+    params: IdParam,
+    responses: started,
+    errors: ['backup_running'],
+    handler: ({ services, actor, params }) => reply(202, services.backup.startBackup(actor, params.id)),
+  }),
+  route({
+    method: 'POST',
+    path: '/admin/backup/destinations/:id/verify',
+    tag: 'backup',
     summary: 'Read the backup back and check every file against its SHA-256; damaged or missing files are named in problems',
-    auth: 'admin', params: IdParam, responses: started, errors: ['backup_running'], handler: ({ services, actor, params }) => reply(202, services.backup.startVerify(actor, params.id)) }),
-  route({ method: 'GET', path: '/admin/backup/destinations/:id/snapshots', tag: 'backup', summary: 'Finished snapshots on a destination, newest first',
-    auth: 'admin', params: IdParam, responses: ok('Snapshots', BackupSnapshotsResponse), handler: ({ services, actor, params }) => services.backup.snapshots(actor, params.id) }),
-  route({ method: 'GET', path: '/admin/backup/runs/:id', tag: 'backup', summary: 'A backup or verify run: its state, counts, problems and, if it failed, why in words',
-    auth: 'admin', params: IdParam, responses: ok('The run', BackupRunResponse), handler: ({ services, actor, params }) => services.backup.run(actor, params.id) }),
+    auth: 'admin',
+    params: IdParam,
+    responses: started,
+    errors: ['backup_running'],
+    handler: ({ services, actor, params }) => reply(202, services.backup.startVerify(actor, params.id)),
+  }),
+  route({
+    method: 'GET',
+    path: '/admin/backup/destinations/:id/snapshots',
+    tag: 'backup',
+    summary: 'Finished snapshots on a destination, newest first',
+    auth: 'admin',
+    params: IdParam,
+    responses: ok('Snapshots', BackupSnapshotsResponse),
+    handler: ({ services, actor, params }) => services.backup.snapshots(actor, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/admin/backup/runs/:id',
+    tag: 'backup',
+    summary: 'A backup or verify run: its state, counts, problems and, if it failed, why in words',
+    auth: 'admin',
+    params: IdParam,
+    responses: ok('The run', BackupRunResponse),
+    handler: ({ services, actor, params }) => services.backup.run(actor, params.id),
+  }),
 ];

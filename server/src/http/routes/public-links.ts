@@ -32,32 +32,74 @@ const grantOf = (koa: Koa.Context, query: { grant?: string | undefined }) => que
 
 /** What a link opens, for anyone who has it (no account). */
 export const publicLinkRoutes: readonly AnyRoute[] = [
-  route({ method: 'GET', path: '/s/:token', tag: 'public', summary: 'What a link shares (no account needed)', auth: 'none',
-    params: TokenParam, query: GrantQuery, responses: ok('The shared node', PublicShare),
+  route({
+    method: 'GET',
+    path: '/s/:token',
+    tag: 'public',
+    summary: 'What a link shares (no account needed)',
+    auth: 'none',
+    params: TokenParam,
+    query: GrantQuery,
+    responses: ok('The shared node', PublicShare),
     errors: ['share_password_required', 'share_expired', 'not_found'],
-    handler: ({ services, params, query, koa }) => services.publicShares.info({ token: params.token, grant: grantOf(koa, query) }) }),
-  route({ method: 'POST', path: '/s/:token/unlock', tag: 'public', summary: 'Trade a link\'s password for a grant (?grant= or X-Share-Grant)',
-    auth: 'none', params: TokenParam, body: UnlockBody, responses: ok('The grant', UnlockResponse),
+    handler: ({ services, params, query, koa }) => services.publicShares.info({ token: params.token, grant: grantOf(koa, query) }),
+  }),
+  route({
+    method: 'POST',
+    path: '/s/:token/unlock',
+    tag: 'public',
+    summary: "Trade a link's password for a grant (?grant= or X-Share-Grant)",
+    auth: 'none',
+    params: TokenParam,
+    body: UnlockBody,
+    responses: ok('The grant', UnlockResponse),
     errors: ['wrong_password', 'rate_limited', 'busy', 'share_expired'],
-    handler: ({ services, params, body, client }) => services.publicShares.unlock(params.token, body.password, client) }),
-  route({ method: 'GET', path: '/s/:token/children', tag: 'public', summary: 'List inside a shared folder (parent_id: a folder within it)',
-    auth: 'none', params: TokenParam, query: PublicListQuery, responses: ok('A page of nodes', pageOf(PublicNode)),
+    handler: ({ services, params, body, client }) => services.publicShares.unlock(params.token, body.password, client),
+  }),
+  route({
+    method: 'GET',
+    path: '/s/:token/children',
+    tag: 'public',
+    summary: 'List inside a shared folder (parent_id: a folder within it)',
+    auth: 'none',
+    params: TokenParam,
+    query: PublicListQuery,
+    responses: ok('A page of nodes', pageOf(PublicNode)),
     errors: ['share_password_required', 'share_expired'],
-    handler: ({ services, params, query, koa }) => services.publicShares.children({ token: params.token, grant: grantOf(koa, query) }, query) }),
-  route({ method: 'GET', path: '/s/:token/download', tag: 'public', summary: 'Download what a link shares (node_id: a file within it); Range, type and ?inline=1 as for a normal download',
-    auth: 'none', params: TokenParam, query: PublicNodeQuery,
-    responses: { 200: { description: 'The file', contentType: 'application/octet-stream' }, 206: { description: 'A range', contentType: 'application/octet-stream' } },
+    handler: ({ services, params, query, koa }) =>
+      services.publicShares.children({ token: params.token, grant: grantOf(koa, query) }, query),
+  }),
+  route({
+    method: 'GET',
+    path: '/s/:token/download',
+    tag: 'public',
+    summary: 'Download what a link shares (node_id: a file within it); Range, type and ?inline=1 as for a normal download',
+    auth: 'none',
+    params: TokenParam,
+    query: PublicNodeQuery,
+    responses: {
+      200: { description: 'The file', contentType: 'application/octet-stream' },
+      206: { description: 'A range', contentType: 'application/octet-stream' },
+    },
     errors: ['share_password_required', 'share_expired', 'download_disabled', 'invalid_range', 'library_offline'],
     handler: ({ services, params, query, koa }) => {
       const file = services.publicShares.download({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
       sendFile(koa, file, { inline: query.inline === '1' || query.inline === 'true' });
-    } }),
-  route({ method: 'GET', path: '/s/:token/thumbnail', tag: 'public', summary: 'Thumbnail of the shared node or one within it',
-    auth: 'none', params: TokenParam, query: PublicNodeQuery,
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/s/:token/thumbnail',
+    tag: 'public',
+    summary: 'Thumbnail of the shared node or one within it',
+    auth: 'none',
+    params: TokenParam,
+    query: PublicNodeQuery,
     responses: { 200: { description: 'The thumbnail', contentType: 'image/jpeg' } },
     errors: ['share_password_required', 'share_expired', 'no_thumbnail'],
     handler: ({ services, params, query, koa }) => {
       const node = services.publicShares.thumbnailTarget({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
       return sendThumbnail(koa, services.media.thumbnailOf(node, query.size === '1024' ? 1024 : 512));
-    } }),
+    },
+  }),
 ];

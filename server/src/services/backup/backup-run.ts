@@ -60,7 +60,10 @@ export async function runBackup(
   await archive.removeUnfinished();
   const known = await knownFiles(archive);
   const at = source.now();
-  const snapshotId = `${new Date(at).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${crypto.randomBytes(3).toString('hex')}`;
+  const snapshotId = `${new Date(at)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${crypto.randomBytes(3).toString('hex')}`;
 
   const staging = path.join(source.dataDir, STAGING_FOLDER);
   await fs.rm(staging, { recursive: true, force: true });
@@ -104,7 +107,10 @@ export async function runBackup(
   } finally {
     await fs.rm(staging, { recursive: true, force: true });
   }
-  await archive.writeManifest({ format: ARCHIVE_FORMAT, snapshot: snapshotId, at, server_id: source.serverId, server_version: source.serverVersion, files }, signal);
+  await archive.writeManifest(
+    { format: ARCHIVE_FORMAT, snapshot: snapshotId, at, server_id: source.serverId, server_version: source.serverVersion, files },
+    signal,
+  );
   const storedBytes = await prune(archive, source.retention, counts);
   return { snapshotId, storedBytes };
 }
@@ -133,13 +139,19 @@ async function contentFile(
     await new Promise<void>((resolve, reject) => stream!.once('open', () => resolve()).once('error', reject));
   } catch (error) {
     stream?.destroy();
-    counts.problems.push({ path: relative, reason: error instanceof AppError ? error.message : 'The file could not be read on the server.' });
+    counts.problems.push({
+      path: relative,
+      reason: error instanceof AppError ? error.message : 'The file could not be read on the server.',
+    });
     return null;
   }
   try {
     const written = await archive.write(stream, relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
     if (ref.sha256 !== null && written.sha256 !== ref.sha256) {
-      counts.problems.push({ path: relative, reason: 'The file on the server no longer matches the checksum recorded when it was uploaded.' });
+      counts.problems.push({
+        path: relative,
+        reason: 'The file on the server no longer matches the checksum recorded when it was uploaded.',
+      });
     }
     return { path: relative, ...written };
   } catch (error) {
@@ -199,8 +211,10 @@ export async function runVerify(folder: string, counts: RunCounts, signal: Abort
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     if (found === null) counts.problems.push({ path: file.path, reason: 'The file is missing from the backup.' });
-    else if (found.size !== file.size) counts.problems.push({ path: file.path, reason: `The file has ${found.size} bytes instead of ${file.size}.` });
-    else if (found.sha256 !== file.sha256) counts.problems.push({ path: file.path, reason: 'The file is damaged: its content does not match its SHA-256.' });
+    else if (found.size !== file.size)
+      counts.problems.push({ path: file.path, reason: `The file has ${found.size} bytes instead of ${file.size}.` });
+    else if (found.sha256 !== file.sha256)
+      counts.problems.push({ path: file.path, reason: 'The file is damaged: its content does not match its SHA-256.' });
     counts.files += 1;
     counts.bytes += found?.size ?? 0;
     onProgress();

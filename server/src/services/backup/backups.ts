@@ -61,7 +61,10 @@ export class BackupService {
 
   overview(actor: Actor): BackupOverview {
     requireAdmin(actor);
-    return { destinations: this.deps.store.backup.all().map((row) => this.toDto(row)), running: this.current ? this.runDto(this.current.run) : null };
+    return {
+      destinations: this.deps.store.backup.all().map((row) => this.toDto(row)),
+      running: this.current ? this.runDto(this.current.run) : null,
+    };
   }
 
   async add(actor: Actor, input: DestinationInput): Promise<BackupDestination> {
@@ -70,7 +73,11 @@ export class BackupService {
     const name = input.name === undefined ? path.basename(folder) || folder : checkedName(input.name);
     // Made now, while the drive is surely there: runs only ever use it (BackupArchive.open).
     await BackupArchive.open(folder, { create: true }).catch(() => {
-      throw new AppError('invalid_destination', 'Hearth cannot write to that folder. Check its permissions, or that the drive is not read-only.', { field: 'path' });
+      throw new AppError(
+        'invalid_destination',
+        'Hearth cannot write to that folder. Check its permissions, or that the drive is not read-only.',
+        { field: 'path' },
+      );
     });
     const now = this.deps.now();
     const id = newId();
@@ -234,12 +241,18 @@ export class BackupService {
       } else {
         await runVerify(row.path, counts, abort.signal, onProgress);
         if (counts.problems.length > 0) {
-          error = counts.problems.length === 1 ? 'One file in the backup is damaged or missing.' : `${counts.problems.length} files in the backup are damaged or missing.`;
+          error =
+            counts.problems.length === 1
+              ? 'One file in the backup is damaged or missing.'
+              : `${counts.problems.length} files in the backup are damaged or missing.`;
         }
       }
     } catch (caught) {
-      error = abort.signal.aborted ? 'The server stopped before this run finished. The next run completes the backup.' : failureInWords(caught, row.path);
-      if (!abort.signal.aborted && !(caught instanceof AppError)) this.deps.log.warn('backup run failed', { kind: run.kind, destination: row.id, error: String(caught) });
+      error = abort.signal.aborted
+        ? 'The server stopped before this run finished. The next run completes the backup.'
+        : failureInWords(caught, row.path);
+      if (!abort.signal.aborted && !(caught instanceof AppError))
+        this.deps.log.warn('backup run failed', { kind: run.kind, destination: row.id, error: String(caught) });
     }
     const finished: BackupRunRow = {
       ...run,
@@ -339,9 +352,11 @@ export class BackupService {
         return path.resolve(p);
       }
     };
-    if (isInside(folder, real(this.deps.config.dataDir))) refuse('That folder is inside the Hearth data folder: a backup there is lost with the data. Choose a folder on another drive.');
+    if (isInside(folder, real(this.deps.config.dataDir)))
+      refuse('That folder is inside the Hearth data folder: a backup there is lost with the data. Choose a folder on another drive.');
     for (const library of this.deps.store.libraries.all()) {
-      if (isInside(folder, real(library.path))) refuse(`That folder is inside the storage place "${library.name}": choose a folder outside it, on another drive.`);
+      if (isInside(folder, real(library.path)))
+        refuse(`That folder is inside the storage place "${library.name}": choose a folder outside it, on another drive.`);
     }
     if (this.deps.store.backup.byPath(folder)) refuse('That folder is already a backup destination.');
     const probe = path.join(folder, `.hearth-write-check-${newId()}`);
@@ -358,7 +373,8 @@ export class BackupService {
 
 function checkedName(input: string): string {
   const name = input.trim();
-  if (name === '' || [...name].length > 64) throw new AppError('invalid_input', 'A destination name is 1 to 64 characters.', { field: 'name' });
+  if (name === '' || [...name].length > 64)
+    throw new AppError('invalid_input', 'A destination name is 1 to 64 characters.', { field: 'name' });
   checkReadableName(name, 'name');
   return name;
 }

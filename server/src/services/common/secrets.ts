@@ -36,11 +36,7 @@ export function newTypableSecret(): string {
 
 /** Accepts what a person typed: any case, dashes or spaces, and the letters base32 confuses. */
 export function normaliseTypableSecret(input: string): string {
-  return input
-    .toUpperCase()
-    .replace(/[\s-]/g, '')
-    .replace(/[IL]/g, '1')
-    .replace(/O/g, '0');
+  return input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
 }
 
 export function safeEqual(a: string, b: string): boolean {

@@ -18,7 +18,11 @@ export class GalleryService {
     // From the newest item, month by month, jumping over empty months: as many steps as
     // months that hold something, never one per photo.
     let before = Number.MAX_SAFE_INTEGER;
-    for (let newest = gallery.newestTakenBefore(actor.userId, before); newest !== null; newest = gallery.newestTakenBefore(actor.userId, before)) {
+    for (
+      let newest = gallery.newestTakenBefore(actor.userId, before);
+      newest !== null;
+      newest = gallery.newestTakenBefore(actor.userId, before)
+    ) {
       const month = monthOf(newest);
       const range = monthRange(month);
       // A time outside the years 0-9999 has no YYYY-MM: stop rather than loop on it.

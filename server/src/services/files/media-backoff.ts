@@ -70,13 +70,16 @@ export class JobBackoff {
     this.timer = null;
     if (this.notBefore.size === 0) return;
     const next = Math.min(...this.notBefore.values());
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      const now = this.now();
-      for (const [id, at] of this.notBefore) if (at <= now) this.notBefore.delete(id);
-      this.arm();
-      this.wake();
-    }, Math.max(0, next - this.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        const now = this.now();
+        for (const [id, at] of this.notBefore) if (at <= now) this.notBefore.delete(id);
+        this.arm();
+        this.wake();
+      },
+      Math.max(0, next - this.now()),
+    );
     this.timer.unref();
   }
 }

@@ -145,7 +145,8 @@ export class MediaService {
       await this.thumbs.write(node.id, node.version, size, data);
     } catch (error) {
       // Shown anyway: the cache is only a cache, and it is filled again once the disk has room.
-      if (!this.storage.noteFailure(error)) this.deps.log.warn('thumbnail not kept in the cache', { node_id: node.id, size, error: String(error) });
+      if (!this.storage.noteFailure(error))
+        this.deps.log.warn('thumbnail not kept in the cache', { node_id: node.id, size, error: String(error) });
       return data;
     }
     // A new version or a permanent delete while this ran has already cleared the node's cache:
@@ -168,7 +169,8 @@ export class MediaService {
     const tile = 256;
     const tiles = await Promise.all(
       items.map(async (node) => {
-        const source = (await this.thumbs.readBuffer(node.id, node.version, GRID_SIZE)) ?? (await this.render(node, GRID_SIZE).catch(() => null));
+        const source =
+          (await this.thumbs.readBuffer(node.id, node.version, GRID_SIZE)) ?? (await this.render(node, GRID_SIZE).catch(() => null));
         return source ? sharp(source).resize(tile, tile, { fit: 'cover' }).toBuffer() : null;
       }),
     );
@@ -229,13 +231,19 @@ export class MediaService {
       if (this.stopped || this.storage.noteFailure(error)) return;
       const outcome = this.backoff.fail(job.node_id);
       if (!outcome.giveUp) {
-        this.deps.log.warn('media job failed; trying again later', { node_id: job.node_id, tries: outcome.failures, retry_in_ms: outcome.retryInMs, error: String(error) });
+        this.deps.log.warn('media job failed; trying again later', {
+          node_id: job.node_id,
+          tries: outcome.failures,
+          retry_in_ms: outcome.retryInMs,
+          error: String(error),
+        });
         return;
       }
       try {
         this.finishFailed(job, `failed ${outcome.failures} times: ${String(error)}`);
       } catch (again) {
-        if (!this.storage.noteFailure(again)) this.deps.log.error('media job could not be given up', { node_id: job.node_id, error: String(again) });
+        if (!this.storage.noteFailure(again))
+          this.deps.log.error('media job could not be given up', { node_id: job.node_id, error: String(again) });
       }
     }
   }

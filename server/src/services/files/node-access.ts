@@ -50,7 +50,10 @@ export class NodeAccessService {
     if (claims === null || claims.nodeId !== nodeId || claims.expiresAt <= now) {
       // The mistake a client makes when it upgrades: say how to put it right.
       if (this.deps.accessTokens.verify(token, now) !== null) {
-        throw new AppError('invalid_token', "A session's access token is not accepted in a URL: use a token from POST /nodes/{id}/access-token.");
+        throw new AppError(
+          'invalid_token',
+          "A session's access token is not accepted in a URL: use a token from POST /nodes/{id}/access-token.",
+        );
       }
       throw new AppError('invalid_token', 'This link has expired, or is not for this file.');
     }

@@ -189,7 +189,9 @@ export class NodeService {
     const cutoff = this.deps.now() - retentionDays * 24 * 60 * 60_000;
     let purged = 0;
     for (const id of this.deps.store.nodes.trashedBefore(cutoff)) {
-      await this.deletePermanently(null, id).catch((error) => this.deps.log.warn('trash purge failed', { node_id: id, error: String(error) }));
+      await this.deletePermanently(null, id).catch((error) =>
+        this.deps.log.warn('trash purge failed', { node_id: id, error: String(error) }),
+      );
       purged++;
     }
     return purged;

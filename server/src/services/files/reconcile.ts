@@ -97,7 +97,10 @@ export class ContentUpkeep {
       }
     }
     if (unknown > 0) {
-      this.deps.log.warn('kept content files this database has no record of (a database older than the files?)', { library_id: libraryId, count: unknown });
+      this.deps.log.warn('kept content files this database has no record of (a database older than the files?)', {
+        library_id: libraryId,
+        count: unknown,
+      });
     }
     // Every version has its own content file, so fewer referenced files than versions means some are gone.
     const missing = Math.max(0, store.versions.countOnLibrary(libraryId) - referenced);

@@ -258,7 +258,10 @@ export class UploadService {
       if (this.locks.has(upload.id)) continue;
       this.progressAt.delete(upload.id);
       this.deps.store.uploads.remove(upload.id);
-      await this.content.of(upload.library_id).removeTemp(tempName(upload.id)).catch(() => {});
+      await this.content
+        .of(upload.library_id)
+        .removeTemp(tempName(upload.id))
+        .catch(() => {});
     }
   }
 
@@ -537,7 +540,10 @@ export class UploadService {
       else this.access.targetFolder(uploader, upload.parent_id);
     } catch (error) {
       this.drop(upload);
-      await this.content.of(upload.library_id).removeTemp(tempName(upload.id)).catch(() => {});
+      await this.content
+        .of(upload.library_id)
+        .removeTemp(tempName(upload.id))
+        .catch(() => {});
       throw error instanceof AppError && error.code === 'forbidden' ? error : new AppError('not_found');
     }
   }

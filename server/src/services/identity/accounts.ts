@@ -39,11 +39,7 @@ export class AccountService {
    * Changing the password clears a temporary one and signs out every other device: whoever
    * knew the old password keeps no session.
    */
-  async changePassword(
-    actor: Actor,
-    input: { current_password: string; new_password: string },
-    client: ClientInfo,
-  ): Promise<void> {
+  async changePassword(actor: Actor, input: { current_password: string; new_password: string }, client: ClientInfo): Promise<void> {
     const user = this.user(actor);
     checkPassword(input.new_password, 'new_password');
     const address = addressKey(client.ip);

@@ -26,7 +26,12 @@ export class AdminUserService {
   list(actor: Actor, page: PageRequest): Page<AdminUser> {
     requireAdmin(actor);
     const mainOwner = this.owners.owner()?.id;
-    return keysetPage(page, (after, limit) => this.deps.store.users.page(after, limit), (r) => r.id, (row) => toAdminUser(row, mainOwner));
+    return keysetPage(
+      page,
+      (after, limit) => this.deps.store.users.page(after, limit),
+      (r) => r.id,
+      (row) => toAdminUser(row, mainOwner),
+    );
   }
 
   update(actor: Actor, userId: string, patch: UserPatch): AdminUser {
@@ -46,11 +51,7 @@ export class AdminUserService {
     const after = store.users.byId(userId)!;
     if (after.disabled && !before.disabled) this.sessions.endAllOf(userId, 'account_disabled');
     if (after.quota_bytes !== before.quota_bytes) {
-      this.deps.bus.publish(
-        'quota.updated',
-        { user_id: userId, used: after.used_bytes, limit: after.quota_bytes },
-        { users: [userId] },
-      );
+      this.deps.bus.publish('quota.updated', { user_id: userId, used: after.used_bytes, limit: after.quota_bytes }, { users: [userId] });
     }
     return toAdminUser(after, this.owners.owner()?.id);
   }

@@ -35,7 +35,11 @@ export function describeDevice(userAgent: string | null, model?: string | null):
   return what ?? app;
 }
 
-function deviceWord(os: string | undefined, device: { vendor?: string; model?: string; type?: string }, hinted: string | null): string | null {
+function deviceWord(
+  os: string | undefined,
+  device: { vendor?: string; model?: string; type?: string },
+  hinted: string | null,
+): string | null {
   const model = hinted ?? (device.model && !NOT_A_MODEL.has(device.model.toLowerCase()) ? device.model : null);
   if (model === 'Macintosh') return 'Mac';
   if (model) return withVendor(device.vendor, model);

@@ -43,7 +43,12 @@ export class InviteService {
 
   list(actor: Actor, page: PageRequest): Page<Invite> {
     requireAdmin(actor);
-    return keysetPage(page, (after, limit) => this.deps.store.invites.page(after, limit), (r) => r.id, toInvite);
+    return keysetPage(
+      page,
+      (after, limit) => this.deps.store.invites.page(after, limit),
+      (r) => r.id,
+      toInvite,
+    );
   }
 
   remove(actor: Actor, id: string): void {

@@ -30,7 +30,12 @@ export class LocalOwnerService {
     if (!owner || owner.disabled) return null;
     const previous = store.meta.get<string>(SESSION_KEY);
     if (previous !== undefined) this.sessions.end(previous, 'signed_out');
-    const session = this.sessions.open(owner, { ip: null, userAgent: 'Hearth desktop app' }, { device_name: 'This PC (Hearth app)', platform: 'desktop' }, 'active');
+    const session = this.sessions.open(
+      owner,
+      { ip: null, userAgent: 'Hearth desktop app' },
+      { device_name: 'This PC (Hearth app)', platform: 'desktop' },
+      'active',
+    );
     store.meta.put(SESSION_KEY, session.id);
     return this.sessions.issueTokens(session, owner);
   }

@@ -120,7 +120,7 @@ export class PasswordHasher {
       return Promise.resolve();
     }
     if (this.waiting.length >= this.queue.maxWaiting) {
-      const drainMs = ((this.waiting.length / this.concurrency) + 1) * this.typicalMs;
+      const drainMs = (this.waiting.length / this.concurrency + 1) * this.typicalMs;
       throw new AppError('busy', undefined, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(drainMs / 1000))) } });
     }
     if (address !== undefined && this.waitingFrom(address) >= this.queue.maxWaitingPerAddress) {

@@ -199,7 +199,8 @@ export class SessionService {
   private store(session: SessionRow, deviceName: string): void {
     const name = deviceName.normalize('NFC').trim();
     if (name === '') throw new AppError('invalid_name', 'A device name cannot be empty.', { field: 'device_name' });
-    if ([...name].length > MAX_DEVICE_NAME) throw new AppError('invalid_name', 'A device name is up to 64 characters.', { field: 'device_name' });
+    if ([...name].length > MAX_DEVICE_NAME)
+      throw new AppError('invalid_name', 'A device name is up to 64 characters.', { field: 'device_name' });
     checkReadableName(name, 'device_name');
     // An ended session is gone from every list: renaming it is renaming nothing.
     if (!this.deps.store.sessions.rename(session.id, name)) throw new AppError('not_found');

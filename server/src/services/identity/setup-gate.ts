@@ -68,7 +68,10 @@ export class SetupGate {
     // window, and waits at most the window (15 minutes) for the next ones.
     if (rateLimiter.failures(limited) >= SETUP_FREE_TRIES) rateLimiter.check([SETUP_ALL], SETUP_ALL_MAX);
     const expected = this.codeDigest;
-    const right = await rateLimiter.guess({ limited: [limited], slowed: `setup:wait:${address}` }, async () => expected !== null && crypto.timingSafeEqual(digest(code), expected));
+    const right = await rateLimiter.guess(
+      { limited: [limited], slowed: `setup:wait:${address}` },
+      async () => expected !== null && crypto.timingSafeEqual(digest(code), expected),
+    );
     if (!right) {
       rateLimiter.fail([SETUP_ALL]);
       throw new AppError('invalid_setup_code', undefined, { field: 'setup_code' });

@@ -72,7 +72,10 @@ export class TwoFactorService {
         { totp_secret: user.totp_pending_secret, totp_pending_secret: null, totp_last_step: step },
         this.deps.now(),
       );
-      this.deps.store.recoveryCodes.replaceAll(user.id, codes.map((c) => hashSecret(normaliseTypableSecret(c))));
+      this.deps.store.recoveryCodes.replaceAll(
+        user.id,
+        codes.map((c) => hashSecret(normaliseTypableSecret(c))),
+      );
     });
     return { recovery_codes: codes };
   }
@@ -88,11 +91,7 @@ export class TwoFactorService {
     if (!right) throw new AppError('wrong_password', undefined, { field: 'password' });
     this.deps.rateLimiter.reset(buckets.slowed);
     this.deps.store.transaction(() => {
-      this.deps.store.users.update(
-        user.id,
-        { totp_secret: null, totp_pending_secret: null, totp_last_step: null },
-        this.deps.now(),
-      );
+      this.deps.store.users.update(user.id, { totp_secret: null, totp_pending_secret: null, totp_last_step: null }, this.deps.now());
       this.deps.store.recoveryCodes.deleteAll(user.id);
     });
   }
@@ -136,7 +135,7 @@ export class TwoFactorService {
     const secret = this.box.open(sealed, secretContext(user.id));
     if (secret === null) {
       // keys.json was replaced or the row was tampered with: recovery codes still work.
-      this.deps.log.error('a TOTP secret does not open with this server\'s key', { user_id: user.id });
+      this.deps.log.error("a TOTP secret does not open with this server's key", { user_id: user.id });
       return null;
     }
     return matchTotpStep(secret, code, this.deps.now());

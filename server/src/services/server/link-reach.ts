@@ -4,7 +4,18 @@ import net from 'node:net';
 export type LinkReach = 'home_network' | 'internet';
 
 /** Names that only a home network resolves: mDNS, the names routers hand out, RFC 8375's home.arpa. */
-const HOME_SUFFIXES = ['.local', '.lan', '.home', '.home.arpa', '.internal', '.localdomain', '.intranet', '.private', '.corp', '.localhost'];
+const HOME_SUFFIXES = [
+  '.local',
+  '.lan',
+  '.home',
+  '.home.arpa',
+  '.internal',
+  '.localdomain',
+  '.intranet',
+  '.private',
+  '.corp',
+  '.localhost',
+];
 
 /**
  * Whether a link on `origin` opens away from home. Private, loopback, link-local and carrier
@@ -16,7 +27,10 @@ const HOME_SUFFIXES = ['.local', '.lan', '.home', '.home.arpa', '.internal', '.l
 export function linkReach(origin: string): LinkReach {
   let host: string;
   try {
-    host = new URL(origin).hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+    host = new URL(origin).hostname
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '');
   } catch {
     return 'home_network';
   }

@@ -143,7 +143,22 @@ function publicNode(node: NodeRow): PublicNode {
 function withoutOwner(node: Node): PublicNode {
   // Spelled out rather than spread: a field added to Node later is not public until listed here.
   const { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, trashed_at, version, has_thumbnail } = node;
-  const dto: PublicNode = { id, type, name, parent_id, size, mime_type, created_at, updated_at, color, starred: false, shared: false, trashed_at, version, has_thumbnail };
+  const dto: PublicNode = {
+    id,
+    type,
+    name,
+    parent_id,
+    size,
+    mime_type,
+    created_at,
+    updated_at,
+    color,
+    starred: false,
+    shared: false,
+    trashed_at,
+    version,
+    has_thumbnail,
+  };
   if (node.image_width !== undefined) dto.image_width = node.image_width;
   if (node.image_height !== undefined) dto.image_height = node.image_height;
   if (node.taken_at !== undefined) dto.taken_at = node.taken_at;

@@ -49,7 +49,13 @@ export class SharingService {
     const grantee = this.deps.store.users.byId(input.user_id);
     if (!grantee || grantee.disabled) throw new AppError('unknown_user', undefined, { field: 'user_id' });
     const now = this.deps.now();
-    this.deps.store.permissions.upsert({ node_id: node.id, user_id: grantee.id, role: input.role, granted_by: actor.userId, created_at: now });
+    this.deps.store.permissions.upsert({
+      node_id: node.id,
+      user_id: grantee.id,
+      role: input.role,
+      granted_by: actor.userId,
+      created_at: now,
+    });
     const stored = this.deps.store.permissions.get(node.id, grantee.id)!;
     const forGrantee = this.deps.store.nodes.byId(node.id, grantee.id)!;
     this.deps.bus.publish('share.received', { node: toNodeDto(forGrantee), role: input.role }, { users: [grantee.id] });

@@ -17,7 +17,12 @@ const WALK_ENTRIES = 200_000;
  * and unmounted after. Null when any of it cannot be read (no file system, encrypted, no
  * right to mount, or an error): the dialog then says it could not look, never "empty".
  */
-export async function readDriveContents(devices: BlockDevice[], name: string, mayMount: boolean, now = Date.now()): Promise<DriveContents | null> {
+export async function readDriveContents(
+  devices: BlockDevice[],
+  name: string,
+  mayMount: boolean,
+  now = Date.now(),
+): Promise<DriveContents | null> {
   const device = devices.find((d) => d.name === name);
   if (!device) return null;
   const family = [device, ...familyBelow(devices, name)];
@@ -28,7 +33,8 @@ export async function readDriveContents(devices: BlockDevice[], name: string, ma
   try {
     for (const fsDevice of holding) {
       const mounted = fsDevice.mountpoints.find((m) => m.startsWith('/'));
-      const summary = mounted !== undefined ? await summarizeFolder(mounted, limits) : mayMount ? await lookWhileMounted(fsDevice, limits) : null;
+      const summary =
+        mounted !== undefined ? await summarizeFolder(mounted, limits) : mayMount ? await lookWhileMounted(fsDevice, limits) : null;
       if (summary === null) return null;
       merged.used += summary.used;
       merged.top_level.push(...summary.top_level);

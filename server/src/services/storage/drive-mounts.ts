@@ -2,8 +2,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../app-error.ts';
 import type { BlockDevice, FilesystemKind } from '../../platform/drives.ts';
-import { FILESYSTEMS, MKFS, formatWithUdisks, listBlockDevicesProbed, lsblkInstalled, makeFilesystem, udisksCanFormat } from '../../platform/drives.ts';
-import { isMountPoint, listMounts, mountDevice, mountPool, mountWithUdisks, udisksServiceAnswers, unmountDirect, unmountRefusedForRights, unmountWithUdisks, type MountEntry } from '../../platform/mounts.ts';
+import {
+  FILESYSTEMS,
+  MKFS,
+  formatWithUdisks,
+  listBlockDevicesProbed,
+  lsblkInstalled,
+  makeFilesystem,
+  udisksCanFormat,
+} from '../../platform/drives.ts';
+import {
+  isMountPoint,
+  listMounts,
+  mountDevice,
+  mountPool,
+  mountWithUdisks,
+  udisksServiceAnswers,
+  unmountDirect,
+  unmountRefusedForRights,
+  unmountWithUdisks,
+  type MountEntry,
+} from '../../platform/mounts.ts';
 import { commandMissing, findExecutable } from '../../platform/run.ts';
 import type { MountedMember, MountSpec } from '../../store/libraries.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
@@ -85,19 +104,28 @@ export class DriveMounts {
     }
     const tools = await this.tools();
     const udisksSilent = tools === null && findExecutable('udisksctl') !== null;
-    const withoutRoot = udisksSilent ? 'udisks2 is installed but its service does not answer (is udisks2.service running?)' : 'install udisks2';
+    const withoutRoot = udisksSilent
+      ? 'udisks2 is installed but its service does not answer (is udisks2.service running?)'
+      : 'install udisks2';
     const mergerfs = findExecutable('mergerfs') !== null;
     const fuse = findExecutable('fusermount3') !== null || findExecutable('fusermount') !== null;
     return {
       format:
         tools?.kind === 'direct' || (tools?.kind === 'udisks' && tools.busctl !== null)
           ? { available: true, filesystems: await this.filesystems(tools) }
-          : unavailableFormat(`Formatting needs udisks2 with busctl (systemd), or administrator rights: ${withoutRoot}, or run the server as root.`),
-      mount: tools ? { available: true } : { available: false, reason: `Mounting needs udisks2 or administrator rights: ${withoutRoot}, or run the server as root.` },
+          : unavailableFormat(
+              `Formatting needs udisks2 with busctl (systemd), or administrator rights: ${withoutRoot}, or run the server as root.`,
+            ),
+      mount: tools
+        ? { available: true }
+        : { available: false, reason: `Mounting needs udisks2 or administrator rights: ${withoutRoot}, or run the server as root.` },
       pool: !mergerfs
         ? { available: false, reason: 'Pooling drives needs mergerfs: install it (sudo apt install mergerfs).' }
         : !(tools?.kind === 'direct' || (tools?.kind === 'udisks' && fuse && this.poolRootWritable()))
-          ? { available: false, reason: `Pooling needs administrator rights, or udisks2 with fuse3 and a mounts folder the server can write to (${this.serverRoot()}).` }
+          ? {
+              available: false,
+              reason: `Pooling needs administrator rights, or udisks2 with fuse3 and a mounts folder the server can write to (${this.serverRoot()}).`,
+            }
           : { available: true },
     };
   }
@@ -109,7 +137,12 @@ export class DriveMounts {
   private async filesystems(tools: Exclude<DriveTools, null>): Promise<FilesystemCapability[]> {
     return Promise.all(
       FILESYSTEMS.map(async (name): Promise<FilesystemCapability> => {
-        const can = tools.kind === 'direct' ? findExecutable(MKFS[name].tool) !== null : tools.busctl === null ? false : ((await udisksCanFormat(tools.busctl, name)) ?? true);
+        const can =
+          tools.kind === 'direct'
+            ? findExecutable(MKFS[name].tool) !== null
+            : tools.busctl === null
+              ? false
+              : ((await udisksCanFormat(tools.busctl, name)) ?? true);
         return can ? { name, available: true } : { name, available: false, reason: cannotMake(name) };
       }),
     );
@@ -145,7 +178,10 @@ export class DriveMounts {
       await (viaUdisks ? unmountWithUdisks(tools.udisksctl, mount) : unmountDirect(mount));
     } catch (error) {
       if (unmountRefusedForRights(error)) {
-        throw new AppError('helper_unavailable', 'The server is not allowed to unmount this drive: run it as root, or let its user unmount drives through udisks2.');
+        throw new AppError(
+          'helper_unavailable',
+          'The server is not allowed to unmount this drive: run it as root, or let its user unmount drives through udisks2.',
+        );
       }
       throw error;
     }
@@ -259,7 +295,10 @@ export class DriveMounts {
       const unsupported = /unknown filesystem type '([^']+)'/.exec(String(error));
       if (unsupported) {
         // The owner can act on this one: a kernel without the file system (exFAT before Linux 5.7).
-        throw new AppError('mount_failed', `This PC's system cannot open ${unsupported[1]} drives. Erase the drive for Hearth on this PC (ext4), or add ${unsupported[1]} support to the system.`);
+        throw new AppError(
+          'mount_failed',
+          `This PC's system cannot open ${unsupported[1]} drives. Erase the drive for Hearth on this PC (ext4), or add ${unsupported[1]} support to the system.`,
+        );
       }
       throw new AppError('mount_failed', `The drive could not be mounted: ${String(error).slice(0, 300)}`);
     }
@@ -283,7 +322,10 @@ export function linuxOnlyCapabilities(platform: NodeJS.Platform): DriveCapabilit
   const os = platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'macOS' : platform;
   return {
     format: unavailableFormat(`Erasing a drive is Linux-only for now; on ${os}, use the system's own disk tool.`),
-    mount: { available: false, reason: `Mounting a drive as a library is Linux-only for now; on ${os}, add a folder on the drive as a library instead.` },
+    mount: {
+      available: false,
+      reason: `Mounting a drive as a library is Linux-only for now; on ${os}, add a folder on the drive as a library instead.`,
+    },
     pool: { available: false, reason: `Pooling drives (mergerfs) is Linux-only for now; ${os} cannot pool drives.` },
   };
 }

@@ -38,7 +38,11 @@ export class DriveService {
 
   async list(actor: Actor): Promise<DrivesResponse> {
     requireAdmin(actor);
-    return { items: await this.drives(), helper_available: await this.mounts.helperAvailable(), capabilities: await this.mounts.capabilities() };
+    return {
+      items: await this.drives(),
+      helper_available: await this.mounts.helperAvailable(),
+      capabilities: await this.mounts.capabilities(),
+    };
   }
 
   /**
@@ -59,12 +63,17 @@ export class DriveService {
     return this.exclusively(async () => {
       const { drive, devices } = await this.find(id);
       // Every refusal comes before anything touches the device.
-      if (input.confirmation !== `FORMAT ${drive.device}`) throw new AppError('confirmation_mismatch', undefined, { field: 'confirmation' });
+      if (input.confirmation !== `FORMAT ${drive.device}`)
+        throw new AppError('confirmation_mismatch', undefined, { field: 'confirmation' });
       if (drive.system) throw new AppError('system_drive');
       if (drive.library_id !== null) throw new AppError('drive_in_use');
       const label = input.label?.trim() || null;
       if (label !== null && (Buffer.byteLength(label) > LABEL_LIMITS[input.filesystem] || !/^[\w .-]+$/.test(label))) {
-        throw new AppError('invalid_input', `A ${input.filesystem} label is up to ${LABEL_LIMITS[input.filesystem]} letters, digits, spaces, dots or dashes.`, { field: 'label' });
+        throw new AppError(
+          'invalid_input',
+          `A ${input.filesystem} label is up to ${LABEL_LIMITS[input.filesystem]} letters, digits, spaces, dots or dashes.`,
+          { field: 'label' },
+        );
       }
       // A tool that read a label `-h` as an option reported a format that never ran.
       if (label?.startsWith('-')) throw new AppError('invalid_input', 'A label cannot start with a dash.', { field: 'label' });
@@ -120,11 +129,20 @@ export class DriveService {
         const spec: MountSpec = { kind: 'drive', member };
         const known = this.knownLibrary(folder);
         if (known && this.deps.store.libraries.byId(known)?.kind === 'pooled') {
-          throw new AppError('drive_in_use', 'This drive is part of a pool; plug in all of the pool\'s drives and it comes back on its own.');
+          throw new AppError(
+            'drive_in_use',
+            "This drive is part of a pool; plug in all of the pool's drives and it comes back on its own.",
+          );
         }
         if (known) return await this.libraries.reattach(known, folder, spec, input.make_default === true);
         const kind = isNetworkFs(mountOf(folder)?.fsType ?? '') ? 'network' : 'external';
-        return await this.libraries.add({ name: name ?? defaultName(drive), kind, path: folder, spec, makeDefault: input.make_default === true });
+        return await this.libraries.add({
+          name: name ?? defaultName(drive),
+          kind,
+          path: folder,
+          spec,
+          makeDefault: input.make_default === true,
+        });
       } catch (error) {
         await this.mounts.release([member]).catch(() => {});
         throw error;
@@ -136,9 +154,11 @@ export class DriveService {
   async pool(actor: Actor, input: { name: string; drive_ids: string[]; make_default?: boolean | undefined }): Promise<Library> {
     requireAdmin(actor);
     const name = checkedName(input.name);
-    if (new Set(input.drive_ids).size !== input.drive_ids.length) throw new AppError('invalid_input', 'Each drive is named once.', { field: 'drive_ids' });
+    if (new Set(input.drive_ids).size !== input.drive_ids.length)
+      throw new AppError('invalid_input', 'Each drive is named once.', { field: 'drive_ids' });
     const capability = (await this.mounts.capabilities()).pool;
-    if (!capability.available) throw new AppError(findExecutable('mergerfs') ? 'helper_unavailable' : 'pool_unavailable', capability.reason);
+    if (!capability.available)
+      throw new AppError(findExecutable('mergerfs') ? 'helper_unavailable' : 'pool_unavailable', capability.reason);
     return this.exclusively(async () => {
       const devices = await listBlockDevicesProbed({ readEveryDevice: true });
       const drives = this.toDrives(devices);
@@ -149,7 +169,8 @@ export class DriveService {
       });
       for (const drive of chosen) {
         const related = chosen.some((other) => other !== drive && isWithin(devices, drive.id, other.id));
-        if (related) throw new AppError('invalid_input', 'A drive and one of its own partitions cannot be pooled together.', { field: 'drive_ids' });
+        if (related)
+          throw new AppError('invalid_input', 'A drive and one of its own partitions cannot be pooled together.', { field: 'drive_ids' });
       }
       const members = chosen.map((drive) => this.checkedMember(drive, devices, 'drive_in_use'));
       const mounted: MountedMember[] = [];
@@ -159,12 +180,20 @@ export class DriveService {
         for (const device of members) {
           const member = await this.mounts.mountMember(device);
           mounted.push(member);
-          if (this.knownLibrary(path.join(member.mount_point, LIBRARY_FOLDER)) !== null) throw new AppError('drive_in_use', 'A drive holds a library of this server already: mount it instead.');
+          if (this.knownLibrary(path.join(member.mount_point, LIBRARY_FOLDER)) !== null)
+            throw new AppError('drive_in_use', 'A drive holds a library of this server already: mount it instead.');
         }
         const minFree = minFreeBytes(members.map((d) => d.size));
         await this.mounts.mountPool(mounted, libraryMount, minFree);
         const spec: MountSpec = { kind: 'pool', mount_point: libraryMount, min_free_bytes: minFree, members: mounted };
-        return await this.libraries.add({ id: libraryId, name, kind: 'pooled', path: libraryMount, spec, makeDefault: input.make_default === true });
+        return await this.libraries.add({
+          id: libraryId,
+          name,
+          kind: 'pooled',
+          path: libraryMount,
+          spec,
+          makeDefault: input.make_default === true,
+        });
       } catch (error) {
         await this.mounts.release(mounted, libraryMount).catch(() => {});
         throw error;
@@ -185,12 +214,12 @@ export class DriveService {
 
   /** A drive that may hold a library: not the system's, not in use by one, with a file system. */
   private checkedMember(drive: Drive, devices: BlockDevice[], inUse: 'already_registered' | 'drive_in_use'): BlockDevice {
-    if (drive.system) throw new AppError('system_drive', 'This drive holds the operating system or the server\'s data.');
+    if (drive.system) throw new AppError('system_drive', "This drive holds the operating system or the server's data.");
     if (drive.library_id !== null) throw new AppError(inUse);
     const device = devices.find((d) => d.name === drive.id)!;
     if (!device.fstype || !device.uuid) {
       const partitioned = descendants(devices, device.name).some((d) => d.fstype);
-      throw new AppError('no_filesystem', partitioned ? 'Choose one of the drive\'s partitions.' : undefined);
+      throw new AppError('no_filesystem', partitioned ? "Choose one of the drive's partitions." : undefined);
     }
     if (device.fstype === 'swap' || device.fstype.endsWith('_member') || device.fstype === 'crypto_LUKS') {
       throw new AppError('no_filesystem', `The drive holds ${device.fstype}, not a file system for files.`);
@@ -221,7 +250,8 @@ export class DriveService {
 
   private toDrives(devices: BlockDevice[]): Drive[] {
     const candidates = devices.filter(
-      (d) => d.size > 0 && !NOT_DRIVES.has(d.type) && !d.name.startsWith('zram') && (d.type !== 'loop' || this.deps.config.includeLoopDevices),
+      (d) =>
+        d.size > 0 && !NOT_DRIVES.has(d.type) && !d.name.startsWith('zram') && (d.type !== 'loop' || this.deps.config.includeLoopDevices),
     );
     const systemPaths = new Set(this.deps.config.systemPaths);
     const dataMount = mountOf(this.deps.config.dataDir)?.mountPoint;
@@ -309,6 +339,9 @@ function humanSize(bytes: number): string {
 
 function describe(device: BlockDevice): string {
   const size = humanSize(device.size);
-  const kind = device.type === 'part' ? 'Partition' : device.removable ? 'Removable drive' : device.type === 'loop' ? 'Disk image' : 'Drive';
-  return [kind, device.model, size, device.label ? `"${device.label}"` : null].filter(Boolean).join(', ') + ` (${path.basename(device.path)})`;
+  const kind =
+    device.type === 'part' ? 'Partition' : device.removable ? 'Removable drive' : device.type === 'loop' ? 'Disk image' : 'Drive';
+  return (
+    [kind, device.model, size, device.label ? `"${device.label}"` : null].filter(Boolean).join(', ') + ` (${path.basename(device.path)})`
+  );
 }

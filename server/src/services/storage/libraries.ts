@@ -67,20 +67,38 @@ export class LibraryService {
     const returning = await this.bringBackByFolder(folder);
     if (returning) return returning;
     const mount = mountOf(folder);
-    return this.add({ name, kind: mount && isNetworkFs(mount.fsType) ? 'network' : 'external', path: folder, spec: null, makeDefault: input.make_default === true });
+    return this.add({
+      name,
+      kind: mount && isNetworkFs(mount.fsType) ? 'network' : 'external',
+      path: folder,
+      spec: null,
+      makeDefault: input.make_default === true,
+    });
   }
 
   /**
    * Adds a library: marks its folder with the library id, opens its store, then records it.
    * Drive and pool libraries come here from the drive service, with how to mount them again.
    */
-  async add(input: { id?: string; name: string; kind: LibraryRow['kind']; path: string; spec: MountSpec | null; makeDefault: boolean }): Promise<Library> {
+  async add(input: {
+    id?: string;
+    name: string;
+    kind: LibraryRow['kind'];
+    path: string;
+    spec: MountSpec | null;
+    makeDefault: boolean;
+  }): Promise<Library> {
     for (const other of this.deps.store.libraries.all()) {
       if (overlaps(other.path, input.path)) throw new AppError('already_registered', undefined, { field: 'path' });
     }
     const contents = inspectFolder(input.path);
     if (contents.kind === 'other') {
-      throw new AppError('folder_not_empty', input.spec === null ? undefined : `The drive has a "${LIBRARY_FOLDER}" folder of its own (not a Hearth library): rename it, then mount the drive again.`);
+      throw new AppError(
+        'folder_not_empty',
+        input.spec === null
+          ? undefined
+          : `The drive has a "${LIBRARY_FOLDER}" folder of its own (not a Hearth library): rename it, then mount the drive again.`,
+      );
     }
     if (contents.kind === 'library') {
       if (this.deps.store.libraries.byId(contents.id)) throw new AppError('already_registered', undefined, { field: 'path' });
@@ -154,7 +172,10 @@ export class LibraryService {
     if (library.kind === 'internal') throw new AppError('cannot_remove_internal');
     await this.mounts.serially(async () => {
       if (this.content.isOnline(id) && this.holdsUnknownContent(library)) {
-        throw new AppError('library_not_empty', 'The library\'s folder holds files this server has no record of (from a newer backup?): nothing was removed.');
+        throw new AppError(
+          'library_not_empty',
+          "The library's folder holds files this server has no record of (from a newer backup?): nothing was removed.",
+        );
       }
       if (this.content.isOnline(id)) await this.refuseWhileHolding(library);
       this.deps.store.transaction(() => {
@@ -249,7 +270,9 @@ export class LibraryService {
     if (!mount || mount.mountPoint === '/') return;
     const shared =
       mount.mountPoint === mountOf(this.deps.config.dataDir)?.mountPoint ||
-      this.deps.store.libraries.all().some((o) => o.id !== libraryId && o.status !== 'ejected' && mountOf(o.path)?.mountPoint === mount.mountPoint);
+      this.deps.store.libraries
+        .all()
+        .some((o) => o.id !== libraryId && o.status !== 'ejected' && mountOf(o.path)?.mountPoint === mount.mountPoint);
     if (shared) return;
     await this.mounts.unmount(mount);
     this.mounts.forgetMountPoint(mount.mountPoint);
@@ -288,12 +311,19 @@ export class LibraryService {
     const look = folderLook(library.path, state.kind);
     if (this.unproven.get(library.id) === look) return false;
     const { store } = this.deps;
-    const proven = holdsFilesOf(library.path, {
-      knowsBlob: (blob) => store.versions.hasBlob(library.id, blob) || store.garbage.get(library.id, blob) !== undefined,
-      knowsUpload: (uploadId) => store.uploads.byId(uploadId)?.library_id === library.id,
-    }, MARKER_PROOF_SCAN_LIMIT);
+    const proven = holdsFilesOf(
+      library.path,
+      {
+        knowsBlob: (blob) => store.versions.hasBlob(library.id, blob) || store.garbage.get(library.id, blob) !== undefined,
+        knowsUpload: (uploadId) => store.uploads.byId(uploadId)?.library_id === library.id,
+      },
+      MARKER_PROOF_SCAN_LIMIT,
+    );
     const emptyLibrary =
-      state.kind === 'damaged' && !holdsContent(library.path) && store.versions.countOnLibrary(library.id) === 0 && store.uploads.countOnLibrary(library.id) === 0;
+      state.kind === 'damaged' &&
+      !holdsContent(library.path) &&
+      store.versions.countOnLibrary(library.id) === 0 &&
+      store.uploads.countOnLibrary(library.id) === 0;
     if (!proven && !emptyLibrary) {
       this.unproven.set(library.id, look);
       return false;
@@ -305,7 +335,7 @@ export class LibraryService {
       this.deps.log.warn('a library marker could not be written again', { library_id: library.id, error: String(error) });
       return false;
     }
-    this.deps.log.warn('wrote a library marker again: it was damaged or missing, and the folder holds this library\'s files', {
+    this.deps.log.warn("wrote a library marker again: it was damaged or missing, and the folder holds this library's files", {
       library_id: library.id,
       marker: state.kind,
     });
@@ -317,7 +347,9 @@ export class LibraryService {
    * back when the folder proves to be it (see repairMarker), rather than the add answering 409.
    */
   private async bringBackByFolder(folder: string): Promise<Library | null> {
-    const library = this.deps.store.libraries.all().find((l) => l.kind !== 'internal' && l.path === folder && l.status !== 'ejected' && !this.content.isOnline(l.id));
+    const library = this.deps.store.libraries
+      .all()
+      .find((l) => l.kind !== 'internal' && l.path === folder && l.status !== 'ejected' && !this.content.isOnline(l.id));
     if (!library) return null;
     await this.refresh();
     return this.content.isOnline(library.id) ? this.toDto(this.row(library.id), true) : null;
@@ -333,9 +365,11 @@ export class LibraryService {
    * reboot); a vanished one goes offline.
    */
   refresh(): Promise<void> {
-    this.refreshing ??= this.mounts.serially(() => this.refreshAll()).finally(() => {
-      this.refreshing = null;
-    });
+    this.refreshing ??= this.mounts
+      .serially(() => this.refreshAll())
+      .finally(() => {
+        this.refreshing = null;
+      });
     return this.refreshing;
   }
 

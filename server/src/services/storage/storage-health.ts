@@ -77,7 +77,8 @@ export class StorageHealth {
     // means the disk has not had room since: it is still full, even with a little space.
     const reserveGone = this.options.reserveBytes > 0 && reserveSize(this.dataDir) < this.options.reserveBytes;
     if (probe === 'read_only') this.mark(data, 'read_only', 'the data folder was read-only at start');
-    else if (probe === 'full' || before < LOW_BYTES || (reserveGone && before < this.resumeBytes)) this.mark(data, 'full', 'the disk was full at start');
+    else if (probe === 'full' || before < LOW_BYTES || (reserveGone && before < this.resumeBytes))
+      this.mark(data, 'full', 'the disk was full at start');
     // A read-only disk keeps its shared-memory file as it was: SQLite reads through it.
     const free = freeBytes(this.dataDir);
     return { sharedMemory: data.state === 'read_only' || free === null || free >= SHARED_MEMORY_BYTES };
@@ -130,9 +131,13 @@ export class StorageHealth {
       const free = freeBytes(folder);
       if (free !== null && bytes > free - LOW_BYTES) {
         // `field` tells the apps that this file, not the disk, is the matter: waiting will not help.
-        throw new AppError('storage_full', `This file is ${megabytes(bytes)}, but Hearth's disk has only ${megabytes(Math.max(0, free - LOW_BYTES))} left.`, {
-          field: 'Upload-Length',
-        });
+        throw new AppError(
+          'storage_full',
+          `This file is ${megabytes(bytes)}, but Hearth's disk has only ${megabytes(Math.max(0, free - LOW_BYTES))} left.`,
+          {
+            field: 'Upload-Length',
+          },
+        );
       }
     }
   }
@@ -185,7 +190,7 @@ export class StorageHealth {
   private volume(folder: string): Volume {
     // A folder not made yet (a thumbnail shard, say) is on the disk of the nearest one that is.
     let device = deviceOf(folder);
-    for (let up = path.resolve(folder); device === null && path.dirname(up) !== up; ) {
+    for (let up = path.resolve(folder); device === null && path.dirname(up) !== up;) {
       up = path.dirname(up);
       device = deviceOf(up);
     }
@@ -225,13 +230,22 @@ export class StorageHealth {
     const free = freeBytes(volume.folder);
     if (state === 'ok') {
       volume.releasePending = false;
-      this.options.log.info('storage takes writes again: uploads and thumbnails continue', { folder: volume.folder, free_bytes: free, was });
-    } else {
-      this.options.log.warn(state === 'full' ? 'storage full: uploads and thumbnails wait until space is freed' : 'storage read-only: nothing new can be saved until the disk is repaired', {
+      this.options.log.info('storage takes writes again: uploads and thumbnails continue', {
         folder: volume.folder,
         free_bytes: free,
-        reason,
+        was,
       });
+    } else {
+      this.options.log.warn(
+        state === 'full'
+          ? 'storage full: uploads and thumbnails wait until space is freed'
+          : 'storage read-only: nothing new can be saved until the disk is repaired',
+        {
+          folder: volume.folder,
+          free_bytes: free,
+          reason,
+        },
+      );
       if (isData) {
         volume.releasePending = true;
         if (volume.writers === 0) this.releaseReserve(volume);

@@ -12,7 +12,10 @@ import type { StorageHealth } from './storage-health.ts';
  */
 export function openDatabaseOnDisk(file: string, engine: EngineChoice, storage: StorageHealth, log: Logger): Db {
   const { sharedMemory } = storage.beforeOpen();
-  if (!sharedMemory) log.warn('the data folder has no room for the database\'s shared-memory file: opened without it until the next start (other programs cannot open the database meanwhile)');
+  if (!sharedMemory)
+    log.warn(
+      "the data folder has no room for the database's shared-memory file: opened without it until the next start (other programs cannot open the database meanwhile)",
+    );
   try {
     return openDatabase(file, engine, { sharedMemory });
   } catch (error) {

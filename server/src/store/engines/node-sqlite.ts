@@ -25,7 +25,8 @@ function bindable(params: unknown[]): unknown[] {
     const param = params[i];
     let fixed = param;
     if (param === undefined) fixed = null;
-    else if (typeof param === 'object' && param !== null && !ArrayBuffer.isView(param)) fixed = withoutUndefined(param as Record<string, unknown>);
+    else if (typeof param === 'object' && param !== null && !ArrayBuffer.isView(param))
+      fixed = withoutUndefined(param as Record<string, unknown>);
     if (fixed !== param) {
       if (out === params) out = params.slice();
       out[i] = fixed;

@@ -61,7 +61,10 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
     const list = await t.client.get('/admin/backup', { token: owner.access });
     assert.equal(list.status, 200);
     assert.equal(list.body.running, null);
-    assert.deepEqual(list.body.destinations.find((d: any) => d.id === added.id), added);
+    assert.deepEqual(
+      list.body.destinations.find((d: any) => d.id === added.id),
+      added,
+    );
   });
 
   test('a destination without a name is named after its folder', async () => {
@@ -111,7 +114,11 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
   });
 
   test('encryption cannot be asked for yet: encrypt true is refused, false is a plain backup', async () => {
-    const res = await t.client.post('/admin/backup/destinations', { kind: 'folder', path: folder(), encrypt: true }, { token: owner.access });
+    const res = await t.client.post(
+      '/admin/backup/destinations',
+      { kind: 'folder', path: folder(), encrypt: true },
+      { token: owner.access },
+    );
     assertError(res, 400, 'invalid_input', 'encrypt');
     const plain = await addFolderDestination(t.client, owner.access, folder(), { encrypt: false });
     assert.equal(plain.encrypted, false);
@@ -136,9 +143,26 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
     assert.equal(manual.body.schedule, null);
     assert.equal(manual.body.next_run_at, null);
 
-    assertError(await t.client.patch(`/admin/backup/destinations/${added.id}`, { schedule: { daily_at: '25:00' } }, { token: owner.access }), 400, 'invalid_input');
-    assertError(await t.client.patch(`/admin/backup/destinations/${added.id}`, { retention: { daily: -1, weekly: 0, monthly: 0 } }, { token: owner.access }), 400, 'invalid_input');
-    assertError(await t.client.patch(`/admin/backup/destinations/${added.id}`, { name: '  ' }, { token: owner.access }), 400, 'invalid_input', 'name');
+    assertError(
+      await t.client.patch(`/admin/backup/destinations/${added.id}`, { schedule: { daily_at: '25:00' } }, { token: owner.access }),
+      400,
+      'invalid_input',
+    );
+    assertError(
+      await t.client.patch(
+        `/admin/backup/destinations/${added.id}`,
+        { retention: { daily: -1, weekly: 0, monthly: 0 } },
+        { token: owner.access },
+      ),
+      400,
+      'invalid_input',
+    );
+    assertError(
+      await t.client.patch(`/admin/backup/destinations/${added.id}`, { name: '  ' }, { token: owner.access }),
+      400,
+      'invalid_input',
+      'name',
+    );
     assertError(await t.client.patch('/admin/backup/destinations/nope', { name: 'x' }, { token: owner.access }), 404, 'not_found');
   });
 

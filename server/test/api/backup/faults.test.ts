@@ -4,7 +4,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { setupOwner } from '../../helpers/accounts.ts';
-import { addFolderDestination, backUp, blobHolding, destinationFolder, finishedRun, holdContentFile, readManifest, startRun } from '../../helpers/backup.ts';
+import {
+  addFolderDestination,
+  backUp,
+  blobHolding,
+  destinationFolder,
+  finishedRun,
+  holdContentFile,
+  readManifest,
+  startRun,
+} from '../../helpers/backup.ts';
 import { ApiClient, makeTempDir, startTestServer } from '../../helpers/server.ts';
 import { spawnServer } from '../../helpers/spawn.ts';
 import { uploadFile } from '../../helpers/upload.ts';
@@ -52,13 +61,22 @@ describe('backup faults: a cut run leaves the earlier snapshots whole and the ne
       assert.equal(after.status, 200);
       assert.equal(after.body.state, 'failed');
       assert.match(after.body.error, /server stopped before this run finished/);
-      assert.ok(fs.readFileSync(path.join(folder, 'hearth-backup', 'snapshots', first.snapshot_id, 'manifest.json')).equals(firstManifest), 'the earlier snapshot is untouched');
+      assert.ok(
+        fs.readFileSync(path.join(folder, 'hearth-backup', 'snapshots', first.snapshot_id, 'manifest.json')).equals(firstManifest),
+        'the earlier snapshot is untouched',
+      );
       const listed = await client.get(`/admin/backup/destinations/${dest.id}/snapshots`, { token: owner.access });
-      assert.deepEqual(listed.body.items.map((s: any) => s.id), [first.snapshot_id], 'the cut run made no snapshot');
+      assert.deepEqual(
+        listed.body.items.map((s: any) => s.id),
+        [first.snapshot_id],
+        'the cut run made no snapshot',
+      );
 
       const next = await backUp(client, owner.access, dest.id);
       assert.equal(next.state, 'succeeded', JSON.stringify(next));
-      assert.ok(readManifest(folder, next.snapshot_id).files.some((f) => f.sha256 === crypto.createHash('sha256').update(fresh).digest('hex')));
+      assert.ok(
+        readManifest(folder, next.snapshot_id).files.some((f) => f.sha256 === crypto.createHash('sha256').update(fresh).digest('hex')),
+      );
       assert.deepEqual(fs.readdirSync(path.join(folder, 'hearth-backup', 'tmp')), [], 'what the cut run left is cleared');
       assert.ok(!fs.existsSync(path.join(snapshotsDir, unfinished[0]!)), 'its unfinished snapshot is cleared');
       const verify = await backUp(client, owner.access, dest.id, 'verify');
@@ -114,7 +132,10 @@ describe('backup faults: a cut run leaves the earlier snapshots whole and the ne
 
       fs.renameSync(away, folder);
       const listed = await t.client.get(`/admin/backup/destinations/${dest.id}/snapshots`, { token: owner.access });
-      assert.deepEqual(listed.body.items.map((s: any) => s.id), [first.snapshot_id]);
+      assert.deepEqual(
+        listed.body.items.map((s: any) => s.id),
+        [first.snapshot_id],
+      );
       assert.equal((await backUp(t.client, owner.access, dest.id, 'verify')).state, 'succeeded', 'the earlier snapshot is whole');
       const next = await backUp(t.client, owner.access, dest.id);
       assert.equal(next.state, 'succeeded', JSON.stringify(next));

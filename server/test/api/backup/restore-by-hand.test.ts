@@ -44,7 +44,11 @@ test('a person restores a snapshot by hand, as docs/backup-format.md says, and t
       assert.equal(download.status, 200);
       assert.ok(Buffer.from(await download.arrayBuffer()).equals(photo), 'the photo is back, byte for byte');
       const overview = await again.client.get('/admin/backup', { token: owner.access });
-      assert.equal(overview.body.destinations[0].last_run.state, 'succeeded', 'the run that made the snapshot reads as done, not as cut short');
+      assert.equal(
+        overview.body.destinations[0].last_run.state,
+        'succeeded',
+        'the run that made the snapshot reads as done, not as cut short',
+      );
     } finally {
       await again.close();
     }

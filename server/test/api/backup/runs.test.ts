@@ -6,7 +6,16 @@ import { after, before, describe, test } from 'node:test';
 import { openConnection } from '../../../src/store/db.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { addFolderDestination, backUp, blobHolding, destinationFolder, finishedRun, holdContentFile, readManifest, startRun } from '../../helpers/backup.ts';
+import {
+  addFolderDestination,
+  backUp,
+  blobHolding,
+  destinationFolder,
+  finishedRun,
+  holdContentFile,
+  readManifest,
+  startRun,
+} from '../../helpers/backup.ts';
 import { EventSocket } from '../../helpers/events.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
@@ -66,9 +75,15 @@ describe('backup runs: a consistent, incremental, verifiable copy of the whole s
       assert.equal(bytes.length, file.size, file.path);
       assert.equal(sha256(bytes), file.sha256, file.path);
     }
-    for (const { data } of files) assert.ok(manifest.files.some((f) => f.sha256 === sha256(data) && f.path.startsWith('content/internal/')), 'each upload is in the backup');
+    for (const { data } of files)
+      assert.ok(
+        manifest.files.some((f) => f.sha256 === sha256(data) && f.path.startsWith('content/internal/')),
+        'each upload is in the backup',
+      );
     assert.ok(!manifest.files.some((f) => /thumb/.test(f.path)), 'no thumbnails');
-    assert.ok(fs.readFileSync(path.join(root, 'snapshots', snapshot.id, 'keys.json')).equals(fs.readFileSync(path.join(t.dataDir, 'keys.json'))));
+    assert.ok(
+      fs.readFileSync(path.join(root, 'snapshots', snapshot.id, 'keys.json')).equals(fs.readFileSync(path.join(t.dataDir, 'keys.json'))),
+    );
     assert.deepEqual(fs.readdirSync(path.join(root, 'tmp')), [], 'nothing half-written left');
 
     // The database copy opens and knows the files and the owner, and the settings are in it.
@@ -79,7 +94,10 @@ describe('backup runs: a consistent, incremental, verifiable copy of the whole s
       assert.ok(db.prepare("SELECT id FROM users WHERE username = 'owner'").get());
       assert.ok(db.prepare("SELECT name FROM sqlite_master WHERE name = 'settings'").get());
       for (const row of db.prepare('SELECT library_id, blob FROM node_versions').all() as { library_id: string; blob: string }[]) {
-        assert.ok(manifest.files.some((f) => f.path === `content/${row.library_id}/${row.blob.slice(-2)}/${row.blob}`), `content ${row.blob} is listed`);
+        assert.ok(
+          manifest.files.some((f) => f.path === `content/${row.library_id}/${row.blob.slice(-2)}/${row.blob}`),
+          `content ${row.blob} is listed`,
+        );
       }
     } finally {
       db.close();
@@ -106,7 +124,10 @@ describe('backup runs: a consistent, incremental, verifiable copy of the whole s
     assert.equal(second.bytes_copied, metadata + added.data.length, 'only the database, keys.json and the new file were written');
     const snapshots = await t.client.get(`/admin/backup/destinations/${dest.id}/snapshots`, { token: owner.access });
     // Retention keeps each day's newest: the first run of today made way for the second.
-    assert.deepEqual(snapshots.body.items.map((s: any) => s.id), [second.snapshot_id]);
+    assert.deepEqual(
+      snapshots.body.items.map((s: any) => s.id),
+      [second.snapshot_id],
+    );
   });
 
   test('progress and the end of a run arrive over the WebSocket, to owners only', async () => {
@@ -116,7 +137,10 @@ describe('backup runs: a consistent, incremental, verifiable copy of the whole s
     try {
       const { dest } = await destination();
       const run = await startRun(t.client, owner.access, dest.id);
-      const ended = await ownerSocket.waitFor((m) => m.type === 'backup.progress' && m.payload.run.id === run.id && m.payload.run.state !== 'running', 30_000);
+      const ended = await ownerSocket.waitFor(
+        (m) => m.type === 'backup.progress' && m.payload.run.id === run.id && m.payload.run.state !== 'running',
+        30_000,
+      );
       assert.equal(ended.payload.run.state, 'succeeded');
       assert.deepEqual(ended.payload.run, await finishedRun(t.client, owner.access, run.id));
       assert.ok(!memberSocket.pending().some((m) => m.type === 'backup.progress'), 'a member hears nothing of backups');
@@ -136,8 +160,16 @@ describe('backup runs: a consistent, incremental, verifiable copy of the whole s
       await hold.reached;
       const overview = await t.client.get('/admin/backup', { token: owner.access });
       assert.equal(overview.body.running.id, run.id);
-      assertError(await t.client.post(`/admin/backup/destinations/${dest.id}/run`, undefined, { token: owner.access }), 409, 'backup_running');
-      assertError(await t.client.post(`/admin/backup/destinations/${other.id}/verify`, undefined, { token: owner.access }), 409, 'backup_running');
+      assertError(
+        await t.client.post(`/admin/backup/destinations/${dest.id}/run`, undefined, { token: owner.access }),
+        409,
+        'backup_running',
+      );
+      assertError(
+        await t.client.post(`/admin/backup/destinations/${other.id}/verify`, undefined, { token: owner.access }),
+        409,
+        'backup_running',
+      );
       assertError(await t.client.delete(`/admin/backup/destinations/${dest.id}`, { token: owner.access }), 409, 'backup_running');
       const listing = await t.client.get('/nodes?parent_id=root', { token: owner.access });
       assert.equal(listing.status, 200, 'the family is served while the backup runs');
@@ -182,7 +214,11 @@ describe('backup runs: a consistent, incremental, verifiable copy of the whole s
 
   test('retention prunes old snapshots after a run, and the content only they needed, never what a kept one needs', async () => {
     const { folder, dest } = await destination();
-    const patched = await t.client.patch(`/admin/backup/destinations/${dest.id}`, { retention: { daily: 1, weekly: 0, monthly: 0 } }, { token: owner.access });
+    const patched = await t.client.patch(
+      `/admin/backup/destinations/${dest.id}`,
+      { retention: { daily: 1, weekly: 0, monthly: 0 } },
+      { token: owner.access },
+    );
     assert.equal(patched.status, 200);
     const gone = await upload(70_000, 'deleted-later.bin');
     const kept = await upload(80_000, 'kept.bin');
@@ -196,7 +232,11 @@ describe('backup runs: a consistent, incremental, verifiable copy of the whole s
     const second = await backUp(t.client, owner.access, dest.id);
     assert.equal(second.state, 'succeeded', JSON.stringify(second));
     const snapshots = (await t.client.get(`/admin/backup/destinations/${dest.id}/snapshots`, { token: owner.access })).body.items;
-    assert.deepEqual(snapshots.map((s: any) => s.id), [second.snapshot_id], 'one per day: the newest of today');
+    assert.deepEqual(
+      snapshots.map((s: any) => s.id),
+      [second.snapshot_id],
+      'one per day: the newest of today',
+    );
     assert.ok(!fs.existsSync(path.join(folder, 'hearth-backup', 'snapshots', first.snapshot_id)));
     assert.ok(!fs.existsSync(path.join(folder, 'hearth-backup', goneEntry.path)), 'content only the pruned snapshot needed is gone');
     const keptEntry = readManifest(folder, second.snapshot_id).files.find((f) => f.sha256 === sha256(kept.data))!;

@@ -43,7 +43,9 @@ test('the nightly backup runs by itself: a night missed while the PC was off is 
       assert.ok(shown.next_run_at > Date.now(), 'the next run is ahead');
       assert.equal(`${next.getHours()}:${next.getMinutes()}`, '3:0', 'at 03:00');
       assert.ok(shown.next_run_at - Date.now() <= 24 * 3_600_000 + 3_600_000, 'the next night');
-      const untouched = (await client.get('/admin/backup', { token: owner.access })).body.destinations.find((d: any) => d.id === manual.body.id);
+      const untouched = (await client.get('/admin/backup', { token: owner.access })).body.destinations.find(
+        (d: any) => d.id === manual.body.id,
+      );
       assert.equal(untouched.last_run, null, 'a destination without a schedule runs only when asked');
       assert.equal(untouched.next_run_at, null);
     } finally {

@@ -53,10 +53,16 @@ describe('no guess is held past the limit (issue 19, item 19)', () => {
     const t = await startTestServer({ rateLimit: SMALL_LIMITS });
     try {
       await setupOwner(t.client);
-      assertError(await new ClientFrom(t.api, '127.0.0.10').post('/auth/login', { username: OWNER.username, password: 'first-wrong-guess' }), 401, 'invalid_credentials');
+      assertError(
+        await new ClientFrom(t.api, '127.0.0.10').post('/auth/login', { username: OWNER.username, password: 'first-wrong-guess' }),
+        401,
+        'invalid_credentials',
+      );
 
       const answers = await Promise.all(
-        [11, 12, 13, 14].map((i) => new ClientFrom(t.api, `127.0.0.${i}`).post('/auth/login', { username: OWNER.username, password: `wrong-guess-${i}` })),
+        [11, 12, 13, 14].map((i) =>
+          new ClientFrom(t.api, `127.0.0.${i}`).post('/auth/login', { username: OWNER.username, password: `wrong-guess-${i}` }),
+        ),
       );
       const checked = answers.filter((res) => res.status === 401);
       const refused = answers.filter((res) => res.status === 429);

@@ -69,7 +69,11 @@ describe('parallel guesses all count against the limit (issue 12, finding 1)', (
     const thief = new ClientFrom(t.api, '127.0.0.23'); // holds a stolen access token
     const answers = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) =>
-        thief.patch('/me/password', { current_password: `wrong-guess-${i}-x`, new_password: 'taken-over-password' }, { token: victim.access }),
+        thief.patch(
+          '/me/password',
+          { current_password: `wrong-guess-${i}-x`, new_password: 'taken-over-password' },
+          { token: victim.access },
+        ),
       ),
     );
     assert.deepEqual(tally(answers, 403, 'wrong_password'), { wrong: LIMIT, limited: PARALLEL - LIMIT });
@@ -84,7 +88,9 @@ describe('parallel guesses all count against the limit (issue 12, finding 1)', (
     assert.equal((await t.client.post('/auth/2fa/verify', { code }, { token: victim.access })).status, 200);
     const thief = new ClientFrom(t.api, '127.0.0.24');
     const answers = await Promise.all(
-      Array.from({ length: PARALLEL }, (_, i) => thief.post('/auth/2fa/disable', { password: `wrong-guess-${i}-x` }, { token: victim.access })),
+      Array.from({ length: PARALLEL }, (_, i) =>
+        thief.post('/auth/2fa/disable', { password: `wrong-guess-${i}-x` }, { token: victim.access }),
+      ),
     );
     assert.deepEqual(tally(answers, 403, 'wrong_password'), { wrong: LIMIT, limited: PARALLEL - LIMIT });
     assert.equal((await t.client.get('/me', { token: victim.access })).body.totp_enabled, true, 'two-factor is still on');

@@ -29,7 +29,11 @@ describe('a guesser cannot lock the rightful user out (issue 12, finding 14)', (
       await setupOwner(t.client);
       const guesser = new ClientFrom(t.api, '127.0.0.2');
       for (let i = 0; i < 10; i++) {
-        assertError(await guesser.post('/auth/login', { username: OWNER.username, password: `guess-number-${i}` }), 401, 'invalid_credentials');
+        assertError(
+          await guesser.post('/auth/login', { username: OWNER.username, password: `guess-number-${i}` }),
+          401,
+          'invalid_credentials',
+        );
       }
       assertRateLimited(await guesser.post('/auth/login', OWNER));
       const owner = await new ClientFrom(t.api, '127.0.0.3').post('/auth/login', OWNER);
@@ -46,7 +50,10 @@ describe('a guesser cannot lock the rightful user out (issue 12, finding 14)', (
     try {
       await setupOwner(t.client);
       for (let i = 0; i < 10; i++) {
-        const res = await new ClientFrom(t.api, `127.0.0.${10 + i}`).post('/auth/login', { username: OWNER.username, password: `guess-${i}-xx` });
+        const res = await new ClientFrom(t.api, `127.0.0.${10 + i}`).post('/auth/login', {
+          username: OWNER.username,
+          password: `guess-${i}-xx`,
+        });
         assertError(res, 401, 'invalid_credentials');
       }
       const owner = await new ClientFrom(t.api, '127.0.0.30').post('/auth/login', { ...OWNER, username: 'OWNER' });
@@ -56,7 +63,7 @@ describe('a guesser cannot lock the rightful user out (issue 12, finding 14)', (
     }
   });
 
-  test('after 10 wrong link passwords from one visitor\'s address, that address gets 429 even with the right password, while another visitor unlocks the link', async () => {
+  test("after 10 wrong link passwords from one visitor's address, that address gets 429 even with the right password, while another visitor unlocks the link", async () => {
     const t = await startTestServer({ rateLimit: QUICK_DELAYS });
     try {
       const owner = await setupOwner(t.client);

@@ -47,7 +47,13 @@ function tokenOf(role: Role): string | undefined {
  * One request as `role`. Answers the status, or "status code" when a 403 or 404 carries
  * another code than forbidden / not_found, so a matrix comparison shows both.
  */
-async function call(role: Role, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<number | string> {
+async function call(
+  role: Role,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<number | string> {
   const all: Record<string, string> = { ...headers };
   const token = tokenOf(role);
   if (token !== undefined) all.authorization = `Bearer ${token}`;
@@ -108,7 +114,10 @@ before(async () => {
   assert.equal(versions.status, 200);
   versionIds = [...versions.body.items].sort((a: any, b: any) => a.version - b.version).map((v: any) => v.id);
   assert.equal(versionIds.length, 2);
-  for (const [who, role] of [[viewer, 'viewer'], [editor, 'editor']] as const) {
+  for (const [who, role] of [
+    [viewer, 'viewer'],
+    [editor, 'editor'],
+  ] as const) {
     const res = await t.client.post(`/nodes/${F}/permissions`, { user_id: who.userId, role }, { token: owner.access });
     assert.equal(res.status, 201, JSON.stringify(res.body));
   }
@@ -187,9 +196,15 @@ describe('access matrix: owner / viewer / editor / stranger / no token / share-l
 
   test('GET /nodes/{Y}/download: 200/200/200/404/401/401 by header; in the URL, only a node token that the readers mint', async () => {
     assert.deepEqual(await matrix(ROLES, (r) => call(r, 'GET', `/nodes/${Y}/download`)), expect(ROLES, [200, 200, 200, 404, 401, 401]));
-    assert.deepEqual(await matrix(ROLES, (r) => call(r, 'POST', `/nodes/${Y}/access-token`)), expect(ROLES, [200, 200, 200, 404, 401, 401]));
+    assert.deepEqual(
+      await matrix(ROLES, (r) => call(r, 'POST', `/nodes/${Y}/access-token`)),
+      expect(ROLES, [200, 200, 200, 404, 401, 401]),
+    );
     const viaQuery = await matrix(['owner', 'viewer', 'editor'], async (r) => {
-      const minted = await fetch(`${t.api}/nodes/${Y}/access-token`, { method: 'POST', headers: { authorization: `Bearer ${tokenOf(r)}` } });
+      const minted = await fetch(`${t.api}/nodes/${Y}/access-token`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokenOf(r)}` },
+      });
       const { access_token } = (await minted.json()) as { access_token: string };
       return call('none', 'GET', `/nodes/${Y}/download?access_token=${encodeURIComponent(access_token)}`);
     });

@@ -16,7 +16,11 @@ let owner: SignedIn;
 let bob: SignedIn;
 
 /** GET (or HEAD) /nodes/{id}/download with the owner's bearer token unless told otherwise. */
-async function get(id: string, headers: Record<string, string> = {}, options: { token?: string | null; query?: string; method?: string } = {}): Promise<Got> {
+async function get(
+  id: string,
+  headers: Record<string, string> = {},
+  options: { token?: string | null; query?: string; method?: string } = {},
+): Promise<Got> {
   const token = options.token === undefined ? owner.access : options.token;
   const all: Record<string, string> = { ...headers };
   if (token !== null) all.authorization = `Bearer ${token}`;
@@ -33,7 +37,8 @@ function errorCode(got: Got): string {
 
 /** A tiny valid PNG (1x1). */
 const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+    '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
   'hex',
 );
 

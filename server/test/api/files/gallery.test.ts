@@ -50,7 +50,10 @@ async function monthItems(who: SignedIn, month: string, limit = 1000): Promise<a
   const items: any[] = [];
   let cursor: string | null = null;
   do {
-    const page: any = await get(who, `/nodes?filter=gallery&month=${month}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page: any = await get(
+      who,
+      `/nodes?filter=gallery&month=${month}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     items.push(...page.items);
     cursor = page.next_cursor;
   } while (cursor !== null);
@@ -98,12 +101,30 @@ describe('GET /nodes/gallery/months', () => {
     });
 
     // Each month lists exactly what it counts, newest taken first; together, the whole gallery.
-    assert.deepEqual((await monthItems(who, '2021-03')).map((n) => n.id), march);
-    assert.deepEqual((await monthItems(who, '2021-04')).map((n) => n.id), [april]);
-    assert.deepEqual((await monthItems(who, '2020-01')).map((n) => n.id), [video]);
-    assert.deepEqual((await monthItems(who, '2019-05')).map((n) => n.id), [may]);
-    assert.deepEqual((await monthItems(who, '1965-12')).map((n) => n.id), [scan]);
-    assert.deepEqual((await monthItems(who, now)).map((n) => n.id), [undated]);
+    assert.deepEqual(
+      (await monthItems(who, '2021-03')).map((n) => n.id),
+      march,
+    );
+    assert.deepEqual(
+      (await monthItems(who, '2021-04')).map((n) => n.id),
+      [april],
+    );
+    assert.deepEqual(
+      (await monthItems(who, '2020-01')).map((n) => n.id),
+      [video],
+    );
+    assert.deepEqual(
+      (await monthItems(who, '2019-05')).map((n) => n.id),
+      [may],
+    );
+    assert.deepEqual(
+      (await monthItems(who, '1965-12')).map((n) => n.id),
+      [scan],
+    );
+    assert.deepEqual(
+      (await monthItems(who, now)).map((n) => n.id),
+      [undated],
+    );
     assert.deepEqual(await monthItems(who, '2021-02'), []);
     const whole = (await get(who, '/nodes?filter=gallery&limit=1000')).items;
     assert.deepEqual(
@@ -112,7 +133,10 @@ describe('GET /nodes/gallery/months', () => {
     );
     for (const item of whole) {
       const month = monthOf(item.taken_at ?? item.created_at);
-      assert.ok(months.items.some((m: any) => m.month === month), `${item.name} in ${month}`);
+      assert.ok(
+        months.items.some((m: any) => m.month === month),
+        `${item.name} in ${month}`,
+      );
     }
 
     // A restored photo counts again.
@@ -131,20 +155,27 @@ describe('GET /nodes/gallery/months', () => {
     assertError(await t.client.get('/nodes?filter=gallery&month=2021-03'), 401, 'unauthorized');
   });
 
-  test('never counts or lists another account\'s photos, not even those shared with the caller (they are under Shared)', async () => {
+  test("never counts or lists another account's photos, not even those shared with the caller (they are under Shared)", async () => {
     const who = await freshAccount();
     const other = await freshAccount();
     await upload(who, await photoTaken('2018:08:08 08:08:08'), 'mine.jpg');
     const sharedFolder = (await t.client.post('/nodes/folder', { name: 'Family' }, { token: other.access })).body;
     const theirs = await upload(other, await photoTaken('2018:08:09 09:09:09'), 'theirs.jpg', sharedFolder.id);
     await upload(other, await photoTaken('2017:07:07 07:07:07'), 'private.jpg');
-    const granted = await t.client.post(`/nodes/${sharedFolder.id}/permissions`, { user_id: who.userId, role: 'editor' }, { token: other.access });
+    const granted = await t.client.post(
+      `/nodes/${sharedFolder.id}/permissions`,
+      { user_id: who.userId, role: 'editor' },
+      { token: other.access },
+    );
     assert.equal(granted.status, 201);
     await t.server.mediaIdle();
     // The caller can open the shared photo, yet the gallery is the caller's own photos only.
     assert.equal((await t.client.get(`/nodes/${theirs}`, { token: who.access })).status, 200);
     assert.deepEqual((await get(who, '/nodes/gallery/months')).items, [{ month: '2018-08', photos: 1, videos: 0 }]);
-    assert.deepEqual((await monthItems(who, '2018-08')).map((n) => n.name), ['mine.jpg']);
+    assert.deepEqual(
+      (await monthItems(who, '2018-08')).map((n) => n.name),
+      ['mine.jpg'],
+    );
     assert.deepEqual(await monthItems(who, '2017-07'), []);
     assert.deepEqual((await get(other, '/nodes/gallery/months')).items, [
       { month: '2018-08', photos: 1, videos: 0 },
@@ -164,19 +195,30 @@ describe('GET /nodes?filter=gallery&month=', () => {
     const pages: string[][] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await get(who, `/nodes?filter=gallery&month=2022-06&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: any = await get(
+        who,
+        `/nodes?filter=gallery&month=2022-06&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       pages.push(page.items.map((n: any) => n.id));
       cursor = page.next_cursor;
     } while (cursor !== null);
     assert.deepEqual(pages, [ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)]);
     // Oldest first when asked.
-    assert.deepEqual((await get(who, '/nodes?filter=gallery&month=2022-06&order=asc')).items.map((n: any) => n.id), [...ids].reverse());
+    assert.deepEqual(
+      (await get(who, '/nodes?filter=gallery&month=2022-06&order=asc')).items.map((n: any) => n.id),
+      [...ids].reverse(),
+    );
   });
 
   test('a month that is not YYYY-MM, or a month without filter=gallery: 400 invalid_input on month', async () => {
     const who = await freshAccount();
     for (const month of ['2021-13', '2021-00', '2021-3', '21-03', '2021-03-01', 'March', '']) {
-      assertError(await t.client.get(`/nodes?filter=gallery&month=${encodeURIComponent(month)}`, { token: who.access }), 400, 'invalid_input', 'month');
+      assertError(
+        await t.client.get(`/nodes?filter=gallery&month=${encodeURIComponent(month)}`, { token: who.access }),
+        400,
+        'invalid_input',
+        'month',
+      );
     }
     assertError(await t.client.get('/nodes?month=2021-03', { token: who.access }), 400, 'invalid_input', 'month');
     assertError(await t.client.get('/nodes?filter=recent&month=2021-03', { token: who.access }), 400, 'invalid_input', 'month');
@@ -187,7 +229,10 @@ describe('GET /nodes?filter=gallery&month=', () => {
     try {
       const prepared: string[] = [];
       const recording = new Proxy(db, {
-        get: (target, prop) => (prop === 'prepare' || prop === 'prepareRaw' ? (sql: string) => (prepared.push(sql), target.prepare(sql)) : Reflect.get(target, prop)),
+        get: (target, prop) =>
+          prop === 'prepare' || prop === 'prepareRaw'
+            ? (sql: string) => (prepared.push(sql), target.prepare(sql))
+            : Reflect.get(target, prop),
       });
       new GalleryRepo(recording);
       const plans = prepared.map((sql) => {

@@ -134,7 +134,11 @@ describe('GET /nodes: sorting a folder', () => {
       for (const order of ['asc', 'desc']) {
         const body = await list(who, `parent_id=${folder.id}&sort=${sort}&order=${order}`);
         assert.equal(body.items.length, 7, `${sort} ${order}`);
-        assert.deepEqual(body.items.slice(0, 3).map((n: any) => n.type), ['folder', 'folder', 'folder'], `${sort} ${order}`);
+        assert.deepEqual(
+          body.items.slice(0, 3).map((n: any) => n.type),
+          ['folder', 'folder', 'folder'],
+          `${sort} ${order}`,
+        );
         assertFoldersFirst(body.items, `${sort} ${order}`);
         assert.equal(body.next_cursor, null);
       }
@@ -213,7 +217,7 @@ describe('GET /nodes: paging with limit and next_cursor', () => {
     big = await mkdir(who, 'Big folder');
     for (let i = 1; i <= 240; i++) folderNames.push(`item ${i}`);
     // Shuffled creation order, so creation order and name order differ.
-    const order = [...folderNames].sort((a, b) => (a.length * 7 + Number(a.slice(5))) % 13 - (b.length * 7 + Number(b.slice(5))) % 13);
+    const order = [...folderNames].sort((a, b) => ((a.length * 7 + Number(a.slice(5))) % 13) - ((b.length * 7 + Number(b.slice(5))) % 13));
     for (let i = 0; i < order.length; i += 24) {
       await Promise.all(order.slice(i, i + 24).map((name) => mkdir(who, name, big.id)));
     }
@@ -267,7 +271,11 @@ describe('GET /nodes: paging with limit and next_cursor', () => {
   test('a cursor from another sort or order answers 400 invalid_cursor', async () => {
     const first = await list(who, `parent_id=${big.id}&limit=10&sort=name`);
     const cursor = encodeURIComponent(first.next_cursor);
-    assertError(await t.client.get(`/nodes?parent_id=${big.id}&limit=10&sort=size&cursor=${cursor}`, { token: who.access }), 400, 'invalid_cursor');
+    assertError(
+      await t.client.get(`/nodes?parent_id=${big.id}&limit=10&sort=size&cursor=${cursor}`, { token: who.access }),
+      400,
+      'invalid_cursor',
+    );
     assertError(
       await t.client.get(`/nodes?parent_id=${big.id}&limit=10&sort=name&order=desc&cursor=${cursor}`, { token: who.access }),
       400,
@@ -320,10 +328,7 @@ describe('GET /nodes: paging with limit and next_cursor', () => {
   });
 
   test('a folder listing sorted by name is one query on the nodes_by_name index, with no temp b-tree', async () => {
-    const plans = await listingPlans(t, who.userId, [
-      { parent_id: big.id },
-      { parent_id: big.id, sort: 'name', order: 'asc', limit: 100 },
-    ]);
+    const plans = await listingPlans(t, who.userId, [{ parent_id: big.id }, { parent_id: big.id, sort: 'name', order: 'asc', limit: 100 }]);
     for (const { sql, plan, input } of plans) {
       assert.match(plan, /USING (COVERING )?INDEX nodes_by_name\b/, `${JSON.stringify(input)}\n${sql}\n${plan}`);
       assert.doesNotMatch(plan, /TEMP B-TREE/, `${JSON.stringify(input)}\n${sql}\n${plan}`);
@@ -333,7 +338,7 @@ describe('GET /nodes: paging with limit and next_cursor', () => {
     assert.ok(plans.length >= 4, JSON.stringify(plans.map((p) => p.input)));
   });
 
-  test('a folder listing in descending order is served by the sort\'s index too, with no temp b-tree', async () => {
+  test("a folder listing in descending order is served by the sort's index too, with no temp b-tree", async () => {
     const plans = await listingPlans(t, who.userId, [
       { parent_id: big.id, sort: 'name', order: 'desc', limit: 100 },
       { parent_id: big.id, sort: 'updated', order: 'desc', limit: 100 },
@@ -426,10 +431,7 @@ describe('GET /nodes?query=: name search', () => {
 
   test('a search without parent_id looks through the whole account, ignoring case and accents ("ELISE" finds "Élise.txt")', async () => {
     const found = await list(who, 'query=ELISE&limit=1000');
-    assert.deepEqual(
-      found.items.map((n: any) => n.id).sort(),
-      [ids.top, ids.inSub, ids.deep, ids.folder].sort(),
-    );
+    assert.deepEqual(found.items.map((n: any) => n.id).sort(), [ids.top, ids.inSub, ids.deep, ids.folder].sort());
     // Folders above files in search results too.
     assert.equal(found.items[0].id, ids.folder);
     const accented = await list(who, `query=${encodeURIComponent('\u00e9LI')}`);
@@ -442,7 +444,10 @@ describe('GET /nodes?query=: name search', () => {
     const found = await list(who, `query=elise&parent_id=${sub.id}`);
     assert.deepEqual(found.items.map((n: any) => n.id).sort(), [ids.inSub, ids.folder].sort());
     const top = await list(who, 'query=elise&parent_id=root');
-    assert.deepEqual(top.items.map((n: any) => n.id), [ids.top]);
+    assert.deepEqual(
+      top.items.map((n: any) => n.id),
+      [ids.top],
+    );
   });
 
   test('% and _ in a query are plain characters, and a query matching nothing answers an empty page', async () => {
@@ -456,7 +461,10 @@ describe('GET /nodes?query=: name search', () => {
     const whole = await list(who, 'query=e&limit=1000');
     assert.ok(whole.items.length >= 5);
     assert.equal(pages, Math.ceil(whole.items.length / 2));
-    assert.deepEqual(items.map((n) => n.id), whole.items.map((n: any) => n.id));
+    assert.deepEqual(
+      items.map((n) => n.id),
+      whole.items.map((n: any) => n.id),
+    );
   });
 });
 
@@ -471,17 +479,26 @@ describe('GET /nodes?filter=recent, gallery and starred', () => {
     const third = await upload(who, '3', 'third.txt', folder.id);
     await nextMillisecond();
     await mkdir(who, 'Newer folder');
-    assert.deepEqual((await list(who, 'filter=recent')).items.map((n: any) => n.id), [third, second, first]);
+    assert.deepEqual(
+      (await list(who, 'filter=recent')).items.map((n: any) => n.id),
+      [third, second, first],
+    );
     await nextMillisecond();
     // A change makes a file recent again.
     const renamed = await t.client.patch(`/nodes/${first}`, { name: 'first renamed.txt' }, { token: who.access });
     assert.equal(renamed.status, 200);
     const recent = await list(who, 'filter=recent');
-    assert.deepEqual(recent.items.map((n: any) => n.id), [first, third, second]);
+    assert.deepEqual(
+      recent.items.map((n: any) => n.id),
+      [first, third, second],
+    );
     assert.ok(recent.items.every((n: any) => n.type === 'file'));
     // Paged.
     const { items } = await allPages(who, '/nodes', 'filter=recent&limit=1');
-    assert.deepEqual(items.map((n) => n.id), [first, third, second]);
+    assert.deepEqual(
+      items.map((n) => n.id),
+      [first, third, second],
+    );
     // One query on the recent partial index, with no temp b-tree.
     const plans = await listingPlans(t, who.userId, [{ filter: 'recent', limit: 1 }]);
     assert.equal(plans.length, 2);
@@ -508,10 +525,7 @@ describe('GET /nodes?filter=recent, gallery and starred', () => {
     await mkdir(who, 'pictures.jpg');
 
     const gallery = await list(who, 'filter=gallery&limit=1000');
-    assert.deepEqual(
-      gallery.items.map((n: any) => n.id).sort(),
-      [png, jpeg, mp4, disguised].sort(),
-    );
+    assert.deepEqual(gallery.items.map((n: any) => n.id).sort(), [png, jpeg, mp4, disguised].sort());
     assert.ok(gallery.items.every((n: any) => n.type === 'file'));
     const types = Object.fromEntries(gallery.items.map((n: any) => [n.id, n.mime_type]));
     assert.equal(types[png], 'image/png');
@@ -520,12 +534,24 @@ describe('GET /nodes?filter=recent, gallery and starred', () => {
     assert.equal(types[disguised], 'image/png');
 
     // Default: taken, newest first; with no capture time, taken is the upload time.
-    assert.deepEqual(gallery.items.map((n: any) => n.id), [disguised, mp4, jpeg, png]);
-    assert.deepEqual((await list(who, 'filter=gallery&sort=taken&order=desc')).items.map((n: any) => n.id), [disguised, mp4, jpeg, png]);
-    assert.deepEqual((await list(who, 'filter=gallery&sort=taken&order=asc')).items.map((n: any) => n.id), [png, jpeg, mp4, disguised]);
+    assert.deepEqual(
+      gallery.items.map((n: any) => n.id),
+      [disguised, mp4, jpeg, png],
+    );
+    assert.deepEqual(
+      (await list(who, 'filter=gallery&sort=taken&order=desc')).items.map((n: any) => n.id),
+      [disguised, mp4, jpeg, png],
+    );
+    assert.deepEqual(
+      (await list(who, 'filter=gallery&sort=taken&order=asc')).items.map((n: any) => n.id),
+      [png, jpeg, mp4, disguised],
+    );
     const { items, pages } = await allPages(who, '/nodes', 'filter=gallery&sort=taken&order=asc&limit=3');
     assert.equal(pages, 2);
-    assert.deepEqual(items.map((n) => n.id), [png, jpeg, mp4, disguised]);
+    assert.deepEqual(
+      items.map((n) => n.id),
+      [png, jpeg, mp4, disguised],
+    );
 
     // A gallery listing is one query on the gallery's partial index, with no temp b-tree.
     const plans = await listingPlans(t, who.userId, [
@@ -543,7 +569,7 @@ describe('GET /nodes?filter=recent, gallery and starred', () => {
     }
   });
 
-  test('filter=starred lists the account\'s bookmarks, folders first, and nothing unstarred', async () => {
+  test("filter=starred lists the account's bookmarks, folders first, and nothing unstarred", async () => {
     const who = await freshAccount();
     const folder = await mkdir(who, 'Starred folder');
     const file = await upload(who, 'x', 'starred.txt', folder.id);
@@ -554,7 +580,10 @@ describe('GET /nodes?filter=recent, gallery and starred', () => {
     }
     assert.equal((await t.client.delete(`/nodes/${unstarred}/star`, { token: who.access })).status, 204);
     const starred = await list(who, 'filter=starred');
-    assert.deepEqual(starred.items.map((n: any) => n.id), [folder.id, file]);
+    assert.deepEqual(
+      starred.items.map((n: any) => n.id),
+      [folder.id, file],
+    );
     assert.ok(starred.items.every((n: any) => n.starred === true));
   });
 });
@@ -565,16 +594,35 @@ describe('A listed node is the node', () => {
     const other = await freshAccount();
     const colored = await mkdir(who, 'Colored');
     assert.equal((await t.client.patch(`/nodes/${colored.id}`, { color: 'blue' }, { token: who.access })).status, 200);
-    const photo = await upload(who, await sharp({ create: { width: 30, height: 20, channels: 3, background: '#c84' } }).jpeg().toBuffer(), 'photo.jpg');
+    const photo = await upload(
+      who,
+      await sharp({ create: { width: 30, height: 20, channels: 3, background: '#c84' } })
+        .jpeg()
+        .toBuffer(),
+      'photo.jpg',
+    );
     const starred = await upload(who, 'starred text', 'starred.txt', colored.id);
     assert.equal((await t.client.post(`/nodes/${starred}/star`, undefined, { token: who.access })).status, 204);
     const theirs = await mkdir(other, 'Shared with who');
-    const granted = await t.client.post(`/nodes/${theirs.id}/permissions`, { user_id: who.userId, role: 'viewer' }, { token: other.access });
+    const granted = await t.client.post(
+      `/nodes/${theirs.id}/permissions`,
+      { user_id: who.userId, role: 'viewer' },
+      { token: other.access },
+    );
     assert.equal(granted.status, 201, JSON.stringify(granted.body));
     await t.server.mediaIdle();
 
     const seen = new Set<string>();
-    for (const query of ['parent_id=root', `parent_id=${colored.id}`, 'filter=gallery', 'filter=recent', 'filter=starred', 'filter=shared', 'query=e', 'sort=size&order=desc']) {
+    for (const query of [
+      'parent_id=root',
+      `parent_id=${colored.id}`,
+      'filter=gallery',
+      'filter=recent',
+      'filter=starred',
+      'filter=shared',
+      'query=e',
+      'sort=size&order=desc',
+    ]) {
       for (const item of (await list(who, query)).items) {
         const alone = await t.client.get(`/nodes/${item.id}`, { token: who.access });
         assert.equal(alone.status, 200);
@@ -583,7 +631,10 @@ describe('A listed node is the node', () => {
       }
     }
     // Each kind of field was compared: a color, a star, media fields, and a node of someone else's.
-    assert.deepEqual([colored.id, photo, starred, theirs.id].filter((id) => !seen.has(id)), []);
+    assert.deepEqual(
+      [colored.id, photo, starred, theirs.id].filter((id) => !seen.has(id)),
+      [],
+    );
     const listedPhoto = (await list(who, 'filter=gallery')).items[0];
     assert.equal(listedPhoto.image_width, 30);
     assert.equal(listedPhoto.has_thumbnail, true);
@@ -619,7 +670,15 @@ describe('Trashed items never appear in listings', () => {
   test('neither a trashed item nor anything inside a trashed folder shows in a folder, gallery, recent, starred or search listing', async () => {
     const hidden = [folder.id, inner.id, fileInFolder, imageInFolder, trashedImage];
     const views: Record<string, string[]> = {};
-    for (const query of ['', 'parent_id=root', 'filter=gallery', 'filter=recent', 'filter=starred', 'query=needle', 'query=needle&parent_id=root']) {
+    for (const query of [
+      '',
+      'parent_id=root',
+      'filter=gallery',
+      'filter=recent',
+      'filter=starred',
+      'query=needle',
+      'query=needle&parent_id=root',
+    ]) {
       views[query] = (await list(who, `${query}&limit=1000`)).items.map((n: any) => n.id);
       for (const id of hidden) assert.ok(!views[query]!.includes(id), `${query} shows trashed ${id}`);
     }
@@ -645,7 +704,10 @@ describe('Trashed items never appear in listings', () => {
   test('after restore the folder and its contents are listed again', async () => {
     const restored = await t.client.post(`/nodes/${folder.id}/restore`, undefined, { token: who.access });
     assert.equal(restored.status, 200);
-    assert.deepEqual((await list(who, `parent_id=${folder.id}`)).items.map((n: any) => n.id), [inner.id, imageInFolder]);
+    assert.deepEqual(
+      (await list(who, `parent_id=${folder.id}`)).items.map((n: any) => n.id),
+      [inner.id, imageInFolder],
+    );
     assert.ok((await list(who, 'filter=gallery')).items.some((n: any) => n.id === imageInFolder));
     await trash(who, folder.id);
   });
@@ -670,7 +732,10 @@ describe('GET /trash', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.retention_days, 30);
     assert.equal(res.body.next_cursor, null);
-    assert.deepEqual(res.body.items.map((n: any) => n.id), [loose, folder.id, separately.id]);
+    assert.deepEqual(
+      res.body.items.map((n: any) => n.id),
+      [loose, folder.id, separately.id],
+    );
     for (const item of res.body.items) assert.equal(typeof item.trashed_at, 'number');
     assert.ok(!res.body.items.some((n: any) => n.id === inner.id || n.id === innerFile));
   });
@@ -698,7 +763,10 @@ describe('GET /trash', () => {
     }
     const { items, pages } = await allPages(who, '/trash', 'limit=2');
     assert.equal(pages, 3);
-    assert.deepEqual(items.map((n) => n.id), [...ids].reverse());
+    assert.deepEqual(
+      items.map((n) => n.id),
+      [...ids].reverse(),
+    );
     assertError(await t.client.get('/trash?limit=0', { token: who.access }), 400, 'invalid_input');
   });
 
@@ -738,12 +806,15 @@ describe('GET /trash', () => {
     // Not yet past retention: kept.
     const kept = await t.client.get(`/nodes/${recentId}`, { token: who.access });
     assert.equal(kept.status, 200);
-    assert.deepEqual((await t.client.get('/trash', { token: who.access })).body.items.map((n: any) => n.id), [recentId]);
+    assert.deepEqual(
+      (await t.client.get('/trash', { token: who.access })).body.items.map((n: any) => n.id),
+      [recentId],
+    );
   });
 });
 
 describe('GET /activity', () => {
-  test('the account\'s activity lists what happened, newest first, with actor_id and node_id, and pages', async () => {
+  test("the account's activity lists what happened, newest first, with actor_id and node_id, and pages", async () => {
     const who = await freshAccount();
     const folder = await mkdir(who, 'Activity folder');
     const target = await mkdir(who, 'Activity target');
@@ -778,16 +849,22 @@ describe('GET /activity', () => {
       assert.equal(typeof entry.details, 'object');
     }
     const ats = items.map((a: any) => a.at);
-    assert.deepEqual(ats, [...ats].sort((x: number, y: number) => y - x));
+    assert.deepEqual(
+      ats,
+      [...ats].sort((x: number, y: number) => y - x),
+    );
     assert.deepEqual(items[4].details, { from: 'logged.txt', to: 'renamed.txt' });
     assert.deepEqual(items[3].details, { from: folder.id, to: target.id });
 
     const { items: paged, pages } = await allPages(who, '/activity', 'limit=3');
     assert.equal(pages, 3);
-    assert.deepEqual(paged.map((a) => a.id), items.map((a: any) => a.id));
+    assert.deepEqual(
+      paged.map((a) => a.id),
+      items.map((a: any) => a.id),
+    );
   });
 
-  test('another account\'s activity is not visible', async () => {
+  test("another account's activity is not visible", async () => {
     const one = await freshAccount();
     const two = await freshAccount();
     const folder = await mkdir(one, 'Private activity');
@@ -795,6 +872,9 @@ describe('GET /activity', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.items, []);
     const own = await t.client.get('/activity', { token: one.access });
-    assert.deepEqual(own.body.items.map((a: any) => a.node_id), [folder.id]);
+    assert.deepEqual(
+      own.body.items.map((a: any) => a.node_id),
+      [folder.id],
+    );
   });
 });

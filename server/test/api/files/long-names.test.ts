@@ -37,8 +37,9 @@ describe('a name over 255 bytes answers 400 name_too_long (issue 19, finding 13)
   });
 
   test('an upload whose filename is too long is refused at creation with name_too_long, and nothing is listed', async () => {
-    await assert.rejects(uploadFile(t.api, kim.access, Buffer.from('photo'), { filename: TOO_LONG }), (error: Error) =>
-      /400/.test(String(error)) && /name_too_long/.test(String(error)) && /filename/.test(String(error)),
+    await assert.rejects(
+      uploadFile(t.api, kim.access, Buffer.from('photo'), { filename: TOO_LONG }),
+      (error: Error) => /400/.test(String(error)) && /name_too_long/.test(String(error)) && /filename/.test(String(error)),
     );
     const listed = await t.client.get('/nodes?parent_id=root', { token: kim.access });
     assert.ok(!listed.body.items.some((n: { name: string }) => n.name.startsWith('Our summer')));

@@ -15,8 +15,13 @@ test('a media job that fails for its own reasons backs off and is given up after
   const t = await startTestServer({ dataDir, mediaRetryMs: 20 });
   try {
     const owner = await setupOwner(t.client);
-    const png = (background: string) => sharp({ create: { width: 300, height: 200, channels: 3, background } }).png().toBuffer();
-    const ids = await Promise.all(['#123456', '#654321'].map(async (colour, i) => uploadFile(t.api, owner.access, await png(colour), { filename: `p${i}.png` })));
+    const png = (background: string) =>
+      sharp({ create: { width: 300, height: 200, channels: 3, background } })
+        .png()
+        .toBuffer();
+    const ids = await Promise.all(
+      ['#123456', '#654321'].map(async (colour, i) => uploadFile(t.api, owner.access, await png(colour), { filename: `p${i}.png` })),
+    );
     let guard: NodeJS.Timeout | undefined;
     const given = await Promise.race([
       t.server.mediaIdle().then(() => 'idle' as const),
@@ -28,7 +33,10 @@ test('a media job that fails for its own reasons backs off and is given up after
     const db = openConnection(path.join(dataDir, 'hearth.db'), { readonly: true, fileMustExist: true });
     try {
       for (const id of ids) {
-        const row = db.prepare('SELECT media_state, has_thumbnail FROM nodes WHERE id = ?').get(id) as { media_state: string; has_thumbnail: number };
+        const row = db.prepare('SELECT media_state, has_thumbnail FROM nodes WHERE id = ?').get(id) as {
+          media_state: string;
+          has_thumbnail: number;
+        };
         assert.deepEqual({ ...row }, { media_state: 'failed', has_thumbnail: 0 });
       }
       assert.equal((db.prepare('SELECT count(*) AS n FROM media_jobs').get() as { n: number }).n, 0, 'nothing left queued');

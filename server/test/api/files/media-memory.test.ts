@@ -84,5 +84,8 @@ test('the media workers run with a JavaScript heap limit', () => {
   const [worker] = workerPids();
   assert.ok(worker);
   const argv = readFileSync(`/proc/${worker}/cmdline`, 'utf8').split('\0');
-  assert.ok(argv.some((arg) => /^--max-old-space-size=\d+$/.test(arg)), argv.join(' '));
+  assert.ok(
+    argv.some((arg) => /^--max-old-space-size=\d+$/.test(arg)),
+    argv.join(' '),
+  );
 });

@@ -30,14 +30,38 @@ const PALETTE: Record<string, Rgb> = {
 
 /** The upright picture of each EXIF orientation, as quadrant colours [[top-left, top-right], [bottom-left, bottom-right]]. */
 const UPRIGHT: Record<number, string[][]> = {
-  1: [['red', 'blue'], ['green', 'yellow']],
-  2: [['blue', 'red'], ['yellow', 'green']], // mirrored
-  3: [['yellow', 'green'], ['blue', 'red']], // turned 180
-  4: [['green', 'yellow'], ['red', 'blue']], // flipped
-  5: [['red', 'green'], ['blue', 'yellow']], // transposed
-  6: [['green', 'red'], ['yellow', 'blue']], // turned 90 clockwise
-  7: [['yellow', 'blue'], ['green', 'red']], // transversed
-  8: [['blue', 'yellow'], ['red', 'green']], // turned 90 anticlockwise
+  1: [
+    ['red', 'blue'],
+    ['green', 'yellow'],
+  ],
+  2: [
+    ['blue', 'red'],
+    ['yellow', 'green'],
+  ], // mirrored
+  3: [
+    ['yellow', 'green'],
+    ['blue', 'red'],
+  ], // turned 180
+  4: [
+    ['green', 'yellow'],
+    ['red', 'blue'],
+  ], // flipped
+  5: [
+    ['red', 'green'],
+    ['blue', 'yellow'],
+  ], // transposed
+  6: [
+    ['green', 'red'],
+    ['yellow', 'blue'],
+  ], // turned 90 clockwise
+  7: [
+    ['yellow', 'blue'],
+    ['green', 'red'],
+  ], // transversed
+  8: [
+    ['blue', 'yellow'],
+    ['red', 'green'],
+  ], // turned 90 anticlockwise
 };
 
 async function solid(colour: string, width = 300, height = 200, format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
@@ -53,7 +77,10 @@ interface Exif {
 }
 
 async function jpegWithExif(exif: Exif, ifd0: Record<string, string> = {}): Promise<Buffer> {
-  return (await quadrants()).jpeg().withExif({ IFD0: { Make: 'Hearth test', ...ifd0 }, IFD2: { ...exif } }).toBuffer();
+  return (await quadrants())
+    .jpeg()
+    .withExif({ IFD0: { Make: 'Hearth test', ...ifd0 }, IFD2: { ...exif } })
+    .toBuffer();
 }
 
 interface Decoded {
@@ -236,7 +263,10 @@ async function assertProcessed(id: string, width: number, height: number, contex
   const thumb = await thumbnailImage(id);
   const long = Math.min(512, Math.max(width, height));
   const scale = long / Math.max(width, height);
-  assert.ok(Math.abs(thumb.width - width * scale) <= 1 && Math.abs(thumb.height - height * scale) <= 1, `${context} thumbnail ${thumb.width}x${thumb.height} for ${width}x${height}`);
+  assert.ok(
+    Math.abs(thumb.width - width * scale) <= 1 && Math.abs(thumb.height - height * scale) <= 1,
+    `${context} thumbnail ${thumb.width}x${thumb.height} for ${width}x${height}`,
+  );
   return node;
 }
 
@@ -308,12 +338,16 @@ describe('iPhone HEIC', () => {
 
 describe('capture time', () => {
   test('DateTimeOriginal with OffsetTimeOriginal +02:00 gives taken_at in UTC', async () => {
-    const id = await uploadProcessed(await jpegWithExif({ DateTimeOriginal: '2021:07:04 10:20:30', OffsetTimeOriginal: '+02:00' }), { filename: 'plus2.jpg' });
+    const id = await uploadProcessed(await jpegWithExif({ DateTimeOriginal: '2021:07:04 10:20:30', OffsetTimeOriginal: '+02:00' }), {
+      filename: 'plus2.jpg',
+    });
     assert.equal((await nodeOf(id)).taken_at, Date.UTC(2021, 6, 4, 8, 20, 30));
   });
 
   test('DateTimeOriginal with OffsetTimeOriginal -05:30 gives taken_at in UTC', async () => {
-    const id = await uploadProcessed(await jpegWithExif({ DateTimeOriginal: '2021:07:04 10:20:30', OffsetTimeOriginal: '-05:30' }), { filename: 'minus530.jpg' });
+    const id = await uploadProcessed(await jpegWithExif({ DateTimeOriginal: '2021:07:04 10:20:30', OffsetTimeOriginal: '-05:30' }), {
+      filename: 'minus530.jpg',
+    });
     assert.equal((await nodeOf(id)).taken_at, Date.UTC(2021, 6, 4, 15, 50, 30));
   });
 
@@ -330,7 +364,9 @@ describe('capture time', () => {
   });
 
   test('orientation and capture time written together are both read', async () => {
-    const jpeg = await (await quadrants())
+    const jpeg = await (
+      await quadrants()
+    )
       .jpeg()
       .withMetadata({ orientation: 8 })
       .withExif({ IFD0: { Make: 'Hearth test' }, IFD2: { DateTimeOriginal: '2018:12:24 18:00:00', OffsetTimeOriginal: '+01:00' } })
@@ -364,7 +400,12 @@ describe('capture time', () => {
   });
 
   test('a PNG carrying EXIF DateTimeOriginal gets its taken_at', async () => {
-    const png = await (await quadrants()).png().withExif({ IFD0: { Make: 'x' }, IFD2: { DateTimeOriginal: '2015:06:07 08:09:10', OffsetTimeOriginal: '+00:00' } }).toBuffer();
+    const png = await (
+      await quadrants()
+    )
+      .png()
+      .withExif({ IFD0: { Make: 'x' }, IFD2: { DateTimeOriginal: '2015:06:07 08:09:10', OffsetTimeOriginal: '+00:00' } })
+      .toBuffer();
     assert.ok((await sharp(png).metadata()).exif, 'the PNG fixture carries EXIF');
     const id = await uploadProcessed(png, { filename: 'exif.png' });
     const node = await assertProcessed(id, 400, 200);
@@ -473,9 +514,16 @@ describe('hostile and broken files', () => {
   }
 
   test('a truncated JPEG keeps the size from its intact header, gets no thumbnail, and the queue goes on', async () => {
-    const whole = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+    const whole = await sharp({
+      create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+    })
+      .jpeg()
+      .toBuffer();
     const half = whole.subarray(0, whole.length >> 1);
-    const [broken, good] = [await upload(half, { filename: 'truncated.jpg' }), await upload(await solid('green'), { filename: 'fine.png' })];
+    const [broken, good] = [
+      await upload(half, { filename: 'truncated.jpg' }),
+      await upload(await solid('green'), { filename: 'fine.png' }),
+    ];
     await t.server.mediaIdle();
     const node = await assertNotRendered(broken, 'truncated');
     assert.equal(node.image_width, 1600);
@@ -611,13 +659,19 @@ describe('node.thumbnail_ready', () => {
     assert.equal(grant.status, 201, JSON.stringify(grant.body));
     const [ownerWs, viewerWs, strangerWs] = await Promise.all([Socket.open(owner), Socket.open(viewer), Socket.open(stranger)]);
     try {
-      const id = await upload(await (await quadrants()).jpeg().withMetadata({ orientation: 6 }).toBuffer(), { filename: 'event.jpg', parentId: folder });
+      const id = await upload(await (await quadrants()).jpeg().withMetadata({ orientation: 6 }).toBuffer(), {
+        filename: 'event.jpg',
+        parentId: folder,
+      });
       const isReady = (nodeId: string) => (m: Message) => m.type === 'node.thumbnail_ready' && m.payload?.node?.id === nodeId;
       const seen = await ownerWs.until(isReady(id));
       assert.equal(seen.found.payload.node.has_thumbnail, true);
       assert.equal(seen.found.payload.node.image_width, 200);
       assert.equal(seen.found.payload.node.image_height, 400);
-      assert.ok(seen.before.some((m) => m.type === 'node.created' && m.payload?.node?.id === id), 'node.created came first');
+      assert.ok(
+        seen.before.some((m) => m.type === 'node.created' && m.payload?.node?.id === id),
+        'node.created came first',
+      );
       // The thumbnail is there when the event says so.
       assert.equal((await thumbnail(id)).status, 200);
       await viewerWs.until(isReady(id));
@@ -628,7 +682,10 @@ describe('node.thumbnail_ready', () => {
         strangerSaw.before.filter((m) => JSON.stringify(m).includes(id)),
         [],
       );
-      assert.equal(strangerWs.inbox.some((m) => JSON.stringify(m).includes(id)), false);
+      assert.equal(
+        strangerWs.inbox.some((m) => JSON.stringify(m).includes(id)),
+        false,
+      );
     } finally {
       ownerWs.close();
       viewerWs.close();
@@ -692,8 +749,13 @@ describe('gallery and taken sorting', () => {
     assert.deepEqual(await list('filter=gallery&sort=taken&order=desc'), [...ascending].reverse());
     // Paging through the taken order gives the same sequence.
     const first = await t.client.get('/nodes?filter=gallery&sort=taken&order=asc&limit=2', { token: tina.access });
-    const second = await t.client.get(`/nodes?filter=gallery&sort=taken&order=asc&limit=10&cursor=${first.body.next_cursor}`, { token: tina.access });
-    assert.deepEqual([...first.body.items, ...second.body.items].map((n: any) => n.id), ascending);
+    const second = await t.client.get(`/nodes?filter=gallery&sort=taken&order=asc&limit=10&cursor=${first.body.next_cursor}`, {
+      token: tina.access,
+    });
+    assert.deepEqual(
+      [...first.body.items, ...second.body.items].map((n: any) => n.id),
+      ascending,
+    );
   });
 });
 
@@ -756,7 +818,9 @@ describe('the full-screen size, made on its first request', () => {
     const first = await thumbnail(id, '?size=1024');
     assert.equal(first.status, 200);
     // Swap the cached file for a marker image: what the next answer holds shows where it came from.
-    const marker = await sharp({ create: { width: 683, height: 1024, channels: 3, background: HEX.magenta! } }).webp().toBuffer();
+    const marker = await sharp({ create: { width: 683, height: 1024, channels: 3, background: HEX.magenta! } })
+      .webp()
+      .toBuffer();
     await fs.writeFile(path.join(t.dataDir, 'thumbs', id.slice(-2), `${id}-v${version}-1024.webp`), marker);
     const second = await thumbnail(id, '?size=1024');
     assert.equal(second.status, 200);
@@ -768,7 +832,11 @@ describe('the full-screen size, made on its first request', () => {
     const notModified = await thumbnail(other, '?size=1024', { headers: { 'if-none-match': etag } });
     assert.equal(notModified.status, 304);
     assert.equal(notModified.headers.get('etag'), etag);
-    assert.equal((await cachedThumbnails(other)).some((f) => f.endsWith('-1024.webp')), false, 'a 304 makes nothing');
+    assert.equal(
+      (await cachedThumbnails(other)).some((f) => f.endsWith('-1024.webp')),
+      false,
+      'a 304 makes nothing',
+    );
   });
 
   test('requests arriving together while it is being made all get the same image', async () => {
@@ -812,7 +880,11 @@ describe('the full-screen size, made on its first request', () => {
     assertError(await thumbnail(id, '?size=1024', { token: stranger.access }), 404, 'not_found', 'bearer');
     assert.equal((await t.client.post(`/nodes/${id}/access-token`, undefined, { token: stranger.access })).status, 404, 'no URL token');
     assert.equal((await thumbnail(id, '?size=1024', { token: null })).status, 401);
-    assert.equal((await cachedThumbnails(id)).some((f) => f.endsWith('-1024.webp')), false, 'refused requests make nothing');
+    assert.equal(
+      (await cachedThumbnails(id)).some((f) => f.endsWith('-1024.webp')),
+      false,
+      'refused requests make nothing',
+    );
 
     const viaShare = await thumbnail(id, '?size=1024', { token: friend.access });
     assert.equal(viaShare.status, 200);
@@ -860,7 +932,8 @@ describe('GET /nodes/{id}/preview', () => {
   before(async () => {
     folder = await mkdir('Preview me');
     ids = [];
-    for (const colour of colours) ids.push(await uploadProcessed(await solid(colour, 400, 300), { filename: `${colour}.png`, parentId: folder }));
+    for (const colour of colours)
+      ids.push(await uploadProcessed(await solid(colour, 400, 300), { filename: `${colour}.png`, parentId: folder }));
     await mkdir('a subfolder', folder);
     await upload(Buffer.from('text'), { filename: 'readme.txt', parentId: folder });
     await t.server.mediaIdle();
@@ -870,7 +943,10 @@ describe('GET /nodes/{id}/preview', () => {
     const got = await preview(folder);
     assert.equal(got.status, 200);
     const items = got.json().items as { node_id: string; thumbnail_url: string }[];
-    assert.deepEqual(items.map((i) => i.node_id), [ids[4], ids[3], ids[2], ids[1]]);
+    assert.deepEqual(
+      items.map((i) => i.node_id),
+      [ids[4], ids[3], ids[2], ids[1]],
+    );
     for (const item of items) {
       const thumb = await fetchRaw(`${t.url}${item.thumbnail_url}`, { authorization: `Bearer ${owner.access}` });
       assert.equal(thumb.status, 200, item.thumbnail_url);
@@ -950,7 +1026,10 @@ describe('GET /nodes/{id}/preview', () => {
 describe('public links', () => {
   test('a link to a folder serves /s/{token}/thumbnail?node_id= for an image inside, and not for one outside', async () => {
     const folder = await mkdir('Shared album');
-    const inside = await uploadProcessed(await (await quadrants()).jpeg().withMetadata({ orientation: 6 }).toBuffer(), { filename: 'in.jpg', parentId: folder });
+    const inside = await uploadProcessed(await (await quadrants()).jpeg().withMetadata({ orientation: 6 }).toBuffer(), {
+      filename: 'in.jpg',
+      parentId: folder,
+    });
     const outside = await uploadProcessed(await solid('red'), { filename: 'out.png' });
     const link = await t.client.post(`/nodes/${folder}/share`, {}, { token: owner.access });
     assert.equal(link.status, 201, JSON.stringify(link.body));
@@ -1071,11 +1150,17 @@ describe('before processing', () => {
       assert.equal('image_width' in node || 'image_height' in node || 'taken_at' in node, false, JSON.stringify(node));
       const early = await fetchRaw(`${blocked.api}/nodes/${id}/thumbnail`, { authorization: `Bearer ${who.access}` });
       assertError(early, 404, 'no_thumbnail');
-      const emptyPreview = await fetchRaw(`${blocked.api}/nodes/${folder}/preview`, { authorization: `Bearer ${who.access}`, accept: 'application/json' });
+      const emptyPreview = await fetchRaw(`${blocked.api}/nodes/${folder}/preview`, {
+        authorization: `Bearer ${who.access}`,
+        accept: 'application/json',
+      });
       assert.deepEqual(emptyPreview.json().items, []);
       // An upload is never held up by the queue: it already answered, and listings answer too.
       const gallery = await blocked.client.get('/nodes?filter=gallery', { token: who.access });
-      assert.deepEqual(gallery.body.items.map((n: any) => n.id), [id]);
+      assert.deepEqual(
+        gallery.body.items.map((n: any) => n.id),
+        [id],
+      );
 
       await blocked.server.close();
       restarted = await startTestServer({ dataDir: blocked.dataDir });

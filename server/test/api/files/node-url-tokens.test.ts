@@ -59,7 +59,9 @@ before(async () => {
   otherFileId = await uploadFile(t.api, owner.access, crypto.randomBytes(100), { filename: 'other.bin' });
   const folder = await t.client.post('/nodes/folder', { name: 'Album' }, { token: owner.access });
   folderId = folder.body.id;
-  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
+    .jpeg()
+    .toBuffer();
   photoId = await uploadFile(t.api, owner.access, jpeg, { filename: 'photo.jpg', parentId: folderId });
   await t.server.mediaIdle();
 });
@@ -87,7 +89,11 @@ describe('minting a node token', () => {
 
   test("another account's node, or an unknown one, is 404 not_found", async () => {
     assertError(await t.client.post(`/nodes/${fileId}/access-token`, undefined, { token: bob.access }), 404, 'not_found');
-    assertError(await t.client.post('/nodes/01HZZZZZZZZZZZZZZZZZZZZZZZ/access-token', undefined, { token: owner.access }), 404, 'not_found');
+    assertError(
+      await t.client.post('/nodes/01HZZZZZZZZZZZZZZZZZZZZZZZ/access-token', undefined, { token: owner.access }),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -113,7 +119,10 @@ describe('what a node token opens', () => {
     const folderToken = (await mint(owner, folderId)).access_token;
     const json = await get(`/nodes/${folderId}/preview?${q(folderToken)}`, { accept: 'application/json' });
     assert.equal(json.status, 200);
-    assert.deepEqual(json.json.items.map((item: { node_id: string }) => item.node_id), [photoId]);
+    assert.deepEqual(
+      json.json.items.map((item: { node_id: string }) => item.node_id),
+      [photoId],
+    );
     const mosaic = await get(`/nodes/${folderId}/preview?${q(folderToken)}`, { accept: 'image/webp,*/*' });
     assert.equal(mosaic.status, 200);
     assert.equal(mosaic.headers.get('content-type'), 'image/webp');
@@ -122,7 +131,11 @@ describe('what a node token opens', () => {
   test('an account a folder is shared with mints for a file inside and reads it', async () => {
     const shared = await t.client.post('/nodes/folder', { name: 'Shared with bob' }, { token: owner.access });
     const inside = await uploadFile(t.api, owner.access, Buffer.from('for bob'), { filename: 'note.txt', parentId: shared.body.id });
-    const grant = await t.client.post(`/nodes/${shared.body.id}/permissions`, { user_id: bob.userId, role: 'viewer' }, { token: owner.access });
+    const grant = await t.client.post(
+      `/nodes/${shared.body.id}/permissions`,
+      { user_id: bob.userId, role: 'viewer' },
+      { token: owner.access },
+    );
     assert.equal(grant.status, 201);
     const got = await get(`/nodes/${inside}/download?${q((await mint(bob, inside)).access_token)}`);
     assert.equal(got.status, 200);
@@ -160,7 +173,10 @@ describe('what a node token does not open', () => {
   test('the WebSocket refuses it, in the URL and in the header', async () => {
     const token = (await mint(owner, fileId)).access_token;
     const url = `${t.url.replace(/^http/, 'ws')}/api/v1/ws`;
-    for (const [target, options] of [[`${url}?${q(token)}`, {}], [url, { headers: { authorization: `Bearer ${token}` } }]] as const) {
+    for (const [target, options] of [
+      [`${url}?${q(token)}`, {}],
+      [url, { headers: { authorization: `Bearer ${token}` } }],
+    ] as const) {
       const status = await new Promise<number>((resolve, reject) => {
         const ws = new WebSocket(target, options);
         ws.once('open', () => {

@@ -76,7 +76,10 @@ describe('POST /nodes/folder', () => {
     const outer = await mkdir(alice, unique('Outer'));
     const inner = await mkdir(alice, 'Inner', outer.id);
     assert.equal(inner.parent_id, outer.id);
-    assert.deepEqual((await children(alice, outer.id)).map((n) => n.id), [inner.id]);
+    assert.deepEqual(
+      (await children(alice, outer.id)).map((n) => n.id),
+      [inner.id],
+    );
     assert.ok(!(await children(alice, 'root')).some((n) => n.id === inner.id));
     const deeper = await mkdir(alice, 'Deeper', inner.id);
     assert.equal(deeper.parent_id, inner.id);
@@ -92,7 +95,11 @@ describe('POST /nodes/folder', () => {
     }
     // Composed and decomposed spellings are the same name.
     await mkdir(alice, '\u00c9cole', parent.id);
-    assertError(await t.client.post('/nodes/folder', { name: 'E\u0301cole', parent_id: parent.id }, { token: alice.access }), 409, 'name_conflict');
+    assertError(
+      await t.client.post('/nodes/folder', { name: 'E\u0301cole', parent_id: parent.id }, { token: alice.access }),
+      409,
+      'name_conflict',
+    );
     assert.equal((await children(alice, parent.id)).length, 2);
     // Another folder, and another account, may use the name.
     const elsewhere = await mkdir(alice, unique('Elsewhere'));
@@ -109,7 +116,12 @@ describe('POST /nodes/folder', () => {
     }
     // Too long has a code of its own (issue 19, finding 13), counted in bytes.
     for (const name of ['x'.repeat(256), '\u00e9'.repeat(128)]) {
-      assertError(await t.client.post('/nodes/folder', { name, parent_id: parent.id }, { token: alice.access }), 400, 'name_too_long', 'name');
+      assertError(
+        await t.client.post('/nodes/folder', { name, parent_id: parent.id }, { token: alice.access }),
+        400,
+        'name_too_long',
+        'name',
+      );
     }
     // 255 bytes of multi-byte characters is fine.
     const longest = await mkdir(alice, '\u00e9'.repeat(127) + 'a', parent.id);
@@ -133,10 +145,14 @@ describe('POST /nodes/folder', () => {
     assert.equal(res.body.error.field, 'parent_id');
   });
 
-  test('another account\'s folder, or an unknown id, as parent answers 404 not_found and creates nothing', async () => {
+  test("another account's folder, or an unknown id, as parent answers 404 not_found and creates nothing", async () => {
     const bobs = await mkdir(bob, unique('Bob private'));
     assertError(await t.client.post('/nodes/folder', { name: 'Intruder', parent_id: bobs.id }, { token: alice.access }), 404, 'not_found');
-    assertError(await t.client.post('/nodes/folder', { name: 'Nowhere', parent_id: '01HZZZZZZZZZZZZZZZZZZZZZZZ' }, { token: alice.access }), 404, 'not_found');
+    assertError(
+      await t.client.post('/nodes/folder', { name: 'Nowhere', parent_id: '01HZZZZZZZZZZZZZZZZZZZZZZZ' }, { token: alice.access }),
+      404,
+      'not_found',
+    );
     assert.deepEqual(await children(bob, bobs.id), []);
   });
 
@@ -151,7 +167,8 @@ describe('Idempotency-Key on POST /nodes/folder', () => {
   test('the same key twice answers the same body, creates exactly one folder, and marks the second answer Idempotent-Replayed: true', async () => {
     const parent = await mkdir(alice, unique('Idempotent'));
     const key = `key-${unique('k').replace(' ', '-')}`;
-    const send = () => t.client.post('/nodes/folder', { name: 'Once', parent_id: parent.id }, { token: alice.access, headers: { 'Idempotency-Key': key } });
+    const send = () =>
+      t.client.post('/nodes/folder', { name: 'Once', parent_id: parent.id }, { token: alice.access, headers: { 'Idempotency-Key': key } });
     const first = await send();
     assert.equal(first.status, 201, JSON.stringify(first.body));
     assert.equal(first.headers.get('idempotent-replayed'), null);
@@ -162,13 +179,20 @@ describe('Idempotency-Key on POST /nodes/folder', () => {
     const third = await send();
     assert.deepEqual(third.body, first.body);
     const listed = await children(alice, parent.id);
-    assert.deepEqual(listed.map((n) => n.id), [first.body.id]);
+    assert.deepEqual(
+      listed.map((n) => n.id),
+      [first.body.id],
+    );
   });
 
   test('without a key, the same request twice makes the second one a name_conflict', async () => {
     const parent = await mkdir(alice, unique('No key'));
     await mkdir(alice, 'Twice', parent.id);
-    assertError(await t.client.post('/nodes/folder', { name: 'Twice', parent_id: parent.id }, { token: alice.access }), 409, 'name_conflict');
+    assertError(
+      await t.client.post('/nodes/folder', { name: 'Twice', parent_id: parent.id }, { token: alice.access }),
+      409,
+      'name_conflict',
+    );
   });
 
   test('the same key with a different body answers 409 idempotency_conflict and creates nothing', async () => {
@@ -178,7 +202,10 @@ describe('Idempotency-Key on POST /nodes/folder', () => {
     assert.equal(first.status, 201);
     const other = await t.client.post('/nodes/folder', { name: 'Second', parent_id: parent.id }, { token: alice.access, headers });
     assertError(other, 409, 'idempotency_conflict');
-    assert.deepEqual((await children(alice, parent.id)).map((n) => n.name), ['First']);
+    assert.deepEqual(
+      (await children(alice, parent.id)).map((n) => n.name),
+      ['First'],
+    );
   });
 
   test('different accounts may use the same key independently: each gets its own folder', async () => {
@@ -263,10 +290,16 @@ describe('GET /nodes/{id} and GET /nodes/{id}/path', () => {
     const c = await mkdir(alice, 'Path C', b.id);
     const res = await t.client.get(`/nodes/${c.id}/path`, { token: alice.access });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.items.map((n: any) => n.id), [a.id, b.id, c.id]);
+    assert.deepEqual(
+      res.body.items.map((n: any) => n.id),
+      [a.id, b.id, c.id],
+    );
     assert.deepEqual(res.body.items[2], c);
     const top = await t.client.get(`/nodes/${a.id}/path`, { token: alice.access });
-    assert.deepEqual(top.body.items.map((n: any) => n.id), [a.id]);
+    assert.deepEqual(
+      top.body.items.map((n: any) => n.id),
+      [a.id],
+    );
   });
 
   test('an unknown id answers 404 not_found', async () => {
@@ -276,7 +309,7 @@ describe('GET /nodes/{id} and GET /nodes/{id}/path', () => {
 });
 
 describe('PATCH /nodes/{id}: rename, move, recolor', () => {
-  test('rename answers 200 with the new name; a sibling\'s name ignoring case answers 409 name_conflict', async () => {
+  test("rename answers 200 with the new name; a sibling's name ignoring case answers 409 name_conflict", async () => {
     const parent = await mkdir(alice, unique('Rename'));
     const a = await mkdir(alice, 'Alpha', parent.id);
     await mkdir(alice, 'Beta', parent.id);
@@ -313,7 +346,10 @@ describe('PATCH /nodes/{id}: rename, move, recolor', () => {
     const moved = await t.client.patch(`/nodes/${mover.id}`, { parent_id: target.id }, { token: alice.access });
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
     assert.equal(moved.body.parent_id, target.id);
-    assert.deepEqual((await children(alice, target.id)).map((n) => n.id), [mover.id]);
+    assert.deepEqual(
+      (await children(alice, target.id)).map((n) => n.id),
+      [mover.id],
+    );
     assert.ok(!(await children(alice, 'root')).some((n) => n.id === mover.id));
 
     const toNull = await t.client.patch(`/nodes/${mover.id}`, { parent_id: null }, { token: alice.access });
@@ -368,7 +404,11 @@ describe('PATCH /nodes/{id}: rename, move, recolor', () => {
     const folder = await mkdir(alice, unique('Not into files'));
     const fileId = await upload(alice, 'x', `${unique('target')}.txt`);
     assertError(await t.client.patch(`/nodes/${folder.id}`, { parent_id: fileId }, { token: alice.access }), 400, 'invalid_input');
-    assertError(await t.client.patch(`/nodes/${folder.id}`, { parent_id: '01HZZZZZZZZZZZZZZZZZZZZZZZ' }, { token: alice.access }), 404, 'not_found');
+    assertError(
+      await t.client.patch(`/nodes/${folder.id}`, { parent_id: '01HZZZZZZZZZZZZZZZZZZZZZZZ' }, { token: alice.access }),
+      404,
+      'not_found',
+    );
   });
 
   test('every allowed color can be set, null clears it, and anything else answers 400 invalid_input', async () => {
@@ -400,7 +440,7 @@ describe('PATCH /nodes/{id}: rename, move, recolor', () => {
 });
 
 describe('POST and DELETE /nodes/{id}/star', () => {
-  test('star and unstar answer 204, show in the owner\'s view of the node and in filter=starred, and emit no event', async () => {
+  test("star and unstar answer 204, show in the owner's view of the node and in filter=starred, and emit no event", async () => {
     const folder = await mkdir(alice, unique('Starry'));
     const events: BusEvent[] = [];
     const unsubscribe = t.server.bus.subscribe((event) => events.push(event));
@@ -413,7 +453,10 @@ describe('POST and DELETE /nodes/{id}/star', () => {
       assert.equal(again.status, 204);
       const starred = await t.client.get('/nodes?filter=starred', { token: alice.access });
       assert.equal(starred.status, 200);
-      assert.deepEqual(starred.body.items.filter((n: any) => n.id === folder.id).map((n: any) => n.starred), [true]);
+      assert.deepEqual(
+        starred.body.items.filter((n: any) => n.id === folder.id).map((n: any) => n.starred),
+        [true],
+      );
 
       const unstar = await t.client.delete(`/nodes/${folder.id}/star`, { token: alice.access });
       assert.equal(unstar.status, 204);
@@ -422,13 +465,16 @@ describe('POST and DELETE /nodes/{id}/star', () => {
       assert.ok(!after.body.items.some((n: any) => n.id === folder.id));
       // Unstarring what is not starred is fine too.
       assert.equal((await t.client.delete(`/nodes/${folder.id}/star`, { token: alice.access })).status, 204);
-      assert.deepEqual(events.map((e) => e.message.type), []);
+      assert.deepEqual(
+        events.map((e) => e.message.type),
+        [],
+      );
     } finally {
       unsubscribe();
     }
   });
 
-  test('a star is the starring account\'s own: another account\'s view of its own nodes is unaffected', async () => {
+  test("a star is the starring account's own: another account's view of its own nodes is unaffected", async () => {
     const mine = await mkdir(alice, unique('Alice star'));
     const theirs = await mkdir(bob, unique('Bob nostar'));
     assert.equal((await t.client.post(`/nodes/${mine.id}/star`, undefined, { token: alice.access })).status, 204);
@@ -500,7 +546,10 @@ describe('DELETE /nodes/{id} (trash) and POST /nodes/{id}/restore', () => {
     assert.equal(res.body.trashed_at, null);
     assert.equal(res.body.parent_id, parent.id);
     assert.equal(res.body.name, 'Returning');
-    assert.deepEqual((await children(alice, parent.id)).map((n) => n.id), [folder.id]);
+    assert.deepEqual(
+      (await children(alice, parent.id)).map((n) => n.id),
+      [folder.id],
+    );
     assert.deepEqual((await children(alice, folder.id)).map((n) => n.id).sort(), [inner.id, fileId].sort());
     // Changes are allowed again.
     const renamed = await t.client.patch(`/nodes/${inner.id}`, { name: 'Inner again' }, { token: alice.access });
@@ -614,7 +663,7 @@ describe('DELETE /nodes/{id}/permanent', () => {
   });
 });
 
-describe('Cross-account access: another account\'s node answers 404 not_found on every node route', () => {
+describe("Cross-account access: another account's node answers 404 not_found on every node route", () => {
   let folder: any;
   let trashed: any;
   let fileId: string;
@@ -665,7 +714,10 @@ describe('Cross-account access: another account\'s node answers 404 not_found on
     assert.equal((await getNode(alice, fileId)).version, 1);
     assert.notEqual((await getNode(alice, trashed.id)).trashed_at, null);
     assert.equal((await getNode(bob, bobsFolder.id)).parent_id, null);
-    assert.deepEqual((await children(alice, folder.id)).map((n) => n.id), [fileId]);
+    assert.deepEqual(
+      (await children(alice, folder.id)).map((n) => n.id),
+      [fileId],
+    );
   });
 
   test('another account cannot mint a URL token for the node either: 404', async () => {
@@ -673,7 +725,7 @@ describe('Cross-account access: another account\'s node answers 404 not_found on
     assertError(res, 404, 'not_found');
   });
 
-  test('another account\'s node does not appear in its listings, searches or trash', async () => {
+  test("another account's node does not appear in its listings, searches or trash", async () => {
     for (const q of ['/nodes', '/nodes?query=secret', '/nodes?filter=recent', '/nodes?filter=starred', '/nodes?filter=gallery', '/trash']) {
       const res = await t.client.get(q, { token: bob.access });
       assert.equal(res.status, 200, q);
@@ -761,7 +813,7 @@ describe('Events over WebSocket', () => {
       assert.deepEqual(
         personal.map((m) => m.type),
         [],
-        'another account received events about Alice\'s nodes',
+        "another account received events about Alice's nodes",
       );
     } finally {
       aliceWs.close();
@@ -778,9 +830,21 @@ describe('Events over WebSocket', () => {
       assert.equal((await t.client.delete(`/nodes/${folder.id}/star`, { token: alice.access })).status, 204);
       assert.equal((await t.client.patch(`/nodes/${folder.id}`, { name: `${folder.name} renamed` }, { token: alice.access })).status, 200);
       const messages = await ws.until(nodeEvent('node.updated', folder.id));
-      assert.deepEqual(messages.slice(0, -1).filter(isNodeEvent).map((m) => m.type), []);
+      assert.deepEqual(
+        messages
+          .slice(0, -1)
+          .filter(isNodeEvent)
+          .map((m) => m.type),
+        [],
+      );
       // Server-wide events (library usage) may come at any time; nothing of the star may.
-      assert.deepEqual(messages.slice(0, -1).filter((m) => m.type !== 'library.changed').map((m) => m.type), []);
+      assert.deepEqual(
+        messages
+          .slice(0, -1)
+          .filter((m) => m.type !== 'library.changed')
+          .map((m) => m.type),
+        [],
+      );
     } finally {
       ws.close();
     }

@@ -18,7 +18,10 @@ let folderId: string;
 let photoId: string;
 let version: number;
 
-async function thumbnail(route: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Buffer; code?: string }> {
+async function thumbnail(
+  route: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: Buffer; code?: string }> {
   const res = await fetch(t.api + route, { headers });
   const body = Buffer.from(await res.arrayBuffer());
   const code = (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(body.toString()) as any).error?.code : undefined;
@@ -34,7 +37,9 @@ before(async () => {
   stranger = await createMember(t.client, owner, 'stranger');
   const folder = await t.client.post('/nodes/folder', { name: 'Holiday' }, { token: owner.access });
   folderId = folder.body.id;
-  const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#228844' } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#228844' } })
+    .jpeg()
+    .toBuffer();
   photoId = await uploadFile(t.api, owner.access, jpeg, { filename: 'beach.jpg', parentId: folderId });
   await t.server.mediaIdle();
   version = (await t.client.get(`/nodes/${photoId}`, { token: owner.access })).body.version;
@@ -44,10 +49,14 @@ before(async () => {
 after(() => t.close());
 
 describe('thumbnails are revalidated before each use', () => {
-  test('every size, with or without ?v=, and a public link\'s: private, no-cache, an ETag, no max-age, never immutable', async () => {
+  test("every size, with or without ?v=, and a public link's: private, no-cache, an ETag, no max-age, never immutable", async () => {
     const link = await t.client.post(`/nodes/${folderId}/share`, {}, { token: owner.access });
-    for (const route of [`/nodes/${photoId}/thumbnail`, `/nodes/${photoId}/thumbnail?v=${version}`, `/nodes/${photoId}/thumbnail?size=1024&v=${version}`,
-      `/s/${link.body.token}/thumbnail?node_id=${photoId}&v=${version}`]) {
+    for (const route of [
+      `/nodes/${photoId}/thumbnail`,
+      `/nodes/${photoId}/thumbnail?v=${version}`,
+      `/nodes/${photoId}/thumbnail?size=1024&v=${version}`,
+      `/s/${link.body.token}/thumbnail?node_id=${photoId}&v=${version}`,
+    ]) {
       const got = await thumbnail(route, route.startsWith('/s/') ? {} : as(owner));
       assert.equal(got.status, 200, route);
       assert.equal(got.headers.get('cache-control'), 'private, no-cache', route);
@@ -72,7 +81,7 @@ describe('a 304 only for someone who may see it', () => {
     assert.equal((await thumbnail(route, { 'if-none-match': etag })).status, 401);
   });
 
-  test('after the friend\'s access is removed, the ETag it holds gets 404, not 304; given back, 304 again', async () => {
+  test("after the friend's access is removed, the ETag it holds gets 404, not 304; given back, 304 again", async () => {
     const route = `/nodes/${photoId}/thumbnail?v=${version}`;
     const etag = (await thumbnail(route, as(friend))).headers.get('etag')!;
     assert.equal((await thumbnail(route, as(friend, { 'if-none-match': etag }))).status, 304);
@@ -84,8 +93,10 @@ describe('a 304 only for someone who may see it', () => {
     assert.equal((await thumbnail(route, as(friend, { 'if-none-match': etag }))).status, 304);
   });
 
-  test('a photo moved to the trash: the friend\'s ETag gets 404; a link\'s thumbnail after the link is revoked: 404', async () => {
-    const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#aa2200' } }).jpeg().toBuffer();
+  test("a photo moved to the trash: the friend's ETag gets 404; a link's thumbnail after the link is revoked: 404", async () => {
+    const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#aa2200' } })
+      .jpeg()
+      .toBuffer();
     const id = await uploadFile(t.api, owner.access, jpeg, { filename: 'soon-gone.jpg', parentId: folderId });
     await t.server.mediaIdle();
     const link = await t.client.post(`/nodes/${id}/share`, {}, { token: owner.access });

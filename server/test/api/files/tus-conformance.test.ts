@@ -48,7 +48,9 @@ function send(method: string, pathOrUrl: string, headers: Record<string, string 
     const req = http.request({ host: '127.0.0.1', port: url.port, path: url.pathname, method, headers: all }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      const headers = Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+      const headers = Object.fromEntries(
+        Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
+      );
       res.on('end', () => resolve({ status: res.statusCode!, headers, text: Buffer.concat(chunks).toString('utf8') }));
     });
     req.on('error', reject);
@@ -91,7 +93,7 @@ describe('tus discovery (OPTIONS)', () => {
 });
 
 describe('creation', () => {
-  test('Location is the upload\'s absolute URL on the name and port the request came to, and it answers', async () => {
+  test("Location is the upload's absolute URL on the name and port the request came to, and it answers", async () => {
     const res = await created();
     assert.match(res.url, new RegExp(`^${t.url}${UPLOADS}/[A-Za-z0-9]+$`));
     assert.equal(await offsetOf(res.url), '0');
@@ -100,7 +102,7 @@ describe('creation', () => {
     assert.match(byName.url, new RegExp(`^http://localhost:${port}${UPLOADS}/[A-Za-z0-9]+$`));
   });
 
-  test('Location takes https from the browser\'s Origin only when that Origin names the same host (a page behind an HTTPS proxy); any other Origin changes nothing', async () => {
+  test("Location takes https from the browser's Origin only when that Origin names the same host (a page behind an HTTPS proxy); any other Origin changes nothing", async () => {
     const port = new URL(t.url).port;
     const proxied = await created({ host: 'hearth.local', origin: 'https://hearth.local' });
     assert.match(proxied.url, new RegExp(`^https://hearth\\.local${UPLOADS}/`));
@@ -113,7 +115,13 @@ describe('creation', () => {
   });
 
   test('a malformed or missing length is refused 400 and creates nothing: Upload-Length abc, Upload-Defer-Length 0 or true, neither header', async () => {
-    const malformed: Record<string, string>[] = [{ 'upload-length': 'abc' }, { 'upload-length': '-1' }, { 'upload-defer-length': '0' }, { 'upload-defer-length': 'true' }, {}];
+    const malformed: Record<string, string>[] = [
+      { 'upload-length': 'abc' },
+      { 'upload-length': '-1' },
+      { 'upload-defer-length': '0' },
+      { 'upload-defer-length': 'true' },
+      {},
+    ];
     for (const headers of malformed) {
       const res = await send('POST', UPLOADS, headers);
       assert.equal(res.status, 400, `${JSON.stringify(headers)}: ${res.text}`);
@@ -183,7 +191,10 @@ describe('PATCH requests that are refused leave the offset where it was', () => 
     const res = await send('PATCH', url, { 'content-type': OCTET, 'upload-offset': '0' }, 'test data\n');
     assert.equal(res.status, 204);
     assert.equal(res.headers['upload-offset'], '10');
-    assert.match(res.headers['upload-expires'] ?? '', /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    assert.match(
+      res.headers['upload-expires'] ?? '',
+      /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+    );
   });
 });
 

@@ -161,7 +161,10 @@ describe('the quota under parallel uploads', () => {
     await setQuota(erin.userId, MB);
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        send('POST', `${t.api}/uploads`, erin.access, { 'Upload-Length': String(900 * KB), 'Upload-Metadata': metadata({ filename: `c${i}.bin` }) }),
+        send('POST', `${t.api}/uploads`, erin.access, {
+          'Upload-Length': String(900 * KB),
+          'Upload-Metadata': metadata({ filename: `c${i}.bin` }),
+        }),
       ),
     );
     assert.equal(answers.filter((a) => a.status === 201).length, 1, answers.map((a) => a.status).join(','));
@@ -212,7 +215,9 @@ describe('deferred-length uploads and the quota', () => {
     const hal = await createMember(t.client, owner, 'hal');
     await setQuota(hal.userId, MB);
     const urls = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => createUpload(hal.access, { 'Upload-Defer-Length': '1', 'Upload-Metadata': metadata({ filename: `d${i}.bin` }) })),
+      Array.from({ length: 6 }, (_, i) =>
+        createUpload(hal.access, { 'Upload-Defer-Length': '1', 'Upload-Metadata': metadata({ filename: `d${i}.bin` }) }),
+      ),
     );
     const answers = await Promise.all(
       urls.map((url) => send('PATCH', url, hal.access, { 'Content-Type': OCTET, 'Upload-Offset': '0' }, Buffer.alloc(300 * KB, 5))),
@@ -231,8 +236,17 @@ describe('deferred-length uploads and the quota', () => {
     const ida = await createMember(t.client, owner, 'ida');
     await setQuota(ida.userId, MB);
     const url = await createUpload(ida.access, { 'Upload-Defer-Length': '1', 'Upload-Metadata': metadata({ filename: 'ok.bin' }) });
-    assert.equal((await send('PATCH', url, ida.access, { 'Content-Type': OCTET, 'Upload-Offset': '0' }, Buffer.alloc(600 * KB, 1))).status, 204);
-    const last = await send('PATCH', url, ida.access, { 'Content-Type': OCTET, 'Upload-Offset': String(600 * KB), 'Upload-Length': String(MB) }, Buffer.alloc(MB - 600 * KB, 2));
+    assert.equal(
+      (await send('PATCH', url, ida.access, { 'Content-Type': OCTET, 'Upload-Offset': '0' }, Buffer.alloc(600 * KB, 1))).status,
+      204,
+    );
+    const last = await send(
+      'PATCH',
+      url,
+      ida.access,
+      { 'Content-Type': OCTET, 'Upload-Offset': String(600 * KB), 'Upload-Length': String(MB) },
+      Buffer.alloc(MB - 600 * KB, 2),
+    );
     assert.equal(last.status, 204, last.text);
     assert.ok(last.headers['service-node-id']);
     assert.equal(await quotaUsed(ida.access), MB);
@@ -259,7 +273,10 @@ describe('access is checked again when an upload completes', () => {
 
   test('a completing PATCH still streaming when the uploader loses access does not become a file in the folder', async () => {
     await shareWithJo();
-    const url = await createUpload(jo.access, { 'Upload-Length': String(200 * KB), 'Upload-Metadata': metadata({ filename: 'late.bin', parent_id: shared }) });
+    const url = await createUpload(jo.access, {
+      'Upload-Length': String(200 * KB),
+      'Upload-Metadata': metadata({ filename: 'late.bin', parent_id: shared }),
+    });
     const { req, answer } = request('PATCH', url, jo.access, { 'Content-Type': OCTET, 'Upload-Offset': '0', 'Content-Length': 200 * KB });
     req.write(Buffer.alloc(100 * KB, 1));
     // The first half is on disk before access goes away.
@@ -275,7 +292,10 @@ describe('access is checked again when an upload completes', () => {
 
   test('an upload whose bytes were all on disk before its uploader lost access is not completed by a HEAD', async () => {
     await shareWithJo();
-    const url = await createUpload(jo.access, { 'Upload-Length': '10', 'Upload-Metadata': metadata({ filename: 'crashed.bin', parent_id: shared }) });
+    const url = await createUpload(jo.access, {
+      'Upload-Length': '10',
+      'Upload-Metadata': metadata({ filename: 'crashed.bin', parent_id: shared }),
+    });
     assert.equal((await send('PATCH', url, jo.access, { 'Content-Type': OCTET, 'Upload-Offset': '0' }, Buffer.from('12345'))).status, 204);
     await revokeJo();
     // The state a crash leaves when the last bytes were written and the completion never ran:
@@ -311,14 +331,25 @@ describe('termination and append take the same lock', () => {
     try {
       const kim = await setupOwner(s.client);
       for (let round = 0; round < 30; round++) {
-        const created = await send('POST', `${s.api}/uploads`, kim.access, { 'Upload-Length': String(MB), 'Upload-Metadata': metadata({ filename: `race-${round}.bin` }) });
+        const created = await send('POST', `${s.api}/uploads`, kim.access, {
+          'Upload-Length': String(MB),
+          'Upload-Metadata': metadata({ filename: `race-${round}.bin` }),
+        });
         assert.equal(created.status, 201, created.text);
         const url = new URL(created.headers.location!, s.url).toString();
         const temp = path.join(s.dataDir, 'files', 'tmp', `${url.split('/').pop()}.upload`);
-        const size = () => fs.stat(temp).then((st) => st.size, () => null);
+        const size = () =>
+          fs.stat(temp).then(
+            (st) => st.size,
+            () => null,
+          );
         // Half the rounds cut in while the PATCH streams, half send both at the same moment.
         const streaming = round % 2 === 0;
-        const { req, answer } = request('PATCH', url, kim.access, { 'Content-Type': OCTET, 'Upload-Offset': '0', 'Content-Length': 256 * KB });
+        const { req, answer } = request('PATCH', url, kim.access, {
+          'Content-Type': OCTET,
+          'Upload-Offset': '0',
+          'Content-Length': 256 * KB,
+        });
         req.on('error', () => {});
         if (streaming) {
           req.write(Buffer.alloc(128 * KB, 1));

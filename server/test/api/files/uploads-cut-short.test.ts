@@ -30,7 +30,11 @@ async function start(dataDir?: string): Promise<TestServer> {
 }
 
 function tus(url: string, who: SignedIn, method: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Response> {
-  return fetch(url, { method, headers: { authorization: `Bearer ${who.access}`, 'Tus-Resumable': TUS, ...headers }, body: body as BodyInit | undefined });
+  return fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${who.access}`, 'Tus-Resumable': TUS, ...headers },
+    body: body as BodyInit | undefined,
+  });
 }
 
 interface CutShort {
@@ -45,15 +49,28 @@ interface CutShort {
  * the content id recorded, no node. `moved`: the file was already moved into blobs/ when the
  * commit failed. `expired`: and a day has gone by since.
  */
-async function cutShortUpload(t: TestServer, who: SignedIn, options: { name: string; parentId?: string; moved: boolean; expired?: boolean }): Promise<CutShort> {
+async function cutShortUpload(
+  t: TestServer,
+  who: SignedIn,
+  options: { name: string; parentId?: string; moved: boolean; expired?: boolean },
+): Promise<CutShort> {
   const data = crypto.randomBytes(50_000);
   const metadata = [`filename ${Buffer.from(options.name).toString('base64')}`];
   if (options.parentId) metadata.push(`parent_id ${Buffer.from(options.parentId).toString('base64')}`);
-  const created = await tus(`${t.api}/uploads`, who, 'POST', { 'Upload-Length': String(data.length), 'Upload-Metadata': metadata.join(',') });
+  const created = await tus(`${t.api}/uploads`, who, 'POST', {
+    'Upload-Length': String(data.length),
+    'Upload-Metadata': metadata.join(','),
+  });
   assert.equal(created.status, 201);
   const url = new URL(created.headers.get('location')!, t.url).href;
   const id = url.split('/').pop()!;
-  const patched = await tus(url, who, 'PATCH', { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data.subarray(0, data.length - 1));
+  const patched = await tus(
+    url,
+    who,
+    'PATCH',
+    { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    data.subarray(0, data.length - 1),
+  );
   assert.equal(patched.status, 204);
 
   const temp = path.join(t.dataDir, 'files', 'tmp', `${id}.upload`);
@@ -144,7 +161,10 @@ describe('an upload whose completion a full disk cut short', () => {
     const owner = await setupOwner(t.client);
     const bob = await createMember(t.client, owner, 'bob');
     const folder = await createFolder(t.client, owner, 'Shared photos');
-    assert.equal((await t.client.post(`/nodes/${folder.id}/permissions`, { user_id: bob.userId, role: 'editor' }, { token: owner.access })).status, 201);
+    assert.equal(
+      (await t.client.post(`/nodes/${folder.id}/permissions`, { user_id: bob.userId, role: 'editor' }, { token: owner.access })).status,
+      201,
+    );
     const cut = await cutShortUpload(t, bob, { name: 'bobs.jpg', parentId: folder.id, moved: true });
     assert.equal((await t.client.delete(`/nodes/${folder.id}/permissions/${bob.userId}`, { token: owner.access })).status, 204);
 
@@ -160,8 +180,13 @@ describe('an upload whose completion a full disk cut short', () => {
 
     await t.server.close();
     await start(dataDir);
-    const held = () => fs.readdirSync(path.join(dataDir, 'files', 'holding'), { recursive: true }).map(String).filter((f) => f.endsWith(cut.blob));
-    for (let i = 0; i < 400 && !(fs.existsSync(path.join(dataDir, 'files', 'holding')) && held().length === 1); i++) await new Promise((r) => setTimeout(r, 25));
+    const held = () =>
+      fs
+        .readdirSync(path.join(dataDir, 'files', 'holding'), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(cut.blob));
+    for (let i = 0; i < 400 && !(fs.existsSync(path.join(dataDir, 'files', 'holding')) && held().length === 1); i++)
+      await new Promise((r) => setTimeout(r, 25));
     assert.equal(held().length, 1, 'the clean-up took it to the holding folder');
     assert.ok(!fs.existsSync(path.join(dataDir, 'files', 'blobs', cut.blob.slice(-2), cut.blob)));
   });

@@ -130,7 +130,8 @@ async function tempFiles(dataDir: string): Promise<string[]> {
 
 /** A tiny valid PNG (1x1). */
 const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+    '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
   'hex',
 );
 
@@ -165,14 +166,20 @@ describe('uploads with tus-js-client', () => {
       });
       upload.start();
     });
-    assert.deepEqual(patches, [0, 1, 2, 3, 4].map((n) => n * MiB));
+    assert.deepEqual(
+      patches,
+      [0, 1, 2, 3, 4].map((n) => n * MiB),
+    );
     const node = await getNode(owner.access, nodeId);
     assert.equal(node.type, 'file');
     assert.equal(node.name, 'big.bin');
     assert.equal(node.parent_id, parent);
     assert.equal(node.size, 5 * MiB);
     assert.equal(node.version, 1);
-    assert.deepEqual((await children(owner.access, parent)).map((n) => n.id), [nodeId]);
+    assert.deepEqual(
+      (await children(owner.access, parent)).map((n) => n.id),
+      [nodeId],
+    );
     assert.ok((await download(owner.access, nodeId)).equals(data));
     assert.deepEqual(await tempFiles(t.dataDir), []);
   });
@@ -241,7 +248,10 @@ describe('uploads with tus-js-client', () => {
 
   test('a completed upload answers its node again: HEAD and a repeated completing PATCH give Service-Node-Id, no second node is made, and DELETE forgets the upload but keeps the file', async () => {
     const parent = await folder(owner.access, 'Lost answers');
-    const { url } = await create(owner.access, { 'Upload-Length': '6', 'Upload-Metadata': metadata({ filename: 'once.txt', parent_id: parent }) });
+    const { url } = await create(owner.access, {
+      'Upload-Length': '6',
+      'Upload-Metadata': metadata({ filename: 'once.txt', parent_id: parent }),
+    });
     assert.equal((await patch(url, owner.access, 0, Buffer.from('abc'))).status, 204);
     const last = await patch(url, owner.access, 3, Buffer.from('def'));
     assert.equal(last.status, 204);
@@ -260,7 +270,10 @@ describe('uploads with tus-js-client', () => {
     // Terminating the finished upload forgets the upload, never the file it became.
     assert.equal((await raw(url, 'DELETE', owner.access)).status, 204);
     assertError(await raw(url, 'HEAD', owner.access), 404, 'not_found', 'HEAD');
-    assert.deepEqual((await children(owner.access, parent)).map((n) => n.id), [nodeId]);
+    assert.deepEqual(
+      (await children(owner.access, parent)).map((n) => n.id),
+      [nodeId],
+    );
     assert.equal((await download(owner.access, nodeId)).toString(), 'abcdef');
     assert.equal((await head(url, bob.access)).status, 404);
   });
@@ -337,7 +350,13 @@ describe('the tus protocol over raw HTTP', () => {
     for (const ext of ['creation', 'creation-with-upload', 'creation-defer-length', 'termination', 'expiration', 'checksum']) {
       assert.ok(extensions.includes(ext), ext);
     }
-    assert.deepEqual((res.headers.get('tus-checksum-algorithm') ?? '').split(',').map((s) => s.trim()).sort(), ['sha1', 'sha256']);
+    assert.deepEqual(
+      (res.headers.get('tus-checksum-algorithm') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .sort(),
+      ['sha1', 'sha256'],
+    );
     assert.match(res.headers.get('tus-max-size') ?? '', /^[1-9]\d*$/);
   });
 
@@ -513,7 +532,10 @@ describe('the tus protocol over raw HTTP', () => {
   });
 
   test('an Upload-Length of 0 completes at creation and answers Service-Node-Id', async () => {
-    const res = await raw(uploadsUrl(), 'POST', owner.access, { 'Upload-Length': '0', 'Upload-Metadata': metadata({ filename: 'empty.txt' }) });
+    const res = await raw(uploadsUrl(), 'POST', owner.access, {
+      'Upload-Length': '0',
+      'Upload-Metadata': metadata({ filename: 'empty.txt' }),
+    });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.headers.get('upload-offset'), '0');
     const nodeId = res.headers.get('service-node-id');
@@ -618,20 +640,29 @@ describe('the tus protocol over raw HTTP', () => {
   test('a parent folder in another account is 404, a parent in the trash is 409 in_trash, a file as parent is 400', async () => {
     const bobs = await folder(bob.access, 'Bob private');
     assertError(
-      await raw(uploadsUrl(), 'POST', owner.access, { 'Upload-Length': '3', 'Upload-Metadata': metadata({ filename: 'x.txt', parent_id: bobs }) }),
+      await raw(uploadsUrl(), 'POST', owner.access, {
+        'Upload-Length': '3',
+        'Upload-Metadata': metadata({ filename: 'x.txt', parent_id: bobs }),
+      }),
       404,
       'not_found',
     );
     const trashed = await folder(owner.access, 'Going away');
     assert.equal((await t.client.delete(`/nodes/${trashed}`, { token: owner.access })).status, 200);
     assertError(
-      await raw(uploadsUrl(), 'POST', owner.access, { 'Upload-Length': '3', 'Upload-Metadata': metadata({ filename: 'x.txt', parent_id: trashed }) }),
+      await raw(uploadsUrl(), 'POST', owner.access, {
+        'Upload-Length': '3',
+        'Upload-Metadata': metadata({ filename: 'x.txt', parent_id: trashed }),
+      }),
       409,
       'in_trash',
     );
     const file = await uploadFile(t.api, owner.access, Buffer.from('f'), { filename: 'a-file.txt' });
     assertError(
-      await raw(uploadsUrl(), 'POST', owner.access, { 'Upload-Length': '3', 'Upload-Metadata': metadata({ filename: 'x.txt', parent_id: file }) }),
+      await raw(uploadsUrl(), 'POST', owner.access, {
+        'Upload-Length': '3',
+        'Upload-Metadata': metadata({ filename: 'x.txt', parent_id: file }),
+      }),
       400,
       'invalid_input',
     );
@@ -645,8 +676,16 @@ describe('the tus protocol over raw HTTP', () => {
   });
 
   test('malformed Upload-Metadata is refused 400', async () => {
-    assertError(await raw(uploadsUrl(), 'POST', owner.access, { 'Upload-Length': '3', 'Upload-Metadata': 'filename !!notbase64' }), 400, 'invalid_input');
-    assertError(await raw(uploadsUrl(), 'POST', owner.access, { 'Upload-Length': '3', 'Upload-Metadata': 'a YQ==,a YQ==' }), 400, 'invalid_input');
+    assertError(
+      await raw(uploadsUrl(), 'POST', owner.access, { 'Upload-Length': '3', 'Upload-Metadata': 'filename !!notbase64' }),
+      400,
+      'invalid_input',
+    );
+    assertError(
+      await raw(uploadsUrl(), 'POST', owner.access, { 'Upload-Length': '3', 'Upload-Metadata': 'a YQ==,a YQ==' }),
+      400,
+      'invalid_input',
+    );
   });
 });
 
@@ -743,7 +782,11 @@ describe('quota', () => {
         uploadsUrl(),
         'POST',
         carol.access,
-        { 'Upload-Length': '1000', 'Content-Type': OCTET, 'Upload-Checksum': `sha1 ${crypto.createHash('sha1').update('other').digest('base64')}` },
+        {
+          'Upload-Length': '1000',
+          'Content-Type': OCTET,
+          'Upload-Checksum': `sha1 ${crypto.createHash('sha1').update('other').digest('base64')}`,
+        },
         body,
       );
       assertError(badSum, 460, 'checksum_mismatch');
@@ -751,7 +794,11 @@ describe('quota', () => {
         uploadsUrl(),
         'POST',
         carol.access,
-        { 'Upload-Length': '1000', 'Content-Type': OCTET, 'Upload-Checksum': `md5 ${crypto.createHash('md5').update(body).digest('base64')}` },
+        {
+          'Upload-Length': '1000',
+          'Content-Type': OCTET,
+          'Upload-Checksum': `md5 ${crypto.createHash('md5').update(body).digest('base64')}`,
+        },
         body,
       );
       assertError(unsupported, 400, 'checksum_algorithm_unsupported');
@@ -812,7 +859,10 @@ describe('quota', () => {
     const used = await quotaUsed(carol.access);
     await setQuota(carol.userId, used + 1000);
     try {
-      const { url } = await create(carol.access, { 'Upload-Length': '800', 'Upload-Metadata': metadata({ filename: 'late.bin', parent_id: parent }) });
+      const { url } = await create(carol.access, {
+        'Upload-Length': '800',
+        'Upload-Metadata': metadata({ filename: 'late.bin', parent_id: parent }),
+      });
       assert.equal((await patch(url, carol.access, 0, Buffer.alloc(400, 1))).status, 204);
       // Meanwhile the admin lowers the quota.
       await setQuota(carol.userId, used + 500);
@@ -947,7 +997,11 @@ describe('events', () => {
         assert.ok(m.payload.offset > 0 && m.payload.offset <= 5 * MiB);
       }
       const offsets = progress.map((m) => m.payload.offset);
-      assert.deepEqual(offsets, [...offsets].sort((a, b) => a - b), 'offsets only grow');
+      assert.deepEqual(
+        offsets,
+        [...offsets].sort((a, b) => a - b),
+        'offsets only grow',
+      );
       assertAtMostFourPerSecond(progress);
       // Another account hears nothing of it.
       assert.deepEqual(

@@ -21,7 +21,11 @@ let folderId: string;
 let folderLink: string;
 let photoId: string;
 
-async function get(route: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Headers; body: Buffer }> {
+async function get(
+  route: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Headers; body: Buffer }> {
   const res = await fetch(t.api + route, { method, headers });
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
 }
@@ -63,7 +67,9 @@ before(async () => {
   scriptLink = await link(scriptId);
   const folder = await t.client.post('/nodes/folder', { name: 'Shared album' }, { token: owner.access });
   folderId = folder.body.id;
-  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#996633' } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#996633' } })
+    .jpeg()
+    .toBuffer();
   photoId = await uploadFile(t.api, owner.access, jpeg, { filename: 'photo.jpg', parentId: folderId });
   folderLink = await link(folderId);
   await t.server.mediaIdle();
@@ -85,8 +91,12 @@ describe('a script is never served as a script', () => {
     }
   });
 
-  test('a script inside a shared folder, through the folder\'s link, is plain bytes too', async () => {
-    const inner = await uploadFile(t.api, owner.access, SCRIPT, { filename: 'inner.mjs', filetype: 'application/javascript', parentId: folderId });
+  test("a script inside a shared folder, through the folder's link, is plain bytes too", async () => {
+    const inner = await uploadFile(t.api, owner.access, SCRIPT, {
+      filename: 'inner.mjs',
+      filetype: 'application/javascript',
+      parentId: folderId,
+    });
     for (const [how, request] of await everyDownloadOf(inner, folderLink, inner)) {
       const got = await request();
       assert.ok(got.status === 200 || got.status === 206, `${how}: ${got.status}`);
@@ -116,7 +126,9 @@ describe('a script is never served as a script', () => {
 
 describe('what may be shown in place', () => {
   test('a photo, a video, a song and a PDF asked inline keep their type, inline, under the sandbox CSP; without inline they are attachments of plain bytes', async () => {
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#00ff00' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#00ff00' } })
+      .png()
+      .toBuffer();
     const files: [string, Buffer, string][] = [
       ['dot.png', png, 'image/png'],
       ['clip.mp4', Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(64)]), 'video/mp4'],

@@ -87,7 +87,11 @@ function assertRawEnvelope(res: RawAnswer, status: number, code: string): void {
 
 describe('compressed request bodies', () => {
   const login = (body: Buffer, encoding: string) =>
-    fetch(`${t.api}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: body as BodyInit });
+    fetch(`${t.api}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      body: body as BodyInit,
+    });
 
   async function envelope(res: Response, status: number, code: string): Promise<void> {
     const text = await res.text();
@@ -122,7 +126,10 @@ describe('compressed request bodies', () => {
 
   test('a gzip bomb stops at the body limit: 413 payload_too_large, and the server keeps answering', async () => {
     // 64 MiB of spaces (valid JSON whitespace) in about 64 KiB: only the limit stops it.
-    const bomb = zlib.gzipSync(Buffer.concat([Buffer.from('{"username":"owner","password":"'), Buffer.alloc(64 * 1024 * 1024, 0x61), Buffer.from('"}')]), { level: 9 });
+    const bomb = zlib.gzipSync(
+      Buffer.concat([Buffer.from('{"username":"owner","password":"'), Buffer.alloc(64 * 1024 * 1024, 0x61), Buffer.from('"}')]),
+      { level: 9 },
+    );
     assert.ok(bomb.length < 200 * 1024);
     const before = process.memoryUsage().rss;
     await envelope(await login(bomb, 'gzip'), 413, 'payload_too_large');
@@ -141,7 +148,10 @@ describe('WebSocket handshakes that are not', () => {
 
   function upgrade(lines: Record<string, string>, method = 'GET', path = '/api/v1/ws'): Promise<RawAnswer> {
     const headers = { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${owner.access}`, Connection: 'Upgrade', ...lines };
-    const text = Object.entries(headers).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const text = Object.entries(headers)
+      .filter(([, v]) => v !== '')
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     return rawRequest(`${method} ${path} HTTP/1.1\r\n${text}\r\n`);
   }
 
@@ -167,7 +177,10 @@ describe('WebSocket handshakes that are not', () => {
   });
 
   test('a POST upgrade answers 405 method_not_allowed with Allow: GET', async () => {
-    const res = await upgrade({ Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': KEY, 'Content-Length': '0' }, 'POST');
+    const res = await upgrade(
+      { Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': KEY, 'Content-Length': '0' },
+      'POST',
+    );
     assertRawEnvelope(res, 405, 'method_not_allowed');
     assert.equal(res.headers.allow, 'GET');
   });
@@ -226,11 +239,37 @@ describe('what the HTTP parser refuses', () => {
     ['Expect: bogus', () => `GET /api/v1/status HTTP/1.1\r\n${host()}Expect: bogus\r\n\r\n`, 417, 'expectation_failed'],
     ['a malformed header name', () => `GET /api/v1/status HTTP/1.1\r\n${host()}Bad Header: x\r\n\r\n`, 400, 'malformed_request'],
     ['control bytes in a header value', () => `GET /api/v1/status HTTP/1.1\r\n${host()}X-A: a\x01b\r\n\r\n`, 400, 'malformed_request'],
-    ['Content-Length with Transfer-Encoding', () => `POST /api/v1/auth/login HTTP/1.1\r\n${host()}Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400, 'malformed_request'],
-    ['a negative Content-Length', () => `POST /api/v1/auth/login HTTP/1.1\r\n${host()}Content-Length: -1\r\n\r\n`, 400, 'malformed_request'],
-    ['a doubled Content-Length', () => `POST /api/v1/auth/login HTTP/1.1\r\n${host()}Content-Length: 3\r\nContent-Length: 4\r\n\r\nabcd`, 400, 'malformed_request'],
-    ['a bad chunk size', () => `POST /api/v1/auth/login HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`, 400, 'malformed_request'],
-    ['an unknown Transfer-Encoding', () => `POST /api/v1/auth/login HTTP/1.1\r\n${host()}Transfer-Encoding: gzip\r\n\r\n`, 400, 'malformed_request'],
+    [
+      'Content-Length with Transfer-Encoding',
+      () => `POST /api/v1/auth/login HTTP/1.1\r\n${host()}Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      400,
+      'malformed_request',
+    ],
+    [
+      'a negative Content-Length',
+      () => `POST /api/v1/auth/login HTTP/1.1\r\n${host()}Content-Length: -1\r\n\r\n`,
+      400,
+      'malformed_request',
+    ],
+    [
+      'a doubled Content-Length',
+      () => `POST /api/v1/auth/login HTTP/1.1\r\n${host()}Content-Length: 3\r\nContent-Length: 4\r\n\r\nabcd`,
+      400,
+      'malformed_request',
+    ],
+    [
+      'a bad chunk size',
+      () =>
+        `POST /api/v1/auth/login HTTP/1.1\r\n${host()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`,
+      400,
+      'malformed_request',
+    ],
+    [
+      'an unknown Transfer-Encoding',
+      () => `POST /api/v1/auth/login HTTP/1.1\r\n${host()}Transfer-Encoding: gzip\r\n\r\n`,
+      400,
+      'malformed_request',
+    ],
     ['no Host on HTTP/1.1', () => 'GET /api/v1/status HTTP/1.1\r\n\r\n', 400, 'malformed_request'],
     ['the HTTP/2 preface', () => 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 505, 'http_version_unsupported'],
     ['HTTP/9.9', () => `GET /api/v1/status HTTP/9.9\r\n${host()}\r\n`, 505, 'http_version_unsupported'],

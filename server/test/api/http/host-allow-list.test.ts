@@ -54,7 +54,7 @@ function upgradeWithHost(t: TestServer, host: string, token: string): Promise<{ 
   });
 }
 
-describe('only the server\'s own names are answered (issue 12, finding 13)', () => {
+describe("only the server's own names are answered (issue 12, finding 13)", () => {
   let t: TestServer;
   let owner: SignedIn;
   before(async () => {
@@ -109,7 +109,7 @@ describe('only the server\'s own names are answered (issue 12, finding 13)', () 
     assert.equal(JSON.parse(refused.body).error.code, 'misdirected_request');
   });
 
-  test('localhost, 127.0.0.1, [::1], the machine\'s own addresses and name, any *.local name and the HOST_NAMES names are answered', async () => {
+  test("localhost, 127.0.0.1, [::1], the machine's own addresses and name, any *.local name and the HOST_NAMES names are answered", async () => {
     const port = new URL(t.url).port;
     const hosts = [
       `localhost:${port}`,
@@ -129,8 +129,8 @@ describe('only the server\'s own names are answered (issue 12, finding 13)', () 
   });
 });
 
-describe('link URLs never come from the request\'s Host (issue 12, finding 13)', () => {
-  test('with PUBLIC_URL set, a link\'s url is on that origin whatever Host the request carried, and that name is answered', async () => {
+describe("link URLs never come from the request's Host (issue 12, finding 13)", () => {
+  test("with PUBLIC_URL set, a link's url is on that origin whatever Host the request carried, and that name is answered", async () => {
     const t = await startTestServer({ publicUrl: 'http://hearth.example.org:8420/' });
     try {
       const owner = await setupOwner(t.client);
@@ -146,7 +146,7 @@ describe('link URLs never come from the request\'s Host (issue 12, finding 13)',
     }
   });
 
-  test('an invite\'s url is on PUBLIC_URL too, whatever Host the owner\'s request carried', async () => {
+  test("an invite's url is on PUBLIC_URL too, whatever Host the owner's request carried", async () => {
     const t = await startTestServer({ publicUrl: 'http://hearth.example.org:8420' });
     try {
       const owner = await setupOwner(t.client);
@@ -160,7 +160,7 @@ describe('link URLs never come from the request\'s Host (issue 12, finding 13)',
     }
   });
 
-  test('without PUBLIC_URL, a link\'s url is on the detected origin (the address the server listens on), not the name the request used', async () => {
+  test("without PUBLIC_URL, a link's url is on the detected origin (the address the server listens on), not the name the request used", async () => {
     const t = await startTestServer();
     try {
       const owner = await setupOwner(t.client);

@@ -359,7 +359,10 @@ describe('OpenAPI', () => {
     assert.ok(codesOf('/me/profile', 'patch').includes('must_change_password'));
     assert.ok(codesOf('/admin/users/{id}', 'patch').includes('last_admin'));
     assert.ok(doc.paths['/auth/login'].post.responses['202'], 'login documents the 202 pending response');
-    assert.ok(doc.paths['/ws'].get.security.some((s: any) => 'queryToken' in s), '/ws accepts ?access_token');
+    assert.ok(
+      doc.paths['/ws'].get.security.some((s: any) => 'queryToken' in s),
+      '/ws accepts ?access_token',
+    );
     assert.ok(!doc.paths['/me'].get.security.some((s: any) => 'queryToken' in s), '/me does not accept ?access_token');
   });
 });

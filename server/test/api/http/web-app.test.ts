@@ -141,7 +141,10 @@ test('a script goes out as the Brotli or gzip copy the build made, whichever the
     assert.match(res.headers.vary ?? '', /Accept-Encoding/, accept);
     assert.match(res.headers['content-type'] ?? '', /text\/javascript/, accept);
     tags.add(`${expected} ${res.headers.etag}`);
-    const again = await rawGet('/assets/big-9f8e7d.js', { ...(accept ? { 'accept-encoding': accept } : {}), 'if-none-match': res.headers.etag! });
+    const again = await rawGet('/assets/big-9f8e7d.js', {
+      ...(accept ? { 'accept-encoding': accept } : {}),
+      'if-none-match': res.headers.etag!,
+    });
     assert.equal(again.status, 304, accept);
   }
   assert.equal(new Set([...tags].map((tag) => tag.split(' ')[1])).size, 3, `one tag per encoding: ${[...tags].join(', ')}`);
@@ -151,7 +154,7 @@ test('a script goes out as the Brotli or gzip copy the build made, whichever the
   assert.equal(plain.body.toString(), 'console.log("app")');
 });
 
-test('a shared link\'s page (/s/<token>) is share.html, the entry that loads none of the app, once the build has it; other app routes stay index.html', async () => {
+test("a shared link's page (/s/<token>) is share.html, the entry that loads none of the app, once the build has it; other app routes stay index.html", async () => {
   const share = '<!doctype html><html><head><script type="module" src="/assets/share-4d5e6f.js"></script></head><body></body></html>';
   await fs.writeFile(path.join(webDir, 'share.html'), share);
   try {

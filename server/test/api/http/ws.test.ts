@@ -215,7 +215,10 @@ describe('event scoping and message shape', () => {
     await sentinel('after-member-patch');
     for (const ws of [wsOwner, wsAlice, wsBob]) {
       const got = await ws.until(isSentinel('after-member-patch'));
-      assert.deepEqual(got.map((m) => m.payload.settings.server_name), ['after-member-patch']);
+      assert.deepEqual(
+        got.map((m) => m.payload.settings.server_name),
+        ['after-member-patch'],
+      );
     }
   });
 
@@ -224,7 +227,10 @@ describe('event scoping and message shape', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     await sentinel('after-quota');
     const forAlice = await wsAlice.until(isSentinel('after-quota'));
-    assert.deepEqual(forAlice.map((m) => m.type), ['quota.updated', 'server.settings_changed']);
+    assert.deepEqual(
+      forAlice.map((m) => m.type),
+      ['quota.updated', 'server.settings_changed'],
+    );
     const quota = forAlice[0]!;
     assert.deepEqual(Object.keys(quota).sort(), ['at', 'payload', 'type']);
     assert.equal(quota.payload.user_id, alice.userId);
@@ -232,7 +238,11 @@ describe('event scoping and message shape', () => {
     assert.equal(typeof quota.payload.used, 'number');
     for (const ws of [wsOwner, wsBob]) {
       const got = await ws.until(isSentinel('after-quota'));
-      assert.deepEqual(got.map((m) => m.type), ['server.settings_changed'], 'quota.updated leaked to another account');
+      assert.deepEqual(
+        got.map((m) => m.type),
+        ['server.settings_changed'],
+        'quota.updated leaked to another account',
+      );
     }
   });
 
@@ -271,7 +281,10 @@ describe('event scoping and message shape', () => {
     );
     for (const ws of [wsOwner, wsAlice]) {
       const got = await ws.until(isSentinel('after-device'));
-      assert.ok(got.every((m) => m.type === 'server.settings_changed'), JSON.stringify(got.map((m) => m.type)));
+      assert.ok(
+        got.every((m) => m.type === 'server.settings_changed'),
+        JSON.stringify(got.map((m) => m.type)),
+      );
     }
   });
 
@@ -305,13 +318,16 @@ describe('session.revoked', () => {
     return [a, b, await Client.bearer(t, a), await Client.bearer(t, b)];
   }
 
-  test('POST /auth/logout sends session.revoked to that session\'s socket and closes it with 4001; another session stays open', async () => {
+  test("POST /auth/logout sends session.revoked to that session's socket and closes it with 4001; another session stays open", async () => {
     const [a, b, wsA, wsB] = await twoSessions();
     try {
       const res = await t.client.post('/auth/logout', undefined, { token: a.access });
       assert.equal(res.status, 204);
       const got = await wsA.until(isType('session.revoked'));
-      assert.deepEqual(got.map((m) => m.type), ['session.revoked']);
+      assert.deepEqual(
+        got.map((m) => m.type),
+        ['session.revoked'],
+      );
       assert.equal(got[0]!.payload.session_id, a.sessionId);
       assert.equal(got[0]!.payload.reason, 'logout');
       const closed = await wsA.closed;
@@ -331,7 +347,7 @@ describe('session.revoked', () => {
     }
   });
 
-  test('DELETE /sessions/:id from another session closes the signed-out session\'s socket with 4001 and keeps the caller\'s open', async () => {
+  test("DELETE /sessions/:id from another session closes the signed-out session's socket with 4001 and keeps the caller's open", async () => {
     const [a, b, wsA, wsB] = await twoSessions();
     try {
       const res = await t.client.delete(`/sessions/${a.sessionId}`, { token: b.access });
@@ -342,7 +358,7 @@ describe('session.revoked', () => {
       assert.equal((await wsA.closed).code, 4001);
       await wsB.until(isType('session.revoked'));
       await new Promise((r) => setTimeout(r, 100));
-      assert.ok(wsB.isOpen, 'the caller\'s own socket must stay open');
+      assert.ok(wsB.isOpen, "the caller's own socket must stay open");
     } finally {
       wsA.close();
       wsB.close();
@@ -510,7 +526,10 @@ describe('bounded queue per connection', () => {
       for (let i = 1; i < seqs.length; i++) assert.ok(seqs[i]! > seqs[i - 1]!, 'messages stay in order');
       // The newest were kept: the final queue-full of messages arrived without a gap.
       const tail = seqs.slice(-256);
-      assert.deepEqual(tail, Array.from({ length: 256 }, (_, i) => TOTAL - 256 + i));
+      assert.deepEqual(
+        tail,
+        Array.from({ length: 256 }, (_, i) => TOTAL - 256 + i),
+      );
       assert.ok(seqs[0]! === 0, 'the first messages went out before the socket filled up');
     } finally {
       healthy.close();
@@ -537,10 +556,7 @@ describe('heartbeat', () => {
       // Periods are counted in the normal client's pings, not in wall-clock time, so a loaded
       // machine cannot fail this. The mute client's own ping is not counted: the server's
       // terminate() resets the socket, and a reset discards what the client had not read yet.
-      const closed = await Promise.race([
-        mute.closed,
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
-      ]);
+      const closed = await Promise.race([mute.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000))]);
       assert.notEqual(closed, null, 'the silent client was not terminated');
       const periodsBeforeTermination = pingsToNormal;
       assert.ok(periodsBeforeTermination >= 1, 'the server pinged before giving up');

@@ -147,10 +147,14 @@ describe('PATCH /me/password', () => {
     assert.ok(!sessions.body.items.some((s: any) => s.id === other.sessionId));
   });
 
-  test('another account\'s sessions are untouched by a password change', async () => {
+  test("another account's sessions are untouched by a password change", async () => {
     const ivy = await createMember(t.client, owner, 'ivy');
     const jon = await createMember(t.client, owner, 'jon');
-    const res = await t.client.patch('/me/password', { current_password: ivy.password, new_password: 'ivy-new-password-1' }, { token: ivy.access });
+    const res = await t.client.patch(
+      '/me/password',
+      { current_password: ivy.password, new_password: 'ivy-new-password-1' },
+      { token: ivy.access },
+    );
     assert.equal(res.status, 204);
     assert.equal((await t.client.get('/me', { token: jon.access })).status, 200);
   });
@@ -227,9 +231,15 @@ describe('GET /users', () => {
     await t.client.patch('/me/profile', { display_name: 'Patricia Quux' }, { token: pat.access });
     const byUsername = await t.client.get('/users?q=OLG', { token: olga.access });
     assert.equal(byUsername.status, 200);
-    assert.deepEqual(byUsername.body.items.map((u: any) => u.id), [olga.userId]);
+    assert.deepEqual(
+      byUsername.body.items.map((u: any) => u.id),
+      [olga.userId],
+    );
     const byDisplay = await t.client.get(`/users?q=${encodeURIComponent('quux')}`, { token: olga.access });
-    assert.deepEqual(byDisplay.body.items.map((u: any) => u.name), ['Patricia Quux']);
+    assert.deepEqual(
+      byDisplay.body.items.map((u: any) => u.name),
+      ['Patricia Quux'],
+    );
     const none = await t.client.get('/users?q=zzz-nobody', { token: olga.access });
     assert.deepEqual(none.body.items, []);
     // LIKE wildcards in q are taken literally.
@@ -250,7 +260,10 @@ describe('GET /users', () => {
       cursor = page.body.next_cursor;
       if (cursor === null) break;
     }
-    assert.deepEqual(seen, all.body.items.map((u: any) => u.id));
+    assert.deepEqual(
+      seen,
+      all.body.items.map((u: any) => u.id),
+    );
     assertError(await t.client.get('/users?cursor=not-a-cursor', { token: owner.access }), 400, 'invalid_cursor');
     assertError(await t.client.get('/users?limit=0', { token: owner.access }), 400, 'invalid_input');
   });
@@ -270,7 +283,7 @@ describe('temporary passwords', () => {
       assertError(await t.client.post('/auth/refresh', { refresh_token: s.refresh }), 401, 'invalid_refresh_token');
     }
     assertError(await t.client.post('/auth/login', { username: 'quin', password: quin.password }), 401, 'invalid_credentials');
-    assert.equal((await t.client.get('/me', { token: owner.access })).status, 200, 'the admin\'s own session is untouched');
+    assert.equal((await t.client.get('/me', { token: owner.access })).status, 200, "the admin's own session is untouched");
   });
 
   test('signing in with the temporary password works and reports must_change_password; the token may read and change the password only', async () => {

@@ -101,7 +101,7 @@ describe('PATCH /admin/users/:id', () => {
     assertError(await t.client.get('/admin/users', { token: bob.access }), 403, 'forbidden');
   });
 
-  test('an admin sets and clears one account\'s quota, which GET /me reports', async () => {
+  test("an admin sets and clears one account's quota, which GET /me reports", async () => {
     const set = await t.client.patch(`/admin/users/${alice.userId}`, { quota_bytes: 5_000_000 }, { token: owner.access });
     assert.equal(set.status, 200);
     assert.deepEqual(set.body.quota, { used: 0, limit: 5_000_000 });
@@ -177,7 +177,11 @@ describe('PATCH /admin/users/:id', () => {
   });
 
   test('an unknown account id answers 404 not_found', async () => {
-    assertError(await t.client.patch('/admin/users/01NOSUCHUSER000000000000000', { role: 'member' }, { token: owner.access }), 404, 'not_found');
+    assertError(
+      await t.client.patch('/admin/users/01NOSUCHUSER000000000000000', { role: 'member' }, { token: owner.access }),
+      404,
+      'not_found',
+    );
   });
 
   test('bad types in PATCH /admin/users/:id answer 400 invalid_input naming the field', async () => {

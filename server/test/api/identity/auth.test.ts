@@ -153,11 +153,7 @@ describe('setup, registration, sign-in, refresh and sessions (one server)', () =
   test('POST /setup once a user exists answers 409 already_set_up and creates nobody', async () => {
     const res = await t.client.post('/setup', { username: 'intruder', password: 'intruder-password-1' });
     assertError(res, 409, 'already_set_up');
-    assertError(
-      await t.client.post('/auth/login', { username: 'intruder', password: 'intruder-password-1' }),
-      401,
-      'invalid_credentials',
-    );
+    assertError(await t.client.post('/auth/login', { username: 'intruder', password: 'intruder-password-1' }), 401, 'invalid_credentials');
   });
 
   test('POST /auth/register without an invite while self registration is off answers 403 invite_required', async () => {
@@ -305,7 +301,7 @@ describe('setup, registration, sign-in, refresh and sessions (one server)', () =
     assert.equal(typeof mine.user_agent, 'string');
   });
 
-  test('GET /sessions lists only the caller\'s live sessions and marks exactly the calling one current', async () => {
+  test("GET /sessions lists only the caller's live sessions and marks exactly the calling one current", async () => {
     const laptop = await login(t.client, 'alice', 'alice-password-1', { device_name: 'laptop' });
     const tablet = await login(t.client, 'alice', 'alice-password-1', { device_name: 'tablet' });
     const res = await t.client.get('/sessions', { token: laptop.access });
@@ -314,12 +310,23 @@ describe('setup, registration, sign-in, refresh and sessions (one server)', () =
     const ids = res.body.items.map((s: any) => s.id);
     assert.ok(ids.includes(laptop.sessionId));
     assert.ok(ids.includes(tablet.sessionId));
-    assert.ok(!ids.includes(owner.sessionId), 'no other account\'s session is listed');
+    assert.ok(!ids.includes(owner.sessionId), "no other account's session is listed");
     const current = res.body.items.filter((s: any) => s.current);
     assert.equal(current.length, 1);
     assert.equal(current[0].id, laptop.sessionId);
     for (const s of res.body.items) {
-      for (const key of ['id', 'device_name', 'platform', 'user_agent', 'ip', 'created_at', 'last_seen_at', 'approved_at', 'status', 'current']) {
+      for (const key of [
+        'id',
+        'device_name',
+        'platform',
+        'user_agent',
+        'ip',
+        'created_at',
+        'last_seen_at',
+        'approved_at',
+        'status',
+        'current',
+      ]) {
         assert.ok(key in s, `session has ${key}`);
       }
     }
@@ -327,7 +334,7 @@ describe('setup, registration, sign-in, refresh and sessions (one server)', () =
     assert.equal(fromTablet.body.items.find((s: any) => s.current).id, tablet.sessionId);
   });
 
-  test('DELETE /sessions/:id of an own session answers 204; that session\'s tokens die, the caller\'s stay', async () => {
+  test("DELETE /sessions/:id of an own session answers 204; that session's tokens die, the caller's stay", async () => {
     const keeper = await login(t.client, 'alice', 'alice-password-1');
     const victim = await login(t.client, 'alice', 'alice-password-1');
     const res = await t.client.delete(`/sessions/${victim.sessionId}`, { token: keeper.access });
@@ -340,7 +347,7 @@ describe('setup, registration, sign-in, refresh and sessions (one server)', () =
     assertError(await t.client.delete(`/sessions/${victim.sessionId}`, { token: keeper.access }), 404, 'not_found');
   });
 
-  test('DELETE /sessions/:id of another account\'s session answers 404 not_found and leaves it alive', async () => {
+  test("DELETE /sessions/:id of another account's session answers 404 not_found and leaves it alive", async () => {
     const alice = await login(t.client, 'alice', 'alice-password-1');
     const ownerSession = await login(t.client, OWNER.username, OWNER.password);
     assertError(await t.client.delete(`/sessions/${ownerSession.sessionId}`, { token: alice.access }), 404, 'not_found');
@@ -488,7 +495,7 @@ describe('races on a fresh server', () => {
 });
 
 describe('password hash upgrade', () => {
-  test('a sign-in re-hashes a password stored at an older, cheaper cost with the server\'s current cost', async () => {
+  test("a sign-in re-hashes a password stored at an older, cheaper cost with the server's current cost", async () => {
     const dataDir = await makeTempDir();
     const storedHash = () => {
       const db = openConnection(path.join(dataDir, 'hearth.db'), { readonly: true });
@@ -532,7 +539,11 @@ describe('sign-in rate limits (a server per test)', () => {
     try {
       await setupOwner(t.client);
       for (const username of ['ghost-1', 'ghost-2', 'ghost-3']) {
-        assertError(await postFrom('127.0.0.2', t.api, '/auth/login', { username, password: 'wrong-password-1' }), 401, 'invalid_credentials');
+        assertError(
+          await postFrom('127.0.0.2', t.api, '/auth/login', { username, password: 'wrong-password-1' }),
+          401,
+          'invalid_credentials',
+        );
       }
       assertRateLimited(await postFrom('127.0.0.2', t.api, '/auth/login', OWNER), RATE_WINDOW_S);
       const elsewhere = await postFrom('127.0.0.3', t.api, '/auth/login', OWNER);

@@ -46,12 +46,19 @@ describe('the owner at the machine (localOwnerSession)', () => {
     const second = t.server.localOwnerSession()!;
     assertError(await t.client.get('/me', { token: first.access_token }), 401, 'invalid_token');
     assert.equal((await t.client.get('/me', { token: second.access_token })).status, 200);
-    const live = (await t.client.get('/sessions', { token: second.access_token })).body.items.filter((s: any) => s.device_name === 'This PC (Hearth app)');
+    const live = (await t.client.get('/sessions', { token: second.access_token })).body.items.filter(
+      (s: any) => s.device_name === 'This PC (Hearth app)',
+    );
     assert.equal(live.length, 1);
   });
 
   test('a sign-in from the machine itself (127.0.0.1) still waits for approval: an address earns no trust', async () => {
-    const res = await t.client.post('/auth/login', { username: OWNER.username, password: OWNER.password, device_name: 'This PC (Hearth app)', platform: 'desktop' });
+    const res = await t.client.post('/auth/login', {
+      username: OWNER.username,
+      password: OWNER.password,
+      device_name: 'This PC (Hearth app)',
+      platform: 'desktop',
+    });
     assert.equal(res.status, 202);
     assert.equal(res.body.status, 'pending');
   });
@@ -60,7 +67,10 @@ describe('the owner at the machine (localOwnerSession)', () => {
     const doc = (await t.client.get('/openapi.json')).body;
     const paths = Object.keys(doc.paths);
     assert.ok(paths.length > 50);
-    assert.deepEqual(paths.filter((p) => /local|desktop|owner-session|electron/i.test(p)), []);
+    assert.deepEqual(
+      paths.filter((p) => /local|desktop|owner-session|electron/i.test(p)),
+      [],
+    );
   });
 });
 

@@ -23,7 +23,7 @@ function statusAt(host: string, port: number): Promise<number | string> {
   });
 }
 
-describe('the desktop app\'s first run (hostedSetup)', () => {
+describe("the desktop app's first run (hostedSetup)", () => {
   let t: TestServer;
   // The address the app would open to the home network (0.0.0.0 in the app); a second
   // loopback address here, so the test stays on this machine.
@@ -34,8 +34,8 @@ describe('the desktop app\'s first run (hostedSetup)', () => {
   });
   after(() => t.close());
 
-  test('before the owner exists it listens on 127.0.0.1 only: the home network\'s address is refused', async () => {
-    assert.equal(new URL(t.url).hostname, '127.0.0.1', 'the window\'s address');
+  test("before the owner exists it listens on 127.0.0.1 only: the home network's address is refused", async () => {
+    assert.equal(new URL(t.url).hostname, '127.0.0.1', "the window's address");
     assert.equal(await statusAt('127.0.0.1', t.server.port), 200);
     assert.equal(await statusAt(lanHost, t.server.port), 'ECONNREFUSED');
   });
@@ -66,7 +66,11 @@ describe('the desktop app\'s first run (hostedSetup)', () => {
     assert.equal(tokens.user.username, 'dad');
     assert.equal(tokens.user.role, 'admin');
     const sessions = (await t.client.get('/sessions', { token: tokens.access_token })).body.items;
-    assert.deepEqual(sessions.map((s: any) => s.device_name), ['This PC (Hearth app)'], 'the desktop session, nothing else');
+    assert.deepEqual(
+      sessions.map((s: any) => s.device_name),
+      ['This PC (Hearth app)'],
+      'the desktop session, nothing else',
+    );
     assert.equal((await t.client.get('/status')).body.name, 'The Millers');
 
     assert.equal(await statusAt(lanHost, t.server.port), 200, 'phones reach it now');
@@ -75,12 +79,12 @@ describe('the desktop app\'s first run (hostedSetup)', () => {
     assert.deepEqual([status.setup_required, status.setup_in_desktop_app], [false, false]);
 
     await assert.rejects(t.server.setupOwner({ username: 'mallory', password: 'mallory-password-1' }), { code: 'already_set_up' });
-    assert.equal(t.server.localOwnerSession()!.user.username, 'dad', 'the window stays the owner\'s');
+    assert.equal(t.server.localOwnerSession()!.user.username, 'dad', "the window stays the owner's");
   });
 });
 
 describe('the desktop app once its owner exists', () => {
-  test('a start listens on the home network at once, and the window\'s loopback address too', async () => {
+  test("a start listens on the home network at once, and the window's loopback address too", async () => {
     const first = await startTestServer({ hostedSetup: true, host: '127.0.0.2' });
     await first.server.setupOwner(OWNER);
     await first.server.close();

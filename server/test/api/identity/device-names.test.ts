@@ -14,9 +14,12 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 const PIXEL_7 = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
 // Chrome's reduced user agent: the model is "K"; the web app adds it from Client Hints.
 const REDUCED = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
-const IPHONE_CHROME = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/130.0.6723.90 Mobile/15E148 Safari/604.1';
-const EDGE_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+const IPHONE_CHROME =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/130.0.6723.90 Mobile/15E148 Safari/604.1';
+const EDGE_WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0';
 
 describe('devices get names a person recognises, and can be renamed (issue 19, finding 15)', () => {
   let t: TestServer;
@@ -32,7 +35,11 @@ describe('devices get names a person recognises, and can be renamed (issue 19, f
   after(() => t.close());
 
   async function signInFrom(userAgent: string, extra: object = {}): Promise<string> {
-    const res = await t.client.post('/auth/login', { username: 'kim', password: kim.password, platform: 'android', ...extra }, { headers: { 'user-agent': userAgent } });
+    const res = await t.client.post(
+      '/auth/login',
+      { username: 'kim', password: kim.password, platform: 'android', ...extra },
+      { headers: { 'user-agent': userAgent } },
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body.session_id;
   }
@@ -55,11 +62,15 @@ describe('devices get names a person recognises, and can be renamed (issue 19, f
   });
 
   test('a model hint that could spoof is refused like any name', async () => {
-    const res = await t.client.post('/auth/login', { username: 'kim', password: kim.password, device_model: 'Pixel\u202E7' }, { headers: { 'user-agent': REDUCED } });
+    const res = await t.client.post(
+      '/auth/login',
+      { username: 'kim', password: kim.password, device_model: 'Pixel\u202E7' },
+      { headers: { 'user-agent': REDUCED } },
+    );
     assertError(res, 400, 'invalid_name', 'device_model');
   });
 
-  test('PATCH /sessions/{id} renames one of the caller\'s own devices; the list shows the new name', async () => {
+  test("PATCH /sessions/{id} renames one of the caller's own devices; the list shows the new name", async () => {
     const id = await signInFrom(PIXEL_7);
     const res = await t.client.patch(`/sessions/${id}`, { device_name: '  Grandma’s tablet ' }, { token: kim.access });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -81,7 +92,7 @@ describe('devices get names a person recognises, and can be renamed (issue 19, f
     assert.equal(await nameOf(id), 'Chrome on Pixel 7');
   });
 
-  test('another account\'s session is not found (even for a session that exists), and a request without a token is 401', async () => {
+  test("another account's session is not found (even for a session that exists), and a request without a token is 401", async () => {
     assertError(await t.client.patch(`/sessions/${owner.sessionId}`, { device_name: 'Mine now' }, { token: kim.access }), 404, 'not_found');
     assertError(await t.client.patch(`/sessions/${kim.sessionId}`, { device_name: 'Mine now' }, { token: owner.access }), 404, 'not_found');
     assert.equal((await t.client.patch(`/sessions/${kim.sessionId}`, { device_name: 'x' })).status, 401);
@@ -93,7 +104,7 @@ describe('devices get names a person recognises, and can be renamed (issue 19, f
     assertError(await t.client.patch(`/sessions/${id}`, { device_name: 'Old phone' }, { token: kim.access }), 404, 'not_found');
   });
 
-  test('the owner renames any account\'s device with PATCH /admin/sessions/{id}; a member may not', async () => {
+  test("the owner renames any account's device with PATCH /admin/sessions/{id}; a member may not", async () => {
     const id = await signInFrom(PIXEL_7);
     const res = await t.client.patch(`/admin/sessions/${id}`, { device_name: 'Kim’s school phone' }, { token: owner.access });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -114,7 +125,11 @@ describe('devices get names a person recognises, and can be renamed (issue 19, f
 
     await t.client.patch('/server/settings', { require_device_approval: true }, { token: owner.access });
     try {
-      const waiting = await t.client.post('/auth/login', { username: 'kim', password: kim.password }, { headers: { 'user-agent': PIXEL_7 } });
+      const waiting = await t.client.post(
+        '/auth/login',
+        { username: 'kim', password: kim.password },
+        { headers: { 'user-agent': PIXEL_7 } },
+      );
       assert.equal(waiting.status, 202);
       const pending = await t.client.get('/devices/pending', { token: owner.access });
       const request = pending.body.items.find((d: { id: string }) => d.id === waiting.body.session_id);

@@ -105,7 +105,7 @@ describe('device approval (fast poll interval)', () => {
     assertError(await t.client.get(`/auth/session/${pending.sessionId}/status`), 401, 'unauthorized');
   });
 
-  test('polling another session\'s id with a pending token answers 404', async () => {
+  test("polling another session's id with a pending token answers 404", async () => {
     const mine = await loginPending(t.client, 'alice', alice.password);
     const theirs = await loginPending(t.client, 'bob', bob.password);
     assertError(await poll(t.client, mine, theirs.sessionId), 404, 'not_found');
@@ -113,7 +113,7 @@ describe('device approval (fast poll interval)', () => {
     assertError(await poll(t.client, mine, '01NOSUCHSESSION00000000000'), 404, 'not_found');
   });
 
-  test('GET /devices/pending lists a waiting device for an admin and for its own account\'s full session, not for another member', async () => {
+  test("GET /devices/pending lists a waiting device for an admin and for its own account's full session, not for another member", async () => {
     const pending = await loginPending(t.client, 'alice', alice.password, 'Alice tablet');
 
     const forAdmin = await t.client.get('/devices/pending', { token: owner.access });
@@ -129,7 +129,10 @@ describe('device approval (fast poll interval)', () => {
 
     const forAlice = await t.client.get('/devices/pending', { token: alice.access });
     assert.equal(forAlice.status, 200);
-    assert.ok(forAlice.body.items.some((d: any) => d.id === pending.sessionId), 'the account itself sees it');
+    assert.ok(
+      forAlice.body.items.some((d: any) => d.id === pending.sessionId),
+      'the account itself sees it',
+    );
     for (const item of forAlice.body.items) assert.equal(item.user_id, alice.userId);
 
     // Bob has nothing waiting of his own; he must not see Alice's devices.
@@ -198,7 +201,7 @@ describe('device approval (fast poll interval)', () => {
     assert.equal((await t.client.get('/me', { token: res.body.access_token })).body.username, 'bob');
   });
 
-  test('an unrelated member approving or denying someone else\'s device answers 404 and the device keeps waiting', async () => {
+  test("an unrelated member approving or denying someone else's device answers 404 and the device keeps waiting", async () => {
     const pending = await loginPending(t.client, 'alice', alice.password);
     assertError(await t.client.post(`/devices/${pending.sessionId}/approve`, undefined, { token: bob.access }), 404, 'not_found');
     assertError(await t.client.post(`/devices/${pending.sessionId}/deny`, undefined, { token: bob.access }), 404, 'not_found');
@@ -243,10 +246,14 @@ describe('device approval (fast poll interval)', () => {
     assertError(await poll(t.client, pending), 403, 'device_denied');
   });
 
-  test('device approval applies to admins too; an admin\'s pending token cannot use admin routes', async () => {
+  test("device approval applies to admins too; an admin's pending token cannot use admin routes", async () => {
     const pending = await loginPending(t.client, 'owner', owner.password, 'Owner laptop');
     assertError(await t.client.get('/admin/users', { token: pending.token }), 403, 'pending_approval');
-    assertError(await t.client.patch('/server/settings', { require_device_approval: false }, { token: pending.token }), 403, 'pending_approval');
+    assertError(
+      await t.client.patch('/server/settings', { require_device_approval: false }, { token: pending.token }),
+      403,
+      'pending_approval',
+    );
     assertError(await t.client.post(`/devices/${pending.sessionId}/approve`, undefined, { token: pending.token }), 403, 'pending_approval');
     assert.equal((await t.client.get('/server/settings', { token: owner.access })).body.require_device_approval, true);
 
@@ -291,7 +298,7 @@ describe('device approval poll rate (default 4 s interval)', () => {
     assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 4, `Retry-After ${retryAfter}`);
   });
 
-  test('the throttle is per session: another device\'s first poll is answered', async () => {
+  test("the throttle is per session: another device's first poll is answered", async () => {
     const a = await loginPending(t.client, 'owner', owner.password);
     const b = await loginPending(t.client, 'owner', owner.password);
     assert.equal((await poll(t.client, a)).status, 200);
@@ -299,7 +306,7 @@ describe('device approval poll rate (default 4 s interval)', () => {
     assertError(await poll(t.client, a), 429, 'slow_down');
   });
 
-  test('a device\'s first poll after an approval answers approved with the token pair', async () => {
+  test("a device's first poll after an approval answers approved with the token pair", async () => {
     const pending = await loginPending(t.client, 'owner', owner.password);
     assert.equal((await t.client.post(`/devices/${pending.sessionId}/approve`, undefined, { token: owner.access })).status, 204);
     const res = await poll(t.client, pending);
@@ -308,7 +315,7 @@ describe('device approval poll rate (default 4 s interval)', () => {
   });
 });
 
-describe('an approved device\'s tokens are handed over once (issue 12, finding 10)', () => {
+describe("an approved device's tokens are handed over once (issue 12, finding 10)", () => {
   let t: TestServer;
   let owner: SignedIn;
 
@@ -319,7 +326,7 @@ describe('an approved device\'s tokens are handed over once (issue 12, finding 1
   });
   after(() => t.close());
 
-  test('after the device took its pair, a poll with the (leaked) pending token answers 409 tokens_already_issued and the device\'s own pair keeps working', async () => {
+  test("after the device took its pair, a poll with the (leaked) pending token answers 409 tokens_already_issued and the device's own pair keeps working", async () => {
     const pending = await loginPending(t.client, 'owner', owner.password);
     assert.equal((await t.client.post(`/devices/${pending.sessionId}/approve`, undefined, { token: owner.access })).status, 204);
     const handed = await poll(t.client, pending);

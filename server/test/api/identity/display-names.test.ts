@@ -9,7 +9,7 @@ import { assertError } from '../../helpers/assert.ts';
  * share could pass for someone else's.
  */
 
-describe('a display name cannot copy another account\'s name (issue 12, finding 12)', () => {
+describe("a display name cannot copy another account's name (issue 12, finding 12)", () => {
   let t: TestServer;
   let owner: SignedIn;
   let mum: SignedIn;
@@ -23,7 +23,7 @@ describe('a display name cannot copy another account\'s name (issue 12, finding 
   });
   after(() => t.close());
 
-  test('taking another account\'s display name or username, in any case or width, answers 409 display_name_taken', async () => {
+  test("taking another account's display name or username, in any case or width, answers 409 display_name_taken", async () => {
     for (const display_name of ['Grandma Rose', 'grandma rose', 'GRANDMA  ROSE', 'Ｇｒａｎｄｍａ Ｒｏｓｅ', 'Mum', 'MUM', 'owner']) {
       assertError(await t.client.patch('/me/profile', { display_name }, { token: kid.access }), 409, 'display_name_taken', 'display_name');
     }
@@ -35,10 +35,15 @@ describe('a display name cannot copy another account\'s name (issue 12, finding 
     assert.equal((await t.client.patch('/me/profile', { display_name: 'Mum' }, { token: mum.access })).status, 200);
   });
 
-  test('registering with another account\'s display name answers 409 display_name_taken; a username reading as another\'s display name 409 username_taken', async () => {
+  test("registering with another account's display name answers 409 display_name_taken; a username reading as another's display name 409 username_taken", async () => {
     const invite = async () => (await t.client.post('/admin/invites', { max_uses: 5 }, { token: owner.access })).body.code;
     const code = await invite();
-    const copy = await t.client.post('/auth/register', { username: 'rose2', password: 'rose2-password', invite_code: code, display_name: 'grandma rose' });
+    const copy = await t.client.post('/auth/register', {
+      username: 'rose2',
+      password: 'rose2-password',
+      invite_code: code,
+      display_name: 'grandma rose',
+    });
     assertError(copy, 409, 'display_name_taken', 'display_name');
     assert.equal((await t.client.patch('/me/profile', { display_name: 'Nana' }, { token: owner.access })).status, 200);
     const lookalike = await t.client.post('/auth/register', { username: 'NANA', password: 'nana-password-1', invite_code: code });

@@ -96,8 +96,18 @@ describe('invites', () => {
   });
 
   test('an invite with expires_at in the past answers 400', async () => {
-    assertError(await t.client.post('/admin/invites', { expires_at: Date.now() - 1000 }, { token: owner.access }), 400, 'invalid_input', 'expires_at');
-    assertError(await t.client.post('/admin/invites', { expires_at: 'tomorrow' }, { token: owner.access }), 400, 'invalid_input', 'expires_at');
+    assertError(
+      await t.client.post('/admin/invites', { expires_at: Date.now() - 1000 }, { token: owner.access }),
+      400,
+      'invalid_input',
+      'expires_at',
+    );
+    assertError(
+      await t.client.post('/admin/invites', { expires_at: 'tomorrow' }, { token: owner.access }),
+      400,
+      'invalid_input',
+      'expires_at',
+    );
     assertError(await t.client.post('/admin/invites', { max_uses: 0 }, { token: owner.access }), 400, 'invalid_input', 'max_uses');
     assertError(await t.client.post('/admin/invites', { role: 'owner' }, { token: owner.access }), 400, 'invalid_input', 'role');
   });

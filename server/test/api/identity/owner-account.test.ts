@@ -58,7 +58,11 @@ describe('sign-in with device approval on', () => {
 
   test('an owner without two-step sign-in still waits; so does a family member who passed it', async () => {
     assert.equal((await t.client.post('/auth/login', { username: coAdmin.username, password: coAdmin.password })).status, 202);
-    const res = await t.client.post('/auth/login', { username: member.username, password: member.password, totp_code: memberTotp.recovery[0] });
+    const res = await t.client.post('/auth/login', {
+      username: member.username,
+      password: member.password,
+      totp_code: memberTotp.recovery[0],
+    });
     assert.equal(res.status, 202, 'the owner approves family members');
   });
 
@@ -67,7 +71,7 @@ describe('sign-in with device approval on', () => {
   });
 });
 
-describe('the owner\'s account among other admins', () => {
+describe("the owner's account among other admins", () => {
   let t: TestServer;
   let owner: SignedIn;
   let coAdmin: SignedIn;
@@ -83,7 +87,11 @@ describe('the owner\'s account among other admins', () => {
 
   test('another admin cannot switch the owner off, make it a member, or give it a temporary password: 409 owner_account, nothing changes', async () => {
     assertError(await t.client.patch(`/admin/users/${owner.userId}`, { disabled: true }, { token: coAdmin.access }), 409, 'owner_account');
-    assertError(await t.client.patch(`/admin/users/${owner.userId}`, { role: 'member', quota_bytes: 5 }, { token: coAdmin.access }), 409, 'owner_account');
+    assertError(
+      await t.client.patch(`/admin/users/${owner.userId}`, { role: 'member', quota_bytes: 5 }, { token: coAdmin.access }),
+      409,
+      'owner_account',
+    );
     assertError(await t.client.post(`/admin/users/${owner.userId}/reset-password`, {}, { token: coAdmin.access }), 409, 'owner_account');
     const me = await t.client.get('/me', { token: owner.access });
     assert.equal(me.status, 200, 'still signed in');
@@ -99,18 +107,22 @@ describe('the owner\'s account among other admins', () => {
     assert.equal((await t.client.post(`/admin/users/${member.userId}/reset-password`, {}, { token: owner.access })).status, 200);
   });
 
-  test('the console\'s list marks the main owner, so it offers none of the refused changes', async () => {
+  test("the console's list marks the main owner, so it offers none of the refused changes", async () => {
     const list = (await t.client.get('/admin/users', { token: owner.access })).body.items;
-    assert.deepEqual(
-      list.map((u: any) => [u.username, u.main_owner]).sort(),
-      [['kid', false], ['owner', true], ['second-owner', false]],
-    );
+    assert.deepEqual(list.map((u: any) => [u.username, u.main_owner]).sort(), [
+      ['kid', false],
+      ['owner', true],
+      ['second-owner', false],
+    ]);
     const patched = await t.client.patch(`/admin/users/${member.userId}`, { quota_bytes: 10 ** 9 }, { token: owner.access });
     assert.equal(patched.body.main_owner, false);
-    assert.equal((await t.client.patch(`/admin/users/${owner.userId}`, { quota_bytes: null }, { token: owner.access })).body.main_owner, true);
+    assert.equal(
+      (await t.client.patch(`/admin/users/${owner.userId}`, { quota_bytes: null }, { token: owner.access })).body.main_owner,
+      true,
+    );
   });
 
-  test('the desktop window is the owner\'s, whoever else is an admin', () => {
+  test("the desktop window is the owner's, whoever else is an admin", () => {
     assert.equal(t.server.localOwnerSession()!.user.id, owner.userId);
   });
 });
@@ -133,7 +145,10 @@ describe('a database from before owners were recorded', () => {
     await t.server.close();
 
     const again = openConnection(path.join(first.dataDir, 'hearth.db'), { engine });
-    assert.equal(JSON.parse((again.prepare("SELECT value FROM meta WHERE key = 'owner_user_id'").get() as { value: string }).value), second.userId);
+    assert.equal(
+      JSON.parse((again.prepare("SELECT value FROM meta WHERE key = 'owner_user_id'").get() as { value: string }).value),
+      second.userId,
+    );
     again.prepare('UPDATE users SET disabled = 0 WHERE id = ?').run(original.userId);
     again.close();
 
@@ -141,7 +156,11 @@ describe('a database from before owners were recorded', () => {
     try {
       assert.equal(t.server.localOwnerSession()!.user.id, second.userId, 'recorded: it does not move');
       const olderAdmin = await signInAs(t, original);
-      assertError(await t.client.patch(`/admin/users/${second.userId}`, { disabled: true }, { token: olderAdmin.access }), 409, 'owner_account');
+      assertError(
+        await t.client.patch(`/admin/users/${second.userId}`, { disabled: true }, { token: olderAdmin.access }),
+        409,
+        'owner_account',
+      );
     } finally {
       await t.close();
     }

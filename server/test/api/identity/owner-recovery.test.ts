@@ -105,13 +105,24 @@ describe('POST /auth/recover with a code made at the PC', () => {
     assert.deepEqual(revoked.payload, { session_id: owner.sessionId, reason: 'password_changed' });
     await socket.closed;
     assertError(await t.client.get('/me', { token: desktop.access_token }), 401, 'invalid_token');
-    assertError(await t.client.get(`/auth/session/${waiting.body.session_id}/status`, { token: waiting.body.access_token }), 401, 'invalid_token');
+    assertError(
+      await t.client.get(`/auth/session/${waiting.body.session_id}/status`, { token: waiting.body.access_token }),
+      401,
+      'invalid_token',
+    );
     assertError(await t.client.post('/auth/refresh', { refresh_token: owner.refresh }), 401, 'invalid_refresh_token');
     const sessions = (await t.client.get('/sessions', { token: res.body.access_token })).body.items;
-    assert.deepEqual(sessions.map((s: any) => [s.device_name, s.current]), [['Chrome on Linux', true]]);
+    assert.deepEqual(
+      sessions.map((s: any) => [s.device_name, s.current]),
+      [['Chrome on Linux', true]],
+    );
 
     assertError(await t.client.post('/auth/login', OWNER), 401, 'invalid_credentials');
-    assert.equal((await t.client.post('/auth/login', { ...OWNER, password: 'a brand new passphrase' })).status, 202, 'approval still applies to sign-ins');
+    assert.equal(
+      (await t.client.post('/auth/login', { ...OWNER, password: 'a brand new passphrase' })).status,
+      202,
+      'approval still applies to sign-ins',
+    );
     assert.equal((await t.client.get('/me', { token: member.access })).status, 200, 'nobody else is signed out');
     owner = { ...owner, access: res.body.access_token, refresh: res.body.refresh_token, password: 'a brand new passphrase' };
   });
@@ -159,7 +170,9 @@ describe('POST /auth/recover with a code made at the PC', () => {
   });
 
   test('a code past its 15 minutes answers 410 recovery_code_expired, and is gone', async () => {
-    const db = openConnection(path.join(t.dataDir, 'hearth.db'), { engine: (process.env.HEARTH_SQLITE as 'node' | 'better' | undefined) ?? 'auto' });
+    const db = openConnection(path.join(t.dataDir, 'hearth.db'), {
+      engine: (process.env.HEARTH_SQLITE as 'node' | 'better' | undefined) ?? 'auto',
+    });
     db.pragma('busy_timeout = 5000');
     const { code } = makeOwnerRecoveryCode(new OwnerRepo(db), Date.now() - 15 * 60_000 - 1);
     db.close();
@@ -170,7 +183,8 @@ describe('POST /auth/recover with a code made at the PC', () => {
 
   test('it is stored only as its hash', async () => {
     const code = await cliCode(t.dataDir);
-    const raw = fs.readFileSync(path.join(t.dataDir, 'hearth.db-wal'), 'latin1') + fs.readFileSync(path.join(t.dataDir, 'hearth.db'), 'latin1');
+    const raw =
+      fs.readFileSync(path.join(t.dataDir, 'hearth.db-wal'), 'latin1') + fs.readFileSync(path.join(t.dataDir, 'hearth.db'), 'latin1');
     assert.ok(!raw.includes(code) && !raw.includes(normaliseTypableSecret(code)), 'the code is nowhere in the database files');
     assert.ok(raw.includes(hashSecret(normaliseTypableSecret(code))), 'its hash is');
   });
@@ -179,7 +193,11 @@ describe('POST /auth/recover with a code made at the PC', () => {
     const code = await cliCode(t.dataDir);
     const guesser = new ClientFrom(t.api, '127.0.0.42');
     for (let i = 0; i < 4; i++) {
-      assertError(await guesser.post('/auth/recover', { code: `AAAAA-BBBBB-CCCCC-DDDDD-EEEEE-${i}`, new_password: 'guessing passphrase' }), 400, 'invalid_recovery_code');
+      assertError(
+        await guesser.post('/auth/recover', { code: `AAAAA-BBBBB-CCCCC-DDDDD-EEEEE-${i}`, new_password: 'guessing passphrase' }),
+        400,
+        'invalid_recovery_code',
+      );
     }
     const refused = await guesser.post('/auth/recover', { code, new_password: 'guessing passphrase' });
     assertError(refused, 429, 'rate_limited');
@@ -206,7 +224,7 @@ describe('POST /auth/recover with a code made at the PC', () => {
   }
 });
 
-describe('the recovery code from the desktop app\'s tray (the server\'s host process)', () => {
+describe("the recovery code from the desktop app's tray (the server's host process)", () => {
   test('it works like the command\'s, the log says only "a recovery code was made", and before setup there is none', async () => {
     const dataDir = await makeTempDir();
     const lines: string[] = [];
@@ -228,7 +246,11 @@ describe('the recovery code from the desktop app\'s tray (the server\'s host pro
     try {
       assert.equal(server.ownerRecoveryCode(), null, 'no owner yet');
       const api = `${server.url}/api/v1`;
-      const setup = await fetch(`${api}/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
+      const setup = await fetch(`${api}/setup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(OWNER),
+      });
       assert.equal(setup.status, 200);
       const made = server.ownerRecoveryCode()!;
       assert.ok(made.expires_at > Date.now() + 14 * 60_000 && made.expires_at <= Date.now() + 15 * 60_000);

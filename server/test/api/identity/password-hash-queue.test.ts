@@ -14,7 +14,7 @@ import { assertError } from '../../helpers/assert.ts';
 const SLOW_HASH = 2 ** 15;
 
 describe('the password-hash queue is bounded (issue 12, finding 2)', () => {
-  test('300 bogus sign-ins from one address at once: at most 10 are hashed (one at a time), the rest refused with 429, and the owner signing in from another address is answered before the guesser\'s verifications are through', async () => {
+  test("300 bogus sign-ins from one address at once: at most 10 are hashed (one at a time), the rest refused with 429, and the owner signing in from another address is answered before the guesser's verifications are through", async () => {
     const t = await startTestServer({ passwordHashCost: SLOW_HASH });
     try {
       await setupOwner(t.client);
@@ -46,7 +46,7 @@ describe('the password-hash queue is bounded (issue 12, finding 2)', () => {
     }
   });
 
-  test('sign-ins from many addresses at once beyond the queue\'s bound answer 503 busy with Retry-After instead of waiting', async () => {
+  test("sign-ins from many addresses at once beyond the queue's bound answer 503 busy with Retry-After instead of waiting", async () => {
     // Hashes slow enough (the production cost) that all 24 arrive while the first few are still
     // being hashed, even on a loaded machine.
     const t = await startTestServer({ passwordHashCost: 2 ** 17, passwordHashQueue: { maxWaiting: 3 } });

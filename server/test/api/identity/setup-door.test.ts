@@ -37,7 +37,12 @@ describe('setup from another machine (headless)', () => {
 
   test('without the code another machine gets 403 setup_code_required, and nothing is created', async () => {
     assertError(await lan.post('/setup', { username: 'guest', password: 'guest-password-1' }), 403, 'setup_code_required', 'setup_code');
-    assertError(await lan.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: '  ' }), 403, 'setup_code_required', 'setup_code');
+    assertError(
+      await lan.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: '  ' }),
+      403,
+      'setup_code_required',
+      'setup_code',
+    );
     assertError(
       await t.client.post('/setup', { username: 'guest', password: 'guest-password-1' }, { headers: { Forwarded: 'for=192.168.1.50' } }),
       403,
@@ -51,7 +56,12 @@ describe('setup from another machine (headless)', () => {
     const wrong = code === '0000-0000' ? '1111-1111' : '0000-0000';
     const guesser = new ClientFrom(t.api, '127.0.0.3');
     for (let i = 0; i < 3; i++) {
-      assertError(await guesser.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: wrong }), 403, 'invalid_setup_code', 'setup_code');
+      assertError(
+        await guesser.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: wrong }),
+        403,
+        'invalid_setup_code',
+        'setup_code',
+      );
     }
     const refused = await guesser.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: code });
     assertError(refused, 429, 'rate_limited');
@@ -69,7 +79,11 @@ describe('setup from another machine (headless)', () => {
     assert.equal(t.server.setup, null, 'nothing left to print');
     const status = (await lan.get('/status')).body;
     assert.deepEqual([status.setup_required, status.setup_code_required], [false, false]);
-    assertError(await lan.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: setup.code }), 409, 'already_set_up');
+    assertError(
+      await lan.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: setup.code }),
+      409,
+      'already_set_up',
+    );
   });
 });
 
@@ -107,10 +121,17 @@ describe('setup while others guess the code from many addresses', () => {
     const t = await startTestServer();
     try {
       const code = t.server.setup!.code;
-      const guessers = Array.from({ length: Math.ceil(SETUP_ALL_MAX / SETUP_FREE_TRIES) }, (_, i) => new ClientFrom(t.api, `127.0.1.${i + 1}`));
+      const guessers = Array.from(
+        { length: Math.ceil(SETUP_ALL_MAX / SETUP_FREE_TRIES) },
+        (_, i) => new ClientFrom(t.api, `127.0.1.${i + 1}`),
+      );
       for (const guesser of guessers) {
         for (let i = 0; i < SETUP_FREE_TRIES; i++) {
-          assertError(await guesser.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: wrongFor(code) }), 403, 'invalid_setup_code');
+          assertError(
+            await guesser.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: wrongFor(code) }),
+            403,
+            'invalid_setup_code',
+          );
         }
       }
       const refused = await guessers[0]!.post('/setup', { username: 'guest', password: 'guest-password-1', setup_code: code });
@@ -161,14 +182,20 @@ describe('npm start', () => {
     const server = await spawnServer(dataDir, { LOG_LEVEL: 'debug' });
     try {
       await waitFor(() => /Finish setup at/.test(server.output()));
-      const match = /^Finish setup at (http:\/\/127\.0\.0\.1:\d+\/) with setup code (\d{4}-\d{4}) \(none is needed at http:\/\/localhost:(\d+)\/ on this PC\)$/m.exec(server.output());
+      const match =
+        /^Finish setup at (http:\/\/127\.0\.0\.1:\d+\/) with setup code (\d{4}-\d{4}) \(none is needed at http:\/\/localhost:(\d+)\/ on this PC\)$/m.exec(
+          server.output(),
+        );
       assert.ok(match, server.output());
       assert.equal(match[1], `${server.url}/`);
       const lan = new ClientFrom(server.api, '127.0.0.2');
       assertError(await lan.post('/setup', { ...OWNER, setup_code: '12' }), 403, 'invalid_setup_code');
       assert.equal((await lan.post('/setup', { ...OWNER, setup_code: match[2] })).status, 200);
       const digits = match[2]!.replace('-', '');
-      const mentions = server.output().split('\n').filter((line) => line.includes(match[2]!) || line.includes(digits));
+      const mentions = server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(match[2]!) || line.includes(digits));
       assert.equal(mentions.length, 1, `only the one line for the owner:\n${mentions.join('\n')}`);
     } finally {
       await server.stop();

@@ -80,7 +80,7 @@ describe('TOTP secrets are sealed at rest (issue 12, finding 7)', () => {
     }
   });
 
-  test('a sealed secret copied onto another account\'s row does not open there', async () => {
+  test("a sealed secret copied onto another account's row does not open there", async () => {
     const t = await startTestServer();
     try {
       const owner = await setupOwner(t.client);
@@ -89,7 +89,9 @@ describe('TOTP secrets are sealed at rest (issue 12, finding 7)', () => {
       const invite = await t.client.post('/admin/invites', {}, { token: owner.access });
       await t.client.post('/auth/register', { username: 'copycat', password: 'copycat-password', invite_code: invite.body.code });
       const db = openConnection(path.join(t.dataDir, 'hearth.db'));
-      db.prepare("UPDATE users SET totp_secret = (SELECT totp_secret FROM users WHERE username = 'owner') WHERE username = 'copycat'").run();
+      db.prepare(
+        "UPDATE users SET totp_secret = (SELECT totp_secret FROM users WHERE username = 'owner') WHERE username = 'copycat'",
+      ).run();
       db.close();
       const res = await t.client.post('/auth/login', {
         username: 'copycat',

@@ -95,7 +95,7 @@ test('beginning again replaces the pending secret: a code of the first secret no
   assert.equal(ok.body.recovery_codes.length, 10);
 });
 
-test('POST /auth/2fa/verify with the authenticator\'s current code answers 10 distinct recovery codes and turns two-factor on', async () => {
+test("POST /auth/2fa/verify with the authenticator's current code answers 10 distinct recovery codes and turns two-factor on", async () => {
   const { user, recovery } = await enrolled('verifier');
   assert.equal(recovery.length, 10);
   assert.equal(new Set(recovery).size, 10);
@@ -112,7 +112,11 @@ test('sign-in with TOTP on: no code answers 401 totp_required, a wrong code 401 
   assertError(wrong, 401, 'totp_required');
   // The wrong password is still just a wrong password, whatever the code.
   assertError(
-    await t.client.post('/auth/login', { username: user.username, password: 'not-the-password', totp_code: codeAt(secret, Date.now() + 30_000) }),
+    await t.client.post('/auth/login', {
+      username: user.username,
+      password: 'not-the-password',
+      totp_code: codeAt(secret, Date.now() + 30_000),
+    }),
     401,
     'invalid_credentials',
   );
@@ -239,8 +243,7 @@ test('wrong TOTP codes are rate limited per account: after the limit, 429 rate_l
     const begin = await own.client.post('/auth/2fa/begin', undefined, { token: admin.access });
     const verify = await own.client.post('/auth/2fa/verify', { code: codeAt(begin.body.secret, Date.now()) }, { token: admin.access });
     assert.equal(verify.status, 200);
-    const login = (totp_code: string) =>
-      own.client.post('/auth/login', { username: admin.username, password: admin.password, totp_code });
+    const login = (totp_code: string) => own.client.post('/auth/login', { username: admin.username, password: admin.password, totp_code });
     for (let i = 0; i < 3; i++) assertError(await login(wrongCode(begin.body.secret)), 401, 'totp_required');
     const blocked = await login(codeAt(begin.body.secret, Date.now() + 30_000));
     assertError(blocked, 429, 'rate_limited');

@@ -21,14 +21,23 @@ test('spaces around a username are not part of it: setup, registration and sign-
     assert.equal((await t.client.post('/auth/login', { username: `${OWNER.username}\u0020`, password: OWNER.password })).status, 200);
 
     const invite = await t.client.post('/admin/invites', {}, { token: owner });
-    const registered = await t.client.post('/auth/register', { username: '  bobby\t', password: 'bobby-password-1', invite_code: invite.body.code });
+    const registered = await t.client.post('/auth/register', {
+      username: '  bobby\t',
+      password: 'bobby-password-1',
+      invite_code: invite.body.code,
+    });
     assert.equal(registered.status, 201, JSON.stringify(registered.body));
     assert.equal(registered.body.user.username, 'bobby');
     assert.equal((await t.client.post('/auth/login', { username: ' bobby', password: 'bobby-password-1' })).status, 200);
 
     const again = await t.client.post('/admin/invites', {}, { token: owner });
     for (const username of ['bob by', ' ab ', '   ']) {
-      assertError(await t.client.post('/auth/register', { username, password: 'bobby-password-1', invite_code: again.body.code }), 400, 'invalid_username', 'username');
+      assertError(
+        await t.client.post('/auth/register', { username, password: 'bobby-password-1', invite_code: again.body.code }),
+        400,
+        'invalid_username',
+        'username',
+      );
     }
   } finally {
     await t.close();

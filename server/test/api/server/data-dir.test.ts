@@ -29,7 +29,9 @@ test('a fresh data folder is 700, and everything the server writes in it (databa
   try {
     const client = new ApiClient(server.api);
     const owner = await setupOwner(client);
-    const photo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } }).png().toBuffer();
+    const photo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer();
     const id = await uploadFile(server.api, owner.access, photo, { filename: 'p.png' });
     // An unfinished upload leaves its temp file.
     const pending = await fetch(`${server.api}/uploads`, {
@@ -44,11 +46,23 @@ test('a fresh data folder is 700, and everything the server writes in it (databa
     assert.equal((await fs.stat(dataDir)).mode & 0o777, 0o700);
     const modes = await modesUnder(dataDir);
     for (const expected of ['hearth.db', 'keys.json', 'files/blobs', 'files/tmp', 'thumbs']) {
-      assert.ok(modes.some((m) => m.file === expected), `${expected} exists: ${modes.map((m) => m.file).join(', ')}`);
+      assert.ok(
+        modes.some((m) => m.file === expected),
+        `${expected} exists: ${modes.map((m) => m.file).join(', ')}`,
+      );
     }
-    assert.ok(modes.some((m) => m.file.startsWith('files/blobs/') && !m.dir), 'a content file exists');
-    assert.ok(modes.some((m) => m.file.startsWith('files/tmp/') && !m.dir), 'a temp upload exists');
-    assert.ok(modes.some((m) => m.file.startsWith('thumbs/') && !m.dir), 'a thumbnail exists');
+    assert.ok(
+      modes.some((m) => m.file.startsWith('files/blobs/') && !m.dir),
+      'a content file exists',
+    );
+    assert.ok(
+      modes.some((m) => m.file.startsWith('files/tmp/') && !m.dir),
+      'a temp upload exists',
+    );
+    assert.ok(
+      modes.some((m) => m.file.startsWith('thumbs/') && !m.dir),
+      'a thumbnail exists',
+    );
     for (const { file, dir, mode } of modes) {
       assert.equal(mode & 0o077, 0, `${file} is ${mode.toString(8)}: open to other accounts`);
       assert.equal(mode, dir ? 0o700 : 0o600, `${file} is ${mode.toString(8)}`);

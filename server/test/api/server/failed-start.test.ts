@@ -54,7 +54,9 @@ test('a start that fails on a full disk leaves nothing running: the disk check i
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     let failure: unknown;
-    const left = await intervalsLeftBy(() => startTestServer({ dataDir, port, storageRecheckMs: 60_000 }).catch((error: unknown) => (failure = error)));
+    const left = await intervalsLeftBy(() =>
+      startTestServer({ dataDir, port, storageRecheckMs: 60_000 }).catch((error: unknown) => (failure = error)),
+    );
     assert.equal((failure as NodeJS.ErrnoException | undefined)?.code, 'EADDRINUSE');
     assert.deepEqual(left, []);
 
@@ -64,7 +66,9 @@ test('a start that fails on a full disk leaves nothing running: the disk check i
     db.pragma('user_version = 999');
     db.close();
     fillDisk(path.join(disk.mountPoint, 'filler'));
-    const newerLeft = await intervalsLeftBy(() => startTestServer({ dataDir, storageRecheckMs: 60_000 }).catch((error: unknown) => (failure = error)));
+    const newerLeft = await intervalsLeftBy(() =>
+      startTestServer({ dataDir, storageRecheckMs: 60_000 }).catch((error: unknown) => (failure = error)),
+    );
     assert.match(String(failure), /newer than this server/);
     assert.deepEqual(newerLeft, []);
   } finally {

@@ -121,7 +121,11 @@ describe('logging at debug level', () => {
     const verify = await client.post('/auth/2fa/verify', { code: totp.generate() }, { token: admin });
     assert.equal(verify.status, 200, JSON.stringify(verify.body));
     (verify.body.recovery_codes as string[]).forEach((code, i) => keep(`recovery code ${i}`, code));
-    const withCode = await client.post('/auth/login', { username: 'owner', password: ownerPassword, totp_code: verify.body.recovery_codes[0] });
+    const withCode = await client.post('/auth/login', {
+      username: 'owner',
+      password: ownerPassword,
+      totp_code: verify.body.recovery_codes[0],
+    });
     assert.equal(withCode.status, 200, JSON.stringify(withCode.body));
     keep('2fa login access token', withCode.body.access_token);
 
@@ -163,7 +167,9 @@ describe('logging at debug level', () => {
     // that gives the owner the setup code.
     assert.deepEqual(
       all.filter((l) => !l.startsWith('{')),
-      all.filter((l) => /^listening on http:\/\/127\.0\.0\.1:\d+$/.test(l) || /^Finish setup at http:\/\/\S+ with setup code \d{4}-\d{4}/.test(l)),
+      all.filter(
+        (l) => /^listening on http:\/\/127\.0\.0\.1:\d+$/.test(l) || /^Finish setup at http:\/\/\S+ with setup code \d{4}-\d{4}/.test(l),
+      ),
     );
     for (const line of jsonLines) {
       assert.ok(['debug', 'info', 'warn', 'error'].includes(line.level), JSON.stringify(line));

@@ -20,14 +20,22 @@ import { uploadFile } from '../../helpers/upload.ts';
  */
 
 function codeAt(secret: string, at: number): string {
-  return new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) }).generate({ timestamp: at });
+  return new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) }).generate({
+    timestamp: at,
+  });
 }
 
 /** Everything in the data folder that a second server could have touched, with its bytes. */
 async function snapshot(dataDir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const name of ['keys.json', 'files/.hearth-library']) {
-    out.set(name, crypto.createHash('sha256').update(await fs.readFile(path.join(dataDir, name))).digest('hex'));
+    out.set(
+      name,
+      crypto
+        .createHash('sha256')
+        .update(await fs.readFile(path.join(dataDir, name)))
+        .digest('hex'),
+    );
   }
   return out;
 }
@@ -85,7 +93,11 @@ describe('a second server on a data folder in use', () => {
   });
 
   test('the first server keeps working: two-factor sign-in with a code and with a recovery code, uploads, downloads', async () => {
-    const withCode = await t.client.post('/auth/login', { username: owner.username, password: owner.password, totp_code: codeAt(secret, Date.now() + 30_000) });
+    const withCode = await t.client.post('/auth/login', {
+      username: owner.username,
+      password: owner.password,
+      totp_code: codeAt(secret, Date.now() + 30_000),
+    });
     assert.equal(withCode.status, 200, JSON.stringify(withCode.body));
     const withRecovery = await t.client.post('/auth/login', { username: owner.username, password: owner.password, totp_code: recovery[0] });
     assert.equal(withRecovery.status, 200, JSON.stringify(withRecovery.body));

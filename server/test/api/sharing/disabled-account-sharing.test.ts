@@ -11,7 +11,7 @@ import { uploadFile } from '../../helpers/upload.ts';
  * was stolen) now suspends both; enabling it again brings them back, untouched.
  */
 
-describe('a disabled account\'s links and grants are suspended (issue 12, finding 11)', () => {
+describe("a disabled account's links and grants are suspended (issue 12, finding 11)", () => {
   let t: TestServer;
   let owner: SignedIn;
   let ada: SignedIn;
@@ -27,8 +27,11 @@ describe('a disabled account\'s links and grants are suspended (issue 12, findin
     ada = await createMember(t.client, owner, 'ada');
     ben = await createMember(t.client, owner, 'ben');
     folderId = (await t.client.post('/nodes/folder', { name: 'Recipes' }, { token: ada.access })).body.id;
-    fileId = await uploadFile(t.api, ada.access, Buffer.from('grandma\'s pie'), { filename: 'pie.txt', parentId: folderId });
-    assert.equal((await t.client.post(`/nodes/${folderId}/permissions`, { user_id: ben.userId, role: 'editor' }, { token: ada.access })).status, 201);
+    fileId = await uploadFile(t.api, ada.access, Buffer.from("grandma's pie"), { filename: 'pie.txt', parentId: folderId });
+    assert.equal(
+      (await t.client.post(`/nodes/${folderId}/permissions`, { user_id: ben.userId, role: 'editor' }, { token: ada.access })).status,
+      201,
+    );
     link = (await t.client.post(`/nodes/${folderId}/share`, {}, { token: ada.access })).body;
     protectedLink = (await t.client.post(`/nodes/${fileId}/share`, { password: 'pie-password-1' }, { token: ada.access })).body;
   });

@@ -121,7 +121,9 @@ const isSentinel = (name: string) => (m: Message) => m.type === 'server.settings
 
 /** The node events about any of `ids` among messages, as "type name" strings. */
 function nodeEvents(messages: Message[], ids: string[]): string[] {
-  return messages.filter((m) => m.type.startsWith('node.') && ids.includes(m.payload?.node?.id)).map((m) => `${m.type} ${m.payload.node.name}`);
+  return messages
+    .filter((m) => m.type.startsWith('node.') && ids.includes(m.payload?.node?.id))
+    .map((m) => `${m.type} ${m.payload.node.name}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -160,8 +162,15 @@ describe('POST /nodes/{id}/permissions', () => {
     await mkdir(alice, 'After upgrade', folder.id);
     const downgraded = await grant(owner, folder.id, alice, 'viewer');
     assert.equal(downgraded.role, 'viewer');
-    assert.deepEqual((await grantsOf(owner, folder.id)).map((g) => [g.user_id, g.role]), [[alice.userId, 'viewer']]);
-    assertError(await t.client.post('/nodes/folder', { name: 'After downgrade', parent_id: folder.id }, { token: alice.access }), 403, 'forbidden');
+    assert.deepEqual(
+      (await grantsOf(owner, folder.id)).map((g) => [g.user_id, g.role]),
+      [[alice.userId, 'viewer']],
+    );
+    assertError(
+      await t.client.post('/nodes/folder', { name: 'After downgrade', parent_id: folder.id }, { token: alice.access }),
+      403,
+      'forbidden',
+    );
   });
 
   test('granting to the owner answers 400 cannot_share_with_owner and grants nothing', async () => {
@@ -211,11 +220,37 @@ describe('POST /nodes/{id}/permissions', () => {
       }
     }
     // An editor cannot promote itself either.
-    assertError(await t.client.post(`/nodes/${folder.id}/permissions`, { user_id: alice.userId, role: 'editor' }, { token: bob.access }), 403, 'forbidden');
-    assertError(await t.client.post(`/nodes/${folder.id}/permissions`, { user_id: alice.userId, role: 'editor' }, { token: alice.access }), 403, 'forbidden');
-    assertError(await t.client.post(`/nodes/${folder.id}/permissions`, { user_id: carol.userId, role: 'viewer' }, { token: carol.access }), 404, 'not_found');
-    assertError(await t.client.post(`/nodes/01HZZZZZZZZZZZZZZZZZZZZZZZ/permissions`, { user_id: alice.userId, role: 'viewer' }, { token: owner.access }), 404, 'not_found');
-    assert.deepEqual((await grantsOf(owner, folder.id)).map((g) => [g.user_id, g.role]).sort(), [[alice.userId, 'viewer'], [bob.userId, 'editor']].sort());
+    assertError(
+      await t.client.post(`/nodes/${folder.id}/permissions`, { user_id: alice.userId, role: 'editor' }, { token: bob.access }),
+      403,
+      'forbidden',
+    );
+    assertError(
+      await t.client.post(`/nodes/${folder.id}/permissions`, { user_id: alice.userId, role: 'editor' }, { token: alice.access }),
+      403,
+      'forbidden',
+    );
+    assertError(
+      await t.client.post(`/nodes/${folder.id}/permissions`, { user_id: carol.userId, role: 'viewer' }, { token: carol.access }),
+      404,
+      'not_found',
+    );
+    assertError(
+      await t.client.post(
+        `/nodes/01HZZZZZZZZZZZZZZZZZZZZZZZ/permissions`,
+        { user_id: alice.userId, role: 'viewer' },
+        { token: owner.access },
+      ),
+      404,
+      'not_found',
+    );
+    assert.deepEqual(
+      (await grantsOf(owner, folder.id)).map((g) => [g.user_id, g.role]).sort(),
+      [
+        [alice.userId, 'viewer'],
+        [bob.userId, 'editor'],
+      ].sort(),
+    );
     assert.deepEqual(await grantsOf(owner, sub.id), []);
     assertError(await t.client.get(`/nodes/${folder.id}`, { token: dave.access }), 404, 'not_found');
   });
@@ -225,7 +260,13 @@ describe('GET /nodes/{id}/permissions', () => {
   test('lists the grants to the owner and to every grantee alike; a stranger gets 404', async () => {
     const { folder } = await sharedTree('Listed');
     const forOwner = await grantsOf(owner, folder.id);
-    assert.deepEqual(forOwner.map((g) => [g.user_id, g.role]).sort(), [[alice.userId, 'viewer'], [bob.userId, 'editor']].sort());
+    assert.deepEqual(
+      forOwner.map((g) => [g.user_id, g.role]).sort(),
+      [
+        [alice.userId, 'viewer'],
+        [bob.userId, 'editor'],
+      ].sort(),
+    );
     for (const g of forOwner) assert.deepEqual(Object.keys(g).sort(), ['avatar_seed', 'created_at', 'name', 'role', 'user_id']);
     assert.equal(forOwner.find((g) => g.user_id === alice.userId).name, 'alice');
     assert.deepEqual(await grantsOf(alice, folder.id), forOwner);
@@ -239,7 +280,10 @@ describe('DELETE /nodes/{id}/permissions/{userId}', () => {
   test('the owner removes a grant: 204, it leaves the list, and the former grantee gets 404', async () => {
     const { folder, fileId } = await sharedTree('Owner removes');
     await revoke(owner, folder.id, alice.userId);
-    assert.deepEqual((await grantsOf(owner, folder.id)).map((g) => g.user_id), [bob.userId]);
+    assert.deepEqual(
+      (await grantsOf(owner, folder.id)).map((g) => g.user_id),
+      [bob.userId],
+    );
     assertError(await t.client.get(`/nodes/${folder.id}`, { token: alice.access }), 404, 'not_found');
     assertError(await t.client.get(`/nodes/${fileId}`, { token: alice.access }), 404, 'not_found');
     // The other grantee keeps access.
@@ -249,7 +293,10 @@ describe('DELETE /nodes/{id}/permissions/{userId}', () => {
   test('a grantee may leave: removing its own grant answers 204 and ends its access', async () => {
     const { folder } = await sharedTree('Leaving');
     await revoke(bob, folder.id, bob.userId);
-    assert.deepEqual((await grantsOf(owner, folder.id)).map((g) => g.user_id), [alice.userId]);
+    assert.deepEqual(
+      (await grantsOf(owner, folder.id)).map((g) => g.user_id),
+      [alice.userId],
+    );
     assertError(await t.client.get(`/nodes/${folder.id}`, { token: bob.access }), 404, 'not_found');
     // Leaving twice: there is nothing left to remove.
     assertError(await t.client.delete(`/nodes/${folder.id}/permissions/${bob.userId}`, { token: bob.access }), 404, 'not_found');
@@ -267,10 +314,18 @@ describe('DELETE /nodes/{id}/permissions/{userId}', () => {
   test('removing a grant that does not exist answers 404', async () => {
     const { folder, sub } = await sharedTree('No such grant');
     assertError(await t.client.delete(`/nodes/${folder.id}/permissions/${dave.userId}`, { token: owner.access }), 404, 'not_found');
-    assertError(await t.client.delete(`/nodes/${folder.id}/permissions/01HZZZZZZZZZZZZZZZZZZZZZZZ`, { token: owner.access }), 404, 'not_found');
+    assertError(
+      await t.client.delete(`/nodes/${folder.id}/permissions/01HZZZZZZZZZZZZZZZZZZZZZZZ`, { token: owner.access }),
+      404,
+      'not_found',
+    );
     // Access inherited from the folder is not a grant on the subfolder.
     assertError(await t.client.delete(`/nodes/${sub.id}/permissions/${alice.userId}`, { token: owner.access }), 404, 'not_found');
-    assertError(await t.client.delete(`/nodes/01HZZZZZZZZZZZZZZZZZZZZZZZ/permissions/${alice.userId}`, { token: owner.access }), 404, 'not_found');
+    assertError(
+      await t.client.delete(`/nodes/01HZZZZZZZZZZZZZZZZZZZZZZZ/permissions/${alice.userId}`, { token: owner.access }),
+      404,
+      'not_found',
+    );
     assert.equal((await grantsOf(owner, folder.id)).length, 2);
   });
 });
@@ -289,7 +344,10 @@ describe('what a grant covers', () => {
     assert.equal(node.status, 200, JSON.stringify(node.body));
     assert.equal(node.body.shared, true);
     assert.equal(node.body.owner_id, owner.userId);
-    assert.deepEqual((await list(dave, `parent_id=${parent.id}`)).map((n) => n.id), [deepFile]);
+    assert.deepEqual(
+      (await list(dave, `parent_id=${parent.id}`)).map((n) => n.id),
+      [deepFile],
+    );
     assert.deepEqual(await download(dave, deepFile), { status: 200, text: 'deep content' });
     for (const id of [top.id, beside.id]) {
       assertError(await t.client.get(`/nodes/${id}`, { token: dave.access }), 404, 'not_found');
@@ -307,13 +365,22 @@ describe('what a grant covers', () => {
 
     const forOwner = await t.client.get(`/nodes/${fileId}/path`, { token: owner.access });
     assert.equal(forOwner.status, 200);
-    assert.deepEqual(forOwner.body.items.map((n: any) => n.id), [top.id, middle.id, granted.id, inner.id, fileId]);
+    assert.deepEqual(
+      forOwner.body.items.map((n: any) => n.id),
+      [top.id, middle.id, granted.id, inner.id, fileId],
+    );
     const forAlice = await t.client.get(`/nodes/${fileId}/path`, { token: alice.access });
     assert.equal(forAlice.status, 200, JSON.stringify(forAlice.body));
-    assert.deepEqual(forAlice.body.items.map((n: any) => n.id), [granted.id, inner.id, fileId]);
+    assert.deepEqual(
+      forAlice.body.items.map((n: any) => n.id),
+      [granted.id, inner.id, fileId],
+    );
     assert.ok(forAlice.body.items.every((n: any) => n.shared === true));
     const ofGranted = await t.client.get(`/nodes/${granted.id}/path`, { token: alice.access });
-    assert.deepEqual(ofGranted.body.items.map((n: any) => n.id), [granted.id]);
+    assert.deepEqual(
+      ofGranted.body.items.map((n: any) => n.id),
+      [granted.id],
+    );
     assertError(await t.client.get(`/nodes/${middle.id}/path`, { token: alice.access }), 404, 'not_found');
   });
 });
@@ -334,43 +401,51 @@ describe('listings of a grantee', () => {
     await grant(owner, sharedFile, erin, 'viewer');
 
     const root = await list(erin, 'parent_id=root');
-    assert.deepEqual(root.map((n) => [n.name, n.shared]), [
-      ['Alpha', true],
-      ['Bravo', false],
-      ['Charlie', true],
-      ['Delta', false],
-      ['alpha.txt', false],
-      ['beta.txt', true],
-    ]);
+    assert.deepEqual(
+      root.map((n) => [n.name, n.shared]),
+      [
+        ['Alpha', true],
+        ['Bravo', false],
+        ['Charlie', true],
+        ['Delta', false],
+        ['alpha.txt', false],
+        ['beta.txt', true],
+      ],
+    );
     for (const n of root) assert.equal(n.owner_id, n.shared ? owner.userId : erin.userId);
     // Descending keeps the folders first.
-    assert.deepEqual((await list(erin, 'parent_id=root&sort=name&order=desc')).map((n) => n.name), [
-      'Delta',
-      'Charlie',
-      'Bravo',
-      'Alpha',
-      'beta.txt',
-      'alpha.txt',
-    ]);
+    assert.deepEqual(
+      (await list(erin, 'parent_id=root&sort=name&order=desc')).map((n) => n.name),
+      ['Delta', 'Charlie', 'Bravo', 'Alpha', 'beta.txt', 'alpha.txt'],
+    );
     // Only what was granted directly: not what lies inside it, and nothing else of the owner's.
     assert.ok(!root.some((n) => n.id === inside.id || n.id === ownersTop));
     // The default (no parent_id) is the same blended top level.
     const res = await t.client.get('/nodes?limit=1000', { token: erin.access });
-    assert.deepEqual(res.body.items.map((n: any) => n.id), root.map((n) => n.id));
+    assert.deepEqual(
+      res.body.items.map((n: any) => n.id),
+      root.map((n) => n.id),
+    );
 
     const shared = await list(erin, 'filter=shared&sort=name&order=asc');
-    assert.deepEqual(shared.map((n) => [n.name, n.shared]), [
-      ['Alpha', true],
-      ['Charlie', true],
-      ['beta.txt', true],
-    ]);
+    assert.deepEqual(
+      shared.map((n) => [n.name, n.shared]),
+      [
+        ['Alpha', true],
+        ['Charlie', true],
+        ['beta.txt', true],
+      ],
+    );
     // The owner's own listing marks its nodes as not shared, and holds nothing of erin's.
     const ownerRoot = await list(owner, 'parent_id=root');
     assert.equal(ownerRoot.find((n) => n.id === alpha.id)?.shared, false);
     assert.ok(!ownerRoot.some((n) => n.owner_id === erin.userId));
     assert.ok(!(await list(owner, 'filter=shared')).some((n) => n.id === alpha.id));
     // Inside a shared folder, the children are marked shared too.
-    assert.deepEqual((await list(erin, `parent_id=${charlie.id}`)).map((n) => [n.id, n.shared]), [[inside.id, true]]);
+    assert.deepEqual(
+      (await list(erin, `parent_id=${charlie.id}`)).map((n) => [n.id, n.shared]),
+      [[inside.id, true]],
+    );
   });
 
   test('filter=shared holds only what others shared with the account, never its own items', async () => {
@@ -400,7 +475,10 @@ describe('what a viewer and an editor may do', () => {
   test('a viewer can open, list and download, and can change nothing (403 forbidden)', async () => {
     const { folder, sub, fileId } = await sharedTree('Viewer');
     assert.equal((await t.client.get(`/nodes/${folder.id}`, { token: alice.access })).status, 200);
-    assert.deepEqual((await list(alice, `parent_id=${folder.id}`)).map((n) => n.id), [sub.id, fileId]);
+    assert.deepEqual(
+      (await list(alice, `parent_id=${folder.id}`)).map((n) => n.id),
+      [sub.id, fileId],
+    );
     assert.deepEqual(await download(alice, fileId), { status: 200, text: 'hello from the owner' });
     const versions = await t.client.get(`/nodes/${fileId}/versions`, { token: alice.access });
     assert.equal(versions.status, 200);
@@ -413,7 +491,13 @@ describe('what a viewer and an editor may do', () => {
     await assert.rejects(upload(alice, 'viewer upload', 'v.txt', folder.id), /403/);
     await assert.rejects(upload(alice, 'viewer version', 'note.txt', undefined, fileId), /403/);
     // Nothing changed.
-    assert.deepEqual((await list(owner, `parent_id=${folder.id}`)).map((n) => [n.name, n.version]), [['Sub', 0], ['note.txt', 1]]);
+    assert.deepEqual(
+      (await list(owner, `parent_id=${folder.id}`)).map((n) => [n.name, n.version]),
+      [
+        ['Sub', 0],
+        ['note.txt', 1],
+      ],
+    );
   });
 
   test('an editor creates folders and uploads inside, renames, moves and trashes what is inside, and adds versions', async () => {
@@ -428,7 +512,10 @@ describe('what a viewer and an editor may do', () => {
     assert.equal(node.parent_id, folder.id);
     assert.equal(node.shared, false);
     // The owner sees both in its folder.
-    assert.deepEqual((await list(owner, `parent_id=${folder.id}`)).map((n) => n.name), ['Made by bob', 'Sub', 'bob.txt', 'note.txt']);
+    assert.deepEqual(
+      (await list(owner, `parent_id=${folder.id}`)).map((n) => n.name),
+      ['Made by bob', 'Sub', 'bob.txt', 'note.txt'],
+    );
 
     const renamed = await t.client.patch(`/nodes/${uploaded}`, { name: 'renamed.txt' }, { token: bob.access });
     assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
@@ -617,7 +704,11 @@ describe('events of shared trees', () => {
     assert.equal(received[0]!.payload.node.owner_id, owner.userId);
     assert.equal(received[0]!.payload.node.shared, true);
     for (const who of ['owner', 'bob', 'carol'] as const) {
-      assert.deepEqual(got[who].filter((m) => m.type === 'share.received'), [], `share.received leaked to ${who}`);
+      assert.deepEqual(
+        got[who].filter((m) => m.type === 'share.received'),
+        [],
+        `share.received leaked to ${who}`,
+      );
     }
   });
 
@@ -635,7 +726,11 @@ describe('events of shared trees', () => {
       assert.deepEqual(nodeEvents(got[who], [made.id, fileId]), expected, who);
     }
     assert.deepEqual(nodeEvents(got.carol, [made.id, fileId, folder.id, sub.id]), []);
-    assert.deepEqual(got.carol.filter((m) => m.type.startsWith('node.')), [], 'a stranger hears nothing of the tree');
+    assert.deepEqual(
+      got.carol.filter((m) => m.type.startsWith('node.')),
+      [],
+      'a stranger hears nothing of the tree',
+    );
     // A permanent delete by the owner is announced too.
     assert.equal((await t.client.delete(`/nodes/${fileId}/permanent`, { token: owner.access })).status, 204);
     const gone = await settle();
@@ -644,7 +739,10 @@ describe('events of shared trees', () => {
       assert.equal(deleted.length, 1, who);
       assert.equal(deleted[0]!.payload.permanent, true);
     }
-    assert.deepEqual(gone.carol.filter((m) => m.type.startsWith('node.')), []);
+    assert.deepEqual(
+      gone.carol.filter((m) => m.type.startsWith('node.')),
+      [],
+    );
   });
 
   test('an item the owner moves out of a shared folder is announced to the grantee as its disappearance (node.deleted, access_lost), never where it went; later events about it are not', async () => {
@@ -660,7 +758,11 @@ describe('events of shared trees', () => {
     assert.equal(ownerMoves[0]!.payload.from_parent_id, folder.id);
     for (const who of ['alice', 'bob'] as const) {
       const events = first[who].filter((m) => m.payload?.node?.id === fileId);
-      assert.deepEqual(events.map((m) => m.type), ['node.deleted'], who);
+      assert.deepEqual(
+        events.map((m) => m.type),
+        ['node.deleted'],
+        who,
+      );
       assert.equal(events[0]!.payload.access_lost, true);
       assert.equal(events[0]!.payload.node.parent_id, folder.id, 'the node as the grantee last saw it');
       assert.ok(!JSON.stringify(first[who]).includes(privateFolder.id), `${who} learnt the private folder's id`);
@@ -672,7 +774,11 @@ describe('events of shared trees', () => {
     await upload(owner, 'second private version', 'private.txt', undefined, fileId);
     assert.equal((await t.client.delete(`/nodes/${fileId}`, { token: owner.access })).status, 200);
     const later = await settle();
-    assert.deepEqual(nodeEvents(later.owner, [fileId]), ['node.updated private.txt', 'node.updated private.txt', 'node.deleted private.txt']);
+    assert.deepEqual(nodeEvents(later.owner, [fileId]), [
+      'node.updated private.txt',
+      'node.updated private.txt',
+      'node.deleted private.txt',
+    ]);
     for (const who of ['alice', 'bob', 'carol'] as const) assert.deepEqual(nodeEvents(later[who], [fileId]), [], who);
   });
 
@@ -683,9 +789,16 @@ describe('events of shared trees', () => {
     assert.equal((await t.client.patch(`/nodes/${outside.id}`, { parent_id: folder.id }, { token: owner.access })).status, 200);
     assert.equal((await t.client.patch(`/nodes/${outside.id}`, { color: 'red' }, { token: owner.access })).status, 200);
     const got = await settle();
-    assert.deepEqual(nodeEvents(got.owner, [outside.id]).map((e) => e.split(' ')[0]), ['node.moved', 'node.updated']);
+    assert.deepEqual(
+      nodeEvents(got.owner, [outside.id]).map((e) => e.split(' ')[0]),
+      ['node.moved', 'node.updated'],
+    );
     for (const who of ['alice', 'bob'] as const) {
-      assert.deepEqual(nodeEvents(got[who], [outside.id]).map((e) => e.split(' ')[0]), ['node.created', 'node.updated'], who);
+      assert.deepEqual(
+        nodeEvents(got[who], [outside.id]).map((e) => e.split(' ')[0]),
+        ['node.created', 'node.updated'],
+        who,
+      );
     }
     assert.deepEqual(nodeEvents(got.carol, [outside.id]), []);
   });

@@ -244,30 +244,48 @@ describe('a folder link', () => {
     const all = await get(`/s/${folderLink.token}/children`);
     assert.equal(all.status, 200);
     assert.equal(all.json.next_cursor, null);
-    assert.deepEqual(all.json.items.map((n: any) => n.name), ['Sub', 'Zed', 'a.txt', 'b.txt', 'c.txt']);
-    assert.deepEqual(all.json.items.map((n: any) => n.type), ['folder', 'folder', 'file', 'file', 'file']);
+    assert.deepEqual(
+      all.json.items.map((n: any) => n.name),
+      ['Sub', 'Zed', 'a.txt', 'b.txt', 'c.txt'],
+    );
+    assert.deepEqual(
+      all.json.items.map((n: any) => n.type),
+      ['folder', 'folder', 'file', 'file', 'file'],
+    );
     for (const item of all.json.items) assert.equal(item.parent_id, ids.album);
 
     const first = await get(`/s/${folderLink.token}/children?limit=2`);
     assert.equal(first.json.items.length, 2);
     assert.equal(typeof first.json.next_cursor, 'string');
     const paged = await childrenOf('limit=2');
-    assert.deepEqual(paged.map((n) => n.id), all.json.items.map((n: any) => n.id));
+    assert.deepEqual(
+      paged.map((n) => n.id),
+      all.json.items.map((n: any) => n.id),
+    );
     // Sorting still keeps folders above files.
     const bySizeDesc = await childrenOf('sort=size&order=desc');
-    assert.deepEqual(bySizeDesc.map((n) => n.type), ['folder', 'folder', 'file', 'file', 'file']);
-    assert.deepEqual(bySizeDesc.slice(2).map((n) => n.name), ['c.txt', 'b.txt', 'a.txt']);
+    assert.deepEqual(
+      bySizeDesc.map((n) => n.type),
+      ['folder', 'folder', 'file', 'file', 'file'],
+    );
+    assert.deepEqual(
+      bySizeDesc.slice(2).map((n) => n.name),
+      ['c.txt', 'b.txt', 'a.txt'],
+    );
   });
 
   test('/children?parent_id= lists any descendant folder, and the shared folder itself', async () => {
     const sub = await childrenOf(`parent_id=${ids.sub}`);
-    assert.deepEqual(sub.map((n) => n.id), [ids.deep]);
+    assert.deepEqual(
+      sub.map((n) => n.id),
+      [ids.deep],
+    );
     assert.deepEqual(await childrenOf(`parent_id=${ids.zed}`), []);
     const self = await childrenOf(`parent_id=${ids.album}`);
     assert.equal(self.length, 5);
   });
 
-  test('/children never reaches outside the shared folder: a sibling folder, the parent, another account\'s folder or an unknown id answer 404', async () => {
+  test("/children never reaches outside the shared folder: a sibling folder, the parent, another account's folder or an unknown id answer 404", async () => {
     for (const [what, id] of [
       ['sibling', ids.private],
       ['parent', ids.family],
@@ -438,7 +456,10 @@ describe('password-protected links', () => {
 
     const children = await get(`/s/${link.token}/children?parent_id=${ids.sub}&grant=${encodeURIComponent(grant)}`);
     assert.equal(children.status, 200);
-    assert.deepEqual(children.json.items.map((n: any) => n.id), [ids.deep]);
+    assert.deepEqual(
+      children.json.items.map((n: any) => n.id),
+      [ids.deep],
+    );
     assert.equal((await get(`/s/${link.token}/children`, { 'X-Share-Grant': grant })).status, 200);
 
     const download = await get(`/s/${link.token}/download?node_id=${ids.deep}&grant=${encodeURIComponent(grant)}`);
@@ -454,7 +475,11 @@ describe('password-protected links', () => {
     const other = await share(ids.album, { password: PASSWORD });
     const grant = (await unlock(link.token, PASSWORD)).json.grant as string;
     assertError(await get(`/s/${other.token}`, { 'X-Share-Grant': grant }), 401, 'share_password_required');
-    assertError(await get(`/s/${other.token}/download?node_id=${ids.a}&grant=${encodeURIComponent(grant)}`), 401, 'share_password_required');
+    assertError(
+      await get(`/s/${other.token}/download?node_id=${ids.a}&grant=${encodeURIComponent(grant)}`),
+      401,
+      'share_password_required',
+    );
   });
 
   test('a wrong password answers 403 wrong_password and gives no grant', async () => {
@@ -553,11 +578,15 @@ describe('wrong passwords are rate limited', () => {
     const early = await unlockFrom('127.0.0.1', link.token, 'the-right-one');
     assert.equal(early.status, 200);
     const grant = early.json.grant as string;
-    for (let i = 1; i <= 10; i++) assertError(await unlockFrom('127.0.0.1', link.token, `wrong guess ${i}`), 403, 'wrong_password', `guess ${i}`);
+    for (let i = 1; i <= 10; i++)
+      assertError(await unlockFrom('127.0.0.1', link.token, `wrong guess ${i}`), 403, 'wrong_password', `guess ${i}`);
     const limited = await unlockFrom('127.0.0.1', link.token, 'wrong guess 11');
     assertError(limited, 429, 'rate_limited');
     const retryAfter = Number(limited.headers.get('retry-after'));
-    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 15 * 60, `Retry-After ${limited.headers.get('retry-after')}`);
+    assert.ok(
+      Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 15 * 60,
+      `Retry-After ${limited.headers.get('retry-after')}`,
+    );
     const right = await unlockFrom('127.0.0.1', link.token, 'the-right-one');
     assertError(right, 429, 'rate_limited');
     assert.ok(right.headers.get('retry-after'));
@@ -588,7 +617,10 @@ describe('a share token is never a personal token', () => {
     }
     // The owner's own tokens work on the same routes (the 401s above are about the token).
     assert.equal((await get(`/nodes/${ids.report}/download`, { authorization: `Bearer ${owner.access}` })).status, 200);
-    const minted = await fetch(`${t.api}/nodes/${ids.report}/access-token`, { method: 'POST', headers: { authorization: `Bearer ${owner.access}` } });
+    const minted = await fetch(`${t.api}/nodes/${ids.report}/access-token`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.access}` },
+    });
     const { access_token } = (await minted.json()) as { access_token: string };
     assert.equal((await get(`/nodes/${ids.report}/download?access_token=${encodeURIComponent(access_token)}`)).status, 200);
   });
@@ -602,7 +634,7 @@ describe('a share token is never a personal token', () => {
     assert.equal((await get(`/nodes/${ids.report}/download`, { 'X-Share-Grant': grant })).status, 401);
   });
 
-  test('a share token does not open the owner\'s nodes as a link to something else', async () => {
+  test("a share token does not open the owner's nodes as a link to something else", async () => {
     // A folder link's token used as the token of a node outside the folder: nothing there.
     assertError(await get(`/s/${folderLink.token}/download?node_id=${ids.report}`), 404, 'not_found');
     assertError(await get(`/s/${folderLink.token}/children?parent_id=${ids.family}`), 404, 'not_found');
@@ -630,7 +662,9 @@ describe('revocation mid-download', () => {
     assertError(third, 404, 'not_found');
     assertError(await get(`/s/${link.token}/download`, { Range: `bytes=${3 * CHUNK}-` }), 404, 'not_found');
     // The owner still downloads it.
-    const own = await fetch(`${t.api}/nodes/${id}/download`, { headers: { authorization: `Bearer ${owner.access}`, Range: `bytes=${2 * CHUNK}-${2 * CHUNK + 9}` } });
+    const own = await fetch(`${t.api}/nodes/${id}/download`, {
+      headers: { authorization: `Bearer ${owner.access}`, Range: `bytes=${2 * CHUNK}-${2 * CHUNK + 9}` },
+    });
     assert.equal(own.status, 206);
     assert.ok(Buffer.from(await own.arrayBuffer()).equals(big.subarray(2 * CHUNK, 2 * CHUNK + 10)));
   });

@@ -76,7 +76,8 @@ const publicInfo = (token: string) => t.client.get(`/s/${token}`);
 function everyValue(tables?: string[]): { table: string; value: string }[] {
   const db = openConnection(path.join(t.dataDir, 'hearth.db'), { readonly: true });
   try {
-    const names = tables ?? (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
+    const names =
+      tables ?? (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
     const out: { table: string; value: string }[] = [];
     for (const table of names) {
       for (const row of db.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[]) {
@@ -180,9 +181,17 @@ describe('creating a link', () => {
   test('the same Idempotency-Key answers the same link (Idempotent-Replayed) and GET /nodes/{id}/shares lists exactly one link', async () => {
     const file = await upload(owner, 'idem');
     const key = `share-${crypto.randomUUID()}`;
-    const first = await t.client.post(`/nodes/${file}/share`, { allow_download: false }, { token: owner.access, headers: { 'Idempotency-Key': key } });
+    const first = await t.client.post(
+      `/nodes/${file}/share`,
+      { allow_download: false },
+      { token: owner.access, headers: { 'Idempotency-Key': key } },
+    );
     assert.equal(first.status, 201, JSON.stringify(first.body));
-    const again = await t.client.post(`/nodes/${file}/share`, { allow_download: false }, { token: owner.access, headers: { 'Idempotency-Key': key } });
+    const again = await t.client.post(
+      `/nodes/${file}/share`,
+      { allow_download: false },
+      { token: owner.access, headers: { 'Idempotency-Key': key } },
+    );
     assert.equal(again.status, 201, JSON.stringify(again.body));
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(again.body, first.body);
@@ -201,7 +210,11 @@ describe('creating a link', () => {
     const file = await upload(owner, 'idem conflict');
     const key = `share-${crypto.randomUUID()}`;
     await share(owner, file, {}, { 'Idempotency-Key': key });
-    const other = await t.client.post(`/nodes/${file}/share`, { allow_download: false }, { token: owner.access, headers: { 'Idempotency-Key': key } });
+    const other = await t.client.post(
+      `/nodes/${file}/share`,
+      { allow_download: false },
+      { token: owner.access, headers: { 'Idempotency-Key': key } },
+    );
     assertError(other, 409, 'idempotency_conflict');
     assert.equal((await linksOf(owner, file)).length, 1);
   });
@@ -279,7 +292,7 @@ describe('listing links', () => {
     assert.deepEqual(await linksOf(owner, folder.id), []);
   });
 
-  test('GET /shares lists all of my links across nodes, newest first, paged with limit and cursor, and never another account\'s', async () => {
+  test("GET /shares lists all of my links across nodes, newest first, paged with limit and cursor, and never another account's", async () => {
     const mine = await createMember(t.client, owner, 'pager');
     const other = await createMember(t.client, owner, 'otherpager');
     const folder = await mkdir(mine, 'Mine');
@@ -295,12 +308,21 @@ describe('listing links', () => {
     assert.equal(typeof first.body.next_cursor, 'string');
 
     const paged = await allMyLinks(mine, 2);
-    assert.deepEqual(paged.map((l) => l.id), [...created].reverse());
+    assert.deepEqual(
+      paged.map((l) => l.id),
+      [...created].reverse(),
+    );
     for (const link of paged) assert.deepEqual(Object.keys(link).sort(), LINK_FIELDS);
-    assert.deepEqual((await allMyLinks(mine)).map((l) => l.id), [...created].reverse());
+    assert.deepEqual(
+      (await allMyLinks(mine)).map((l) => l.id),
+      [...created].reverse(),
+    );
 
     const theirList = await allMyLinks(other);
-    assert.deepEqual(theirList.map((l) => l.id), [theirs.id]);
+    assert.deepEqual(
+      theirList.map((l) => l.id),
+      [theirs.id],
+    );
     assert.equal(theirList[0].token, theirs.token);
     assert.ok(!paged.some((l) => l.id === theirs.id));
     assert.equal((await t.client.get('/shares')).status, 401);
@@ -395,7 +417,11 @@ describe('changing a link', () => {
   test('PATCH with a weak password answers 400 weak_password and leaves the link as it was', async () => {
     const file = await upload(owner, 'weak patch');
     const link = await share(owner, file);
-    assertError(await t.client.patch(`/shares/${link.id}`, { password: 'tiny', allow_download: false }, { token: owner.access }), 400, 'weak_password');
+    assertError(
+      await t.client.patch(`/shares/${link.id}`, { password: 'tiny', allow_download: false }, { token: owner.access }),
+      400,
+      'weak_password',
+    );
     const listed = (await linksOf(owner, file)).find((l) => l.id === link.id);
     assert.equal(listed.password_protected, false);
     assert.equal(listed.allow_download, true);
@@ -421,7 +447,10 @@ describe('revoking a link', () => {
     assert.equal(res.status, 204);
     assertError(await publicInfo(link.token), 404, 'not_found');
     assertError(await t.client.get(`/s/${link.token}/download`), 404, 'not_found');
-    assert.deepEqual((await linksOf(owner, file)).map((l) => l.id), [keep.id]);
+    assert.deepEqual(
+      (await linksOf(owner, file)).map((l) => l.id),
+      [keep.id],
+    );
     assert.ok(!(await allMyLinks(owner)).some((l) => l.id === link.id));
     assertError(await t.client.patch(`/shares/${link.id}`, { allow_download: false }, { token: owner.access }), 404, 'not_found');
     assertError(await t.client.delete(`/shares/${link.id}`, { token: owner.access }), 404, 'not_found');
@@ -449,7 +478,11 @@ describe('revoking a link', () => {
   });
 
   test('PATCH and DELETE of an unknown share id answer 404', async () => {
-    assertError(await t.client.patch('/shares/01HZZZZZZZZZZZZZZZZZZZZZZZ', { allow_download: false }, { token: owner.access }), 404, 'not_found');
+    assertError(
+      await t.client.patch('/shares/01HZZZZZZZZZZZZZZZZZZZZZZZ', { allow_download: false }, { token: owner.access }),
+      404,
+      'not_found',
+    );
     assertError(await t.client.delete('/shares/01HZZZZZZZZZZZZZZZZZZZZZZZ', { token: owner.access }), 404, 'not_found');
   });
 });
@@ -495,7 +528,10 @@ describe('links to trashed nodes', () => {
     assert.equal((await t.client.delete(`/nodes/${gone}`, { token: owner.access })).status, 200);
     const children = await t.client.get(`/s/${link.token}/children`);
     assert.equal(children.status, 200);
-    assert.deepEqual(children.body.items.map((n: any) => n.id), [kept]);
+    assert.deepEqual(
+      children.body.items.map((n: any) => n.id),
+      [kept],
+    );
     assertError(await t.client.get(`/s/${link.token}/download?node_id=${gone}`), 404, 'not_found');
     assert.equal((await t.client.get(`/s/${link.token}/download?node_id=${kept}`)).status, 200);
   });

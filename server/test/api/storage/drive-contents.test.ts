@@ -10,7 +10,14 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { createBlankLoopDevice, createLoopDrive, loopUnsupportedReason, mountPoints, type BlankLoopDevice, type LoopDrive } from '../../helpers/loop.ts';
+import {
+  createBlankLoopDevice,
+  createLoopDrive,
+  loopUnsupportedReason,
+  mountPoints,
+  type BlankLoopDevice,
+  type LoopDrive,
+} from '../../helpers/loop.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 function sha256(file: string): string {
@@ -99,7 +106,10 @@ describe('drive contents (loop-device images made by the test)', () => {
 
     assert.equal(sha256(drive.image), before, 'the image is byte for byte what it was (no journal replay, no mount time written)');
     // Other test files mount their own loop drives meanwhile: only this drive's mounts count.
-    const sources = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((line) => line.split(' - ')[1]?.split(' ')[1]);
+    const sources = fs
+      .readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' - ')[1]?.split(' ')[1]);
     assert.ok(!sources.includes(drive.device), 'the look unmounted what it mounted');
     assert.ok(!mountPoints().some((m) => m.includes('hearth-look-')), 'no look mount is left behind');
     assert.ok(!fs.readdirSync(os.tmpdir()).some((n) => n.startsWith('hearth-look-')), 'no look folder is left behind');

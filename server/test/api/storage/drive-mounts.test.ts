@@ -222,7 +222,8 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
       // The shared server must not keep a drive that is about to vanish as its default.
       await t.client.patch(`/libraries/${internalId}/set-default`, undefined, { token: owner.access }).catch(() => {});
     }
-    for (const s of servers.splice(0).reverse()) await s.close().catch((error) => console.log(`# closing a server failed: ${String(error)}`));
+    for (const s of servers.splice(0).reverse())
+      await s.close().catch((error) => console.log(`# closing a server failed: ${String(error)}`));
     if (!work) return;
     const left = unmountAllUnder(work);
     if (left.length > 0) console.log(`# still mounted after cleanup: ${left.join(', ')}`);
@@ -377,7 +378,12 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
     const on = await t.client.patch('/server/settings', { require_device_approval: true }, { token: owner.access });
     assert.equal(on.status, 200, JSON.stringify(on.body));
     try {
-      const res = await t.client.post('/auth/login', { username: owner.username, password: owner.password, device_name: 'Tablet', platform: 'android' });
+      const res = await t.client.post('/auth/login', {
+        username: owner.username,
+        password: owner.password,
+        device_name: 'Tablet',
+        platform: 'android',
+      });
       assert.equal(res.status, 202, JSON.stringify(res.body));
       return res.body.access_token;
     } finally {
@@ -402,8 +408,14 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
   /** The mergerfs mount holding a pool's library folder: under <mounts root>/hearth, checked in mountinfo. */
   function poolMountOf(pool: any): string {
     assert.equal(typeof pool.path, 'string', JSON.stringify(pool));
-    const fuse = mounts().filter((m) => m.fsType === 'fuse.mergerfs' && (pool.path === m.mountPoint || pool.path.startsWith(`${m.mountPoint}/`)));
-    assert.equal(fuse.length, 1, `one mergerfs mount holds ${pool.path}: ${JSON.stringify(mounts().filter((m) => m.mountPoint.startsWith(`${roots}/`)))}`);
+    const fuse = mounts().filter(
+      (m) => m.fsType === 'fuse.mergerfs' && (pool.path === m.mountPoint || pool.path.startsWith(`${m.mountPoint}/`)),
+    );
+    assert.equal(
+      fuse.length,
+      1,
+      `one mergerfs mount holds ${pool.path}: ${JSON.stringify(mounts().filter((m) => m.mountPoint.startsWith(`${roots}/`)))}`,
+    );
     const mountPoint = fuse[0]!.mountPoint;
     assert.equal(path.dirname(mountPoint), path.join(roots, 'hearth'), `${mountPoint} is in <mounts root>/hearth`);
     return mountPoint;
@@ -424,7 +436,11 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
     }
     assert.equal(body.capabilities.format.available, true, 'root can format');
     assert.equal(body.capabilities.mount.available, true, 'root can mount');
-    assert.equal(body.capabilities.pool.available, poolSkipReason === null, `pool: ${JSON.stringify(body.capabilities.pool)} (${poolSkipReason ?? 'mergerfs is installed'})`);
+    assert.equal(
+      body.capabilities.pool.available,
+      poolSkipReason === null,
+      `pool: ${JSON.stringify(body.capabilities.pool)} (${poolSkipReason ?? 'mergerfs is installed'})`,
+    );
   });
 
   // ---- Mounting one drive -----------------------------------------------------------------
@@ -540,7 +556,9 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
     const ws = await EventSocket.open(t.url, bob.access);
     try {
       await eject(t, owner, lib.id);
-      const m = await ws.waitFor((x) => x.type === 'library.changed' && x.payload?.library?.id === lib.id && x.payload.library.status === 'ejected');
+      const m = await ws.waitFor(
+        (x) => x.type === 'library.changed' && x.payload?.library?.id === lib.id && x.payload.library.status === 'ejected',
+      );
       assert.ok(m);
     } finally {
       ws.close();
@@ -609,7 +627,10 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
     assert.deepEqual(mountsOf(b.device), []);
     assert.deepEqual(blkid(b.device), {});
     const image = fs.readFileSync(b.image);
-    assert.ok(image.every((byte) => byte === 0), 'the image is still all zeros');
+    assert.ok(
+      image.every((byte) => byte === 0),
+      'the image is still all zeros',
+    );
   });
 
   test('a drive whose Hearth folder holds the marker of a library this server does not know is 409 foreign_library, left as found', async (ctx) => {
@@ -639,7 +660,11 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
     assert.deepEqual(await snapshot(t, owner), before);
     assert.equal((await listed(t, owner, d)).library_id, null);
     inspect(d, (dir) => {
-      assert.equal(fs.readFileSync(path.join(dir, 'Hearth', MARKER), 'utf8'), '01JFOREIGNLIBRARYOFANOTHERSERVER', 'the marker is untouched');
+      assert.equal(
+        fs.readFileSync(path.join(dir, 'Hearth', MARKER), 'utf8'),
+        '01JFOREIGNLIBRARYOFANOTHERSERVER',
+        'the marker is untouched',
+      );
       assert.ok(fs.readFileSync(path.join(dir, 'Hearth', 'blobs', 'ab', 'keep.bin')).equals(keep), 'its files are untouched');
     });
   });
@@ -692,7 +717,7 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
     assert.equal((await listed(t, owner, d)).library_id, null);
   });
 
-  test('the drive holding a systemPaths mount point, or the server\'s data dir, is 403 system_drive: not mounted again, no folder made', async (ctx) => {
+  test("the drive holding a systemPaths mount point, or the server's data dir, is 403 system_drive: not mounted again, no folder made", async (ctx) => {
     if (skipReason) return ctx.skip(skipReason);
     const sys = drive('sys1', 'systemfs');
     const s = await server({ systemPaths: [sys.mountPoint] });
@@ -727,7 +752,10 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
     if (skipReason) return ctx.skip(skipReason);
     const big = drive('busy-big', 'bigold', { sizeMb: 512, mounted: false });
     const d = drive('busy-mount', 'busymount', { mounted: false });
-    const [format, mount] = await Promise.all([formatOwn(t, owner, big, { filesystem: 'ext4', label: 'bignew' }), mountOwn(t, owner.access, d)]);
+    const [format, mount] = await Promise.all([
+      formatOwn(t, owner, big, { filesystem: 'ext4', label: 'bignew' }),
+      mountOwn(t, owner.access, d),
+    ]);
     if (format.status === 200 && mount.status === 201) {
       console.log('# the format and the mount ran one after the other: drive_operation_running not provoked');
     } else if (mount.status === 409) {
@@ -840,7 +868,11 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
       const found = [a, b].filter((d) => inspect(d, (dir) => blobWith(path.join(dir, 'Hearth'), data) !== undefined));
       assert.equal(found.length, 1, 'each file is on exactly one member image');
     }
-    assert.equal(poolMountPoint, path.join(roots, 'hearth', `pool-${pool.id}`), 'the pool is mounted at <mounts root>/hearth/pool-<library id>');
+    assert.equal(
+      poolMountPoint,
+      path.join(roots, 'hearth', `pool-${pool.id}`),
+      'the pool is mounted at <mounts root>/hearth/pool-<library id>',
+    );
   });
 
   test('a pool member the owner already mounted under the mounts root is used where it is: branch <its mount point>/Hearth; eject unmounts the pool and the member the server mounted', async (ctx) => {
@@ -904,7 +936,12 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
       const res = await poolRequest(t, owner.access, body);
       assertError(res, 400, 'invalid_input');
     }
-    for (const body of [{ name: 'P', drive_ids: ida }, { name: 'P', drive_ids: [ida, 5] }, { name: 7, drive_ids: [ida, idb] }, { name: 'P', drive_ids: [ida, idb], make_default: 'yes' }]) {
+    for (const body of [
+      { name: 'P', drive_ids: ida },
+      { name: 'P', drive_ids: [ida, 5] },
+      { name: 7, drive_ids: [ida, idb] },
+      { name: 'P', drive_ids: [ida, idb], make_default: 'yes' },
+    ]) {
       const res = await poolRequest(t, owner.access, body);
       assert.equal(res.status, 400, `${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
       assert.equal(res.body?.error?.code, 'invalid_input', JSON.stringify(res.body));
@@ -1054,7 +1091,10 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
       const now = await libraries(t2, who);
       assert.equal(now.find((l) => l.id === oldPool.id)?.status, 'ejected', `${round}: the ejected pool stays ejected`);
       assert.equal(now.find((l) => l.id === oldDrive.id)?.status, 'ejected', `${round}: the ejected drive stays ejected`);
-      assert.ok(!mounts().some((m) => m.fsType === 'fuse.mergerfs' && m.mountPoint !== poolMountPoint && m.mountPoint.startsWith(`${roots}/`)), `${round}: the ejected pool is not mounted`);
+      assert.ok(
+        !mounts().some((m) => m.fsType === 'fuse.mergerfs' && m.mountPoint !== poolMountPoint && m.mountPoint.startsWith(`${roots}/`)),
+        `${round}: the ejected pool is not mounted`,
+      );
       assert.equal(mountAt(oldPool.path), undefined, `${round}: nothing is mounted where the ejected pool was`);
       for (const d of [ea, eb, ed]) assert.deepEqual(mountsOf(d.device), [], `${round}: ${d.device} is not mounted`);
     }
@@ -1063,7 +1103,7 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
   test('removing an empty drive library unmounts the drive the server mounted and takes its Hearth folder away (the rest of the drive stays); mounted again it is a new library', async (ctx) => {
     if (skipReason) return ctx.skip(skipReason);
     const d = drive('rm1', 'giveaway');
-    fs.writeFileSync(path.join(d.mountPoint, 'family-tree.txt'), 'the owner\'s own file');
+    fs.writeFileSync(path.join(d.mountPoint, 'family-tree.txt'), "the owner's own file");
     d.unmount();
     const lib = await mounted(t, owner, d);
     const mountPoint = assertMountedByServer(d);
@@ -1076,7 +1116,11 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
       }
     })();
     assertError(await t.client.delete(`/libraries/${lib.id}`, { token: owner.access }), 409, 'library_not_empty');
-    assert.deepEqual(mountsOf(d.device).map((m) => m.mountPoint), [mountPoint], 'a refused removal unmounts nothing');
+    assert.deepEqual(
+      mountsOf(d.device).map((m) => m.mountPoint),
+      [mountPoint],
+      'a refused removal unmounts nothing',
+    );
     assert.equal((await t.client.delete(`/nodes/${fileId}/permanent`, { token: owner.access })).status, 204);
 
     const res = await t.client.delete(`/libraries/${lib.id}`, { token: owner.access });
@@ -1086,7 +1130,7 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
     assert.ok(!(await libraries(t, owner)).some((l) => l.id === lib.id));
     assert.equal((await listed(t, owner, d)).library_id, null);
     inspect(d, (dir) => {
-      assert.deepEqual(fs.readdirSync(dir).sort(), ['family-tree.txt', 'lost+found'], 'no Hearth folder left; the owner\'s file stays');
+      assert.deepEqual(fs.readdirSync(dir).sort(), ['family-tree.txt', 'lost+found'], "no Hearth folder left; the owner's file stays");
     });
 
     const again = await mounted(t, owner, d);
@@ -1119,24 +1163,26 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
     assert.deepEqual(mountsOf(d.device), []);
     const res = await t.client.delete(`/libraries/${lib.id}`, { token: owner.access });
     assert.equal(res.status, 204, JSON.stringify(res.body));
-    inspect(d, (dir) => assert.equal(fs.readFileSync(path.join(dir, 'Hearth', MARKER), 'utf8'), lib.id, 'the drive was away: its marker is still there'));
+    inspect(d, (dir) =>
+      assert.equal(fs.readFileSync(path.join(dir, 'Hearth', MARKER), 'utf8'), lib.id, 'the drive was away: its marker is still there'),
+    );
     const again = await mounted(t, owner, d);
     assert.notEqual(again.id, lib.id);
     assert.equal(fs.readFileSync(path.join(again.path, MARKER), 'utf8'), again.id);
   });
 
-  test('a drive with a Hearth folder of the owner\'s own (files, no marker) is 409 folder_not_empty, left as found and unmounted again', async (ctx) => {
+  test("a drive with a Hearth folder of the owner's own (files, no marker) is 409 folder_not_empty, left as found and unmounted again", async (ctx) => {
     if (skipReason) return ctx.skip(skipReason);
     const d = drive('rm3', 'ownhearth');
     fs.mkdirSync(path.join(d.mountPoint, 'Hearth', 'tmp'), { recursive: true });
-    fs.writeFileSync(path.join(d.mountPoint, 'Hearth', 'tmp', 'recipe.txt'), 'grandma\'s soup');
+    fs.writeFileSync(path.join(d.mountPoint, 'Hearth', 'tmp', 'recipe.txt'), "grandma's soup");
     d.unmount();
     const before = await snapshot(t, owner);
     assertError(await mountOwn(t, owner.access, d), 409, 'folder_not_empty');
     assert.deepEqual(mountsOf(d.device), [], 'the server did not leave the drive mounted');
     assert.deepEqual(await snapshot(t, owner), before);
     inspect(d, (dir) => {
-      assert.equal(fs.readFileSync(path.join(dir, 'Hearth', 'tmp', 'recipe.txt'), 'utf8'), 'grandma\'s soup');
+      assert.equal(fs.readFileSync(path.join(dir, 'Hearth', 'tmp', 'recipe.txt'), 'utf8'), "grandma's soup");
       assert.ok(!fs.existsSync(path.join(dir, 'Hearth', MARKER)));
     });
   });
@@ -1147,12 +1193,20 @@ describe('mounting and pooling drives (loop-device images made by the test)', ()
     const lib = await mounted(t, owner, d);
     const mountPoint = assertMountedByServer(d);
     fs.mkdirSync(path.join(mountPoint, 'family'));
-    const neighbour = await t.client.post('/libraries', { name: 'Neighbour', path: path.join(mountPoint, 'family') }, { token: owner.access });
+    const neighbour = await t.client.post(
+      '/libraries',
+      { name: 'Neighbour', path: path.join(mountPoint, 'family') },
+      { token: owner.access },
+    );
     assert.equal(neighbour.status, 201, JSON.stringify(neighbour.body));
     const res = await t.client.delete(`/libraries/${lib.id}`, { token: owner.access });
     assert.equal(res.status, 204, JSON.stringify(res.body));
-    assert.deepEqual(mountsOf(d.device).map((m) => m.mountPoint), [mountPoint], 'still mounted for the other library');
-    assert.ok(!fs.existsSync(path.join(mountPoint, 'Hearth')), 'the removed library\'s folder is gone');
+    assert.deepEqual(
+      mountsOf(d.device).map((m) => m.mountPoint),
+      [mountPoint],
+      'still mounted for the other library',
+    );
+    assert.ok(!fs.existsSync(path.join(mountPoint, 'Hearth')), "the removed library's folder is gone");
     await t.server.runMaintenance();
     assert.equal((await library(t, owner, neighbour.body.id)).status, 'online');
     await setDefault(t, owner, internalId);

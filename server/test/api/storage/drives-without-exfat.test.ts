@@ -25,7 +25,12 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 function blkid(device: string): Record<string, string> {
   try {
     const out = execFileSync('blkid', ['-p', '-o', 'export', '--', device], { encoding: 'utf8' });
-    return Object.fromEntries(out.split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2)));
+    return Object.fromEntries(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+    );
   } catch {
     return {};
   }
@@ -68,7 +73,11 @@ describe('a PC without mkfs.exfat (a PATH without it, loop-device images made by
   function formatOwn(d: LoopDrive, body: Record<string, unknown>) {
     assert.ok(drives.includes(d));
     assert.match(d.device, /^\/dev\/loop\d+$/);
-    return t.client.post(`/admin/drives/${path.basename(d.device)}/format`, { ...body, confirmation: `FORMAT ${d.device}` }, { token: owner.access });
+    return t.client.post(
+      `/admin/drives/${path.basename(d.device)}/format`,
+      { ...body, confirmation: `FORMAT ${d.device}` },
+      { token: owner.access },
+    );
   }
 
   test('the drive list offers ext4 only, and says what exFAT needs: install exfatprogs', async (ctx) => {

@@ -44,6 +44,10 @@ describe('drives on a Linux without lsblk', { skip: process.platform !== 'linux'
   test('a drive id then is 404 not_found for a look, a mount and a format, never 500', async () => {
     assertError(await t.client.get('/admin/drives/sda', { token: owner.access }), 404, 'not_found');
     assertError(await t.client.post('/admin/drives/sda/mount', { name: 'USB' }, { token: owner.access }), 404, 'not_found');
-    assertError(await t.client.post('/admin/drives/sda/format', { filesystem: 'ext4', confirmation: 'FORMAT /dev/sda' }, { token: owner.access }), 404, 'not_found');
+    assertError(
+      await t.client.post('/admin/drives/sda/format', { filesystem: 'ext4', confirmation: 'FORMAT /dev/sda' }, { token: owner.access }),
+      404,
+      'not_found',
+    );
   });
 });

@@ -118,7 +118,10 @@ describe('drives (loop-device images made by the test)', () => {
   function formatOwn(s: TestServer, who: SignedIn, d: LoopDrive, body: Record<string, unknown>): Promise<ApiResponse> {
     assert.ok(drives.includes(d), 'a drive this test created');
     assert.match(d.device, /^\/dev\/loop\d+$/, 'only loop devices are ever formatted');
-    assert.ok(fs.realpathSync(run('losetup', ['-n', '-O', 'BACK-FILE', d.device]).trim()) === fs.realpathSync(d.image), 'backed by our image');
+    assert.ok(
+      fs.realpathSync(run('losetup', ['-n', '-O', 'BACK-FILE', d.device]).trim()) === fs.realpathSync(d.image),
+      'backed by our image',
+    );
     return s.client.post(`/admin/drives/${idOf(d)}/format`, { ...body, confirmation: `FORMAT ${d.device}` }, { token: who.access });
   }
 
@@ -145,7 +148,10 @@ describe('drives (loop-device images made by the test)', () => {
 
   test('drive work through udisks2 (DRIVE_TOOLS=udisks) while its service does not answer: capabilities say why, mount and format are 503 helper_unavailable, the drive untouched', async (ctx) => {
     if (skipReason) return ctx.skip(skipReason);
-    const udisksctl = (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'udisksctl')).find((file) => fs.existsSync(file));
+    const udisksctl = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .map((dir) => path.join(dir, 'udisksctl'))
+      .find((file) => fs.existsSync(file));
     if (udisksctl) {
       let answers = true;
       try {
@@ -242,7 +248,12 @@ describe('drives (loop-device images made by the test)', () => {
     assert.equal(on.status, 200, JSON.stringify(on.body));
     let pending: string;
     try {
-      const res = await t.client.post('/auth/login', { username: owner.username, password: owner.password, device_name: 'Tablet', platform: 'android' });
+      const res = await t.client.post('/auth/login', {
+        username: owner.username,
+        password: owner.password,
+        device_name: 'Tablet',
+        platform: 'android',
+      });
       assert.equal(res.status, 202, JSON.stringify(res.body));
       pending = res.body.access_token;
     } finally {
@@ -321,7 +332,7 @@ describe('drives (loop-device images made by the test)', () => {
     await s.close();
   });
 
-  test('the drive holding the server\'s data dir is never formatted: 403 system_drive', async (ctx) => {
+  test("the drive holding the server's data dir is never formatted: 403 system_drive", async (ctx) => {
     if (skipReason) return ctx.skip(skipReason);
     const d = drive('data1', 'datafs');
     const dataDir = path.join(d.mountPoint, 'hearth-data');
@@ -501,7 +512,9 @@ describe('drives (loop-device images made by the test)', () => {
       assertUntouched(d, 'heldfs');
     } finally {
       holder.kill('SIGKILL');
-      await new Promise((resolve) => (holder.exitCode !== null || holder.signalCode !== null ? resolve(null) : holder.once('exit', resolve)));
+      await new Promise((resolve) =>
+        holder.exitCode !== null || holder.signalCode !== null ? resolve(null) : holder.once('exit', resolve),
+      );
     }
     const res = await formatOwn(t, owner, d, { filesystem: 'exfat', label: 'FREED' });
     assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -70,14 +70,24 @@ describe('formatting with hostile labels and lying tools (loop-device images mad
     assert.ok(drives.includes(d));
     assert.match(d.device, /^\/dev\/loop\d+$/);
     assert.equal(fs.realpathSync(run('losetup', ['-n', '-O', 'BACK-FILE', d.device]).trim()), fs.realpathSync(d.image));
-    return t.client.post(`/admin/drives/${path.basename(d.device)}/format`, { ...body, confirmation: `FORMAT ${d.device}` }, { token: owner.access });
+    return t.client.post(
+      `/admin/drives/${path.basename(d.device)}/format`,
+      { ...body, confirmation: `FORMAT ${d.device}` },
+      { token: owner.access },
+    );
   }
 
   test('a label starting with a dash is refused 400 invalid_input (field label), for ext4 and exFAT, and the drive keeps its file system', async (ctx) => {
     if (skipReason) return skipBecause(ctx, skipReason);
     const d = drive('dash', 'keepme');
     const uuid = blkid(d.device).UUID;
-    for (const [filesystem, label] of [['ext4', '-h'], ['exfat', '-h'], ['ext4', '--help'], ['ext4', '-L x'], ['exfat', ' -V']] as const) {
+    for (const [filesystem, label] of [
+      ['ext4', '-h'],
+      ['exfat', '-h'],
+      ['ext4', '--help'],
+      ['ext4', '-L x'],
+      ['exfat', ' -V'],
+    ] as const) {
       assertError(await formatOwn(d, { filesystem, label }), 400, 'invalid_input', 'label');
     }
     assert.deepEqual([blkid(d.device).TYPE, blkid(d.device).LABEL, blkid(d.device).UUID], ['ext4', 'keepme', uuid]);

@@ -118,15 +118,22 @@ describe('the holding folder', () => {
     const removable = new Date(Date.parse(`${today}T00:00:00Z`) + 31 * DAY).toISOString().slice(0, 10);
     assert.match(refused.body.error.message, new RegExp(`can be removed from ${removable}`));
     assert.equal(fs.readFileSync(held, 'utf8'), 'taken by a clean-up today', 'the held file stays');
-    assert.ok((await t.client.get('/libraries', { token: owner.access })).body.items.some((l: any) => l.id === lib.id), 'the library stays');
+    assert.ok(
+      (await t.client.get('/libraries', { token: owner.access })).body.items.some((l: any) => l.id === lib.id),
+      'the library stays',
+    );
 
     // Held past the period (maintenance has not emptied it yet): nothing of it is needed any more.
     fs.renameSync(path.join(folder, 'holding', today), path.join(folder, 'holding', '2000-01-01'));
     assert.equal((await t.client.delete(`/libraries/${lib.id}`, { token: owner.access })).status, 204);
-    assert.deepEqual(filesUnder(folder), ['holding/notes/owner.txt'], 'the held days, marker, blobs/ and tmp/ gone; the owner’s own note stays');
+    assert.deepEqual(
+      filesUnder(folder),
+      ['holding/notes/owner.txt'],
+      'the held days, marker, blobs/ and tmp/ gone; the owner’s own note stays',
+    );
   });
 
-  test("removing a library whose folder holds a content file this server has no record of is refused, and the file stays", async () => {
+  test('removing a library whose folder holds a content file this server has no record of is refused, and the file stays', async () => {
     const folder = path.join(roots, 'newer');
     fs.mkdirSync(folder);
     const lib = (await t.client.post('/libraries', { name: 'Newer', path: folder }, { token: owner.access })).body;

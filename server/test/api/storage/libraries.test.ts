@@ -197,7 +197,10 @@ describe('listing and registering libraries', () => {
     assert.ok(!('path' in forBob));
     assert.equal(forBob.kind, 'external');
     const defaults = (await libraries(t, owner)).filter((l) => l.default);
-    assert.deepEqual(defaults.map((l) => l.kind), ['internal']);
+    assert.deepEqual(
+      defaults.map((l) => l.kind),
+      ['internal'],
+    );
   });
 
   test('an admin registers a folder inside the data dir (outside its internal library)', async () => {
@@ -209,34 +212,72 @@ describe('listing and registering libraries', () => {
   });
 
   test('a folder outside the mounts roots and the data dir is 400 invalid_library_path', async () => {
-    assertError(await t.client.post('/libraries', { name: 'Out', path: outside }, { token: owner.access }), 400, 'invalid_library_path', 'path');
-    assertError(await t.client.post('/libraries', { name: 'Etc', path: '/etc' }, { token: owner.access }), 400, 'invalid_library_path', 'path');
+    assertError(
+      await t.client.post('/libraries', { name: 'Out', path: outside }, { token: owner.access }),
+      400,
+      'invalid_library_path',
+      'path',
+    );
+    assertError(
+      await t.client.post('/libraries', { name: 'Etc', path: '/etc' }, { token: owner.access }),
+      400,
+      'invalid_library_path',
+      'path',
+    );
     assert.ok(!fs.existsSync(path.join(outside, MARKER)), 'nothing was written outside the roots');
   });
 
   test('a sibling whose name merely starts with a mounts root, or a path climbing out with .., is 400 invalid_library_path', async () => {
     fs.mkdirSync(`${roots}-evil`);
-    assertError(await t.client.post('/libraries', { name: 'Evil', path: `${roots}-evil` }, { token: owner.access }), 400, 'invalid_library_path');
+    assertError(
+      await t.client.post('/libraries', { name: 'Evil', path: `${roots}-evil` }, { token: owner.access }),
+      400,
+      'invalid_library_path',
+    );
     const climbing = path.join(roots, '..', path.basename(outside));
     assert.ok(fs.existsSync(climbing));
-    assertError(await t.client.post('/libraries', { name: 'Up', path: `${roots}/../${path.basename(outside)}` }, { token: owner.access }), 400, 'invalid_library_path');
+    assertError(
+      await t.client.post('/libraries', { name: 'Up', path: `${roots}/../${path.basename(outside)}` }, { token: owner.access }),
+      400,
+      'invalid_library_path',
+    );
     assertError(await t.client.post('/libraries', { name: 'Root', path: '/' }, { token: owner.access }), 400, 'invalid_library_path');
   });
 
   test('a symlink inside a mounts root that points outside is 400 invalid_library_path', async () => {
     const link = path.join(roots, 'escape');
     fs.symlinkSync(outside, link);
-    assertError(await t.client.post('/libraries', { name: 'Escape', path: link }, { token: owner.access }), 400, 'invalid_library_path', 'path');
-    assertError(await t.client.post('/libraries', { name: 'Escape', path: `${link}/` }, { token: owner.access }), 400, 'invalid_library_path', 'path');
+    assertError(
+      await t.client.post('/libraries', { name: 'Escape', path: link }, { token: owner.access }),
+      400,
+      'invalid_library_path',
+      'path',
+    );
+    assertError(
+      await t.client.post('/libraries', { name: 'Escape', path: `${link}/` }, { token: owner.access }),
+      400,
+      'invalid_library_path',
+      'path',
+    );
     assert.ok(!fs.existsSync(path.join(outside, MARKER)), 'no marker was written through the link');
     assert.equal((await libraries(t, owner)).filter((l) => l.name === 'Escape').length, 0);
   });
 
   test('a missing folder, or a file that is not a folder, is 400 invalid_library_path', async () => {
-    assertError(await t.client.post('/libraries', { name: 'Gone', path: path.join(roots, 'nope') }, { token: owner.access }), 400, 'invalid_library_path', 'path');
+    assertError(
+      await t.client.post('/libraries', { name: 'Gone', path: path.join(roots, 'nope') }, { token: owner.access }),
+      400,
+      'invalid_library_path',
+      'path',
+    );
     const file = path.join(roots, 'plain.txt');
     fs.writeFileSync(file, 'x');
-    assertError(await t.client.post('/libraries', { name: 'File', path: file }, { token: owner.access }), 400, 'invalid_library_path', 'path');
+    assertError(
+      await t.client.post('/libraries', { name: 'File', path: file }, { token: owner.access }),
+      400,
+      'invalid_library_path',
+      'path',
+    );
   });
 
   test('the same folder twice, a folder inside or around a library, or the data dir itself is 409 already_registered', async () => {
@@ -244,10 +285,23 @@ describe('listing and registering libraries', () => {
     const inside = path.join(folder, 'sub');
     fs.mkdirSync(inside);
     const before = (await libraries(t, owner)).length;
-    assertError(await t.client.post('/libraries', { name: 'Twice', path: folder }, { token: owner.access }), 409, 'already_registered', 'path');
-    assertError(await t.client.post('/libraries', { name: 'Twice', path: `${folder}/` }, { token: owner.access }), 409, 'already_registered');
+    assertError(
+      await t.client.post('/libraries', { name: 'Twice', path: folder }, { token: owner.access }),
+      409,
+      'already_registered',
+      'path',
+    );
+    assertError(
+      await t.client.post('/libraries', { name: 'Twice', path: `${folder}/` }, { token: owner.access }),
+      409,
+      'already_registered',
+    );
     assertError(await t.client.post('/libraries', { name: 'Inside', path: inside }, { token: owner.access }), 409, 'already_registered');
-    assertError(await t.client.post('/libraries', { name: 'Around', path: path.dirname(folder) }, { token: owner.access }), 409, 'already_registered');
+    assertError(
+      await t.client.post('/libraries', { name: 'Around', path: path.dirname(folder) }, { token: owner.access }),
+      409,
+      'already_registered',
+    );
     const alias = path.join(roots, 'alias');
     fs.symlinkSync(folder, alias);
     assertError(await t.client.post('/libraries', { name: 'Alias', path: alias }, { token: owner.access }), 409, 'already_registered');
@@ -255,7 +309,11 @@ describe('listing and registering libraries', () => {
     const dataDirRes = await t.client.post('/libraries', { name: 'Data', path: t.dataDir }, { token: owner.access });
     assert.ok(dataDirRes.status === 400 || dataDirRes.status === 409, JSON.stringify(dataDirRes.body));
     assert.ok(['invalid_library_path', 'already_registered'].includes(dataDirRes.body.error.code));
-    assertError(await t.client.post('/libraries', { name: 'Files', path: path.join(t.dataDir, 'files', 'blobs') }, { token: owner.access }), 409, 'already_registered');
+    assertError(
+      await t.client.post('/libraries', { name: 'Files', path: path.join(t.dataDir, 'files', 'blobs') }, { token: owner.access }),
+      409,
+      'already_registered',
+    );
     assert.equal((await libraries(t, owner)).length, before);
     assert.equal(fs.readFileSync(path.join(folder, MARKER), 'utf8').trim(), external.id, 'the marker was not overwritten');
   });
@@ -289,7 +347,15 @@ describe('listing and registering libraries', () => {
       assert.equal(res.status, 400, `${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`);
       assert.equal(typeof res.body?.error?.code, 'string');
     }
-    assertError(await t.client.request('POST', '/libraries', { token: owner.access, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+    assertError(
+      await t.client.request('POST', '/libraries', {
+        token: owner.access,
+        rawBody: '{"name":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_json',
+    );
     assert.ok(!fs.existsSync(path.join(folder, MARKER)), 'a refused body writes nothing');
   });
 
@@ -299,10 +365,16 @@ describe('listing and registering libraries', () => {
     const lib = await register(t, owner, { name: 'Drive B', path: folder, make_default: true });
     assert.equal(lib.default, true);
     const defaults = (await libraries(t, owner)).filter((l) => l.default);
-    assert.deepEqual(defaults.map((l) => l.id), [lib.id]);
+    assert.deepEqual(
+      defaults.map((l) => l.id),
+      [lib.id],
+    );
     const internal = (await libraries(t, owner)).find((l) => l.kind === 'internal');
     await setDefault(t, owner, internal.id);
-    assert.deepEqual((await libraries(t, owner)).filter((l) => l.default).map((l) => l.id), [internal.id]);
+    assert.deepEqual(
+      (await libraries(t, owner)).filter((l) => l.default).map((l) => l.id),
+      [internal.id],
+    );
   });
 
   test('set-default and eject of an unknown library are 404', async () => {
@@ -358,7 +430,11 @@ describe('default switching, eject and offline folders', () => {
       memberWs.close();
     }
     const items = await libraries(t, owner);
-    assert.deepEqual(items.filter((l) => l.default).map((l) => l.id), [lib.id], 'exactly one default');
+    assert.deepEqual(
+      items.filter((l) => l.default).map((l) => l.id),
+      [lib.id],
+      'exactly one default',
+    );
   });
 
   test('a change of usage (an upload) is announced as library.changed with the new content_bytes', async () => {
@@ -454,7 +530,10 @@ describe('default switching, eject and offline folders', () => {
     assert.equal(node.body.size, NEW.length);
     const children = await t.client.get('/nodes?parent_id=root&limit=1000', { token: bob.access });
     assert.equal(children.status, 200);
-    assert.ok(children.body.items.some((n: any) => n.id === newId), 'still in its folder');
+    assert.ok(
+      children.body.items.some((n: any) => n.id === newId),
+      'still in its folder',
+    );
     await assertDownloads(t, owner, oldId, OLD);
     // New uploads still work: they go to the (internal) default.
     const more = crypto.randomBytes(100);
@@ -464,7 +543,10 @@ describe('default switching, eject and offline folders', () => {
   test('an ejected library cannot become the default: 503 library_offline', async () => {
     assertError(await t.client.patch(`/libraries/${lib.id}/set-default`, undefined, { token: owner.access }), 503, 'library_offline');
     const items = await libraries(t, owner);
-    assert.deepEqual(items.filter((l) => l.default).map((l) => l.id), [internalId]);
+    assert.deepEqual(
+      items.filter((l) => l.default).map((l) => l.id),
+      [internalId],
+    );
   });
 
   test('an ejected library whose folder is still there stays ejected through maintenance', async () => {
@@ -506,7 +588,9 @@ describe('default switching, eject and offline folders', () => {
       const listed = await library(t, owner, lib.id);
       assert.equal(listed.status, 'offline');
       assert.equal(listed.content_bytes, NEW.length);
-      const m = await ws.waitFor((x) => x.type === 'library.changed' && x.payload?.library?.id === lib.id && x.payload.library.status === 'offline');
+      const m = await ws.waitFor(
+        (x) => x.type === 'library.changed' && x.payload?.library?.id === lib.id && x.payload.library.status === 'offline',
+      );
       assert.ok(m);
       await assertOffline(t, bob, newId);
       assertError(await t.client.patch(`/libraries/${lib.id}/set-default`, undefined, { token: owner.access }), 503, 'library_offline');
@@ -587,7 +671,11 @@ describe('what a folder must be to become a library, and removing a library', ()
     assert.equal(lib.status, 'online');
     assert.equal(fs.readFileSync(path.join(dir, MARKER), 'utf8'), lib.id);
     assert.equal((await remove(lib.id)).status, 204);
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['.Trash-1000', 'System Volume Information', 'lost+found'], 'the housekeeping entries stay, the library\'s own are gone');
+    assert.deepEqual(
+      fs.readdirSync(dir).sort(),
+      ['.Trash-1000', 'System Volume Information', 'lost+found'],
+      "the housekeeping entries stay, the library's own are gone",
+    );
   });
 
   test('a folder whose marker names a library of another server, with content in it, is 409 foreign_library and untouched', async () => {
@@ -859,7 +947,9 @@ describe('real drives (loop-device images made by the test)', () => {
       await assertDownloads(t, owner, fileId, data);
     } finally {
       holder.kill('SIGKILL');
-      await new Promise((resolve) => (holder.exitCode !== null || holder.signalCode !== null ? resolve(null) : holder.once('exit', resolve)));
+      await new Promise((resolve) =>
+        holder.exitCode !== null || holder.signalCode !== null ? resolve(null) : holder.once('exit', resolve),
+      );
     }
     // Once nothing holds it, the eject goes through.
     const res = await t.client.post(`/libraries/${lib.id}/eject`, undefined, { token: owner.access });

@@ -44,7 +44,11 @@ async function download(t: TestServer, owner: SignedIn, id: string): Promise<{ s
 }
 
 function tus(url: string, token: string, method: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Response> {
-  return fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'Tus-Resumable': TUS, ...headers }, body: body as BodyInit | undefined });
+  return fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'Tus-Resumable': TUS, ...headers },
+    body: body as BodyInit | undefined,
+  });
 }
 
 describe('a library drive that loses power seconds after it was added', () => {
@@ -153,7 +157,13 @@ describe('a library drive that loses power seconds after it was added', () => {
     assert.equal(created.status, 201, await created.text());
     const url = new URL(created.headers.get('location')!, s.t.url).toString();
     const acknowledged = 250_000;
-    const first = await tus(url, s.owner.access, 'PATCH', { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': '0' }, data.subarray(0, acknowledged));
+    const first = await tus(
+      url,
+      s.owner.access,
+      'PATCH',
+      { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': '0' },
+      data.subarray(0, acknowledged),
+    );
     assert.equal(first.status, 204, await first.text());
     assert.equal(first.headers.get('upload-offset'), String(acknowledged));
     cutPower(s.usb.mountPoint);
@@ -162,7 +172,13 @@ describe('a library drive that loses power seconds after it was added', () => {
     const head = await tus(url, s.owner.access, 'HEAD');
     assert.equal(head.status, 200);
     assert.equal(head.headers.get('upload-offset'), String(acknowledged), 'every acknowledged byte is on the drive');
-    const rest = await tus(url, s.owner.access, 'PATCH', { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': String(acknowledged) }, data.subarray(acknowledged));
+    const rest = await tus(
+      url,
+      s.owner.access,
+      'PATCH',
+      { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': String(acknowledged) },
+      data.subarray(acknowledged),
+    );
     assert.equal(rest.status, 204, await rest.text());
     const nodeId = rest.headers.get('service-node-id');
     assert.ok(nodeId);

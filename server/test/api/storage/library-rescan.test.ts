@@ -40,9 +40,11 @@ test('an offline library whose folder holds files that do not prove it is walked
     fs.rmSync(path.join(folder, '.hearth-library'));
     const shard = path.join(folder, 'blobs', 'zz');
     fs.mkdirSync(shard, { recursive: true });
-    for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(shard, `01JSOMEONEELSESFILE${String(i).padStart(5, '0')}zz`), 'not this library');
+    for (let i = 0; i < 20; i++)
+      fs.writeFileSync(path.join(shard, `01JSOMEONEELSESFILE${String(i).padStart(5, '0')}zz`), 'not this library');
     await t.server.runMaintenance();
-    const status = async () => (await t.client.get('/libraries', { token: owner.access })).body.items.find((l: any) => l.id === lib.id).status;
+    const status = async () =>
+      (await t.client.get('/libraries', { token: owner.access })).body.items.find((l: any) => l.id === lib.id).status;
     assert.equal(await status(), 'offline');
 
     const walked = readAt(shard);

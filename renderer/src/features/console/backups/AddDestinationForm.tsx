@@ -13,7 +13,12 @@ export function AddDestinationForm({ onDone }: { onDone: () => void }) {
   const [path, setPath] = useState('');
   const [name, setName] = useState('');
   const add = useMutation({
-    mutationFn: () => data(api.POST('/admin/backup/destinations', { body: { kind: 'folder', path: path.trim(), ...(name.trim() ? { name: name.trim() } : {}) } })),
+    mutationFn: () =>
+      data(
+        api.POST('/admin/backup/destinations', {
+          body: { kind: 'folder', path: path.trim(), ...(name.trim() ? { name: name.trim() } : {}) },
+        }),
+      ),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: consoleKeys.backups });
       onDone();
@@ -31,7 +36,9 @@ export function AddDestinationForm({ onDone }: { onDone: () => void }) {
       }}
     >
       <h3>Add a backup folder</h3>
-      <p className="muted">Choose a folder on another drive, such as a USB disk: if this PC's disk dies, the family's files are still there.</p>
+      <p className="muted">
+        Choose a folder on another drive, such as a USB disk: if this PC's disk dies, the family's files are still there.
+      </p>
       <Field
         label="Folder"
         hint="The full path, e.g. /media/usb-disk/backups"
@@ -42,7 +49,13 @@ export function AddDestinationForm({ onDone }: { onDone: () => void }) {
         autoComplete="off"
         spellCheck={false}
       />
-      <Field label="Name (optional)" hint="How this page calls it, e.g. Blue USB disk" maxLength={64} value={name} onChange={(e) => setName(e.target.value)} />
+      <Field
+        label="Name (optional)"
+        hint="How this page calls it, e.g. Blue USB disk"
+        maxLength={64}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+      />
       {add.isError && pathError === null && <Notice tone="error">{add.error.message}</Notice>}
       <div className="row">
         <Button type="submit" variant="primary" disabled={add.isPending || path.trim() === ''}>

@@ -33,9 +33,13 @@ export function BackupsPage() {
         {backups.data && destinations.length === 0 && !adding && (
           <div className="card console-card backup-empty">
             <p>
-              <strong>Nothing is backed up yet.</strong> Today the family's files are on this PC only: if its disk dies or it is stolen, they are gone.
+              <strong>Nothing is backed up yet.</strong> Today the family's files are on this PC only: if its disk dies or it is stolen,
+              they are gone.
             </p>
-            <p className="muted">Plug in a USB disk, then add a folder on it. Hearth copies everything there every night, and only what is new after the first time.</p>
+            <p className="muted">
+              Plug in a USB disk, then add a folder on it. Hearth copies everything there every night, and only what is new after the first
+              time.
+            </p>
           </div>
         )}
         <ul className="card-list" aria-label="Backup folders">

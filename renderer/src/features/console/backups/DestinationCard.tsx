@@ -83,16 +83,30 @@ export function DestinationCard({ destination, running }: { destination: Destina
       )}
       {act.isError && !confirmRemove && <Notice tone="error">{act.error.message}</Notice>}
       <div className="row">
-        <Button variant="primary" onClick={() => act.mutate('run')} disabled={running !== null || act.isPending} aria-label={`Back up now to ${destination.name}`}>
+        <Button
+          variant="primary"
+          onClick={() => act.mutate('run')}
+          disabled={running !== null || act.isPending}
+          aria-label={`Back up now to ${destination.name}`}
+        >
           Back up now
         </Button>
-        <Button onClick={() => act.mutate('verify')} disabled={running !== null || act.isPending || destination.last_success_at === null} aria-label={`Check backup on ${destination.name}`}>
+        <Button
+          onClick={() => act.mutate('verify')}
+          disabled={running !== null || act.isPending || destination.last_success_at === null}
+          aria-label={`Check backup on ${destination.name}`}
+        >
           Check backup
         </Button>
         <Button variant="quiet" onClick={() => setEditing(true)} aria-label={`When to back up to ${destination.name}`}>
           Change schedule
         </Button>
-        <Button variant="quiet" onClick={() => setConfirmRemove(true)} disabled={mine !== null} aria-label={`Stop using ${destination.name}`}>
+        <Button
+          variant="quiet"
+          onClick={() => setConfirmRemove(true)}
+          disabled={mine !== null}
+          aria-label={`Stop using ${destination.name}`}
+        >
           Stop using
         </Button>
       </div>

@@ -34,7 +34,18 @@ export function ScheduleDialog({ destination, onClose }: { destination: Destinat
     },
   });
   const count = (key: keyof typeof keep, label: string, hint: string) => (
-    <Field label={label} hint={hint} type="number" inputMode="numeric" min={0} max={366} step={1} required value={keep[key]} onChange={(e) => setKeep({ ...keep, [key]: e.target.value })} />
+    <Field
+      label={label}
+      hint={hint}
+      type="number"
+      inputMode="numeric"
+      min={0}
+      max={366}
+      step={1}
+      required
+      value={keep[key]}
+      onChange={(e) => setKeep({ ...keep, [key]: e.target.value })}
+    />
   );
   return (
     <Dialog title={`When to back up to ${destination.name}`} onClose={onClose}>
@@ -50,7 +61,16 @@ export function ScheduleDialog({ destination, onClose }: { destination: Destinat
             <input type="checkbox" checked={nightly} onChange={(e) => setNightly(e.target.checked)} /> Every night by itself
           </label>
         </fieldset>
-        {nightly && <Field label="At" hint="This PC's time. Pick an hour when the PC is on." type="time" required value={time} onChange={(e) => setTime(e.target.value)} />}
+        {nightly && (
+          <Field
+            label="At"
+            hint="This PC's time. Pick an hour when the PC is on."
+            type="time"
+            required
+            value={time}
+            onChange={(e) => setTime(e.target.value)}
+          />
+        )}
         <fieldset className="choice">
           <legend>Keep</legend>
           {count('daily', 'Daily backups', 'The newest of each of the last days')}

@@ -2,7 +2,14 @@ import { formatBytes, plural } from '../../../ui/format.ts';
 import { Notice, Spinner } from '../../../ui/Notice.tsx';
 import { useSnapshots } from './queries.ts';
 
-const whenFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+const whenFormat = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
 
 /** The snapshots kept on a destination, newest first: each is the whole server as it was then. */
 export function SnapshotList({ destinationId, name, open }: { destinationId: string; name: string; open: boolean }) {

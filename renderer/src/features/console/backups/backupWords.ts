@@ -25,7 +25,9 @@ export const HEALTH_WORDS: Record<Health, string> = {
 
 /** "Last good backup 3 days ago", or that there never was one. */
 export function lastSuccessWords(destination: Destination, now = Date.now()): string {
-  return destination.last_success_at === null ? 'No backup has succeeded here yet.' : `Last good backup ${ago(destination.last_success_at, now)}.`;
+  return destination.last_success_at === null
+    ? 'No backup has succeeded here yet.'
+    : `Last good backup ${ago(destination.last_success_at, now)}.`;
 }
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
@@ -53,6 +55,7 @@ export function progressWords(run: BackupRun): string {
 /** The last check, in a sentence. */
 export function verifyWords(run: BackupRun, now = Date.now()): string {
   if (run.state === 'running') return progressWords(run);
-  if (run.state === 'succeeded') return `Checked ${ago(run.finished_at ?? run.started_at, now)}: all ${plural(run.files, 'file')} are whole.`;
+  if (run.state === 'succeeded')
+    return `Checked ${ago(run.finished_at ?? run.started_at, now)}: all ${plural(run.files, 'file')} are whole.`;
   return `Check ${ago(run.finished_at ?? run.started_at, now)} found a problem: ${run.error ?? 'it did not finish.'}`;
 }

@@ -25,7 +25,9 @@ export function DevicesPage() {
           <p className="muted empty">No device is waiting. When someone signs in on a new phone or computer, it appears here at once.</p>
         )}
         <ul className="request-list" aria-label="Devices waiting for approval">
-          {pending.data?.map((device) => <PendingRequest key={device.id} device={device} />)}
+          {pending.data?.map((device) => (
+            <PendingRequest key={device.id} device={device} />
+          ))}
         </ul>
       </section>
       <SignedInDevices />
@@ -91,7 +93,13 @@ function PendingRequest({ device }: { device: PendingDevice }) {
       <div className="request-actions">
         {decide.isError && <Notice tone="error">{decide.error.message}</Notice>}
         <div className="row">
-          <Button variant="primary" icon="check" disabled={decide.isPending} onClick={() => decide.mutate('approve')} aria-label={`Approve ${name} for ${person}`}>
+          <Button
+            variant="primary"
+            icon="check"
+            disabled={decide.isPending}
+            onClick={() => decide.mutate('approve')}
+            aria-label={`Approve ${name} for ${person}`}
+          >
             Approve
           </Button>
           {/* Unlike Approve at a glance, so a hurried tap does not let the wrong phone in. */}
@@ -114,7 +122,8 @@ function SignedInDevices() {
   });
   const byAccount = new Map<string, AdminSession[]>();
   // A device still waiting is not signed in: it is listed above, with its code.
-  for (const s of (sessions.data ?? []).filter((x) => x.status === 'active')) byAccount.set(s.user_id, [...(byAccount.get(s.user_id) ?? []), s]);
+  for (const s of (sessions.data ?? []).filter((x) => x.status === 'active'))
+    byAccount.set(s.user_id, [...(byAccount.get(s.user_id) ?? []), s]);
   return (
     <section className="console-section" aria-labelledby="signed-in-title">
       <h2 id="signed-in-title">Signed-in devices</h2>
@@ -130,7 +139,13 @@ function SignedInDevices() {
               <h3>{person}</h3>
               <ul className="device-list">
                 {list.map((s) => (
-                  <SignedInDevice key={s.id} session={s} person={person} signingOut={signOut.isPending} onSignOut={() => signOut.mutate(s.id)} />
+                  <SignedInDevice
+                    key={s.id}
+                    session={s}
+                    person={person}
+                    signingOut={signOut.isPending}
+                    onSignOut={() => signOut.mutate(s.id)}
+                  />
                 ))}
               </ul>
             </section>
@@ -142,7 +157,17 @@ function SignedInDevices() {
 }
 
 /** One signed-in device of any account: named (and renamed) as the family knows it, with when it was last used. */
-function SignedInDevice({ session: s, person, signingOut, onSignOut }: { session: AdminSession; person: string; signingOut: boolean; onSignOut: () => void }) {
+function SignedInDevice({
+  session: s,
+  person,
+  signingOut,
+  onSignOut,
+}: {
+  session: AdminSession;
+  person: string;
+  signingOut: boolean;
+  onSignOut: () => void;
+}) {
   const queryClient = useQueryClient();
   const [renaming, setRenaming] = useState(false);
   const rename = useMutation({

@@ -58,7 +58,10 @@ export function AccountCard({ user }: { user: AdminUser }) {
           </Button>
         )}
         {!isMe && !guarded && (
-          <Button onClick={() => setOpen('role')} aria-label={user.role === 'admin' ? `Make ${name} a family member` : `Make ${name} an owner`}>
+          <Button
+            onClick={() => setOpen('role')}
+            aria-label={user.role === 'admin' ? `Make ${name} a family member` : `Make ${name} an owner`}
+          >
             {user.role === 'admin' ? 'Make family member' : 'Make owner'}
           </Button>
         )}
@@ -111,7 +114,14 @@ export function AccountCard({ user }: { user: AdminUser }) {
         />
       )}
       {open === 'quota' && (
-        <QuotaDialog name={name} limit={user.quota.limit} busy={patch.isPending} error={patch.isError ? patch.error.message : null} onSave={(quota) => patch.mutate({ quota_bytes: quota })} onClose={() => setOpen(null)} />
+        <QuotaDialog
+          name={name}
+          limit={user.quota.limit}
+          busy={patch.isPending}
+          error={patch.isError ? patch.error.message : null}
+          onSave={(quota) => patch.mutate({ quota_bytes: quota })}
+          onClose={() => setOpen(null)}
+        />
       )}
       {open === 'reset' && <ResetPasswordDialog user={user} name={name} onClose={() => setOpen(null)} />}
     </li>
@@ -152,8 +162,18 @@ function QuotaDialog({
         {!unlimited && (
           <div className="field">
             <label htmlFor={sizeId}>Limit in GB</label>
-            <input id={sizeId} type="number" inputMode="decimal" min="0.1" step="0.1" value={gigabytes} onChange={(e) => setGigabytes(e.target.value)} />
-            <span className="hint">Files, old versions and the trash all count. Nothing is deleted if they are over it; they just cannot add more.</span>
+            <input
+              id={sizeId}
+              type="number"
+              inputMode="decimal"
+              min="0.1"
+              step="0.1"
+              value={gigabytes}
+              onChange={(e) => setGigabytes(e.target.value)}
+            />
+            <span className="hint">
+              Files, old versions and the trash all count. Nothing is deleted if they are over it; they just cannot add more.
+            </span>
           </div>
         )}
         {error && <Notice tone="error">{error}</Notice>}
@@ -188,7 +208,10 @@ function ResetPasswordDialog({ user, name, onClose }: { user: AdminUser; name: s
       ) : (
         <>
           <div className="dialog-text">
-            <p>Hearth makes a temporary password for {name}. They are signed out on every device, and choose a new password the next time they sign in.</p>
+            <p>
+              Hearth makes a temporary password for {name}. They are signed out on every device, and choose a new password the next time
+              they sign in.
+            </p>
             <p className="muted">Their files stay as they are.</p>
           </div>
           {reset.isError && <Notice tone="error">{reset.error.message}</Notice>}

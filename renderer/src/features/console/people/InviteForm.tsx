@@ -61,7 +61,13 @@ export function InviteForm({ onDone }: { onDone?: () => void }) {
         create.mutate();
       }}
     >
-      <Field label="Who is it for?" hint="Only you see this, e.g. Grandma." maxLength={64} value={label} onChange={(e) => setLabel(e.target.value)} />
+      <Field
+        label="Who is it for?"
+        hint="Only you see this, e.g. Grandma."
+        maxLength={64}
+        value={label}
+        onChange={(e) => setLabel(e.target.value)}
+      />
       <fieldset className="choice">
         <legend>They will be</legend>
         <label>

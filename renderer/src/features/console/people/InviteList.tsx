@@ -41,10 +41,16 @@ export function InviteList() {
                 <span className={state.live ? 'tag' : 'tag tag-quiet'}>{state.words}</span>
                 <div className="muted">
                   {roleName(invite.role)} · made {formatDate(invite.created_at)} ·{' '}
-                  {invite.expires_at === null ? 'no end date' : `${invite.expires_at > now ? 'works until' : 'ended'} ${formatDate(invite.expires_at)}`}
+                  {invite.expires_at === null
+                    ? 'no end date'
+                    : `${invite.expires_at > now ? 'works until' : 'ended'} ${formatDate(invite.expires_at)}`}
                 </div>
               </div>
-              <Button onClick={() => withdraw.mutate(invite.id)} disabled={withdraw.isPending} aria-label={`Withdraw the invite for ${who}`}>
+              <Button
+                onClick={() => withdraw.mutate(invite.id)}
+                disabled={withdraw.isPending}
+                aria-label={`Withdraw the invite for ${who}`}
+              >
                 {state.live ? 'Withdraw' : 'Remove'}
               </Button>
             </li>

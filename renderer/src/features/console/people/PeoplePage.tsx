@@ -26,7 +26,9 @@ export function PeoplePage() {
         {users.isPending && <Spinner label="Loading accounts" />}
         {users.isError && <Notice tone="error">{users.error.message}</Notice>}
         <ul className="card-list" aria-label="Accounts">
-          {users.data?.map((user) => <AccountCard key={user.id} user={user} />)}
+          {users.data?.map((user) => (
+            <AccountCard key={user.id} user={user} />
+          ))}
         </ul>
       </section>
       {/* Below the accounts only once they are there: a list growing above it would push it down as it reads. */}

@@ -21,13 +21,15 @@ async function allPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ 
 export function useAdminUsers() {
   return useQuery({
     queryKey: consoleKeys.users,
-    queryFn: () => allPages((cursor) => data(api.GET('/admin/users', { params: { query: { limit: 1000, ...(cursor ? { cursor } : {}) } } }))),
+    queryFn: () =>
+      allPages((cursor) => data(api.GET('/admin/users', { params: { query: { limit: 1000, ...(cursor ? { cursor } : {}) } } }))),
   });
 }
 
 export function useInvites() {
   return useQuery({
     queryKey: consoleKeys.invites,
-    queryFn: () => allPages((cursor) => data(api.GET('/admin/invites', { params: { query: { limit: 1000, ...(cursor ? { cursor } : {}) } } }))),
+    queryFn: () =>
+      allPages((cursor) => data(api.GET('/admin/invites', { params: { query: { limit: 1000, ...(cursor ? { cursor } : {}) } } }))),
   });
 }

@@ -16,7 +16,11 @@ export function ConnectPage({ welcome = false }: { welcome?: boolean }) {
   const navigate = useNavigate();
   return (
     <ConsoleLayout title={welcome ? 'Hearth is ready' : "Connect your family's phones"}>
-      {welcome && <p className="lead">Now bring the family in: each phone opens Hearth's address, and each person needs an invite to make an account.</p>}
+      {welcome && (
+        <p className="lead">
+          Now bring the family in: each phone opens Hearth's address, and each person needs an invite to make an account.
+        </p>
+      )}
       <div className="console-grid">
         <section className="card console-card" aria-labelledby="address-title">
           <h2 id="address-title">{welcome ? "Connect your family's phones" : "This PC's address"}</h2>
@@ -48,7 +52,8 @@ function Address() {
   if (!first) {
     return (
       <Notice tone="error">
-        This PC has no address on a home network right now. Check that it is on the Wi-Fi or plugged into the router, then come back to this page.
+        This PC has no address on a home network right now. Check that it is on the Wi-Fi or plugged into the router, then come back to this
+        page.
       </Notice>
     );
   }

@@ -41,7 +41,9 @@ function SettingsForm({ saved, save }: { saved: Settings; save: Save }) {
   const [open, setOpen] = useState(saved.allow_self_registration);
   const [trashDays, setTrashDays] = useState(String(saved.trash_retention_days));
   const [unlimited, setUnlimited] = useState(saved.default_quota_bytes === null);
-  const [quotaGb, setQuotaGb] = useState(saved.default_quota_bytes === null ? '50' : String(Math.round((saved.default_quota_bytes / GB) * 10) / 10));
+  const [quotaGb, setQuotaGb] = useState(
+    saved.default_quota_bytes === null ? '50' : String(Math.round((saved.default_quota_bytes / GB) * 10) / 10),
+  );
   const [problem, setProblem] = useState<string | null>(null);
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -62,15 +64,23 @@ function SettingsForm({ saved, save }: { saved: Settings; save: Save }) {
 
   return (
     <form className="card console-card settings-form" onSubmit={submit} noValidate>
-      <Field label="Name of this Hearth" hint="Shown on the sign-in page and on every phone." maxLength={64} value={name} onChange={(e) => setName(e.target.value)} />
+      <Field
+        label="Name of this Hearth"
+        hint="Shown on the sign-in page and on every phone."
+        maxLength={64}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+      />
       <fieldset className="choice">
         <legend>Who gets in</legend>
         <label>
-          <input type="checkbox" checked={approval} onChange={(e) => setApproval(e.target.checked)} /> New phones and computers wait for my approval
+          <input type="checkbox" checked={approval} onChange={(e) => setApproval(e.target.checked)} /> New phones and computers wait for my
+          approval
           <span className="hint">Someone signing in on a new device waits until you approve it under Devices, with a code to compare.</span>
         </label>
         <label>
-          <input type="checkbox" checked={open} onChange={(e) => setOpen(e.target.checked)} /> Anyone on the home network may create an account
+          <input type="checkbox" checked={open} onChange={(e) => setOpen(e.target.checked)} /> Anyone on the home network may create an
+          account
           <span className="hint">Off: only people you invite can join. Leave it off unless you trust everyone on your Wi-Fi.</span>
         </label>
       </fieldset>
@@ -92,7 +102,15 @@ function SettingsForm({ saved, save }: { saved: Settings; save: Save }) {
         {!unlimited && (
           <div className="field">
             <label htmlFor={quotaId}>Limit in GB</label>
-            <input id={quotaId} type="number" inputMode="decimal" min="0.1" step="0.1" value={quotaGb} onChange={(e) => setQuotaGb(e.target.value)} />
+            <input
+              id={quotaId}
+              type="number"
+              inputMode="decimal"
+              min="0.1"
+              step="0.1"
+              value={quotaGb}
+              onChange={(e) => setQuotaGb(e.target.value)}
+            />
             <span className="hint">Applies to accounts made from now on. Change one account's limit under People.</span>
           </div>
         )}

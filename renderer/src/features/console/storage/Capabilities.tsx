@@ -22,8 +22,8 @@ export function Capabilities({ capabilities }: { capabilities: DrivesAnswer['cap
         ))}
       </ul>
       <p className="capabilities-why">
-        This PC has not given Hearth the permission or the tool for it. Files, photos and sharing work without it; whoever looks after this PC can
-        allow it.
+        This PC has not given Hearth the permission or the tool for it. Files, photos and sharing work without it; whoever looks after this
+        PC can allow it.
       </p>
       <details>
         <summary>Technical details, for whoever looks after this PC</summary>

@@ -3,7 +3,6 @@ import { driveMaker, driveName, driveState, driveSubtitle, filesystemWords } fro
 import type { Drive, DrivesAnswer } from './queries.ts';
 import './storage.css';
 
-
 /** Why a drive cannot become a library (or be pooled), or null when it can. */
 export function mountRefusal(drive: Drive, libraryName: string | null): string | null {
   if (drive.system) return "It holds this PC's system or Hearth's own data.";

@@ -30,7 +30,8 @@ function fileSystemChoices(capability: Capability) {
 /** Why this drive may not be erased, or null. The server refuses these too; the dialog says so first. */
 function refusalOf(drive: Drive, libraryName: string | null, capability: Capability): string | null {
   if (drive.system) return "This drive holds this PC's system or Hearth's own data. Hearth never erases it.";
-  if (drive.library_id !== null) return `Hearth keeps files on this drive (${libraryName ?? 'a library'}). Remove it under "Where files are kept" before erasing it.`;
+  if (drive.library_id !== null)
+    return `Hearth keeps files on this drive (${libraryName ?? 'a library'}). Remove it under "Where files are kept" before erasing it.`;
   if (!capability.available) return `This PC does not let Hearth erase drives. ${capability.reason ?? ''}`.trim();
   if (fileSystemChoices(capability).offered.length === 0) {
     return `This PC has none of the tools that prepare a drive. ${capability.filesystems.map((f) => f.reason ?? '').join(' ')}`.trim();
@@ -43,7 +44,17 @@ function refusalOf(drive: Drive, libraryName: string | null, capability: Capabil
  * phrase `FORMAT <device>` typed before the button wakes up; then progress, and what was there
  * before against what is there now.
  */
-export function EraseDialog({ drive, libraryName, capability, onClose }: { drive: Drive; libraryName: string | null; capability: Capability; onClose: () => void }) {
+export function EraseDialog({
+  drive,
+  libraryName,
+  capability,
+  onClose,
+}: {
+  drive: Drive;
+  libraryName: string | null;
+  capability: Capability;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const detail = useDriveDetail(drive.id);
   const phraseId = useId();
@@ -59,7 +70,12 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
   // The contents seen when the owner pressed the button: "before" in the result.
   const erase = useMutation({
     mutationFn: (_before: DriveContents | null) =>
-      data(api.POST('/admin/drives/{id}/format', { params: { path: { id: drive.id } }, body: { filesystem, confirmation: typed, ...(label.trim() ? { label: label.trim() } : {}) } })),
+      data(
+        api.POST('/admin/drives/{id}/format', {
+          params: { path: { id: drive.id } },
+          body: { filesystem, confirmation: typed, ...(label.trim() ? { label: label.trim() } : {}) },
+        }),
+      ),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: consoleKeys.drives });
       void queryClient.invalidateQueries({ queryKey: consoleKeys.libraries });
@@ -114,7 +130,9 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
         </details>
         <h3>What is on it now</h3>
         {detail.isPending && <Spinner label="Looking at what is on the drive" />}
-        {detail.isError && <Notice tone="error">Hearth could not look at this drive ({detail.error.message}). It may still hold files.</Notice>}
+        {detail.isError && (
+          <Notice tone="error">Hearth could not look at this drive ({detail.error.message}). It may still hold files.</Notice>
+        )}
         {detail.data && <ContentsSummary contents={detail.data.contents} />}
       </div>
 
@@ -153,7 +171,13 @@ export function EraseDialog({ drive, libraryName, capability, onClose }: { drive
           </fieldset>
           <div className="field">
             <label htmlFor={labelId}>New label (optional)</label>
-            <input id={labelId} value={label} maxLength={filesystem === 'exfat' ? 11 : 16} disabled={erase.isPending} onChange={(e) => setLabel(e.target.value)} />
+            <input
+              id={labelId}
+              value={label}
+              maxLength={filesystem === 'exfat' ? 11 : 16}
+              disabled={erase.isPending}
+              onChange={(e) => setLabel(e.target.value)}
+            />
           </div>
           <div className="field">
             <label htmlFor={phraseId}>
@@ -203,7 +227,8 @@ function ContentsSummary({ contents }: { contents: DriveContents | null }) {
   if (contents === null) {
     return (
       <Notice tone="error">
-        Hearth could not read this drive, so it cannot tell what is on it. It may hold files: check it on another computer if you are not sure.
+        Hearth could not read this drive, so it cannot tell what is on it. It may hold files: check it on another computer if you are not
+        sure.
       </Notice>
     );
   }

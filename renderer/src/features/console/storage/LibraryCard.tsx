@@ -66,7 +66,11 @@ export function LibraryCard({ library }: { library: Library }) {
           </dl>
         </>
       ) : (
-        <p>{library.status === 'ejected' ? 'This drive was ejected. Plug it in again to bring its files back.' : 'Plug this drive in at this PC: its files come back by themselves.'}</p>
+        <p>
+          {library.status === 'ejected'
+            ? 'This drive was ejected. Plug it in again to bring its files back.'
+            : 'Plug this drive in at this PC: its files come back by themselves.'}
+        </p>
       )}
       {library.path && (
         <details className="drive-details">
@@ -97,7 +101,9 @@ export function LibraryCard({ library }: { library: Library }) {
           title={`Eject ${library.name}?`}
           message={
             <>
-              <p>Hearth finishes writing and closes the drive. Then you can unplug it. Its files show as "not connected" until it is back.</p>
+              <p>
+                Hearth finishes writing and closes the drive. Then you can unplug it. Its files show as "not connected" until it is back.
+              </p>
               {act.isError && <Notice tone="error">{act.error.message}</Notice>}
             </>
           }
@@ -115,7 +121,9 @@ export function LibraryCard({ library }: { library: Library }) {
           title={`Stop using ${library.name}?`}
           message={
             <>
-              <p>Hearth stops keeping files here. Only a place with no family files in it can be removed; nothing on the drive is deleted.</p>
+              <p>
+                Hearth stops keeping files here. Only a place with no family files in it can be removed; nothing on the drive is deleted.
+              </p>
               {act.isError && <Notice tone="error">{removalRefusal(act.error)}</Notice>}
             </>
           }

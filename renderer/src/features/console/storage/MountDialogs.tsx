@@ -24,7 +24,13 @@ export function MountDialog({ drive, onClose }: { drive: Drive; onClose: () => v
   const [name, setName] = useState(drive.label ?? driveName(drive));
   const [makeDefault, setMakeDefault] = useState(false);
   const mount = useMutation({
-    mutationFn: () => data(api.POST('/admin/drives/{id}/mount', { params: { path: { id: drive.id } }, body: { name: name.trim(), make_default: makeDefault } })),
+    mutationFn: () =>
+      data(
+        api.POST('/admin/drives/{id}/mount', {
+          params: { path: { id: drive.id } },
+          body: { name: name.trim(), make_default: makeDefault },
+        }),
+      ),
     onSuccess: onClose,
     onSettled: refresh,
   });
@@ -59,7 +65,8 @@ export function PoolDialog({ drives, onClose }: { drives: Drive[]; onClose: (don
   const [name, setName] = useState('Family drives');
   const [makeDefault, setMakeDefault] = useState(true);
   const pool = useMutation({
-    mutationFn: () => data(api.POST('/admin/drives/pool', { body: { name: name.trim(), drive_ids: drives.map((d) => d.id), make_default: makeDefault } })),
+    mutationFn: () =>
+      data(api.POST('/admin/drives/pool', { body: { name: name.trim(), drive_ids: drives.map((d) => d.id), make_default: makeDefault } })),
     onSuccess: () => onClose(true),
     onSettled: refresh,
   });
@@ -72,7 +79,8 @@ export function PoolDialog({ drives, onClose }: { drives: Drive[]; onClose: (don
         }}
       >
         <p className="dialog-text">
-          {drives.map(driveName).join(', ')} become one place for files. Each new file goes to the drive with the most room. All of them must stay plugged in.
+          {drives.map(driveName).join(', ')} become one place for files. Each new file goes to the drive with the most room. All of them
+          must stay plugged in.
         </p>
         <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} />
         <label className="check">

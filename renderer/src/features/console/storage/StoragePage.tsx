@@ -28,7 +28,9 @@ export function StoragePage() {
         {libraries.isPending && <Spinner label="Loading storage" />}
         {libraries.isError && <Notice tone="error">{libraries.error.message}</Notice>}
         <ul className="card-list" aria-label="Storage places">
-          {libraries.data?.map((library) => <LibraryCard key={library.id} library={library} />)}
+          {libraries.data?.map((library) => (
+            <LibraryCard key={library.id} library={library} />
+          ))}
         </ul>
       </section>
 
@@ -41,7 +43,11 @@ export function StoragePage() {
         {chosen.length > 0 && (
           <div className="pool-bar" role="region" aria-label="Combine drives">
             <span>{chosen.length === 1 ? '1 drive chosen. Choose one more to combine them.' : `${chosen.length} drives chosen.`}</span>
-            <Button variant="primary" disabled={chosen.length < 2 || capabilities?.pool.available === false} onClick={() => setOpen({ kind: 'pool', drives: chosen })}>
+            <Button
+              variant="primary"
+              disabled={chosen.length < 2 || capabilities?.pool.available === false}
+              onClick={() => setOpen({ kind: 'pool', drives: chosen })}
+            >
               Combine into one
             </Button>
             <Button variant="quiet" onClick={() => setSelected(new Set())}>
@@ -71,7 +77,12 @@ export function StoragePage() {
       </section>
 
       {open?.kind === 'erase' && capabilities && (
-        <EraseDialog drive={open.drive} libraryName={libraryName(open.drive.library_id)} capability={capabilities.format} onClose={() => setOpen(null)} />
+        <EraseDialog
+          drive={open.drive}
+          libraryName={libraryName(open.drive.library_id)}
+          capability={capabilities.format}
+          onClose={() => setOpen(null)}
+        />
       )}
       {open?.kind === 'mount' && <MountDialog drive={open.drive} onClose={() => setOpen(null)} />}
       {open?.kind === 'pool' && (

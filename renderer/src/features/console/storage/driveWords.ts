@@ -24,7 +24,8 @@ export function driveKind(drive: Drive): string {
   if (drive.system) return drive.kind === 'partition' ? "Part of the computer's own disk" : "The computer's own disk";
   if (drive.kind === 'image') return 'Disk image';
   const transport = drive.transport?.toLowerCase() ?? null;
-  const what = transport === 'usb' || drive.removable ? 'USB drive' : transport !== null && INSIDE.has(transport) ? 'Disk inside this PC' : 'Drive';
+  const what =
+    transport === 'usb' || drive.removable ? 'USB drive' : transport !== null && INSIDE.has(transport) ? 'Disk inside this PC' : 'Drive';
   return drive.kind === 'partition' ? `Part of a ${what.charAt(0).toLowerCase()}${what.slice(1)}` : what;
 }
 
@@ -55,7 +56,7 @@ export function driveName(drive: Drive): string {
 
 /** What the drive holds, in one sentence. */
 export function driveState(drive: Drive, libraryName: string | null): string {
-  if (drive.system) return "This PC runs from it, and Hearth keeps its own data on it, so Hearth never erases it.";
+  if (drive.system) return 'This PC runs from it, and Hearth keeps its own data on it, so Hearth never erases it.';
   if (libraryName !== null) return `Hearth keeps family files on it (${libraryName}).`;
   if (drive.filesystem === null && drive.mountpoints.length === 0) return 'It is not prepared for files yet: erase it to prepare it.';
   if (drive.mountpoints.length === 0) return 'It holds files of its own. Hearth can keep family files beside them, in a folder of its own.';

@@ -22,5 +22,9 @@ export function useDrives() {
 }
 
 export function useDriveDetail(id: string) {
-  return useQuery({ queryKey: consoleKeys.drive(id), queryFn: () => data(api.GET('/admin/drives/{id}', { params: { path: { id } } })), staleTime: 0 });
+  return useQuery({
+    queryKey: consoleKeys.drive(id),
+    queryFn: () => data(api.GET('/admin/drives/{id}', { params: { path: { id } } })),
+    staleTime: 0,
+  });
 }
