@@ -8,11 +8,18 @@ import { MemoryStorage } from '../testing/memory-storage.ts';
 type SessionModule = typeof import('./session.ts');
 type TokenStore = typeof import('./refresh-token-store.ts');
 
-/** A tab of the app: its own session, token store and lock queue; this browser's storage, IndexedDB and locks. */
-async function openTab(): Promise<{ session: SessionModule['session']; store: TokenStore }> {
+/**
+ * A tab of the app: its own session, token store, lock queue and sessionStorage; this browser's
+ * localStorage, IndexedDB and locks. A reload is a new page in the same tab: pass the tab's
+ * sessionStorage, which a reload keeps.
+ */
+async function openTab(
+  tabStorage = new MemoryStorage(),
+): Promise<{ session: SessionModule['session']; store: TokenStore; tabStorage: MemoryStorage }> {
   vi.resetModules();
+  vi.stubGlobal('sessionStorage', tabStorage);
   const [{ session }, store] = await Promise.all([import('./session.ts'), import('./refresh-token-store.ts')]);
-  return { session, store };
+  return { session, store, tabStorage };
 }
 
 let server: FakeAuthServer;
@@ -155,5 +162,36 @@ describe('the session of one tab', () => {
     expect(session.current()).toEqual({ kind: 'signed-out', reason: null });
     expect(localStorage.getItem('hearth.session')).toBeNull();
     await vi.waitFor(async () => expect(await store.readRefreshToken()).toBeNull());
+  });
+
+  it('a reload while the access token is fresh spends no refresh token, so a reload cannot cut a refresh short and end the session', async () => {
+    const tab = await openTab();
+    await tab.session.adopt(server.signIn());
+    const token = await tab.session.accessToken();
+    const reloaded = await openTab(tab.tabStorage);
+    await reloaded.session.restore();
+    expect(reloaded.session.current()).toMatchObject({ kind: 'signed-in', user: { id: ANNA.id }, sessionId: server.sessionId });
+    await expect(reloaded.session.accessToken()).resolves.toBe(token);
+    expect(server.refreshes).toHaveLength(0);
+    // Another tab has its own sessionStorage: it makes the session live with a refresh of its own.
+    const other = await openTab();
+    await other.session.restore();
+    expect(server.refreshes).toHaveLength(1);
+    expect(server.reused).toBe(0);
+  });
+
+  it('a reload after the access token grew stale, or after signing out, does not use the kept token', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const tab = await openTab();
+    await tab.session.adopt(server.signIn());
+    vi.setSystemTime(Date.now() + 60 * 60_000);
+    const reloaded = await openTab(tab.tabStorage);
+    await reloaded.session.restore();
+    expect(server.refreshes).toHaveLength(1);
+    await reloaded.session.signOut();
+    expect(tab.tabStorage.getItem('hearth.access')).toBeNull();
+    const afterSignOut = await openTab(tab.tabStorage);
+    await afterSignOut.session.restore();
+    expect(afterSignOut.session.current()).toEqual({ kind: 'signed-out', reason: null });
   });
 });

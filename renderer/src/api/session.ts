@@ -5,7 +5,10 @@ import { readRefreshToken, writeRefreshToken } from './refresh-token-store.ts';
 import type { TokenResponse, User } from './types.ts';
 
 /**
- * Who is signed in, and their tokens. The access token lives only in this tab's memory; the
+ * Who is signed in, and their tokens. The access token lives in this tab's memory and its
+ * sessionStorage, so a reload needs no refresh: a refresh cut short by a reload (pulling a page
+ * down on a slow network) would spend the refresh token without keeping the one it was traded
+ * for, and the next load's refresh would then read as a replay and end the session. The
  * refresh token is in IndexedDB (refresh-token-store.ts), shared by the tabs of this browser,
  * and is only ever read and spent under a cross-tab lock (see lock.ts), so no two tabs spend
  * the same one. localStorage holds who is signed in (never a token): its storage events tell
@@ -23,9 +26,26 @@ interface Stored {
 }
 
 const STORAGE_KEY = 'hearth.session';
+/** In sessionStorage: this tab's access token, for its next load. */
+const TAB_ACCESS_KEY = 'hearth.access';
 const API = '/api/v1';
 /** Refresh this long before the access token expires (at most a third of its life), so a request rarely meets a 401. */
 const EARLY_MS = 60_000;
+
+interface Access {
+  token: string;
+  expiresAt: number;
+  early: number;
+}
+
+/** This tab's own storage; null where the browser refuses it (some private modes). */
+function tabStorage(): Storage | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+  } catch {
+    return null;
+  }
+}
 
 function readStored(): Stored | null {
   try {
@@ -37,7 +57,8 @@ function readStored(): Stored | null {
 }
 
 class Session {
-  private access: { token: string; expiresAt: number; early: number } | null = null;
+  private access: Access | null = null;
+  private readonly tab = tabStorage();
   private refreshing: Promise<string | null> | null = null;
   private state: SessionState;
   private readonly listeners = new Set<() => void>();
@@ -71,6 +92,7 @@ class Session {
     const lifetime = tokens.expires_at - Date.now();
     const expiresAt = lifetime > 0 && lifetime < 86_400_000 ? tokens.expires_at : Date.now() + 10 * 60_000;
     this.access = { token: tokens.access_token, expiresAt, early: Math.min(EARLY_MS, (expiresAt - Date.now()) / 3) };
+    this.keepForReload(tokens.session_id);
     this.set({ kind: 'signed-in', user: tokens.user, sessionId: tokens.session_id });
     return persisted;
   }
@@ -101,6 +123,26 @@ class Session {
     return this.refreshing;
   }
 
+  private keepForReload(sessionId: string): void {
+    try {
+      this.tab?.setItem(TAB_ACCESS_KEY, JSON.stringify({ session_id: sessionId, ...this.access }));
+    } catch {
+      // Storage full or refused: the next load refreshes instead.
+    }
+  }
+
+  /** The access token this tab kept before a reload, if it is still fresh and of the stored session. */
+  private keptAccess(sessionId: string): Access | null {
+    try {
+      const kept = JSON.parse(this.tab?.getItem(TAB_ACCESS_KEY) ?? 'null') as (Access & { session_id: string }) | null;
+      if (!kept || kept.session_id !== sessionId || typeof kept.token !== 'string') return null;
+      const access = { token: kept.token, expiresAt: kept.expiresAt, early: kept.early };
+      return access.expiresAt - Date.now() > access.early ? access : null;
+    } catch {
+      return null;
+    }
+  }
+
   private fresh(): boolean {
     return this.access !== null && this.access.expiresAt - Date.now() > this.access.early;
   }
@@ -128,6 +170,7 @@ class Session {
   forget(reason: string | null): void {
     this.access = null;
     localStorage.removeItem(STORAGE_KEY);
+    this.tab?.removeItem(TAB_ACCESS_KEY);
     void writeRefreshToken(null).catch(() => undefined);
     this.set({ kind: 'signed-out', reason });
   }
@@ -201,12 +244,21 @@ class Session {
     return tokens !== null;
   }
 
-  /** At start: the desktop window's own session, else a stored one made live with a first refresh. */
+  /**
+   * At start: the desktop window's own session; else a stored one, with the access token this
+   * tab kept while it is fresh, or made live with a first refresh.
+   */
   async restore(): Promise<void> {
     if (await this.openAtThisPc()) return;
     const stored = readStored();
     if (!stored) {
       if (this.state.kind === 'restoring') this.set({ kind: 'signed-out', reason: null });
+      return;
+    }
+    const kept = this.keptAccess(stored.session_id);
+    if (kept) {
+      this.access = kept;
+      this.set({ kind: 'signed-in', user: stored.user, sessionId: stored.session_id });
       return;
     }
     try {
