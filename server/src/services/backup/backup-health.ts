@@ -4,6 +4,7 @@ import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts
 /** A scheduled destination without a success for this long is overdue: the console and the tray warn. */
 export const OVERDUE_AFTER_MS = 3 * 24 * 60 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
+const OK_WITHOUT_BACKUP = JSON.stringify({ state: 'ok', headline: null, reason: null, destination_id: null, last_success_at: null });
 
 /**
  * Decides, in one place, whether the family's files are backed up, for the console's header and
@@ -20,6 +21,8 @@ export class BackupHealthService {
     // A run that ends may end the warning (or start it): the tray learns at once, not a minute later.
     deps.bus.subscribe(({ message }) => {
       if (message.type === 'backup.progress' && (message.payload as { run: { state: string } }).run.state !== 'running') this.check();
+      // The family's first file: the nudge to set up a backup comes at once. Later files change nothing.
+      else if (message.type === 'node.created' && this.told === OK_WITHOUT_BACKUP) this.check();
     });
   }
 
