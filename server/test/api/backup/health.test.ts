@@ -34,10 +34,25 @@ test('the owner is nudged to set up a backup once the server holds files, not be
       { state: 'ok', headline: null, reason: null, destination_id: null, last_success_at: null },
       'nothing to back up yet',
     );
+    const ownerSocket = await EventSocket.open(t.url, owner.access);
+    const memberSocket = await EventSocket.open(t.url, member.access);
     await uploadFile(t.api, member.access, crypto.randomBytes(5_000), { filename: 'beach.jpg' });
+    // Told at once (the family's first file), not at the next minute's look.
+    const told = await ownerSocket.waitFor((m) => m.type === 'backup.health');
+    assert.equal(told.payload.health.state, 'no_backup_yet');
     const nudge = await health();
-    assert.equal(nudge.state, 'no_backup_yet');
+    assert.deepEqual(nudge, told.payload.health);
     assert.equal(nudge.headline, 'Your files have no backup yet');
+    // Whatever the member was sent before their next file's event has arrived by then: no backup state among it.
+    const second = await uploadFile(t.api, member.access, crypto.randomBytes(5_000), { filename: 'dunes.jpg' });
+    const seen = await memberSocket.until((m) => m.type === 'node.created' && m.payload.node.id === second);
+    assert.deepEqual(
+      seen.filter((m) => m.type.startsWith('backup.')),
+      [],
+      'a member hears nothing of backups',
+    );
+    ownerSocket.ws.close();
+    memberSocket.ws.close();
     assert.equal((await t.client.get('/admin/backup', { token: member.access })).status, 403, 'a member reads no backup state');
 
     await addFolderDestination(t.client, owner.access, folder);
