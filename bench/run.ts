@@ -7,6 +7,7 @@
  */
 import os from 'node:os';
 import { benchAppliance } from './appliance.ts';
+import { benchBackup } from './backup.ts';
 import { benchDownload } from './download.ts';
 import { benchConsole } from './web-console.ts';
 import { benchDurableWrites } from './durable-writes.ts';
@@ -38,6 +39,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['sharing', 'sharing', benchSharing],
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
+  ['backup', 'backup', benchBackup],
   ['console', 'console in Lighthouse', benchConsole],
   ['sqlite', 'sqlite engines', benchSqliteEngines],
   ['appliance', 'appliance', benchAppliance],

@@ -1,4 +1,5 @@
 /** Messages between main and the server's utility process (over its parentPort). */
+import type { BackupHealth } from '../server/src/contract/backup-responses.ts';
 import type { ConfigInput } from '../server/src/config.ts';
 import type { TokenResponse } from '../server/src/contract/identity-responses.ts';
 import type { OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, SetupResult } from './ports.ts';
@@ -19,4 +20,5 @@ export type FromServer =
   | { type: 'recovery-code'; id: number; code: RecoveryCode | null; refused?: RecoveryRefusal['refused'] }
   | { type: 'pending'; device: PendingDevice }
   | { type: 'settled'; sessionId: string }
+  | { type: 'backup-health'; health: BackupHealth }
   | { type: 'stopped' };

@@ -117,6 +117,7 @@ app
         open: () => desktop.openWindow(),
         copyPhoneUrl: () => desktop.copyPhoneUrl(),
         makeRecoveryCode: () => void desktop.makeRecoveryCode(),
+        openBackups: () => desktop.openBackups(),
         toggleOpenAtLogin: () => desktop.toggleOpenAtLogin(),
         quit: () => void desktop.quit(),
       },

@@ -1,5 +1,6 @@
 import type {
   AppPort,
+  BackupHealth,
   DialogPort,
   NotifierPort,
   OwnerSetup,
@@ -14,6 +15,8 @@ import type {
 
 /** Where the console lists devices waiting for approval (the web app's route). */
 export const DEVICES_PATH = '/console/devices';
+/** Where the console shows each backup destination and sets one up. */
+export const BACKUPS_PATH = '/console/backups';
 const RESTART_DELAYS_MS = [1_000, 5_000, 30_000];
 
 /** Why the server could not keep a recovery code, and what the owner at the PC can do. */
@@ -44,6 +47,7 @@ export class Desktop {
   private setupRequired = false;
   private quitting: Promise<void> | null = null;
   private crashes = 0;
+  private backup: BackupHealth | null = null;
 
   constructor(
     private readonly server: ServerHost,
@@ -66,6 +70,7 @@ export class Desktop {
       if (this.pending.delete(sessionId)) this.renderTray();
     });
     this.server.onCrash((reason) => this.serverCrashed(reason));
+    this.server.onBackupHealth((health) => this.backupHealthChanged(health));
     const started = await this.server.start();
     this.port = started.port;
     this.url = started.url;
@@ -99,7 +104,16 @@ export class Desktop {
       openAtLogin: this.app.openAtLogin(),
       pending: this.pending.size,
       serverProblem: this.serverProblem,
+      backupWarning:
+        this.backup?.state === 'overdue' && this.backup.headline !== null
+          ? { headline: this.backup.headline, reason: this.backup.reason }
+          : null,
+      noBackupYet: this.backup?.state === 'no_backup_yet',
     };
+  }
+
+  openBackups(): void {
+    this.window.show(BACKUPS_PATH);
   }
 
   copyPhoneUrl(): void {
@@ -183,6 +197,20 @@ export class Desktop {
     this.renderTray();
     const who = device.device_name?.trim() || 'A new device';
     this.notifier.notify('Hearth', `${who} wants to connect to ${device.username}`, () => this.window.show(DEVICES_PATH));
+  }
+
+  /**
+   * The tray warns while backups are overdue, and a notification says so once when they become
+   * overdue (not again for a new reason or another day: the badge stays until a backup works).
+   */
+  private backupHealthChanged(health: BackupHealth): void {
+    const wasOverdue = this.backup?.state === 'overdue';
+    this.backup = health;
+    this.renderTray();
+    if (health.state === 'overdue' && !wasOverdue && health.headline !== null) {
+      const body = health.reason === null ? `${health.headline}.` : `${health.headline}. ${health.reason}`;
+      this.notifier.notify('Hearth', body, () => this.openBackups());
+    }
   }
 
   /** A crashed server comes back after a pause; the tray says so meanwhile, and stays up. */

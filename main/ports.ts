@@ -2,7 +2,10 @@
  * What the desktop's decisions need from the world, as small interfaces: Electron implements
  * them in index.ts, tray.ts and window.ts; the unit tests implement them with plain fakes.
  */
+import type { BackupHealth } from '../server/src/contract/backup-responses.ts';
 import type { TokenResponse } from '../server/src/contract/identity-responses.ts';
+
+export type { BackupHealth };
 
 /** A device waiting for approval, as the server announces it (`device.pending`). */
 export interface PendingDevice {
@@ -50,6 +53,8 @@ export interface ServerHost {
   onSettled(listener: (sessionId: string) => void): void;
   /** The server stopped without being asked to. */
   onCrash(listener: (reason: string) => void): void;
+  /** Whether backups are overdue: once when the server is ready, then each time it changes. */
+  onBackupHealth(listener: (health: BackupHealth) => void): void;
 }
 
 export interface WindowPort {
@@ -67,6 +72,10 @@ export interface TrayState {
   pending: number;
   /** Why the server is not running, when it is not. */
   serverProblem: string | null;
+  /** No good backup for days, and why when known: "No backup for 4 days", "The backup folder … is not there. …". */
+  backupWarning: { headline: string; reason: string | null } | null;
+  /** Files but no backup destination: a calm offer to set one up, no badge. */
+  noBackupYet: boolean;
 }
 
 export interface TrayPort {

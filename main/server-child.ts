@@ -3,6 +3,7 @@
  * main over the parentPort. A crash here ends this process only; the tray stays and restarts it.
  */
 import { AppError } from '../server/src/app-error.ts';
+import type { BackupHealth } from '../server/src/contract/backup-responses.ts';
 import { startServer, type RunningServer } from '../server/src/index.ts';
 import type { FromServer, ToServer } from './host-protocol.ts';
 import type { OwnerSetup, RecoveryRefusal, SetupResult } from './ports.ts';
@@ -56,10 +57,13 @@ async function start(config: Extract<ToServer, { type: 'start' }>['config']): Pr
         send({ type: 'pending', device: { session_id: p.session_id, username: p.username, device_name: p.device_name } });
       } else if (message.type === 'device.approved' || message.type === 'device.denied') {
         send({ type: 'settled', sessionId: (message.payload as { session_id: string }).session_id });
+      } else if (message.type === 'backup.health') {
+        send({ type: 'backup-health', health: (message.payload as { health: BackupHealth }).health });
       }
     });
     const status = (await (await fetch(`${server.url}/api/v1/status`)).json()) as { setup_required: boolean };
     send({ type: 'ready', url: server.url, port: server.port, setupRequired: status.setup_required });
+    send({ type: 'backup-health', health: server.backupHealth() });
   } catch (error) {
     send({ type: 'failed', error: error instanceof Error ? error.message : String(error) });
     process.exit(1);

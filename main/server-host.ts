@@ -2,7 +2,7 @@ import { utilityProcess, type UtilityProcess } from 'electron';
 import type { ConfigInput } from '../server/src/config.ts';
 import type { TokenResponse } from '../server/src/contract/identity-responses.ts';
 import type { FromServer, ToServer } from './host-protocol.ts';
-import type { OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, ServerHost, SetupResult } from './ports.ts';
+import type { BackupHealth, OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, ServerHost, SetupResult } from './ports.ts';
 
 const STOP_TIMEOUT_MS = 20_000;
 
@@ -21,6 +21,7 @@ export class UtilityServerHost implements ServerHost {
   private pendingListeners: ((device: PendingDevice) => void)[] = [];
   private settledListeners: ((sessionId: string) => void)[] = [];
   private crashListeners: ((reason: string) => void)[] = [];
+  private backupListeners: ((health: BackupHealth) => void)[] = [];
   private stopping = false;
 
   constructor(
@@ -44,6 +45,7 @@ export class UtilityServerHost implements ServerHost {
         else if (message.type === 'recovery-code') this.answer(message.id, message.refused ? { refused: message.refused } : message.code);
         else if (message.type === 'pending') for (const listener of this.pendingListeners) listener(message.device);
         else if (message.type === 'settled') for (const listener of this.settledListeners) listener(message.sessionId);
+        else if (message.type === 'backup-health') for (const listener of this.backupListeners) listener(message.health);
       });
       child.once('exit', (code) => {
         if (this.child === child) this.child = null;
@@ -94,6 +96,10 @@ export class UtilityServerHost implements ServerHost {
 
   onCrash(listener: (reason: string) => void): void {
     this.crashListeners.push(listener);
+  }
+
+  onBackupHealth(listener: (health: BackupHealth) => void): void {
+    this.backupListeners.push(listener);
   }
 
   /** One question to the server's process; `gone` when there is no process or it dies before answering. */

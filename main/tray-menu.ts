@@ -5,6 +5,7 @@ export interface TrayActions {
   open(): void;
   copyPhoneUrl(): void;
   makeRecoveryCode(): void;
+  openBackups(): void;
   toggleOpenAtLogin(): void;
   quit(): void;
 }
@@ -16,6 +17,9 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
     { type: 'separator' },
   ];
   if (state.serverProblem !== null) items.push({ label: state.serverProblem, enabled: false }, { type: 'separator' });
+  else if (state.backupWarning !== null) {
+    items.push({ label: `${state.backupWarning.headline}: see Backups…`, click: () => actions.openBackups() }, { type: 'separator' });
+  } else if (state.noBackupYet) items.push({ label: 'Set up a backup…', click: () => actions.openBackups() }, { type: 'separator' });
   items.push(
     state.awaitingSetup
       ? { label: 'Finish setup in the Hearth window to connect phones', click: () => actions.open() }
@@ -39,5 +43,9 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
 export function trayTooltip(state: TrayState): string {
   if (state.serverProblem !== null) return `Hearth: ${state.serverProblem}`;
   if (state.pending > 0) return `Hearth: ${state.pending === 1 ? 'a device is' : `${state.pending} devices are`} waiting for approval`;
+  if (state.backupWarning !== null) {
+    const { headline, reason } = state.backupWarning;
+    return `Hearth: ${headline}.${reason === null ? '' : ` ${reason}`}`;
+  }
   return 'Hearth is running';
 }

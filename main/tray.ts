@@ -23,7 +23,7 @@ export class ElectronTray implements TrayPort {
   }
 
   render(state: TrayState): void {
-    const attention = state.pending > 0 || state.serverProblem !== null;
+    const attention = state.pending > 0 || state.serverProblem !== null || state.backupWarning !== null;
     if (attention !== this.attention) {
       this.attention = attention;
       this.tray.setImage(nativeImage.createFromPath(attention ? this.icons.attention : this.icons.normal));

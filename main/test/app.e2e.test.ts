@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: a plain ES module script without types
 import { chromiumProblem } from '../../scripts/chromium.mjs';
+import { uploadFile } from '../../server/test/helpers/upload.ts';
 import { launch, type RunningApp } from './electron-double/app-driver.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -205,6 +206,18 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
     for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
       assert.deepEqual(await app.command('permission', { permission }), { requested: false, checked: false }, permission);
     }
+  });
+
+  test("once the family's first file is stored the tray offers, calmly, to set up a backup (no badge); the item opens the console's Backups page", async () => {
+    // The owner at the PC, as the window signs in (device approval is on: a password sign-in would wait).
+    const owner = await app.command<{ access_token: string }>('eval', { script: 'window.hearthDesktop.localSession()' });
+    await uploadFile(`${origin}/api/v1`, owner.access_token, Buffer.from('first photo of the family'), { filename: 'first.jpg' });
+    await app.waitFor('the tray to offer a backup', (r) => r.menu.at(-1)?.some((i) => i.label === 'Set up a backup…'));
+    const r = await app.records();
+    assert.doesNotMatch(r.trayImages.at(-1) ?? 'tray.png', /tray-attention/, 'a nudge, not a warning');
+    assert.equal(r.tooltips.at(-1), 'Hearth is running');
+    await app.command('clickMenu', { prefix: 'Set up a backup' });
+    await app.waitFor('the Backups page', (x) => x.windows[0]!.url === `${origin}/console/backups`);
   });
 
   test('a phone waiting for approval badges the tray and notifies "<device> wants to connect to <account>"; the click opens the devices page', async () => {

@@ -8,9 +8,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { LinuxAutostart } from '../autostart.ts';
-import { Desktop, DEVICES_PATH } from '../lifecycle.ts';
+import { BACKUPS_PATH, Desktop, DEVICES_PATH } from '../lifecycle.ts';
 import { dataDirFor } from '../paths.ts';
-import type { AppPort, OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, ServerHost, SetupResult, TrayState } from '../ports.ts';
+import type {
+  AppPort,
+  BackupHealth,
+  OwnerSetup,
+  PendingDevice,
+  RecoveryCode,
+  RecoveryRefusal,
+  ServerHost,
+  SetupResult,
+  TrayState,
+} from '../ports.ts';
 import { trayMenuTemplate, trayTooltip } from '../tray-menu.ts';
 
 const NOW = 1_750_000_000_000;
@@ -57,6 +67,10 @@ class FakeServer implements ServerHost {
   }
   onCrash(l: (reason: string) => void) {
     this.crash = l;
+  }
+  backupHealth?: (h: BackupHealth) => void;
+  onBackupHealth(l: (h: BackupHealth) => void) {
+    this.backupHealth = l;
   }
 }
 
@@ -144,7 +158,7 @@ describe('single instance', () => {
 });
 
 describe('tray menu', () => {
-  const noop = { open() {}, copyPhoneUrl() {}, makeRecoveryCode() {}, toggleOpenAtLogin() {}, quit() {} };
+  const noop = { open() {}, copyPhoneUrl() {}, makeRecoveryCode() {}, toggleOpenAtLogin() {}, quit() {}, openBackups() {} };
 
   test('the menu offers open, the address to type on a phone (click copies it), a recovery code, start at login and quit', async () => {
     const w = world();
@@ -156,6 +170,7 @@ describe('tray menu', () => {
       makeRecoveryCode: () => clicked.push('recovery'),
       toggleOpenAtLogin: () => w.desktop.toggleOpenAtLogin(),
       quit: () => clicked.push('quit'),
+      openBackups: () => clicked.push('backups'),
     });
     const labels = items.filter((i) => i.type !== 'separator').map((i) => i.label);
     assert.deepEqual(labels, [
@@ -189,7 +204,7 @@ describe('tray menu', () => {
 });
 
 describe('first-run setup in the window', () => {
-  const noop = { open() {}, copyPhoneUrl() {}, makeRecoveryCode() {}, toggleOpenAtLogin() {}, quit() {} };
+  const noop = { open() {}, copyPhoneUrl() {}, makeRecoveryCode() {}, toggleOpenAtLogin() {}, quit() {}, openBackups() {} };
 
   test('before the owner exists the tray hands out no phone address (the server is on this PC only) and offers no recovery code; its item opens the window', async () => {
     const w = world();
@@ -302,8 +317,14 @@ describe('devices waiting for approval', () => {
     assert.equal(w.trays.at(-1)!.pending, 1);
     assert.match(trayTooltip(w.trays.at(-1)!), /a device is waiting/);
     assert.equal(
-      trayMenuTemplate(w.trays.at(-1)!, { open() {}, copyPhoneUrl() {}, makeRecoveryCode() {}, toggleOpenAtLogin() {}, quit() {} })[0]!
-        .label,
+      trayMenuTemplate(w.trays.at(-1)!, {
+        open() {},
+        copyPhoneUrl() {},
+        makeRecoveryCode() {},
+        toggleOpenAtLogin() {},
+        quit() {},
+        openBackups() {},
+      })[0]!.label,
       'Open Hearth (1 waiting)',
     );
     assert.deepEqual(
@@ -333,6 +354,95 @@ describe('devices waiting for approval', () => {
     const before = w.trays.length;
     w.server.settled!('unknown');
     assert.equal(w.trays.length, before, 'an approval of a device the tray never showed changes nothing');
+  });
+});
+
+describe('backups in the tray', () => {
+  const OVERDUE: BackupHealth = {
+    state: 'overdue',
+    headline: 'No backup for 3 days',
+    reason: 'The backup folder /media/usb is not there. Is its drive connected?',
+    destination_id: 'd1',
+    last_success_at: NOW - 3 * 86_400_000,
+  };
+  const OK: BackupHealth = { state: 'ok', headline: null, reason: null, destination_id: null, last_success_at: NOW };
+
+  test('backups overdue badge the tray, say why in its tooltip and menu, and notify once; the item and the notification open the Backups page; a good backup ends it', async () => {
+    const w = world({ startedAtLogin: true });
+    await w.desktop.start();
+    w.server.backupHealth!(OVERDUE);
+    const state = w.trays.at(-1)!;
+    assert.deepEqual(state.backupWarning, { headline: OVERDUE.headline, reason: OVERDUE.reason });
+    assert.equal(trayTooltip(state), 'Hearth: No backup for 3 days. The backup folder /media/usb is not there. Is its drive connected?');
+    const clicked: string[] = [];
+    const item = trayMenuTemplate(state, {
+      open() {},
+      copyPhoneUrl() {},
+      makeRecoveryCode() {},
+      toggleOpenAtLogin() {},
+      quit() {},
+      openBackups: () => w.desktop.openBackups(),
+    }).find((i) => i.label === 'No backup for 3 days: see Backups…');
+    assert.ok(item, 'the menu says it');
+    (item.click as () => void)();
+    assert.deepEqual(w.shown, [BACKUPS_PATH]);
+    assert.deepEqual(
+      w.notes.map((n) => n.body),
+      ['No backup for 3 days. The backup folder /media/usb is not there. Is its drive connected?'],
+    );
+    w.notes[0]!.click();
+    assert.deepEqual(w.shown, [BACKUPS_PATH, BACKUPS_PATH]);
+    assert.deepEqual(clicked, []);
+
+    // A day later, still overdue: the badge stays, no second notification.
+    w.server.backupHealth!({ ...OVERDUE, headline: 'No backup for 4 days' });
+    assert.equal(w.notes.length, 1);
+    assert.equal(w.trays.at(-1)!.backupWarning?.headline, 'No backup for 4 days');
+
+    w.server.backupHealth!(OK);
+    assert.equal(w.trays.at(-1)!.backupWarning, null);
+    assert.equal(trayTooltip(w.trays.at(-1)!), 'Hearth is running');
+    assert.equal(
+      trayMenuTemplate(w.trays.at(-1)!, {
+        open() {},
+        copyPhoneUrl() {},
+        makeRecoveryCode() {},
+        toggleOpenAtLogin() {},
+        quit() {},
+        openBackups() {},
+      }).filter((i) => /backup/i.test(i.label ?? '')).length,
+      0,
+      'nothing about backups once one works',
+    );
+  });
+
+  test('files but no backup yet: the menu offers to set one up, calmly (no badge, no notification, the usual tooltip)', async () => {
+    const w = world({ startedAtLogin: true });
+    await w.desktop.start();
+    w.server.backupHealth!({
+      state: 'no_backup_yet',
+      headline: 'Your files have no backup yet',
+      reason: null,
+      destination_id: null,
+      last_success_at: null,
+    });
+    const state = w.trays.at(-1)!;
+    assert.equal(state.noBackupYet, true);
+    assert.equal(state.backupWarning, null);
+    assert.equal(trayTooltip(state), 'Hearth is running');
+    assert.deepEqual(w.notes, []);
+    let opened = 0;
+    const item = trayMenuTemplate(state, {
+      open() {},
+      copyPhoneUrl() {},
+      makeRecoveryCode() {},
+      toggleOpenAtLogin() {},
+      quit() {},
+      openBackups: () => opened++,
+    }).find((i) => i.label === 'Set up a backup…');
+    assert.ok(item);
+    (item.click as () => void)();
+    assert.equal(opened, 1);
   });
 });
 

@@ -26,6 +26,7 @@ import { WsGateway } from './ws/gateway.ts';
 import { HostAllowList } from './http/host-allow-list.ts';
 import { Listening, listenPlan } from './http/listening.ts';
 import type { SetupInput } from './services/identity/auth.ts';
+import type { BackupHealth } from './contract/backup-responses.ts';
 import type { OwnerRecoveryCode } from './services/identity/owner-recovery.ts';
 import { PublicOrigin } from './services/server/public-origin.ts';
 
@@ -59,6 +60,8 @@ export interface RunningServer {
    * setup. Throws AppError `storage_full` or `storage_read_only` when the disk refuses to keep it.
    */
   ownerRecoveryCode(): OwnerRecoveryCode | null;
+  /** Whether backups are overdue, for the desktop's tray (then the `backup.health` event says when it changes). */
+  backupHealth(): BackupHealth;
   /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. Resolves when it is done. */
   runMaintenance(): Promise<void>;
   /** Resolves once the media queue is empty (tests, benchmarks). */
@@ -222,6 +225,7 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
         throw fault ? storage.refusal(fault) : error;
       }
     },
+    backupHealth: () => services.backupHealth.current(),
     runMaintenance: () => scheduler.runNow(MAINTENANCE),
     mediaIdle: () => services.media.idle(),
     close: () =>

@@ -25,7 +25,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Backup destinations, each with its schedule, retention, last run and next run; the run under way */
+        /** Backup destinations, each with its schedule, retention, last run and next run; the run under way; whether backups are overdue */
         get: operations["getAdminBackup"];
         put?: never;
         post?: never;
@@ -1558,6 +1558,14 @@ export interface operations {
                             } | null;
                             stored_bytes: number;
                         }[];
+                        health: {
+                            destination_id: string | null;
+                            headline: string | null;
+                            last_success_at: number | null;
+                            reason: string | null;
+                            /** @enum {string} */
+                            state: "ok" | "no_backup_yet" | "overdue";
+                        };
                         running: {
                             bytes: number;
                             bytes_copied: number;

@@ -51,9 +51,27 @@ export const BackupDestinationResponse = z.object({
   stored_bytes: z.number().int(),
 });
 
+/**
+ * Whether the family's files are backed up, decided by the server once for the console's header
+ * and the desktop's tray: `ok`; `no_backup_yet` (files but no destination: a calm nudge); or
+ * `overdue` (a scheduled destination has not succeeded for 3 days: a warning).
+ */
+export const BackupHealthResponse = z.object({
+  state: z.enum(['ok', 'no_backup_yet', 'overdue']),
+  /** In plain words, for a header or a tray: "No backup for 4 days". null when `ok`. */
+  headline: z.string().nullable(),
+  /** Why, when known: the failing destination's last error in words. */
+  reason: z.string().nullable(),
+  /** The destination that is overdue (the one longest without a success). */
+  destination_id: z.string().nullable(),
+  /** The newest success over every destination. */
+  last_success_at: z.number().int().nullable(),
+});
+
 export const BackupOverviewResponse = z.object({
   destinations: z.array(BackupDestinationResponse),
   running: BackupRunResponse.nullable(),
+  health: BackupHealthResponse,
 });
 
 export const BackupSnapshotResponse = z.object({ id: z.string(), at: z.number().int(), files: z.number().int(), bytes: z.number().int() });
@@ -64,6 +82,7 @@ export type BackupRun = z.output<typeof BackupRunResponse>;
 export type BackupScheduleDto = z.output<typeof BackupSchedule>;
 export type BackupRetentionDto = z.output<typeof BackupRetention>;
 export type BackupDestination = z.output<typeof BackupDestinationResponse>;
+export type BackupHealth = z.output<typeof BackupHealthResponse>;
 export type BackupOverview = z.output<typeof BackupOverviewResponse>;
 export type BackupSnapshot = z.output<typeof BackupSnapshotResponse>;
 export type BackupSnapshots = z.output<typeof BackupSnapshotsResponse>;

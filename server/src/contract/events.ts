@@ -1,4 +1,4 @@
-import type { BackupRun } from './backup-responses.ts';
+import type { BackupHealth, BackupRun } from './backup-responses.ts';
 import type { SettingsView, StorageState } from './server-responses.ts';
 
 /**
@@ -37,6 +37,8 @@ export interface EventPayloads {
   'session.revoked': { session_id: string; reason: SessionRevokeReason };
   /** A backup or verify run moved on or ended (owners only); at most a few a second. */
   'backup.progress': { run: BackupRun };
+  /** Whether backups are overdue changed (owners only): the console's header and the tray warn or stop warning. */
+  'backup.health': { health: BackupHealth };
 }
 
 export type SessionRevokeReason =

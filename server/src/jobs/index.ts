@@ -2,6 +2,7 @@ import type { ServiceDeps } from '../services/common/context.ts';
 import type { Services } from '../services/index.ts';
 import type { Job } from './job.ts';
 import { backupJob } from './backup.ts';
+import { backupHealthJob } from './backup-health.ts';
 import { libraryCheckJob } from './library-check.ts';
 import { maintenanceJob } from './maintenance.ts';
 
@@ -11,6 +12,7 @@ export function createJobs(services: Services, { config, rateLimiter }: ServiceD
     maintenanceJob(services, rateLimiter, config.maintenanceIntervalMs),
     libraryCheckJob(services.libraries, config.libraryCheckIntervalMs),
     backupJob(services.backup),
+    backupHealthJob(services.backupHealth),
   ];
 }
 

@@ -36,6 +36,7 @@ import { NodeAccessService } from './files/node-access.ts';
 import type { StorageHealth } from './storage/storage-health.ts';
 import { ContentUpkeep } from './files/reconcile.ts';
 import { BackupService } from './backup/backups.ts';
+import { BackupHealthService } from './backup/backup-health.ts';
 
 export interface Services {
   /** Where family devices reach the server, for the URLs it hands out. */
@@ -75,6 +76,8 @@ export interface Services {
   contentUpkeep: ContentUpkeep;
   /** Backups to folders: destinations, runs, verify, snapshots and retention. */
   backup: BackupService;
+  /** Whether backups are overdue, for the console's header and the tray. */
+  backupHealth: BackupHealthService;
 }
 
 /** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
@@ -143,5 +146,6 @@ export function createServices(
     invites: new InviteService(deps),
     contentUpkeep: new ContentUpkeep(deps, content),
     backup: new BackupService(deps, content, serverId),
+    backupHealth: new BackupHealthService(deps),
   };
 }

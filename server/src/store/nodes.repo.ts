@@ -178,8 +178,14 @@ export class NodesRepo {
       star: db.prepare('INSERT INTO stars (user_id, node_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
       unstar: db.prepare('DELETE FROM stars WHERE user_id = ? AND node_id = ?'),
       remove: db.prepare('DELETE FROM nodes WHERE id = ?'),
+      anyFile: db.prepare("SELECT 1 FROM nodes WHERE type = 'file' LIMIT 1"),
       expiredTrash: db.prepare('SELECT id FROM nodes WHERE trashed_at IS NOT NULL AND trashed_at < ? LIMIT 500'),
     };
+  }
+
+  /** Whether anyone has stored a file yet (in the trash or not). */
+  hasAnyFile(): boolean {
+    return this.stmts.anyFile.get() !== undefined;
   }
 
   byId(id: string, viewerId: string): NodeRow | undefined {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
+import { BackupNotice } from './backups/BackupNotice.tsx';
 import { usePendingDevices } from './devices/queries.ts';
 import { useConsoleEvents } from './useConsoleEvents.ts';
 import './console.css';
@@ -34,6 +35,7 @@ export function ConsoleLayout({ title, actions, children }: { title: string; act
           </NavLink>
         ))}
       </nav>
+      <BackupNotice />
       <div className="topbar">
         <h1>{title}</h1>
         {actions}

@@ -35,6 +35,7 @@ export function useConsoleEvents(): void {
           case 'quota.updated':
             refresh(consoleKeys.users);
             break;
+          case 'backup.health':
           case 'backup.progress':
             // The counts move; at the end a snapshot came and retention may have taken some (their lists share the key's prefix).
             refresh(consoleKeys.backups);

@@ -38,10 +38,11 @@ export const backupRoutes: readonly AnyRoute[] = [
     method: 'GET',
     path: '/admin/backup',
     tag: 'backup',
-    summary: 'Backup destinations, each with its schedule, retention, last run and next run; the run under way',
+    summary:
+      'Backup destinations, each with its schedule, retention, last run and next run; the run under way; whether backups are overdue',
     auth: 'admin',
     responses: ok('Destinations and the run under way', BackupOverviewResponse),
-    handler: ({ services, actor }) => services.backup.overview(actor),
+    handler: ({ services, actor }) => ({ ...services.backup.overview(actor), health: services.backupHealth.forOwner(actor) }),
   }),
   route({
     method: 'POST',

@@ -59,7 +59,8 @@ export class BackupService {
     }
   }
 
-  overview(actor: Actor): BackupOverview {
+  /** Without `health`: BackupHealthService decides that (the route adds it). */
+  overview(actor: Actor): Omit<BackupOverview, 'health'> {
     requireAdmin(actor);
     return {
       destinations: this.deps.store.backup.all().map((row) => this.toDto(row)),
