@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { statusQuery } from '../../../api/queries.ts';
 import { Notice, Spinner } from '../../../ui/Notice.tsx';
 import { formatDate } from '../../../ui/format.ts';
@@ -60,7 +61,10 @@ export function StatusPage() {
               </dd>
             </div>
           </dl>
-          <p className="muted">Back up the data folder together with every storage drive: see "Where the data lives" in Hearth's README.</p>
+          <p className="muted">
+            A second copy of everything on another drive keeps the family's files safe if this PC's disk fails:{' '}
+            <Link to="/console/backups">Backups</Link>.
+          </p>
         </section>
       )}
       {libraries.data && (
