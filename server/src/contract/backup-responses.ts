@@ -59,6 +59,19 @@ export const BackupOverviewResponse = z.object({
 export const BackupSnapshotResponse = z.object({ id: z.string(), at: z.number().int(), files: z.number().int(), bytes: z.number().int() });
 export const BackupSnapshotsResponse = z.object({ items: z.array(BackupSnapshotResponse) });
 
+/** The emergency kit: the backup key, once as a file age reads (`age -d -i`), once for a printed page. */
+export const BackupKitResponse = z.object({
+  /** The secret key, `AGE-SECRET-KEY-1…`: what the printed page's QR code holds. */
+  key: z.string(),
+  /** The public key every encrypted backup of this server is encrypted to, `age1…`. */
+  public_key: z.string(),
+  created_at: z.number().int(),
+  /** Said wherever the kit is offered. */
+  warning: z.string(),
+  file_name: z.string(),
+  file_text: z.string(),
+});
+
 export type BackupProblem = z.output<typeof BackupProblem>;
 export type BackupRun = z.output<typeof BackupRunResponse>;
 export type BackupScheduleDto = z.output<typeof BackupSchedule>;
@@ -67,3 +80,4 @@ export type BackupDestination = z.output<typeof BackupDestinationResponse>;
 export type BackupOverview = z.output<typeof BackupOverviewResponse>;
 export type BackupSnapshot = z.output<typeof BackupSnapshotResponse>;
 export type BackupSnapshots = z.output<typeof BackupSnapshotsResponse>;
+export type BackupKit = z.output<typeof BackupKitResponse>;

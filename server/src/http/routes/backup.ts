@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   BackupDestinationResponse,
+  BackupKitResponse,
   BackupOverviewResponse,
   BackupRetention,
   BackupRunResponse,
@@ -18,8 +19,10 @@ export const DestinationBody = z.object({
     .max(4096)
     .describe('A full path to an existing folder outside the data folder and every library, on another drive'),
   name: z.string().max(200).optional(),
-  // Encrypted folder backups come with the emergency kit: until then only a plain backup can be asked for.
-  encrypt: z.literal(false).optional().describe('Only false for now: encrypted backups are not available yet'),
+  encrypt: z
+    .boolean()
+    .optional()
+    .describe("Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit"),
 });
 
 export const DestinationPatchBody = z.object({
@@ -108,6 +111,15 @@ export const backupRoutes: readonly AnyRoute[] = [
     params: IdParam,
     responses: ok('Snapshots', BackupSnapshotsResponse),
     handler: ({ services, actor, params }) => services.backup.snapshots(actor, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/admin/backup/kit',
+    tag: 'backup',
+    summary: "The emergency kit: the server's backup key (made on first use), without which an encrypted backup cannot be restored",
+    auth: 'admin',
+    responses: ok('The kit', BackupKitResponse),
+    handler: ({ services, actor }) => services.backup.kit(actor),
   }),
   route({
     method: 'GET',
