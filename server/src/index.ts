@@ -18,6 +18,7 @@ import { StorageHealth } from './services/storage/storage-health.ts';
 import { openDatabaseOnDisk } from './services/storage/storage-start.ts';
 import { openDataDir, preparePrivateDataDir, type OpenDataDir } from './store/data-dir.ts';
 import { createStore } from './store/index.ts';
+import { finishRestore } from './store/restore-swap.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
 import { ThumbnailStore } from './store/thumbs.ts';
 import { detectMediaTools } from './media/tools.ts';
@@ -69,11 +70,70 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The server's one public door: the headless CLI and the Electron app both call this. */
+/**
+ * The server's one public door: the headless CLI and the Electron app both call this. A restore
+ * from a backup on a fresh install (RestoreService) ends by stopping the server and starting it
+ * again, on the same port, on the restored data folder: the object answered here stays the
+ * caller's handle throughout, and speaks for the server running now.
+ */
 export async function startServer(input: ConfigInput = {}): Promise<RunningServer> {
+  let current: RunningServer;
+  let restarting: Promise<void> | null = null;
+  let closing = false;
+  const restart = () => {
+    restarting ??= (async () => {
+      const port = current.port;
+      await current.close();
+      if (closing) return;
+      current = await startOnce({ ...input, port }, restart);
+    })()
+      .catch((error: unknown) =>
+        createLogger(current.config.logLevel).error('could not start again after a restore', { error: String(error) }),
+      )
+      .finally(() => {
+        restarting = null;
+      });
+  };
+  current = await startOnce(input, restart);
+  return {
+    get url() {
+      return current.url;
+    },
+    get port() {
+      return current.port;
+    },
+    get config() {
+      return current.config;
+    },
+    get bus() {
+      return current.bus;
+    },
+    get gateway() {
+      return current.gateway;
+    },
+    get setup() {
+      return current.setup;
+    },
+    localOwnerSession: () => current.localOwnerSession(),
+    setupOwner: (owner) => current.setupOwner(owner),
+    ownerRecoveryCode: () => current.ownerRecoveryCode(),
+    backupHealth: () => current.backupHealth(),
+    runMaintenance: () => current.runMaintenance(),
+    mediaIdle: () => current.mediaIdle(),
+    close: async () => {
+      closing = true;
+      await restarting;
+      await current.close();
+    },
+  };
+}
+
+async function startOnce(input: ConfigInput, restart: () => void): Promise<RunningServer> {
   const config = resolveConfig(input);
   const log = createLogger(config.logLevel);
   preparePrivateDataDir(config.dataDir, log);
+  // A restore staged and made ready before a stop (or a crash) is put in place now; a half-built one is thrown away.
+  if (finishRestore(config.dataDir)) log.info('restored from a backup', { dataDir: config.dataDir });
   const now = Date.now;
   // Refused (StartRefused) while another server holds the folder, or when its database is not
   // the one that has seen its files: nothing is touched before either is settled. Once the
@@ -97,14 +157,20 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     await storage.stop();
     throw error;
   }
-  return startOn(config, log, data, storage).catch(async (error: unknown) => {
+  return startOn(config, log, data, storage, restart).catch(async (error: unknown) => {
     await storage.stop();
     data.close();
     throw error;
   });
 }
 
-async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, storage: StorageHealth): Promise<RunningServer> {
+async function startOn(
+  config: ServerConfig,
+  log: Logger,
+  data: OpenDataDir,
+  storage: StorageHealth,
+  restart: () => void,
+): Promise<RunningServer> {
   const { db } = data;
   const store = createStore(db);
   const now = Date.now;
@@ -138,6 +204,7 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
     mediaTools,
     origin,
     storage,
+    restart,
   });
   const sealed = services.twoFactor.sealStoredSecrets();
   if (sealed > 0) log.info('sealed TOTP secrets stored in clear by an earlier version', { accounts: sealed });
@@ -231,6 +298,7 @@ async function startOn(config: ServerConfig, log: Logger, data: OpenDataDir, sto
     close: () =>
       (closed ??= (async () => {
         // A job under way is asked to stop, and waited for: it may be writing to the database.
+        services.restore.stop();
         await scheduler.stop();
         await services.backup.stop();
         unwatchStorage();

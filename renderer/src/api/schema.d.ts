@@ -121,6 +121,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/backup/kit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The emergency kit: the server's backup key (made on first use), without which an encrypted backup cannot be restored */
+        get: operations["getAdminBackupKit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/backup/runs/{id}": {
         parameters: {
             query?: never;
@@ -1218,6 +1235,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/setup/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fresh install only: the restore under way, or why it failed (409 already_set_up once the restored server is up) */
+        get: operations["getSetupRestore"];
+        put?: never;
+        /** Fresh install only: restore the whole server from a backup folder (same protection as POST /setup). GET /status says restoring: true until the server starts again on the restored data */
+        post: operations["postSetupRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/setup/restore/snapshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fresh install only: the snapshots of a backup folder, newest first, to choose one to restore (same protection as POST /setup) */
+        post: operations["postSetupRestoreSnapshots"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shares": {
         parameters: {
             query?: never;
@@ -1509,13 +1561,13 @@ export interface operations {
                             last_run: {
                                 bytes: number;
                                 bytes_copied: number;
-                                destination_id: string;
+                                destination_id: string | null;
                                 error?: string;
                                 files: number;
                                 finished_at: number | null;
                                 id: string;
                                 /** @enum {string} */
-                                kind: "backup" | "verify";
+                                kind: "backup" | "verify" | "restore";
                                 problems: {
                                     path: string;
                                     reason: string;
@@ -1529,13 +1581,13 @@ export interface operations {
                             last_verify: {
                                 bytes: number;
                                 bytes_copied: number;
-                                destination_id: string;
+                                destination_id: string | null;
                                 error?: string;
                                 files: number;
                                 finished_at: number | null;
                                 id: string;
                                 /** @enum {string} */
-                                kind: "backup" | "verify";
+                                kind: "backup" | "verify" | "restore";
                                 problems: {
                                     path: string;
                                     reason: string;
@@ -1569,13 +1621,13 @@ export interface operations {
                         running: {
                             bytes: number;
                             bytes_copied: number;
-                            destination_id: string;
+                            destination_id: string | null;
                             error?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
                             /** @enum {string} */
-                            kind: "backup" | "verify";
+                            kind: "backup" | "verify" | "restore";
                             problems: {
                                 path: string;
                                 reason: string;
@@ -1664,11 +1716,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description Only false for now: encrypted backups are not available yet
-                     * @constant
-                     */
-                    encrypt?: false;
+                    /** @description Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit */
+                    encrypt?: boolean;
                     /** @constant */
                     kind: "folder";
                     name?: string;
@@ -1692,13 +1741,13 @@ export interface operations {
                         last_run: {
                             bytes: number;
                             bytes_copied: number;
-                            destination_id: string;
+                            destination_id: string | null;
                             error?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
                             /** @enum {string} */
-                            kind: "backup" | "verify";
+                            kind: "backup" | "verify" | "restore";
                             problems: {
                                 path: string;
                                 reason: string;
@@ -1712,13 +1761,13 @@ export interface operations {
                         last_verify: {
                             bytes: number;
                             bytes_copied: number;
-                            destination_id: string;
+                            destination_id: string | null;
                             error?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
                             /** @enum {string} */
-                            kind: "backup" | "verify";
+                            kind: "backup" | "verify" | "restore";
                             problems: {
                                 path: string;
                                 reason: string;
@@ -2093,13 +2142,13 @@ export interface operations {
                         last_run: {
                             bytes: number;
                             bytes_copied: number;
-                            destination_id: string;
+                            destination_id: string | null;
                             error?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
                             /** @enum {string} */
-                            kind: "backup" | "verify";
+                            kind: "backup" | "verify" | "restore";
                             problems: {
                                 path: string;
                                 reason: string;
@@ -2113,13 +2162,13 @@ export interface operations {
                         last_verify: {
                             bytes: number;
                             bytes_copied: number;
-                            destination_id: string;
+                            destination_id: string | null;
                             error?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
                             /** @enum {string} */
-                            kind: "backup" | "verify";
+                            kind: "backup" | "verify" | "restore";
                             problems: {
                                 path: string;
                                 reason: string;
@@ -2326,13 +2375,13 @@ export interface operations {
                     "application/json": {
                         bytes: number;
                         bytes_copied: number;
-                        destination_id: string;
+                        destination_id: string | null;
                         error?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
                         /** @enum {string} */
-                        kind: "backup" | "verify";
+                        kind: "backup" | "verify" | "restore";
                         problems: {
                             path: string;
                             reason: string;
@@ -2635,13 +2684,13 @@ export interface operations {
                     "application/json": {
                         bytes: number;
                         bytes_copied: number;
-                        destination_id: string;
+                        destination_id: string | null;
                         error?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
                         /** @enum {string} */
-                        kind: "backup" | "verify";
+                        kind: "backup" | "verify" | "restore";
                         problems: {
                             path: string;
                             reason: string;
@@ -2799,6 +2848,97 @@ export interface operations {
             };
         };
     };
+    getAdminBackupKit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The kit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        file_name: string;
+                        file_text: string;
+                        key: string;
+                        public_key: string;
+                        warning: string;
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getAdminBackupRunsId: {
         parameters: {
             query?: never;
@@ -2819,13 +2959,13 @@ export interface operations {
                     "application/json": {
                         bytes: number;
                         bytes_copied: number;
-                        destination_id: string;
+                        destination_id: string | null;
                         error?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
                         /** @enum {string} */
-                        kind: "backup" | "verify";
+                        kind: "backup" | "verify" | "restore";
                         problems: {
                             path: string;
                             reason: string;
@@ -14472,6 +14612,522 @@ export interface operations {
             };
         };
     };
+    getSetupRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restore run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bytes: number;
+                        bytes_copied: number;
+                        destination_id: string | null;
+                        error?: string;
+                        files: number;
+                        finished_at: number | null;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "backup" | "verify" | "restore";
+                        problems: {
+                            path: string;
+                            reason: string;
+                        }[];
+                        snapshot_id: string | null;
+                        started_at: number;
+                        /** @enum {string} */
+                        state: "running" | "succeeded" | "failed";
+                    };
+                };
+            };
+            /** @description `already_set_up`: The server is already set up. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "already_set_up";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postSetupRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    key?: string;
+                    /** @constant */
+                    kind: "folder";
+                    /** @description The folder holding hearth-backup/ (the one a backup destination was) */
+                    path: string;
+                    /** @description As for POST /setup: from another machine, the code printed where the server started */
+                    setup_code?: string;
+                    /** @description Default: the newest snapshot */
+                    snapshot_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Started; follow it with GET /setup/restore (or GET /status) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bytes: number;
+                        bytes_copied: number;
+                        destination_id: string | null;
+                        error?: string;
+                        files: number;
+                        finished_at: number | null;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "backup" | "verify" | "restore";
+                        problems: {
+                            path: string;
+                            reason: string;
+                        }[];
+                        snapshot_id: string | null;
+                        started_at: number;
+                        /** @enum {string} */
+                        state: "running" | "succeeded" | "failed";
+                    };
+                };
+            };
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "backup_not_found" | "backup_key_required" | "backup_key_wrong" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `setup_code_required`: Enter the setup code shown where Hearth was started on its PC. `invalid_setup_code`: That setup code is not right. Check the code shown where Hearth was started. `setup_in_app`: Finish setting up Hearth in its app, on the PC where it is installed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "setup_code_required" | "invalid_setup_code" | "setup_in_app";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `snapshot_not_found`: That snapshot is not in this backup. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "snapshot_not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "already_set_up" | "restore_running";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many attempts. Try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postSetupRestoreSnapshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    key?: string;
+                    /** @constant */
+                    kind: "folder";
+                    /** @description The folder holding hearth-backup/ (the one a backup destination was) */
+                    path: string;
+                    /** @description As for POST /setup: from another machine, the code printed where the server started */
+                    setup_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Whether the backup is encrypted, and its snapshots */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        encrypted: boolean;
+                        items: {
+                            at: number;
+                            bytes: number;
+                            files: number;
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "backup_not_found" | "backup_key_required" | "backup_key_wrong" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `setup_code_required`: Enter the setup code shown where Hearth was started on its PC. `invalid_setup_code`: That setup code is not right. Check the code shown where Hearth was started. `setup_in_app`: Finish setting up Hearth in its app, on the PC where it is installed. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "setup_code_required" | "invalid_setup_code" | "setup_in_app";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "already_set_up" | "restore_running";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many attempts. Try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getShares: {
         parameters: {
             query?: {
@@ -14961,6 +15617,8 @@ export interface operations {
                         name: string;
                         ready: boolean;
                         require_device_approval: boolean;
+                        /** @description A restore from a backup is under way (POST /setup/restore); then the server starts again on the restored data */
+                        restoring: boolean;
                         server_id: string;
                         /** @description Setup from this caller needs the setup code printed where the server was started */
                         setup_code_required: boolean;

@@ -5,8 +5,9 @@ export const BackupProblem = z.object({ path: z.string(), reason: z.string() });
 
 export const BackupRunResponse = z.object({
   id: z.string(),
-  destination_id: z.string(),
-  kind: z.enum(['backup', 'verify']),
+  /** null for a restore (it reads a folder given on the first screen, not a destination). */
+  destination_id: z.string().nullable(),
+  kind: z.enum(['backup', 'verify', 'restore']),
   state: z.enum(['running', 'succeeded', 'failed']),
   started_at: z.number().int(),
   finished_at: z.number().int().nullable(),
@@ -76,6 +77,21 @@ export const BackupOverviewResponse = z.object({
 
 export const BackupSnapshotResponse = z.object({ id: z.string(), at: z.number().int(), files: z.number().int(), bytes: z.number().int() });
 export const BackupSnapshotsResponse = z.object({ items: z.array(BackupSnapshotResponse) });
+/** The snapshots of a backup folder a fresh install may restore, newest first. */
+export const RestoreSnapshotsResponse = z.object({ encrypted: z.boolean(), items: z.array(BackupSnapshotResponse) });
+
+/** The emergency kit: the backup key, once as a file age reads (`age -d -i`), once for a printed page. */
+export const BackupKitResponse = z.object({
+  /** The secret key, `AGE-SECRET-KEY-1…`: what the printed page's QR code holds. */
+  key: z.string(),
+  /** The public key every encrypted backup of this server is encrypted to, `age1…`. */
+  public_key: z.string(),
+  created_at: z.number().int(),
+  /** Said wherever the kit is offered. */
+  warning: z.string(),
+  file_name: z.string(),
+  file_text: z.string(),
+});
 
 export type BackupProblem = z.output<typeof BackupProblem>;
 export type BackupRun = z.output<typeof BackupRunResponse>;
@@ -86,3 +102,5 @@ export type BackupHealth = z.output<typeof BackupHealthResponse>;
 export type BackupOverview = z.output<typeof BackupOverviewResponse>;
 export type BackupSnapshot = z.output<typeof BackupSnapshotResponse>;
 export type BackupSnapshots = z.output<typeof BackupSnapshotsResponse>;
+export type BackupKit = z.output<typeof BackupKitResponse>;
+export type RestoreSnapshots = z.output<typeof RestoreSnapshotsResponse>;

@@ -18,6 +18,9 @@ export const StatusResponse = z.object({
   setup_code_required: z.boolean().describe('Setup from this caller needs the setup code printed where the server was started'),
   // No browser can do it.
   setup_in_desktop_app: z.boolean().describe("Setup happens in the desktop app's window on the PC; POST /setup answers 403 setup_in_app"),
+  restoring: z
+    .boolean()
+    .describe('A restore from a backup is under way (POST /setup/restore); then the server starts again on the restored data'),
   require_device_approval: z.boolean(),
   allow_self_registration: z.boolean(),
   ready: z.boolean(),

@@ -37,6 +37,7 @@ import type { StorageHealth } from './storage/storage-health.ts';
 import { ContentUpkeep } from './files/reconcile.ts';
 import { BackupService } from './backup/backups.ts';
 import { BackupHealthService } from './backup/backup-health.ts';
+import { RestoreService } from './backup/restore.ts';
 
 export interface Services {
   /** Where family devices reach the server, for the URLs it hands out. */
@@ -78,6 +79,8 @@ export interface Services {
   backup: BackupService;
   /** Whether backups are overdue, for the console's header and the tray. */
   backupHealth: BackupHealthService;
+  /** A fresh install brought back from a backup (setup/restore). */
+  restore: RestoreService;
 }
 
 /** Server keys kept with the data: link tokens and unlock grants, TOTP sealing, pairing codes. */
@@ -95,11 +98,13 @@ export interface ServiceParts {
   mediaTools: MediaTools;
   origin: PublicOrigin;
   storage: StorageHealth;
+  /** Stops the server and starts it again on a restored data folder (index.ts); a no-op where nothing hosts a restart. */
+  restart?: () => void;
 }
 
 export function createServices(
   deps: ServiceDeps,
-  { serverId, content, keys, thumbs, mediaTools, origin, storage }: ServiceParts,
+  { serverId, content, keys, thumbs, mediaTools, origin, storage, restart = () => {} }: ServiceParts,
 ): Services {
   const settings = new SettingsService(deps, () => origin.reach());
   const sessions = new SessionService(deps, keys.pairing);
@@ -113,6 +118,7 @@ export function createServices(
   const owner = new OwnerService(deps);
   const setupGate = new SetupGate(deps, deps.config.hostedSetup);
   const libraries = new LibraryService(deps, content, mounts);
+  const restore = new RestoreService(deps, setupGate, restart);
   return {
     origin,
     access,
@@ -134,7 +140,7 @@ export function createServices(
     media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency, storage),
     uploads: new UploadService(deps, access, files, content, storage),
     idempotency: new IdempotencyService(deps),
-    status: new StatusService(deps, settings, serverId, setupGate, storage),
+    status: new StatusService(deps, settings, serverId, setupGate, storage, () => restore.restoring),
     storage,
     settings,
     sessions,
@@ -147,5 +153,6 @@ export function createServices(
     contentUpkeep: new ContentUpkeep(deps, content),
     backup: new BackupService(deps, content, serverId),
     backupHealth: new BackupHealthService(deps),
+    restore,
   };
 }

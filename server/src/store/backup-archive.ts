@@ -4,6 +4,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Decrypter, Encrypter } from 'age-encryption';
+import type { BackupKey } from './backup-key.ts';
 import { syncFolder } from './durable-file.ts';
 
 /**
@@ -15,6 +17,10 @@ import { syncFolder } from './durable-file.ts';
  */
 export const ARCHIVE_FOLDER = 'hearth-backup';
 export const ARCHIVE_FORMAT = 'hearth-backup/1';
+/** The same layout, every file but the recipient file encrypted with age (docs/backup-format.md). */
+export const ENCRYPTED_FORMAT = 'hearth-backup/1+age';
+/** In an encrypted archive, in clear: the public key (`age1…`) every file is encrypted to. Its presence marks the archive encrypted. */
+export const RECIPIENT_FILE = 'age-recipient.txt';
 export const MANIFEST = 'manifest.json';
 export const DATABASE_COPY = 'hearth.db';
 export const KEYS_COPY = 'keys.json';
@@ -22,12 +28,15 @@ export const KEYS_COPY = 'keys.json';
 export interface ManifestFile {
   /** Relative to the hearth-backup folder, with forward slashes. */
   path: string;
+  /** Of the file's content (decrypted, in an encrypted archive). */
   size: number;
   sha256: string;
+  /** In an encrypted archive: the bytes the encrypted file takes on the destination. */
+  stored_size?: number;
 }
 
 export interface Manifest {
-  format: typeof ARCHIVE_FORMAT;
+  format: typeof ARCHIVE_FORMAT | typeof ENCRYPTED_FORMAT;
   snapshot: string;
   at: number;
   server_id: string;
@@ -52,6 +61,20 @@ export class ArchiveUnreachable extends Error {
   }
 }
 
+/** An encrypted archive opened without the key that opens it, or with another one. */
+export class ArchiveKeyProblem extends Error {
+  constructor(readonly reason: 'required' | 'wrong') {
+    super(`backup key ${reason}`);
+  }
+}
+
+/** A file of an encrypted archive that does not decrypt: changed or cut on the destination. */
+export class ArchiveFileDamaged extends Error {
+  constructor(cause: unknown) {
+    super(`backup file does not decrypt: ${(cause as Error).message}`, { cause });
+  }
+}
+
 /** The file being copied in could not be read (a library's drive): not the destination's fault. */
 export class SourceUnreadable extends Error {
   constructor(cause: unknown) {
@@ -71,7 +94,14 @@ export class BackupArchive {
   private constructor(
     readonly destination: string,
     readonly root: string,
+    /** The public key an encrypted archive is encrypted to; null for a plain one. */
+    readonly encryptedFor: string | null,
+    private readonly key: BackupKey | null,
   ) {}
+
+  get encrypted(): boolean {
+    return this.encryptedFor !== null;
+  }
 
   /**
    * The archive in a destination folder. `create` makes it (when the owner adds the destination);
@@ -79,8 +109,12 @@ export class BackupArchive {
    * folder on the system disk, and a backup written there would look fine and be lost with the
    * PC. Without its hearth-backup folder, the destination is "not there".
    */
-  static async open(destination: string, options: { create: boolean }): Promise<BackupArchive> {
+  static async open(
+    destination: string,
+    options: { create: boolean; encryptTo?: string | null; key?: BackupKey | null },
+  ): Promise<BackupArchive> {
     const root = path.join(destination, ARCHIVE_FOLDER);
+    let encryptedFor: string | null = null;
     await guard(async () => {
       const stat = await fs.stat(options.create ? destination : root);
       if (!stat.isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
@@ -92,8 +126,33 @@ export class BackupArchive {
         await syncFolder(destination);
         await syncFolder(root);
       }
+      encryptedFor = await readRecipient(root);
+      // Only a new (empty) archive becomes encrypted: one already holding a plain backup stays plain, and is refused for it.
+      const empty = (await fs.readdir(path.join(root, 'snapshots'))).length === 0;
+      if (options.create && options.encryptTo && encryptedFor === null && empty) {
+        await writeSmallFile(root, RECIPIENT_FILE, `${options.encryptTo}\n`);
+        encryptedFor = options.encryptTo;
+      }
     });
-    return new BackupArchive(destination, root);
+    const key = options.key ?? null;
+    if (encryptedFor !== null && key !== null && key.recipient !== encryptedFor) throw new ArchiveKeyProblem('wrong');
+    return new BackupArchive(destination, root, encryptedFor, key);
+  }
+
+  /** The key, when the archive is encrypted; throws when it was opened without it. */
+  private decrypter(): Decrypter | null {
+    if (this.encryptedFor === null) return null;
+    if (this.key === null) throw new ArchiveKeyProblem('required');
+    const decrypter = new Decrypter();
+    decrypter.addIdentity(this.key.identity);
+    return decrypter;
+  }
+
+  /** Finished snapshot ids, read from the folder names alone (no key needed): their order, not their content. */
+  async finishedSnapshotIds(): Promise<string[]> {
+    const out: string[] = [];
+    for (const id of await this.snapshotFolders()) if ((await this.sizeOf(snapshotFile(id, MANIFEST))) !== null) out.push(id);
+    return out.sort();
   }
 
   full(relative: string): string {
@@ -113,16 +172,23 @@ export class BackupArchive {
 
   /** A snapshot's manifest; null when it has none (unfinished). Throws when one is there but unreadable. */
   async manifest(id: string): Promise<Manifest | null> {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await fs.readFile(this.full(snapshotFile(id, MANIFEST)), 'utf8');
+      bytes = await fs.readFile(this.full(snapshotFile(id, MANIFEST)));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw unreachable(error);
     }
+    const decrypter = this.decrypter();
+    let text: string;
+    try {
+      text = decrypter ? await decrypter.decrypt(bytes, 'text') : bytes.toString('utf8');
+    } catch (error) {
+      throw new ArchiveFileDamaged(error);
+    }
     const manifest = JSON.parse(text) as Manifest;
-    if (manifest.format !== ARCHIVE_FORMAT || !Array.isArray(manifest.files))
-      throw new Error(`snapshot ${id}: not a ${ARCHIVE_FORMAT} manifest`);
+    const format = this.encrypted ? ENCRYPTED_FORMAT : ARCHIVE_FORMAT;
+    if (manifest.format !== format || !Array.isArray(manifest.files)) throw new Error(`snapshot ${id}: not a ${format} manifest`);
     return manifest;
   }
 
@@ -162,9 +228,11 @@ export class BackupArchive {
     source: Readable,
     relative: string,
     options: { signal: AbortSignal; onBytes?: (n: number) => void },
-  ): Promise<{ size: number; sha256: string }> {
+  ): Promise<{ size: number; sha256: string; stored_size?: number }> {
     const hash = crypto.createHash('sha256');
     let size = 0;
+    let storedSize = 0;
+    const encryptTo = this.encryptedFor;
     const temp = path.join(this.root, 'tmp', `${crypto.randomBytes(8).toString('hex')}.part`);
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
@@ -177,7 +245,21 @@ export class BackupArchive {
     let sourceError: unknown = null;
     source.once('error', (error) => (sourceError = error));
     try {
-      await pipeline(source, counter, createWriteStream(temp, { flags: 'wx', mode: 0o600 }), { signal: options.signal });
+      const file = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
+      if (encryptTo === null) await pipeline(source, counter, file, { signal: options.signal });
+      else
+        await pipeline(
+          source,
+          counter,
+          async function* (plain: AsyncIterable<Buffer>) {
+            for await (const chunk of await encrypted(plain, encryptTo)) {
+              storedSize += chunk.length;
+              yield chunk;
+            }
+          },
+          file,
+          { signal: options.signal },
+        );
       const handle = await fs.open(temp, 'r+');
       try {
         await handle.sync();
@@ -195,7 +277,7 @@ export class BackupArchive {
       if (sourceError !== null && error === sourceError) throw new SourceUnreadable(error);
       throw unreachable(error);
     }
-    return { size, sha256: hash.digest('hex') };
+    return { size, sha256: hash.digest('hex'), ...(encryptTo !== null && { stored_size: storedSize }) };
   }
 
   /** The manifest, last: from this moment the snapshot exists. */
@@ -203,15 +285,27 @@ export class BackupArchive {
     await this.write(Readable.from([JSON.stringify(manifest, null, 1)]), snapshotFile(manifest.snapshot, MANIFEST), { signal });
   }
 
-  /** A file's SHA-256 and size, read back from the archive. */
+  /**
+   * A file's SHA-256 and size, read back from the archive: of its content, decrypted on the way
+   * in an encrypted archive (a file that does not decrypt throws ArchiveFileDamaged).
+   */
   async hash(relative: string, signal: AbortSignal): Promise<{ size: number; sha256: string }> {
     const hash = crypto.createHash('sha256');
     let size = 0;
-    for await (const chunk of createReadStream(this.full(relative), { highWaterMark: 1024 * 1024, signal }) as AsyncIterable<Buffer>) {
+    for await (const chunk of await this.read(relative, signal)) {
       size += chunk.length;
       hash.update(chunk);
     }
     return { size, sha256: hash.digest('hex') };
+  }
+
+  /** A file's content as a stream of chunks, decrypted in an encrypted archive. */
+  async read(relative: string, signal: AbortSignal): Promise<AsyncIterable<Buffer>> {
+    const stream = createReadStream(this.full(relative), { highWaterMark: 1024 * 1024, signal });
+    const decrypter = this.decrypter();
+    if (decrypter === null) return stream as AsyncIterable<Buffer>;
+    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
+    return decrypted(stream, decrypter);
   }
 
   /** The manifest goes first: a prune cut short leaves an unfinished folder, which the next run clears. */
@@ -253,6 +347,47 @@ export class BackupArchive {
       throw unreachable(error);
     }
   }
+}
+
+/** age's stream encryption over Node chunks: 64 KiB chunks, each authenticated (docs/backup-format.md). */
+async function encrypted(plain: AsyncIterable<Buffer>, recipient: string): Promise<AsyncIterable<Uint8Array>> {
+  const encrypter = new Encrypter();
+  encrypter.addRecipient(recipient);
+  const out = await encrypter.encrypt(Readable.toWeb(Readable.from(plain)) as unknown as ReadableStream<Uint8Array>);
+  return Readable.fromWeb(out as unknown as import('node:stream/web').ReadableStream<Uint8Array>);
+}
+
+async function* decrypted(stream: Readable, decrypter: Decrypter): AsyncGenerator<Buffer> {
+  let plain;
+  try {
+    plain = await decrypter.decrypt(Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>);
+  } catch (error) {
+    stream.destroy();
+    throw new ArchiveFileDamaged(error);
+  }
+  try {
+    for await (const chunk of Readable.fromWeb(plain as unknown as import('node:stream/web').ReadableStream<Uint8Array>))
+      yield Buffer.from(chunk as Uint8Array);
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ArchiveFileDamaged(error);
+  }
+}
+
+async function readRecipient(root: string): Promise<string | null> {
+  try {
+    return (await fs.readFile(path.join(root, RECIPIENT_FILE), 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function writeSmallFile(folder: string, name: string, text: string): Promise<void> {
+  const temp = path.join(folder, `.${name}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  await fs.writeFile(temp, text, { mode: 0o644, flush: true });
+  await fs.rename(temp, path.join(folder, name));
+  await syncFolder(folder);
 }
 
 async function guard(work: () => Promise<void>): Promise<void> {

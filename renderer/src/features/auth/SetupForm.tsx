@@ -24,10 +24,13 @@ export function SetupForm({
   serverName,
   codeRequired,
   inDesktopApp,
+  onRestore,
 }: {
   serverName: string;
   codeRequired: boolean;
   inDesktopApp: boolean;
+  /** Offers "Restore from a backup" beside setting up. */
+  onRestore?: (() => void) | undefined;
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -122,6 +125,14 @@ export function SetupForm({
           {busy ? 'Setting up…' : 'Create the owner account'}
         </Button>
       </form>
+      {onRestore && (
+        <p className="auth-alt">
+          Had Hearth before?{' '}
+          <Button variant="quiet" onClick={onRestore}>
+            Restore from a backup
+          </Button>
+        </p>
+      )}
     </AuthCard>
   );
 }

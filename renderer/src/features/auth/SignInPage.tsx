@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { desktopBridge } from '../../api/desktop.ts';
 import { statusQuery } from '../../api/queries.ts';
+import type { Answer } from '../../api/types.ts';
 import { session } from '../../api/session.ts';
 import { ApiError } from '../../api/error-messages.ts';
 import { tooManyTries } from '../../api/tryAgain.ts';
@@ -12,6 +13,7 @@ import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { AuthCard } from './AuthCard.tsx';
 import { attemptLogin, messageOf, pendingStore, type LoginOutcome, type PendingSignIn } from './login.ts';
 import { PendingScreen } from './PendingScreen.tsx';
+import { RestoreForm, RestoreProgress } from './RestoreForm.tsx';
 import { SetupForm } from './SetupForm.tsx';
 
 /** The door: sign in with username and password (or set the server up on its first visit). */
@@ -24,16 +26,23 @@ export function SignInPage({ reason }: { reason: string | null }) {
       </div>
     );
   }
-  if (status.data?.setup_required) {
-    return (
-      <SetupForm
-        serverName={status.data.name}
-        codeRequired={status.data.setup_code_required}
-        inDesktopApp={status.data.setup_in_desktop_app}
-      />
-    );
-  }
+  if (status.data?.setup_required) return <FirstScreen status={status.data} />;
   return <SignInFlow serverName={status.data?.name ?? 'Hearth'} reason={reason} unreachable={status.isError} />;
+}
+
+/** A fresh server: set it up, or restore it from a backup (not in the desktop app's window yet: its setup goes through the app). */
+function FirstScreen({ status }: { status: Answer<'/status', 'get'> }) {
+  const [restoring, setRestoring] = useState(false);
+  if (status.restoring) return <RestoreProgress />;
+  if (restoring) return <RestoreForm codeRequired={status.setup_code_required} onCancel={() => setRestoring(false)} />;
+  return (
+    <SetupForm
+      serverName={status.name}
+      codeRequired={status.setup_code_required}
+      inDesktopApp={status.setup_in_desktop_app}
+      onRestore={status.setup_in_desktop_app || desktopBridge()?.setup !== undefined ? undefined : () => setRestoring(true)}
+    />
+  );
 }
 
 type Step = { kind: 'password' } | { kind: 'totp' } | { kind: 'pending'; pending: PendingSignIn };

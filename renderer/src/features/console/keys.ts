@@ -16,4 +16,6 @@ export const consoleKeys = {
   network: ['console', 'network'] as const,
   backups: ['console', 'backups'] as const,
   snapshots: (destinationId: string) => ['console', 'backups', 'snapshots', destinationId] as const,
+  /** Not under backups: the key never changes, and a run's events must not fetch it again. */
+  backupKit: ['console', 'backup-kit'] as const,
 };

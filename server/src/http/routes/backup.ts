@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import {
   BackupDestinationResponse,
+  BackupKitResponse,
   BackupOverviewResponse,
   BackupRetention,
   BackupRunResponse,
   BackupSchedule,
   BackupSnapshotsResponse,
+  RestoreSnapshotsResponse,
 } from '../../contract/backup-responses.ts';
 import { ok, reply, route, type AnyRoute } from '../route-def.ts';
 import { IdParam } from '../common-inputs.ts';
@@ -18,9 +20,40 @@ export const DestinationBody = z.object({
     .max(4096)
     .describe('A full path to an existing folder outside the data folder and every library, on another drive'),
   name: z.string().max(200).optional(),
-  // Encrypted folder backups come with the emergency kit: until then only a plain backup can be asked for.
-  encrypt: z.literal(false).optional().describe('Only false for now: encrypted backups are not available yet'),
+  encrypt: z
+    .boolean()
+    .optional()
+    .describe("Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit"),
 });
+
+const RestoreFolderBody = z.object({
+  kind: z.literal('folder'),
+  path: z.string().min(1).max(4096).describe('The folder holding hearth-backup/ (the one a backup destination was)'),
+  key: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe('For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file)'),
+  setup_code: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('As for POST /setup: from another machine, the code printed where the server started'),
+});
+
+const RestoreBody = RestoreFolderBody.extend({
+  snapshot_id: z.string().max(100).optional().describe('Default: the newest snapshot'),
+});
+
+const setupDoors = [
+  'already_set_up',
+  'setup_code_required',
+  'invalid_setup_code',
+  'setup_in_app',
+  'restore_running',
+  'rate_limited',
+] as const;
+const backupReading = ['backup_not_found', 'backup_key_required', 'backup_key_wrong'] as const;
 
 export const DestinationPatchBody = z.object({
   name: z.string().max(200).optional(),
@@ -109,6 +142,51 @@ export const backupRoutes: readonly AnyRoute[] = [
     params: IdParam,
     responses: ok('Snapshots', BackupSnapshotsResponse),
     handler: ({ services, actor, params }) => services.backup.snapshots(actor, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/admin/backup/kit',
+    tag: 'backup',
+    summary: "The emergency kit: the server's backup key (made on first use), without which an encrypted backup cannot be restored",
+    auth: 'admin',
+    responses: ok('The kit', BackupKitResponse),
+    handler: ({ services, actor }) => services.backup.kit(actor),
+  }),
+  route({
+    method: 'POST',
+    path: '/setup/restore/snapshots',
+    tag: 'backup',
+    summary:
+      'Fresh install only: the snapshots of a backup folder, newest first, to choose one to restore (same protection as POST /setup)',
+    auth: 'none',
+    body: RestoreFolderBody,
+    responses: ok('Whether the backup is encrypted, and its snapshots', RestoreSnapshotsResponse),
+    errors: [...setupDoors, ...backupReading],
+    handler: ({ services, body, client }) => services.restore.snapshots(body, client),
+  }),
+  route({
+    method: 'POST',
+    path: '/setup/restore',
+    tag: 'backup',
+    summary:
+      'Fresh install only: restore the whole server from a backup folder (same protection as POST /setup). GET /status says restoring: true until the server starts again on the restored data',
+    auth: 'none',
+    body: RestoreBody,
+    responses: {
+      202: { description: 'Started; follow it with GET /setup/restore (or GET /status)', schema: BackupRunResponse },
+    },
+    errors: [...setupDoors, ...backupReading, 'snapshot_not_found'],
+    handler: async ({ services, body, client }) => reply(202, await services.restore.start(body, client)),
+  }),
+  route({
+    method: 'GET',
+    path: '/setup/restore',
+    tag: 'backup',
+    summary: 'Fresh install only: the restore under way, or why it failed (409 already_set_up once the restored server is up)',
+    auth: 'none',
+    responses: ok('The restore run', BackupRunResponse),
+    errors: ['already_set_up'],
+    handler: ({ services }) => services.restore.last(),
   }),
   route({
     method: 'GET',

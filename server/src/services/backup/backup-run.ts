@@ -6,16 +6,20 @@ import { AppError } from '../../app-error.ts';
 import type { BackupProblem } from '../../contract/backup-responses.ts';
 import {
   ARCHIVE_FORMAT,
+  ArchiveFileDamaged,
+  ArchiveKeyProblem,
   ArchiveUnreachable,
   BackupArchive,
   contentPath,
   DATABASE_COPY,
+  ENCRYPTED_FORMAT,
   KEYS_COPY,
   snapshotFile,
   SourceUnreadable,
   type ManifestFile,
 } from '../../store/backup-archive.ts';
 import { contentOf, recordRunInCopy } from '../../store/backup.repo.ts';
+import type { BackupKey } from '../../store/backup-key.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import { openConnection } from '../../store/db.ts';
 import type { Store } from '../../store/index.ts';
@@ -32,6 +36,8 @@ export interface RunCounts {
 export interface BackupSource {
   runId: string;
   archiveFolder: string;
+  /** The server's backup key, for an encrypted destination (null for a plain one). */
+  key: BackupKey | null;
   dataDir: string;
   serverId: string;
   serverVersion: string;
@@ -56,7 +62,9 @@ export async function runBackup(
   signal: AbortSignal,
   onProgress: () => void,
 ): Promise<{ snapshotId: string; storedBytes: number }> {
-  const archive = await BackupArchive.open(source.archiveFolder, { create: false });
+  const archive = await BackupArchive.open(source.archiveFolder, { create: false, key: source.key });
+  // A plain destination whose folder holds an encrypted backup (or the reverse) is not written to: one format a folder.
+  if (archive.encrypted !== (source.key !== null)) throw new ArchiveKeyProblem(archive.encrypted ? 'required' : 'wrong');
   await archive.removeUnfinished();
   const known = await knownFiles(archive);
   const at = source.now();
@@ -108,7 +116,14 @@ export async function runBackup(
     await fs.rm(staging, { recursive: true, force: true });
   }
   await archive.writeManifest(
-    { format: ARCHIVE_FORMAT, snapshot: snapshotId, at, server_id: source.serverId, server_version: source.serverVersion, files },
+    {
+      format: archive.encrypted ? ENCRYPTED_FORMAT : ARCHIVE_FORMAT,
+      snapshot: snapshotId,
+      at,
+      server_id: source.serverId,
+      server_version: source.serverVersion,
+      files,
+    },
     signal,
   );
   const storedBytes = await prune(archive, source.retention, counts);
@@ -127,11 +142,15 @@ async function contentFile(
 ): Promise<ManifestFile | null> {
   const there = await archive.sizeOf(relative);
   const listed = known.get(relative);
-  if (there !== null && listed && listed.size === there && there === ref.size) return listed;
-  if (there === ref.size && ref.sha256 !== null) {
-    // Left by a run that was cut before its manifest: kept if it is whole.
-    const found = await archive.hash(relative, signal);
-    if (found.sha256 === ref.sha256) return { path: relative, ...found };
+  if (there !== null && listed && (listed.stored_size ?? listed.size) === there && listed.size === ref.size) return listed;
+  if (there !== null && (archive.encrypted || there === ref.size) && ref.sha256 !== null) {
+    // Left by a run that was cut before its manifest: kept if it is whole (and, encrypted, decrypts).
+    const found = await archive.hash(relative, signal).catch((error: unknown) => {
+      if (error instanceof ArchiveFileDamaged) return null;
+      throw error;
+    });
+    if (found && found.sha256 === ref.sha256 && found.size === ref.size)
+      return { path: relative, ...found, ...(archive.encrypted && { stored_size: there }) };
   }
   let stream;
   try {
@@ -182,7 +201,8 @@ async function prune(archive: BackupArchive, retention: Retention, counts: RunCo
     const keep = snapshotsToKeep(snapshots, retention);
     for (const snapshot of snapshots) if (!keep.has(snapshot.id)) await archive.removeSnapshot(snapshot.id);
     const needed = new Map<string, number>();
-    for (const id of keep) for (const file of (await archive.manifest(id))?.files ?? []) needed.set(file.path, file.size);
+    for (const id of keep)
+      for (const file of (await archive.manifest(id))?.files ?? []) needed.set(file.path, file.stored_size ?? file.size);
     await archive.removeContentExcept(new Set(needed.keys()));
     return [...needed.values()].reduce((sum, size) => sum + size, 0);
   } catch (error) {
@@ -195,8 +215,14 @@ async function prune(archive: BackupArchive, retention: Retention, counts: RunCo
  * Reads every file of every snapshot back and checks it against its manifest's SHA-256. A file
  * shared by several snapshots is read once.
  */
-export async function runVerify(folder: string, counts: RunCounts, signal: AbortSignal, onProgress: () => void): Promise<void> {
-  const archive = await BackupArchive.open(folder, { create: false });
+export async function runVerify(
+  folder: string,
+  key: BackupKey | null,
+  counts: RunCounts,
+  signal: AbortSignal,
+  onProgress: () => void,
+): Promise<void> {
+  const archive = await BackupArchive.open(folder, { create: false, key });
   const snapshots = await archive.snapshots();
   if (snapshots.length === 0) throw new NothingToVerify();
   const files = new Map<string, ManifestFile>();
@@ -204,13 +230,16 @@ export async function runVerify(folder: string, counts: RunCounts, signal: Abort
   for (const file of files.values()) {
     signal.throwIfAborted();
     let found: { size: number; sha256: string } | null = null;
+    let damaged = false;
     try {
       found = await archive.hash(file.path, signal);
     } catch (error) {
       if (signal.aborted) throw error;
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (error instanceof ArchiveFileDamaged) damaged = true;
+      else if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    if (found === null) counts.problems.push({ path: file.path, reason: 'The file is missing from the backup.' });
+    if (damaged) counts.problems.push({ path: file.path, reason: 'The file is damaged: it no longer decrypts with the backup key.' });
+    else if (found === null) counts.problems.push({ path: file.path, reason: 'The file is missing from the backup.' });
     else if (found.size !== file.size)
       counts.problems.push({ path: file.path, reason: `The file has ${found.size} bytes instead of ${file.size}.` });
     else if (found.sha256 !== file.sha256)
@@ -226,6 +255,12 @@ class NothingToVerify extends Error {}
 /** A run's failure as the owner reads it on the Backups page. */
 export function failureInWords(error: unknown, folder: string): string {
   if (error instanceof NothingToVerify) return 'There is no finished backup in this folder yet. Back up first.';
+  if (error instanceof ArchiveKeyProblem)
+    return error.reason === 'wrong'
+      ? `The backup in ${folder} is not encrypted with this server's backup key. Choose another folder for this destination.`
+      : `The backup in ${folder} is encrypted, and this server has not its key. Choose another folder for this destination.`;
+  if (error instanceof ArchiveFileDamaged)
+    return "A snapshot's list of files in the backup is damaged and cannot be read. Check the backup.";
   if (error instanceof ArchiveUnreachable) {
     switch (error.reason) {
       case 'missing':

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../app-error.ts';
-import type { BackupDestination, BackupOverview, BackupRun, BackupSnapshots } from '../../contract/backup-responses.ts';
-import { BackupArchive } from '../../store/backup-archive.ts';
+import type { BackupDestination, BackupKit, BackupOverview, BackupRun, BackupSnapshots } from '../../contract/backup-responses.ts';
+import { ArchiveKeyProblem, BackupArchive } from '../../store/backup-archive.ts';
+import { BackupKeyFile, keyFileText, type BackupKey } from '../../store/backup-key.ts';
 import type { BackupDestinationRow, BackupRunRow } from '../../store/backup.repo.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import { nextDailyAt } from '../../jobs/schedule.ts';
@@ -22,7 +23,13 @@ export interface DestinationInput {
   kind: 'folder';
   path: string;
   name?: string | undefined;
+  /** Encrypt everything written there with the server's backup key (the emergency kit's). */
+  encrypt?: boolean | undefined;
 }
+
+/** What the owner must keep: without it an encrypted backup cannot be restored. */
+export const KIT_WARNING =
+  'Without this key, an encrypted backup cannot be restored: not by you, not by Hearth, not by anyone. Print it or keep the file somewhere safe, away from this PC.';
 
 export interface DestinationChangesInput {
   name?: string | undefined;
@@ -45,12 +52,14 @@ interface Current {
 export class BackupService {
   private current: Current | null = null;
   private lastProgress = 0;
+  private readonly keyFile: BackupKeyFile;
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly content: ContentStores,
     private readonly serverId: string,
   ) {
+    this.keyFile = new BackupKeyFile(deps.config.dataDir);
     try {
       deps.store.backup.failInterrupted(deps.now(), 'The server stopped before this run finished. The next run completes the backup.');
     } catch (error) {
@@ -72,14 +81,25 @@ export class BackupService {
     requireAdmin(actor);
     const folder = this.checkedFolder(input.path);
     const name = input.name === undefined ? path.basename(folder) || folder : checkedName(input.name);
+    const key = input.encrypt ? await this.keyFile.getOrCreate(this.deps.now()) : null;
     // Made now, while the drive is surely there: runs only ever use it (BackupArchive.open).
-    await BackupArchive.open(folder, { create: true }).catch(() => {
+    const archive = await BackupArchive.open(folder, { create: true, encryptTo: key?.recipient ?? null, key }).catch((error: unknown) => {
       throw new AppError(
         'invalid_destination',
-        'Hearth cannot write to that folder. Check its permissions, or that the drive is not read-only.',
+        error instanceof ArchiveKeyProblem
+          ? 'That folder holds a backup encrypted with another key. Choose another folder.'
+          : 'Hearth cannot write to that folder. Check its permissions, or that the drive is not read-only.',
         { field: 'path' },
       );
     });
+    if (archive.encrypted !== (key !== null))
+      throw new AppError(
+        'invalid_destination',
+        archive.encrypted
+          ? 'That folder holds an encrypted backup: add it with encryption on, or choose another folder.'
+          : 'That folder holds a backup that is not encrypted: add it with encryption off, or choose another folder.',
+        { field: 'path' },
+      );
     const now = this.deps.now();
     const id = newId();
     this.deps.store.backup.insert({
@@ -87,7 +107,7 @@ export class BackupService {
       kind: 'folder',
       name,
       path: folder,
-      encrypted: 0,
+      encrypted: key ? 1 : 0,
       daily_at: DEFAULT_DAILY_AT.hour * 60 + DEFAULT_DAILY_AT.minute,
       keep_daily: DEFAULT_RETENTION.daily,
       keep_weekly: DEFAULT_RETENTION.weekly,
@@ -148,12 +168,35 @@ export class BackupService {
     const row = this.row(id);
     if (!fs.existsSync(row.path)) return { items: [] };
     try {
-      const archive = await BackupArchive.open(row.path, { create: false });
+      const archive = await BackupArchive.open(row.path, { create: false, key: row.encrypted ? await this.keyFile.read() : null });
       return { items: (await archive.snapshots()).reverse() };
     } catch {
       // Unplugged or unreadable: the destination's last run says why in words.
       return { items: [] };
     }
+  }
+
+  /**
+   * The emergency kit: the backup key (made now if this server has none yet), as a file age reads
+   * and as the text a printed page shows beside its QR code.
+   */
+  async kit(actor: Actor): Promise<BackupKit> {
+    requireAdmin(actor);
+    const key = await this.keyFile.getOrCreate(this.deps.now());
+    const name = this.deps.store.settings.get<string>('server_name') ?? 'Hearth';
+    return {
+      key: key.identity,
+      public_key: key.recipient,
+      created_at: key.created_at,
+      warning: KIT_WARNING,
+      file_name: `hearth-emergency-kit-${new Date(key.created_at).toISOString().slice(0, 10)}.txt`,
+      file_text: keyFileText(key, [
+        `Hearth emergency kit (${name})`,
+        KIT_WARNING,
+        'To restore: on a new Hearth, choose "Restore from a backup" and give this file.',
+        'By hand: age -d -i this-file <file of the backup> > <file> (docs/backup-format.md).',
+      ]),
+    };
   }
 
   /** The scheduler's turn (jobs/backup.ts): every destination whose time has come, one after the other. */
@@ -225,6 +268,7 @@ export class BackupService {
           {
             runId: run.id,
             archiveFolder: row.path,
+            key: await this.keyFor(row),
             dataDir: this.deps.config.dataDir,
             serverId: this.serverId,
             serverVersion: this.deps.config.version,
@@ -240,7 +284,7 @@ export class BackupService {
         snapshotId = result.snapshotId;
         this.deps.store.backup.setStoredBytes(row.id, result.storedBytes);
       } else {
-        await runVerify(row.path, counts, abort.signal, onProgress);
+        await runVerify(row.path, await this.keyFor(row), counts, abort.signal, onProgress);
         if (counts.problems.length > 0) {
           error =
             counts.problems.length === 1
@@ -273,6 +317,18 @@ export class BackupService {
     }
     current.run = finished;
     this.publish(finished);
+  }
+
+  /** The key an encrypted destination's runs need; a server that lost its key file fails the run in words. */
+  private async keyFor(row: BackupDestinationRow): Promise<BackupKey | null> {
+    if (!row.encrypted) return null;
+    const key = await this.keyFile.read();
+    if (!key)
+      throw new AppError(
+        'internal',
+        'This server has lost its backup key (backup-key.txt in the data folder): an encrypted backup cannot be written or checked without it.',
+      );
+    return key;
   }
 
   private progress(current: Current): void {

@@ -68,6 +68,7 @@ export class AuthService {
    */
   setupAtThisPc(input: SetupInput): Promise<UserRow> {
     if (this.deps.store.users.count() > 0) return Promise.reject(new AppError('already_set_up'));
+    if (this.gate.heldForRestore) return Promise.reject(new AppError('restore_running'));
     return this.createOwner(input, undefined);
   }
 

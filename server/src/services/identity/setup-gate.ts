@@ -27,6 +27,7 @@ export type SetupDoor = 'open' | 'setup_code' | 'desktop_app';
 export class SetupGate {
   private readonly code: string | null;
   private codeDigest: Buffer | null;
+  private restoring = false;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -47,8 +48,22 @@ export class SetupGate {
     return isThisPc(client) ? 'open' : 'setup_code';
   }
 
-  /** Throws unless this caller may run setup with this code; counts a wrong code as a guess. */
+  /** A restore from a backup is under way (RestoreService): setup waits, or its owner would be swapped away. */
+  holdForRestore(): void {
+    this.restoring = true;
+  }
+
+  releaseForRestore(): void {
+    this.restoring = false;
+  }
+
+  get heldForRestore(): boolean {
+    return this.restoring;
+  }
+
+  /** Throws unless this caller may run setup (or a restore) with this code; counts a wrong code as a guess. */
   async admit(client: ClientInfo, code: string | undefined): Promise<void> {
+    if (this.restoring) throw new AppError('restore_running');
     const door = this.door(client);
     if (door === 'open') return;
     if (door === 'desktop_app') throw new AppError('setup_in_app');

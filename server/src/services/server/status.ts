@@ -15,6 +15,7 @@ export class StatusService {
     private readonly serverId: string,
     private readonly setupGate: SetupGate,
     private readonly storage: StorageHealth,
+    private readonly restoring: () => boolean = () => false,
   ) {
     this.startedAt = deps.now();
     // Every open app learns at once that nothing new can be saved, and when it can again.
@@ -39,6 +40,7 @@ export class StatusService {
       setup_required: setupRequired,
       setup_code_required: setupRequired && door === 'setup_code',
       setup_in_desktop_app: setupRequired && door === 'desktop_app',
+      restoring: setupRequired && this.restoring(),
       require_device_approval: settings.require_device_approval,
       allow_self_registration: settings.allow_self_registration,
       ready: this.storageOk(),

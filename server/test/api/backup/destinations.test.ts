@@ -113,13 +113,9 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
     assert.match(res.body.error.message, /cannot write/);
   });
 
-  test('encryption cannot be asked for yet: encrypt true is refused, false is a plain backup', async () => {
-    const res = await t.client.post(
-      '/admin/backup/destinations',
-      { kind: 'folder', path: folder(), encrypt: true },
-      { token: owner.access },
-    );
-    assertError(res, 400, 'invalid_input', 'encrypt');
+  test('encrypt true makes an encrypted destination, false (or nothing) a plain one', async () => {
+    const encrypted = await addFolderDestination(t.client, owner.access, folder(), { encrypt: true });
+    assert.equal(encrypted.encrypted, true);
     const plain = await addFolderDestination(t.client, owner.access, folder(), { encrypt: false });
     assert.equal(plain.encrypted, false);
   });

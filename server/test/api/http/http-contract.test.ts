@@ -28,7 +28,7 @@ async function raw(method: string, url: string, init: { headers?: Record<string,
 }
 
 describe('GET /status', () => {
-  test('GET /status reports exactly name, server_id, version, setup_required and what setup asks of this caller, the two booleans, ready and storage, nothing about users', async () => {
+  test('GET /status reports exactly name, server_id, version, setup_required and what setup asks of this caller, whether a restore runs, the two booleans, ready and storage, nothing about users', async () => {
     const res = await t.client.get('/status');
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), [
@@ -36,6 +36,7 @@ describe('GET /status', () => {
       'name',
       'ready',
       'require_device_approval',
+      'restoring',
       'server_id',
       'setup_code_required',
       'setup_in_desktop_app',
@@ -51,6 +52,7 @@ describe('GET /status', () => {
     assert.equal(res.body.setup_required, false);
     assert.equal(res.body.setup_code_required, false);
     assert.equal(res.body.setup_in_desktop_app, false);
+    assert.equal(res.body.restoring, false);
     assert.equal(res.body.require_device_approval, false);
     assert.equal(res.body.allow_self_registration, false);
     assert.equal(res.body.ready, true);

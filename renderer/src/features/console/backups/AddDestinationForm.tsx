@@ -8,20 +8,21 @@ import { Notice } from '../../../ui/Notice.tsx';
 import { consoleKeys } from '../keys.ts';
 
 /** A folder on another drive becomes a backup destination; the server's reason in words when it cannot. */
-export function AddDestinationForm({ onDone }: { onDone: () => void }) {
+export function AddDestinationForm({ onDone }: { onDone: (added: { encrypted: boolean } | null) => void }) {
   const queryClient = useQueryClient();
   const [path, setPath] = useState('');
   const [name, setName] = useState('');
+  const [encrypt, setEncrypt] = useState(false);
   const add = useMutation({
     mutationFn: () =>
       data(
         api.POST('/admin/backup/destinations', {
-          body: { kind: 'folder', path: path.trim(), ...(name.trim() ? { name: name.trim() } : {}) },
+          body: { kind: 'folder', path: path.trim(), encrypt, ...(name.trim() ? { name: name.trim() } : {}) },
         }),
       ),
-    onSuccess: () => {
+    onSuccess: (added) => {
       void queryClient.invalidateQueries({ queryKey: consoleKeys.backups });
-      onDone();
+      onDone({ encrypted: added.encrypted });
     },
   });
   // The server says which folder rule was broken ("inside the Hearth data folder..."): more use than a general sentence.
@@ -56,12 +57,28 @@ export function AddDestinationForm({ onDone }: { onDone: () => void }) {
         value={name}
         onChange={(e) => setName(e.target.value)}
       />
+      <div className="backup-encrypt choice">
+        <label>
+          <input
+            type="checkbox"
+            role="switch"
+            aria-describedby="backup-encrypt-hint"
+            checked={encrypt}
+            onChange={(e) => setEncrypt(e.target.checked)}
+          />{' '}
+          Encrypt this backup
+          {/* Read as the switch's description, not as part of its name. */}
+          <span className="hint" id="backup-encrypt-hint" aria-hidden="true">
+            Whoever finds the disk cannot read it. To restore it you will need the emergency kit, which Hearth offers right after.
+          </span>
+        </label>
+      </div>
       {add.isError && pathError === null && <Notice tone="error">{add.error.message}</Notice>}
       <div className="row">
         <Button type="submit" variant="primary" disabled={add.isPending || path.trim() === ''}>
           Add folder
         </Button>
-        <Button variant="quiet" onClick={onDone}>
+        <Button variant="quiet" onClick={() => onDone(null)}>
           Cancel
         </Button>
       </div>

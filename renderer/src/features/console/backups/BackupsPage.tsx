@@ -4,6 +4,7 @@ import { Notice, Spinner } from '../../../ui/Notice.tsx';
 import { ConsoleLayout } from '../ConsoleLayout.tsx';
 import { AddDestinationForm } from './AddDestinationForm.tsx';
 import { DestinationCard } from './DestinationCard.tsx';
+import { EmergencyKitDialog } from './EmergencyKitDialog.tsx';
 import { useBackups } from './queries.ts';
 import './backups.css';
 
@@ -11,16 +12,20 @@ import './backups.css';
 export function BackupsPage() {
   const backups = useBackups();
   const [adding, setAdding] = useState(false);
+  const [kit, setKit] = useState<'asked' | 'just-encrypted' | null>(null);
   const destinations = backups.data?.destinations ?? [];
   return (
     <ConsoleLayout
       title="Backups"
       actions={
-        !adding && (
-          <Button variant="primary" onClick={() => setAdding(true)}>
-            Add a backup folder
-          </Button>
-        )
+        <>
+          <Button onClick={() => setKit('asked')}>Download emergency kit</Button>
+          {!adding && (
+            <Button variant="primary" onClick={() => setAdding(true)}>
+              Add a backup folder
+            </Button>
+          )}
+        </>
       }
     >
       <section className="console-section" aria-labelledby="backups-title">
@@ -29,7 +34,14 @@ export function BackupsPage() {
         </h2>
         {backups.isPending && <Spinner label="Loading backups" />}
         {backups.isError && <Notice tone="error">{backups.error.message}</Notice>}
-        {adding && <AddDestinationForm onDone={() => setAdding(false)} />}
+        {adding && (
+          <AddDestinationForm
+            onDone={(added) => {
+              setAdding(false);
+              if (added?.encrypted) setKit('just-encrypted');
+            }}
+          />
+        )}
         {backups.data && destinations.length === 0 && !adding && (
           <div className="card console-card backup-empty">
             <p>
@@ -48,6 +60,7 @@ export function BackupsPage() {
           ))}
         </ul>
       </section>
+      {kit && <EmergencyKitDialog justEncrypted={kit === 'just-encrypted'} onClose={() => setKit(null)} />}
     </ConsoleLayout>
   );
 }

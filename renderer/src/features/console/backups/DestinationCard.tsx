@@ -39,7 +39,10 @@ export function DestinationCard({ destination, running }: { destination: Destina
         <h3 id={titleId}>{destination.name}</h3>
         <span className={HEALTH_TAG[health]}>{HEALTH_WORDS[health]}</span>
       </div>
-      <p className="muted mono backup-path">{destination.path}</p>
+      <p className="muted backup-path">
+        <span className="mono">{destination.path}</span>
+        {destination.encrypted && <span className="tag tag-quiet backup-encrypted">Encrypted</span>}
+      </p>
       {mine && <p role="status">{progressWords(mine)}</p>}
       {!mine && last?.state === 'failed' && (
         <Notice tone="error">

@@ -1,0 +1,201 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { data, publicApi } from '../../api/client.ts';
+import { ApiError } from '../../api/error-messages.ts';
+import { statusQuery } from '../../api/queries.ts';
+import type { Answer } from '../../api/types.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Field } from '../../ui/Field.tsx';
+import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { formatBytes, formatDate, plural } from '../../ui/format.ts';
+import { AuthCard } from './AuthCard.tsx';
+
+type Snapshot = Answer<'/setup/restore/snapshots', 'post'>['items'][number];
+
+/**
+ * A fresh server brought back from a backup: the folder that holds it (and the emergency kit
+ * when it is encrypted), which snapshot, then the restore's progress until the server starts
+ * again on the restored data and the family signs in as before.
+ */
+export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean; onCancel: () => void }) {
+  const [folder, setFolder] = useState('');
+  const [key, setKey] = useState('');
+  const [needsKey, setNeedsKey] = useState(false);
+  const [setupCode, setSetupCode] = useState('');
+  const [snapshots, setSnapshots] = useState<Snapshot[] | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [error, setError] = useState<{ field: 'path' | 'key' | null; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [started, setStarted] = useState(false);
+  const source = () => ({
+    kind: 'folder' as const,
+    path: folder.trim(),
+    ...(key.trim() && { key: key.trim() }),
+    ...(codeRequired && { setup_code: setupCode.trim() }),
+  });
+  const fail = (caught: unknown) => {
+    if (caught instanceof ApiError && (caught.code === 'backup_key_required' || caught.code === 'backup_key_wrong')) setNeedsKey(true);
+    const field = caught instanceof ApiError && (caught.field === 'path' || caught.field === 'key') ? caught.field : null;
+    setError({
+      field,
+      message: caught instanceof ApiError && caught.code === 'backup_not_found' ? caught.serverMessage : String((caught as Error).message),
+    });
+  };
+
+  async function find(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      const found = await data(publicApi.POST('/setup/restore/snapshots', { body: source() }));
+      if (found.items.length === 0) setError({ field: 'path', message: 'This backup holds no finished snapshot.' });
+      else {
+        setSnapshots(found.items);
+        setChosen(found.items[0]!.id);
+      }
+    } catch (caught) {
+      fail(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function restore(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      await data(publicApi.POST('/setup/restore', { body: { ...source(), ...(chosen && { snapshot_id: chosen }) } }));
+      setStarted(true);
+    } catch (caught) {
+      fail(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (started) return <RestoreProgress onFailed={(message) => (setStarted(false), setError({ field: null, message }))} />;
+  if (snapshots) {
+    return (
+      <AuthCard title="Choose a backup">
+        <form onSubmit={restore}>
+          <fieldset className="restore-choice">
+            <legend>Restore the server as it was on</legend>
+            {snapshots.map((snapshot) => (
+              <label key={snapshot.id}>
+                <input type="radio" name="snapshot" checked={chosen === snapshot.id} onChange={() => setChosen(snapshot.id)} />{' '}
+                {formatDate(snapshot.at)}
+                <span className="muted">
+                  {plural(snapshot.files, 'file')}, {formatBytes(snapshot.bytes)}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          {error && <Notice tone="error">{error.message}</Notice>}
+          <Button type="submit" variant="primary" block disabled={busy}>
+            Restore this backup
+          </Button>
+          <Button variant="quiet" block onClick={() => setSnapshots(null)}>
+            Back
+          </Button>
+        </form>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Restore from a backup">
+      <p className="muted">Bring everything back from a Hearth backup: accounts, passwords, files, photos and links, as they were.</p>
+      <form onSubmit={find} noValidate>
+        <Field
+          label="Backup folder"
+          hint="The folder you chose for backups, on its drive, e.g. /media/usb-disk/backups"
+          autoComplete="off"
+          spellCheck={false}
+          value={folder}
+          error={error?.field === 'path' ? error.message : null}
+          onChange={(e) => setFolder(e.target.value)}
+        />
+        {needsKey && (
+          <>
+            <Field
+              label="Emergency kit key"
+              hint="This backup is encrypted. Type the key printed on the emergency kit (AGE-SECRET-KEY-1…), or open the kit file below."
+              autoComplete="off"
+              spellCheck={false}
+              value={key}
+              error={error?.field === 'key' ? error.message : null}
+              onChange={(e) => {
+                setKey(e.target.value);
+                if (error?.field === 'key') setError(null);
+              }}
+            />
+            <label className="field">
+              <span className="label">Emergency kit file</span>
+              <input
+                type="file"
+                accept=".txt,text/plain"
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  if (!file) return;
+                  void file.text().then((text) => {
+                    setKey(/AGE-SECRET-KEY-1[0-9A-Z]+/i.exec(text)?.[0] ?? text.trim());
+                    if (error?.field === 'key') setError(null);
+                  });
+                }}
+              />
+            </label>
+          </>
+        )}
+        {codeRequired && (
+          <Field
+            label="Setup code"
+            hint='Shown on the computer where Hearth was started, in the line "Finish setup at … with setup code".'
+            inputMode="numeric"
+            autoComplete="off"
+            value={setupCode}
+            onChange={(e) => setSetupCode(e.target.value)}
+          />
+        )}
+        {error && error.field === null && <Notice tone="error">{error.message}</Notice>}
+        <Button type="submit" variant="primary" block disabled={busy || folder.trim() === ''}>
+          {busy ? 'Looking…' : 'Find backups'}
+        </Button>
+        <Button variant="quiet" block onClick={onCancel}>
+          Set up a new Hearth instead
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}
+
+/** The restore under way; when the server answers as set up, it is the restored one: the sign-in page follows. */
+export function RestoreProgress({ onFailed }: { onFailed?: (message: string) => void }) {
+  const queryClient = useQueryClient();
+  const run = useQuery({
+    queryKey: ['setup-restore'],
+    queryFn: async () => {
+      try {
+        const current = await data(publicApi.GET('/setup/restore'));
+        if (current.state === 'failed') onFailed?.(current.error ?? 'The restore did not finish.');
+        return current;
+      } catch (caught) {
+        // Set up already (409), or not answering while it starts again on the restored data.
+        if (caught instanceof ApiError && (caught.code === 'already_set_up' || caught.code === 'network'))
+          void queryClient.invalidateQueries({ queryKey: statusQuery.queryKey });
+        return null;
+      }
+    },
+    refetchInterval: 1000,
+  });
+  return (
+    <AuthCard title="Restoring from the backup">
+      <Spinner label="Restoring" />
+      <p role="status">
+        {run.data && run.data.state === 'running'
+          ? `${plural(run.data.files, 'file')} back so far (${formatBytes(run.data.bytes)}).`
+          : 'Hearth starts again on the restored data…'}
+      </p>
+      <p className="muted">Keep this page open. Then everyone signs in with their usual password.</p>
+    </AuthCard>
+  );
+}

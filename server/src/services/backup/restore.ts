@@ -1,0 +1,251 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../../app-error.ts';
+import type { BackupRun, RestoreSnapshots } from '../../contract/backup-responses.ts';
+import {
+  ArchiveFileDamaged,
+  ArchiveKeyProblem,
+  ArchiveUnreachable,
+  BackupArchive,
+  DATABASE_COPY,
+  KEYS_COPY,
+  snapshotFile,
+  type Manifest,
+} from '../../store/backup-archive.ts';
+import { BackupKeyFile, parseKey, type BackupKey } from '../../store/backup-key.ts';
+import { INTERNAL_LIBRARY_ID } from '../../store/content-stores.ts';
+import { openConnection } from '../../store/db.ts';
+import { syncFolder } from '../../store/durable-file.ts';
+import { writeMarker } from '../../store/library-marker.ts';
+import { discardRestore, markRestoreReady, restoreStaging } from '../../store/restore-swap.ts';
+import type { ClientInfo, ServiceDeps } from '../common/context.ts';
+import { newId } from '../common/secrets.ts';
+import type { SetupGate } from '../identity/setup-gate.ts';
+
+export interface RestoreSource {
+  kind: 'folder';
+  path: string;
+  key?: string | undefined;
+  setup_code?: string | undefined;
+}
+
+/**
+ * A whole server back from a backup, on a fresh install only (no account yet), asked by the same
+ * people who may run first-run setup (SetupGate: this PC, or the setup code from the network).
+ * Everything is checked before the answer (the folder, the key, the snapshot): a wrong key is a
+ * clear error and nothing is touched. Then the snapshot is copied (decrypted) into a staging
+ * folder and every file proved against its SHA-256; only when complete does the server stop and
+ * swap it in (store/restore-swap.ts), then start again on the restored data.
+ *
+ * Content of every library goes into the internal library (the data folder): the drives of the
+ * old PC are not here, and a restored server must work on another PC with other disks. The
+ * owner can move files to a drive afterwards.
+ */
+export class RestoreService {
+  private current: { run: BackupRun; abort: AbortController } | null = null;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly gate: SetupGate,
+    /** Stops this server and starts it again on the restored data (index.ts). */
+    private readonly restart: () => void,
+  ) {}
+
+  get restoring(): boolean {
+    return this.current?.run.state === 'running' || this.gate.heldForRestore;
+  }
+
+  async snapshots(input: RestoreSource, client: ClientInfo): Promise<RestoreSnapshots> {
+    await this.admit(input, client);
+    const { archive } = await this.open(input);
+    const items = (await archive.snapshots()).reverse();
+    return { encrypted: archive.encrypted, items };
+  }
+
+  async start(input: RestoreSource & { snapshot_id?: string | undefined }, client: ClientInfo): Promise<BackupRun> {
+    await this.admit(input, client);
+    if (this.restoring) throw new AppError('restore_running');
+    const { archive, key } = await this.open(input);
+    const snapshots = await archive.snapshots();
+    const chosen = input.snapshot_id === undefined ? snapshots.at(-1) : snapshots.find((s) => s.id === input.snapshot_id);
+    if (!chosen) throw new AppError('snapshot_not_found', undefined, { field: 'snapshot_id' });
+    const manifest = (await archive.manifest(chosen.id))!;
+    if (this.deps.store.users.count() > 0) throw new AppError('already_set_up');
+    this.gate.holdForRestore();
+    const run: BackupRun = {
+      id: newId(),
+      destination_id: null,
+      kind: 'restore',
+      state: 'running',
+      started_at: this.deps.now(),
+      finished_at: null,
+      files: 0,
+      bytes: 0,
+      bytes_copied: 0,
+      problems: [],
+      snapshot_id: chosen.id,
+    };
+    const abort = new AbortController();
+    this.current = { run, abort };
+    void this.execute(run, archive, manifest, key, abort.signal);
+    return { ...run };
+  }
+
+  /** The restore under way or the last one of this fresh install; 404 when there was none. */
+  last(): BackupRun {
+    if (this.deps.store.users.count() > 0) throw new AppError('already_set_up');
+    if (!this.current) throw new AppError('not_found');
+    return { ...this.current.run, problems: [...this.current.run.problems] };
+  }
+
+  /** The server is stopping: a restore under way stops, and its half-built copy is thrown away. */
+  stop(): void {
+    this.current?.abort.abort();
+  }
+
+  private async admit(input: RestoreSource, client: ClientInfo): Promise<void> {
+    if (this.deps.store.users.count() > 0) throw new AppError('already_set_up');
+    await this.gate.admit(client, input.setup_code);
+  }
+
+  private async open(input: RestoreSource): Promise<{ archive: BackupArchive; key: BackupKey | null }> {
+    const refuse = (message?: string): never => {
+      throw new AppError('backup_not_found', message, { field: 'path' });
+    };
+    if (!path.isAbsolute(input.path)) refuse('Give the full path of the folder that holds the backup, such as /media/usb-disk/backups.');
+    let key: BackupKey | null = null;
+    if (input.key !== undefined && input.key.trim() !== '') {
+      key = await parseKey(input.key, this.deps.now());
+      if (!key)
+        throw new AppError('backup_key_wrong', 'That is not an emergency kit: its key begins with AGE-SECRET-KEY-1.', { field: 'key' });
+    }
+    let archive: BackupArchive;
+    try {
+      archive = await BackupArchive.open(input.path, { create: false, key });
+    } catch (error) {
+      if (error instanceof ArchiveKeyProblem) throw new AppError('backup_key_wrong', undefined, { field: 'key' });
+      return refuse();
+    }
+    if (archive.encrypted && key === null) throw new AppError('backup_key_required', undefined, { field: 'key' });
+    try {
+      await archive.snapshots();
+    } catch (error) {
+      if (error instanceof ArchiveUnreachable) refuse();
+      throw new AppError('backup_not_found', "The backup in that folder is damaged: a snapshot's list of files cannot be read.", {
+        field: 'path',
+      });
+    }
+    return { archive, key: archive.encrypted ? key : null };
+  }
+
+  private async execute(run: BackupRun, archive: BackupArchive, manifest: Manifest, key: BackupKey | null, signal: AbortSignal) {
+    const { dataDir } = this.deps.config;
+    const staging = restoreStaging(dataDir);
+    try {
+      fs.rmSync(path.dirname(staging), { recursive: true, force: true });
+      fs.mkdirSync(path.join(staging, 'files', 'blobs'), { recursive: true, mode: 0o700 });
+      for (const file of manifest.files) {
+        signal.throwIfAborted();
+        const target = stagedPath(staging, manifest.snapshot, file.path);
+        if (target === null) continue;
+        fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+        const hash = crypto.createHash('sha256');
+        let size = 0;
+        const out = await fs.promises.open(target, 'wx', 0o600);
+        try {
+          for await (const chunk of await archive.read(file.path, signal)) {
+            hash.update(chunk);
+            size += chunk.length;
+            await out.write(chunk);
+            run.bytes_copied += chunk.length;
+          }
+          await out.sync();
+        } finally {
+          await out.close();
+        }
+        if (size !== file.size || hash.digest('hex') !== file.sha256) throw new DamagedInBackup(file.path);
+        run.files += 1;
+        run.bytes += size;
+      }
+      for (const folder of fs.readdirSync(path.join(staging, 'files', 'blobs')))
+        await syncFolder(path.join(staging, 'files', 'blobs', folder));
+      await syncFolder(path.join(staging, 'files', 'blobs'));
+      const serverId = settleDatabase(path.join(staging, DATABASE_COPY), path.join(dataDir, 'files'), this.deps.config.sqliteEngine);
+      // The seal: this folder's files are those of the restored database (content-guard.ts).
+      writeMarker(path.join(staging, 'files'), INTERNAL_LIBRARY_ID, serverId);
+      if (key) new BackupKeyFile(staging).write(key);
+      await syncFolder(staging);
+      signal.throwIfAborted();
+      markRestoreReady(dataDir);
+      run.state = 'succeeded';
+      run.finished_at = this.deps.now();
+      this.deps.log.info('restore staged; the server starts again on it', { snapshot: manifest.snapshot, files: run.files });
+      this.restart();
+    } catch (error) {
+      run.state = 'failed';
+      run.finished_at = this.deps.now();
+      run.error = restoreFailureInWords(error, archive.destination);
+      if (!(error instanceof DamagedInBackup)) this.deps.log.warn('restore failed', { error: String(error) });
+      try {
+        discardRestore(dataDir);
+      } catch (caught) {
+        this.deps.log.error('could not remove a failed restore', { error: String(caught) });
+      }
+      this.gate.releaseForRestore();
+    }
+  }
+}
+
+class DamagedInBackup extends Error {
+  constructor(readonly file: string) {
+    super(`damaged in the backup: ${file}`);
+  }
+}
+
+/** Where a file of the snapshot goes in the staged data folder: every library's content into the internal one. */
+function stagedPath(staging: string, snapshot: string, relative: string): string | null {
+  if (relative === snapshotFile(snapshot, DATABASE_COPY)) return path.join(staging, DATABASE_COPY);
+  if (relative === snapshotFile(snapshot, KEYS_COPY)) return path.join(staging, KEYS_COPY);
+  const content = /^content\/[^/]+\/([^/]+)\/([^/]+)$/.exec(relative);
+  if (content) return path.join(staging, 'files', 'blobs', content[1]!, content[2]!);
+  return null;
+}
+
+/**
+ * The restored database, made to fit this PC: every version's content is now in the internal
+ * library, whose folder is this data folder's; libraries on the old PC's drives are forgotten,
+ * with uploads under way and garbage (their bytes are in no backup). Answers its server id.
+ */
+function settleDatabase(file: string, internalPath: string, engine: ServiceDeps['config']['sqliteEngine']): string {
+  const db = openConnection(file, { engine, fileMustExist: true });
+  try {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'server_id'").get() as { value: string } | undefined;
+    if (!row) throw new Error("the backup's database has no server id");
+    db.transaction(() => {
+      db.prepare('DELETE FROM uploads').run();
+      db.prepare('DELETE FROM content_garbage').run();
+      db.prepare('UPDATE node_versions SET library_id = ? WHERE library_id <> ?').run(INTERNAL_LIBRARY_ID, INTERNAL_LIBRARY_ID);
+      db.prepare('DELETE FROM libraries WHERE id <> ?').run(INTERNAL_LIBRARY_ID);
+      db.prepare('UPDATE libraries SET path = ?, is_default = 1, status = ? WHERE id = ?').run(internalPath, 'online', INTERNAL_LIBRARY_ID);
+    });
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    return JSON.parse(row.value) as string;
+  } finally {
+    db.close();
+  }
+}
+
+function restoreFailureInWords(error: unknown, folder: string): string {
+  if (error instanceof DamagedInBackup)
+    return `The backup is damaged: ${error.file} does not match its SHA-256. Nothing was restored; try an older snapshot.`;
+  if (error instanceof ArchiveFileDamaged)
+    return 'A file of the backup does not decrypt: it is damaged. Nothing was restored; try an older snapshot.';
+  if (error instanceof ArchiveUnreachable)
+    return error.reason === 'full'
+      ? "This PC's disk is full: the backup does not fit. Nothing was restored."
+      : `The backup folder ${folder} could not be read to the end. Is its drive connected? Nothing was restored.`;
+  if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return "This PC's disk is full: the backup does not fit. Nothing was restored.";
+  if ((error as Error).name === 'AbortError') return 'The server stopped before the restore finished. Nothing was restored.';
+  return `The restore stopped: ${(error as Error).message}. Nothing was restored.`;
+}

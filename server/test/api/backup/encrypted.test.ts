@@ -1,0 +1,230 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { openConnection } from '../../../src/store/db.ts';
+import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
+import { assertError } from '../../helpers/assert.ts';
+import { addFolderDestination, backUp, destinationFolder, type ManifestFile } from '../../helpers/backup.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import { missingTool, skipBecause } from '../../helpers/skip.ts';
+import { uploadFile } from '../../helpers/upload.ts';
+
+const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
+const AGE_HEADER = Buffer.from('age-encryption.org/v1\n');
+
+/** Every file under a folder, with its path relative to it. */
+function filesUnder(root: string): string[] {
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(root, p)).isFile());
+}
+
+describe('encrypted backups: someone with the backup folder but not the emergency kit sees neither names nor content', () => {
+  let t: TestServer;
+  let owner: SignedIn;
+  const temps: string[] = [];
+  const folder = () => {
+    const made = destinationFolder();
+    temps.push(made);
+    return made;
+  };
+  /** The kit, as the owner downloads it, saved to a file the age CLI reads. */
+  const kitFile = async () => {
+    const kit = await t.client.get('/admin/backup/kit', { token: owner.access });
+    assert.equal(kit.status, 200, JSON.stringify(kit.body));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-kit-'));
+    temps.push(dir);
+    const file = path.join(dir, kit.body.file_name);
+    fs.writeFileSync(file, kit.body.file_text);
+    return { file, kit: kit.body };
+  };
+  const ageDecrypt = (kit: string, file: string) => execFileSync('age', ['-d', '-i', kit, file], { maxBuffer: 64 * 1024 * 1024 });
+
+  before(async () => {
+    t = await startTestServer();
+    owner = await setupOwner(t.client);
+  });
+  after(async () => {
+    await t.close();
+    for (const made of temps) fs.rmSync(made, { recursive: true, force: true });
+  });
+
+  test('an encrypted backup holds no file name and no plain content; with the kit, the age CLI opens every file by hand', async (ctx) => {
+    const secretName = 'Grandmas-secret-recipe-7f3a.txt';
+    const marker = `plain words nobody may read ${crypto.randomBytes(8).toString('hex')}`;
+    const text = Buffer.from(`${marker}\n`.repeat(5000));
+    await uploadFile(t.api, owner.access, text, { filename: secretName });
+    const photo = crypto.randomBytes(300_000);
+    await uploadFile(t.api, owner.access, photo, { filename: 'photo.jpg' });
+
+    const dest = folder();
+    const added = await addFolderDestination(t.client, owner.access, dest, { encrypt: true });
+    assert.equal(added.encrypted, true);
+    const run = await backUp(t.client, owner.access, added.id);
+    assert.equal(run.state, 'succeeded', JSON.stringify(run));
+    assert.deepEqual(run.problems, []);
+
+    const root = path.join(dest, 'hearth-backup');
+    const files = filesUnder(root);
+    assert.ok(files.length >= 5, files.join(', '));
+    for (const relative of files) {
+      assert.ok(!relative.includes(secretName), `no file name in the paths: ${relative}`);
+      const bytes = fs.readFileSync(path.join(root, relative));
+      if (relative === 'age-recipient.txt') {
+        assert.match(bytes.toString(), /^age1[0-9a-z]+\n$/);
+        continue;
+      }
+      assert.ok(bytes.subarray(0, AGE_HEADER.length).equals(AGE_HEADER), `${relative} is an age file`);
+      for (const plain of [secretName, marker, 'SQLite format 3', '"sha256"', 'owner'])
+        assert.ok(!bytes.includes(Buffer.from(plain)), `${relative} does not show ${plain}`);
+      assert.ok(!bytes.includes(photo.subarray(1000, 1064)), `${relative} does not hold the photo in clear`);
+    }
+
+    // The emergency kit is what opens it: the key this server keeps, in a file the age CLI reads.
+    const { file: kit, kit: body } = await kitFile();
+    assert.match(body.key, /^AGE-SECRET-KEY-1[0-9A-Z]+$/);
+    assert.match(body.warning, /cannot be restored/);
+    assert.ok(fs.readFileSync(path.join(t.dataDir, 'backup-key.txt'), 'utf8').includes(body.key));
+    assert.equal(fs.statSync(path.join(t.dataDir, 'backup-key.txt')).mode & 0o777, 0o600);
+    assert.equal(fs.readFileSync(path.join(root, 'age-recipient.txt'), 'utf8').trim(), body.public_key);
+
+    const missing = missingTool('age', 'age');
+    if (missing) return skipBecause(ctx, missing);
+    const manifest = JSON.parse(ageDecrypt(kit, path.join(root, 'snapshots', run.snapshot_id, 'manifest.json')).toString()) as {
+      format: string;
+      files: ManifestFile[];
+    };
+    assert.equal(manifest.format, 'hearth-backup/1+age');
+    assert.equal(manifest.files.length, run.files);
+    for (const entry of manifest.files) {
+      const plain = ageDecrypt(kit, path.join(root, entry.path));
+      assert.equal(plain.length, entry.size, entry.path);
+      assert.equal(sha256(plain), entry.sha256, entry.path);
+      assert.equal(fs.statSync(path.join(root, entry.path)).size, (entry as { stored_size?: number }).stored_size, entry.path);
+    }
+    assert.ok(manifest.files.some((f) => f.sha256 === sha256(text)));
+    assert.ok(manifest.files.some((f) => f.sha256 === sha256(photo)));
+    // The database, decrypted by hand, is the server's: the file name is in it.
+    const db = path.join(temps.at(-1)!, 'hearth.db');
+    fs.writeFileSync(db, ageDecrypt(kit, path.join(root, 'snapshots', run.snapshot_id, 'hearth.db')));
+    const conn = openConnection(db, { readonly: true, fileMustExist: true });
+    try {
+      assert.ok(conn.prepare('SELECT id FROM nodes WHERE name = ?').get(secretName));
+    } finally {
+      conn.close();
+    }
+  });
+
+  test('runs stay incremental on an encrypted folder: a second run copies only the new photo (and the database, keys.json)', async () => {
+    await uploadFile(t.api, owner.access, crypto.randomBytes(2_000_000), { filename: 'big-before.bin' });
+    const added = await addFolderDestination(t.client, owner.access, folder(), { encrypt: true });
+    const first = await backUp(t.client, owner.access, added.id);
+    assert.equal(first.state, 'succeeded', JSON.stringify(first));
+    const fresh = crypto.randomBytes(100_000);
+    await uploadFile(t.api, owner.access, fresh, { filename: 'new.bin' });
+    const second = await backUp(t.client, owner.access, added.id);
+    assert.equal(second.state, 'succeeded', JSON.stringify(second));
+    assert.equal(second.files, first.files + 1);
+    assert.ok(second.bytes_copied >= fresh.length, 'the new photo was copied');
+    assert.ok(second.bytes_copied < 1_000_000, `the 2 MB file already there was not copied again: ${second.bytes_copied} bytes`);
+  });
+
+  test('verify decrypts every file and checks its SHA-256: a changed byte and a cut file are named', async () => {
+    const photo = crypto.randomBytes(400_000);
+    await uploadFile(t.api, owner.access, photo, { filename: 'to-damage.bin' });
+    const dest = folder();
+    const added = await addFolderDestination(t.client, owner.access, dest, { encrypt: true });
+    assert.equal((await backUp(t.client, owner.access, added.id)).state, 'succeeded');
+    const good = await backUp(t.client, owner.access, added.id, 'verify');
+    assert.equal(good.state, 'succeeded', JSON.stringify(good));
+    assert.deepEqual(good.problems, []);
+
+    // The two biggest content files: one gets a flipped byte, the other is cut short.
+    const contentRoot = path.join(dest, 'hearth-backup');
+    const content = filesUnder(contentRoot)
+      .filter((p) => p.startsWith('content'))
+      .map((p) => ({ p: p.split(path.sep).join('/'), size: fs.statSync(path.join(contentRoot, p)).size }))
+      .sort((a, b) => b.size - a.size);
+    const [flipped, cut] = content;
+    const bytes = fs.readFileSync(path.join(contentRoot, flipped!.p));
+    bytes[bytes.length - 5000] = bytes[bytes.length - 5000]! ^ 0x01;
+    fs.writeFileSync(path.join(contentRoot, flipped!.p), bytes);
+    fs.truncateSync(path.join(contentRoot, cut!.p), Math.floor(cut!.size / 2));
+
+    const bad = await backUp(t.client, owner.access, added.id, 'verify');
+    assert.equal(bad.state, 'failed');
+    assert.match(bad.error, /2 files in the backup are damaged/);
+    assert.deepEqual(bad.problems.map((p: { path: string }) => p.path).sort(), [flipped!.p, cut!.p].sort());
+    for (const problem of bad.problems) assert.match(problem.reason, /damaged/);
+  });
+
+  test('retention works on an encrypted folder: a pruned snapshot and the content only it needed are gone', async () => {
+    const dest = folder();
+    const added = await addFolderDestination(t.client, owner.access, dest, { encrypt: true });
+    await t.client.patch(
+      `/admin/backup/destinations/${added.id}`,
+      { retention: { daily: 1, weekly: 0, monthly: 0 } },
+      { token: owner.access },
+    );
+    const goneId = await uploadFile(t.api, owner.access, crypto.randomBytes(90_000), { filename: 'deleted-later.bin' });
+    const first = await backUp(t.client, owner.access, added.id);
+    assert.equal(first.state, 'succeeded');
+    const before = new Set(filesUnder(path.join(dest, 'hearth-backup', 'content')));
+    assert.equal((await t.client.delete(`/nodes/${goneId}`, { token: owner.access })).status, 200);
+    await t.client.delete(`/nodes/${goneId}/permanent`, { token: owner.access });
+    const second = await backUp(t.client, owner.access, added.id);
+    assert.equal(second.state, 'succeeded', JSON.stringify(second));
+    const snapshots = (await t.client.get(`/admin/backup/destinations/${added.id}/snapshots`, { token: owner.access })).body.items;
+    assert.deepEqual(
+      snapshots.map((s: { id: string }) => s.id),
+      [second.snapshot_id],
+    );
+    const afterPrune = new Set(filesUnder(path.join(dest, 'hearth-backup', 'content')));
+    assert.equal(afterPrune.size, before.size - 1, "the deleted file's content went with the pruned snapshot");
+    assert.equal((await backUp(t.client, owner.access, added.id, 'verify')).state, 'succeeded');
+  });
+
+  test('the kit is for admins only, and it is the same key every time', async () => {
+    const member = await createMember(t.client, owner, 'kitless');
+    assertError(await t.client.get('/admin/backup/kit', { token: member.access }), 403, 'forbidden');
+    assertError(await t.client.get('/admin/backup/kit'), 401, 'unauthorized');
+    const one = (await t.client.get('/admin/backup/kit', { token: owner.access })).body;
+    const two = (await t.client.get('/admin/backup/kit', { token: owner.access })).body;
+    assert.equal(one.key, two.key);
+    assert.ok(one.file_text.includes(one.key));
+    assert.match(one.file_text, /^# .*cannot be restored/m);
+  });
+
+  test('a folder holding a backup in the other format, or encrypted to another key, is refused', async () => {
+    const plainThere = folder();
+    const plain = await addFolderDestination(t.client, owner.access, plainThere);
+    assert.equal((await backUp(t.client, owner.access, plain.id)).state, 'succeeded');
+    assert.equal((await t.client.delete(`/admin/backup/destinations/${plain.id}`, { token: owner.access })).status, 204);
+    const res = await t.client.post(
+      '/admin/backup/destinations',
+      { kind: 'folder', path: plainThere, encrypt: true },
+      { token: owner.access },
+    );
+    assertError(res, 400, 'invalid_destination', 'path');
+    assert.match(res.body.error.message, /not encrypted/);
+
+    const other = folder();
+    fs.mkdirSync(path.join(other, 'hearth-backup'));
+    fs.writeFileSync(
+      path.join(other, 'hearth-backup', 'age-recipient.txt'),
+      'age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\n',
+    );
+    const foreign = await t.client.post(
+      '/admin/backup/destinations',
+      { kind: 'folder', path: other, encrypt: true },
+      { token: owner.access },
+    );
+    assertError(foreign, 400, 'invalid_destination', 'path');
+    assert.match(foreign.body.error.message, /another key/);
+    const asPlain = await t.client.post('/admin/backup/destinations', { kind: 'folder', path: other }, { token: owner.access });
+    assertError(asPlain, 400, 'invalid_destination', 'path');
+    assert.match(asPlain.body.error.message, /encrypted backup/);
+  });
+});

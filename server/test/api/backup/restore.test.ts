@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import * as OTPAuth from 'otpauth';
+import { generateX25519Identity } from 'age-encryption';
+import { createMember, login, setupOwner, OWNER, type SignedIn } from '../../helpers/accounts.ts';
+import { assertError } from '../../helpers/assert.ts';
+import { addFolderDestination, backUp, destinationFolder, holdContentFile } from '../../helpers/backup.ts';
+import { makeTempDir, startTestServer, ApiClient, type TestServer } from '../../helpers/server.ts';
+import { spawnServer } from '../../helpers/spawn.ts';
+import { uploadFile } from '../../helpers/upload.ts';
+
+const totp = (secret: string, at = Date.now()) =>
+  new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) }).generate({ timestamp: at });
+
+/** Waits until the fresh server has started again on the restored data (or says the restore failed). */
+async function restored(client: ApiClient): Promise<void> {
+  for (;;) {
+    try {
+      const status = await client.get('/status');
+      if (status.status === 200 && status.body.setup_required === false && status.body.restoring === false) return;
+      if (status.status === 200 && status.body.restoring === false) {
+        const run = await client.get('/setup/restore');
+        if (run.status === 200 && run.body.state === 'failed') throw new Error(`restore failed: ${run.body.error}`);
+      }
+    } catch (error) {
+      if ((error as Error).message.startsWith('restore failed')) throw error;
+      // The moment the server stops and starts again on the restored data: no answer yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The restore run once it has ended on a server that stayed fresh (a failure). */
+async function failedRestore(client: ApiClient): Promise<any> {
+  for (;;) {
+    const run = await client.get('/setup/restore');
+    assert.equal(run.status, 200, JSON.stringify(run.body));
+    if (run.body.state !== 'running') return run.body;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('restore a whole server from a backup, from a fresh install: everyone signs in as before', () => {
+  let source: TestServer;
+  let owner: SignedIn;
+  let grandma: SignedIn;
+  let grandmaSecret: string;
+  /** When grandma's enrolment spent its code: a code is never taken twice, so the restored servers get the next step's. */
+  let enrolledAt: number;
+  let photo: Buffer;
+  let linkToken: string;
+  let plainFolder: string;
+  let encryptedFolder: string;
+  let kitText: string;
+  let sourceKeys: string;
+  const temps: string[] = [];
+  const fresh: TestServer[] = [];
+  const freshServer = async () => {
+    const made = await startTestServer();
+    fresh.push(made);
+    return made;
+  };
+
+  before(async () => {
+    source = await startTestServer();
+    owner = await setupOwner(source.client);
+    grandma = await createMember(source.client, owner, 'grandma');
+    const begin = await source.client.post('/auth/2fa/begin', undefined, { token: grandma.access });
+    grandmaSecret = begin.body.secret;
+    enrolledAt = Date.now();
+    const verified = await source.client.post('/auth/2fa/verify', { code: totp(grandmaSecret, enrolledAt) }, { token: grandma.access });
+    assert.equal(verified.status, 200, JSON.stringify(verified.body));
+    photo = crypto.randomBytes(250_000);
+    const photoId = await uploadFile(source.api, owner.access, photo, { filename: 'wedding.jpg' });
+    const link = await source.client.post(`/nodes/${photoId}/share`, {}, { token: owner.access });
+    assert.equal(link.status, 201, JSON.stringify(link.body));
+    linkToken = link.body.token;
+    plainFolder = destinationFolder();
+    encryptedFolder = destinationFolder();
+    temps.push(plainFolder, encryptedFolder);
+    const plain = await addFolderDestination(source.client, owner.access, plainFolder);
+    const encrypted = await addFolderDestination(source.client, owner.access, encryptedFolder, { encrypt: true });
+    assert.equal((await backUp(source.client, owner.access, plain.id)).state, 'succeeded');
+    assert.equal((await backUp(source.client, owner.access, encrypted.id)).state, 'succeeded');
+    kitText = (await source.client.get('/admin/backup/kit', { token: owner.access })).body.file_text;
+    sourceKeys = fs.readFileSync(path.join(source.dataDir, 'keys.json'), 'utf8');
+  });
+  after(async () => {
+    for (const server of fresh) await server.close();
+    await source.close();
+    for (const made of temps) fs.rmSync(made, { recursive: true, force: true });
+  });
+
+  /** The family is back: old passwords, two-step sign-in, the public link and the photo's bytes. */
+  async function familyIsBack(t: TestServer): Promise<void> {
+    const status = (await t.client.get('/status')).body;
+    assert.equal(status.setup_required, false);
+    assert.equal(status.server_id, (await source.client.get('/status')).body.server_id, 'the restored server is the same server');
+    await login(t.client, OWNER.username, OWNER.password);
+    assertError(await t.client.post('/auth/login', { username: 'grandma', password: grandma.password }), 401, 'totp_required');
+    const withCode = await t.client.post('/auth/login', {
+      username: 'grandma',
+      password: grandma.password,
+      totp_code: totp(grandmaSecret, enrolledAt + 30_000),
+    });
+    assert.equal(withCode.status, 200, JSON.stringify(withCode.body));
+    const opened = await t.client.get(`/s/${linkToken}`);
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    const bytes = Buffer.from(await (await fetch(`${t.api}/s/${linkToken}/download`)).arrayBuffer());
+    assert.ok(bytes.equals(photo), 'the photo is back byte for byte');
+    assert.equal(fs.readFileSync(path.join(t.dataDir, 'keys.json'), 'utf8'), sourceKeys);
+    assert.ok(!fs.existsSync(path.join(t.dataDir, 'restore')), 'no staging left');
+    assertError(await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder }), 409, 'already_set_up');
+    assertError(await t.client.get('/setup/restore'), 409, 'already_set_up');
+  }
+
+  test('a plain backup: list its snapshots, restore the newest, and everyone signs in with their old password and 2FA; links open', async () => {
+    const t = await freshServer();
+    const status = (await t.client.get('/status')).body;
+    assert.equal(status.setup_required, true);
+    assert.equal(status.restoring, false);
+    const listed = await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: plainFolder });
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.equal(listed.body.encrypted, false);
+    assert.equal(listed.body.items.length, 1);
+    const started = await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder, snapshot_id: listed.body.items[0].id });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    assert.equal(started.body.kind, 'restore');
+    assert.equal(started.body.state, 'running');
+    await restored(t.client);
+    await familyIsBack(t);
+  });
+
+  test('an encrypted backup: without the key a clear error, a wrong key a clear error and nothing touched; with the kit it restores', async () => {
+    const t = await freshServer();
+    assertError(
+      await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: encryptedFolder }),
+      400,
+      'backup_key_required',
+      'key',
+    );
+    assertError(await t.client.post('/setup/restore', { kind: 'folder', path: encryptedFolder }), 400, 'backup_key_required', 'key');
+    const otherKey = await generateX25519Identity();
+    assertError(
+      await t.client.post('/setup/restore', { kind: 'folder', path: encryptedFolder, key: otherKey }),
+      400,
+      'backup_key_wrong',
+      'key',
+    );
+    assertError(
+      await t.client.post('/setup/restore', { kind: 'folder', path: encryptedFolder, key: 'my dog' }),
+      400,
+      'backup_key_wrong',
+      'key',
+    );
+    assert.ok(!fs.existsSync(path.join(t.dataDir, 'restore')), 'nothing staged');
+    assert.equal((await t.client.get('/status')).body.setup_required, true);
+    assert.equal((await t.client.get('/status')).body.restoring, false);
+
+    const listed = await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: encryptedFolder, key: kitText });
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.equal(listed.body.encrypted, true);
+    assert.equal(listed.body.items.length, 1);
+    const started = await t.client.post('/setup/restore', { kind: 'folder', path: encryptedFolder, key: kitText });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    await restored(t.client);
+    await familyIsBack(t);
+    assert.equal(
+      fs.readFileSync(path.join(t.dataDir, 'backup-key.txt'), 'utf8').match(/AGE-SECRET-KEY-1\w+/)![0],
+      kitText.match(/AGE-SECRET-KEY-1\w+/)![0],
+      'the restored server keeps encrypting with the same kit',
+    );
+  });
+
+  test('a damaged file in the backup: the restore fails in words, nothing is half-restored, and setup still works', async () => {
+    const damaged = destinationFolder();
+    temps.push(damaged);
+    fs.cpSync(plainFolder, damaged, { recursive: true });
+    const contentRoot = path.join(damaged, 'hearth-backup', 'content', 'internal');
+    const shard = fs.readdirSync(contentRoot)[0]!;
+    const file = path.join(contentRoot, shard, fs.readdirSync(path.join(contentRoot, shard))[0]!);
+    const bytes = fs.readFileSync(file);
+    bytes[0] = bytes[0]! ^ 0xff;
+    fs.writeFileSync(file, bytes);
+
+    const t = await freshServer();
+    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: damaged })).status, 202);
+    const run = await failedRestore(t.client);
+    assert.equal(run.state, 'failed');
+    assert.match(run.error, /damaged.*Nothing was restored/);
+    assert.ok(!fs.existsSync(path.join(t.dataDir, 'restore')), 'the half-built copy is gone');
+    assert.equal((await t.client.get('/status')).body.setup_required, true);
+    assert.equal((await t.client.get('/status')).body.restoring, false);
+    await setupOwner(t.client, { username: 'newowner', password: 'new-owner-password-1' });
+  });
+
+  test('a kill -9 in the middle of a restore leaves a fresh install, which restores again', async (ctx) => {
+    const held = destinationFolder();
+    temps.push(held);
+    fs.cpSync(plainFolder, held, { recursive: true });
+    const contentRoot = path.join(held, 'hearth-backup', 'content', 'internal');
+    const shard = fs.readdirSync(contentRoot)[0]!;
+    const hold = holdContentFile(path.join(contentRoot, shard, fs.readdirSync(path.join(contentRoot, shard))[0]!));
+    let put = false;
+    const putBack = () => {
+      if (!put) hold.restore();
+      put = true;
+    };
+    ctx.after(putBack);
+    const dataDir = await makeTempDir();
+    temps.push(dataDir);
+
+    const first = await spawnServer(dataDir);
+    const client = new ApiClient(first.api);
+    assert.equal((await client.post('/setup/restore', { kind: 'folder', path: held })).status, 202);
+    await hold.reached;
+    assert.equal((await client.get('/status')).body.restoring, true);
+    assert.ok(fs.existsSync(path.join(dataDir, 'restore', 'data')), 'mid-way: the staging folder is being filled');
+    await first.kill9();
+    putBack();
+
+    const second = await spawnServer(dataDir);
+    try {
+      const again = new ApiClient(second.api);
+      const status = (await again.get('/status')).body;
+      assert.equal(status.setup_required, true, 'a fresh install');
+      assert.equal(status.restoring, false);
+      assert.ok(!fs.existsSync(path.join(dataDir, 'restore')), 'the cut restore was thrown away');
+      assert.equal((await again.post('/setup/restore', { kind: 'folder', path: held })).status, 202);
+      await restored(again);
+      await login(again, OWNER.username, OWNER.password);
+      assert.equal(fs.readFileSync(path.join(dataDir, 'keys.json'), 'utf8'), sourceKeys);
+    } finally {
+      await second.kill9();
+    }
+  });
+
+  test('once set up, restoring is refused with 409 already_set_up, and setup is refused while a restore runs', async () => {
+    assertError(await source.client.post('/setup/restore', { kind: 'folder', path: plainFolder }), 409, 'already_set_up');
+    assertError(await source.client.post('/setup/restore/snapshots', { kind: 'folder', path: plainFolder }), 409, 'already_set_up');
+    const t = await freshServer();
+    assertError(
+      await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: '/nonexistent-folder' }),
+      400,
+      'backup_not_found',
+      'path',
+    );
+    assertError(await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: 'relative' }), 400, 'backup_not_found', 'path');
+    assertError(
+      await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder, snapshot_id: 'nope' }),
+      404,
+      'snapshot_not_found',
+      'snapshot_id',
+    );
+  });
+});
