@@ -18,7 +18,6 @@ import { StorageHealth } from './services/storage/storage-health.ts';
 import { openDatabaseOnDisk } from './services/storage/storage-start.ts';
 import { openDataDir, preparePrivateDataDir, type OpenDataDir } from './store/data-dir.ts';
 import { createStore } from './store/index.ts';
-import { finishRestore } from './store/restore-swap.ts';
 import { loadOrCreateKeys } from './store/keys.ts';
 import { ThumbnailStore } from './store/thumbs.ts';
 import { detectMediaTools } from './media/tools.ts';
@@ -132,8 +131,6 @@ async function startOnce(input: ConfigInput, restart: () => void): Promise<Runni
   const config = resolveConfig(input);
   const log = createLogger(config.logLevel);
   preparePrivateDataDir(config.dataDir, log);
-  // A restore staged and made ready before a stop (or a crash) is put in place now; a half-built one is thrown away.
-  if (finishRestore(config.dataDir)) log.info('restored from a backup', { dataDir: config.dataDir });
   const now = Date.now;
   // Refused (StartRefused) while another server holds the folder, or when its database is not
   // the one that has seen its files: nothing is touched before either is settled. Once the
@@ -157,6 +154,8 @@ async function startOnce(input: ConfigInput, restart: () => void): Promise<Runni
     await storage.stop();
     throw error;
   }
+  // A restore staged and made ready before a stop (or a crash) was put in place by the open; a half-built one thrown away.
+  if (data.restored) log.info('restored from a backup', { dataDir: config.dataDir });
   return startOn(config, log, data, storage, restart).catch(async (error: unknown) => {
     await storage.stop();
     data.close();

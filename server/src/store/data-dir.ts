@@ -3,6 +3,7 @@ import type { Logger } from '../log.ts';
 import { openGuardedDatabase } from './content-guard.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import type { Db, EngineChoice } from './db.ts';
+import { finishRestore } from './restore-swap.ts';
 
 /** Files the process creates are its user's alone: 600 for files, 700 for folders. */
 const PRIVATE_UMASK = 0o077;
@@ -32,6 +33,8 @@ export function preparePrivateDataDir(dataDir: string, log: Logger): void {
 /** The data folder taken for this process: its lock held and its database open. */
 export interface OpenDataDir {
   db: Db;
+  /** Whether a restore from a backup, made ready before the last stop, was put in place by this open. */
+  restored: boolean;
   /** Closes the database, then lets the folder go. Safe to call more than once. */
   close(): void;
 }
@@ -51,7 +54,10 @@ export function openDataDir(
 ): OpenDataDir {
   const lock = lockDataDir(dataDir, engine, log);
   let db: Db;
+  let restored: boolean;
   try {
+    // Under the lock: a second server started meanwhile must not move the same files.
+    restored = finishRestore(dataDir);
     db = openGuardedDatabase(dataDir, engine, mintId, open);
   } catch (error) {
     lock.release();
@@ -59,6 +65,7 @@ export function openDataDir(
   }
   return {
     db,
+    restored,
     close: () => {
       if (db.open) db.close();
       lock.release();

@@ -207,7 +207,8 @@ class DamagedInBackup extends Error {
 function stagedPath(staging: string, snapshot: string, relative: string): string | null {
   if (relative === snapshotFile(snapshot, DATABASE_COPY)) return path.join(staging, DATABASE_COPY);
   if (relative === snapshotFile(snapshot, KEYS_COPY)) return path.join(staging, KEYS_COPY);
-  const content = /^content\/[^/]+\/([^/]+)\/([^/]+)$/.exec(relative);
+  // Names as Hearth makes them (ids, no dots): a manifest from a tampered backup cannot name "..".
+  const content = /^content\/[\w-]+\/([\w-]+)\/([\w-]+)$/.exec(relative);
   if (content) return path.join(staging, 'files', 'blobs', content[1]!, content[2]!);
   return null;
 }
