@@ -69,6 +69,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+function connectionReset(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
+}
+
 /** Real HTTP with fetch; JSON bodies in and out. */
 export class ApiClient {
   constructor(readonly base: string) {}
@@ -82,7 +87,13 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(this.base + route, { method, headers, body: body as BodyInit | undefined });
+    const send = () => fetch(this.base + route, { method, headers, body: body as BodyInit | undefined });
+    // A kept-alive socket the server closed as it was reused: a browser sends a read again on a
+    // fresh one, and so does this client (reads only: a write must never be sent twice).
+    const response = await send().catch((error: unknown) => {
+      if ((method === 'GET' || method === 'HEAD') && connectionReset(error)) return send();
+      throw error;
+    });
     const text = await response.text();
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') parsed = JSON.parse(text);
