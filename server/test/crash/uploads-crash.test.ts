@@ -248,7 +248,11 @@ describe('uploads and content across kill -9', () => {
     assert.equal(await fs.readFile((await heldCopy())!, 'utf8'), 'no upload owns this', 'held as it was');
     // "No row points to it" is what a database older than its files looks like: no proof of garbage.
     assert.equal(await fs.readFile(orphan, 'utf8'), 'nobody points here', 'a file the database never knew stays where it is');
-    assert.match(server!.output(), /kept content files this database has no record of/);
+    // Said once the walk ends, which is after the temp file has moved: waited for, not raced.
+    await waitUntil(
+      async () => /kept content files this database has no record of/.test(server!.output()),
+      'the unknown content file to be reported',
+    );
     assert.ok((await download(nodeId)).equals(data));
     const head = await tus(at(pending), 'HEAD');
     assert.equal(head.status, 200);
