@@ -4,6 +4,7 @@ import type { Logger } from '../log.ts';
 import type { Services } from '../services/index.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { familyFirst } from './middleware/family-first.ts';
 import { requireHost } from './middleware/require-host.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { mountRoutes } from './mount.ts';
@@ -30,6 +31,7 @@ export function createApp(services: Services, log: Logger, jsonLimit: number, ho
   // Outermost, so it logs the status the envelope finally sent (inside it, every error read as 404).
   app.use(requestLog(log));
   app.use(errorEnvelope(log, (error) => services.storage.noteFailure(error)));
+  app.use(familyFirst(services.familyFirst));
   app.use(securityHeaders());
   app.use(requireHost());
   app.use(tusHeaders());

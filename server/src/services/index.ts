@@ -38,8 +38,11 @@ import { ContentUpkeep } from './files/reconcile.ts';
 import { BackupService } from './backup/backups.ts';
 import { BackupHealthService } from './backup/backup-health.ts';
 import { RestoreService } from './backup/restore.ts';
+import { FamilyFirst } from './common/family-first.ts';
 
 export interface Services {
+  /** Requests being answered, which background work (backups) waits behind. */
+  familyFirst: FamilyFirst;
   /** Where family devices reach the server, for the URLs it hands out. */
   origin: PublicOrigin;
   status: StatusService;
@@ -119,7 +122,9 @@ export function createServices(
   const setupGate = new SetupGate(deps, deps.config.hostedSetup);
   const libraries = new LibraryService(deps, content, mounts);
   const restore = new RestoreService(deps, setupGate, restart);
+  const familyFirst = new FamilyFirst();
   return {
+    familyFirst,
     origin,
     access,
     activity,
@@ -151,7 +156,7 @@ export function createServices(
     adminUsers: new AdminUserService(deps, sessions, owner),
     invites: new InviteService(deps),
     contentUpkeep: new ContentUpkeep(deps, content),
-    backup: new BackupService(deps, content, serverId),
+    backup: new BackupService(deps, content, serverId, familyFirst),
     backupHealth: new BackupHealthService(deps),
     restore,
   };

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import { AppError } from '../../app-error.ts';
 import type { BackupProblem } from '../../contract/backup-responses.ts';
 import {
@@ -45,6 +46,8 @@ export interface BackupSource {
   content: ContentStores;
   retention: Retention;
   now: () => number;
+  /** Waits for the run's turn behind the family's requests (FamilyFirst); called before each chunk. */
+  pace?: (signal: AbortSignal) => Promise<void>;
 }
 
 /** Where the database is copied first, on the server's own disk: the online backup is fast there, and the copy can be marked before it travels. */
@@ -106,7 +109,7 @@ export async function runBackup(
       for (const ref of contentOf(copy)) {
         signal.throwIfAborted();
         const relative = contentPath(ref.library_id, ref.blob);
-        const file = await contentFile(archive, known, source.content, relative, ref, counts, signal);
+        const file = await contentFile(archive, known, source.content, relative, ref, counts, signal, source.pace);
         if (file) add(file);
       }
     } finally {
@@ -139,7 +142,9 @@ async function contentFile(
   ref: { library_id: string; blob: string; size: number; sha256: string | null },
   counts: RunCounts,
   signal: AbortSignal,
+  pace: ((signal: AbortSignal) => Promise<void>) | undefined,
 ): Promise<ManifestFile | null> {
+  await pace?.(signal);
   const there = await archive.sizeOf(relative);
   const listed = known.get(relative);
   if (there !== null && listed && (listed.stored_size ?? listed.size) === there && listed.size === ref.size) return listed;
@@ -165,7 +170,9 @@ async function contentFile(
     return null;
   }
   try {
-    const written = await archive.write(stream, relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
+    const paced = pace ? stream.pipe(pacedBy(pace, signal)) : stream;
+    if (pace) stream.once('error', (error) => paced.destroy(error));
+    const written = await archive.write(paced, relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
     if (ref.sha256 !== null && written.sha256 !== ref.sha256) {
       counts.problems.push({
         path: relative,
@@ -178,6 +185,18 @@ async function contentFile(
     counts.problems.push({ path: relative, reason: 'The file could not be read on the server.' });
     return null;
   }
+}
+
+/** Passes chunks on, each once the family's requests let it (a read error of the source is forwarded by the caller). */
+function pacedBy(pace: (signal: AbortSignal) => Promise<void>, signal: AbortSignal): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      pace(signal).then(
+        () => callback(null, chunk),
+        (error: unknown) => callback(error as Error),
+      );
+    },
+  });
 }
 
 /** Every file the finished snapshots list, by path: what a new snapshot need not copy again. */
@@ -221,6 +240,7 @@ export async function runVerify(
   counts: RunCounts,
   signal: AbortSignal,
   onProgress: () => void,
+  pace?: (signal: AbortSignal) => Promise<void>,
 ): Promise<void> {
   const archive = await BackupArchive.open(folder, { create: false, key });
   const snapshots = await archive.snapshots();
@@ -229,6 +249,7 @@ export async function runVerify(
   for (const snapshot of snapshots) for (const file of (await archive.manifest(snapshot.id))?.files ?? []) files.set(file.path, file);
   for (const file of files.values()) {
     signal.throwIfAborted();
+    await pace?.(signal);
     let found: { size: number; sha256: string } | null = null;
     let damaged = false;
     try {

@@ -7,6 +7,7 @@ import { BackupKeyFile, keyFileText, type BackupKey } from '../../store/backup-k
 import type { BackupDestinationRow, BackupRunRow } from '../../store/backup.repo.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import { nextDailyAt } from '../../jobs/schedule.ts';
+import { FamilyFirst } from '../common/family-first.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { checkReadableName } from '../common/readable-names.ts';
 import { newId } from '../common/secrets.ts';
@@ -58,6 +59,8 @@ export class BackupService {
     private readonly deps: ServiceDeps,
     private readonly content: ContentStores,
     private readonly serverId: string,
+    /** A run takes its turn behind the family's requests. */
+    private readonly familyFirst: FamilyFirst = new FamilyFirst(),
   ) {
     this.keyFile = new BackupKeyFile(deps.config.dataDir);
     try {
@@ -276,6 +279,7 @@ export class BackupService {
             content: this.content,
             retention: { daily: row.keep_daily, weekly: row.keep_weekly, monthly: row.keep_monthly },
             now: this.deps.now,
+            pace: (signal) => this.familyFirst.turn(signal),
           },
           counts,
           abort.signal,
@@ -284,7 +288,7 @@ export class BackupService {
         snapshotId = result.snapshotId;
         this.deps.store.backup.setStoredBytes(row.id, result.storedBytes);
       } else {
-        await runVerify(row.path, await this.keyFor(row), counts, abort.signal, onProgress);
+        await runVerify(row.path, await this.keyFor(row), counts, abort.signal, onProgress, (signal) => this.familyFirst.turn(signal));
         if (counts.problems.length > 0) {
           error =
             counts.problems.length === 1
