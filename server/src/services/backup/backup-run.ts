@@ -25,6 +25,7 @@ import type { ContentStores } from '../../store/content-stores.ts';
 import { openConnection } from '../../store/db.ts';
 import type { Store } from '../../store/index.ts';
 import { snapshotsToKeep, type Retention } from './retention.ts';
+import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
 
 /** What a run has done so far: read by the API while it runs. */
 export interface RunCounts {
@@ -106,12 +107,12 @@ export async function runBackup(
     }
     const copy = openConnection(dbCopy, { readonly: true, fileMustExist: true });
     try {
-      for (const ref of contentOf(copy)) {
+      await eachAtOnce(contentOf(copy), FILES_AT_ONCE, async (ref) => {
         signal.throwIfAborted();
         const relative = contentPath(ref.library_id, ref.blob);
         const file = await contentFile(archive, known, source.content, relative, ref, counts, signal, source.pace);
         if (file) add(file);
-      }
+      });
     } finally {
       copy.close();
     }

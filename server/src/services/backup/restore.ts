@@ -13,6 +13,7 @@ import {
   snapshotFile,
   type Manifest,
 } from '../../store/backup-archive.ts';
+import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
 import { BackupKeyFile, parseKey, type BackupKey } from '../../store/backup-key.ts';
 import { INTERNAL_LIBRARY_ID } from '../../store/content-stores.ts';
 import { openConnection } from '../../store/db.ts';
@@ -145,10 +146,11 @@ export class RestoreService {
     try {
       fs.rmSync(path.dirname(staging), { recursive: true, force: true });
       fs.mkdirSync(path.join(staging, 'files', 'blobs'), { recursive: true, mode: 0o700 });
-      for (const file of manifest.files) {
+      // A few files at once, as a backup copies them: one file's fsync overlaps another's read.
+      await eachAtOnce(manifest.files, FILES_AT_ONCE, async (file) => {
         signal.throwIfAborted();
         const target = stagedPath(staging, manifest.snapshot, file.path);
-        if (target === null) continue;
+        if (target === null) return;
         fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
         const hash = crypto.createHash('sha256');
         let size = 0;
@@ -167,7 +169,7 @@ export class RestoreService {
         if (size !== file.size || hash.digest('hex') !== file.sha256) throw new DamagedInBackup(file.path);
         run.files += 1;
         run.bytes += size;
-      }
+      });
       for (const folder of fs.readdirSync(path.join(staging, 'files', 'blobs')))
         await syncFolder(path.join(staging, 'files', 'blobs', folder));
       await syncFolder(path.join(staging, 'files', 'blobs'));
