@@ -300,6 +300,7 @@ async function startOn(
         services.restore.stop();
         await scheduler.stop();
         await services.backup.stop();
+        services.snapshotDbs.close();
         unwatchStorage();
         await reconciled;
         await services.media.stop();

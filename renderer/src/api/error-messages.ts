@@ -135,6 +135,8 @@ const SENTENCES: Record<ErrorCode, string> = {
   confirmation_mismatch: 'Type the words exactly as shown.',
   invalid_library_path: 'Choose a folder on a connected drive.',
   invalid_destination: 'Choose a folder on another drive: not inside the Hearth data folder or a storage place.',
+  backup_unreachable: 'The backup cannot be read right now. Is its drive connected?',
+  backup_damaged: 'This backup is damaged and cannot be read. Choose another date.',
   backup_running: 'A backup or a check is running. Wait for it to finish, then try again.',
   backup_not_found: 'There is no Hearth backup in that folder. Check the path, and that its drive is connected.',
   backup_key_required: 'This backup is encrypted. Give the key from its emergency kit.',

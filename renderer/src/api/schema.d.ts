@@ -104,6 +104,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/backup/destinations/{id}/snapshots/{snapshot}/nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A folder (or someone's top level) as it was in a snapshot, folders first then by name, each with what became of it since (unchanged, changed, deleted); not what was in the trash then */
+        get: operations["getAdminBackupDestinationsIdSnapshotsSnapshotNodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/backup/destinations/{id}/snapshots/{snapshot}/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The family as a snapshot knew them, each with their files' count and size: whose files to browse */
+        get: operations["getAdminBackupDestinationsIdSnapshotsSnapshotPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/backup/destinations/{id}/snapshots/{snapshot}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore one file or folder as it was in a snapshot, into its owner's files: beside the current one or in its place. Every file is proved against its SHA-256 before any appears; a damaged one fails the run, naming it, and nothing appears */
+        post: operations["postAdminBackupDestinationsIdSnapshotsSnapshotRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/backup/destinations/{id}/verify": {
         parameters: {
             query?: never;
@@ -1572,6 +1623,14 @@ export interface operations {
                                     path: string;
                                     reason: string;
                                 }[];
+                                restored?: {
+                                    files: number;
+                                    folders: number;
+                                    node_id: string;
+                                    owner_id: string;
+                                    path: string;
+                                    unchanged: number;
+                                };
                                 snapshot_id: string | null;
                                 started_at: number;
                                 /** @enum {string} */
@@ -1592,6 +1651,14 @@ export interface operations {
                                     path: string;
                                     reason: string;
                                 }[];
+                                restored?: {
+                                    files: number;
+                                    folders: number;
+                                    node_id: string;
+                                    owner_id: string;
+                                    path: string;
+                                    unchanged: number;
+                                };
                                 snapshot_id: string | null;
                                 started_at: number;
                                 /** @enum {string} */
@@ -1632,6 +1699,14 @@ export interface operations {
                                 path: string;
                                 reason: string;
                             }[];
+                            restored?: {
+                                files: number;
+                                folders: number;
+                                node_id: string;
+                                owner_id: string;
+                                path: string;
+                                unchanged: number;
+                            };
                             snapshot_id: string | null;
                             started_at: number;
                             /** @enum {string} */
@@ -1752,6 +1827,14 @@ export interface operations {
                                 path: string;
                                 reason: string;
                             }[];
+                            restored?: {
+                                files: number;
+                                folders: number;
+                                node_id: string;
+                                owner_id: string;
+                                path: string;
+                                unchanged: number;
+                            };
                             snapshot_id: string | null;
                             started_at: number;
                             /** @enum {string} */
@@ -1772,6 +1855,14 @@ export interface operations {
                                 path: string;
                                 reason: string;
                             }[];
+                            restored?: {
+                                files: number;
+                                folders: number;
+                                node_id: string;
+                                owner_id: string;
+                                path: string;
+                                unchanged: number;
+                            };
                             snapshot_id: string | null;
                             started_at: number;
                             /** @enum {string} */
@@ -2153,6 +2244,14 @@ export interface operations {
                                 path: string;
                                 reason: string;
                             }[];
+                            restored?: {
+                                files: number;
+                                folders: number;
+                                node_id: string;
+                                owner_id: string;
+                                path: string;
+                                unchanged: number;
+                            };
                             snapshot_id: string | null;
                             started_at: number;
                             /** @enum {string} */
@@ -2173,6 +2272,14 @@ export interface operations {
                                 path: string;
                                 reason: string;
                             }[];
+                            restored?: {
+                                files: number;
+                                folders: number;
+                                node_id: string;
+                                owner_id: string;
+                                path: string;
+                                unchanged: number;
+                            };
                             snapshot_id: string | null;
                             started_at: number;
                             /** @enum {string} */
@@ -2386,6 +2493,14 @@ export interface operations {
                             path: string;
                             reason: string;
                         }[];
+                        restored?: {
+                            files: number;
+                            folders: number;
+                            node_id: string;
+                            owner_id: string;
+                            path: string;
+                            unchanged: number;
+                        };
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */
@@ -2664,6 +2779,595 @@ export interface operations {
             };
         };
     };
+    getAdminBackupDestinationsIdSnapshotsSnapshotNodes: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                parent_id?: string;
+                user_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                snapshot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the folder, its path and whose it is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            children: number;
+                            created_at: number;
+                            id: string;
+                            mime_type: string | null;
+                            name: string;
+                            owner_id: string;
+                            parent_id: string | null;
+                            /** @enum {string} */
+                            since: "unchanged" | "changed" | "deleted";
+                            size: number;
+                            taken_at: number | null;
+                            /** @enum {string} */
+                            type: "folder" | "file";
+                            updated_at: number;
+                        }[];
+                        next_cursor: string | null;
+                        owner_id: string;
+                        path: {
+                            children: number;
+                            created_at: number;
+                            id: string;
+                            mime_type: string | null;
+                            name: string;
+                            owner_id: string;
+                            parent_id: string | null;
+                            /** @enum {string} */
+                            since: "unchanged" | "changed" | "deleted";
+                            size: number;
+                            taken_at: number | null;
+                            /** @enum {string} */
+                            type: "folder" | "file";
+                            updated_at: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_cursor`: The paging cursor is not valid. `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_cursor" | "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `snapshot_not_found`: That snapshot is not in this backup. `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "snapshot_not_found" | "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "backup_damaged";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `backup_unreachable`: The backup cannot be read now: its drive is not connected or not readable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "backup_unreachable";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminBackupDestinationsIdSnapshotsSnapshotPeople: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                snapshot: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description People */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            bytes: number;
+                            exists_now: boolean;
+                            files: number;
+                            id: string;
+                            name: string;
+                            role: string;
+                            username: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `snapshot_not_found`: That snapshot is not in this backup. `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "snapshot_not_found" | "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "backup_damaged";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `backup_unreachable`: The backup cannot be read now: its drive is not connected or not readable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "backup_unreachable";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAdminBackupDestinationsIdSnapshotsSnapshotRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                snapshot: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description beside: a copy next to the current one, named "Holiday (restored 3 May 2026)", the current one untouched. replace: back in its place; a changed file gets the backed-up content as a new version (the current content stays as an older version), missing files and folders come back, files added since stay; if its folder is gone, it comes back at its owner's top level
+                     * @enum {string}
+                     */
+                    mode: "beside" | "replace";
+                    /** @description A file or folder of the snapshot (as its nodes listing gives it) */
+                    node_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Started (kind restore); follow it with GET /admin/backup/runs/{id} or backup.progress; once succeeded, restored says where it is */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bytes: number;
+                        bytes_copied: number;
+                        destination_id: string | null;
+                        error?: string;
+                        files: number;
+                        finished_at: number | null;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "backup" | "verify" | "restore";
+                        problems: {
+                            path: string;
+                            reason: string;
+                        }[];
+                        restored?: {
+                            files: number;
+                            folders: number;
+                            node_id: string;
+                            owner_id: string;
+                            path: string;
+                            unchanged: number;
+                        };
+                        snapshot_id: string | null;
+                        started_at: number;
+                        /** @enum {string} */
+                        state: "running" | "succeeded" | "failed";
+                    };
+                };
+            };
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `snapshot_not_found`: That snapshot is not in this backup. `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "snapshot_not_found" | "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `backup_running`: A backup or a check is running; wait for it to finish. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "backup_damaged" | "backup_running";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `backup_unreachable`: The backup cannot be read now: its drive is not connected or not readable. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "backup_unreachable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `quota_exceeded`: There is not enough storage left in this account. `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "quota_exceeded" | "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     postAdminBackupDestinationsIdVerify: {
         parameters: {
             query?: never;
@@ -2695,6 +3399,14 @@ export interface operations {
                             path: string;
                             reason: string;
                         }[];
+                        restored?: {
+                            files: number;
+                            folders: number;
+                            node_id: string;
+                            owner_id: string;
+                            path: string;
+                            unchanged: number;
+                        };
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */
@@ -2970,6 +3682,14 @@ export interface operations {
                             path: string;
                             reason: string;
                         }[];
+                        restored?: {
+                            files: number;
+                            folders: number;
+                            node_id: string;
+                            owner_id: string;
+                            path: string;
+                            unchanged: number;
+                        };
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */
@@ -14641,6 +15361,14 @@ export interface operations {
                             path: string;
                             reason: string;
                         }[];
+                        restored?: {
+                            files: number;
+                            folders: number;
+                            node_id: string;
+                            owner_id: string;
+                            path: string;
+                            unchanged: number;
+                        };
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */
@@ -14742,6 +15470,14 @@ export interface operations {
                             path: string;
                             reason: string;
                         }[];
+                        restored?: {
+                            files: number;
+                            folders: number;
+                            node_id: string;
+                            owner_id: string;
+                            path: string;
+                            unchanged: number;
+                        };
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */

@@ -19,8 +19,23 @@ export const BackupRunResponse = z.object({
   problems: z.array(BackupProblem),
   /** Why a failed run failed, in words a person reads. */
   error: z.string().optional(),
-  /** The snapshot a backup made. */
+  /** The snapshot a backup made; the snapshot a restore reads. */
   snapshot_id: z.string().nullable(),
+  /** A restore of one file or folder that succeeded: where it is now. */
+  restored: z
+    .object({
+      node_id: z.string(),
+      owner_id: z.string(),
+      /** Its place in its owner's files, folders joined with "/": "Photos/Holiday (restored 3 May 2026)". */
+      path: z.string(),
+      /** Files whose backed-up content was put back (new files, or new versions of changed ones). */
+      files: z.number().int(),
+      /** Files that were already as in the backup, left as they are. */
+      unchanged: z.number().int(),
+      /** Folders made again. */
+      folders: z.number().int(),
+    })
+    .optional(),
 });
 
 export const BackupSchedule = z.object({
@@ -80,6 +95,49 @@ export const BackupSnapshotsResponse = z.object({ items: z.array(BackupSnapshotR
 /** The snapshots of a backup folder a fresh install may restore, newest first. */
 export const RestoreSnapshotsResponse = z.object({ encrypted: z.boolean(), items: z.array(BackupSnapshotResponse) });
 
+/** A family member as a snapshot knew them: whose files the owner browses. */
+export const SnapshotPersonResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  username: z.string(),
+  role: z.string(),
+  /** Files they had then (not counting their trash), and their bytes. */
+  files: z.number().int(),
+  bytes: z.number().int(),
+  /** Whether the account is still on this server: files come back only to an account that is. */
+  exists_now: z.boolean(),
+});
+export const SnapshotPeopleResponse = z.object({ items: z.array(SnapshotPersonResponse) });
+
+/** A file or folder as it was in a snapshot, and what became of it since. */
+export const SnapshotNodeResponse = z.object({
+  id: z.string(),
+  type: z.enum(['folder', 'file']),
+  name: z.string(),
+  parent_id: z.string().nullable(),
+  owner_id: z.string(),
+  size: z.number().int(),
+  mime_type: z.string().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+  taken_at: z.number().int().nullable(),
+  /** Folders: the items directly inside; 0 for a file. */
+  children: z.number().int(),
+  /**
+   * Since the snapshot: `unchanged`; `changed` (a file whose content is different now);
+   * `deleted` (deleted or in the trash now). A folder is `unchanged` while it exists.
+   */
+  since: z.enum(['unchanged', 'changed', 'deleted']),
+});
+export const SnapshotNodesResponse = z.object({
+  items: z.array(SnapshotNodeResponse),
+  next_cursor: z.string().nullable(),
+  /** The folder listed and its ancestors, top level first; empty at someone's top level. */
+  path: z.array(SnapshotNodeResponse),
+  /** Whose files these are. */
+  owner_id: z.string(),
+});
+
 /** The emergency kit: the backup key, once as a file age reads (`age -d -i`), once for a printed page. */
 export const BackupKitResponse = z.object({
   /** The secret key, `AGE-SECRET-KEY-1…`: what the printed page's QR code holds. */
@@ -103,4 +161,8 @@ export type BackupOverview = z.output<typeof BackupOverviewResponse>;
 export type BackupSnapshot = z.output<typeof BackupSnapshotResponse>;
 export type BackupSnapshots = z.output<typeof BackupSnapshotsResponse>;
 export type BackupKit = z.output<typeof BackupKitResponse>;
+export type SnapshotPerson = z.output<typeof SnapshotPersonResponse>;
+export type SnapshotPeople = z.output<typeof SnapshotPeopleResponse>;
+export type SnapshotNode = z.output<typeof SnapshotNodeResponse>;
+export type SnapshotNodes = z.output<typeof SnapshotNodesResponse>;
 export type RestoreSnapshots = z.output<typeof RestoreSnapshotsResponse>;

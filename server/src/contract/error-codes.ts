@@ -130,6 +130,8 @@ export const ERROR_CATALOGUE = {
   backup_key_wrong: { status: 400, message: 'That key does not open this backup. Use the emergency kit of the server that made it.' },
   snapshot_not_found: { status: 404, message: 'That snapshot is not in this backup.' },
   restore_running: { status: 409, message: 'A restore from a backup is under way; wait for it to finish.' },
+  backup_unreachable: { status: 503, message: 'The backup cannot be read now: its drive is not connected or not readable.' },
+  backup_damaged: { status: 409, message: 'This snapshot is damaged in the backup and cannot be read. Choose another date.' },
   backup_running: { status: 409, message: 'A backup or a check is running; wait for it to finish.' },
   upload_expired: { status: 410, message: 'This upload expired; start it again.' },
   tus_version_unsupported: { status: 412, message: 'Send Tus-Resumable: 1.0.0.' },

@@ -39,6 +39,10 @@ import { BackupService } from './backup/backups.ts';
 import { BackupHealthService } from './backup/backup-health.ts';
 import { RestoreService } from './backup/restore.ts';
 import { FamilyFirst } from './common/family-first.ts';
+import { ItemRestoreService } from './backup/restore-item.ts';
+import { SnapshotFilesService } from './backup/snapshot-files.ts';
+import { BackupKeyFile } from '../store/backup-key.ts';
+import { SnapshotDbCache } from '../store/snapshot-db.ts';
 
 export interface Services {
   /** Requests being answered, which background work (backups) waits behind. */
@@ -82,6 +86,12 @@ export interface Services {
   backup: BackupService;
   /** Whether backups are overdue, for the console's header and the tray. */
   backupHealth: BackupHealthService;
+  /** The family's files as they were in a snapshot, for the owner to browse. */
+  snapshotFiles: SnapshotFilesService;
+  /** One file or folder back from a snapshot, beside the current one or in its place. */
+  itemRestore: ItemRestoreService;
+  /** Snapshot databases copied out for browsing: closed and removed when the server stops. */
+  snapshotDbs: SnapshotDbCache;
   /** A fresh install brought back from a backup (setup/restore). */
   restore: RestoreService;
 }
@@ -123,6 +133,9 @@ export function createServices(
   const libraries = new LibraryService(deps, content, mounts);
   const restore = new RestoreService(deps, setupGate, restart);
   const familyFirst = new FamilyFirst();
+  const backup = new BackupService(deps, content, serverId, familyFirst);
+  const snapshotDbs = new SnapshotDbCache(deps.config.dataDir, deps.config.sqliteEngine);
+  const snapshotFiles = new SnapshotFilesService(deps, new BackupKeyFile(deps.config.dataDir), snapshotDbs);
   return {
     familyFirst,
     origin,
@@ -156,7 +169,10 @@ export function createServices(
     adminUsers: new AdminUserService(deps, sessions, owner),
     invites: new InviteService(deps),
     contentUpkeep: new ContentUpkeep(deps, content),
-    backup: new BackupService(deps, content, serverId, familyFirst),
+    backup,
+    snapshotFiles,
+    snapshotDbs,
+    itemRestore: new ItemRestoreService(deps, snapshotFiles, backup, files, nodes, access, activity, content, storage),
     backupHealth: new BackupHealthService(deps),
     restore,
   };

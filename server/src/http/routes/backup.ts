@@ -8,9 +8,11 @@ import {
   BackupSchedule,
   BackupSnapshotsResponse,
   RestoreSnapshotsResponse,
+  SnapshotNodesResponse,
+  SnapshotPeopleResponse,
 } from '../../contract/backup-responses.ts';
 import { ok, reply, route, type AnyRoute } from '../route-def.ts';
-import { IdParam } from '../common-inputs.ts';
+import { IdParam, PageQuery } from '../common-inputs.ts';
 
 export const DestinationBody = z.object({
   kind: z.literal('folder'),
@@ -60,6 +62,24 @@ export const DestinationPatchBody = z.object({
   schedule: BackupSchedule.nullable().optional().describe('null: only when asked ("Back up now")'),
   retention: BackupRetention.optional(),
 });
+
+const SnapshotParams = z.object({ id: z.string().min(1).max(100), snapshot: z.string().min(1).max(100) });
+
+const SnapshotNodesQuery = PageQuery.extend({
+  user_id: z.string().max(100).optional().describe("Whose top level to list (default: the caller's); ignored with parent_id"),
+  parent_id: z.string().max(100).optional().describe('A folder of the snapshot; omitted or "root": the top level of user_id'),
+});
+
+export const RestoreItemBody = z.object({
+  node_id: z.string().min(1).max(100).describe('A file or folder of the snapshot (as its nodes listing gives it)'),
+  mode: z
+    .enum(['beside', 'replace'])
+    .describe(
+      'beside: a copy next to the current one, named "Holiday (restored 3 May 2026)", the current one untouched. replace: back in its place; a changed file gets the backed-up content as a new version (the current content stays as an older version), missing files and folders come back, files added since stay; if its folder is gone, it comes back at its owner\'s top level',
+    ),
+});
+
+const snapshotReading = ['snapshot_not_found', 'backup_unreachable', 'backup_damaged'] as const;
 
 const started = {
   202: { description: 'Started; follow it with GET /admin/backup/runs/{id} or the backup.progress event', schema: BackupRunResponse },
@@ -142,6 +162,50 @@ export const backupRoutes: readonly AnyRoute[] = [
     params: IdParam,
     responses: ok('Snapshots', BackupSnapshotsResponse),
     handler: ({ services, actor, params }) => services.backup.snapshots(actor, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/admin/backup/destinations/:id/snapshots/:snapshot/people',
+    tag: 'backup',
+    summary: "The family as a snapshot knew them, each with their files' count and size: whose files to browse",
+    auth: 'admin',
+    params: SnapshotParams,
+    responses: ok('People', SnapshotPeopleResponse),
+    errors: [...snapshotReading],
+    handler: ({ services, actor, params }) => services.snapshotFiles.people(actor, params.id, params.snapshot),
+  }),
+  route({
+    method: 'GET',
+    path: '/admin/backup/destinations/:id/snapshots/:snapshot/nodes',
+    tag: 'backup',
+    summary:
+      "A folder (or someone's top level) as it was in a snapshot, folders first then by name, each with what became of it since (unchanged, changed, deleted); not what was in the trash then",
+    auth: 'admin',
+    params: SnapshotParams,
+    query: SnapshotNodesQuery,
+    responses: ok('A page of the folder, its path and whose it is', SnapshotNodesResponse),
+    errors: [...snapshotReading, 'invalid_cursor'],
+    handler: ({ services, actor, params, query }) => services.snapshotFiles.nodes(actor, params.id, params.snapshot, query),
+  }),
+  route({
+    method: 'POST',
+    path: '/admin/backup/destinations/:id/snapshots/:snapshot/restore',
+    tag: 'backup',
+    summary:
+      "Restore one file or folder as it was in a snapshot, into its owner's files: beside the current one or in its place. Every file is proved against its SHA-256 before any appears; a damaged one fails the run, naming it, and nothing appears",
+    auth: 'admin',
+    params: SnapshotParams,
+    body: RestoreItemBody,
+    responses: {
+      202: {
+        description:
+          'Started (kind restore); follow it with GET /admin/backup/runs/{id} or backup.progress; once succeeded, restored says where it is',
+        schema: BackupRunResponse,
+      },
+    },
+    errors: [...snapshotReading, 'backup_running', 'quota_exceeded', 'storage_full'],
+    handler: async ({ services, actor, params, body }) =>
+      reply(202, await services.itemRestore.start(actor, params.id, params.snapshot, body)),
   }),
   route({
     method: 'GET',

@@ -38,8 +38,15 @@ export interface DestinationChangesInput {
   retention?: Retention | undefined;
 }
 
+/** A run as the service holds it: a restore of one item is never stored in backup_runs (kept in memory, see restoreRuns). */
+type LiveRun = Omit<BackupRunRow, 'kind'> & { kind: BackupRun['kind']; restored?: BackupRun['restored'] };
+
+/** The work of a restore of one file or folder (restore-item.ts), run under the one-run-at-a-time rule. */
+export type RestoreWork = (counts: RunCounts, signal: AbortSignal, onProgress: () => void) => Promise<NonNullable<BackupRun['restored']>>;
+
 interface Current {
-  run: BackupRunRow;
+  run: LiveRun;
+  restore?: RestoreWork;
   counts: RunCounts;
   abort: AbortController;
   done: Promise<void>;
@@ -52,6 +59,12 @@ interface Current {
  */
 export class BackupService {
   private current: Current | null = null;
+  /**
+   * Restore runs of this process, newest last: the console follows them by id. Not in the
+   * database: a restore cut by a stop leaves nothing visible (restore-item.ts), and there is
+   * nothing for a later start to report but that the file did not come back.
+   */
+  private readonly restoreRuns = new Map<string, LiveRun>();
   private lastProgress = 0;
   private readonly keyFile: BackupKeyFile;
 
@@ -161,9 +174,20 @@ export class BackupService {
   run(actor: Actor, id: string): BackupRun {
     requireAdmin(actor);
     if (this.current?.run.id === id) return this.runDto(this.current.run);
-    const run = this.deps.store.backup.run(id);
+    const run = this.restoreRuns.get(id) ?? this.deps.store.backup.run(id);
     if (!run) throw new AppError('not_found');
     return this.runDto(run);
+  }
+
+  /** Whether a run (backup, verify or restore) is under way: a second one is refused with backup_running. */
+  get busy(): boolean {
+    return this.current !== null;
+  }
+
+  /** Starts a restore of one file or folder from `snapshotId` (restore-item.ts checked it may): one run at a time, as backups. */
+  startRestore(row: BackupDestinationRow, snapshotId: string, work: RestoreWork): BackupRun {
+    const current = this.start(row, 'restore', work, snapshotId);
+    return this.runDto(current.run);
   }
 
   async snapshots(actor: Actor, id: string): Promise<BackupSnapshots> {
@@ -233,9 +257,9 @@ export class BackupService {
     await current.done;
   }
 
-  private start(row: BackupDestinationRow, kind: 'backup' | 'verify'): Current {
+  private start(row: BackupDestinationRow, kind: LiveRun['kind'], restore?: RestoreWork, snapshotId: string | null = null): Current {
     if (this.current) throw new AppError('backup_running');
-    const run: BackupRunRow = {
+    const run: LiveRun = {
       id: newId(),
       destination_id: row.id,
       kind,
@@ -247,12 +271,16 @@ export class BackupService {
       bytes_copied: 0,
       problems: '[]',
       error: null,
-      snapshot_id: null,
+      snapshot_id: snapshotId,
     };
-    this.deps.store.backup.insertRun(run);
+    if (run.kind === 'restore') {
+      this.restoreRuns.set(run.id, run);
+      // The console needs only the last few; a long-running server keeps no more.
+      for (const old of [...this.restoreRuns.keys()].slice(0, -20)) this.restoreRuns.delete(old);
+    } else this.deps.store.backup.insertRun({ ...run, kind: run.kind });
     const counts: RunCounts = { files: 0, bytes: 0, bytes_copied: 0, problems: [] };
     const abort = new AbortController();
-    const current: Current = { run, counts, abort, done: Promise.resolve() };
+    const current: Current = { run, counts, abort, done: Promise.resolve(), ...(restore && { restore }) };
     this.current = current;
     current.done = this.execute(current, row).finally(() => {
       this.current = null;
@@ -264,9 +292,12 @@ export class BackupService {
     const { run, counts, abort } = current;
     const onProgress = () => this.progress(current);
     let error: string | null = null;
-    let snapshotId: string | null = null;
+    let snapshotId: string | null = run.snapshot_id;
+    let restored: LiveRun['restored'];
     try {
-      if (run.kind === 'backup') {
+      if (current.restore) {
+        restored = await current.restore(counts, abort.signal, onProgress);
+      } else if (run.kind === 'backup') {
         const result = await runBackup(
           {
             runId: run.id,
@@ -298,12 +329,14 @@ export class BackupService {
       }
     } catch (caught) {
       error = abort.signal.aborted
-        ? 'The server stopped before this run finished. The next run completes the backup.'
+        ? current.restore
+          ? 'The server stopped before the restore finished. Nothing was restored.'
+          : 'The server stopped before this run finished. The next run completes the backup.'
         : failureInWords(caught, row.path);
       if (!abort.signal.aborted && !(caught instanceof AppError))
         this.deps.log.warn('backup run failed', { kind: run.kind, destination: row.id, error: String(caught) });
     }
-    const finished: BackupRunRow = {
+    const finished: LiveRun = {
       ...run,
       state: error === null ? 'succeeded' : 'failed',
       finished_at: this.deps.now(),
@@ -313,9 +346,11 @@ export class BackupService {
       problems: JSON.stringify(counts.problems.slice(0, 1000)),
       error,
       snapshot_id: snapshotId,
+      ...(restored && error === null && { restored }),
     };
     try {
-      this.deps.store.backup.finishRun(finished);
+      if (finished.kind === 'restore') this.restoreRuns.set(finished.id, finished);
+      else this.deps.store.backup.finishRun(finished);
     } catch (caught) {
       this.deps.log.error('could not record the end of a backup run', { error: String(caught) });
     }
@@ -342,11 +377,11 @@ export class BackupService {
     this.publish({ ...current.run, files: current.counts.files, bytes: current.counts.bytes, bytes_copied: current.counts.bytes_copied });
   }
 
-  private publish(run: BackupRunRow): void {
+  private publish(run: LiveRun): void {
     this.deps.bus.publish('backup.progress', { run: this.runDto(run) }, { users: this.deps.store.users.activeAdminIds() });
   }
 
-  private runDto(row: BackupRunRow): BackupRun {
+  private runDto(row: LiveRun): BackupRun {
     const live = this.current?.run.id === row.id && row.state === 'running' ? this.current.counts : null;
     return {
       id: row.id,
@@ -361,6 +396,7 @@ export class BackupService {
       problems: live ? live.problems.slice(0, 1000) : (JSON.parse(row.problems) as BackupRun['problems']),
       ...(row.error !== null && { error: row.error }),
       snapshot_id: row.snapshot_id,
+      ...(row.restored && { restored: row.restored }),
     };
   }
 

@@ -166,6 +166,17 @@ export class FileService {
    * top level rather than being lost.
    */
   completeContent(c: CompletedContent): Node {
+    const dto = this.recordContent(c);
+    this.announce(dto);
+    return dto;
+  }
+
+  /**
+   * completeContent without telling anyone yet: for work that makes many nodes in one
+   * transaction of its own (a folder restored from a backup) and must not announce any before
+   * that transaction commits. Call `announce` with each after the commit.
+   */
+  recordContent(c: CompletedContent): Node {
     const { store } = this.deps;
     const now = this.deps.now();
     const dto = store.transaction(() => {
@@ -201,9 +212,13 @@ export class FileService {
       }
       return toNodeDto(store.nodes.byId(nodeId, c.uploaderId)!);
     });
-    this.deps.bus.publish(dto.version > 1 ? 'node.updated' : 'node.created', { node: dto }, this.access.audienceOf(dto));
-    this.nodes.publishQuota(dto.owner_id);
     return dto;
+  }
+
+  /** Tells the family a file recorded by recordContent is there (its thumbnails follow the event), and its owner their usage. */
+  announce(dto: Node, options: { quota?: boolean } = {}): void {
+    this.deps.bus.publish(dto.version > 1 ? 'node.updated' : 'node.created', { node: dto }, this.access.audienceOf(dto));
+    if (options.quota !== false) this.nodes.publishQuota(dto.owner_id);
   }
 
   private versionRow(c: CompletedContent, version: number, now: number, nodeId = c.nodeId!): VersionRow {

@@ -9,7 +9,7 @@ export const STALE_AFTER_MS = 3 * DAY;
 export type Health = 'running' | 'ok' | 'failing' | 'never' | 'stale';
 
 export function healthOf(destination: Destination, running: BackupRun | null, now = Date.now()): Health {
-  if (running?.destination_id === destination.id) return 'running';
+  if (running?.destination_id === destination.id && running.kind !== 'restore') return 'running';
   if (destination.last_run?.state === 'failed') return 'failing';
   if (destination.last_success_at === null) return 'never';
   return now - destination.last_success_at > STALE_AFTER_MS ? 'stale' : 'ok';
@@ -48,6 +48,7 @@ export function retentionWords(retention: Destination['retention']): string {
 }
 
 export function progressWords(run: BackupRun): string {
+  if (run.kind === 'restore') return `Restoring: ${plural(run.files, 'file')} so far…`;
   if (run.kind === 'verify') return `Checked ${plural(run.files, 'file')} (${formatBytes(run.bytes)}) so far…`;
   return `${plural(run.files, 'file')} so far, ${formatBytes(run.bytes_copied)} copied…`;
 }
