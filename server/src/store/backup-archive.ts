@@ -227,7 +227,12 @@ export class BackupArchive {
   async write(
     source: Readable,
     relative: string,
-    options: { signal: AbortSignal; onBytes?: (n: number) => void },
+    options: {
+      signal: AbortSignal;
+      onBytes?: (n: number) => void;
+      /** Awaited before each chunk goes on: the run's turn behind the family's requests. */
+      pace?: () => Promise<void>;
+    },
   ): Promise<{ size: number; sha256: string; stored_size?: number }> {
     const hash = crypto.createHash('sha256');
     let size = 0;
@@ -239,13 +244,21 @@ export class BackupArchive {
         size += chunk.length;
         hash.update(chunk);
         options.onBytes?.(chunk.length);
-        callback(null, chunk);
+        if (options.pace === undefined) callback(null, chunk);
+        else
+          options.pace().then(
+            () => callback(null, chunk),
+            (error: unknown) => callback(error as Error),
+          );
       },
     });
-    let sourceError: unknown = null;
-    source.once('error', (error) => (sourceError = error));
+    // Which end failed first: once one fails, pipeline() destroys the others with the same error,
+    // so a full destination would otherwise read as a source that cannot be read.
+    let failedFirst: 'source' | 'destination' | null = null;
+    source.once('error', () => (failedFirst ??= 'source'));
     try {
       const file = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
+      file.once('error', () => (failedFirst ??= 'destination'));
       if (encryptTo === null) await pipeline(source, counter, file, { signal: options.signal });
       else
         await pipeline(
@@ -274,7 +287,7 @@ export class BackupArchive {
     } catch (error) {
       await fs.rm(temp, { force: true }).catch(() => {});
       if (options.signal.aborted) throw error;
-      if (sourceError !== null && error === sourceError) throw new SourceUnreadable(error);
+      if (failedFirst === 'source') throw new SourceUnreadable(error);
       throw unreachable(error);
     }
     return { size, sha256: hash.digest('hex'), ...(encryptTo !== null && { stored_size: storedSize }) };

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
 import { AppError } from '../../app-error.ts';
 import type { BackupProblem } from '../../contract/backup-responses.ts';
 import {
@@ -171,9 +170,11 @@ async function contentFile(
     return null;
   }
   try {
-    const paced = pace ? stream.pipe(pacedBy(pace, signal)) : stream;
-    if (pace) stream.once('error', (error) => paced.destroy(error));
-    const written = await archive.write(paced, relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
+    const written = await archive.write(stream, relative, {
+      signal,
+      onBytes: (n) => (counts.bytes_copied += n),
+      ...(pace && { pace: () => pace(signal) }),
+    });
     if (ref.sha256 !== null && written.sha256 !== ref.sha256) {
       counts.problems.push({
         path: relative,
@@ -186,18 +187,6 @@ async function contentFile(
     counts.problems.push({ path: relative, reason: 'The file could not be read on the server.' });
     return null;
   }
-}
-
-/** Passes chunks on, each once the family's requests let it (a read error of the source is forwarded by the caller). */
-function pacedBy(pace: (signal: AbortSignal) => Promise<void>, signal: AbortSignal): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      pace(signal).then(
-        () => callback(null, chunk),
-        (error: unknown) => callback(error as Error),
-      );
-    },
-  });
 }
 
 /** Every file the finished snapshots list, by path: what a new snapshot need not copy again. */
