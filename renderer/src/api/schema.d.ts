@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a folder destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed) */
+        /** Add a folder or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed) */
         post: operations["postAdminBackupDestinations"];
         delete?: never;
         options?: never;
@@ -66,7 +66,7 @@ export interface paths {
         delete: operations["deleteAdminBackupDestinationsId"];
         options?: never;
         head?: never;
-        /** Rename a destination, change its schedule or retention */
+        /** Rename a destination, change its schedule or retention, or an off-site destination's keys */
         patch: operations["patchAdminBackupDestinationsId"];
         trace?: never;
     };
@@ -1557,7 +1557,7 @@ export interface operations {
                             encrypted: boolean;
                             id: string;
                             /** @enum {string} */
-                            kind: "folder";
+                            kind: "folder" | "s3";
                             last_run: {
                                 bytes: number;
                                 bytes_copied: number;
@@ -1605,6 +1605,13 @@ export interface operations {
                                 monthly: number;
                                 weekly: number;
                             };
+                            s3: {
+                                access_key_id: string;
+                                bucket: string;
+                                endpoint: string;
+                                prefix: string;
+                                region: string;
+                            } | null;
                             schedule: {
                                 daily_at: string;
                             } | null;
@@ -1723,6 +1730,20 @@ export interface operations {
                     name?: string;
                     /** @description A full path to an existing folder outside the data folder and every library, on another drive */
                     path: string;
+                } | {
+                    access_key_id: string;
+                    bucket: string;
+                    /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
+                    endpoint: string;
+                    /** @constant */
+                    kind: "s3";
+                    name?: string;
+                    /** @description A folder in the bucket; the backup goes in <prefix>/hearth-backup/ */
+                    prefix?: string;
+                    /** @description Default us-east-1, which most S3-compatible services accept */
+                    region?: string;
+                    /** @description Kept in the data folder, outside the database; never shown again */
+                    secret_access_key: string;
                 };
             };
         };
@@ -1737,7 +1758,7 @@ export interface operations {
                         encrypted: boolean;
                         id: string;
                         /** @enum {string} */
-                        kind: "folder";
+                        kind: "folder" | "s3";
                         last_run: {
                             bytes: number;
                             bytes_copied: number;
@@ -1785,6 +1806,13 @@ export interface operations {
                             monthly: number;
                             weekly: number;
                         };
+                        s3: {
+                            access_key_id: string;
+                            bucket: string;
+                            endpoint: string;
+                            prefix: string;
+                            region: string;
+                        } | null;
                         schedule: {
                             daily_at: string;
                         } | null;
@@ -2114,6 +2142,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description An off-site destination: its keys typed again, checked against the bucket */
+                    access_key_id?: string;
                     name?: string;
                     retention?: {
                         daily: number;
@@ -2124,6 +2154,7 @@ export interface operations {
                     schedule?: {
                         daily_at: string;
                     } | null;
+                    secret_access_key?: string;
                 };
             };
         };
@@ -2138,7 +2169,7 @@ export interface operations {
                         encrypted: boolean;
                         id: string;
                         /** @enum {string} */
-                        kind: "folder";
+                        kind: "folder" | "s3";
                         last_run: {
                             bytes: number;
                             bytes_copied: number;
@@ -2186,6 +2217,13 @@ export interface operations {
                             monthly: number;
                             weekly: number;
                         };
+                        s3: {
+                            access_key_id: string;
+                            bucket: string;
+                            endpoint: string;
+                            prefix: string;
+                            region: string;
+                        } | null;
                         schedule: {
                             daily_at: string;
                         } | null;
@@ -2193,7 +2231,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2202,7 +2240,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "invalid_name" | "invalid_destination" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -14718,6 +14756,25 @@ export interface operations {
                     setup_code?: string;
                     /** @description Default: the newest snapshot */
                     snapshot_id?: string;
+                } | {
+                    access_key_id: string;
+                    bucket: string;
+                    /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
+                    endpoint: string;
+                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    key?: string;
+                    /** @constant */
+                    kind: "s3";
+                    /** @description A folder in the bucket; the backup goes in <prefix>/hearth-backup/ */
+                    prefix?: string;
+                    /** @description Default us-east-1, which most S3-compatible services accept */
+                    region?: string;
+                    /** @description Kept in the data folder, outside the database; never shown again */
+                    secret_access_key: string;
+                    /** @description As for POST /setup: from another machine, the code printed where the server started */
+                    setup_code?: string;
+                    /** @description Default: the newest snapshot */
+                    snapshot_id?: string;
                 };
             };
         };
@@ -14749,7 +14806,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14758,7 +14815,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_not_found" | "backup_key_required" | "backup_key_wrong" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "backup_not_found" | "backup_key_required" | "backup_key_wrong" | "invalid_destination" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -14945,6 +15002,23 @@ export interface operations {
                     path: string;
                     /** @description As for POST /setup: from another machine, the code printed where the server started */
                     setup_code?: string;
+                } | {
+                    access_key_id: string;
+                    bucket: string;
+                    /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
+                    endpoint: string;
+                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    key?: string;
+                    /** @constant */
+                    kind: "s3";
+                    /** @description A folder in the bucket; the backup goes in <prefix>/hearth-backup/ */
+                    prefix?: string;
+                    /** @description Default us-east-1, which most S3-compatible services accept */
+                    region?: string;
+                    /** @description Kept in the data folder, outside the database; never shown again */
+                    secret_access_key: string;
+                    /** @description As for POST /setup: from another machine, the code printed where the server started */
+                    setup_code?: string;
                 };
             };
         };
@@ -14966,7 +15040,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14975,7 +15049,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_not_found" | "backup_key_required" | "backup_key_wrong" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "backup_not_found" | "backup_key_required" | "backup_key_wrong" | "invalid_destination" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
