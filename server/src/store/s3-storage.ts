@@ -1,17 +1,16 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
+import type {
+  AbortMultipartUploadCommandOutput,
+  DeleteObjectCommandOutput,
+  DeleteObjectsCommandOutput,
+  GetObjectCommandOutput,
+  HeadObjectCommandOutput,
+  ListMultipartUploadsCommandOutput,
+  ListObjectsV2CommandOutput,
+  PutObjectCommandOutput,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { ArchiveUnreachable, notThere, type ArchiveStorage } from './archive-storage.ts';
 import { ARCHIVE_FOLDER } from './folder-storage.ts';
 
@@ -27,6 +26,31 @@ export interface S3Place {
   secret_access_key: string;
 }
 
+/**
+ * The SDK, loaded at the first use of a bucket: a family without an off-site destination never
+ * pays its start-up time and memory (nor, on Node 20, its notice about future Node versions).
+ */
+let loading: Promise<{ s3: typeof import('@aws-sdk/client-s3'); storage: typeof import('@aws-sdk/lib-storage') }> | null = null;
+function sdk() {
+  loading ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([s3, storage]) => ({ s3, storage }));
+  return loading;
+}
+
+/** The requests a backup makes, by the name of their command in the SDK. */
+interface Outputs {
+  AbortMultipartUploadCommand: AbortMultipartUploadCommandOutput;
+  DeleteObjectCommand: DeleteObjectCommandOutput;
+  DeleteObjectsCommand: DeleteObjectsCommandOutput;
+  GetObjectCommand: GetObjectCommandOutput;
+  HeadObjectCommand: HeadObjectCommandOutput;
+  ListMultipartUploadsCommand: ListMultipartUploadsCommandOutput;
+  ListObjectsV2Command: ListObjectsV2CommandOutput;
+  PutObjectCommand: PutObjectCommandOutput;
+}
+type CommandName = keyof Outputs;
+type CommandInput<N extends CommandName> = ConstructorParameters<(typeof import('@aws-sdk/client-s3'))[N]>[0];
+type CommandOutput<N extends CommandName> = Outputs[N];
+
 /** Upload parts: two in flight at most, so a run holds about 16 MiB whatever the file's size. */
 const PART_SIZE = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
@@ -39,25 +63,44 @@ const PARTS_IN_FLIGHT = 2;
  * content ids and snapshot ids, never file names.
  */
 export class S3Storage implements ArchiveStorage {
-  private readonly client: S3Client;
+  private clientMade: Promise<S3Client> | null = null;
   private readonly root: string;
   private readonly host: string;
 
   constructor(private readonly s3: S3Place) {
     this.root = `${s3.prefix ? `${s3.prefix}/` : ''}${ARCHIVE_FOLDER}/`;
     this.host = hostOf(s3.endpoint);
-    this.client = new S3Client({
-      endpoint: s3.endpoint,
-      region: s3.region,
-      // Path-style (endpoint/bucket/key) works with every S3-compatible service (MinIO, Garage, B2, Wasabi, AWS).
-      forcePathStyle: true,
-      credentials: { accessKeyId: s3.access_key_id, secretAccessKey: s3.secret_access_key },
-      // Checksums only where S3 requires them: many S3-compatible services refuse the SDK's newer default trailers.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 3,
-      requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
-    });
+  }
+
+  private client(): Promise<S3Client> {
+    const s3 = this.s3;
+    this.clientMade ??= sdk().then(
+      ({ s3: { S3Client } }) =>
+        new S3Client({
+          endpoint: s3.endpoint,
+          region: s3.region,
+          // Path-style (endpoint/bucket/key) works with every S3-compatible service (MinIO, Garage, B2, Wasabi, AWS).
+          forcePathStyle: true,
+          credentials: { accessKeyId: s3.access_key_id, secretAccessKey: s3.secret_access_key },
+          // Checksums only where S3 requires them: many S3-compatible services refuse the SDK's newer default trailers.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+          maxAttempts: 3,
+          requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+        }),
+    );
+    return this.clientMade;
+  }
+
+  /** Sends one request, with the SDK's command made from its module by name. */
+  private async send<N extends CommandName>(
+    name: N,
+    input: CommandInput<N>,
+    options?: { abortSignal?: AbortSignal },
+  ): Promise<CommandOutput<N>> {
+    const [{ s3 }, client] = await Promise.all([sdk(), this.client()]);
+    const Command = s3[name] as unknown as new (input: CommandInput<N>) => Parameters<S3Client['send']>[0];
+    return (await client.send(new Command(input), options)) as CommandOutput<N>;
   }
 
   get place(): string {
@@ -69,15 +112,11 @@ export class S3Storage implements ArchiveStorage {
    * writes and removes a probe, since a run must write, and retention must delete.
    */
   async prepare(create: boolean): Promise<void> {
-    const listed = await this.call(() =>
-      this.client.send(new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: this.root, MaxKeys: 1 })),
-    );
+    const listed = await this.call(() => this.send('ListObjectsV2Command', { Bucket: this.s3.bucket, Prefix: this.root, MaxKeys: 1 }));
     if (create) {
       const probe = `${this.root}.write-check-${crypto.randomBytes(6).toString('hex')}`;
-      await this.call(() =>
-        this.client.send(new PutObjectCommand({ Bucket: this.s3.bucket, Key: probe, Body: Buffer.alloc(0), ContentLength: 0 })),
-      );
-      await this.call(() => this.client.send(new DeleteObjectCommand({ Bucket: this.s3.bucket, Key: probe })));
+      await this.call(() => this.send('PutObjectCommand', { Bucket: this.s3.bucket, Key: probe, Body: Buffer.alloc(0), ContentLength: 0 }));
+      await this.call(() => this.send('DeleteObjectCommand', { Bucket: this.s3.bucket, Key: probe }));
     } else if ((listed.KeyCount ?? 0) === 0) {
       throw new ArchiveUnreachable('missing', null, `There is no Hearth backup in ${this.place} at ${this.host}.`, 'prefix');
     }
@@ -85,7 +124,7 @@ export class S3Storage implements ArchiveStorage {
 
   async readSmall(relative: string): Promise<Buffer | null> {
     try {
-      const got = await this.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: this.key(relative) }));
+      const got = await this.send('GetObjectCommand', { Bucket: this.s3.bucket, Key: this.key(relative) });
       return Buffer.from(await got.Body!.transformToByteArray());
     } catch (error) {
       if (isNotFound(error)) return null;
@@ -95,13 +134,13 @@ export class S3Storage implements ArchiveStorage {
 
   async writeSmall(relative: string, text: string): Promise<void> {
     await this.call(() =>
-      this.client.send(new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.key(relative), Body: text, ContentType: 'text/plain' })),
+      this.send('PutObjectCommand', { Bucket: this.s3.bucket, Key: this.key(relative), Body: text, ContentType: 'text/plain' }),
     );
   }
 
   async sizeOf(relative: string): Promise<number | null> {
     try {
-      return (await this.client.send(new HeadObjectCommand({ Bucket: this.s3.bucket, Key: this.key(relative) }))).ContentLength ?? 0;
+      return (await this.send('HeadObjectCommand', { Bucket: this.s3.bucket, Key: this.key(relative) })).ContentLength ?? 0;
     } catch (error) {
       if (isNotFound(error)) return null;
       throw this.failure(error);
@@ -121,8 +160,9 @@ export class S3Storage implements ArchiveStorage {
 
   async put(body: AsyncIterable<Uint8Array>, relative: string, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
-    const upload = new Upload({
-      client: this.client,
+    const [{ storage }, client] = await Promise.all([sdk(), this.client()]);
+    const upload = new storage.Upload({
+      client,
       params: { Bucket: this.s3.bucket, Key: this.key(relative), Body: Readable.from(body), ContentType: 'application/octet-stream' },
       partSize: PART_SIZE,
       queueSize: PARTS_IN_FLIGHT,
@@ -142,9 +182,13 @@ export class S3Storage implements ArchiveStorage {
 
   async openRead(relative: string, signal: AbortSignal): Promise<Readable> {
     try {
-      const got = await this.client.send(new GetObjectCommand({ Bucket: this.s3.bucket, Key: this.key(relative) }), {
-        abortSignal: signal,
-      });
+      const got = await this.send(
+        'GetObjectCommand',
+        { Bucket: this.s3.bucket, Key: this.key(relative) },
+        {
+          abortSignal: signal,
+        },
+      );
       return got.Body as Readable;
     } catch (error) {
       if (isNotFound(error)) throw notThere(relative);
@@ -154,9 +198,7 @@ export class S3Storage implements ArchiveStorage {
   }
 
   async removeSnapshot(id: string, manifest: string): Promise<void> {
-    await this.call(() =>
-      this.client.send(new DeleteObjectCommand({ Bucket: this.s3.bucket, Key: this.key(`snapshots/${id}/${manifest}`) })),
-    );
+    await this.call(() => this.send('DeleteObjectCommand', { Bucket: this.s3.bucket, Key: this.key(`snapshots/${id}/${manifest}`) }));
     const keys: string[] = [];
     for await (const page of this.pages(`${this.root}snapshots/${id}/`)) for (const object of page.Contents ?? []) keys.push(object.Key!);
     await this.removeKeys(keys);
@@ -173,15 +215,15 @@ export class S3Storage implements ArchiveStorage {
   async clearUnfinished(): Promise<void> {
     let uploads;
     try {
-      uploads = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.s3.bucket, Prefix: this.root }));
+      uploads = await this.send('ListMultipartUploadsCommand', { Bucket: this.s3.bucket, Prefix: this.root });
     } catch {
       // Some S3-compatible services do not list uploads; their own lifecycle rules clear them.
       return;
     }
     for (const upload of uploads.Uploads ?? [])
-      await this.client
-        .send(new AbortMultipartUploadCommand({ Bucket: this.s3.bucket, Key: upload.Key!, UploadId: upload.UploadId! }))
-        .catch(() => {});
+      await this.send('AbortMultipartUploadCommand', { Bucket: this.s3.bucket, Key: upload.Key!, UploadId: upload.UploadId! }).catch(
+        () => {},
+      );
   }
 
   private key(relative: string): string {
@@ -192,9 +234,7 @@ export class S3Storage implements ArchiveStorage {
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       const answer = await this.call(() =>
-        this.client.send(
-          new DeleteObjectsCommand({ Bucket: this.s3.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
-        ),
+        this.send('DeleteObjectsCommand', { Bucket: this.s3.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
       );
       const refused = answer.Errors?.[0];
       if (refused) throw this.failure(Object.assign(new Error(refused.Message ?? 'delete refused'), { name: refused.Code ?? 'Error' }));
@@ -205,9 +245,7 @@ export class S3Storage implements ArchiveStorage {
     let token: string | undefined;
     do {
       const page = await this.call(() =>
-        this.client.send(
-          new ListObjectsV2Command({ Bucket: this.s3.bucket, Prefix: prefix, Delimiter: delimiter, ContinuationToken: token }),
-        ),
+        this.send('ListObjectsV2Command', { Bucket: this.s3.bucket, Prefix: prefix, Delimiter: delimiter, ContinuationToken: token }),
       );
       yield page;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
