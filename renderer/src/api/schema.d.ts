@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a folder destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed) */
+        /** Add a folder or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed) */
         post: operations["postAdminBackupDestinations"];
         delete?: never;
         options?: never;
@@ -66,7 +66,7 @@ export interface paths {
         delete: operations["deleteAdminBackupDestinationsId"];
         options?: never;
         head?: never;
-        /** Rename a destination, change its schedule or retention */
+        /** Rename a destination, change its schedule or retention, or an off-site destination's keys */
         patch: operations["patchAdminBackupDestinationsId"];
         trace?: never;
     };
@@ -1608,7 +1608,7 @@ export interface operations {
                             encrypted: boolean;
                             id: string;
                             /** @enum {string} */
-                            kind: "folder";
+                            kind: "folder" | "s3";
                             last_run: {
                                 bytes: number;
                                 bytes_copied: number;
@@ -1672,6 +1672,13 @@ export interface operations {
                                 monthly: number;
                                 weekly: number;
                             };
+                            s3: {
+                                access_key_id: string;
+                                bucket: string;
+                                endpoint: string;
+                                prefix: string;
+                                region: string;
+                            } | null;
                             schedule: {
                                 daily_at: string;
                             } | null;
@@ -1798,6 +1805,20 @@ export interface operations {
                     name?: string;
                     /** @description A full path to an existing folder outside the data folder and every library, on another drive */
                     path: string;
+                } | {
+                    access_key_id: string;
+                    bucket: string;
+                    /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
+                    endpoint: string;
+                    /** @constant */
+                    kind: "s3";
+                    name?: string;
+                    /** @description A folder in the bucket; the backup goes in <prefix>/hearth-backup/ */
+                    prefix?: string;
+                    /** @description Default us-east-1, which most S3-compatible services accept */
+                    region?: string;
+                    /** @description Kept in the data folder, outside the database; never shown again */
+                    secret_access_key: string;
                 };
             };
         };
@@ -1812,7 +1833,7 @@ export interface operations {
                         encrypted: boolean;
                         id: string;
                         /** @enum {string} */
-                        kind: "folder";
+                        kind: "folder" | "s3";
                         last_run: {
                             bytes: number;
                             bytes_copied: number;
@@ -1876,6 +1897,13 @@ export interface operations {
                             monthly: number;
                             weekly: number;
                         };
+                        s3: {
+                            access_key_id: string;
+                            bucket: string;
+                            endpoint: string;
+                            prefix: string;
+                            region: string;
+                        } | null;
                         schedule: {
                             daily_at: string;
                         } | null;
@@ -2205,6 +2233,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description An off-site destination: its keys typed again, checked against the bucket */
+                    access_key_id?: string;
                     name?: string;
                     retention?: {
                         daily: number;
@@ -2215,6 +2245,7 @@ export interface operations {
                     schedule?: {
                         daily_at: string;
                     } | null;
+                    secret_access_key?: string;
                 };
             };
         };
@@ -2229,7 +2260,7 @@ export interface operations {
                         encrypted: boolean;
                         id: string;
                         /** @enum {string} */
-                        kind: "folder";
+                        kind: "folder" | "s3";
                         last_run: {
                             bytes: number;
                             bytes_copied: number;
@@ -2293,6 +2324,13 @@ export interface operations {
                             monthly: number;
                             weekly: number;
                         };
+                        s3: {
+                            access_key_id: string;
+                            bucket: string;
+                            endpoint: string;
+                            prefix: string;
+                            region: string;
+                        } | null;
                         schedule: {
                             daily_at: string;
                         } | null;
@@ -2300,7 +2338,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_name`: That name cannot be used. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `invalid_name`: That name cannot be used. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2309,7 +2347,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "invalid_name" | "invalid_destination" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -15446,6 +15484,25 @@ export interface operations {
                     setup_code?: string;
                     /** @description Default: the newest snapshot */
                     snapshot_id?: string;
+                } | {
+                    access_key_id: string;
+                    bucket: string;
+                    /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
+                    endpoint: string;
+                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    key?: string;
+                    /** @constant */
+                    kind: "s3";
+                    /** @description A folder in the bucket; the backup goes in <prefix>/hearth-backup/ */
+                    prefix?: string;
+                    /** @description Default us-east-1, which most S3-compatible services accept */
+                    region?: string;
+                    /** @description Kept in the data folder, outside the database; never shown again */
+                    secret_access_key: string;
+                    /** @description As for POST /setup: from another machine, the code printed where the server started */
+                    setup_code?: string;
+                    /** @description Default: the newest snapshot */
+                    snapshot_id?: string;
                 };
             };
         };
@@ -15485,7 +15542,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15494,7 +15551,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_not_found" | "backup_key_required" | "backup_key_wrong" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "backup_not_found" | "backup_key_required" | "backup_key_wrong" | "invalid_destination" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -15681,6 +15738,23 @@ export interface operations {
                     path: string;
                     /** @description As for POST /setup: from another machine, the code printed where the server started */
                     setup_code?: string;
+                } | {
+                    access_key_id: string;
+                    bucket: string;
+                    /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
+                    endpoint: string;
+                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    key?: string;
+                    /** @constant */
+                    kind: "s3";
+                    /** @description A folder in the bucket; the backup goes in <prefix>/hearth-backup/ */
+                    prefix?: string;
+                    /** @description Default us-east-1, which most S3-compatible services accept */
+                    region?: string;
+                    /** @description Kept in the data folder, outside the database; never shown again */
+                    secret_access_key: string;
+                    /** @description As for POST /setup: from another machine, the code printed where the server started */
+                    setup_code?: string;
                 };
             };
         };
@@ -15702,7 +15776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15711,7 +15785,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_not_found" | "backup_key_required" | "backup_key_wrong" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "backup_not_found" | "backup_key_required" | "backup_key_wrong" | "invalid_destination" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };

@@ -51,10 +51,12 @@ export const BackupRetention = z.object({
 
 export const BackupDestinationResponse = z.object({
   id: z.string(),
-  kind: z.enum(['folder']),
+  kind: z.enum(['folder', 's3']),
   name: z.string(),
-  /** The folder; the backup itself is in its hearth-backup/ subfolder. */
+  /** The folder (the backup itself is in its hearth-backup/ subfolder); for s3, the bucket's address endpoint/bucket/prefix. */
   path: z.string(),
+  /** An off-site destination's bucket (null for a folder). Its secret key is never shown. */
+  s3: z.object({ endpoint: z.string(), region: z.string(), bucket: z.string(), prefix: z.string(), access_key_id: z.string() }).nullable(),
   encrypted: z.boolean(),
   /** null: only when asked ("Back up now"). */
   schedule: BackupSchedule.nullable(),

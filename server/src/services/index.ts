@@ -42,6 +42,7 @@ import { FamilyFirst } from './common/family-first.ts';
 import { ItemRestoreService } from './backup/restore-item.ts';
 import { SnapshotFilesService } from './backup/snapshot-files.ts';
 import { BackupKeyFile } from '../store/backup-key.ts';
+import { BackupSecrets } from '../store/backup-secrets.ts';
 import { SnapshotDbCache } from '../store/snapshot-db.ts';
 
 export interface Services {
@@ -135,7 +136,12 @@ export function createServices(
   const familyFirst = new FamilyFirst();
   const backup = new BackupService(deps, content, serverId, familyFirst);
   const snapshotDbs = new SnapshotDbCache(deps.config.dataDir, deps.config.sqliteEngine);
-  const snapshotFiles = new SnapshotFilesService(deps, new BackupKeyFile(deps.config.dataDir), snapshotDbs);
+  const snapshotFiles = new SnapshotFilesService(
+    deps,
+    new BackupKeyFile(deps.config.dataDir),
+    snapshotDbs,
+    new BackupSecrets(deps.config.dataDir),
+  );
   return {
     familyFirst,
     origin,

@@ -1,21 +1,21 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import { createReadStream, createWriteStream } from 'node:fs';
-import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Decrypter, Encrypter } from 'age-encryption';
+import type { ArchiveStorage } from './archive-storage.ts';
 import type { BackupKey } from './backup-key.ts';
-import { syncFolder } from './durable-file.ts';
+import { FolderStorage } from './folder-storage.ts';
+
+export { ArchiveUnreachable, type ArchiveStorage } from './archive-storage.ts';
+export { ARCHIVE_FOLDER } from './folder-storage.ts';
 
 /**
- * A backup on a folder, in the format docs/backup-format.md describes for a person restoring by
- * hand. Content files are kept once under `content/`, shared by every snapshot; each snapshot is a
- * folder under `snapshots/` with the database, keys.json and, written last, manifest.json. A
- * snapshot without its manifest is unfinished (a cut run) and never counts. Every file arrives
- * under `tmp/` first and is renamed into place only once whole and fsynced.
+ * A backup archive, in the format docs/backup-format.md describes for a person restoring by
+ * hand, on a folder or in a bucket (ArchiveStorage). Content files are kept once under
+ * `content/`, shared by every snapshot; each snapshot is a folder under `snapshots/` with the
+ * database, keys.json and, written last, manifest.json. A snapshot without its manifest is
+ * unfinished (a cut run) and never counts. A file appears whole or not at all.
  */
-export const ARCHIVE_FOLDER = 'hearth-backup';
 export const ARCHIVE_FORMAT = 'hearth-backup/1';
 /** The same layout, every file but the recipient file encrypted with age (docs/backup-format.md). */
 export const ENCRYPTED_FORMAT = 'hearth-backup/1+age';
@@ -51,16 +51,6 @@ export interface SnapshotSummary {
   bytes: number;
 }
 
-/** The destination folder itself is gone or refuses writes: said in words by the service. */
-export class ArchiveUnreachable extends Error {
-  constructor(
-    readonly reason: 'missing' | 'full' | 'read_only' | 'denied' | 'other',
-    cause: unknown,
-  ) {
-    super(`backup folder unreachable: ${reason}`, { cause });
-  }
-}
-
 /** An encrypted archive opened without the key that opens it, or with another one. */
 export class ArchiveKeyProblem extends Error {
   constructor(readonly reason: 'required' | 'wrong') {
@@ -92,51 +82,40 @@ export function snapshotFile(snapshot: string, name: string): string {
 
 export class BackupArchive {
   private constructor(
-    readonly destination: string,
-    readonly root: string,
+    readonly storage: ArchiveStorage,
     /** The public key an encrypted archive is encrypted to; null for a plain one. */
     readonly encryptedFor: string | null,
     private readonly key: BackupKey | null,
   ) {}
+
+  /** Where it is, in words: the folder, or s3://bucket/prefix. */
+  get destination(): string {
+    return this.storage.place;
+  }
 
   get encrypted(): boolean {
     return this.encryptedFor !== null;
   }
 
   /**
-   * The archive in a destination folder. `create` makes it (when the owner adds the destination);
-   * a run never does: an unplugged USB disk often leaves its mount point behind as an empty
-   * folder on the system disk, and a backup written there would look fine and be lost with the
-   * PC. Without its hearth-backup folder, the destination is "not there".
+   * The archive at a destination: a folder's path, or a storage (a bucket). `create` makes it
+   * (when the owner adds the destination); a run never does (FolderStorage.prepare says why).
    */
   static async open(
-    destination: string,
+    destination: string | ArchiveStorage,
     options: { create: boolean; encryptTo?: string | null; key?: BackupKey | null },
   ): Promise<BackupArchive> {
-    const root = path.join(destination, ARCHIVE_FOLDER);
-    let encryptedFor: string | null = null;
-    await guard(async () => {
-      const stat = await fs.stat(options.create ? destination : root);
-      if (!stat.isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
-      let made = false;
-      for (const sub of ['', 'content', 'snapshots', 'tmp']) {
-        if ((await fs.mkdir(path.join(root, sub), { recursive: true })) !== undefined) made = true;
-      }
-      if (made) {
-        await syncFolder(destination);
-        await syncFolder(root);
-      }
-      encryptedFor = await readRecipient(root);
-      // Only a new (empty) archive becomes encrypted: one already holding a plain backup stays plain, and is refused for it.
-      const empty = (await fs.readdir(path.join(root, 'snapshots'))).length === 0;
-      if (options.create && options.encryptTo && encryptedFor === null && empty) {
-        await writeSmallFile(root, RECIPIENT_FILE, `${options.encryptTo}\n`);
-        encryptedFor = options.encryptTo;
-      }
-    });
+    const storage = typeof destination === 'string' ? new FolderStorage(destination) : destination;
+    await storage.prepare(options.create);
+    let encryptedFor = (await storage.readSmall(RECIPIENT_FILE))?.toString('utf8').trim() ?? null;
+    // Only a new (empty) archive becomes encrypted: one already holding a plain backup stays plain, and is refused for it.
+    if (options.create && options.encryptTo && encryptedFor === null && (await storage.snapshotIds()).length === 0) {
+      await storage.writeSmall(RECIPIENT_FILE, `${options.encryptTo}\n`);
+      encryptedFor = options.encryptTo;
+    }
     const key = options.key ?? null;
     if (encryptedFor !== null && key !== null && key.recipient !== encryptedFor) throw new ArchiveKeyProblem('wrong');
-    return new BackupArchive(destination, root, encryptedFor, key);
+    return new BackupArchive(storage, encryptedFor, key);
   }
 
   /** The key, when the archive is encrypted; throws when it was opened without it. */
@@ -151,18 +130,14 @@ export class BackupArchive {
   /** Finished snapshot ids, read from the folder names alone (no key needed): their order, not their content. */
   async finishedSnapshotIds(): Promise<string[]> {
     const out: string[] = [];
-    for (const id of await this.snapshotFolders()) if ((await this.sizeOf(snapshotFile(id, MANIFEST))) !== null) out.push(id);
+    for (const id of await this.storage.snapshotIds()) if ((await this.sizeOf(snapshotFile(id, MANIFEST))) !== null) out.push(id);
     return out.sort();
-  }
-
-  full(relative: string): string {
-    return path.join(this.root, ...relative.split('/'));
   }
 
   /** Finished snapshots, oldest first. */
   async snapshots(): Promise<SnapshotSummary[]> {
     const out: SnapshotSummary[] = [];
-    for (const id of await this.snapshotFolders()) {
+    for (const id of await this.storage.snapshotIds()) {
       const manifest = await this.manifest(id);
       if (manifest)
         out.push({ id, at: manifest.at, files: manifest.files.length, bytes: manifest.files.reduce((sum, f) => sum + f.size, 0) });
@@ -172,13 +147,8 @@ export class BackupArchive {
 
   /** A snapshot's manifest; null when it has none (unfinished). Throws when one is there but unreadable. */
   async manifest(id: string): Promise<Manifest | null> {
-    let bytes: Buffer;
-    try {
-      bytes = await fs.readFile(this.full(snapshotFile(id, MANIFEST)));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw unreachable(error);
-    }
+    const bytes = await this.storage.readSmall(snapshotFile(id, MANIFEST));
+    if (bytes === null) return null;
     const decrypter = this.decrypter();
     let text: string;
     try {
@@ -192,37 +162,27 @@ export class BackupArchive {
     return manifest;
   }
 
-  /** What a cut run left: snapshot folders without a manifest, and anything in tmp/. */
+  /** What a cut run left: snapshots without a manifest, temp files and unfinished uploads. */
   async removeUnfinished(): Promise<void> {
-    await guard(async () => {
-      for (const id of await this.snapshotFolders()) {
-        if ((await this.manifest(id)) === null) await fs.rm(path.join(this.root, 'snapshots', id), { recursive: true, force: true });
-      }
-      for (const name of await fs.readdir(path.join(this.root, 'tmp')))
-        await fs.rm(path.join(this.root, 'tmp', name), { recursive: true, force: true });
-    });
+    for (const id of await this.storage.snapshotIds()) {
+      if ((await this.sizeOf(snapshotFile(id, MANIFEST))) === null) await this.storage.removeSnapshot(id, MANIFEST);
+    }
+    await this.storage.clearUnfinished();
   }
 
   async startSnapshot(id: string): Promise<void> {
-    await guard(async () => {
-      await fs.mkdir(path.join(this.root, 'snapshots', id));
-      await syncFolder(path.join(this.root, 'snapshots'));
-    });
+    await this.storage.startSnapshot(id);
   }
 
   /** The size of a file already in the archive; null when it is not there. */
-  async sizeOf(relative: string): Promise<number | null> {
-    try {
-      return (await fs.stat(this.full(relative))).size;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw unreachable(error);
-    }
+  sizeOf(relative: string): Promise<number | null> {
+    return this.storage.sizeOf(relative);
   }
 
   /**
-   * Streams `source` into the archive at `relative`: into tmp/ while hashing, fsynced, then renamed
-   * into place and the folder fsynced. Never more than a chunk in memory.
+   * Streams `source` into the archive at `relative`, hashing (and, encrypted, encrypting) on the
+   * way; the file appears whole once this returns. Never more than a chunk (a bucket: a few
+   * upload parts) in memory.
    */
   async write(
     source: Readable,
@@ -238,7 +198,6 @@ export class BackupArchive {
     let size = 0;
     let storedSize = 0;
     const encryptTo = this.encryptedFor;
-    const temp = path.join(this.root, 'tmp', `${crypto.randomBytes(8).toString('hex')}.part`);
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         size += chunk.length;
@@ -252,17 +211,19 @@ export class BackupArchive {
           );
       },
     });
-    // Which end failed first: once one fails, pipeline() destroys the others with the same error,
-    // so a full destination would otherwise read as a source that cannot be read.
-    let failedFirst: 'source' | 'destination' | null = null;
-    source.once('error', () => (failedFirst ??= 'source'));
+    // The first failure tells why: a stage torn down by another's failure says only "aborted".
+    let failure: unknown = null;
+    const store = (body: AsyncIterable<Uint8Array>) =>
+      this.storage.put(body, relative, options.signal).catch((error: unknown) => {
+        failure ??= error;
+        throw error;
+      });
+    const reading = readSource(source, (error) => (failure ??= error));
     try {
-      const file = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
-      file.once('error', () => (failedFirst ??= 'destination'));
-      if (encryptTo === null) await pipeline(source, counter, file, { signal: options.signal });
+      if (encryptTo === null) await pipeline(reading, counter, store, { signal: options.signal });
       else
         await pipeline(
-          source,
+          reading,
           counter,
           async function* (plain: AsyncIterable<Buffer>) {
             for await (const chunk of await encrypted(plain, encryptTo)) {
@@ -270,25 +231,12 @@ export class BackupArchive {
               yield chunk;
             }
           },
-          file,
+          store,
           { signal: options.signal },
         );
-      const handle = await fs.open(temp, 'r+');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      const target = this.full(relative);
-      const made = await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.rename(temp, target);
-      await syncFolder(path.dirname(target));
-      if (made !== undefined) await syncFolder(path.dirname(path.dirname(target)));
     } catch (error) {
-      await fs.rm(temp, { force: true }).catch(() => {});
-      if (options.signal.aborted) throw error;
-      if (failedFirst === 'source') throw new SourceUnreadable(error);
-      throw unreachable(error);
+      if (options.signal.aborted || failure === null) throw error;
+      throw failure;
     }
     return { size, sha256: hash.digest('hex'), ...(encryptTo !== null && { stored_size: storedSize }) };
   }
@@ -314,51 +262,37 @@ export class BackupArchive {
 
   /** A file's content as a stream of chunks, decrypted in an encrypted archive. */
   async read(relative: string, signal: AbortSignal): Promise<AsyncIterable<Buffer>> {
-    const stream = createReadStream(this.full(relative), { highWaterMark: 1024 * 1024, signal });
     const decrypter = this.decrypter();
-    if (decrypter === null) return stream as AsyncIterable<Buffer>;
-    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
+    const stream = await this.storage.openRead(relative, signal);
+    if (decrypter === null) return stream;
     return decrypted(stream, decrypter);
   }
 
-  /** The manifest goes first: a prune cut short leaves an unfinished folder, which the next run clears. */
+  /** The manifest goes first: a prune cut short leaves an unfinished snapshot, which the next run clears. */
   async removeSnapshot(id: string): Promise<void> {
-    await guard(async () => {
-      await fs.rm(this.full(snapshotFile(id, MANIFEST)), { force: true });
-      await syncFolder(path.join(this.root, 'snapshots', id));
-      await fs.rm(path.join(this.root, 'snapshots', id), { recursive: true, force: true });
-      await syncFolder(path.join(this.root, 'snapshots'));
-    });
+    await this.storage.removeSnapshot(id, MANIFEST);
   }
 
   /** Removes content files that no kept snapshot lists. */
   async removeContentExcept(kept: ReadonlySet<string>): Promise<void> {
-    await guard(async () => {
-      const base = path.join(this.root, 'content');
-      for (const library of await fs.readdir(base)) {
-        for (const shard of await fs.readdir(path.join(base, library)).catch(() => [] as string[])) {
-          const folder = path.join(base, library, shard);
-          let removed = false;
-          for (const name of await fs.readdir(folder).catch(() => [] as string[])) {
-            const relative = `content/${library}/${shard}/${name}`;
-            if (kept.has(relative)) continue;
-            await fs.rm(path.join(folder, name), { force: true });
-            removed = true;
-          }
-          if (removed) await syncFolder(folder);
-        }
-      }
-    });
+    await this.storage.removeContentExcept(kept);
   }
+}
 
-  private async snapshotFolders(): Promise<string[]> {
-    try {
-      return (await fs.readdir(path.join(this.root, 'snapshots'), { withFileTypes: true }))
-        .filter((e) => e.isDirectory())
-        .map((e) => e.name);
-    } catch (error) {
-      throw unreachable(error);
-    }
+/**
+ * The file being backed up, read so that its own failure (a library's drive) is told apart from
+ * the destination's: only an error reading it becomes SourceUnreadable.
+ */
+async function* readSource(source: Readable, failed: (error: unknown) => void): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of source) yield chunk as Buffer;
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    const unreadable = new SourceUnreadable(error);
+    failed(unreadable);
+    throw unreadable;
+  } finally {
+    source.destroy();
   }
 }
 
@@ -370,10 +304,12 @@ async function encrypted(plain: AsyncIterable<Buffer>, recipient: string): Promi
   return Readable.fromWeb(out as unknown as import('node:stream/web').ReadableStream<Uint8Array>);
 }
 
-async function* decrypted(stream: Readable, decrypter: Decrypter): AsyncGenerator<Buffer> {
+async function* decrypted(stream: AsyncIterable<Buffer> & { destroy(): void }, decrypter: Decrypter): AsyncGenerator<Buffer> {
   let plain;
   try {
-    plain = await decrypter.decrypt(Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>);
+    plain = await decrypter.decrypt(
+      Readable.toWeb(stream instanceof Readable ? stream : Readable.from(stream)) as unknown as ReadableStream<Uint8Array>,
+    );
   } catch (error) {
     stream.destroy();
     throw new ArchiveFileDamaged(error);
@@ -385,39 +321,4 @@ async function* decrypted(stream: Readable, decrypter: Decrypter): AsyncGenerato
     if ((error as Error).name === 'AbortError') throw error;
     throw new ArchiveFileDamaged(error);
   }
-}
-
-async function readRecipient(root: string): Promise<string | null> {
-  try {
-    return (await fs.readFile(path.join(root, RECIPIENT_FILE), 'utf8')).trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
-async function writeSmallFile(folder: string, name: string, text: string): Promise<void> {
-  const temp = path.join(folder, `.${name}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-  await fs.writeFile(temp, text, { mode: 0o644, flush: true });
-  await fs.rename(temp, path.join(folder, name));
-  await syncFolder(folder);
-}
-
-async function guard(work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    throw unreachable(error);
-  }
-}
-
-function unreachable(error: unknown): Error {
-  if (error instanceof ArchiveUnreachable) return error;
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EIO' || code === 'ENODEV' || code === 'ENXIO')
-    return new ArchiveUnreachable('missing', error);
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new ArchiveUnreachable('full', error);
-  if (code === 'EROFS') return new ArchiveUnreachable('read_only', error);
-  if (code === 'EACCES' || code === 'EPERM') return new ArchiveUnreachable('denied', error);
-  return error instanceof Error ? error : new Error(String(error));
 }

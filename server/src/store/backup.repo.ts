@@ -2,8 +2,9 @@ import type { Db } from './db.ts';
 
 export interface BackupDestinationRow {
   id: string;
-  kind: 'folder';
+  kind: 'folder' | 's3';
   name: string;
+  /** A folder's path; a bucket's address (endpoint/bucket/prefix). */
   path: string;
   encrypted: number;
   daily_at: number | null;
@@ -13,6 +14,12 @@ export interface BackupDestinationRow {
   next_run_at: number | null;
   stored_bytes: number;
   created_at: number;
+  /** An s3 destination's place (null for a folder); its secret key is in backup-secrets.json, not here. */
+  endpoint: string | null;
+  region: string | null;
+  bucket: string | null;
+  prefix: string | null;
+  access_key_id: string | null;
 }
 
 export interface BackupRunRow {
@@ -40,7 +47,7 @@ export interface ContentRef {
 }
 
 export type DestinationChanges = Partial<
-  Pick<BackupDestinationRow, 'name' | 'daily_at' | 'keep_daily' | 'keep_weekly' | 'keep_monthly' | 'next_run_at'>
+  Pick<BackupDestinationRow, 'name' | 'daily_at' | 'keep_daily' | 'keep_weekly' | 'keep_monthly' | 'next_run_at' | 'access_key_id'>
 >;
 
 export class BackupRepo {
@@ -52,8 +59,10 @@ export class BackupRepo {
       byId: db.prepare('SELECT * FROM backup_destinations WHERE id = ?'),
       byPath: db.prepare('SELECT * FROM backup_destinations WHERE path = ?'),
       insert:
-        db.prepare(`INSERT INTO backup_destinations (id, kind, name, path, encrypted, daily_at, keep_daily, keep_weekly, keep_monthly, next_run_at, created_at)
-        VALUES (@id, @kind, @name, @path, @encrypted, @daily_at, @keep_daily, @keep_weekly, @keep_monthly, @next_run_at, @created_at)`),
+        db.prepare(`INSERT INTO backup_destinations (id, kind, name, path, encrypted, daily_at, keep_daily, keep_weekly, keep_monthly, next_run_at, created_at,
+        endpoint, region, bucket, prefix, access_key_id)
+        VALUES (@id, @kind, @name, @path, @encrypted, @daily_at, @keep_daily, @keep_weekly, @keep_monthly, @next_run_at, @created_at,
+        @endpoint, @region, @bucket, @prefix, @access_key_id)`),
       remove: db.prepare('DELETE FROM backup_destinations WHERE id = ?'),
       setStored: db.prepare('UPDATE backup_destinations SET stored_bytes = ? WHERE id = ?'),
       insertRun: db.prepare(
@@ -94,7 +103,9 @@ export class BackupRepo {
   }
 
   update(id: string, changes: DestinationChanges): void {
-    const columns = Object.keys(changes).filter((key) => /^(name|daily_at|keep_daily|keep_weekly|keep_monthly|next_run_at)$/.test(key));
+    const columns = Object.keys(changes).filter((key) =>
+      /^(name|daily_at|keep_daily|keep_weekly|keep_monthly|next_run_at|access_key_id)$/.test(key),
+    );
     if (columns.length === 0) return;
     this.db
       .prepare(`UPDATE backup_destinations SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`)

@@ -7,39 +7,41 @@ import type { Answer } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { BUCKET_FIELDS, bucketBody, bucketComplete, EMPTY_BUCKET, S3BucketFields, type S3Bucket } from '../../ui/S3BucketFields.tsx';
 import { formatBytes, formatDate, plural } from '../../ui/format.ts';
 import { AuthCard } from './AuthCard.tsx';
 
 type Snapshot = Answer<'/setup/restore/snapshots', 'post'>['items'][number];
 
 /**
- * A fresh server brought back from a backup: the folder that holds it (and the emergency kit
- * when it is encrypted), which snapshot, then the restore's progress until the server starts
+ * A fresh server brought back from a backup: the folder that holds it, or the online bucket
+ * (and the emergency kit when it is encrypted, which a bucket always is), which snapshot, then the restore's progress until the server starts
  * again on the restored data and the family signs in as before.
  */
 export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean; onCancel: () => void }) {
+  const [kind, setKind] = useState<'folder' | 's3'>('folder');
+  const [bucket, setBucket] = useState<S3Bucket>(EMPTY_BUCKET);
   const [folder, setFolder] = useState('');
   const [key, setKey] = useState('');
   const [needsKey, setNeedsKey] = useState(false);
   const [setupCode, setSetupCode] = useState('');
   const [snapshots, setSnapshots] = useState<Snapshot[] | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
-  const [error, setError] = useState<{ field: 'path' | 'key' | null; message: string } | null>(null);
+  const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [started, setStarted] = useState(false);
   const source = () => ({
-    kind: 'folder' as const,
-    path: folder.trim(),
+    ...(kind === 's3' ? bucketBody(bucket) : { kind: 'folder' as const, path: folder.trim() }),
     ...(key.trim() && { key: key.trim() }),
     ...(codeRequired && { setup_code: setupCode.trim() }),
   });
   const fail = (caught: unknown) => {
     if (caught instanceof ApiError && (caught.code === 'backup_key_required' || caught.code === 'backup_key_wrong')) setNeedsKey(true);
-    const field = caught instanceof ApiError && (caught.field === 'path' || caught.field === 'key') ? caught.field : null;
-    setError({
-      field,
-      message: caught instanceof ApiError && caught.code === 'backup_not_found' ? caught.serverMessage : String((caught as Error).message),
-    });
+    const known = ['path', 'key', ...BUCKET_FIELDS] as readonly string[];
+    const field = caught instanceof ApiError && known.includes(caught.field ?? '') ? caught.field! : null;
+    // The server's own sentence where it says what is wrong with the place (a bucket's answer, a folder rule).
+    const own = caught instanceof ApiError && (caught.code === 'backup_not_found' || caught.code === 'invalid_destination');
+    setError({ field, message: own ? (caught as ApiError).serverMessage : String((caught as Error).message) });
   };
 
   async function find(event: FormEvent) {
@@ -48,7 +50,8 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
     setBusy(true);
     try {
       const found = await data(publicApi.POST('/setup/restore/snapshots', { body: source() }));
-      if (found.items.length === 0) setError({ field: 'path', message: 'This backup holds no finished snapshot.' });
+      if (found.items.length === 0)
+        setError({ field: kind === 's3' ? 'prefix' : 'path', message: 'This backup holds no finished snapshot.' });
       else {
         setSnapshots(found.items);
         setChosen(found.items[0]!.id);
@@ -106,20 +109,35 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
     <AuthCard title="Restore from a backup">
       <p className="muted">Bring everything back from a Hearth backup: accounts, passwords, files, photos and links, as they were.</p>
       <form onSubmit={find} noValidate>
-        <Field
-          label="Backup folder"
-          hint="The folder you chose for backups, on its drive, e.g. /media/usb-disk/backups"
-          autoComplete="off"
-          spellCheck={false}
-          value={folder}
-          error={error?.field === 'path' ? error.message : null}
-          onChange={(e) => setFolder(e.target.value)}
-        />
-        {needsKey && (
+        <fieldset className="restore-choice restore-kind">
+          <legend>Where is the backup?</legend>
+          <label>
+            <input type="radio" name="restore-kind" checked={kind === 'folder'} onChange={() => (setKind('folder'), setError(null))} /> A
+            drive or folder
+          </label>
+          <label>
+            <input type="radio" name="restore-kind" checked={kind === 's3'} onChange={() => (setKind('s3'), setError(null))} /> An online
+            bucket (S3)
+          </label>
+        </fieldset>
+        {kind === 'folder' ? (
+          <Field
+            label="Backup folder"
+            hint="The folder you chose for backups, on its drive, e.g. /media/usb-disk/backups"
+            autoComplete="off"
+            spellCheck={false}
+            value={folder}
+            error={error?.field === 'path' ? error.message : null}
+            onChange={(e) => setFolder(e.target.value)}
+          />
+        ) : (
+          <S3BucketFields value={bucket} onChange={setBucket} error={error} />
+        )}
+        {(needsKey || kind === 's3') && (
           <>
             <Field
               label="Emergency kit key"
-              hint="This backup is encrypted. Type the key printed on the emergency kit (AGE-SECRET-KEY-1…), or open the kit file below."
+              hint={`${kind === 's3' ? 'A bucket backup is always encrypted' : 'This backup is encrypted'}. Type the key printed on the emergency kit (AGE-SECRET-KEY-1…), or open the kit file below.`}
               autoComplete="off"
               spellCheck={false}
               value={key}
@@ -157,7 +175,12 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
           />
         )}
         {error && error.field === null && <Notice tone="error">{error.message}</Notice>}
-        <Button type="submit" variant="primary" block disabled={busy || folder.trim() === ''}>
+        <Button
+          type="submit"
+          variant="primary"
+          block
+          disabled={busy || (kind === 's3' ? !bucketComplete(bucket) || key.trim() === '' : folder.trim() === '')}
+        >
           {busy ? 'Looking…' : 'Find backups'}
         </Button>
         <Button variant="quiet" block onClick={onCancel}>

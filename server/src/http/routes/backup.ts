@@ -14,7 +14,7 @@ import {
 import { ok, reply, route, type AnyRoute } from '../route-def.ts';
 import { IdParam, PageQuery } from '../common-inputs.ts';
 
-export const DestinationBody = z.object({
+const FolderDestinationBody = z.object({
   kind: z.literal('folder'),
   path: z
     .string()
@@ -28,9 +28,25 @@ export const DestinationBody = z.object({
     .describe("Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit"),
 });
 
-const RestoreFolderBody = z.object({
-  kind: z.literal('folder'),
-  path: z.string().min(1).max(4096).describe('The folder holding hearth-backup/ (the one a backup destination was)'),
+/** An S3-compatible bucket: where it is and the keys Hearth uses there. */
+const S3Fields = {
+  kind: z.literal('s3'),
+  endpoint: z.string().min(1).max(2048).describe('The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed)'),
+  region: z.string().max(100).optional().describe('Default us-east-1, which most S3-compatible services accept'),
+  bucket: z.string().min(1).max(100),
+  prefix: z.string().max(1024).optional().describe('A folder in the bucket; the backup goes in <prefix>/hearth-backup/'),
+  access_key_id: z.string().min(1).max(256),
+  secret_access_key: z.string().min(1).max(256).describe('Kept in the data folder, outside the database; never shown again'),
+};
+
+const S3DestinationBody = z.object({
+  ...S3Fields,
+  name: z.string().max(200).optional(),
+});
+
+export const DestinationBody = z.discriminatedUnion('kind', [FolderDestinationBody, S3DestinationBody]);
+
+const restoreFields = {
   key: z
     .string()
     .max(4096)
@@ -41,11 +57,21 @@ const RestoreFolderBody = z.object({
     .max(100)
     .optional()
     .describe('As for POST /setup: from another machine, the code printed where the server started'),
+};
+
+const RestoreFolderBody = z.object({
+  kind: z.literal('folder'),
+  path: z.string().min(1).max(4096).describe('The folder holding hearth-backup/ (the one a backup destination was)'),
+  ...restoreFields,
 });
 
-const RestoreBody = RestoreFolderBody.extend({
-  snapshot_id: z.string().max(100).optional().describe('Default: the newest snapshot'),
-});
+/** A bucket an off-site destination wrote to; its keys stay with the restored server's destination. */
+const RestoreS3Body = z.object({ ...S3Fields, ...restoreFields });
+
+const RestoreSourceBody = z.discriminatedUnion('kind', [RestoreFolderBody, RestoreS3Body]);
+
+const snapshotChoice = { snapshot_id: z.string().max(100).optional().describe('Default: the newest snapshot') };
+const RestoreBody = z.discriminatedUnion('kind', [RestoreFolderBody.extend(snapshotChoice), RestoreS3Body.extend(snapshotChoice)]);
 
 const setupDoors = [
   'already_set_up',
@@ -55,12 +81,19 @@ const setupDoors = [
   'restore_running',
   'rate_limited',
 ] as const;
-const backupReading = ['backup_not_found', 'backup_key_required', 'backup_key_wrong'] as const;
+const backupReading = ['backup_not_found', 'backup_key_required', 'backup_key_wrong', 'invalid_destination'] as const;
 
 export const DestinationPatchBody = z.object({
   name: z.string().max(200).optional(),
   schedule: BackupSchedule.nullable().optional().describe('null: only when asked ("Back up now")'),
   retention: BackupRetention.optional(),
+  access_key_id: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe('An off-site destination: its keys typed again, checked against the bucket'),
+  secret_access_key: z.string().min(1).max(256).optional(),
 });
 
 const SnapshotParams = z.object({ id: z.string().min(1).max(100), snapshot: z.string().min(1).max(100) });
@@ -101,7 +134,8 @@ export const backupRoutes: readonly AnyRoute[] = [
     method: 'POST',
     path: '/admin/backup/destinations',
     tag: 'backup',
-    summary: 'Add a folder destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed)',
+    summary:
+      'Add a folder or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed)',
     auth: 'admin',
     body: DestinationBody,
     responses: { 201: { description: 'The destination', schema: BackupDestinationResponse } },
@@ -112,12 +146,12 @@ export const backupRoutes: readonly AnyRoute[] = [
     method: 'PATCH',
     path: '/admin/backup/destinations/:id',
     tag: 'backup',
-    summary: 'Rename a destination, change its schedule or retention',
+    summary: "Rename a destination, change its schedule or retention, or an off-site destination's keys",
     auth: 'admin',
     params: IdParam,
     body: DestinationPatchBody,
     responses: ok('The destination', BackupDestinationResponse),
-    errors: ['invalid_name'],
+    errors: ['invalid_name', 'invalid_destination'],
     handler: ({ services, actor, params, body }) => services.backup.update(actor, params.id, body),
   }),
   route({
@@ -223,7 +257,7 @@ export const backupRoutes: readonly AnyRoute[] = [
     summary:
       'Fresh install only: the snapshots of a backup folder, newest first, to choose one to restore (same protection as POST /setup)',
     auth: 'none',
-    body: RestoreFolderBody,
+    body: RestoreSourceBody,
     responses: ok('Whether the backup is encrypted, and its snapshots', RestoreSnapshotsResponse),
     errors: [...setupDoors, ...backupReading],
     handler: ({ services, body, client }) => services.restore.snapshots(body, client),

@@ -10,6 +10,7 @@ import {
   ArchiveKeyProblem,
   ArchiveUnreachable,
   BackupArchive,
+  type ArchiveStorage,
   contentPath,
   DATABASE_COPY,
   ENCRYPTED_FORMAT,
@@ -36,7 +37,8 @@ export interface RunCounts {
 
 export interface BackupSource {
   runId: string;
-  archiveFolder: string;
+  /** A folder's path, or a bucket (S3Storage). */
+  archiveFolder: string | ArchiveStorage;
   /** The server's backup key, for an encrypted destination (null for a plain one). */
   key: BackupKey | null;
   dataDir: string;
@@ -225,7 +227,7 @@ async function prune(archive: BackupArchive, retention: Retention, counts: RunCo
  * shared by several snapshots is read once.
  */
 export async function runVerify(
-  folder: string,
+  folder: string | ArchiveStorage,
   key: BackupKey | null,
   counts: RunCounts,
   signal: AbortSignal,
@@ -273,6 +275,8 @@ export function failureInWords(error: unknown, folder: string): string {
   if (error instanceof ArchiveFileDamaged)
     return "A snapshot's list of files in the backup is damaged and cannot be read. Check the backup.";
   if (error instanceof ArchiveUnreachable) {
+    // A bucket's answer, already in words ("the bucket answered: access denied").
+    if (error.words) return error.words;
     switch (error.reason) {
       case 'missing':
         return `The backup folder ${folder} is not there. Is its drive connected?`;

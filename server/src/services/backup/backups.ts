@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../app-error.ts';
 import type { BackupDestination, BackupKit, BackupOverview, BackupRun, BackupSnapshots } from '../../contract/backup-responses.ts';
-import { ArchiveKeyProblem, BackupArchive } from '../../store/backup-archive.ts';
+import { ArchiveKeyProblem, ArchiveUnreachable, BackupArchive, type ArchiveStorage } from '../../store/backup-archive.ts';
+import { BackupSecrets } from '../../store/backup-secrets.ts';
+import { S3Storage } from '../../store/s3-storage.ts';
 import { BackupKeyFile, keyFileText, type BackupKey } from '../../store/backup-key.ts';
 import type { BackupDestinationRow, BackupRunRow } from '../../store/backup.repo.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
@@ -13,6 +15,8 @@ import { checkReadableName } from '../common/readable-names.ts';
 import { newId } from '../common/secrets.ts';
 import { runBackup, runVerify, failureInWords, type RunCounts } from './backup-run.ts';
 import { DEFAULT_RETENTION, type Retention } from './retention.ts';
+import { checkedS3Place, s3Address, type S3Input } from './s3-destination.ts';
+import { storageOfDestination } from './destination-archive.ts';
 
 export const DEFAULT_DAILY_AT = { hour: 3, minute: 0 };
 /** A scheduled run that failed is tried again this much later (or at its usual time, if sooner). */
@@ -20,13 +24,15 @@ export const SCHEDULED_RETRY_MS = 60 * 60_000;
 /** Progress on the WebSocket at most this often: a run over 100 000 small files must not flood the sockets. */
 const PROGRESS_EVERY_MS = 500;
 
-export interface DestinationInput {
-  kind: 'folder';
-  path: string;
-  name?: string | undefined;
-  /** Encrypt everything written there with the server's backup key (the emergency kit's). */
-  encrypt?: boolean | undefined;
-}
+export type DestinationInput =
+  | {
+      kind: 'folder';
+      path: string;
+      name?: string | undefined;
+      /** Encrypt everything written there with the server's backup key (the emergency kit's). */
+      encrypt?: boolean | undefined;
+    }
+  | (S3Input & { name?: string | undefined });
 
 /** What the owner must keep: without it an encrypted backup cannot be restored. */
 export const KIT_WARNING =
@@ -36,6 +42,9 @@ export interface DestinationChangesInput {
   name?: string | undefined;
   schedule?: { daily_at: string } | null | undefined;
   retention?: Retention | undefined;
+  /** An s3 destination's keys, typed again (changed, or after a restore from elsewhere). */
+  access_key_id?: string | undefined;
+  secret_access_key?: string | undefined;
 }
 
 /** A run as the service holds it: a restore of one item is never stored in backup_runs (kept in memory, see restoreRuns). */
@@ -67,6 +76,7 @@ export class BackupService {
   private readonly restoreRuns = new Map<string, LiveRun>();
   private lastProgress = 0;
   private readonly keyFile: BackupKeyFile;
+  private readonly secrets: BackupSecrets;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -76,6 +86,7 @@ export class BackupService {
     private readonly familyFirst: FamilyFirst = new FamilyFirst(),
   ) {
     this.keyFile = new BackupKeyFile(deps.config.dataDir);
+    this.secrets = new BackupSecrets(deps.config.dataDir);
     try {
       deps.store.backup.failInterrupted(deps.now(), 'The server stopped before this run finished. The next run completes the backup.');
     } catch (error) {
@@ -95,6 +106,7 @@ export class BackupService {
 
   async add(actor: Actor, input: DestinationInput): Promise<BackupDestination> {
     requireAdmin(actor);
+    if (input.kind === 's3') return this.addS3(actor, input);
     const folder = this.checkedFolder(input.path);
     const name = input.name === undefined ? path.basename(folder) || folder : checkedName(input.name);
     const key = input.encrypt ? await this.keyFile.getOrCreate(this.deps.now()) : null;
@@ -130,13 +142,72 @@ export class BackupService {
       keep_monthly: DEFAULT_RETENTION.monthly,
       next_run_at: nextDailyAt(now, DEFAULT_DAILY_AT),
       created_at: now,
+      ...NOT_S3,
     });
     return this.toDto(this.row(id));
   }
 
-  update(actor: Actor, id: string, input: DestinationChangesInput): BackupDestination {
+  /**
+   * An off-site destination: always encrypted with the server's backup key, so the bucket's
+   * owner sees neither file names nor content. Checked now (the endpoint answers, the keys are
+   * right, the bucket is there, Hearth may write and delete in it), each failure in the bucket's
+   * words with the field it points at.
+   */
+  private async addS3(_actor: Actor, input: S3Input & { name?: string | undefined }): Promise<BackupDestination> {
+    const place = checkedS3Place(input);
+    const address = s3Address(place);
+    const name = input.name === undefined ? `${place.bucket}${place.prefix ? `/${place.prefix}` : ''}` : checkedName(input.name);
+    if (this.deps.store.backup.byPath(address))
+      throw new AppError('invalid_destination', 'That bucket and prefix are already a backup destination.', { field: 'prefix' });
+    const key = await this.keyFile.getOrCreate(this.deps.now());
+    const archive = await BackupArchive.open(new S3Storage(place), { create: true, encryptTo: key.recipient, key }).catch(
+      (error: unknown) => {
+        if (error instanceof ArchiveKeyProblem)
+          throw new AppError(
+            'invalid_destination',
+            'That place in the bucket holds a backup encrypted with another key. Give another prefix.',
+            {
+              field: 'prefix',
+            },
+          );
+        if (error instanceof ArchiveUnreachable && error.words)
+          throw new AppError('invalid_destination', error.words, { field: error.field ?? 'endpoint' });
+        throw error;
+      },
+    );
+    if (!archive.encrypted)
+      throw new AppError('invalid_destination', 'That place in the bucket holds a backup that is not encrypted. Give another prefix.', {
+        field: 'prefix',
+      });
+    const now = this.deps.now();
+    const id = newId();
+    // The secret first: a destination row never exists without it.
+    this.secrets.set(id, place.secret_access_key);
+    this.deps.store.backup.insert({
+      id,
+      kind: 's3',
+      name,
+      path: address,
+      encrypted: 1,
+      daily_at: DEFAULT_DAILY_AT.hour * 60 + DEFAULT_DAILY_AT.minute,
+      keep_daily: DEFAULT_RETENTION.daily,
+      keep_weekly: DEFAULT_RETENTION.weekly,
+      keep_monthly: DEFAULT_RETENTION.monthly,
+      next_run_at: nextDailyAt(now, DEFAULT_DAILY_AT),
+      created_at: now,
+      endpoint: place.endpoint,
+      region: place.region,
+      bucket: place.bucket,
+      prefix: place.prefix,
+      access_key_id: place.access_key_id,
+    });
+    return this.toDto(this.row(id));
+  }
+
+  async update(actor: Actor, id: string, input: DestinationChangesInput): Promise<BackupDestination> {
     requireAdmin(actor);
-    this.row(id);
+    const row = this.row(id);
+    if (input.access_key_id !== undefined || input.secret_access_key !== undefined) await this.replaceKeys(row, input);
     const changes: Parameters<ServiceDeps['store']['backup']['update']>[1] = {};
     if (input.name !== undefined) changes.name = checkedName(input.name);
     if (input.schedule !== undefined) {
@@ -159,6 +230,34 @@ export class BackupService {
     this.row(id);
     if (this.current?.run.destination_id === id) throw new AppError('backup_running');
     this.deps.store.backup.remove(id);
+    this.secrets.remove(id);
+  }
+
+  /** New keys for a bucket: checked against the backup already there before they replace the old ones. */
+  private async replaceKeys(row: BackupDestinationRow, input: DestinationChangesInput): Promise<void> {
+    if (row.kind !== 's3') throw new AppError('invalid_input', 'Only an off-site destination has keys.', { field: 'access_key_id' });
+    const place = checkedS3Place({
+      kind: 's3',
+      endpoint: row.endpoint!,
+      region: row.region ?? undefined,
+      bucket: row.bucket!,
+      prefix: row.prefix ?? undefined,
+      access_key_id: input.access_key_id ?? row.access_key_id!,
+      secret_access_key: input.secret_access_key ?? this.secrets.get(row.id) ?? '',
+    });
+    try {
+      await BackupArchive.open(new S3Storage(place), { create: true, key: await this.keyFile.read() });
+    } catch (error) {
+      if (error instanceof ArchiveUnreachable && error.words)
+        throw new AppError('invalid_destination', error.words, { field: error.field ?? 'endpoint' });
+      if (error instanceof ArchiveKeyProblem)
+        throw new AppError('invalid_destination', "The backup in that bucket is not encrypted with this server's backup key.", {
+          field: 'access_key_id',
+        });
+      throw error;
+    }
+    this.secrets.set(row.id, place.secret_access_key);
+    this.deps.store.backup.update(row.id, { access_key_id: place.access_key_id });
   }
 
   startBackup(actor: Actor, id: string): BackupRun {
@@ -193,9 +292,12 @@ export class BackupService {
   async snapshots(actor: Actor, id: string): Promise<BackupSnapshots> {
     requireAdmin(actor);
     const row = this.row(id);
-    if (!fs.existsSync(row.path)) return { items: [] };
+    if (row.kind === 'folder' && !fs.existsSync(row.path)) return { items: [] };
     try {
-      const archive = await BackupArchive.open(row.path, { create: false, key: row.encrypted ? await this.keyFile.read() : null });
+      const archive = await BackupArchive.open(this.storageOf(row), {
+        create: false,
+        key: row.encrypted ? await this.keyFile.read() : null,
+      });
       return { items: (await archive.snapshots()).reverse() };
     } catch {
       // Unplugged or unreadable: the destination's last run says why in words.
@@ -301,7 +403,7 @@ export class BackupService {
         const result = await runBackup(
           {
             runId: run.id,
-            archiveFolder: row.path,
+            archiveFolder: this.storageOf(row),
             key: await this.keyFor(row),
             dataDir: this.deps.config.dataDir,
             serverId: this.serverId,
@@ -319,7 +421,9 @@ export class BackupService {
         snapshotId = result.snapshotId;
         this.deps.store.backup.setStoredBytes(row.id, result.storedBytes);
       } else {
-        await runVerify(row.path, await this.keyFor(row), counts, abort.signal, onProgress, (signal) => this.familyFirst.turn(signal));
+        await runVerify(this.storageOf(row), await this.keyFor(row), counts, abort.signal, onProgress, (signal) =>
+          this.familyFirst.turn(signal),
+        );
         if (counts.problems.length > 0) {
           error =
             counts.problems.length === 1
@@ -356,6 +460,10 @@ export class BackupService {
     }
     current.run = finished;
     this.publish(finished);
+  }
+
+  private storageOf(row: BackupDestinationRow): string | ArchiveStorage {
+    return storageOfDestination(row, this.secrets);
   }
 
   /** The key an encrypted destination's runs need; a server that lost its key file fails the run in words. */
@@ -409,6 +517,16 @@ export class BackupService {
       kind: row.kind,
       name: row.name,
       path: row.path,
+      s3:
+        row.kind === 's3'
+          ? {
+              endpoint: row.endpoint!,
+              region: row.region!,
+              bucket: row.bucket!,
+              prefix: row.prefix ?? '',
+              access_key_id: row.access_key_id!,
+            }
+          : null,
       encrypted: row.encrypted === 1,
       schedule: row.daily_at === null ? null : { daily_at: `${pad(Math.floor(row.daily_at / 60))}:${pad(row.daily_at % 60)}` },
       retention: { daily: row.keep_daily, weekly: row.keep_weekly, monthly: row.keep_monthly },
@@ -467,6 +585,8 @@ export class BackupService {
     return folder;
   }
 }
+
+const NOT_S3 = { endpoint: null, region: null, bucket: null, prefix: null, access_key_id: null } as const;
 
 function checkedName(input: string): string {
   const name = input.trim();

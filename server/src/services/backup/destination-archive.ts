@@ -1,13 +1,21 @@
-import { BackupArchive } from '../../store/backup-archive.ts';
+import { BackupArchive, type ArchiveStorage } from '../../store/backup-archive.ts';
 import type { BackupKey } from '../../store/backup-key.ts';
+import type { BackupSecrets } from '../../store/backup-secrets.ts';
 import type { BackupDestinationRow } from '../../store/backup.repo.ts';
+import { S3Storage } from '../../store/s3-storage.ts';
+import { placeOfRow } from './s3-destination.ts';
+
+/** Where a destination's archive is: a folder's path, or its bucket with the secret kept outside the database. */
+export function storageOfDestination(row: BackupDestinationRow, secrets: BackupSecrets): string | ArchiveStorage {
+  const place = placeOfRow(row, row.kind === 's3' ? secrets.get(row.id) : null);
+  return place === null ? row.path : new S3Storage(place);
+}
 
 /**
  * The archive of a destination, for reading what it holds (browsing a snapshot, restoring one
- * file). The one place that turns a destination row into an archive for this: a destination of
- * another kind (an S3 bucket) is answered here, and browsing and restoring follow without change.
- * They use only the archive's reading methods (manifest, read, snapshots).
+ * file): a folder or a bucket alike, through the archive's reading methods (manifest, read,
+ * snapshots).
  */
-export function openDestinationArchive(row: BackupDestinationRow, key: BackupKey | null): Promise<BackupArchive> {
-  return BackupArchive.open(row.path, { create: false, key: row.encrypted ? key : null });
+export function openDestinationArchive(row: BackupDestinationRow, key: BackupKey | null, secrets: BackupSecrets): Promise<BackupArchive> {
+  return BackupArchive.open(storageOfDestination(row, secrets), { create: false, key: row.encrypted ? key : null });
 }

@@ -15,6 +15,8 @@ import {
 } from '../../store/backup-archive.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
 import { BackupKeyFile, parseKey, type BackupKey } from '../../store/backup-key.ts';
+import { BackupSecrets } from '../../store/backup-secrets.ts';
+import { S3Storage, type S3Place } from '../../store/s3-storage.ts';
 import { INTERNAL_LIBRARY_ID } from '../../store/content-stores.ts';
 import { openConnection } from '../../store/db.ts';
 import { syncFolder } from '../../store/durable-file.ts';
@@ -23,13 +25,12 @@ import { discardRestore, markRestoreReady, restoreStaging } from '../../store/re
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';
 import type { SetupGate } from '../identity/setup-gate.ts';
+import { checkedS3Place, s3Address, type S3Input } from './s3-destination.ts';
 
-export interface RestoreSource {
-  kind: 'folder';
-  path: string;
+export type RestoreSource = ({ kind: 'folder'; path: string } | S3Input) & {
   key?: string | undefined;
   setup_code?: string | undefined;
-}
+};
 
 /**
  * A whole server back from a backup, on a fresh install only (no account yet), asked by the same
@@ -67,7 +68,7 @@ export class RestoreService {
   async start(input: RestoreSource & { snapshot_id?: string | undefined }, client: ClientInfo): Promise<BackupRun> {
     await this.admit(input, client);
     if (this.restoring) throw new AppError('restore_running');
-    const { archive, key } = await this.open(input);
+    const { archive, key, place } = await this.open(input);
     const snapshots = await archive.snapshots();
     const chosen = input.snapshot_id === undefined ? snapshots.at(-1) : snapshots.find((s) => s.id === input.snapshot_id);
     if (!chosen) throw new AppError('snapshot_not_found', undefined, { field: 'snapshot_id' });
@@ -89,7 +90,7 @@ export class RestoreService {
     };
     const abort = new AbortController();
     this.current = { run, abort };
-    void this.execute(run, archive, manifest, key, abort.signal);
+    void this.execute(run, archive, manifest, key, place, abort.signal);
     return { ...run };
   }
 
@@ -110,11 +111,14 @@ export class RestoreService {
     await this.gate.admit(client, input.setup_code);
   }
 
-  private async open(input: RestoreSource): Promise<{ archive: BackupArchive; key: BackupKey | null }> {
-    const refuse = (message?: string): never => {
-      throw new AppError('backup_not_found', message, { field: 'path' });
+  private async open(input: RestoreSource): Promise<{ archive: BackupArchive; key: BackupKey | null; place: S3Place | null }> {
+    const field = input.kind === 's3' ? 'bucket' : 'path';
+    const refuse = (message?: string, at = field): never => {
+      throw new AppError('backup_not_found', message, { field: at });
     };
-    if (!path.isAbsolute(input.path)) refuse('Give the full path of the folder that holds the backup, such as /media/usb-disk/backups.');
+    const place = input.kind === 's3' ? checkedS3Place(input) : null;
+    if (input.kind === 'folder' && !path.isAbsolute(input.path))
+      refuse('Give the full path of the folder that holds the backup, such as /media/usb-disk/backups.');
     let key: BackupKey | null = null;
     if (input.key !== undefined && input.key.trim() !== '') {
       key = await parseKey(input.key, this.deps.now());
@@ -123,24 +127,31 @@ export class RestoreService {
     }
     let archive: BackupArchive;
     try {
-      archive = await BackupArchive.open(input.path, { create: false, key });
+      archive = await BackupArchive.open(place ? new S3Storage(place) : (input as { path: string }).path, { create: false, key });
     } catch (error) {
       if (error instanceof ArchiveKeyProblem) throw new AppError('backup_key_wrong', undefined, { field: 'key' });
+      // A bucket's answer in its words ("the bucket answered: access denied"), on the field it points at.
+      if (error instanceof ArchiveUnreachable && error.words) return refuse(error.words, error.field ?? field);
       return refuse();
     }
     if (archive.encrypted && key === null) throw new AppError('backup_key_required', undefined, { field: 'key' });
     try {
       await archive.snapshots();
     } catch (error) {
-      if (error instanceof ArchiveUnreachable) refuse();
-      throw new AppError('backup_not_found', "The backup in that folder is damaged: a snapshot's list of files cannot be read.", {
-        field: 'path',
-      });
+      if (error instanceof ArchiveUnreachable) refuse(error.words, error.field ?? field);
+      throw new AppError('backup_not_found', "The backup there is damaged: a snapshot's list of files cannot be read.", { field });
     }
-    return { archive, key: archive.encrypted ? key : null };
+    return { archive, key: archive.encrypted ? key : null, place };
   }
 
-  private async execute(run: BackupRun, archive: BackupArchive, manifest: Manifest, key: BackupKey | null, signal: AbortSignal) {
+  private async execute(
+    run: BackupRun,
+    archive: BackupArchive,
+    manifest: Manifest,
+    key: BackupKey | null,
+    place: S3Place | null,
+    signal: AbortSignal,
+  ) {
     const { dataDir } = this.deps.config;
     const staging = restoreStaging(dataDir);
     try {
@@ -177,6 +188,7 @@ export class RestoreService {
       // The seal: this folder's files are those of the restored database (content-guard.ts).
       writeMarker(path.join(staging, 'files'), INTERNAL_LIBRARY_ID, serverId);
       if (key) new BackupKeyFile(staging).write(key);
+      if (place) keepBucketKeys(path.join(staging, DATABASE_COPY), staging, place, this.deps.config.sqliteEngine);
       await syncFolder(staging);
       signal.throwIfAborted();
       markRestoreReady(dataDir);
@@ -239,11 +251,38 @@ function settleDatabase(file: string, internalPath: string, engine: ServiceDeps[
   }
 }
 
+/**
+ * The bucket restored from is also a destination of the restored server: it keeps working with
+ * the keys the owner typed (they just read the whole backup). The secret goes where the
+ * restored server looks for it (backup-secrets.ts), never into the database.
+ */
+function keepBucketKeys(file: string, staging: string, place: S3Place, engine: ServiceDeps['config']['sqliteEngine']): void {
+  const db = openConnection(file, { engine, fileMustExist: true });
+  let ids: string[];
+  try {
+    const address = s3Address(place);
+    ids = (db.prepare("SELECT id FROM backup_destinations WHERE kind = 's3' AND path = ?").all(address) as { id: string }[]).map(
+      (r) => r.id,
+    );
+    db.prepare("UPDATE backup_destinations SET access_key_id = ?, region = ? WHERE kind = 's3' AND path = ?").run(
+      place.access_key_id,
+      place.region,
+      address,
+    );
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  const secrets = new BackupSecrets(staging);
+  for (const id of ids) secrets.set(id, place.secret_access_key);
+}
+
 function restoreFailureInWords(error: unknown, folder: string): string {
   if (error instanceof DamagedInBackup)
     return `The backup is damaged: ${error.file} does not match its SHA-256. Nothing was restored; try an older snapshot.`;
   if (error instanceof ArchiveFileDamaged)
     return 'A file of the backup does not decrypt: it is damaged. Nothing was restored; try an older snapshot.';
+  if (error instanceof ArchiveUnreachable && error.words) return `${error.words} Nothing was restored.`;
   if (error instanceof ArchiveUnreachable)
     return error.reason === 'full'
       ? "This PC's disk is full: the backup does not fit. Nothing was restored."

@@ -16,6 +16,7 @@ import type { BackupDestinationRow } from '../../store/backup.repo.ts';
 import type { SnapshotDb, SnapshotDbCache, SnapshotNode } from '../../store/snapshot-db.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { openDestinationArchive } from './destination-archive.ts';
+import type { BackupSecrets } from '../../store/backup-secrets.ts';
 
 const DEFAULT_LIMIT = 100;
 
@@ -38,6 +39,7 @@ export class SnapshotFilesService {
     private readonly deps: ServiceDeps,
     private readonly keyFile: BackupKeyFile,
     private readonly cache: SnapshotDbCache,
+    private readonly secrets: BackupSecrets,
   ) {}
 
   async people(actor: Actor, destinationId: string, snapshotId: string): Promise<SnapshotPeople> {
@@ -111,7 +113,7 @@ export class SnapshotFilesService {
     let archive: BackupArchive;
     let manifest: Manifest | null;
     try {
-      archive = await openDestinationArchive(row, row.encrypted ? await this.keyFile.read() : null);
+      archive = await openDestinationArchive(row, row.encrypted ? await this.keyFile.read() : null, this.secrets);
       manifest = await archive.manifest(snapshotId);
     } catch (error) {
       throw unreadable(error, row);

@@ -40,7 +40,14 @@ export function DestinationCard({ destination, running }: { destination: Destina
         <span className={HEALTH_TAG[health]}>{HEALTH_WORDS[health]}</span>
       </div>
       <p className="muted backup-path">
-        <span className="mono">{destination.path}</span>
+        {destination.s3 ? (
+          <span>
+            Bucket <span className="mono">{[destination.s3.bucket, destination.s3.prefix].filter(Boolean).join('/')}</span> at{' '}
+            <span className="mono">{hostOf(destination.s3.endpoint)}</span>
+          </span>
+        ) : (
+          <span className="mono">{destination.path}</span>
+        )}
         {destination.encrypted && <span className="tag tag-quiet backup-encrypted">Encrypted</span>}
       </p>
       {mine && <p role="status">{progressWords(mine)}</p>}
@@ -130,4 +137,13 @@ export function DestinationCard({ destination, running }: { destination: Destina
       )}
     </li>
   );
+}
+
+/** The service's host name, which the owner recognises ("s3.eu-central-003.backblazeb2.com"). */
+function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return endpoint;
+  }
 }

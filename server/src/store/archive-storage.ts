@@ -1,0 +1,56 @@
+/**
+ * Where a backup archive's files live: a folder (folder-storage.ts) or an S3-compatible bucket
+ * (s3-storage.ts). BackupArchive keeps the format (docs/backup-format.md: content once, each
+ * snapshot's files, the manifest last, age encryption) and asks its storage only to keep whole
+ * files under relative names: a file is either absent or whole once `put` returns (a folder
+ * renames a fsynced temp file into place; a bucket shows an object only once its upload is
+ * complete).
+ */
+export interface ArchiveStorage {
+  /** The place in words, for the owner: a folder's path, or s3://bucket/prefix. */
+  readonly place: string;
+  /**
+   * Checks the place answers. `create` (when the owner adds the destination) makes the archive's
+   * home; without it, an archive that is not there throws ArchiveUnreachable('missing').
+   */
+  prepare(create: boolean): Promise<void>;
+  /** A small file's bytes; null when it is not there. */
+  readSmall(relative: string): Promise<Buffer | null>;
+  /** A small file in clear (the public-key marker), readable by anyone holding the archive. */
+  writeSmall(relative: string, text: string): Promise<void>;
+  /** The bytes a file takes there; null when it is not there. */
+  sizeOf(relative: string): Promise<number | null>;
+  /** The snapshot ids present (finished or not). */
+  snapshotIds(): Promise<string[]>;
+  startSnapshot(id: string): Promise<void>;
+  /** Stores the bytes under `relative`; the file appears whole, or not at all. */
+  put(body: AsyncIterable<Uint8Array>, relative: string, signal: AbortSignal): Promise<void>;
+  /** A file's bytes as they are stored; a file that is not there throws an error whose code is ENOENT. */
+  openRead(relative: string, signal: AbortSignal): Promise<AsyncIterable<Buffer> & { destroy(): void }>;
+  /** The manifest first (the snapshot stops counting at once), then the rest of the snapshot. */
+  removeSnapshot(id: string, manifest: string): Promise<void>;
+  /** Removes content files no kept snapshot lists. */
+  removeContentExcept(kept: ReadonlySet<string>): Promise<void>;
+  /** What a cut run left outside the snapshots: temp files, unfinished uploads. */
+  clearUnfinished(): Promise<void>;
+}
+
+/**
+ * The destination itself is gone or refuses: said in words by the service. `words`, when given,
+ * is the reason as the owner reads it (a bucket's answer), and `field` the input it points at.
+ */
+export class ArchiveUnreachable extends Error {
+  constructor(
+    readonly reason: 'missing' | 'full' | 'read_only' | 'denied' | 'unreachable' | 'other',
+    cause: unknown,
+    readonly words?: string,
+    readonly field?: string,
+  ) {
+    super(`backup destination unreachable: ${reason}${words ? `: ${words}` : ''}`, { cause });
+  }
+}
+
+/** A file the archive does not hold, with the code a folder's would have. */
+export function notThere(relative: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`not in the backup: ${relative}`), { code: 'ENOENT' });
+}
