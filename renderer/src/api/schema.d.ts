@@ -1242,7 +1242,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fresh install only: the restore under way, or why it failed (409 already_set_up once the restored server is up) */
+        /** Fresh install only: the restore under way, or why it failed (409 already_set_up once the restored server is up). Only this PC hears the whole run; another caller gets its progress, and a failure said without the folder or the snapshot */
         get: operations["getSetupRestore"];
         put?: never;
         /** Fresh install only: restore the whole server from a backup folder (same protection as POST /setup). GET /status says restoring: true until the server starts again on the restored data */

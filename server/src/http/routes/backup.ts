@@ -182,11 +182,12 @@ export const backupRoutes: readonly AnyRoute[] = [
     method: 'GET',
     path: '/setup/restore',
     tag: 'backup',
-    summary: 'Fresh install only: the restore under way, or why it failed (409 already_set_up once the restored server is up)',
+    summary:
+      'Fresh install only: the restore under way, or why it failed (409 already_set_up once the restored server is up). Only this PC hears the whole run; another caller gets its progress, and a failure said without the folder or the snapshot',
     auth: 'none',
     responses: ok('The restore run', BackupRunResponse),
     errors: ['already_set_up'],
-    handler: ({ services }) => services.restore.last(),
+    handler: ({ services, client }) => services.restore.last(client),
   }),
   route({
     method: 'GET',

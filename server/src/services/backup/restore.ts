@@ -43,7 +43,8 @@ export interface RestoreSource {
  * owner can move files to a drive afterwards.
  */
 export class RestoreService {
-  private current: { run: BackupRun; abort: AbortController } | null = null;
+  /** `unprovenError`: the run's failure said without the backup folder's path, for callers who proved nothing. */
+  private current: { run: BackupRun; abort: AbortController; unprovenError?: string } | null = null;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -92,10 +93,31 @@ export class RestoreService {
     return { ...run };
   }
 
-  /** The restore under way or the last one of this fresh install; 404 when there was none. */
-  last(): BackupRun {
+  /**
+   * The restore under way or the last one of this fresh install; 404 when there was none.
+   *
+   * Anyone on the network may poll it (a phone that started the restore with the setup code
+   * has no session to prove itself with, and the desktop window's page none either), so only
+   * this PC (the headless door that needs no code) hears everything. Any other caller gets the
+   * progress (state, counts, times) and a failure said without the backup folder's path or
+   * what the disk answered: a neighbour on the Wi-Fi learns that a restore runs, not where from.
+   */
+  last(client: ClientInfo): BackupRun {
     if (this.deps.store.users.count() > 0) throw new AppError('already_set_up');
     if (!this.current) throw new AppError('not_found');
+    const { run, unprovenError } = this.current;
+    if (this.gate.door(client) === 'open') return { ...run, problems: [...run.problems] };
+    return {
+      ...run,
+      problems: [],
+      snapshot_id: null,
+      ...(run.error !== undefined && { error: unprovenError ?? 'The restore did not finish. Nothing was restored.' }),
+    };
+  }
+
+  /** The whole restore run, for the process that started the server (the desktop app's window through its bridge). */
+  lastAtThisPc(): BackupRun | null {
+    if (this.deps.store.users.count() > 0 || !this.current) return null;
     return { ...this.current.run, problems: [...this.current.run.problems] };
   }
 
@@ -186,6 +208,7 @@ export class RestoreService {
       run.state = 'failed';
       run.finished_at = this.deps.now();
       run.error = restoreFailureInWords(error, archive.destination);
+      if (this.current?.run === run) this.current.unprovenError = restoreFailureInWords(error, null);
       if (!(error instanceof DamagedInBackup)) this.deps.log.warn('restore failed', { error: String(error) });
       try {
         discardRestore(dataDir);
@@ -237,7 +260,8 @@ function settleDatabase(file: string, internalPath: string, engine: ServiceDeps[
   }
 }
 
-function restoreFailureInWords(error: unknown, folder: string): string {
+/** Why a restore failed; with `folder` null, said without the folder's path or the system's own message. */
+function restoreFailureInWords(error: unknown, folder: string | null): string {
   if (error instanceof DamagedInBackup)
     return `The backup is damaged: ${error.file} does not match its SHA-256. Nothing was restored; try an older snapshot.`;
   if (error instanceof ArchiveFileDamaged)
@@ -245,8 +269,9 @@ function restoreFailureInWords(error: unknown, folder: string): string {
   if (error instanceof ArchiveUnreachable)
     return error.reason === 'full'
       ? "This PC's disk is full: the backup does not fit. Nothing was restored."
-      : `The backup folder ${folder} could not be read to the end. Is its drive connected? Nothing was restored.`;
+      : `The backup folder${folder === null ? '' : ` ${folder}`} could not be read to the end. Is its drive connected? Nothing was restored.`;
   if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return "This PC's disk is full: the backup does not fit. Nothing was restored.";
   if ((error as Error).name === 'AbortError') return 'The server stopped before the restore finished. Nothing was restored.';
+  if (folder === null) return 'The restore stopped on an error. Nothing was restored.';
   return `The restore stopped: ${(error as Error).message}. Nothing was restored.`;
 }
