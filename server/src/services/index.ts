@@ -37,6 +37,7 @@ import type { StorageHealth } from './storage/storage-health.ts';
 import { ContentUpkeep } from './files/reconcile.ts';
 import { BackupService } from './backup/backups.ts';
 import { BackupHealthService } from './backup/backup-health.ts';
+import { EmergencyKitService } from './backup/emergency-kit.ts';
 import { RestoreService } from './backup/restore.ts';
 
 export interface Services {
@@ -79,6 +80,8 @@ export interface Services {
   backup: BackupService;
   /** Whether backups are overdue, for the console's header and the tray. */
   backupHealth: BackupHealthService;
+  /** Whether the owner kept the emergency kit, and the reminder until they do. */
+  backupKit: EmergencyKitService;
   /** A fresh install brought back from a backup (setup/restore). */
   restore: RestoreService;
 }
@@ -153,6 +156,7 @@ export function createServices(
     contentUpkeep: new ContentUpkeep(deps, content),
     backup: new BackupService(deps, content, serverId),
     backupHealth: new BackupHealthService(deps),
+    backupKit: new EmergencyKitService(deps),
     restore,
   };
 }

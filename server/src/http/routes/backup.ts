@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   BackupDestinationResponse,
   BackupKitResponse,
+  BackupKitStateResponse,
   BackupOverviewResponse,
   BackupRetention,
   BackupRunResponse,
@@ -75,7 +76,11 @@ export const backupRoutes: readonly AnyRoute[] = [
       'Backup destinations, each with its schedule, retention, last run and next run; the run under way; whether backups are overdue',
     auth: 'admin',
     responses: ok('Destinations and the run under way', BackupOverviewResponse),
-    handler: ({ services, actor }) => ({ ...services.backup.overview(actor), health: services.backupHealth.forOwner(actor) }),
+    handler: async ({ services, actor }) => ({
+      ...services.backup.overview(actor),
+      health: services.backupHealth.forOwner(actor),
+      kit: await services.backupKit.state(actor),
+    }),
   }),
   route({
     method: 'POST',
@@ -151,6 +156,16 @@ export const backupRoutes: readonly AnyRoute[] = [
     auth: 'admin',
     responses: ok('The kit', BackupKitResponse),
     handler: ({ services, actor }) => services.backup.kit(actor),
+  }),
+  route({
+    method: 'POST',
+    path: '/admin/backup/kit/saved',
+    tag: 'backup',
+    summary:
+      'The owner says the emergency kit is kept (downloaded or printed): the reminder on the Backups page ends. Fetching the kit is no proof of keeping it',
+    auth: 'admin',
+    responses: ok('Whether the kit is kept', BackupKitStateResponse),
+    handler: ({ services, actor }) => services.backupKit.markSaved(actor),
   }),
   route({
     method: 'POST',
