@@ -6,13 +6,25 @@ import { Button } from '../../../ui/Button.tsx';
 import { Field } from '../../../ui/Field.tsx';
 import { Notice } from '../../../ui/Notice.tsx';
 import { consoleKeys } from '../keys.ts';
+import type { Destination } from './queries.ts';
 
 /** A folder on another drive becomes a backup destination; the server's reason in words when it cannot. */
-export function AddDestinationForm({ onDone }: { onDone: (added: { encrypted: boolean } | null) => void }) {
+export function AddDestinationForm({
+  onDone,
+  initialPath = '',
+  encryptAtFirst = false,
+  cancelLabel = 'Cancel',
+}: {
+  onDone: (added: Destination | null) => void;
+  /** The folder already filled in (a drive picked from a list). */
+  initialPath?: string;
+  encryptAtFirst?: boolean;
+  cancelLabel?: string;
+}) {
   const queryClient = useQueryClient();
-  const [path, setPath] = useState('');
+  const [path, setPath] = useState(initialPath);
   const [name, setName] = useState('');
-  const [encrypt, setEncrypt] = useState(false);
+  const [encrypt, setEncrypt] = useState(encryptAtFirst);
   const add = useMutation({
     mutationFn: () =>
       data(
@@ -22,7 +34,7 @@ export function AddDestinationForm({ onDone }: { onDone: (added: { encrypted: bo
       ),
     onSuccess: (added) => {
       void queryClient.invalidateQueries({ queryKey: consoleKeys.backups });
-      onDone({ encrypted: added.encrypted });
+      onDone(added);
     },
   });
   // The server says which folder rule was broken ("inside the Hearth data folder..."): more use than a general sentence.
@@ -79,7 +91,7 @@ export function AddDestinationForm({ onDone }: { onDone: (added: { encrypted: bo
           Add folder
         </Button>
         <Button variant="quiet" onClick={() => onDone(null)}>
-          Cancel
+          {cancelLabel}
         </Button>
       </div>
     </form>
