@@ -1,11 +1,13 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import type { OwnerSetup } from './ports.ts';
+import type { OwnerSetup, RestoreRequest } from './ports.ts';
 
 /** The only messages the page may send to main (see preload.ts). */
 export const IPC = {
   localSession: 'hearth:local-session',
   copyText: 'hearth:copy-text',
   setup: 'hearth:setup',
+  restoreSnapshots: 'hearth:restore-snapshots',
+  restore: 'hearth:restore',
 } as const;
 
 export function sameOrigin(url: string, origin: string): boolean {
@@ -23,7 +25,13 @@ export function sameOrigin(url: string, origin: string): boolean {
 export function registerIpc(
   ipcMain: IpcMain,
   origin: () => string,
-  handlers: { localSession(): Promise<unknown>; copyText(text: string): void; setup(input: OwnerSetup): Promise<unknown> },
+  handlers: {
+    localSession(): Promise<unknown>;
+    copyText(text: string): void;
+    setup(input: OwnerSetup): Promise<unknown>;
+    restoreSnapshots(input: RestoreRequest): Promise<unknown>;
+    restore(input: RestoreRequest): Promise<unknown>;
+  },
 ): void {
   const trusted = (event: IpcMainInvokeEvent) => {
     const frame = event.senderFrame;
@@ -49,6 +57,33 @@ export function registerIpc(
     if (input === null) throw new Error('refused: setup takes one object {username, password, server_name?} of strings');
     return handlers.setup(input);
   });
+  // A fresh install's restore, refused to the network in the desktop app as setup is: the
+  // window is the owner at the PC. The server checks the folder, the kit and that nobody is set up.
+  for (const [channel, handle] of [
+    [IPC.restoreSnapshots, handlers.restoreSnapshots],
+    [IPC.restore, handlers.restore],
+  ] as const) {
+    ipcMain.handle(channel, (event, ...args: unknown[]) => {
+      if (!trusted(event)) throw new Error("refused: not the server's page");
+      const input = args.length === 1 ? restoreRequest(args[0]) : null;
+      if (input === null) throw new Error("refused: restore takes one object {kind: 'folder', path, key?, snapshot_id?} of strings");
+      return handle(input);
+    });
+  }
+}
+
+function restoreRequest(value: unknown): RestoreRequest | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { kind, path, key, snapshot_id } = value as Record<string, unknown>;
+  const text = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
+  const optional = (v: unknown, max: number) => v === undefined || text(v, max);
+  if (kind !== 'folder' || !text(path, 4096) || !optional(key, 4096) || !optional(snapshot_id, 100)) return null;
+  return {
+    kind: 'folder',
+    path: path as string,
+    ...(key !== undefined && { key: key as string }),
+    ...(snapshot_id !== undefined && { snapshot_id: snapshot_id as string }),
+  };
 }
 
 function ownerSetup(value: unknown): OwnerSetup | null {

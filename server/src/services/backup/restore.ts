@@ -23,6 +23,13 @@ import type { ClientInfo, ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';
 import type { SetupGate } from '../identity/setup-gate.ts';
 
+/**
+ * The process that started the server (the desktop app's window, through its bridge): it proved
+ * itself by starting the server, as for setupOwner. No HTTP request can be this caller.
+ */
+export const HOSTING_PROCESS = 'hosting-process' as const;
+type Caller = ClientInfo | typeof HOSTING_PROCESS;
+
 export interface RestoreSource {
   kind: 'folder';
   path: string;
@@ -57,14 +64,14 @@ export class RestoreService {
     return this.current?.run.state === 'running' || this.gate.heldForRestore;
   }
 
-  async snapshots(input: RestoreSource, client: ClientInfo): Promise<RestoreSnapshots> {
+  async snapshots(input: RestoreSource, client: Caller): Promise<RestoreSnapshots> {
     await this.admit(input, client);
     const { archive } = await this.open(input);
     const items = (await archive.snapshots()).reverse();
     return { encrypted: archive.encrypted, items };
   }
 
-  async start(input: RestoreSource & { snapshot_id?: string | undefined }, client: ClientInfo): Promise<BackupRun> {
+  async start(input: RestoreSource & { snapshot_id?: string | undefined }, client: Caller): Promise<BackupRun> {
     await this.admit(input, client);
     if (this.restoring) throw new AppError('restore_running');
     const { archive, key } = await this.open(input);
@@ -115,19 +122,17 @@ export class RestoreService {
     };
   }
 
-  /** The whole restore run, for the process that started the server (the desktop app's window through its bridge). */
-  lastAtThisPc(): BackupRun | null {
-    if (this.deps.store.users.count() > 0 || !this.current) return null;
-    return { ...this.current.run, problems: [...this.current.run.problems] };
-  }
-
   /** The server is stopping: a restore under way stops, and its half-built copy is thrown away. */
   stop(): void {
     this.current?.abort.abort();
   }
 
-  private async admit(input: RestoreSource, client: ClientInfo): Promise<void> {
+  private async admit(input: RestoreSource, client: Caller): Promise<void> {
     if (this.deps.store.users.count() > 0) throw new AppError('already_set_up');
+    if (client === HOSTING_PROCESS) {
+      if (this.gate.heldForRestore) throw new AppError('restore_running');
+      return;
+    }
     await this.gate.admit(client, input.setup_code);
   }
 
