@@ -2,13 +2,25 @@
 import type { BackupHealth } from '../server/src/contract/backup-responses.ts';
 import type { ConfigInput } from '../server/src/config.ts';
 import type { TokenResponse } from '../server/src/contract/identity-responses.ts';
-import type { OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, SetupResult } from './ports.ts';
+import type {
+  BackupRun,
+  BridgeResult,
+  OwnerSetup,
+  PendingDevice,
+  RecoveryCode,
+  RecoveryRefusal,
+  RestoreRequest,
+  RestoreSnapshots,
+  SetupResult,
+} from './ports.ts';
 
 export type ToServer =
   | { type: 'start'; config: ConfigInput }
   | { type: 'local-session'; id: number }
   | { type: 'setup'; id: number; input: OwnerSetup }
   | { type: 'recovery-code'; id: number }
+  | { type: 'restore-snapshots'; id: number; input: RestoreRequest }
+  | { type: 'restore'; id: number; input: RestoreRequest }
   | { type: 'stop' };
 
 export type FromServer =
@@ -21,4 +33,8 @@ export type FromServer =
   | { type: 'pending'; device: PendingDevice }
   | { type: 'settled'; sessionId: string }
   | { type: 'backup-health'; health: BackupHealth }
+  | { type: 'restore-snapshots'; id: number; result: BridgeResult<RestoreSnapshots> }
+  | { type: 'restore'; id: number; result: BridgeResult<BackupRun> }
+  /** The server started again on restored data, in this process (after a restore from the window). */
+  | { type: 'restarted'; url: string; port: number; setupRequired: boolean }
   | { type: 'stopped' };

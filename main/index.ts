@@ -110,6 +110,8 @@ app
       localSession: () => server.localOwnerSession(),
       copyText: (text) => clipboard.writeText(text),
       setup: (input) => desktop.setupOwner(input),
+      restoreSnapshots: (input) => desktop.restoreSnapshots(input),
+      restore: (input) => desktop.startRestore(input),
     });
     tray = new ElectronTray(
       { normal: trayIcon('tray'), attention: trayIcon('tray-attention') },

@@ -1,11 +1,13 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import type { OwnerSetup } from './ports.ts';
+import type { OwnerSetup, RestoreRequest } from './ports.ts';
 
 /** The only messages the page may send to main (see preload.ts). */
 export const IPC = {
   localSession: 'hearth:local-session',
   copyText: 'hearth:copy-text',
   setup: 'hearth:setup',
+  restoreSnapshots: 'hearth:restore-snapshots',
+  restore: 'hearth:restore',
 } as const;
 
 export function sameOrigin(url: string, origin: string): boolean {
@@ -23,7 +25,13 @@ export function sameOrigin(url: string, origin: string): boolean {
 export function registerIpc(
   ipcMain: IpcMain,
   origin: () => string,
-  handlers: { localSession(): Promise<unknown>; copyText(text: string): void; setup(input: OwnerSetup): Promise<unknown> },
+  handlers: {
+    localSession(): Promise<unknown>;
+    copyText(text: string): void;
+    setup(input: OwnerSetup): Promise<unknown>;
+    restoreSnapshots(input: RestoreRequest): Promise<unknown>;
+    restore(input: RestoreRequest): Promise<unknown>;
+  },
 ): void {
   const trusted = (event: IpcMainInvokeEvent) => {
     const frame = event.senderFrame;
@@ -49,6 +57,49 @@ export function registerIpc(
     if (input === null) throw new Error('refused: setup takes one object {username, password, server_name?} of strings');
     return handlers.setup(input);
   });
+  // A fresh install's restore, refused to the network in the desktop app as setup is: the
+  // window is the owner at the PC. The server checks the folder, the kit and that nobody is set up.
+  for (const [channel, handle] of [
+    [IPC.restoreSnapshots, handlers.restoreSnapshots],
+    [IPC.restore, handlers.restore],
+  ] as const) {
+    ipcMain.handle(channel, (event, ...args: unknown[]) => {
+      if (!trusted(event)) throw new Error("refused: not the server's page");
+      const input = args.length === 1 ? restoreRequest(args[0]) : null;
+      if (input === null)
+        throw new Error(
+          "refused: restore takes one object {kind: 'folder', path} or {kind: 's3', endpoint, bucket, keys…}, with key? and snapshot_id?, of strings",
+        );
+      return handle(input);
+    });
+  }
+}
+
+function restoreRequest(value: unknown): RestoreRequest | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const fields = value as Record<string, unknown>;
+  const text = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
+  const optional = (v: unknown, max: number) => v === undefined || text(v, max);
+  if (!optional(fields.key, 4096) || !optional(fields.snapshot_id, 100)) return null;
+  const rest = {
+    ...(fields.key !== undefined && { key: fields.key as string }),
+    ...(fields.snapshot_id !== undefined && { snapshot_id: fields.snapshot_id as string }),
+  };
+  if (fields.kind === 'folder') return text(fields.path, 4096) ? { kind: 'folder', path: fields.path as string, ...rest } : null;
+  if (fields.kind !== 's3') return null;
+  const { endpoint, region, bucket, prefix, access_key_id, secret_access_key } = fields;
+  if (!text(endpoint, 2048) || !text(bucket, 255) || !text(access_key_id, 256) || !text(secret_access_key, 1024)) return null;
+  if (!optional(region, 100) || !optional(prefix, 1024)) return null;
+  return {
+    kind: 's3',
+    endpoint: endpoint as string,
+    bucket: bucket as string,
+    access_key_id: access_key_id as string,
+    secret_access_key: secret_access_key as string,
+    ...(region !== undefined && { region: region as string }),
+    ...(prefix !== undefined && { prefix: prefix as string }),
+    ...rest,
+  };
 }
 
 function ownerSetup(value: unknown): OwnerSetup | null {

@@ -1,12 +1,17 @@
 import type {
   AppPort,
   BackupHealth,
+  BackupRun,
+  BridgeResult,
   DialogPort,
   NotifierPort,
   OwnerSetup,
   PendingDevice,
   RecoveryRefusal,
+  RestoreRequest,
+  RestoreSnapshots,
   ServerHost,
+  ServerStarted,
   SetupResult,
   TrayPort,
   TrayState,
@@ -71,6 +76,7 @@ export class Desktop {
     });
     this.server.onCrash((reason) => this.serverCrashed(reason));
     this.server.onBackupHealth((health) => this.backupHealthChanged(health));
+    this.server.onRestarted((started) => this.serverRestored(started));
     const started = await this.server.start();
     this.port = started.port;
     this.url = started.url;
@@ -145,6 +151,19 @@ export class Desktop {
   }
 
   /**
+   * "Restore from a backup" on the window's first screen, through the bridge: the server takes
+   * no restore from the network in the desktop app (as it takes no setup), and the window is
+   * the owner at the PC. The server checks everything; the window's page shows the progress.
+   */
+  restoreSnapshots(input: RestoreRequest): Promise<BridgeResult<RestoreSnapshots>> {
+    return this.server.restoreSnapshots(input);
+  }
+
+  startRestore(input: RestoreRequest): Promise<BridgeResult<BackupRun>> {
+    return this.server.startRestore(input);
+  }
+
+  /**
    * The tray's "Make an owner recovery code": a one-time code shown to whoever is at the PC,
    * for the sign-in page's "Owner locked out?" on any device. Being at the PC is the proof.
    */
@@ -211,6 +230,21 @@ export class Desktop {
       const body = health.reason === null ? `${health.headline}.` : `${health.headline}. ${health.reason}`;
       this.notifier.notify('Hearth', body, () => this.openBackups());
     }
+  }
+
+  /**
+   * The server started again on the restored data (same process, same port): the family's
+   * owner exists now, so the tray shows the phone address, and the window opens the restored
+   * Hearth afresh (its page still holds the fresh install's first screen).
+   */
+  private serverRestored(started: ServerStarted): void {
+    this.port = started.port;
+    this.url = started.url;
+    this.setupRequired = started.setupRequired;
+    this.serverProblem = null;
+    this.pending.clear();
+    this.renderTray();
+    this.window.show('/');
   }
 
   /** A crashed server comes back after a pause; the tray says so meanwhile, and stays up. */

@@ -2,10 +2,10 @@
  * What the desktop's decisions need from the world, as small interfaces: Electron implements
  * them in index.ts, tray.ts and window.ts; the unit tests implement them with plain fakes.
  */
-import type { BackupHealth } from '../server/src/contract/backup-responses.ts';
+import type { BackupHealth, BackupRun, RestoreSnapshots } from '../server/src/contract/backup-responses.ts';
 import type { TokenResponse } from '../server/src/contract/identity-responses.ts';
 
-export type { BackupHealth };
+export type { BackupHealth, BackupRun, RestoreSnapshots };
 
 /** A device waiting for approval, as the server announces it (`device.pending`). */
 export interface PendingDevice {
@@ -25,6 +25,33 @@ export interface OwnerSetup {
 export type SetupResult =
   { ok: true; tokens: TokenResponse } | { ok: false; error: { code: string; message: string; field?: string | undefined } };
 
+/** A fresh install's restore as the window's form sends it through the bridge: the backup folder or bucket, its kit, the snapshot. */
+export type RestoreRequest = (
+  | { kind: 'folder'; path: string }
+  | {
+      kind: 's3';
+      endpoint: string;
+      region?: string | undefined;
+      bucket: string;
+      prefix?: string | undefined;
+      access_key_id: string;
+      secret_access_key: string;
+    }
+) & {
+  key?: string | undefined;
+  snapshot_id?: string | undefined;
+};
+
+/** An answer for the window: what the server gave, or its error as the API would give it. */
+export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; field?: string | undefined } };
+
+/** Where the server answers now: after a start, or after it started again on restored data. */
+export interface ServerStarted {
+  url: string;
+  port: number;
+  setupRequired: boolean;
+}
+
 /** A one-time owner recovery code and when it stops working. */
 export interface RecoveryCode {
   code: string;
@@ -39,15 +66,21 @@ export interface RecoveryRefusal {
 /** The server, wherever it runs (a utility process, or this process in tests). */
 export interface ServerHost {
   /** Starts the server; resolves with where the window reaches it. */
-  start(): Promise<{ url: string; port: number; setupRequired: boolean }>;
+  start(): Promise<ServerStarted>;
   /** A token pair for the owner at the machine, or null before setup. */
   localOwnerSession(): Promise<TokenResponse | null>;
   /** First-run setup from the window (never over the network); the server then opens to the home network. */
   setupOwner(input: OwnerSetup): Promise<SetupResult>;
   /** A new owner recovery code; null before setup, or when the server is not running; why not when its disk refused it. */
   ownerRecoveryCode(): Promise<RecoveryCode | RecoveryRefusal | null>;
+  /** A fresh install's restore from the window (never over the network): the snapshots of a backup folder. */
+  restoreSnapshots(input: RestoreRequest): Promise<BridgeResult<RestoreSnapshots>>;
+  /** ... and the restore of one; the server then starts again by itself on the restored data (onRestarted). */
+  startRestore(input: RestoreRequest): Promise<BridgeResult<BackupRun>>;
   /** Closes the server cleanly: uploads stay resumable, nothing acknowledged is lost. */
   stop(): Promise<void>;
+  /** The server started again on restored data, in the same process: it has an owner now. */
+  onRestarted(listener: (started: ServerStarted) => void): void;
   onPending(listener: (device: PendingDevice) => void): void;
   /** A waiting device was approved or denied (by anyone, from anywhere). */
   onSettled(listener: (sessionId: string) => void): void;

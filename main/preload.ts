@@ -9,6 +9,18 @@ import { contextBridge, ipcRenderer } from 'electron';
 const LOCAL_SESSION = 'hearth:local-session';
 const COPY_TEXT = 'hearth:copy-text';
 const SETUP = 'hearth:setup';
+const RESTORE_SNAPSHOTS = 'hearth:restore-snapshots';
+const RESTORE = 'hearth:restore';
+
+/** A restore's source, copied field by field: only strings cross, whatever the page passed. */
+function restoreSource(input: { path: string; key?: string; snapshot_id?: string }) {
+  return {
+    kind: 'folder' as const,
+    path: String(input.path),
+    ...(input.key !== undefined && { key: String(input.key) }),
+    ...(input.snapshot_id !== undefined && { snapshot_id: String(input.snapshot_id) }),
+  };
+}
 
 const desktop = Object.freeze({
   /** The owner's session at this machine (null before setup): no password, no approval. */
@@ -21,6 +33,11 @@ const desktop = Object.freeze({
       password: String(input.password),
       ...(input.server_name !== undefined && { server_name: String(input.server_name) }),
     }),
+  /** A fresh install's restore in this window: a backup folder's snapshots, then the restore of one. */
+  restoreSnapshots: (input: { path: string; key?: string }): Promise<unknown> =>
+    ipcRenderer.invoke(RESTORE_SNAPSHOTS, restoreSource(input)),
+  restore: (input: { path: string; key?: string; snapshot_id?: string }): Promise<unknown> =>
+    ipcRenderer.invoke(RESTORE, restoreSource(input)),
   isDesktop: true as const,
 });
 

@@ -2,9 +2,24 @@ import { utilityProcess, type UtilityProcess } from 'electron';
 import type { ConfigInput } from '../server/src/config.ts';
 import type { TokenResponse } from '../server/src/contract/identity-responses.ts';
 import type { FromServer, ToServer } from './host-protocol.ts';
-import type { BackupHealth, OwnerSetup, PendingDevice, RecoveryCode, RecoveryRefusal, ServerHost, SetupResult } from './ports.ts';
+import type {
+  BackupHealth,
+  BackupRun,
+  BridgeResult,
+  OwnerSetup,
+  PendingDevice,
+  RecoveryCode,
+  RecoveryRefusal,
+  RestoreRequest,
+  RestoreSnapshots,
+  ServerHost,
+  ServerStarted,
+  SetupResult,
+} from './ports.ts';
 
 const STOP_TIMEOUT_MS = 20_000;
+/** A bridge call's answer when there is no server process to ask, or it died before answering. */
+const GONE = { ok: false, error: { code: 'unavailable', message: 'The server is not running. Try again in a moment.' } } as const;
 
 /**
  * The server in an Electron utility process. Chosen over running it in main: a crash of the
@@ -22,6 +37,7 @@ export class UtilityServerHost implements ServerHost {
   private settledListeners: ((sessionId: string) => void)[] = [];
   private crashListeners: ((reason: string) => void)[] = [];
   private backupListeners: ((health: BackupHealth) => void)[] = [];
+  private restartedListeners: ((started: ServerStarted) => void)[] = [];
   private stopping = false;
 
   constructor(
@@ -29,7 +45,7 @@ export class UtilityServerHost implements ServerHost {
     private readonly config: ConfigInput,
   ) {}
 
-  start(): Promise<{ url: string; port: number; setupRequired: boolean }> {
+  start(): Promise<ServerStarted> {
     this.stopping = false;
     const child = utilityProcess.fork(this.entry, [], { serviceName: 'Hearth server', stdio: 'inherit' });
     this.child = child;
@@ -46,6 +62,11 @@ export class UtilityServerHost implements ServerHost {
         else if (message.type === 'pending') for (const listener of this.pendingListeners) listener(message.device);
         else if (message.type === 'settled') for (const listener of this.settledListeners) listener(message.sessionId);
         else if (message.type === 'backup-health') for (const listener of this.backupListeners) listener(message.health);
+        else if (message.type === 'restore-snapshots' || message.type === 'restore') this.answer(message.id, message.result);
+        else if (message.type === 'restarted') {
+          const started = { url: message.url, port: message.port, setupRequired: message.setupRequired };
+          for (const listener of this.restartedListeners) listener(started);
+        }
       });
       child.once('exit', (code) => {
         if (this.child === child) this.child = null;
@@ -69,6 +90,14 @@ export class UtilityServerHost implements ServerHost {
 
   ownerRecoveryCode(): Promise<RecoveryCode | RecoveryRefusal | null> {
     return this.ask<RecoveryCode | RecoveryRefusal | null>((id) => ({ type: 'recovery-code', id }), null);
+  }
+
+  restoreSnapshots(input: RestoreRequest): Promise<BridgeResult<RestoreSnapshots>> {
+    return this.ask((id) => ({ type: 'restore-snapshots', id, input }), GONE);
+  }
+
+  startRestore(input: RestoreRequest): Promise<BridgeResult<BackupRun>> {
+    return this.ask((id) => ({ type: 'restore', id, input }), GONE);
   }
 
   stop(): Promise<void> {
@@ -100,6 +129,10 @@ export class UtilityServerHost implements ServerHost {
 
   onBackupHealth(listener: (health: BackupHealth) => void): void {
     this.backupListeners.push(listener);
+  }
+
+  onRestarted(listener: (started: ServerStarted) => void): void {
+    this.restartedListeners.push(listener);
   }
 
   /** One question to the server's process; `gone` when there is no process or it dies before answering. */

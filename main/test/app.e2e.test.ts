@@ -143,7 +143,7 @@ describe('the desktop app (compiled main/ on an Electron double)', { skip: missi
       script: `({ keys: Object.keys(window.hearthDesktop).sort(), frozen: Object.isFrozen(window.hearthDesktop), require: typeof window.require, ipc: typeof window.ipcRenderer })`,
     });
     assert.deepEqual(shape, {
-      keys: ['copyText', 'isDesktop', 'localSession', 'setup'],
+      keys: ['copyText', 'isDesktop', 'localSession', 'restore', 'restoreSnapshots', 'setup'],
       frozen: true,
       require: 'undefined',
       ipc: 'undefined',

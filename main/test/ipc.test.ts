@@ -14,6 +14,7 @@ function setup() {
   const ipcMain = { handle: (channel: string, fn: never) => handlers.set(channel, fn) } as unknown as IpcMain;
   const copied: string[] = [];
   const setups: unknown[] = [];
+  const restores: [string, unknown][] = [];
   let sessions = 0;
   registerIpc(ipcMain, () => ORIGIN, {
     localSession: async () => ++sessions,
@@ -22,16 +23,77 @@ function setup() {
       setups.push(input);
       return { ok: true };
     },
+    restoreSnapshots: async (input) => {
+      restores.push(['snapshots', input]);
+      return { ok: true };
+    },
+    restore: async (input) => {
+      restores.push(['restore', input]);
+      return { ok: true };
+    },
   });
   const mainFrame = { url: `${ORIGIN}/console` };
   const from = (frame: { url: string } | null, main = mainFrame) =>
     ({ senderFrame: frame, sender: { mainFrame: main } }) as unknown as IpcMainInvokeEvent;
   const invoke = (channel: string, event: IpcMainInvokeEvent, ...args: unknown[]) => handlers.get(channel)!(event, ...args);
-  return { handlers, copied, setups, mainFrame, from, invoke, sessions: () => sessions };
+  return { handlers, copied, setups, restores, mainFrame, from, invoke, sessions: () => sessions };
 }
 
-test('only the three named channels exist', () => {
-  assert.deepEqual([...setup().handlers.keys()].sort(), [IPC.copyText, IPC.localSession, IPC.setup].sort());
+test('only the five named channels exist', () => {
+  assert.deepEqual(
+    [...setup().handlers.keys()].sort(),
+    [IPC.copyText, IPC.localSession, IPC.setup, IPC.restoreSnapshots, IPC.restore].sort(),
+  );
+});
+
+test("a fresh install's restore takes one object, a folder {kind: 'folder', path} or a bucket {kind: 's3', endpoint, bucket, keys…}, with key? and snapshot_id?, of strings, from the server page only", async () => {
+  const s = setup();
+  await s.invoke(IPC.restoreSnapshots, s.from(s.mainFrame), { kind: 'folder', path: '/media/usb/backups', extra: 1 });
+  await s.invoke(IPC.restore, s.from(s.mainFrame), {
+    kind: 'folder',
+    path: '/media/usb/backups',
+    key: 'AGE-SECRET-KEY-1X',
+    snapshot_id: 's1',
+  });
+  const bucket = {
+    kind: 's3',
+    endpoint: 'https://s3.example.com',
+    bucket: 'family',
+    prefix: 'hearth',
+    access_key_id: 'AKID',
+    secret_access_key: 'secret',
+    key: 'AGE-SECRET-KEY-1X',
+  };
+  await s.invoke(IPC.restoreSnapshots, s.from(s.mainFrame), { ...bucket, extra: 1 });
+  assert.deepEqual(s.restores, [
+    ['snapshots', { kind: 'folder', path: '/media/usb/backups' }],
+    ['restore', { kind: 'folder', path: '/media/usb/backups', key: 'AGE-SECRET-KEY-1X', snapshot_id: 's1' }],
+    ['snapshots', bucket],
+  ]);
+  for (const channel of [IPC.restoreSnapshots, IPC.restore]) {
+    for (const bad of [
+      [],
+      [null],
+      ['/media/usb'],
+      [{ path: '/media/usb' }],
+      [{ kind: 's3', path: '/media/usb' }],
+      [{ kind: 's3', endpoint: 'https://s3.example.com', bucket: 'family', access_key_id: 'AKID' }],
+      [{ kind: 's3', endpoint: 'https://s3.example.com', bucket: 'family', access_key_id: 'AKID', secret_access_key: 5 }],
+      [{ kind: 'ftp', path: '/x' }],
+      [{ kind: 'folder', path: 5 }],
+      [{ kind: 'folder', path: '/x', key: {} }],
+      [{ kind: 'folder', path: '/x', snapshot_id: 'x'.repeat(101) }],
+      [{ kind: 'folder', path: 'x'.repeat(4097) }],
+      [{ kind: 'folder', path: '/x' }, 'extra'],
+    ]) {
+      assert.throws(() => s.invoke(channel, s.from(s.mainFrame), ...bad), /restore takes one object/, JSON.stringify(bad));
+    }
+    const elsewhere = { url: 'http://evil.example/' };
+    assert.throws(() => s.invoke(channel, s.from(elsewhere, elsewhere), { kind: 'folder', path: '/x' }), /not the server's page/);
+    const iframe = { url: `${ORIGIN}/framed` };
+    assert.throws(() => s.invoke(channel, s.from(iframe), { kind: 'folder', path: '/x' }), /not the server's page/);
+  }
+  assert.equal(s.restores.length, 3, 'nothing refused reached the server');
 });
 
 test('first-run setup takes one object of strings {username, password, server_name?}, from the server page only', async () => {

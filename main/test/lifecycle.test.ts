@@ -17,7 +17,9 @@ import type {
   PendingDevice,
   RecoveryCode,
   RecoveryRefusal,
+  RestoreRequest,
   ServerHost,
+  ServerStarted,
   SetupResult,
   TrayState,
 } from '../ports.ts';
@@ -71,6 +73,34 @@ class FakeServer implements ServerHost {
   backupHealth?: (h: BackupHealth) => void;
   onBackupHealth(l: (h: BackupHealth) => void) {
     this.backupHealth = l;
+  }
+  restores: [string, RestoreRequest][] = [];
+  async restoreSnapshots(input: RestoreRequest) {
+    this.restores.push(['snapshots', input]);
+    return { ok: true as const, value: { encrypted: false, items: [{ id: 'snap-1', at: NOW, files: 3, bytes: 300 }] } };
+  }
+  async startRestore(input: RestoreRequest) {
+    this.restores.push(['restore', input]);
+    return {
+      ok: true as const,
+      value: {
+        id: 'run-1',
+        destination_id: null,
+        kind: 'restore' as const,
+        state: 'running' as const,
+        started_at: NOW,
+        finished_at: null,
+        files: 0,
+        bytes: 0,
+        bytes_copied: 0,
+        problems: [],
+        snapshot_id: 'snap-1',
+      },
+    };
+  }
+  restarted?: (started: ServerStarted) => void;
+  onRestarted(l: (started: ServerStarted) => void) {
+    this.restarted = l;
   }
 }
 
@@ -254,6 +284,69 @@ describe('first-run setup in the window', () => {
     await new Promise((r) => setImmediate(r));
     assert.equal(w.trays.at(-1)!.awaitingSetup, true);
     assert.equal(w.trays.at(-1)!.phoneUrl, null);
+  });
+});
+
+describe('restore from a backup in the window', () => {
+  const source = { kind: 'folder' as const, path: '/media/usb/backups' };
+  const overdue: BackupHealth = {
+    state: 'overdue',
+    headline: 'No backup for 4 days',
+    reason: 'The backup folder /media/usb/backups is not there.',
+    destination_id: 'd1',
+    last_success_at: NOW - 4 * 86_400_000,
+  };
+
+  test("the window's restore goes to the server (the network's route is shut in the app) and its answers come back as they are", async () => {
+    const w = world();
+    w.server.setupRequired = true;
+    await w.desktop.start();
+    const found = await w.desktop.restoreSnapshots(source);
+    assert.equal(found.ok && found.value.items[0]!.id, 'snap-1');
+    const run = await w.desktop.startRestore({ ...source, snapshot_id: 'snap-1' });
+    assert.equal(run.ok && run.value.state, 'running');
+    assert.deepEqual(w.server.restores, [
+      ['snapshots', source],
+      ['restore', { ...source, snapshot_id: 'snap-1' }],
+    ]);
+    assert.equal(w.desktop.trayState().awaitingSetup, true, 'nothing changes until the server has started again on the restored data');
+  });
+
+  test('once the server has started again on the restored data, the tray shows the phone address and the window opens the restored Hearth afresh', async () => {
+    const w = world();
+    w.server.setupRequired = true;
+    await w.desktop.start();
+    assert.equal(w.trays.at(-1)!.awaitingSetup, true);
+    assert.equal(w.trays.at(-1)!.phoneUrl, null);
+    const shown = w.shown.length;
+    w.server.restarted!({ url: 'http://127.0.0.1:8420', port: 8420, setupRequired: false });
+    assert.equal(w.trays.at(-1)!.awaitingSetup, false);
+    assert.equal(w.trays.at(-1)!.phoneUrl, 'http://192.168.1.20:8420/');
+    assert.deepEqual(w.shown.slice(shown), ['/'], "the page of the fresh install's first screen is loaded again");
+    assert.equal(w.desktop.serverUrl(), 'http://127.0.0.1:8420');
+  });
+
+  test("after the restart main still hears the restored server: its backups' health badges the tray and notifies", async () => {
+    const w = world();
+    w.server.setupRequired = true;
+    await w.desktop.start();
+    w.server.restarted!({ url: 'http://127.0.0.1:8420', port: 8420, setupRequired: false });
+    w.server.backupHealth!(overdue);
+    assert.deepEqual(w.trays.at(-1)!.backupWarning, { headline: overdue.headline, reason: overdue.reason });
+    assert.equal(w.notes.length, 1);
+  });
+
+  test('a server that could not start again on the restored data ends its process: it is started again, and found set up', async () => {
+    const w = world();
+    w.server.setupRequired = true;
+    await w.desktop.start();
+    // The restore was made ready before the failed start: the next start puts it in place.
+    w.server.setupRequired = false;
+    w.server.crash!('exit code 1');
+    w.timers[0]!.run();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(w.trays.at(-1)!.awaitingSetup, false);
+    assert.equal(w.trays.at(-1)!.serverProblem, null);
   });
 });
 

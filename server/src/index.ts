@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { TokenResponse } from './contract/identity-responses.ts';
 import { resolveConfig, type ConfigInput, type ServerConfig } from './config.ts';
-import { EventBus } from './events/bus.ts';
+import { EventBus, type BusListener } from './events/bus.ts';
 import { createJobs, MAINTENANCE, Scheduler } from './jobs/index.ts';
 import { createApp } from './http/app.ts';
 import { answerParserErrors } from './http/parser-errors.ts';
@@ -26,7 +26,8 @@ import { WsGateway } from './ws/gateway.ts';
 import { HostAllowList } from './http/host-allow-list.ts';
 import { Listening, listenPlan } from './http/listening.ts';
 import type { SetupInput } from './services/identity/auth.ts';
-import type { BackupHealth } from './contract/backup-responses.ts';
+import type { BackupHealth, BackupRun, RestoreSnapshots } from './contract/backup-responses.ts';
+import { HOSTING_PROCESS, type RestoreSource } from './services/backup/restore.ts';
 import type { OwnerRecoveryCode } from './services/identity/owner-recovery.ts';
 import { PublicOrigin } from './services/server/public-origin.ts';
 
@@ -62,6 +63,23 @@ export interface RunningServer {
   ownerRecoveryCode(): OwnerRecoveryCode | null;
   /** Whether backups are overdue, for the desktop's tray (then the `backup.health` event says when it changes). */
   backupHealth(): BackupHealth;
+  /**
+   * A fresh install's restore from the process that started the server (the desktop app's
+   * window, through its bridge, where the network's POST /setup/restore is refused as POST
+   * /setup is): the snapshots of a backup folder, then the restore of one. No HTTP route reaches these.
+   */
+  restoreSnapshots(input: RestoreSource): Promise<RestoreSnapshots>;
+  startRestore(input: RestoreSource & { snapshot_id?: string | undefined }): Promise<BackupRun>;
+  /**
+   * Listens to the events of the server running now, and of each one a restore starts after it
+   * (`bus` is the current one's only: a listener on it is deaf after a restore). Answers the unsubscribe.
+   */
+  subscribe(listener: BusListener): () => void;
+  /**
+   * Called once the server has started again on restored data (null), or could not (the error:
+   * nothing serves then, and the host should start the process again, which opens the restore).
+   */
+  onRestarted(listener: (error: Error | null) => void): void;
   /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. Resolves when it is done. */
   runMaintenance(): Promise<void>;
   /** Resolves once the media queue is empty (tests, benchmarks). */
@@ -79,16 +97,25 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
   let current: RunningServer;
   let restarting: Promise<void> | null = null;
   let closing = false;
+  // Listeners of every server this handle speaks for, each with its unsubscribe from the current bus.
+  const listeners = new Map<BusListener, () => void>();
+  const restartedListeners: ((error: Error | null) => void)[] = [];
+  const restarted = (error: Error | null) => {
+    for (const listener of restartedListeners) listener(error);
+  };
   const restart = () => {
     restarting ??= (async () => {
       const port = current.port;
       await current.close();
       if (closing) return;
       current = await startOnce({ ...input, port }, restart);
+      for (const listener of listeners.keys()) listeners.set(listener, current.subscribe(listener));
+      restarted(null);
     })()
-      .catch((error: unknown) =>
-        createLogger(current.config.logLevel).error('could not start again after a restore', { error: String(error) }),
-      )
+      .catch((error: unknown) => {
+        createLogger(current.config.logLevel).error('could not start again after a restore', { error: String(error) });
+        restarted(error instanceof Error ? error : new Error(String(error)));
+      })
       .finally(() => {
         restarting = null;
       });
@@ -117,6 +144,18 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     setupOwner: (owner) => current.setupOwner(owner),
     ownerRecoveryCode: () => current.ownerRecoveryCode(),
     backupHealth: () => current.backupHealth(),
+    restoreSnapshots: (source) => current.restoreSnapshots(source),
+    startRestore: (source) => current.startRestore(source),
+    subscribe: (listener) => {
+      listeners.set(listener, current.subscribe(listener));
+      return () => {
+        listeners.get(listener)?.();
+        listeners.delete(listener);
+      };
+    },
+    onRestarted: (listener) => {
+      restartedListeners.push(listener);
+    },
     runMaintenance: () => current.runMaintenance(),
     mediaIdle: () => current.mediaIdle(),
     close: async () => {
@@ -292,6 +331,11 @@ async function startOn(
       }
     },
     backupHealth: () => services.backupHealth.current(),
+    restoreSnapshots: (source) => services.restore.snapshots(source, HOSTING_PROCESS),
+    startRestore: (source) => services.restore.start(source, HOSTING_PROCESS),
+    subscribe: (listener) => bus.subscribe(listener),
+    // One server never starts again by itself: the handle startServer answers does (above).
+    onRestarted: () => {},
     runMaintenance: () => scheduler.runNow(MAINTENANCE),
     mediaIdle: () => services.media.idle(),
     close: () =>

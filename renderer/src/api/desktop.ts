@@ -1,5 +1,5 @@
 import { ApiError, knownCode } from './error-messages.ts';
-import type { TokenResponse } from './types.ts';
+import type { Answer, TokenResponse } from './types.ts';
 
 /**
  * The desktop app's window (Electron) exposes this bridge from its preload, and only there:
@@ -13,7 +13,16 @@ export interface HearthDesktop {
   copyText(text: string): Promise<void>;
   /** First-run setup in the desktop window (its server takes no setup over the network). Older apps lack it. */
   setup?(input: { username: string; password: string; server_name?: string }): Promise<unknown>;
+  /** A fresh install's restore in the desktop window (its server takes none over the network). Older apps lack them. */
+  restoreSnapshots?(input: RestoreThroughDesktop): Promise<unknown>;
+  restore?(input: RestoreThroughDesktop & { snapshot_id?: string }): Promise<unknown>;
 }
+
+/** What the first screen's restore sends: a folder or a bucket, and the kit's key. */
+export type RestoreThroughDesktop = (
+  | { kind: 'folder'; path: string }
+  | { kind: 's3'; endpoint: string; region?: string; bucket: string; prefix?: string; access_key_id: string; secret_access_key: string }
+) & { key?: string };
 
 export function desktopBridge(): HearthDesktop | null {
   if (typeof window === 'undefined') return null;
@@ -31,6 +40,32 @@ export async function localOwnerTokens(): Promise<TokenResponse | null> {
   } catch {
     return null;
   }
+}
+
+type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; field?: string } };
+
+/** A bridge call's value, or the server's refusal as the API's would come. */
+async function throughBridge<T>(call: (() => Promise<unknown>) | null): Promise<T> {
+  if (!call) throw new ApiError(0, 'unknown', 'This is not the Hearth app.');
+  const result = (await call()) as BridgeResult<T>;
+  if (result.ok) return result.value;
+  throw new ApiError(400, knownCode(result.error.code), result.error.message, result.error.field);
+}
+
+/** Whether this window restores through the desktop app (its server refuses the network's restore). */
+export function restoresThroughDesktop(): boolean {
+  const bridge = desktopBridge();
+  return typeof bridge?.restoreSnapshots === 'function' && typeof bridge.restore === 'function';
+}
+
+export function restoreSnapshotsThroughDesktop(input: RestoreThroughDesktop): Promise<Answer<'/setup/restore/snapshots', 'post'>> {
+  const bridge = desktopBridge();
+  return throughBridge(bridge?.restoreSnapshots ? () => bridge.restoreSnapshots!(input) : null);
+}
+
+export function restoreThroughDesktop(input: RestoreThroughDesktop & { snapshot_id?: string }): Promise<Answer<'/setup/restore', 'post'>> {
+  const bridge = desktopBridge();
+  return throughBridge(bridge?.restore ? () => bridge.restore!(input) : null);
 }
 
 /** The owner's account made through the desktop app's bridge; the server's refusal comes back as the API's would. */

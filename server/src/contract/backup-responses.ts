@@ -86,10 +86,19 @@ export const BackupHealthResponse = z.object({
   last_success_at: z.number().int().nullable(),
 });
 
+/** Whether the owner kept the emergency kit of this server's backup key. */
+export const BackupKitStateResponse = z.object({
+  /** When the owner said they saved the kit (downloaded or printed) for the current key; null: never. */
+  saved_at: z.number().int().nullable(),
+  /** While an encrypted destination exists and the kit was never saved: the sentence that says so. */
+  reminder: z.string().nullable(),
+});
+
 export const BackupOverviewResponse = z.object({
   destinations: z.array(BackupDestinationResponse),
   running: BackupRunResponse.nullable(),
   health: BackupHealthResponse,
+  kit: BackupKitStateResponse,
 });
 
 export const BackupSnapshotResponse = z.object({ id: z.string(), at: z.number().int(), files: z.number().int(), bytes: z.number().int() });
@@ -167,4 +176,5 @@ export type SnapshotPerson = z.output<typeof SnapshotPersonResponse>;
 export type SnapshotPeople = z.output<typeof SnapshotPeopleResponse>;
 export type SnapshotNode = z.output<typeof SnapshotNodeResponse>;
 export type SnapshotNodes = z.output<typeof SnapshotNodesResponse>;
+export type BackupKitState = z.output<typeof BackupKitStateResponse>;
 export type RestoreSnapshots = z.output<typeof RestoreSnapshotsResponse>;

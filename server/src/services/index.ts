@@ -37,6 +37,7 @@ import type { StorageHealth } from './storage/storage-health.ts';
 import { ContentUpkeep } from './files/reconcile.ts';
 import { BackupService } from './backup/backups.ts';
 import { BackupHealthService } from './backup/backup-health.ts';
+import { EmergencyKitService } from './backup/emergency-kit.ts';
 import { RestoreService } from './backup/restore.ts';
 import { FamilyFirst } from './common/family-first.ts';
 import { ItemRestoreService } from './backup/restore-item.ts';
@@ -93,6 +94,8 @@ export interface Services {
   itemRestore: ItemRestoreService;
   /** Snapshot databases copied out for browsing: closed and removed when the server stops. */
   snapshotDbs: SnapshotDbCache;
+  /** Whether the owner kept the emergency kit, and the reminder until they do. */
+  backupKit: EmergencyKitService;
   /** A fresh install brought back from a backup (setup/restore). */
   restore: RestoreService;
 }
@@ -180,6 +183,7 @@ export function createServices(
     snapshotDbs,
     itemRestore: new ItemRestoreService(deps, snapshotFiles, backup, files, nodes, access, activity, content, storage),
     backupHealth: new BackupHealthService(deps),
+    backupKit: new EmergencyKitService(deps),
     restore,
   };
 }

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { data, publicApi } from '../../api/client.ts';
+import { restoreSnapshotsThroughDesktop, restoresThroughDesktop, restoreThroughDesktop } from '../../api/desktop.ts';
 import { ApiError } from '../../api/error-messages.ts';
 import { statusQuery } from '../../api/queries.ts';
 import type { Answer } from '../../api/types.ts';
@@ -49,7 +50,10 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
     setError(null);
     setBusy(true);
     try {
-      const found = await data(publicApi.POST('/setup/restore/snapshots', { body: source() }));
+      // In the desktop window through the app (its server takes no restore from the network), as setup is.
+      const found = restoresThroughDesktop()
+        ? await restoreSnapshotsThroughDesktop(source())
+        : await data(publicApi.POST('/setup/restore/snapshots', { body: source() }));
       if (found.items.length === 0)
         setError({ field: kind === 's3' ? 'prefix' : 'path', message: 'This backup holds no finished snapshot.' });
       else {
@@ -68,7 +72,9 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
     setError(null);
     setBusy(true);
     try {
-      await data(publicApi.POST('/setup/restore', { body: { ...source(), ...(chosen && { snapshot_id: chosen }) } }));
+      const body = { ...source(), ...(chosen && { snapshot_id: chosen }) };
+      if (restoresThroughDesktop()) await restoreThroughDesktop(body);
+      else await data(publicApi.POST('/setup/restore', { body }));
       setStarted(true);
     } catch (caught) {
       fail(caught);

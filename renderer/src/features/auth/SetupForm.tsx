@@ -13,7 +13,8 @@ import { AuthCard } from './AuthCard.tsx';
 import { statusQuery } from '../../api/queries.ts';
 import { deviceDescription } from './deviceDescription.ts';
 
-const WELCOME = '/console/welcome';
+/** First run goes on to the step that offers backups (it can be skipped), then to connecting phones. */
+const FIRST_STEP = '/console/first-backup';
 
 /**
  * A fresh server: the owner creates their account. In the desktop app's window through its
@@ -46,7 +47,7 @@ export function SetupForm({
   const checks = useAccountChecks({ username, password, server_name: name });
 
   useEffect(() => {
-    if (!done || location.pathname !== WELCOME) return;
+    if (!done || location.pathname !== FIRST_STEP) return;
     session.adopt(done);
     void queryClient.invalidateQueries({ queryKey: statusQuery.queryKey });
   }, [done, location.pathname, queryClient]);
@@ -65,10 +66,10 @@ export function SetupForm({
               body: { ...account, ...deviceDescription(), ...(codeRequired && { setup_code: setupCode.trim() }) },
             }),
           );
-      // First run goes on to connecting the family's phones (the owner's console): the
+      // First run goes on in the owner's console (a backup, then the family's phones): the
       // session starts once the router is there, so the signed-in routes open on that page.
       setDone(tokens);
-      navigate(WELCOME, { replace: true });
+      navigate(FIRST_STEP, { replace: true });
     } catch (caught) {
       setError(checks.place(caught));
     } finally {

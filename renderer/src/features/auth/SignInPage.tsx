@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { desktopBridge } from '../../api/desktop.ts';
+import { desktopBridge, restoresThroughDesktop } from '../../api/desktop.ts';
 import { statusQuery } from '../../api/queries.ts';
 import type { Answer } from '../../api/types.ts';
 import { session } from '../../api/session.ts';
@@ -30,7 +30,10 @@ export function SignInPage({ reason }: { reason: string | null }) {
   return <SignInFlow serverName={status.data?.name ?? 'Hearth'} reason={reason} unreachable={status.isError} />;
 }
 
-/** A fresh server: set it up, or restore it from a backup (not in the desktop app's window yet: its setup goes through the app). */
+/**
+ * A fresh server: set it up, or restore it from a backup. In the desktop app's window both go
+ * through the app's bridge; a browser on a desktop app's server is told to use the app.
+ */
 function FirstScreen({ status }: { status: Answer<'/status', 'get'> }) {
   const [restoring, setRestoring] = useState(false);
   if (status.restoring) return <RestoreProgress />;
@@ -40,7 +43,11 @@ function FirstScreen({ status }: { status: Answer<'/status', 'get'> }) {
       serverName={status.name}
       codeRequired={status.setup_code_required}
       inDesktopApp={status.setup_in_desktop_app}
-      onRestore={status.setup_in_desktop_app || desktopBridge()?.setup !== undefined ? undefined : () => setRestoring(true)}
+      onRestore={
+        restoresThroughDesktop() || (!status.setup_in_desktop_app && desktopBridge()?.setup === undefined)
+          ? () => setRestoring(true)
+          : undefined
+      }
     />
   );
 }

@@ -1,6 +1,7 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { useSession } from '../../api/useSession.ts';
 import { BackupsPage } from './backups/BackupsPage.tsx';
+import { FirstBackupPage } from './backups/FirstBackupPage.tsx';
 import { DevicesPage } from './devices/DevicesPage.tsx';
 import { OnlyOwnerPage } from './OnlyOwnerPage.tsx';
 import { PeoplePage } from './people/PeoplePage.tsx';
@@ -17,6 +18,7 @@ export function ConsolePages() {
   return (
     <Routes>
       <Route index element={<Navigate to="devices" replace />} />
+      <Route path="first-backup" element={<FirstBackupPage />} />
       <Route path="welcome" element={<ConnectPage welcome />} />
       <Route path="connect" element={<ConnectPage />} />
       <Route path="devices" element={<DevicesPage />} />

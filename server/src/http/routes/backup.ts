@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   BackupDestinationResponse,
   BackupKitResponse,
+  BackupKitStateResponse,
   BackupOverviewResponse,
   BackupRetention,
   BackupRunResponse,
@@ -128,7 +129,11 @@ export const backupRoutes: readonly AnyRoute[] = [
       'Backup destinations, each with its schedule, retention, last run and next run; the run under way; whether backups are overdue',
     auth: 'admin',
     responses: ok('Destinations and the run under way', BackupOverviewResponse),
-    handler: ({ services, actor }) => ({ ...services.backup.overview(actor), health: services.backupHealth.forOwner(actor) }),
+    handler: async ({ services, actor }) => ({
+      ...services.backup.overview(actor),
+      health: services.backupHealth.forOwner(actor),
+      kit: await services.backupKit.state(actor),
+    }),
   }),
   route({
     method: 'POST',
@@ -252,6 +257,16 @@ export const backupRoutes: readonly AnyRoute[] = [
   }),
   route({
     method: 'POST',
+    path: '/admin/backup/kit/saved',
+    tag: 'backup',
+    summary:
+      'The owner says the emergency kit is kept (downloaded or printed): the reminder on the Backups page ends. Fetching the kit is no proof of keeping it',
+    auth: 'admin',
+    responses: ok('Whether the kit is kept', BackupKitStateResponse),
+    handler: ({ services, actor }) => services.backupKit.markSaved(actor),
+  }),
+  route({
+    method: 'POST',
     path: '/setup/restore/snapshots',
     tag: 'backup',
     summary:
@@ -280,11 +295,12 @@ export const backupRoutes: readonly AnyRoute[] = [
     method: 'GET',
     path: '/setup/restore',
     tag: 'backup',
-    summary: 'Fresh install only: the restore under way, or why it failed (409 already_set_up once the restored server is up)',
+    summary:
+      'Fresh install only: the restore under way, or why it failed (409 already_set_up once the restored server is up). Only this PC hears the whole run; another caller gets its progress, and a failure said without the folder or the snapshot',
     auth: 'none',
     responses: ok('The restore run', BackupRunResponse),
     errors: ['already_set_up'],
-    handler: ({ services }) => services.restore.last(),
+    handler: ({ services, client }) => services.restore.last(client),
   }),
   route({
     method: 'GET',

@@ -95,8 +95,8 @@ export class BackupService {
     }
   }
 
-  /** Without `health`: BackupHealthService decides that (the route adds it). */
-  overview(actor: Actor): Omit<BackupOverview, 'health'> {
+  /** Without `health` and `kit`: BackupHealthService and EmergencyKitService decide those (the route adds them). */
+  overview(actor: Actor): Omit<BackupOverview, 'health' | 'kit'> {
     requireAdmin(actor);
     return {
       destinations: this.deps.store.backup.all().map((row) => this.toDto(row)),

@@ -27,6 +27,13 @@ import { newId } from '../common/secrets.ts';
 import type { SetupGate } from '../identity/setup-gate.ts';
 import { checkedS3Place, s3Address, type S3Input } from './s3-destination.ts';
 
+/**
+ * The process that started the server (the desktop app's window, through its bridge): it proved
+ * itself by starting the server, as for setupOwner. No HTTP request can be this caller.
+ */
+export const HOSTING_PROCESS = 'hosting-process' as const;
+type Caller = ClientInfo | typeof HOSTING_PROCESS;
+
 export type RestoreSource = ({ kind: 'folder'; path: string } | S3Input) & {
   key?: string | undefined;
   setup_code?: string | undefined;
@@ -45,7 +52,8 @@ export type RestoreSource = ({ kind: 'folder'; path: string } | S3Input) & {
  * owner can move files to a drive afterwards.
  */
 export class RestoreService {
-  private current: { run: BackupRun; abort: AbortController } | null = null;
+  /** `unprovenError`: the run's failure said without the backup folder's path, for callers who proved nothing. */
+  private current: { run: BackupRun; abort: AbortController; unprovenError?: string } | null = null;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -58,14 +66,14 @@ export class RestoreService {
     return this.current?.run.state === 'running' || this.gate.heldForRestore;
   }
 
-  async snapshots(input: RestoreSource, client: ClientInfo): Promise<RestoreSnapshots> {
+  async snapshots(input: RestoreSource, client: Caller): Promise<RestoreSnapshots> {
     await this.admit(input, client);
     const { archive } = await this.open(input);
     const items = (await archive.snapshots()).reverse();
     return { encrypted: archive.encrypted, items };
   }
 
-  async start(input: RestoreSource & { snapshot_id?: string | undefined }, client: ClientInfo): Promise<BackupRun> {
+  async start(input: RestoreSource & { snapshot_id?: string | undefined }, client: Caller): Promise<BackupRun> {
     await this.admit(input, client);
     if (this.restoring) throw new AppError('restore_running');
     const { archive, key, place } = await this.open(input);
@@ -94,11 +102,26 @@ export class RestoreService {
     return { ...run };
   }
 
-  /** The restore under way or the last one of this fresh install; 404 when there was none. */
-  last(): BackupRun {
+  /**
+   * The restore under way or the last one of this fresh install; 404 when there was none.
+   *
+   * Anyone on the network may poll it (a phone that started the restore with the setup code
+   * has no session to prove itself with, and the desktop window's page none either), so only
+   * this PC (the headless door that needs no code) hears everything. Any other caller gets the
+   * progress (state, counts, times) and a failure said without the backup folder's path or
+   * what the disk answered: a neighbour on the Wi-Fi learns that a restore runs, not where from.
+   */
+  last(client: ClientInfo): BackupRun {
     if (this.deps.store.users.count() > 0) throw new AppError('already_set_up');
     if (!this.current) throw new AppError('not_found');
-    return { ...this.current.run, problems: [...this.current.run.problems] };
+    const { run, unprovenError } = this.current;
+    if (this.gate.door(client) === 'open') return { ...run, problems: [...run.problems] };
+    return {
+      ...run,
+      problems: [],
+      snapshot_id: null,
+      ...(run.error !== undefined && { error: unprovenError ?? 'The restore did not finish. Nothing was restored.' }),
+    };
   }
 
   /** The server is stopping: a restore under way stops, and its half-built copy is thrown away. */
@@ -106,8 +129,12 @@ export class RestoreService {
     this.current?.abort.abort();
   }
 
-  private async admit(input: RestoreSource, client: ClientInfo): Promise<void> {
+  private async admit(input: RestoreSource, client: Caller): Promise<void> {
     if (this.deps.store.users.count() > 0) throw new AppError('already_set_up');
+    if (client === HOSTING_PROCESS) {
+      if (this.gate.heldForRestore) throw new AppError('restore_running');
+      return;
+    }
     await this.gate.admit(client, input.setup_code);
   }
 
@@ -200,6 +227,7 @@ export class RestoreService {
       run.state = 'failed';
       run.finished_at = this.deps.now();
       run.error = restoreFailureInWords(error, archive.destination);
+      if (this.current?.run === run) this.current.unprovenError = restoreFailureInWords(error, null);
       if (!(error instanceof DamagedInBackup)) this.deps.log.warn('restore failed', { error: String(error) });
       try {
         discardRestore(dataDir);
@@ -277,7 +305,8 @@ function keepBucketKeys(file: string, staging: string, place: S3Place, engine: S
   for (const id of ids) secrets.set(id, place.secret_access_key);
 }
 
-function restoreFailureInWords(error: unknown, folder: string): string {
+/** Why a restore failed; with `folder` null, said without the folder's path or the system's own message. */
+function restoreFailureInWords(error: unknown, folder: string | null): string {
   if (error instanceof DamagedInBackup)
     return `The backup is damaged: ${error.file} does not match its SHA-256. Nothing was restored; try an older snapshot.`;
   if (error instanceof ArchiveFileDamaged)
@@ -286,8 +315,9 @@ function restoreFailureInWords(error: unknown, folder: string): string {
   if (error instanceof ArchiveUnreachable)
     return error.reason === 'full'
       ? "This PC's disk is full: the backup does not fit. Nothing was restored."
-      : `The backup folder ${folder} could not be read to the end. Is its drive connected? Nothing was restored.`;
+      : `The backup folder${folder === null ? '' : ` ${folder}`} could not be read to the end. Is its drive connected? Nothing was restored.`;
   if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return "This PC's disk is full: the backup does not fit. Nothing was restored.";
   if ((error as Error).name === 'AbortError') return 'The server stopped before the restore finished. Nothing was restored.';
+  if (folder === null) return 'The restore stopped on an error. Nothing was restored.';
   return `The restore stopped: ${(error as Error).message}. Nothing was restored.`;
 }

@@ -7,18 +7,30 @@ import { Field } from '../../../ui/Field.tsx';
 import { Notice } from '../../../ui/Notice.tsx';
 import { BUCKET_FIELDS, bucketBody, bucketComplete, EMPTY_BUCKET, S3BucketFields, type S3Bucket } from '../../../ui/S3BucketFields.tsx';
 import { consoleKeys } from '../keys.ts';
+import type { Destination } from './queries.ts';
 
 /**
  * A folder on another drive, or an off-site S3 bucket, becomes a backup destination; the
  * server's reason in words when it cannot (on the field it names, for a bucket).
  */
-export function AddDestinationForm({ onDone }: { onDone: (added: { encrypted: boolean } | null) => void }) {
+export function AddDestinationForm({
+  onDone,
+  initialPath = '',
+  encryptAtFirst = false,
+  cancelLabel = 'Cancel',
+}: {
+  onDone: (added: Destination | null) => void;
+  /** The folder already filled in (a drive picked from a list). */
+  initialPath?: string;
+  encryptAtFirst?: boolean;
+  cancelLabel?: string;
+}) {
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<'folder' | 's3'>('folder');
   const [bucket, setBucket] = useState<S3Bucket>(EMPTY_BUCKET);
-  const [path, setPath] = useState('');
+  const [path, setPath] = useState(initialPath);
   const [name, setName] = useState('');
-  const [encrypt, setEncrypt] = useState(false);
+  const [encrypt, setEncrypt] = useState(encryptAtFirst);
   const add = useMutation({
     mutationFn: () =>
       data(
@@ -31,7 +43,7 @@ export function AddDestinationForm({ onDone }: { onDone: (added: { encrypted: bo
       ),
     onSuccess: (added) => {
       void queryClient.invalidateQueries({ queryKey: consoleKeys.backups });
-      onDone({ encrypted: added.encrypted });
+      onDone(added);
     },
   });
   // The server says which folder rule was broken ("inside the Hearth data folder..."): more use than a general sentence.
@@ -125,7 +137,7 @@ export function AddDestinationForm({ onDone }: { onDone: (added: { encrypted: bo
           {kind === 's3' ? (add.isPending ? 'Checking the bucket…' : 'Add bucket') : 'Add folder'}
         </Button>
         <Button variant="quiet" onClick={() => onDone(null)}>
-          Cancel
+          {cancelLabel}
         </Button>
       </div>
     </form>

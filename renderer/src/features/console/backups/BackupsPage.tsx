@@ -34,6 +34,14 @@ export function BackupsPage() {
         </h2>
         {backups.isPending && <Spinner label="Loading backups" />}
         {backups.isError && <Notice tone="error">{backups.error.message}</Notice>}
+        {backups.data?.kit.reminder && (
+          <Notice tone="error">
+            <span>{backups.data.kit.reminder}</span>{' '}
+            <Button variant="primary" onClick={() => setKit('asked')}>
+              Open the emergency kit
+            </Button>
+          </Notice>
+        )}
         {adding && (
           <AddDestinationForm
             onDone={(added) => {
