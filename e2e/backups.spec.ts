@@ -13,6 +13,10 @@ import { captureScreen } from './support/screens.ts';
 test('the owner adds a backup folder, backs up, sees the snapshot and a successful check', async ({ page, hearth, owner }, testInfo) => {
   test.setTimeout(120_000);
   const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-backup-')));
+  // The worker's server is shared: start from no destination, whatever an earlier spec left.
+  for (const left of (await hearth.api.ok('GET', '/admin/backup', owner.access)).destinations) {
+    await hearth.api.ok('DELETE', `/admin/backup/destinations/${left.id}`, owner.access);
+  }
   try {
     await uploadAs(hearth.api, owner, 'beach.jpg', Buffer.alloc(200_000, 7));
     await uploadAs(hearth.api, owner, 'letter.txt', Buffer.from('Dear family'));

@@ -263,6 +263,7 @@ export const backupRoutes: readonly AnyRoute[] = [
       'The owner says the emergency kit is kept (downloaded or printed): the reminder on the Backups page ends. Fetching the kit is no proof of keeping it',
     auth: 'admin',
     responses: ok('Whether the kit is kept', BackupKitStateResponse),
+    errors: ['not_found'],
     handler: ({ services, actor }) => services.backupKit.markSaved(actor),
   }),
   route({
