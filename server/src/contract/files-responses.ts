@@ -72,6 +72,23 @@ export const GalleryMonths = z.object({
 });
 export type GalleryMonths = z.output<typeof GalleryMonths>;
 
+export const HashCheckResponse = z.object({
+  items: z
+    .array(
+      z.object({
+        hash: z.string().describe('As asked'),
+        state: z
+          .enum(['present', 'deleted', 'absent'])
+          .describe(
+            "present: a file of the caller's, not in the trash, has this content now; deleted: none does, and one that had it was moved to the trash or deleted for good (a remembered delete); absent: neither",
+          ),
+        node_id: z.string().optional().describe('With present: one such file (the oldest)'),
+      }),
+    )
+    .describe('One per hash asked, in the order asked (a hash asked twice is answered twice)'),
+});
+export type HashCheckResponse = z.output<typeof HashCheckResponse>;
+
 export const TrashPage = pageOf(Node).extend({ retention_days: z.number().int() });
 export type TrashPage = z.output<typeof TrashPage>;
 

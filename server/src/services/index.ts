@@ -14,6 +14,7 @@ import { FileService } from './files/files.ts';
 import { IdempotencyService } from './common/idempotency.ts';
 import { ListingService } from './files/listing.ts';
 import { GalleryService } from './files/gallery.ts';
+import { ContentCheckService } from './files/content-check.ts';
 import { NodeService } from './files/nodes.ts';
 import { UploadService } from './files/uploads.ts';
 import type { ContentStores } from '../store/content-stores.ts';
@@ -65,6 +66,8 @@ export interface Services {
   nodes: NodeService;
   listing: ListingService;
   gallery: GalleryService;
+  /** Which contents an account holds, and which it deleted on purpose (phone backups). */
+  contentCheck: ContentCheckService;
   files: FileService;
   /** Tokens for one node's URLs (download, thumbnail, preview). */
   nodeAccess: NodeAccessService;
@@ -155,6 +158,7 @@ export function createServices(
     nodeAccess: new NodeAccessService(deps, access, sessions),
     listing,
     gallery: new GalleryService(deps),
+    contentCheck: new ContentCheckService(deps),
     sharing: new SharingService(deps, access, keys.link),
     publicShares: new PublicShareService(deps, files, listing, keys.link),
     libraries,

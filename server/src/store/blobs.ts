@@ -114,9 +114,10 @@ export class BlobStore {
     name: string,
     offset: number,
     source: Readable,
-    options: { limit: number | null; digest?: string | undefined; onProgress?: (written: number) => void },
-  ): Promise<{ written: number; digest: Buffer | null; error: Error | null; overflow: boolean }> {
+    options: { limit: number | null; digest?: string | undefined; sha256?: boolean; onProgress?: (written: number) => void },
+  ): Promise<{ written: number; digest: Buffer | null; sha256: Buffer | null; error: Error | null; overflow: boolean }> {
     const hash = options.digest ? crypto.createHash(options.digest) : null;
+    const sha256 = options.sha256 ? (options.digest === 'sha256' ? hash : crypto.createHash('sha256')) : null;
     let written = 0;
     let overflow = false;
     // Not fs.createWriteStream: see PositionedFileWriter (a full disk would misplace bytes).
@@ -130,6 +131,7 @@ export class BlobStore {
         }
         written += chunk.length;
         hash?.update(chunk);
+        if (sha256 !== hash) sha256?.update(chunk);
         options.onProgress?.(written);
         callback(null, chunk);
       },
@@ -150,7 +152,19 @@ export class BlobStore {
     await syncFile(this.tempPathOf(name));
     if (offset === 0) await syncFolder(path.join(this.root, 'tmp'));
     const size = (await fs.stat(this.tempPathOf(name))).size;
-    return { written: Math.max(0, size - offset), digest: error ? null : (hash?.digest() ?? null), error, overflow };
+    const digest = error ? null : (hash?.digest() ?? null);
+    const contentSha256 = error ? null : sha256 === hash ? digest : (sha256?.digest() ?? null);
+    return { written: Math.max(0, size - offset), digest, sha256: contentSha256, error, overflow };
+  }
+
+  /** The SHA-256 (hex) of a whole temp file. */
+  sha256OfTemp(name: string): Promise<string> {
+    return sha256OfFile(this.tempPathOf(name));
+  }
+
+  /** The SHA-256 (hex) of a whole blob. */
+  sha256Of(blob: string): Promise<string> {
+    return sha256OfFile(this.pathOf(blob));
   }
 
   /** The first bytes of a temp file, to tell what it is. */
@@ -203,4 +217,10 @@ async function readHead(file: string, bytes: number): Promise<Buffer> {
   } finally {
     await handle.close();
   }
+}
+
+async function sha256OfFile(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  await pipeline(createReadStream(file, { highWaterMark: 1024 * 1024 }), hash);
+  return hash.digest('hex');
 }

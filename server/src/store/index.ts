@@ -16,6 +16,7 @@ import { GalleryRepo } from './gallery.repo.ts';
 import { OwnerRepo } from './owner.repo.ts';
 import { GarbageRepo } from './garbage.repo.ts';
 import { BackupRepo } from './backup.repo.ts';
+import { ContentIndexRepo } from './content-index.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -40,6 +41,7 @@ export interface Store {
   owner: OwnerRepo;
   garbage: GarbageRepo;
   backup: BackupRepo;
+  contentIndex: ContentIndexRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -67,6 +69,7 @@ export function createStore(db: Db): Store {
     owner: new OwnerRepo(db),
     garbage: new GarbageRepo(db),
     backup: new BackupRepo(db),
+    contentIndex: new ContentIndexRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

@@ -48,6 +48,17 @@ export const accountRoutes: readonly AnyRoute[] = [
     },
   }),
   route({
+    method: 'DELETE',
+    path: '/me/remembered-deletes',
+    tag: 'account',
+    summary: 'Forget the photos and files deleted on purpose: the next phone backup sends them again',
+    auth: 'user',
+    responses: none,
+    handler: ({ services, actor }) => {
+      services.contentCheck.forgetDeletes(actor);
+    },
+  }),
+  route({
     method: 'POST',
     path: '/auth/logout',
     tag: 'account',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   Activity,
   GalleryMonths,
+  HashCheckResponse,
   Node,
   NodeAccessTokenResponse,
   NodeColor,
@@ -46,6 +47,12 @@ const DownloadQuery = z.object({
     .describe("For elements that cannot send headers: a token from POST /nodes/{id}/access-token for this node (never the session's own)"),
 });
 
+const CheckHashesBody = z.object({
+  // Checked by the service, which answers each mistake with its own code and field.
+  algorithm: z.string().max(32).describe('"sha256", the only one'),
+  hashes: z.array(z.string().max(128)).describe('1 to 1,000 SHA-256s, each 64 lowercase hex characters: the whole content of a file'),
+});
+
 const VersionParams = z.object({ id: z.string().min(1).max(100), vid: z.string().min(1).max(100) });
 
 /** Files and folders: listing, the gallery's months, changing them, the trash, versions and activity. */
@@ -70,6 +77,18 @@ export const nodeRoutes: readonly AnyRoute[] = [
     auth: 'user',
     responses: ok('Months', GalleryMonths),
     handler: ({ services, actor }) => services.gallery.months(actor),
+  }),
+  route({
+    method: 'POST',
+    path: '/nodes/check-hashes',
+    tag: 'nodes',
+    summary:
+      "Which of these contents the caller already has (present, with a file), deleted on purpose (deleted: in the trash or deleted for good, and not present) or not (absent): a phone backup sends only the absent ones. The caller's own files only",
+    auth: 'user',
+    body: CheckHashesBody,
+    responses: ok('One answer per hash, in the order asked', HashCheckResponse),
+    errors: ['hash_algorithm_unsupported', 'hash_count_out_of_range', 'invalid_hash'],
+    handler: ({ services, actor, body }) => services.contentCheck.check(actor, body),
   }),
   route({
     method: 'POST',

@@ -127,6 +127,7 @@ export class NodeService {
     if (node.in_trash) throw new AppError('in_trash');
     this.deps.store.transaction(() => {
       this.deps.store.nodes.trash(node.id, this.deps.now());
+      this.deps.store.contentIndex.rememberDeletes(node.id, this.deps.now());
       this.activity.record(node.owner_id, actor.userId, 'node.trashed', node.id, { name: node.name });
     });
     const dto = this.read(actor, node.id);
@@ -148,6 +149,8 @@ export class NodeService {
       const name = this.freeName(containerOf(node.owner_id, parentId), node.name, node.type === 'file');
       store.nodes.update(node.id, { ...nameColumns(name), parent_id: parentId, updated_at: this.deps.now() });
       store.nodes.restore(node.id);
+      // A change of mind: the next phone backup may send these again once they are gone.
+      store.contentIndex.forgetDeletesOf(node.id);
       this.activity.record(node.owner_id, actor.userId, 'node.restored', node.id, { name });
     });
     return this.publish('node.restored', actor, node.id);
@@ -175,6 +178,8 @@ export class NodeService {
       const freed = store.versions.ofSubtree(node.id);
       for (const version of freed) store.garbage.add(version.library_id, version.blob, 'deleted', this.deps.now());
       store.users.addUsage(node.owner_id, -freed.reduce((sum, v) => sum + v.size, 0));
+      // Deleted for good without passing through the trash (or its expiry): remembered all the same.
+      store.contentIndex.rememberDeletes(node.id, this.deps.now());
       store.nodes.remove(node.id);
       this.activity.record(node.owner_id, actor?.userId ?? null, 'node.deleted', node.id, { name: node.name });
       return freed;

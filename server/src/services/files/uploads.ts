@@ -316,7 +316,7 @@ export class UploadService {
     }
     if (upload.blob !== null) {
       if (await blobs.exists(upload.blob)) {
-        this.finish(upload, upload.blob, null, await blobs.headOf(upload.blob));
+        this.finish(upload, upload.blob, await blobs.sha256Of(upload.blob), await blobs.headOf(upload.blob));
         return;
       }
       const size = await blobs.tempSize(tempName(upload.id));
@@ -347,7 +347,7 @@ export class UploadService {
       await this.recheckAccess(upload);
       const blobs = this.content.of(upload.library_id);
       if (await blobs.exists(upload.blob)) {
-        this.finish(upload, upload.blob, null, await blobs.headOf(upload.blob));
+        this.finish(upload, upload.blob, await blobs.sha256Of(upload.blob), await blobs.headOf(upload.blob));
       } else if ((await blobs.tempSize(tempName(upload.id))) === upload.length) {
         await this.complete(upload, null);
       } else {
@@ -433,6 +433,9 @@ export class UploadService {
         .writeTemp(tempName(upload.id), current, body, {
           limit,
           digest: input.checksum?.algorithm,
+          // A request from the first byte is usually the whole file (the web app sends one): its
+          // SHA-256 comes with the write, and completion need not read the file again.
+          sha256: current === 0,
           onProgress: (written) => progress(current + written),
         })
         .finally(writing);
@@ -452,7 +455,7 @@ export class UploadService {
     input: AppendInput,
     length: number | null,
     current: number,
-    result: { written: number; digest: Buffer | null; error: Error | null },
+    result: { written: number; digest: Buffer | null; sha256: Buffer | null; error: Error | null },
     progress: (offset: number) => void,
   ): Promise<AppendResult> {
     const blobs = this.content.of(upload.library_id);
@@ -477,12 +480,17 @@ export class UploadService {
     progress(offset);
     if (fault) throw this.storage.refusal(fault);
     const complete = length !== null && offset === length;
-    const node = complete ? await this.complete({ ...upload, length }, input.checksum) : null;
+    const wholeSha256 = current === 0 && result.sha256 ? result.sha256.toString('hex') : null;
+    const node = complete ? await this.complete({ ...upload, length }, wholeSha256) : null;
     return { offset, expiresAt, node };
   }
 
-  /** Every byte is there: check the quota again, move the file into place, make the node. */
-  private async complete(upload: UploadRow, checksum: AppendInput['checksum'] | null): Promise<Node> {
+  /**
+   * Every byte is there: check the quota again, move the file into place, make the node.
+   * `sha256`: of the whole file when the bytes were hashed as they arrived; otherwise (an
+   * upload sent in several requests, or resumed) it is read from the file here.
+   */
+  private async complete(upload: UploadRow, sha256: string | null): Promise<Node> {
     const blobs = this.content.of(upload.library_id);
     // Access may have gone while the bytes arrived (or before a completing HEAD).
     await this.recheckAccess(upload);
@@ -496,18 +504,19 @@ export class UploadService {
       throw error;
     }
     try {
+      const contentSha256 = sha256 ?? (await blobs.sha256OfTemp(tempName(upload.id)));
       const blob = newId();
       // Recorded before the move: if the server dies after it, startup finishes the job.
       this.deps.store.uploads.setBlob(upload.id, blob);
       const head = await blobs.headOfTemp(tempName(upload.id));
       await blobs.commitTemp(tempName(upload.id), blob);
-      return this.finish(upload, blob, checksum?.algorithm === 'sha256' ? checksum.digest.toString('hex') : null, head);
+      return this.finish(upload, blob, contentSha256, head);
     } finally {
       release();
     }
   }
 
-  private finish(upload: UploadRow, blob: string, sha256: string | null, head: Buffer): Node {
+  private finish(upload: UploadRow, blob: string, sha256: string, head: Buffer): Node {
     const node = this.deps.store.transaction(() => {
       const dto = this.files.completeContent({
         uploaderId: upload.user_id,
