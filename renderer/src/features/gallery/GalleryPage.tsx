@@ -7,6 +7,7 @@ import { Button, IconButton } from '../../ui/Button.tsx';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { BackUpButtons, BackupCard, BackupStatus } from '../phone-backup/index.ts';
 import { ShareDialog } from '../share/index.ts';
 import { UploadButton } from '../upload/index.ts';
 import { GalleryViewer } from './GalleryViewer.tsx';
@@ -118,7 +119,15 @@ export function GalleryPage() {
             </Button>
           )}
           {total > 0 && <UploadButton parentId={null} />}
+          <BackUpButtons />
         </div>
+      )}
+
+      {!selection.active && (
+        <>
+          <BackupStatus />
+          <BackupCard />
+        </>
       )}
 
       {months.isPending && <Spinner label="Loading photos" />}

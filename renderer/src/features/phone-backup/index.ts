@@ -1,0 +1,1 @@
+export { BackUpButtons, BackupCard, BackupStatus } from './BackUpPhone.tsx';

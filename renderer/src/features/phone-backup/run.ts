@@ -1,0 +1,86 @@
+import { useSyncExternalStore } from 'react';
+import { uploadQueue } from '../upload/index.ts';
+import { planBackup, type BackupPlan } from './check.ts';
+import { thisDeviceName } from './device-name.ts';
+import { deviceBackupFolder } from './folder.ts';
+import { openHashCache } from './hash-cache.ts';
+import { hashFiles, workerHashers } from './hashing.ts';
+
+export type BackupRun =
+  | { phase: 'idle' }
+  | { phase: 'looking'; done: number; total: number }
+  | { phase: 'decided'; plan: BackupPlan; device: string; folderId: string | null; deletedSent: boolean }
+  | { phase: 'failed'; message: string };
+
+const DONE_KEY = 'hearth.phone-backup.done';
+
+/**
+ * One backup of this device at a time: the chosen files are hashed (or read from the cache),
+ * the server says which it has, and only the new ones go to the upload queue, into
+ * Phone backup/<device>/. The run outlives the Photos page, so it lives here.
+ */
+class PhoneBackup {
+  private run: BackupRun = { phase: 'idle' };
+  private readonly listeners = new Set<() => void>();
+  private readonly cache = openHashCache();
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  state = (): BackupRun => this.run;
+
+  /** Whether this browser has backed up before (the phone's card is offered until it has). */
+  hasRun(): boolean {
+    return localStorage.getItem(DONE_KEY) !== null;
+  }
+
+  async start(files: File[]): Promise<void> {
+    if (this.run.phase === 'looking' || files.length === 0) return;
+    this.set({ phase: 'looking', done: 0, total: files.length });
+    const hashers = workerHashers();
+    try {
+      const device = thisDeviceName();
+      const hashes = await hashFiles(files, {
+        cache: this.cache,
+        hashOne: hashers.hashOne,
+        parallel: hashers.parallel,
+        onProgress: ({ done, total }) => this.set({ phase: 'looking', done, total }),
+      });
+      const plan = await planBackup(files, hashes);
+      const name = await device;
+      const folderId = plan.toSend.length + plan.deleted.length > 0 ? await deviceBackupFolder(name) : null;
+      this.set({ phase: 'decided', plan, device: name, folderId, deletedSent: false });
+      if (folderId && plan.toSend.length > 0) void uploadQueue.add(plan.toSend, folderId);
+      localStorage.setItem(DONE_KEY, String(Date.now()));
+    } catch (caught) {
+      this.set({ phase: 'failed', message: caught instanceof Error ? caught.message : String(caught) });
+    } finally {
+      hashers.close();
+    }
+  }
+
+  /** "Send deleted ones too": the photos deleted in Hearth before go as well, this once. */
+  sendDeleted(): void {
+    const run = this.run;
+    if (run.phase !== 'decided' || run.deletedSent || !run.folderId || run.plan.deleted.length === 0) return;
+    this.set({ ...run, deletedSent: true });
+    void uploadQueue.add(run.plan.deleted, run.folderId);
+  }
+
+  dismiss(): void {
+    if (this.run.phase !== 'looking') this.set({ phase: 'idle' });
+  }
+
+  private set(run: BackupRun): void {
+    this.run = run;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+export const phoneBackup = new PhoneBackup();
+
+export function usePhoneBackup(): BackupRun {
+  return useSyncExternalStore(phoneBackup.subscribe, phoneBackup.state);
+}
