@@ -1,5 +1,4 @@
-import { authedFetch, API_BASE } from '../../api/client.ts';
-import { errorOf } from '../../api/error-messages.ts';
+import { api, data } from '../../api/client.ts';
 
 export type HashState = 'present' | 'deleted' | 'absent';
 
@@ -10,15 +9,7 @@ export type AskServer = (hashes: string[]) => Promise<HashState[]>;
 
 /** POST /nodes/check-hashes: what this account already has of each content, in the order asked. */
 export const askServer: AskServer = async (hashes) => {
-  const response = await authedFetch(
-    new Request(`${API_BASE}/nodes/check-hashes`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ algorithm: 'sha256', hashes }),
-    }),
-  );
-  if (!response.ok) throw await errorOf(response);
-  const body = (await response.json()) as { items: { hash: string; state: HashState }[] };
+  const body = await data(api.POST('/nodes/check-hashes', { body: { algorithm: 'sha256', hashes } }));
   const byHash = new Map(body.items.map((item) => [item.hash, item.state]));
   return hashes.map((hash) => byHash.get(hash) ?? 'absent');
 };
