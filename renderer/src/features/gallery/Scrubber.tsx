@@ -101,6 +101,10 @@ export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
 
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     event.preventDefault();
+    // Measured again as a drag starts (once, not in every frame): what sits above the list (the
+    // phone backup's card and status) may have changed its height since the list was laid out.
+    below.current = Math.max(0, document.documentElement.scrollHeight - virtualizer.getTotalSize());
+    screen.current = window.innerHeight;
     event.currentTarget.setPointerCapture(event.pointerId);
     const fraction = fractionAt(event.clientY);
     setDrag({ y: event.clientY - track.current!.getBoundingClientRect().top, month: monthAt(fraction) });
