@@ -119,7 +119,7 @@ export function GalleryPage() {
             </Button>
           )}
           {total > 0 && <UploadButton parentId={null} />}
-          <BackUpButtons />
+          <BackUpButtons inBar />
         </div>
       )}
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_BATCH, planBackup, type HashState } from './check.ts';
-import { deletedLine, summaryOf } from './summary.ts';
+import { deletedLine, sendingLine, summaryOf } from './summary.ts';
 
 const hex = (n: number) => n.toString(16).padStart(64, '0');
 const file = (name: string) => new File(['x'], name);
@@ -49,5 +49,17 @@ describe('deciding what to send', () => {
     expect(deletedLine(plan, true)).toBe('3 photos you deleted before are sent too');
     expect(summaryOf({ ...plan, toSend: [] })).toBe('1,842 already here, nothing new to send');
     expect(deletedLine({ ...plan, deleted: [] }, false)).toBeNull();
+    // A first run: nothing here yet, and it does not say "0 already here".
+    expect(summaryOf({ ...plan, here: 0 })).toBe('56 to send');
+  });
+});
+
+describe('the sending line', () => {
+  it('says how far the run has come: "1 of 3 sent", "All 3 sent", and which were not sent', () => {
+    expect(sendingLine([])).toBeNull();
+    expect(sendingLine([{ status: 'done' }, { status: 'sending' }, { status: 'queued' }])).toBe('1 of 3 sent');
+    expect(sendingLine([{ status: 'done' }, { status: 'done' }, { status: 'done' }])).toBe('All 3 sent');
+    expect(sendingLine([{ status: 'done' }])).toBe('Sent');
+    expect(sendingLine([{ status: 'done' }, { status: 'failed' }])).toBe('1 of 2 sent, 1 not sent (see Uploads)');
   });
 });

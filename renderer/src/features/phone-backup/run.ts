@@ -9,7 +9,15 @@ import { hashFiles, workerHashers } from './hashing.ts';
 export type BackupRun =
   | { phase: 'idle' }
   | { phase: 'looking'; done: number; total: number }
-  | { phase: 'decided'; plan: BackupPlan; device: string; folderId: string | null; deletedSent: boolean }
+  | {
+      phase: 'decided';
+      plan: BackupPlan;
+      device: string;
+      folderId: string | null;
+      deletedSent: boolean;
+      /** The upload queue's items from before this run: the run's own are the others sent into its folder. */
+      earlier: ReadonlySet<string>;
+    }
   | { phase: 'failed'; message: string };
 
 const DONE_KEY = 'hearth.phone-backup.done';
@@ -51,7 +59,8 @@ class PhoneBackup {
       const plan = await planBackup(files, hashes);
       const name = await device;
       const folderId = plan.toSend.length + plan.deleted.length > 0 ? await deviceBackupFolder(name) : null;
-      this.set({ phase: 'decided', plan, device: name, folderId, deletedSent: false });
+      const earlier = new Set(uploadQueue.state().items.map((item) => item.key));
+      this.set({ phase: 'decided', plan, device: name, folderId, deletedSent: false, earlier });
       if (folderId && plan.toSend.length > 0) void uploadQueue.add(plan.toSend, folderId);
       localStorage.setItem(DONE_KEY, String(Date.now()));
     } catch (caught) {

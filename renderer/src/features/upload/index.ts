@@ -3,3 +3,4 @@ export { UploadPanel } from './UploadPanel.tsx';
 export { UnsentBanner } from './UnsentBanner.tsx';
 export { QuotaBar } from './QuotaBar.tsx';
 export { uploadQueue } from './queue.ts';
+export { useUploads } from './useUploads.ts';

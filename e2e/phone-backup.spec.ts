@@ -1,0 +1,149 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { CDPSession, Page } from '@playwright/test';
+import { expect, mainNav, signIn, test } from './support/fixtures.ts';
+import type { Account, Hearth } from './support/hearth.ts';
+import sharp from 'sharp';
+import { captureScreen } from './support/screens.ts';
+
+interface NodeItem {
+  id: string;
+  name: string;
+  type: string;
+}
+
+/**
+ * A camera roll on disk: real JPEGs of noise (each its own content, and large enough that the
+ * sending can be watched under a slowed network), with a fixed last-modified time as a phone's
+ * files have (the hash cache knows a file again by name, size and last modified).
+ */
+async function cameraRoll(names: string[]): Promise<string[]> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-roll-'));
+  const paths: string[] = [];
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const [width, height] = [240, 180];
+    const noise = crypto.randomBytes(width * height * 3);
+    await fs.writeFile(
+      file,
+      await sharp(noise, { raw: { width, height, channels: 3 } })
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    );
+    await fs.utimes(file, new Date('2024-06-01T10:00:00Z'), new Date('2024-06-01T10:00:00Z'));
+    paths.push(file);
+  }
+  return paths;
+}
+
+async function childrenOf(hearth: Hearth, who: Account, parent: string): Promise<NodeItem[]> {
+  return (await hearth.api.ok('GET', `/nodes?parent_id=${parent}&sort=name&limit=1000`, who.access)).items as NodeItem[];
+}
+
+/** The files in Phone backup/<device>/, with the device folder's name. */
+async function backedUp(hearth: Hearth, who: Account): Promise<{ device: string; files: string[] }> {
+  const top = (await childrenOf(hearth, who, 'root')).find((n) => n.type === 'folder' && n.name === 'Phone backup');
+  if (!top) return { device: '', files: [] };
+  const devices = (await childrenOf(hearth, who, top.id)).filter((n) => n.type === 'folder');
+  expect(devices, 'one folder per device').toHaveLength(1);
+  const files = (await childrenOf(hearth, who, devices[0]!.id)).filter((n) => n.type === 'file');
+  return { device: devices[0]!.name, files: files.map((f) => f.name) };
+}
+
+/** Slows this page's uploads, so the sending state stays on screen long enough to look at. */
+async function throttleUploads(page: Page, bytesPerSecond: number): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+  return cdp;
+}
+
+async function chooseForBackup(page: Page, files: string[]): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Back up this phone' }).click();
+  await (await chooser).setFiles(files);
+}
+
+const status = (page: Page) => page.getByRole('region', { name: 'Backing up this phone' });
+
+test.describe('back up this phone', () => {
+  test('the camera roll chosen again sends only the new photos into Phone backup/<device>/, and a photo deleted in Hearth is skipped unless asked for', async ({
+    page,
+    member,
+    hearth,
+  }, testInfo) => {
+    test.setTimeout(150_000);
+    const roll = await cameraRoll(Array.from({ length: 8 }, (_, i) => `IMG_${String(1001 + i)}.jpg`));
+    const created: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && /\/api\/v1\/uploads$/.test(new URL(request.url()).pathname)) created.push(request.url());
+    });
+
+    await signIn(page, member);
+    await mainNav(page).getByRole('link', { name: 'Photos' }).click();
+    await expect(page.getByRole('heading', { name: 'Photos', level: 1 })).toBeVisible();
+    if (testInfo.project.name.startsWith('phone')) {
+      // A phone that never backed up here is offered it before the timeline.
+      await expect(page.getByRole('region', { name: 'Keep this phone’s photos safe' })).toBeVisible();
+      await captureScreen(page, testInfo, 'phone-backup-card');
+    }
+
+    // First run: six photos, none here yet; all six are sent (slowly, so the sending state shows).
+    const cdp = await throttleUploads(page, 20 * 1024);
+    await chooseForBackup(page, roll.slice(0, 6));
+    await expect(status(page).getByRole('status')).toHaveText('6 to send');
+    await expect(page.getByRole('region', { name: 'Uploads' })).toBeVisible();
+    await expect(status(page)).toContainText(/Into Phone backup\/.+\. Keep Hearth open until they are sent\./);
+    await expect(status(page)).toContainText(/[0-5] of 6 sent\./);
+    await captureScreen(page, testInfo, 'phone-backup-sending');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await expect.poll(async () => (await backedUp(hearth, member)).files.length, { timeout: 60_000 }).toBe(6);
+    const first = await backedUp(hearth, member);
+    expect(first.files).toEqual(roll.slice(0, 6).map((p) => path.basename(p)));
+    await expect(status(page)).toContainText('All 6 sent.');
+    await expect(status(page)).toContainText(`Into Phone backup/${first.device}.`);
+    await expect(status(page)).not.toContainText('Keep Hearth open');
+    // Nothing loose among the documents.
+    expect((await childrenOf(hearth, member, 'root')).map((n) => n.name)).toEqual(['Phone backup']);
+    expect(created).toHaveLength(6);
+
+    // Second run: the same six and two new ones: exactly the two are sent.
+    await status(page).getByRole('button', { name: 'Close' }).click();
+    await chooseForBackup(page, roll);
+    await expect(status(page).getByRole('status')).toHaveText('6 already here, 2 to send');
+    await expect.poll(async () => (await backedUp(hearth, member)).files.length, { timeout: 60_000 }).toBe(8);
+    expect((await backedUp(hearth, member)).files).toEqual(roll.map((p) => path.basename(p)));
+    expect(created).toHaveLength(8);
+    await expect(status(page)).toContainText('All 2 sent.');
+    await captureScreen(page, testInfo, 'phone-backup-summary');
+
+    // One backed-up photo is moved to the trash in Hearth: the next run skips it, and says so.
+    const device = (await childrenOf(hearth, member, (await childrenOf(hearth, member, 'root'))[0]!.id))[0]!;
+    const deleted = (await childrenOf(hearth, member, device.id)).find((n) => n.name === 'IMG_1003.jpg')!;
+    await hearth.api.ok('DELETE', `/nodes/${deleted.id}`, member.access);
+    await status(page).getByRole('button', { name: 'Close' }).click();
+    await chooseForBackup(page, roll);
+    await expect(status(page).getByRole('status')).toHaveText('7 already here, nothing new to send');
+    await expect(status(page)).toContainText('1 photo you deleted before is skipped.');
+    const again = status(page).getByRole('button', { name: 'Send deleted ones too' });
+    await expect(again).toBeVisible();
+    await captureScreen(page, testInfo, 'phone-backup-deleted');
+    expect(created).toHaveLength(8);
+    expect((await backedUp(hearth, member)).files).toHaveLength(7);
+
+    // Asked for: it is sent again, this once.
+    await again.click();
+    await expect(status(page)).toContainText('1 photo you deleted before is sent too.');
+    await expect(again).toHaveCount(0);
+    await expect.poll(async () => (await backedUp(hearth, member)).files.length, { timeout: 60_000 }).toBe(8);
+    await expect(status(page)).toContainText('Sent.');
+    expect(created).toHaveLength(9);
+  });
+});
