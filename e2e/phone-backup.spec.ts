@@ -73,7 +73,7 @@ async function chooseForBackup(page: Page, files: string[]): Promise<void> {
 
 const status = (page: Page) => page.getByRole('region', { name: 'Backing up this phone' });
 
-test.describe('back up this phone', () => {
+test.describe('back up this phone @lan', () => {
   test('the camera roll chosen again sends only the new photos into Phone backup/<device>/, and a photo deleted in Hearth is skipped unless asked for', async ({
     page,
     member,
