@@ -54,6 +54,8 @@ export function workerHashers(): { hashOne: HashOne; parallel: number; close(): 
   const idle: Worker[] = [];
   const all: Worker[] = [];
   const waiting = new Map<number, { resolve(hash: string): void; reject(error: Error): void }>();
+  /** Which file each worker is hashing: a worker that fails (it could not load) fails that file, never hangs the run. */
+  const working = new Map<Worker, number>();
   let counter = 0;
   const take = (): Worker => {
     const ready = idle.pop();
@@ -63,9 +65,20 @@ export function workerHashers(): { hashOne: HashOne; parallel: number; close(): 
       const answer = event.data;
       const pending = waiting.get(answer.id);
       waiting.delete(answer.id);
+      working.delete(worker);
       idle.push(worker);
       if ('hash' in answer) pending?.resolve(answer.hash);
       else pending?.reject(new Error(answer.error));
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      const id = working.get(worker);
+      working.delete(worker);
+      worker.terminate();
+      all.splice(all.indexOf(worker), 1);
+      if (id === undefined) return;
+      waiting.get(id)?.reject(new Error('the hasher stopped'));
+      waiting.delete(id);
     };
     all.push(worker);
     return worker;
@@ -76,7 +89,9 @@ export function workerHashers(): { hashOne: HashOne; parallel: number; close(): 
       new Promise<string>((resolve, reject) => {
         counter += 1;
         waiting.set(counter, { resolve, reject });
-        take().postMessage({ id: counter, file } satisfies HashRequest);
+        const worker = take();
+        working.set(worker, counter);
+        worker.postMessage({ id: counter, file } satisfies HashRequest);
       }),
     close: () => {
       for (const worker of all) worker.terminate();
