@@ -27,6 +27,10 @@ import { commandMissing, findExecutable } from '../../platform/run.ts';
 import type { MountedMember, MountSpec } from '../../store/libraries.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 
+/** A busy unmount is tried this many times, this far apart (about a second in all), before it is reported busy. */
+const UNMOUNT_ATTEMPTS = 5;
+const UNMOUNT_RETRY_MS = 250;
+
 /** The folder on each drive that holds the server's files: the rest of the drive stays the owner's. */
 export const LIBRARY_FOLDER = 'Hearth';
 
@@ -174,16 +178,22 @@ export class DriveMounts {
   async unmount(mount: MountEntry): Promise<void> {
     const tools = await this.tools();
     const viaUdisks = tools?.kind === 'udisks' && !mount.fsType.startsWith('fuse') && mount.source.startsWith('/dev/');
-    try {
-      await (viaUdisks ? unmountWithUdisks(tools.udisksctl, mount) : unmountDirect(mount));
-    } catch (error) {
-      if (unmountRefusedForRights(error)) {
-        throw new AppError(
-          'helper_unavailable',
-          'The server is not allowed to unmount this drive: run it as root, or let its user unmount drives through udisks2.',
-        );
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await (viaUdisks ? unmountWithUdisks(tools.udisksctl, mount) : unmountDirect(mount));
+        return;
+      } catch (error) {
+        if (unmountRefusedForRights(error)) {
+          throw new AppError(
+            'helper_unavailable',
+            'The server is not allowed to unmount this drive: run it as root, or let its user unmount drives through udisks2.',
+          );
+        }
+        // A file the server has just closed (a download that ended, through a FUSE pool) is
+        // let go by the kernel a moment later: a drive busy for that moment is tried again.
+        if (attempt >= UNMOUNT_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, UNMOUNT_RETRY_MS));
       }
-      throw error;
     }
   }
 
