@@ -90,3 +90,31 @@ export interface ManifestFile {
 export function readManifest(folder: string, snapshotId: string): { snapshot: string; at: number; files: ManifestFile[]; format: string } {
   return JSON.parse(fs.readFileSync(path.join(folder, 'hearth-backup', 'snapshots', snapshotId, 'manifest.json'), 'utf8'));
 }
+
+/** Waits until a fresh server has started again on restored data; throws when it says the restore failed. */
+export async function restoredServer(client: ApiClient): Promise<void> {
+  for (;;) {
+    try {
+      const status = await client.get('/status');
+      if (status.status === 200 && status.body.setup_required === false && status.body.restoring === false) return;
+      if (status.status === 200 && status.body.restoring === false) {
+        const run = await client.get('/setup/restore');
+        if (run.status === 200 && run.body.state === 'failed') throw new Error(`restore failed: ${run.body.error}`);
+      }
+    } catch (error) {
+      if ((error as Error).message.startsWith('restore failed')) throw error;
+      // The moment the server stops and starts again on the restored data: no answer yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The restore run once it has ended on a server that stayed fresh (a failure). */
+export async function endedRestore(client: ApiClient): Promise<any> {
+  for (;;) {
+    const run = await client.get('/setup/restore');
+    assert.equal(run.status, 200, JSON.stringify(run.body));
+    if (run.body.state !== 'running') return run.body;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

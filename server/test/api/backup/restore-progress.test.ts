@@ -10,20 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setupOwner, type SignedIn } from '../../helpers/accounts.ts';
-import { addFolderDestination, backUp, destinationFolder, holdContentFile } from '../../helpers/backup.ts';
+import { addFolderDestination, backUp, destinationFolder, holdContentFile, endedRestore } from '../../helpers/backup.ts';
 import { ClientFrom } from '../../helpers/from-address.ts';
-import { startTestServer, type ApiClient, type TestServer } from '../../helpers/server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
-
-/** The restore run once it has ended on a server that stayed fresh (a failure). */
-async function endedRestore(client: ApiClient): Promise<any> {
-  for (;;) {
-    const run = await client.get('/setup/restore');
-    assert.equal(run.status, 200, JSON.stringify(run.body));
-    if (run.body.state !== 'running') return run.body;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** The first content file of a backup folder. */
 function firstContentFile(folder: string): string {

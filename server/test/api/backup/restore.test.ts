@@ -7,41 +7,13 @@ import * as OTPAuth from 'otpauth';
 import { generateX25519Identity } from 'age-encryption';
 import { createMember, login, setupOwner, OWNER, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { addFolderDestination, backUp, destinationFolder, holdContentFile } from '../../helpers/backup.ts';
+import { addFolderDestination, backUp, destinationFolder, holdContentFile, restoredServer, endedRestore } from '../../helpers/backup.ts';
 import { makeTempDir, startTestServer, ApiClient, type TestServer } from '../../helpers/server.ts';
 import { spawnServer } from '../../helpers/spawn.ts';
 import { uploadFile } from '../../helpers/upload.ts';
 
 const totp = (secret: string, at = Date.now()) =>
   new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) }).generate({ timestamp: at });
-
-/** Waits until the fresh server has started again on the restored data (or says the restore failed). */
-async function restored(client: ApiClient): Promise<void> {
-  for (;;) {
-    try {
-      const status = await client.get('/status');
-      if (status.status === 200 && status.body.setup_required === false && status.body.restoring === false) return;
-      if (status.status === 200 && status.body.restoring === false) {
-        const run = await client.get('/setup/restore');
-        if (run.status === 200 && run.body.state === 'failed') throw new Error(`restore failed: ${run.body.error}`);
-      }
-    } catch (error) {
-      if ((error as Error).message.startsWith('restore failed')) throw error;
-      // The moment the server stops and starts again on the restored data: no answer yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The restore run once it has ended on a server that stayed fresh (a failure). */
-async function failedRestore(client: ApiClient): Promise<any> {
-  for (;;) {
-    const run = await client.get('/setup/restore');
-    assert.equal(run.status, 200, JSON.stringify(run.body));
-    if (run.body.state !== 'running') return run.body;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('restore a whole server from a backup, from a fresh install: everyone signs in as before', () => {
   let source: TestServer;
@@ -130,7 +102,7 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     assert.equal(started.status, 202, JSON.stringify(started.body));
     assert.equal(started.body.kind, 'restore');
     assert.equal(started.body.state, 'running');
-    await restored(t.client);
+    await restoredServer(t.client);
     await familyIsBack(t);
   });
 
@@ -166,7 +138,7 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     assert.equal(listed.body.items.length, 1);
     const started = await t.client.post('/setup/restore', { kind: 'folder', path: encryptedFolder, key: kitText });
     assert.equal(started.status, 202, JSON.stringify(started.body));
-    await restored(t.client);
+    await restoredServer(t.client);
     await familyIsBack(t);
     assert.equal(
       fs.readFileSync(path.join(t.dataDir, 'backup-key.txt'), 'utf8').match(/AGE-SECRET-KEY-1\w+/)![0],
@@ -188,7 +160,7 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
 
     const t = await freshServer();
     assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: damaged })).status, 202);
-    const run = await failedRestore(t.client);
+    const run = await endedRestore(t.client);
     assert.equal(run.state, 'failed');
     assert.match(run.error, /damaged.*Nothing was restored/);
     assert.ok(!fs.existsSync(path.join(t.dataDir, 'restore')), 'the half-built copy is gone');
@@ -230,7 +202,7 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
       assert.equal(status.restoring, false);
       assert.ok(!fs.existsSync(path.join(dataDir, 'restore')), 'the cut restore was thrown away');
       assert.equal((await again.post('/setup/restore', { kind: 'folder', path: held })).status, 202);
-      await restored(again);
+      await restoredServer(again);
       await login(again, OWNER.username, OWNER.password);
       assert.equal(fs.readFileSync(path.join(dataDir, 'keys.json'), 'utf8'), sourceKeys);
     } finally {

@@ -6,28 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import { generateX25519Identity } from 'age-encryption';
 import { createMember, login, setupOwner, OWNER, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { backUp } from '../../helpers/backup.ts';
+import { backUp, restoredServer } from '../../helpers/backup.ts';
 import { addS3Destination, startS3, type TestS3 } from '../../helpers/s3.ts';
-import { startTestServer, ApiClient, type TestServer } from '../../helpers/server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
-
-/** Waits until the fresh server has started again on the restored data (or says the restore failed). */
-async function restored(client: ApiClient): Promise<void> {
-  for (;;) {
-    try {
-      const status = await client.get('/status');
-      if (status.status === 200 && status.body.setup_required === false && status.body.restoring === false) return;
-      if (status.status === 200 && status.body.restoring === false) {
-        const run = await client.get('/setup/restore');
-        if (run.status === 200 && run.body.state === 'failed') throw new Error(`restore failed: ${run.body.error}`);
-      }
-    } catch (error) {
-      if ((error as Error).message.startsWith('restore failed')) throw error;
-      // The moment the server stops and starts again on the restored data: no answer yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('restore a whole server from an off-site bucket, on a fresh install: the family signs in, and the bucket keeps backing up', () => {
   let s3: TestS3;
@@ -91,7 +73,7 @@ describe('restore a whole server from an off-site bucket, on a fresh install: th
     );
     assert.equal(started.status, 202, JSON.stringify(started.body));
     assert.ok(!JSON.stringify(started.body).includes(s3.secretAccessKey));
-    await restored(t.client);
+    await restoredServer(t.client);
 
     const me = await login(t.client, OWNER.username, OWNER.password);
     const gm = await login(t.client, 'grandma', grandma.password);
