@@ -505,6 +505,8 @@ export class UploadService {
     }
     try {
       const contentSha256 = sha256 ?? (await blobs.sha256OfTemp(tempName(upload.id)));
+      const shared = await this.finishShared(upload, contentSha256);
+      if (shared) return shared;
       const blob = newId();
       // Recorded before the move: if the server dies after it, startup finishes the job.
       this.deps.store.uploads.setBlob(upload.id, blob);
@@ -514,6 +516,41 @@ export class UploadService {
     } finally {
       release();
     }
+  }
+
+  /**
+   * The same bytes are stored on this library already (the other parent's copy of the same
+   * WhatsApp photo, or this account's own in another folder): the new file refers to that
+   * content file instead of keeping a second one, and the upload's temp file goes. Each
+   * account still has its own file, charged to its own quota.
+   *
+   * The file to share is read once more and must still hash to what its versions record: a
+   * file damaged on disk since it was stored is never what a new upload is made of. Its use is
+   * decided again in the transaction that refers to it, since a delete may have let go of it
+   * meanwhile (then the upload keeps its own bytes). A crash after that commit leaves the temp
+   * file of a completed upload, which the start-up clean-up takes away.
+   */
+  private async finishShared(upload: UploadRow, sha256: string): Promise<Node | null> {
+    const { store } = this.deps;
+    const blobs = this.content.of(upload.library_id);
+    const size = upload.length ?? 0;
+    const candidate = store.versions.blobWithContent(upload.library_id, sha256, size);
+    if (candidate === undefined) return null;
+    const same = await blobs.sha256Of(candidate).then(
+      (found) => found === sha256,
+      () => false,
+    );
+    if (!same) {
+      this.deps.log.warn('a stored content file no longer matches its checksum: not shared', { blob: candidate });
+      return null;
+    }
+    const head = await blobs.headOfTemp(tempName(upload.id));
+    const node = store.transaction(() => {
+      const stillKept = store.versions.hasBlob(upload.library_id, candidate) && !store.garbage.get(upload.library_id, candidate);
+      return stillKept ? this.finish(upload, candidate, sha256, head) : null;
+    });
+    if (node) await blobs.removeTemp(tempName(upload.id)).catch(() => {});
+    return node;
   }
 
   private finish(upload: UploadRow, blob: string, sha256: string, head: Buffer): Node {
