@@ -10,6 +10,7 @@ import { decideMimeType } from './media-types.ts';
 import { cleanNodeName } from './node-names.ts';
 import { newId } from '../common/secrets.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
+import { KeyedLock } from '../common/keyed-lock.ts';
 
 /** The largest single file accepted. */
 export const MAX_UPLOAD_BYTES = 1024 ** 4;
@@ -57,6 +58,7 @@ export class UploadService {
   private readonly locks = new Map<string, Lock>();
   /** When each upload last published progress: the limit holds across its PATCH requests. */
   private readonly progressAt = new Map<string, number>();
+  private readonly sameContent = new KeyedLock();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -505,14 +507,18 @@ export class UploadService {
     }
     try {
       const contentSha256 = sha256 ?? (await blobs.sha256OfTemp(tempName(upload.id)));
-      const shared = await this.finishShared(upload, contentSha256);
-      if (shared) return shared;
-      const blob = newId();
-      // Recorded before the move: if the server dies after it, startup finishes the job.
-      this.deps.store.uploads.setBlob(upload.id, blob);
-      const head = await blobs.headOfTemp(tempName(upload.id));
-      await blobs.commitTemp(tempName(upload.id), blob);
-      return this.finish(upload, blob, contentSha256, head);
+      // One completion of the same bytes at a time: two phones sending the same photo at once
+      // would otherwise each find nothing to share and keep a file each.
+      return await this.sameContent.run(contentSha256, async () => {
+        const shared = await this.finishShared(upload, contentSha256);
+        if (shared) return shared;
+        const blob = newId();
+        // Recorded before the move: if the server dies after it, startup finishes the job.
+        this.deps.store.uploads.setBlob(upload.id, blob);
+        const head = await blobs.headOfTemp(tempName(upload.id));
+        await blobs.commitTemp(tempName(upload.id), blob);
+        return this.finish(upload, blob, contentSha256, head);
+      });
     } finally {
       release();
     }

@@ -117,6 +117,17 @@ describe('the same bytes stored once', () => {
     assert.deepEqual(await filesHolding(data), []);
   });
 
+  test('two phones sending the same photo at the same moment keep one file between them', async () => {
+    const mum = await freshAccount();
+    const dad = await freshAccount();
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const data = crypto.randomBytes(400_000);
+      const [mine, his] = await Promise.all([upload(mum, data), upload(dad, data)]);
+      assert.equal(blobOf(mine), blobOf(his));
+      assert.equal((await filesHolding(data)).length, 1);
+    }
+  });
+
   test('an upload sent in several requests and one resumed share content as a whole upload does', async () => {
     const me = await freshAccount();
     const data = crypto.randomBytes(300_000);
