@@ -3,6 +3,7 @@ import type { Services } from '../services/index.ts';
 import type { Job } from './job.ts';
 import { backupJob } from './backup.ts';
 import { backupHealthJob } from './backup-health.ts';
+import { contentIndexJob } from './content-index.ts';
 import { libraryCheckJob } from './library-check.ts';
 import { maintenanceJob } from './maintenance.ts';
 
@@ -13,6 +14,7 @@ export function createJobs(services: Services, { config, rateLimiter }: ServiceD
     libraryCheckJob(services.libraries, config.libraryCheckIntervalMs),
     backupJob(services.backup),
     backupHealthJob(services.backupHealth),
+    contentIndexJob(services.contentIndex),
   ];
 }
 

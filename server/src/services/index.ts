@@ -40,6 +40,7 @@ import { BackupService } from './backup/backups.ts';
 import { BackupHealthService } from './backup/backup-health.ts';
 import { EmergencyKitService } from './backup/emergency-kit.ts';
 import { RestoreService } from './backup/restore.ts';
+import { ContentIndexService } from './files/content-index.ts';
 import { FamilyFirst } from './common/family-first.ts';
 import { ItemRestoreService } from './backup/restore-item.ts';
 import { SnapshotFilesService } from './backup/snapshot-files.ts';
@@ -68,6 +69,8 @@ export interface Services {
   gallery: GalleryService;
   /** Which contents an account holds, and which it deleted on purpose (phone backups). */
   contentCheck: ContentCheckService;
+  /** The SHA-256 of versions stored by older releases, computed in the background; duplicates merged. */
+  contentIndex: ContentIndexService;
   files: FileService;
   /** Tokens for one node's URLs (download, thumbnail, preview). */
   nodeAccess: NodeAccessService;
@@ -159,6 +162,7 @@ export function createServices(
     listing,
     gallery: new GalleryService(deps),
     contentCheck: new ContentCheckService(deps),
+    contentIndex: new ContentIndexService(deps, content, familyFirst),
     sharing: new SharingService(deps, access, keys.link),
     publicShares: new PublicShareService(deps, files, listing, keys.link),
     libraries,

@@ -51,21 +51,6 @@ export class BlobStore {
     if ((await fs.mkdir(path.dirname(blobPath), { recursive: true })) !== undefined) await syncFolder(path.dirname(path.dirname(blobPath)));
   }
 
-  /** A second blob with the same content: a hard link when the file system has them. */
-  async duplicate(blob: string, newBlob: string): Promise<void> {
-    const to = this.pathOf(newBlob);
-    await this.makeShard(to);
-    try {
-      await fs.link(this.pathOf(blob), to);
-    } catch {
-      const temp = `${newBlob}.part`;
-      await fs.copyFile(this.pathOf(blob), this.tempPathOf(temp), fs.constants.COPYFILE_FICLONE);
-      await this.commitTemp(temp, newBlob);
-      return;
-    }
-    await syncFolder(path.dirname(to));
-  }
-
   read(blob: string, range?: { start: number; end: number }): ReadStream {
     return createReadStream(this.pathOf(blob), { ...range, highWaterMark: 1024 * 1024 });
   }

@@ -49,7 +49,10 @@ export class LibrariesRepo {
       clearDefault: db.prepare('UPDATE libraries SET is_default = 0 WHERE is_default = 1'),
       makeDefault: db.prepare('UPDATE libraries SET is_default = 1 WHERE id = ?'),
       remove: db.prepare('DELETE FROM libraries WHERE id = ?'),
-      contentBytes: db.prepare('SELECT coalesce(sum(size), 0) AS n FROM node_versions WHERE library_id = ?'),
+      // Each content file once, however many versions share it.
+      contentBytes: db.prepare(
+        'SELECT coalesce(sum(size), 0) AS n FROM (SELECT max(size) AS size FROM node_versions WHERE library_id = ? GROUP BY blob)',
+      ),
     };
   }
 

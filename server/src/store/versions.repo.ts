@@ -30,6 +30,15 @@ export class VersionsRepo {
         SELECT v.* FROM node_versions v JOIN down ON v.node_id = down.id`),
       hasBlob: db.prepare('SELECT 1 FROM node_versions WHERE library_id = ? AND blob = ? LIMIT 1'),
       countOnLibrary: db.prepare('SELECT count(*) AS n FROM node_versions WHERE library_id = ?'),
+      blobsOnLibrary: db.prepare('SELECT count(DISTINCT blob) AS n FROM node_versions WHERE library_id = ?'),
+      // Through node_versions_sha256. A file recorded as garbage is on its way out: never shared again.
+      withContent: db.prepare(`SELECT v.blob FROM node_versions v
+        WHERE v.sha256 = @sha256 AND v.library_id = @library AND v.size = @size AND v.blob <> @except
+          AND NOT EXISTS (SELECT 1 FROM content_garbage g WHERE g.library_id = v.library_id AND g.blob = v.blob)
+        LIMIT 1`),
+      unhashed: db.prepare('SELECT * FROM node_versions WHERE sha256 IS NULL AND id > ? ORDER BY id LIMIT ?'),
+      setSha256: db.prepare('UPDATE node_versions SET sha256 = @sha256 WHERE library_id = @library AND blob = @blob AND sha256 IS NULL'),
+      repoint: db.prepare('UPDATE node_versions SET blob = @to WHERE library_id = @library AND blob = @from'),
     };
   }
 
@@ -60,5 +69,33 @@ export class VersionsRepo {
 
   countOnLibrary(libraryId: string): number {
     return (this.stmts.countOnLibrary.get(libraryId) as { n: number }).n;
+  }
+
+  /** Content files the versions on a library refer to: fewer than versions where contents are shared. */
+  countBlobsOnLibrary(libraryId: string): number {
+    return (this.stmts.blobsOnLibrary.get(libraryId) as { n: number }).n;
+  }
+
+  /**
+   * A content file on the library already holding these bytes, by the SHA-256 the server
+   * computed of it (never a client's word) and its size; `except` leaves out a file of its own.
+   */
+  blobWithContent(libraryId: string, sha256: string, size: number, except = ''): string | undefined {
+    return (this.stmts.withContent.get({ library: libraryId, sha256, size, except }) as { blob: string } | undefined)?.blob;
+  }
+
+  /** Versions whose content has no SHA-256 yet (stored by an older release), in id order after `afterId`. */
+  unhashed(afterId: string, limit: number): VersionRow[] {
+    return this.stmts.unhashed.all(afterId, limit) as VersionRow[];
+  }
+
+  /** Records the SHA-256 computed from a content file, on every version that refers to it. */
+  setSha256(libraryId: string, blob: string, sha256: string): void {
+    this.stmts.setSha256.run({ library: libraryId, blob, sha256 });
+  }
+
+  /** Every version on `from` now refers to `to`, a file with the same bytes. */
+  repoint(libraryId: string, from: string, to: string): void {
+    this.stmts.repoint.run({ library: libraryId, from, to });
   }
 }

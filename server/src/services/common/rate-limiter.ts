@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../app-error.ts';
+import { aborted, KeyedLock } from './keyed-lock.ts';
 import type { RateEventsRepo } from '../../store/rate-events.repo.ts';
 
 export interface RateLimits {
@@ -212,12 +213,6 @@ function rateLimited(retryMs: number): AppError {
 }
 
 /** Rejects when the signal aborts (with its reason); never settles otherwise. */
-function aborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-}
 
 /**
  * The bucket key of a client address. IPv6 counts by /64: a home or a phone gets a whole
@@ -245,46 +240,4 @@ function expandIPv6(address: string): string[] {
   const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
   const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
   return [...headGroups, ...zeros, ...tailGroups].map((g) => (parseInt(g, 16) || 0).toString(16));
-}
-
-/**
- * First come, first served mutual exclusion per key; several keys are taken in the order
- * given. A waiter whose signal aborts leaves its place without breaking the line behind it.
- */
-class KeyedLock {
-  private readonly tails = new Map<string, Promise<void>>();
-
-  async acquire(keys: readonly string[], signal: AbortSignal): Promise<() => void> {
-    const releases: (() => void)[] = [];
-    const releaseAll = () => {
-      for (const release of releases.reverse()) release();
-    };
-    try {
-      for (const key of new Set(keys)) releases.push(await this.acquireOne(key, signal));
-    } catch (error) {
-      releaseAll();
-      throw error;
-    }
-    return releaseAll;
-  }
-
-  private async acquireOne(key: string, signal: AbortSignal): Promise<() => void> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous.then(() => mine);
-    this.tails.set(key, tail);
-    // Forgotten only once everything ahead is done too, so a newcomer never skips the line.
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    try {
-      await Promise.race([previous, aborted(signal)]);
-    } catch (error) {
-      // Whoever comes next waits for those ahead of this one, then goes straight on.
-      release();
-      throw error;
-    }
-    return release;
-  }
 }

@@ -84,42 +84,24 @@ export class FileService {
     }));
   }
 
-  /** Makes an old version's content current again, as a new version: history only grows. */
-  async restoreVersion(actor: Actor, id: string, versionId: string): Promise<Node> {
+  /**
+   * Makes an old version's content current again, as a new version: history only grows. The
+   * new version refers to the old one's content file (content files are shared by the versions
+   * with the same bytes), so nothing is copied and the restore is one transaction.
+   */
+  restoreVersion(actor: Actor, id: string, versionId: string): Node {
     const node = this.access.node(actor, id, 'write');
     if (node.in_trash) throw new AppError('in_trash');
-    const old = this.deps.store.versions.byId(versionId);
+    const { store } = this.deps;
+    const old = store.versions.byId(versionId);
     if (!old || old.node_id !== node.id) throw new AppError('not_found');
-    // Reserved before the copy is awaited: parallel restores cannot all pass on the same free space.
-    const release = this.reserveQuota(node.owner_id, old.size, this.deps.store.uploads.pendingBytes(node.owner_id));
-    let dto: Node;
-    try {
-      const blobs = this.content.of(old.library_id);
-      const blob = newId();
-      // Recorded before the copy exists: a crash before the version row leaves a file the
-      // database knows to be garbage, which the start-up clean-up may then take away.
-      this.deps.store.garbage.add(old.library_id, blob, 'unfinished', this.deps.now());
-      try {
-        await blobs.duplicate(old.blob, blob);
-        dto = this.deps.store.transaction(() => {
-          const current = this.deps.store.nodes.byId(node.id, actor.userId);
-          if (!current) throw new AppError('not_found');
-          this.addVersionRow(current, { ...old, blob, id: newId() }, actor.userId);
-          this.deps.store.garbage.forget(old.library_id, blob);
-          this.activity.record(node.owner_id, actor.userId, 'version.restored', node.id, { version: old.version });
-          return toNodeDto(this.deps.store.nodes.byId(node.id, actor.userId)!);
-        });
-      } catch (error) {
-        await blobs.remove(blob).then(
-          () => this.deps.store.garbage.forget(old.library_id, blob),
-          () => {},
-        );
-        throw error;
-      }
-    } finally {
-      // In the same tick as the commit that counted the bytes: they are never counted twice, nor not at all.
-      release();
-    }
+    // The new version is charged to the account like any other, so its quota must allow it.
+    this.assertQuota(node.owner_id, old.size, store.uploads.pendingBytes(node.owner_id));
+    const dto = store.transaction(() => {
+      this.addVersionRow(node, { ...old, id: newId() }, actor.userId);
+      this.activity.record(node.owner_id, actor.userId, 'version.restored', node.id, { version: old.version });
+      return toNodeDto(store.nodes.byId(node.id, actor.userId)!);
+    });
     this.deps.bus.publish('node.updated', { node: dto }, this.access.audienceOf(dto));
     this.nodes.publishQuota(node.owner_id);
     return dto;

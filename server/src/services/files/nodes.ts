@@ -2,13 +2,13 @@ import type { Node, NodeColor } from '../../contract/files-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
-import type { VersionRow } from '../../store/versions.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Audience } from '../../events/bus.ts';
 import type { ActivityService } from './activity.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { cleanNodeName, nameKey, naturalSortKey, numberedName, searchKey } from './node-names.ts';
 import { toNodeDto } from './node-dto.ts';
+import { ContentRefs } from './content-refs.ts';
 import { newId } from '../common/secrets.ts';
 
 export interface NodePatch {
@@ -28,12 +28,16 @@ export function nameColumns(name: string) {
 
 /** Folders and the moves of the tree: create, rename, move, recolor, star, trash, restore, delete. */
 export class NodeService {
+  private readonly refs: ContentRefs;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
     private readonly activity: ActivityService,
-    private readonly content: ContentStores,
-  ) {}
+    content: ContentStores,
+  ) {
+    this.refs = new ContentRefs(deps, content);
+  }
 
   get(actor: Actor, id: string): Node {
     return toNodeDto(this.access.node(actor, id, 'read'));
@@ -157,10 +161,11 @@ export class NodeService {
   }
 
   /**
-   * Deletes a node and everything below it for good. The rows go first, in one
-   * transaction that also records each content file as garbage; the files are removed after
-   * the commit, so a crash in between leaves only files the database has recorded as garbage,
-   * which the startup reconciliation takes away, never a row without content.
+   * Deletes a node and everything below it for good. The rows go first, in one transaction
+   * that also records as garbage each content file no other version refers to (another
+   * account's copy of the same photo keeps it); those files are removed after the commit, so a
+   * crash in between leaves only files the database has recorded as garbage, which the startup
+   * reconciliation takes away, never a row without content.
    */
   async deletePermanently(actor: Actor | null, id: string): Promise<void> {
     const { store } = this.deps;
@@ -168,7 +173,7 @@ export class NodeService {
     if (!node) throw new AppError('not_found');
     // Computed before the rows go: afterwards nobody can be found who had access.
     const audience = this.access.audienceOf(node);
-    const versions = store.transaction(() => {
+    const unreferenced = store.transaction(() => {
       // Items trashed on their own inside this folder stay in the trash, now at the top level.
       for (const descendantId of store.nodes.subtreeIds(node.id)) {
         if (descendantId === node.id) continue;
@@ -176,15 +181,15 @@ export class NodeService {
         if (d && d.trashed_at !== null) store.nodes.update(d.id, { parent_id: null });
       }
       const freed = store.versions.ofSubtree(node.id);
-      for (const version of freed) store.garbage.add(version.library_id, version.blob, 'deleted', this.deps.now());
+      // Each account is charged for its own versions, shared content or not.
       store.users.addUsage(node.owner_id, -freed.reduce((sum, v) => sum + v.size, 0));
       // Deleted for good without passing through the trash (or its expiry): remembered all the same.
       store.contentIndex.rememberDeletes(node.id, this.deps.now());
       store.nodes.remove(node.id);
       this.activity.record(node.owner_id, actor?.userId ?? null, 'node.deleted', node.id, { name: node.name });
-      return freed;
+      return this.refs.letGo(freed);
     });
-    await this.removeContent(versions);
+    await this.refs.remove(unreferenced);
     this.deps.bus.publish('node.deleted', { node: toNodeDto(node), permanent: true }, audience);
     this.publishQuota(node.owner_id);
   }
@@ -240,18 +245,6 @@ export class NodeService {
     const user = this.deps.store.users.byId(userId);
     if (!user) return;
     this.deps.bus.publish('quota.updated', { user_id: userId, used: user.used_bytes, limit: user.quota_bytes }, { users: [userId] });
-  }
-
-  private async removeContent(versions: VersionRow[]): Promise<void> {
-    for (const version of versions) {
-      try {
-        await this.content.of(version.library_id).remove(version.blob);
-        this.deps.store.garbage.forget(version.library_id, version.blob);
-      } catch (error) {
-        // Offline library or I/O error: its garbage row stays, and a later reconciliation collects the file.
-        this.deps.log.warn('content not removed yet', { blob: version.blob, error: String(error) });
-      }
-    }
   }
 
   private read(actor: Actor, id: string): Node {

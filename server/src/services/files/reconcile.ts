@@ -82,7 +82,10 @@ export class ContentUpkeep {
     }
     for (const name of await blobs.listTemp()) {
       const uploadId = name.endsWith('.upload') ? name.slice(0, -'.upload'.length) : null;
-      if (uploadId !== null && store.uploads.byId(uploadId)) continue;
+      // A completed upload's bytes are a content file now (moved into place, or a shared file
+      // with the same bytes): a temp file it left is a copy a crash kept from being removed.
+      const owner = uploadId === null ? undefined : store.uploads.byId(uploadId);
+      if (owner && owner.completed_node_id === null) continue;
       const file = path.join(root, 'tmp', name);
       // Written since this start: work under way (a copy being made), not a leftover.
       const stat = await fs.stat(file).catch(() => null);
@@ -102,8 +105,8 @@ export class ContentUpkeep {
         count: unknown,
       });
     }
-    // Every version has its own content file, so fewer referenced files than versions means some are gone.
-    const missing = Math.max(0, store.versions.countOnLibrary(libraryId) - referenced);
+    // Versions with the same bytes share one content file: fewer referenced files than distinct ones means some are gone.
+    const missing = Math.max(0, store.versions.countBlobsOnLibrary(libraryId) - referenced);
     if (missing > 0) this.deps.log.error('content files missing for stored versions', { library_id: libraryId, missing });
     return { held, unknown, missing };
   }
