@@ -168,12 +168,7 @@ export function pageCsp(host: string): string {
  * WebAssembly (hash-wasm), and nothing else: no network at all (it reads the File the page
  * hands it), no eval. Chromium enforces it: without 'wasm-unsafe-eval' no photo is hashed.
  */
-export const WORKER_CSP = [
-  "default-src 'none'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
  * Vite builds `new Worker(new URL('./x.worker.ts', …))` as `assets/x.worker-<hash>.js`: the
