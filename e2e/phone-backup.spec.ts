@@ -15,16 +15,15 @@ interface NodeItem {
 }
 
 /**
- * A camera roll on disk: real JPEGs of noise (each its own content, and large enough that the
- * sending can be watched under a slowed network), with a fixed last-modified time as a phone's
- * files have (the hash cache knows a file again by name, size and last modified).
+ * A camera roll on disk: real JPEGs of noise (each its own content; by default large enough
+ * that the sending can be watched under a slowed network), with a fixed last-modified time as a
+ * phone's files have (the hash cache knows a file again by name, size and last modified).
  */
-async function cameraRoll(names: string[]): Promise<string[]> {
+async function cameraRoll(names: string[], [width, height] = [240, 180]): Promise<string[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-roll-'));
   const paths: string[] = [];
   for (const name of names) {
     const file = path.join(dir, name);
-    const [width, height] = [240, 180];
     const noise = crypto.randomBytes(width * height * 3);
     await fs.writeFile(
       file,
@@ -65,6 +64,31 @@ async function throttleUploads(page: Page, bytesPerSecond: number): Promise<CDPS
   return cdp;
 }
 
+/** The folder at this path from My files down, if there is one. */
+async function folderAt(hearth: Hearth, who: Account, names: string[]): Promise<NodeItem | undefined> {
+  let parent = 'root';
+  let found: NodeItem | undefined;
+  for (const name of names) {
+    found = (await childrenOf(hearth, who, parent)).find((n) => n.type === 'folder' && n.name === name);
+    if (!found) return undefined;
+    parent = found.id;
+  }
+  return found;
+}
+
+async function fileNamesIn(hearth: Hearth, who: Account, folderId: string): Promise<string[]> {
+  return (await childrenOf(hearth, who, folderId)).filter((n) => n.type === 'file').map((n) => n.name);
+}
+
+/** Counts the uploads this page creates (tus POST /uploads): what a backup really sent, whatever the screen says. */
+function countUploads(page: Page): string[] {
+  const created: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && /\/api\/v1\/uploads$/.test(new URL(request.url()).pathname)) created.push(request.url());
+  });
+  return created;
+}
+
 async function chooseForBackup(page: Page, files: string[]): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Back up this phone' }).click();
@@ -81,10 +105,7 @@ test.describe('back up this phone @lan', () => {
   }, testInfo) => {
     test.setTimeout(150_000);
     const roll = await cameraRoll(Array.from({ length: 8 }, (_, i) => `IMG_${String(1001 + i)}.jpg`));
-    const created: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && /\/api\/v1\/uploads$/.test(new URL(request.url()).pathname)) created.push(request.url());
-    });
+    const created = countUploads(page);
 
     await signIn(page, member);
     await mainNav(page).getByRole('link', { name: 'Photos' }).click();
@@ -145,5 +166,119 @@ test.describe('back up this phone @lan', () => {
     await expect.poll(async () => (await backedUp(hearth, member)).files.length, { timeout: 60_000 }).toBe(8);
     await expect(status(page)).toContainText('Sent.');
     expect(created).toHaveLength(9);
+  });
+
+  test('60 photos, then the same 60 and 5 new sends exactly the 5; the device folder renamed in Files keeps receiving the backup, the folder chosen in Account receives the next, and one deleted is made again by name', async ({
+    page,
+    member,
+    hearth,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    const roll = await cameraRoll(
+      Array.from({ length: 70 }, (_, i) => `IMG_${String(2001 + i)}.jpg`),
+      [48, 36],
+    );
+    const created = countUploads(page);
+    const workerPolicies: string[] = [];
+    page.on('response', (response) => {
+      if (/\/assets\/hash\.worker-[^/]+\.js$/.test(new URL(response.url()).pathname))
+        workerPolicies.push(response.headers()['content-security-policy'] ?? '');
+    });
+    const photos = async () => {
+      await mainNav(page).getByRole('link', { name: 'Photos' }).click();
+      await expect(page.getByRole('heading', { name: 'Photos', level: 1 })).toBeVisible();
+    };
+    const backUp = async (files: string[], summary: string) => {
+      await photos();
+      if ((await status(page).count()) > 0) await status(page).getByRole('button', { name: 'Close' }).click();
+      await chooseForBackup(page, files);
+      await expect(status(page).getByRole('status')).toHaveText(summary);
+    };
+
+    const family = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Family' });
+    const pixel = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Pixel photos', parent_id: family.id });
+    await signIn(page, member);
+
+    // Before any backup, Account says where this device's photos will go: Phone backup/<device>.
+    await mainNav(page).getByRole('link', { name: 'Account' }).click();
+    const settings = page.getByRole('region', { name: 'Back up this phone' });
+    await expect(settings).toContainText(/Photos backed up from this device go into Phone backup\/\S/);
+    await settings.getByRole('button', { name: 'Send them again next time' }).scrollIntoViewIfNeeded();
+    await captureScreen(page, testInfo, 'phone-backup-settings');
+    await settings.getByRole('button', { name: 'Choose another folder' }).click();
+    const picker = page.getByRole('dialog', { name: 'Where this device’s photos go' });
+    // Never loose among the documents: My files itself cannot be chosen.
+    await expect(picker.getByRole('button', { name: 'Open a folder to choose it' })).toBeDisabled();
+    await picker.getByRole('button', { name: 'Open Family' }).click();
+    await captureScreen(page, testInfo, 'phone-backup-settings-picker');
+    await picker.getByRole('button', { name: 'Cancel' }).click();
+
+    await backUp(roll.slice(0, 60), '60 to send');
+    await expect.poll(async () => (await backedUp(hearth, member)).files.length, { timeout: 90_000 }).toBe(60);
+    const { device } = await backedUp(hearth, member);
+    const deviceFolder = (await folderAt(hearth, member, ['Phone backup', device]))!;
+    await expect(status(page)).toContainText('All 60 sent.');
+    expect(created).toHaveLength(60);
+    // The hashing worker ran under its own policy (server/src/http/static.ts), and hashed under it.
+    expect(workerPolicies.length).toBeGreaterThan(0);
+    expect(workerPolicies[0]).toBe("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; base-uri 'none'; frame-ancestors 'none'");
+
+    // The family renames the device's folder in Files: the next backup still goes into it.
+    await mainNav(page).getByRole('link', { name: 'My files' }).click();
+    await page
+      .getByRole('list', { name: 'Files and folders' })
+      .getByRole('link', { name: /Phone backup/ })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Phone backup' })).toBeVisible();
+    await page.getByRole('button', { name: `More for ${device}` }).click();
+    await page
+      .getByRole('list', { name: `Actions for ${device}` })
+      .getByRole('button', { name: 'Rename', exact: true })
+      .click();
+    await page.getByLabel('New name').fill('Dad’s Pixel');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await expect(page.getByRole('button', { name: 'More for Dad’s Pixel' })).toBeVisible();
+
+    await backUp(roll.slice(0, 65), '60 already here, 5 to send');
+    await expect(status(page)).toContainText('Into Phone backup/Dad’s Pixel.');
+    await expect.poll(() => fileNamesIn(hearth, member, deviceFolder.id), { timeout: 60_000 }).toHaveLength(65);
+    expect(created, 'exactly the 5 new ones are sent').toHaveLength(65);
+    expect(await folderAt(hearth, member, ['Phone backup', device]), 'no second folder by the old name').toBeUndefined();
+
+    // Account says where this device's photos go, and another folder is chosen there.
+    await mainNav(page).getByRole('link', { name: 'Account' }).click();
+    await expect(settings).toContainText('Photos backed up from this device go into Phone backup/Dad’s Pixel');
+    await settings.getByRole('button', { name: 'Choose another folder' }).click();
+    await picker.getByRole('button', { name: 'Open Family' }).click();
+    await picker.getByRole('button', { name: 'Open Pixel photos' }).click();
+    await picker.getByRole('button', { name: 'Back up into Pixel photos' }).click();
+    await expect(picker).toHaveCount(0);
+    await expect(settings).toContainText('go into Family/Pixel photos');
+
+    await backUp(roll.slice(0, 68), '65 already here, 3 to send');
+    await expect(status(page)).toContainText('Into Family/Pixel photos.');
+    await expect.poll(() => fileNamesIn(hearth, member, pixel.id), { timeout: 60_000 }).toHaveLength(3);
+    expect(created).toHaveLength(68);
+    expect(await fileNamesIn(hearth, member, deviceFolder.id)).toHaveLength(65);
+
+    // That folder is deleted: Account says so, and the next backup makes Phone backup/<device> again.
+    await hearth.api.ok('DELETE', `/nodes/${pixel.id}`, member.access);
+    await mainNav(page).getByRole('link', { name: 'Account' }).click();
+    await expect(settings).toContainText(`go into Phone backup/${device}`);
+    await expect(settings).toContainText('The folder chosen before was deleted');
+    await backUp(roll, '65 already here, 2 to send');
+    await expect(status(page)).toContainText('3 photos you deleted before are skipped.');
+    await expect.poll(async () => (await folderAt(hearth, member, ['Phone backup', device]))?.id, { timeout: 30_000 }).toBeTruthy();
+    const remade = (await folderAt(hearth, member, ['Phone backup', device]))!;
+    await expect.poll(() => fileNamesIn(hearth, member, remade.id), { timeout: 60_000 }).toHaveLength(2);
+    expect(created).toHaveLength(70);
+
+    // "Send them again next time": the photos deleted in Hearth go with the next backup.
+    await mainNav(page).getByRole('link', { name: 'Account' }).click();
+    await settings.getByRole('button', { name: 'Send them again next time' }).click();
+    await expect(settings).toContainText('The next backup sends them again.');
+    await backUp(roll, '67 already here, 3 to send');
+    await expect.poll(() => fileNamesIn(hearth, member, remade.id), { timeout: 60_000 }).toHaveLength(5);
+    expect(created).toHaveLength(73);
   });
 });

@@ -111,6 +111,7 @@ async function sendFile(ctx: Koa.Context, file: string, cacheControl: string): P
   if (COMPRESSIBLE.has(path.extname(file).toLowerCase())) ctx.vary('Accept-Encoding');
   if (encoding) ctx.set('Content-Encoding', encoding);
   if (isPage) setPageHeaders(ctx);
+  else if (isWorkerScript(file)) ctx.set('Content-Security-Policy', WORKER_CSP);
   ctx.type = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
   if (ctx.get('If-None-Match') === etag) {
     ctx.status = 304;
@@ -159,6 +160,22 @@ export function pageCsp(host: string): string {
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/**
+ * A dedicated worker obeys the CSP of its own script's response, not the page's: without this
+ * one the hashing worker could fetch anywhere and eval. It may run its own code and compile
+ * WebAssembly (hash-wasm), and nothing else: no network at all (it reads the File the page
+ * hands it), no eval. Chromium enforces it: without 'wasm-unsafe-eval' no photo is hashed.
+ */
+export const WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; base-uri 'none'; frame-ancestors 'none'";
+
+/**
+ * Vite builds `new Worker(new URL('./x.worker.ts', …))` as `assets/x.worker-<hash>.js`: the
+ * app's workers are named `*.worker.ts` in renderer/src for this.
+ */
+function isWorkerScript(file: string): boolean {
+  return path.basename(path.dirname(file)) === 'assets' && /\.worker-[A-Za-z0-9_-]+\.js$/.test(path.basename(file));
 }
 
 function setPageHeaders(ctx: Koa.Context): void {

@@ -5,6 +5,7 @@ import { session } from '../../api/session.ts';
 import { useSession } from '../../api/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { PhoneBackupSection } from '../phone-backup/index.ts';
 import { QuotaBar } from '../upload/index.ts';
 import { DevicesSection } from './DevicesSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
@@ -12,7 +13,7 @@ import { ProfileSection } from './ProfileSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 import './account.css';
 
-/** The account: name, password, two-step sign-in, devices, and the way out. */
+/** The account: name, password, two-step sign-in, where this phone backs up, devices, and the way out. */
 export function AccountPage() {
   const state = useSession();
   const me = useQuery(meQuery);
@@ -37,6 +38,7 @@ export function AccountPage() {
           <ProfileSection displayName={me.data.display_name} username={me.data.username} />
           <PasswordSection />
           <TwoFactorSection enabled={me.data.totp_enabled} />
+          <PhoneBackupSection userId={state.user.id} />
           <DevicesSection />
         </div>
       )}

@@ -12,7 +12,8 @@ import { formatBytes, formatDate, formatTaken, plural } from '../../ui/format.ts
 import { idempotencyKey } from '../../api/ids.ts';
 import { ShareDialog } from '../share/index.ts';
 import { useCreateFolder, useNodeAction, useRestoreVersion, type Action } from './mutations.ts';
-import { useFolders, useNodeGrants, useVersions } from './queries.ts';
+import { FolderPicker } from './FolderPicker.tsx';
+import { useNodeGrants, useVersions } from './queries.ts';
 
 export type Open =
   | { kind: 'actions'; node: Node }
@@ -90,7 +91,7 @@ export function FileDialogs({
       );
     case 'move':
       return (
-        <FolderPicker
+        <MoveDialog
           nodes={open.nodes}
           busy={action.isPending}
           error={failure}
@@ -254,8 +255,8 @@ function RenameDialog({
   );
 }
 
-/** Browse folders and move here; the items being moved cannot be entered (a folder cannot go inside itself). */
-function FolderPicker({
+/** Move into a folder; the items being moved cannot be entered (a folder cannot go inside itself). */
+function MoveDialog({
   nodes,
   busy,
   error,
@@ -268,57 +269,22 @@ function FolderPicker({
   onPick: (id: string | null) => void;
   onClose: () => void;
 }) {
-  const [trail, setTrail] = useState<Node[]>([]);
-  const here = trail.at(-1) ?? null;
-  const folders = useFolders(here?.id ?? null);
   const moving = new Set(nodes.map((n) => n.id));
-  const alreadyHere = nodes.every((n) => (n.parent_id ?? null) === (here?.id ?? null));
   return (
-    <Dialog title={`Move ${label(nodes)}`} onClose={onClose}>
-      <nav aria-label="Folder path" className="picker-path">
-        <button type="button" className="btn btn-quiet" onClick={() => setTrail([])} disabled={trail.length === 0}>
-          My files
-        </button>
-        {trail.map((folder, i) => (
-          <span key={folder.id}>
-            ›{' '}
-            <button
-              type="button"
-              className="btn btn-quiet"
-              onClick={() => setTrail(trail.slice(0, i + 1))}
-              disabled={i === trail.length - 1}
-            >
-              {folder.name}
-            </button>
-          </span>
-        ))}
-      </nav>
-      {folders.isPending && <Spinner label="Loading folders" />}
-      <ul className="menu picker-list" aria-label="Folders">
-        {folders.data
-          ?.filter((f) => !moving.has(f.id))
-          .map((folder) => (
-            <li key={folder.id}>
-              <button type="button" onClick={() => setTrail([...trail, folder])} aria-label={`Open ${folder.name}`}>
-                <Icon name="folder" />
-                {folder.name}
-                <span className="picker-open" aria-hidden="true">
-                  ›
-                </span>
-              </button>
-            </li>
-          ))}
-        {folders.data && folders.data.filter((f) => !moving.has(f.id)).length === 0 && <li className="muted">No folders inside.</li>}
-      </ul>
-      {error && <Notice tone="error">{error}</Notice>}
-      <div className="dialog-actions">
-        <Button onClick={onClose}>Cancel</Button>
-        {/* Where everything already is: nothing to move, so the button says so and rests. */}
-        <Button variant="primary" disabled={busy || alreadyHere} onClick={() => onPick(here?.id ?? null)}>
-          {alreadyHere ? 'Already here' : `Move to ${here?.name ?? 'My files'}`}
-        </Button>
-      </div>
-    </Dialog>
+    <FolderPicker
+      title={`Move ${label(nodes)}`}
+      offered={(folder) => !moving.has(folder.id)}
+      // Where everything already is: nothing to move, so the button says so and rests.
+      choice={(here) =>
+        nodes.every((n) => (n.parent_id ?? null) === (here?.id ?? null))
+          ? { label: 'Already here', disabled: true }
+          : { label: `Move to ${here?.name ?? 'My files'}`, disabled: false }
+      }
+      busy={busy}
+      error={error}
+      onPick={(folder) => onPick(folder?.id ?? null)}
+      onClose={onClose}
+    />
   );
 }
 

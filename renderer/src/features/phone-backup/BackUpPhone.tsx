@@ -84,7 +84,7 @@ export function BackupStatus() {
       </section>
     );
   const deleted = deletedLine(run.plan, run.deletedSent);
-  const ours = uploads.items.filter((item) => item.parentId === run.folderId && !run.earlier.has(item.key));
+  const ours = uploads.items.filter((item) => item.parentId === run.folder?.id && !run.earlier.has(item.key));
   const sending = sendingLine(ours);
   const underWay = ours.some((item) => item.status !== 'done' && item.status !== 'failed' && item.status !== 'cancelled');
   return (
@@ -93,9 +93,9 @@ export function BackupStatus() {
         <p role="status" className="backup-summary">
           {summaryOf(run.plan)}
         </p>
-        {run.plan.toSend.length + (run.deletedSent ? run.plan.deleted.length : 0) > 0 && (
+        {run.folder && run.plan.toSend.length + (run.deletedSent ? run.plan.deleted.length : 0) > 0 && (
           <p className="muted">
-            Into {BACKUP_FOLDER}/{run.device}.{underWay && ' Keep Hearth open until they are sent.'}
+            Into {run.folder.path}.{underWay && ' Keep Hearth open until they are sent.'}
           </p>
         )}
         {sending && <p className="backup-sending">{sending}.</p>}

@@ -1,1 +1,2 @@
 export { BackUpButtons, BackupCard, BackupStatus } from './BackUpPhone.tsx';
+export { PhoneBackupSection } from './PhoneBackupSection.tsx';

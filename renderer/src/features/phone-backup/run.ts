@@ -1,8 +1,9 @@
 import { useSyncExternalStore } from 'react';
+import { session } from '../../api/session.ts';
 import { uploadQueue } from '../upload/index.ts';
 import { planBackup, type BackupPlan } from './check.ts';
 import { thisDeviceName } from './device-name.ts';
-import { deviceBackupFolder } from './folder.ts';
+import { deviceBackupFolder, type BackupFolder } from './folder.ts';
 import { openHashCache } from './hash-cache.ts';
 import { hashFiles, workerHashers } from './hashing.ts';
 
@@ -12,8 +13,8 @@ export type BackupRun =
   | {
       phase: 'decided';
       plan: BackupPlan;
-      device: string;
-      folderId: string | null;
+      /** Where this run sends (null when it has nothing to send). */
+      folder: BackupFolder | null;
       deletedSent: boolean;
       /** The upload queue's items from before this run: the run's own are the others sent into its folder. */
       earlier: ReadonlySet<string>;
@@ -24,8 +25,8 @@ const DONE_KEY = 'hearth.phone-backup.done';
 
 /**
  * One backup of this device at a time: the chosen files are hashed (or read from the cache),
- * the server says which it has, and only the new ones go to the upload queue, into
- * Phone backup/<device>/. The run outlives the Photos page, so it lives here.
+ * the server says which it has, and only the new ones go to the upload queue, into this
+ * device's folder (folder.ts). The run outlives the Photos page, so it lives here.
  */
 class PhoneBackup {
   private run: BackupRun = { phase: 'idle' };
@@ -49,6 +50,8 @@ class PhoneBackup {
     this.set({ phase: 'looking', done: 0, total: files.length });
     const hashers = workerHashers();
     try {
+      const signedIn = session.current();
+      if (signedIn.kind !== 'signed-in') throw new Error('sign in again to back up');
       const device = thisDeviceName();
       const hashes = await hashFiles(files, {
         cache: this.cache,
@@ -58,10 +61,10 @@ class PhoneBackup {
       });
       const plan = await planBackup(files, hashes);
       const name = await device;
-      const folderId = plan.toSend.length + plan.deleted.length > 0 ? await deviceBackupFolder(name) : null;
+      const folder = plan.toSend.length + plan.deleted.length > 0 ? await deviceBackupFolder(signedIn.user.id, name) : null;
       const earlier = new Set(uploadQueue.state().items.map((item) => item.key));
-      this.set({ phase: 'decided', plan, device: name, folderId, deletedSent: false, earlier });
-      if (folderId && plan.toSend.length > 0) void uploadQueue.add(plan.toSend, folderId);
+      this.set({ phase: 'decided', plan, folder, deletedSent: false, earlier });
+      if (folder && plan.toSend.length > 0) void uploadQueue.add(plan.toSend, folder.id);
       localStorage.setItem(DONE_KEY, String(Date.now()));
     } catch (caught) {
       this.set({ phase: 'failed', message: caught instanceof Error ? caught.message : String(caught) });
@@ -73,9 +76,9 @@ class PhoneBackup {
   /** "Send deleted ones too": the photos deleted in Hearth before go as well, this once. */
   sendDeleted(): void {
     const run = this.run;
-    if (run.phase !== 'decided' || run.deletedSent || !run.folderId || run.plan.deleted.length === 0) return;
+    if (run.phase !== 'decided' || run.deletedSent || !run.folder || run.plan.deleted.length === 0) return;
     this.set({ ...run, deletedSent: true });
-    void uploadQueue.add(run.plan.deleted, run.folderId);
+    void uploadQueue.add(run.plan.deleted, run.folder.id);
   }
 
   dismiss(): void {

@@ -15,6 +15,7 @@ before(async () => {
   await fs.mkdir(path.join(webDir, 'assets'));
   await fs.writeFile(path.join(webDir, 'index.html'), INDEX);
   await fs.writeFile(path.join(webDir, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
+  await fs.writeFile(path.join(webDir, 'assets', 'hash.worker-Xy_9-z.js'), 'self.onmessage = () => {}');
   await fs.writeFile(path.join(webDir, 'manifest.webmanifest'), '{"name":"Hearth"}');
   t = await startTestServer({ webDir });
 });
@@ -76,6 +77,17 @@ test('hashed assets are cached for good; other files revalidate; a missing asset
   const etag = asset.headers.get('etag')!;
   const again = await get('/assets/app-1a2b3c.js', { 'if-none-match': etag });
   assert.equal(again.status, 304);
+});
+
+test("a worker's script carries a CSP of its own (a worker obeys its script's, not the page's): its own code and WebAssembly, no network, no eval", async () => {
+  const worker = await get('/assets/hash.worker-Xy_9-z.js');
+  assert.equal(worker.status, 200);
+  assert.match(worker.headers.get('content-type') ?? '', /text\/javascript/);
+  const csp = (worker.headers.get('content-security-policy') ?? '').split(/;\s*/);
+  assert.deepEqual(csp, ["default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "base-uri 'none'", "frame-ancestors 'none'"]);
+  // Another script keeps the answer every response has: it runs under its page's policy.
+  const script = await get('/assets/app-1a2b3c.js');
+  assert.equal(script.headers.get('content-security-policy'), "frame-ancestors 'none'");
 });
 
 test('no path escapes the app folder', async () => {
