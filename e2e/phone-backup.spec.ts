@@ -282,3 +282,42 @@ test.describe('back up this phone @lan', () => {
     expect(created).toHaveLength(73);
   });
 });
+
+test.describe('back up an old phone @lan', () => {
+  // The app's service worker would answer the worker script from its cache, past page.route.
+  test.use({ serviceWorkers: 'block' });
+
+  test('where the browser refuses WebAssembly under the worker’s policy (Safari before 16), photos are hashed in JavaScript and backed up all the same', async ({
+    page,
+    member,
+    hearth,
+  }) => {
+    test.setTimeout(120_000);
+    const roll = await cameraRoll(['IMG_9001.jpg', 'IMG_9002.jpg', 'IMG_9003.jpg'], [64, 48]);
+    // The worker's answer as iOS 15 Safari reads it: it does not know 'wasm-unsafe-eval', so no WebAssembly may compile.
+    await page.route(/\/assets\/hash\.worker-[^/]+\.js$/, async (route) => {
+      // Fetched from the test's side, where the LAN name does not resolve: the same server at its loopback address.
+      const url = new URL(route.request().url());
+      url.hostname = '127.0.0.1';
+      const response = await route.fetch({ url: url.href });
+      await route.fulfill({
+        response,
+        headers: { ...response.headers(), 'content-security-policy': "default-src 'none'; script-src 'self'; base-uri 'none'" },
+      });
+    });
+    const workerPolicies: string[] = [];
+    page.on('response', (response) => {
+      if (/\/assets\/hash\.worker-[^/]+\.js$/.test(new URL(response.url()).pathname))
+        workerPolicies.push(response.headers()['content-security-policy'] ?? '');
+    });
+    await signIn(page, member);
+    await mainNav(page).getByRole('link', { name: 'Photos' }).click();
+    await chooseForBackup(page, roll);
+    await expect(status(page).getByRole('status')).toHaveText('3 to send');
+    await expect.poll(async () => (await backedUp(hearth, member)).files.length, { timeout: 60_000 }).toBe(3);
+    // The worker ran under a policy where Chromium refuses to compile WebAssembly (before the
+    // JavaScript hasher, this backup said every photo could not be read): the JavaScript one did the work.
+    expect(workerPolicies).not.toHaveLength(0);
+    for (const policy of workerPolicies) expect(policy).not.toContain('wasm-unsafe-eval');
+  });
+});

@@ -51,6 +51,10 @@ describe('deciding what to send', () => {
     expect(deletedLine({ ...plan, deleted: [] }, false)).toBeNull();
     // A first run: nothing here yet, and it does not say "0 already here".
     expect(summaryOf({ ...plan, here: 0 })).toBe('56 to send');
+    // None could be read (the phone refused to read them): never "nothing new to send", which would say they are safe.
+    const none = { here: 0, toSend: [], deleted: [], unreadable: 12 };
+    expect(summaryOf(none)).toBe('None of these could be read on this device');
+    expect(summaryOf({ ...none, unreadable: 1 })).toBe('This photo could not be read on this device');
   });
 });
 

@@ -20,6 +20,15 @@ describe('hashing chosen photos', () => {
     expect(await sha256Of(new Blob([]))).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 
+  it('the JavaScript hasher, used where WebAssembly is refused (iOS 15 Safari), gives the same digests', async () => {
+    expect(await sha256Of(new Blob(['abc']), 1, 'js')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(await sha256Of(new Blob(['a'.repeat(1_000_000)]), 65_536, 'js')).toBe(
+      'cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0',
+    );
+    const file = photo('IMG_0042.JPG', 3_000_000);
+    expect(await sha256Of(file, 1_000_003, 'js')).toBe(await sha256Of(file, 1_000_003, 'wasm'));
+  });
+
   it('a second run over the same files reads none of them: every hash comes from the IndexedDB cache', async () => {
     const factory = new IDBFactory();
     const files = [photo('IMG_0001.JPG', 3000), photo('IMG_0002.JPG', 5000), photo('IMG_0003.JPG', 7000)];

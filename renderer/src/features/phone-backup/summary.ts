@@ -4,6 +4,10 @@ import type { BackupPlan } from './check.ts';
 export function summaryOf(plan: BackupPlan): string {
   const send = plan.toSend.length;
   const here = `${plan.here.toLocaleString()} already here`;
+  // Not "nothing new to send": that would tell the family their photos are safe.
+  if (send === 0 && plan.here === 0 && plan.deleted.length === 0 && plan.unreadable > 0) {
+    return plan.unreadable === 1 ? 'This photo could not be read on this device' : 'None of these could be read on this device';
+  }
   if (send === 0) return plan.here > 0 ? `${here}, nothing new to send` : 'Nothing new to send';
   // A first run has nothing here yet: "0 already here" would only puzzle.
   if (plan.here === 0) return `${send.toLocaleString()} to send`;
