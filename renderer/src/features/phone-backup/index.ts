@@ -1,1 +1,1 @@
-export { BackUpButtons, BackupCard, BackupStatus } from './BackUpPhone.tsx';
+export { BackUpButtons, BackupCard, BackupStatus, CutBackupCard, CutBackupReminder } from './BackUpPhone.tsx';

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { uploadQueue } from '../upload/index.ts';
 import { planBackup, type BackupPlan } from './check.ts';
+import { BACKUP_BATCH } from './cut.ts';
 import { thisDeviceName } from './device-name.ts';
 import { deviceBackupFolder } from './folder.ts';
 import { openHashCache } from './hash-cache.ts';
@@ -60,8 +61,10 @@ class PhoneBackup {
       const name = await device;
       const folderId = plan.toSend.length + plan.deleted.length > 0 ? await deviceBackupFolder(name) : null;
       const earlier = new Set(uploadQueue.state().items.map((item) => item.key));
+      // What an earlier, cut run left to send and is here now (or was not chosen this time) stops being "still to send".
+      uploadQueue.keepOnlyOfBatch(BACKUP_BATCH, plan.toSend);
       this.set({ phase: 'decided', plan, device: name, folderId, deletedSent: false, earlier });
-      if (folderId && plan.toSend.length > 0) void uploadQueue.add(plan.toSend, folderId);
+      if (folderId && plan.toSend.length > 0) void uploadQueue.add(plan.toSend, folderId, { batch: BACKUP_BATCH });
       localStorage.setItem(DONE_KEY, String(Date.now()));
     } catch (caught) {
       this.set({ phase: 'failed', message: caught instanceof Error ? caught.message : String(caught) });
@@ -75,7 +78,7 @@ class PhoneBackup {
     const run = this.run;
     if (run.phase !== 'decided' || run.deletedSent || !run.folderId || run.plan.deleted.length === 0) return;
     this.set({ ...run, deletedSent: true });
-    void uploadQueue.add(run.plan.deleted, run.folderId);
+    void uploadQueue.add(run.plan.deleted, run.folderId, { batch: BACKUP_BATCH });
   }
 
   dismiss(): void {
