@@ -125,7 +125,7 @@ test.describe('the appliance story', () => {
       const chooser = tablet.waitForEvent('filechooser');
       await tablet.getByRole('button', { name: 'Upload' }).click();
       await (await chooser).setFiles({ name: 'garden.jpg', mimeType: 'image/jpeg', buffer: photo });
-      await expect(tablet.getByRole('region', { name: 'Uploads' }).getByText('1 file uploaded')).toBeVisible({ timeout: 30_000 });
+      await expect(tablet.getByRole('region', { name: 'Uploads' }).getByText('1 photo uploaded')).toBeVisible({ timeout: 30_000 });
       await expect(tablet.getByRole('list', { name: 'Files and folders' }).getByText('garden.jpg')).toBeVisible();
       // The server tells every open console that usage moved (library.changed): no reload here either.
       const expected = photo.length < 10 * 1024 ? `${(photo.length / 1024).toFixed(1)} KB` : `${Math.round(photo.length / 1024)} KB`;

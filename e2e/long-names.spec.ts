@@ -87,7 +87,8 @@ test('a file the server refuses for good is reported once with its reason, never
   await page.getByRole('button', { name: 'Upload' }).click();
   await (await chooser).setFiles([{ name: 'Birthday video.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(64 * 1024, 1) }]);
   const panel = page.getByRole('region', { name: 'Uploads' });
-  await expect(panel.getByText('1 file not uploaded')).toBeVisible({ timeout: 30_000 });
+  await expect(panel.getByText('1 video not uploaded')).toBeVisible({ timeout: 30_000 });
+  await panel.getByRole('button', { name: '1 video not uploaded', expanded: false }).click();
   const row = panel.getByRole('listitem').filter({ hasText: 'Birthday video.mp4' });
   await expect(row.getByText(/Not enough space left/)).toBeVisible();
   // Trying again cannot help: no Resume, only Dismiss.

@@ -86,6 +86,7 @@ test('uploads: in progress, a name clash, and a full quota', async ({ page, memb
   await page.getByRole('button', { name: /Keep both/ }).click();
   await expect(page.getByRole('region', { name: 'Uploads' }).getByText(/left/)).toBeVisible({ timeout: 20_000 });
   await captureScreen(page, testInfo, 'uploading');
+  await page.getByRole('region', { name: 'Uploads' }).getByRole('button', { expanded: false }).click();
   for (const name of ['IMG_2041.jpg', 'IMG_2042.jpg', 'Birthday video.mp4'])
     await page.getByRole('button', { name: `Cancel ${name}` }).click();
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
@@ -94,6 +95,7 @@ test('uploads: in progress, a name clash, and a full quota', async ({ page, memb
   const again = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Upload' }).click();
   await (await again).setFiles({ name: 'Holiday slideshow.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(2_000_000, 1) });
+  await page.getByRole('region', { name: 'Uploads' }).getByRole('button', { name: '1 video not uploaded' }).click();
   await expect(page.getByText(/Not enough space left in your storage/)).toBeVisible();
   await captureScreen(page, testInfo, 'upload-quota-full');
 });

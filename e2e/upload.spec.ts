@@ -32,7 +32,7 @@ test.describe('upload @lan', () => {
 
     const panel = page.getByRole('region', { name: 'Uploads' });
     await expect(panel.getByRole('progressbar', { name: 'All uploads' })).toBeVisible();
-    await expect(panel.getByText('20 files uploaded')).toBeVisible({ timeout: 60_000 });
+    await expect(panel.getByText('20 photos uploaded')).toBeVisible({ timeout: 60_000 });
 
     const list = page.getByRole('list', { name: 'Files and folders' });
     await expect(list.getByRole('listitem')).toHaveCount(20);
@@ -68,9 +68,10 @@ async function throttleUploads(page: import('@playwright/test').Page, bytesPerSe
 }
 
 async function percentOf(page: import('@playwright/test').Page, name: string): Promise<number> {
-  const text =
-    (await page.getByRole('region', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: name }).locator('.muted').textContent()) ??
-    '';
+  const panel = page.getByRole('region', { name: 'Uploads' });
+  // The panel is one line until opened; each file's own progress is in its list.
+  if (!(await panel.getByRole('list', { name: 'Each upload' }).isVisible())) await panel.getByRole('button', { expanded: false }).click();
+  const text = (await panel.getByRole('listitem').filter({ hasText: name }).locator('.muted').textContent()) ?? '';
   const match = /(\d+)%/.exec(text);
   return match ? Number(match[1]) : 0;
 }
@@ -120,7 +121,7 @@ test.describe('upload resilience @lan', () => {
     expect(stalled).toBeLessThan(100);
     await context.setOffline(false);
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await expect(page.getByText('1 file uploaded')).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByText('1 video uploaded')).toBeVisible({ timeout: 60_000 });
     const listed = await hearth.api.ok('GET', '/nodes?parent_id=root', member.access);
     expect(listed.items.map((n: { name: string }) => n.name)).toEqual(['video-from-the-party.mp4']);
     expect(sha(await contentOf(hearth, member.access, listed.items[0].id))).toBe(sha(content));
@@ -150,7 +151,7 @@ test.describe('upload resilience @lan', () => {
     const again = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Choose files again' }).click();
     await (await again).setFiles(file);
-    await expect(page.getByText('1 file uploaded')).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByText('1 video uploaded')).toBeVisible({ timeout: 60_000 });
     const inside = await hearth.api.ok('GET', `/nodes?parent_id=${folder.id}`, member.access);
     expect(inside.items.map((n: { name: string }) => n.name)).toEqual(['long-clip.mov']);
     expect(sha(await contentOf(hearth, member.access, inside.items[0].id))).toBe(sha(content));
@@ -206,6 +207,8 @@ test('a full quota says so in plain words, and the storage bar shows used and li
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Upload' }).click();
   await (await chooser).setFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(5000, 1) });
+  // The line says it was not uploaded; its list says why.
+  await page.getByRole('region', { name: 'Uploads' }).getByRole('button', { name: '1 file not uploaded' }).click();
   await expect(
     page.getByText('Not enough space left in your storage for this. Delete something (and empty the trash) or ask for more space.'),
   ).toBeVisible();

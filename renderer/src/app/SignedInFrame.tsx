@@ -1,4 +1,4 @@
-import { Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useSession } from '../api/useSession.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { QuotaBar, UnsentBanner, UploadPanel } from '../features/upload/index.ts';
@@ -7,6 +7,9 @@ import { useLivePendingDevices, usePendingDevices, WaitingDevicesNotice } from '
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
 import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
+
+/** Loaded after the page: the phone backup's code is Photos' own, and most pages never need it. */
+const CutBackupReminder = lazy(() => import('../features/phone-backup/index.ts').then((m) => ({ default: m.CutBackupReminder })));
 
 const NAV: NavItem[] = [
   { to: '/files', label: 'My files', icon: 'folder', primary: true, within: ['/starred', '/recent', '/trash'] },
@@ -35,6 +38,9 @@ export function SignedInFrame({ children }: { children: ReactNode }) {
       <StorageBanner />
       {isOwner && <WaitingDevicesNotice />}
       <UnsentBanner />
+      <Suspense fallback={null}>
+        <CutBackupReminder />
+      </Suspense>
       <Suspense fallback={<Spinner label="Loading" />}>{children}</Suspense>
       <UploadPanel />
     </AppShell>

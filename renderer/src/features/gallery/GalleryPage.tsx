@@ -7,7 +7,7 @@ import { Button, IconButton } from '../../ui/Button.tsx';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { BackUpButtons, BackupCard, BackupStatus } from '../phone-backup/index.ts';
+import { BackUpButtons, BackupCard, BackupStatus, CutBackupCard } from '../phone-backup/index.ts';
 import { ShareDialog } from '../share/index.ts';
 import { UploadButton } from '../upload/index.ts';
 import { GalleryViewer } from './GalleryViewer.tsx';
@@ -127,6 +127,7 @@ export function GalleryPage() {
         <>
           <BackupStatus />
           <BackupCard />
+          <CutBackupCard />
         </>
       )}
 

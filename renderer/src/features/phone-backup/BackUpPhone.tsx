@@ -1,10 +1,13 @@
-import { useId, useRef } from 'react';
+import { useId, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useSession } from '../../api/useSession.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { Notice, ProgressBar } from '../../ui/Notice.tsx';
+import { isStillToSend, stillToSend, stoppedLine } from './cut.ts';
 import { BACKUP_FOLDER } from './folder.ts';
 import { phoneBackup, usePhoneBackup, type BackupRun } from './run.ts';
 import { deletedLine, sendingLine, summaryOf } from './summary.ts';
-import { useUploads } from '../upload/index.ts';
+import { uploadQueue, useLeftBehind, useSaysKeepOpen, useUploads } from '../upload/index.ts';
 import './phone-backup.css';
 
 /**
@@ -17,16 +20,23 @@ export function BackUpButtons({ compact = false, inBar = false }: { compact?: bo
   const filesId = useId();
   const folderId = useId();
   const run = usePhoneBackup();
+  const cut = useCutBackup();
   const busy = run.phase === 'looking';
-  // On a phone the card offers the same button: one "Back up this phone" on screen, not two.
+  // On a phone the card offers the same button: one "Back up this phone" on screen, not two;
+  // after a cut backup its card offers them on a computer too.
   const besideCard = inBar && cardOffered(run);
+  const besideCutCard = inBar && cut.count > 0;
   const chosen = (input: HTMLInputElement) => {
     const list = input.files ? [...input.files] : [];
     input.value = '';
     void phoneBackup.start(list.filter((file) => /^(image|video)\//.test(file.type) || file.type === ''));
   };
   return (
-    <div className={besideCard ? 'backup-buttons backup-buttons-beside-card' : 'backup-buttons'}>
+    <div
+      className={['backup-buttons', besideCard && 'backup-buttons-beside-card', besideCutCard && 'backup-buttons-beside-cut']
+        .filter(Boolean)
+        .join(' ')}
+    >
       <input
         ref={files}
         id={filesId}
@@ -66,6 +76,11 @@ export function BackUpButtons({ compact = false, inBar = false }: { compact?: bo
 export function BackupStatus() {
   const run = usePhoneBackup();
   const uploads = useUploads();
+  const ours =
+    run.phase === 'decided' ? uploads.items.filter((item) => item.parentId === run.folder?.id && !run.earlier.has(item.key)) : [];
+  const underWay = ours.some((item) => item.status !== 'done' && item.status !== 'failed' && item.status !== 'cancelled');
+  // This status asks to keep Hearth open; the upload panel then does not say it a second time.
+  useSaysKeepOpen(underWay);
   if (run.phase === 'idle') return null;
   if (run.phase === 'looking')
     return (
@@ -84,9 +99,7 @@ export function BackupStatus() {
       </section>
     );
   const deleted = deletedLine(run.plan, run.deletedSent);
-  const ours = uploads.items.filter((item) => item.parentId === run.folder?.id && !run.earlier.has(item.key));
   const sending = sendingLine(ours);
-  const underWay = ours.some((item) => item.status !== 'done' && item.status !== 'failed' && item.status !== 'cancelled');
   return (
     <section className="backup-status" aria-label="Backing up this phone">
       <div className="backup-status-text">
@@ -125,5 +138,71 @@ export function BackupCard() {
       <p>Choose all your photos and videos: Hearth sends only the ones it does not have yet, into {BACKUP_FOLDER}.</p>
       <BackUpButtons compact />
     </section>
+  );
+}
+
+/**
+ * Photos left to send by a backup that stopped: an earlier page (a closed tab, a reload) left
+ * them behind. Counted from the upload manifest, read again only when it changed.
+ */
+function useCutBackup(): { count: number; forget(): void } {
+  const session = useSession();
+  const run = usePhoneBackup();
+  const left = useLeftBehind(session.kind === 'signed-in' ? session.user.id : null);
+  const count = run.phase === 'idle' ? stillToSend(left) : 0;
+  return { count, forget: () => uploadQueue.forgetUnsent(...left.filter(isStillToSend).map((u) => u.id)) };
+}
+
+/**
+ * On Photos, after a cut backup: run it again. A phone's picker keeps no hold on the files, so
+ * they cannot be sent by themselves; chosen again, nothing is read twice (the hash cache) and
+ * only the photos still missing go.
+ */
+export function CutBackupCard() {
+  const cut = useCutBackup();
+  const titleId = useId();
+  if (cut.count === 0) return null;
+  return (
+    <section className="backup-card backup-card-cut" aria-labelledby={titleId}>
+      <h2 id={titleId}>{stoppedLine(cut.count)}</h2>
+      <p>Choose all your photos again: only the ones still missing are sent.</p>
+      <div className="row">
+        <BackUpButtons />
+        <Button variant="quiet" onClick={cut.forget}>
+          Forget them
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+let reminderPutOff = false;
+
+/** On the other pages: the same news, with the way to Photos. "Not now" puts it off for this visit. */
+export function CutBackupReminder() {
+  const cut = useCutBackup();
+  const { pathname } = useLocation();
+  const [, setPutOff] = useState(reminderPutOff);
+  if (cut.count === 0 || reminderPutOff || pathname.startsWith('/gallery')) return null;
+  return (
+    <div className="notice backup-reminder" role="status">
+      <p>
+        <strong>{stoppedLine(cut.count)}.</strong> <span className="muted">Back up this phone again in Photos to send them.</span>
+      </p>
+      <div className="row">
+        <Link className="btn btn-primary" to="/gallery">
+          Open Photos
+        </Link>
+        <Button
+          variant="quiet"
+          onClick={() => {
+            reminderPutOff = true;
+            setPutOff(true);
+          }}
+        >
+          Not now
+        </Button>
+      </div>
+    </div>
   );
 }

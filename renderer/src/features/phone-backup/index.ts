@@ -1,2 +1,2 @@
-export { BackUpButtons, BackupCard, BackupStatus } from './BackUpPhone.tsx';
+export { BackUpButtons, BackupCard, BackupStatus, CutBackupCard, CutBackupReminder } from './BackUpPhone.tsx';
 export { PhoneBackupSection } from './PhoneBackupSection.tsx';

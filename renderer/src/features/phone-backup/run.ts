@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { session } from '../../api/session.ts';
 import { uploadQueue } from '../upload/index.ts';
 import { planBackup, type BackupPlan } from './check.ts';
+import { BACKUP_BATCH } from './cut.ts';
 import { thisDeviceName } from './device-name.ts';
 import { deviceBackupFolder, type BackupFolder } from './folder.ts';
 import { openHashCache } from './hash-cache.ts';
@@ -63,8 +64,10 @@ class PhoneBackup {
       const name = await device;
       const folder = plan.toSend.length + plan.deleted.length > 0 ? await deviceBackupFolder(signedIn.user.id, name) : null;
       const earlier = new Set(uploadQueue.state().items.map((item) => item.key));
+      // What an earlier, cut run left to send and is here now (or was not chosen this time) stops being "still to send".
+      uploadQueue.keepOnlyOfBatch(BACKUP_BATCH, plan.toSend);
       this.set({ phase: 'decided', plan, folder, deletedSent: false, earlier });
-      if (folder && plan.toSend.length > 0) void uploadQueue.add(plan.toSend, folder.id);
+      if (folder && plan.toSend.length > 0) void uploadQueue.add(plan.toSend, folder.id, { batch: BACKUP_BATCH });
       localStorage.setItem(DONE_KEY, String(Date.now()));
     } catch (caught) {
       this.set({ phase: 'failed', message: caught instanceof Error ? caught.message : String(caught) });
@@ -78,7 +81,7 @@ class PhoneBackup {
     const run = this.run;
     if (run.phase !== 'decided' || run.deletedSent || !run.folder || run.plan.deleted.length === 0) return;
     this.set({ ...run, deletedSent: true });
-    void uploadQueue.add(run.plan.deleted, run.folder.id);
+    void uploadQueue.add(run.plan.deleted, run.folder.id, { batch: BACKUP_BATCH });
   }
 
   dismiss(): void {

@@ -1,47 +1,47 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useSession } from '../../api/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { plural } from '../../ui/format.ts';
 import { middleOut } from '../../ui/middleOut.ts';
 import { manifest, type Unsent } from './manifest.ts';
 import { uploadQueue } from './queue.ts';
-import { useUploads } from './useUploads.ts';
+import { useLeftBehind } from './useUploads.ts';
+
+/** Refusals told on this page, by account: taken from the manifest on the first look, so told once. */
+const refusalsTold = new Map<string, Unsent[]>();
+
+function refusalsOf(account: string): Unsent[] {
+  if (!refusalsTold.has(account)) refusalsTold.set(account, manifest.takeRefused(account));
+  return refusalsTold.get(account)!;
+}
 
 /**
- * After a reload: which files did not arrive. Those that can continue are offered again;
- * those the server refused for good are reported once, with the reason, and then forgotten.
+ * After a reload: which files did not arrive. Those that can continue are offered again (a
+ * batch that tells its own way to finish, a phone backup, is left to it); those the server
+ * refused for good are reported once, with the reason, and not on the next page load.
  */
 export function UnsentBanner() {
   const state = useSession();
-  const { items } = useUploads();
-  // The list lives in localStorage: a change made here is read again on the next render.
-  const [, setVersion] = useState(0);
-  const [dismissed, setDismissed] = useState(false);
   const account = state.kind === 'signed-in' ? state.user.id : null;
-  if (!account || items.length > 0) return null;
-  const all = manifest.forAccount(account);
-  const refused = all.filter((u) => u.refused !== undefined);
-  const resumable = all.filter((u) => u.refused === undefined);
-  if (refused.length === 0 && (resumable.length === 0 || dismissed)) return null;
+  const left = useLeftBehind(account);
+  const resumable = useMemo(() => left.filter((u) => u.refused === undefined && u.batch === undefined), [left]);
+  const [, setTold] = useState(0);
+  if (!account) return null;
+  const refused = refusalsOf(account);
+  if (refused.length === 0 && resumable.length === 0) return null;
   return (
     <>
       {refused.length > 0 && (
         <RefusedNotice
           refused={refused}
           onDismiss={() => {
-            for (const u of refused) manifest.remove(u.id);
-            setVersion((v) => v + 1);
+            refusalsTold.set(account, []);
+            setTold((v) => v + 1);
           }}
         />
       )}
-      {resumable.length > 0 && !dismissed && (
-        <ResumableNotice
-          unsent={resumable}
-          onForget={() => {
-            for (const u of resumable) manifest.remove(u.id);
-            setDismissed(true);
-          }}
-        />
+      {resumable.length > 0 && (
+        <ResumableNotice unsent={resumable} onForget={() => uploadQueue.forgetUnsent(...resumable.map((u) => u.id))} />
       )}
     </>
   );

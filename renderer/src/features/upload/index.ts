@@ -3,4 +3,6 @@ export { UploadPanel } from './UploadPanel.tsx';
 export { UnsentBanner } from './UnsentBanner.tsx';
 export { QuotaBar } from './QuotaBar.tsx';
 export { uploadQueue } from './queue.ts';
-export { useUploads } from './useUploads.ts';
+export { useLeftBehind, useUploads } from './useUploads.ts';
+export type { Unsent } from './manifest.ts';
+export { useKeepOpenSaidElsewhere, useSaysKeepOpen } from './keep-open.ts';

@@ -20,6 +20,12 @@ export interface Unsent {
    * once after a reload and then forgotten: choosing it again could only fail again.
    */
   refused?: string;
+  /**
+   * The part of the app that queued it, when that part tells the person itself how to finish
+   * (a phone backup says "Your last backup stopped…" and is simply run again): the general
+   * "choose them again" notice leaves such entries to it.
+   */
+  batch?: string;
 }
 
 const KEY = 'hearth.unsent';
@@ -37,34 +43,70 @@ function writeAll(list: Unsent[]): void {
   else localStorage.setItem(KEY, JSON.stringify(list));
 }
 
+const sameFile = (u: Unsent, file: File) => u.name === file.name && u.size === file.size && u.lastModified === file.lastModified;
+const fileKey = (f: { name: string; size: number; lastModified: number }) => `${f.name}\0${f.size}\0${f.lastModified}`;
+
 export const manifest = {
   forAccount(account: string): Unsent[] {
     return readAll().filter((u) => u.account === account);
   },
-  add(entry: Unsent): void {
-    writeAll([...readAll().filter((u) => u.id !== entry.id), entry]);
+  /** Entries of one batch chosen, written at once: a camera roll of 2,000 is one write, not 2,000. */
+  addAll(entries: readonly Unsent[]): void {
+    if (entries.length === 0) return;
+    const ids = new Set(entries.map((entry) => entry.id));
+    writeAll([...readAll().filter((u) => !ids.has(u.id)), ...entries]);
   },
-  remove(id: string): void {
-    writeAll(readAll().filter((u) => u.id !== id));
+  add(entry: Unsent): void {
+    manifest.addAll([entry]);
+  },
+  remove(...ids: string[]): void {
+    const gone = new Set(ids);
+    writeAll(readAll().filter((u) => !gone.has(u.id)));
   },
   refuse(id: string, reason: string): void {
     writeAll(readAll().map((u) => (u.id === id ? { ...u, refused: reason } : u)));
   },
   /** The unsent entry a newly chosen file continues, if any (a refused one is never continued). */
   match(account: string, file: File): Unsent | undefined {
-    return readAll().find(
-      (u) =>
-        u.account === account &&
-        u.refused === undefined &&
-        u.name === file.name &&
-        u.size === file.size &&
-        u.lastModified === file.lastModified,
-    );
+    return matchIn(readAll(), account, file);
   },
-  forgetRefused(account: string, file: File): void {
-    writeAll(readAll().filter((u) => !(u.account === account && u.refused !== undefined && u.name === file.name && u.size === file.size)));
+  /**
+   * The refusals of this account, handed over to be reported and forgotten at once: a refusal
+   * is told once after a reload, on whichever page opens first, and never again.
+   */
+  takeRefused(account: string): Unsent[] {
+    const all = readAll();
+    const taken = all.filter((u) => u.account === account && u.refused !== undefined);
+    if (taken.length > 0) writeAll(all.filter((u) => !taken.includes(u)));
+    return taken;
+  },
+  /**
+   * A new run of a batch decided afresh what it still has to send: its older entries that are
+   * not among those files arrived meanwhile (or were not chosen this time, and the next full run
+   * finds them again), so they stop counting as "still to send".
+   */
+  keepOnly(account: string, batch: string, files: readonly File[], spare: ReadonlySet<string> = new Set()): void {
+    const all = readAll();
+    const wanted = new Set(files.map(fileKey));
+    const kept = all.filter(
+      (u) => u.account !== account || u.batch !== batch || u.refused !== undefined || spare.has(u.id) || wanted.has(fileKey(u)),
+    );
+    if (kept.length !== all.length) writeAll(kept);
+  },
+  /** Chosen again on purpose (after making room, say): an earlier refusal of these files is old news. */
+  forgetRefused(account: string, files: readonly File[]): void {
+    const all = readAll();
+    const kept = all.filter(
+      (u) => !(u.account === account && u.refused !== undefined && files.some((f) => f.name === u.name && f.size === u.size)),
+    );
+    if (kept.length !== all.length) writeAll(kept);
   },
   forget(account: string): void {
     writeAll(readAll().filter((u) => u.account !== account));
   },
 };
+
+/** The entry a newly chosen file continues, among entries read once for a whole batch. */
+export function matchIn(entries: readonly Unsent[], account: string, file: File): Unsent | undefined {
+  return entries.find((u) => u.account === account && u.refused === undefined && sameFile(u, file));
+}

@@ -5,6 +5,7 @@ import { session } from '../../api/session.ts';
 import type { Node, Status } from '../../api/types.ts';
 import { queryClient } from '../../app/queryClient.ts';
 import { meQuery, nodeKeys, statusQuery } from '../../api/queries.ts';
+import { events } from '../../api/events.ts';
 import {
   afterClash,
   afterLongNames,
@@ -16,10 +17,16 @@ import {
   type LongNamesChoice,
 } from './batch.ts';
 import { handlingOf, messageOf, outcomeOf, quotaMayHaveChanged, readAnswer, retriesNow, type FailedAnswer } from './decisions.ts';
-import { manifest } from './manifest.ts';
+import { kindOf, type FileKind } from './line.ts';
+import { manifest, matchIn, type Unsent } from './manifest.ts';
+import { ScreenAwake } from './wake-lock.ts';
 
-/** `held`: the server's disk is full (or read-only); it continues by itself once there is room. */
-export type UploadStatus = 'queued' | 'sending' | 'paused' | 'held' | 'done' | 'failed' | 'cancelled';
+/**
+ * `held`: the server's disk is full (or read-only); it continues by itself once there is room.
+ * `offline`: the connection dropped for longer than the retries; it continues by itself once
+ * the device is online again or the server answers again.
+ */
+export type UploadStatus = 'queued' | 'sending' | 'paused' | 'held' | 'offline' | 'done' | 'failed' | 'cancelled';
 
 export interface UploadItem {
   key: string;
@@ -31,6 +38,14 @@ export interface UploadItem {
   error: string | null;
   /** False once the server refused the file for good (its name, its size, no space): trying again cannot help. */
   retryable: boolean;
+  kind: FileKind;
+  /** Sending, but its last request got no answer: tried again shortly, nothing moves meanwhile. */
+  stalled: boolean;
+}
+
+export interface AddOptions {
+  /** Names the part of the app that tells the person itself how to finish after a reload (see Unsent.batch). */
+  batch?: string;
 }
 
 /** Files with the same name in the target folder, waiting for one answer for the whole batch. */
@@ -60,7 +75,7 @@ const PARALLEL = 3;
  * within one chunk, at a cost that is small on a LAN.
  */
 const CHUNK_BYTES = 8 * 1024 * 1024;
-/** A dropped network is retried on its own for about two minutes, then waits for "online". */
+/** A dropped network is retried on its own for about two minutes, then waits for the connection to be back. */
 const RETRY_DELAYS = [0, 1_000, 3_000, 5_000, 10_000, 15_000, 20_000, 30_000, 30_000];
 
 interface Entry {
@@ -76,6 +91,8 @@ interface Snapshot {
   alreadyHere: number;
   clash: ClashQuestion | null;
   longNames: LongNamesQuestion | null;
+  /** The device says it has no network. */
+  offline: boolean;
 }
 
 /**
@@ -86,17 +103,38 @@ interface Snapshot {
  */
 class UploadQueue {
   private entries: Entry[] = [];
-  private snapshot: Snapshot = { items: [], alreadyHere: 0, clash: null, longNames: null };
+  private snapshot: Snapshot = { items: [], alreadyHere: 0, clash: null, longNames: null, offline: false };
   private alreadyHere = 0;
   private clash: ClashQuestion | null = null;
   private longNames: LongNamesQuestion | null = null;
   private readonly listeners = new Set<() => void>();
   private counter = 0;
-  private wakeLock: WakeLockSentinel | null = null;
+  /** Bumped whenever the manifest changes here: readers of it read it again only then. */
+  private unsentVersion = 0;
+  private leftBehindCache: { account: string; version: number; entries: Unsent[] } | null = null;
+  private readonly awake = new ScreenAwake(
+    () => (typeof navigator !== 'undefined' && 'wakeLock' in navigator ? navigator.wakeLock : undefined),
+    () => document.visibilityState === 'visible',
+  );
 
   constructor() {
     if (typeof window === 'undefined') return;
-    window.addEventListener('online', () => this.resumeFailed());
+    this.snapshot = { ...this.snapshot, offline: !navigator.onLine };
+    window.addEventListener('online', () => {
+      this.changed();
+      this.resumeFailed();
+      this.resumeConnection();
+    });
+    window.addEventListener('offline', () => this.changed());
+    // The server answers its live channel again (the network came back without the device ever
+    // saying it was gone, or the server restarted): what waited for it goes on now, not at the
+    // next of its retries, up to 30 s later.
+    let socket = events.currentStatus();
+    events.subscribeStatus(() => {
+      const now = events.currentStatus();
+      if (now === 'open' && socket !== 'open') this.resumeConnection();
+      socket = now;
+    });
     // The server's disk has room again (its event or a status check updated the status): what
     // waited for it goes on, from where the server says it got.
     queryClient.getQueryCache().subscribe((event) => {
@@ -104,7 +142,7 @@ class UploadQueue {
       if ((event.query.state.data as Status | undefined)?.storage === 'ok') this.resumeHeld();
     });
     // The screen lock is released when the page is hidden; take it again on return.
-    document.addEventListener('visibilitychange', () => void this.keepAwake());
+    document.addEventListener('visibilitychange', () => void this.awake.recheck());
   }
 
   subscribe = (listener: () => void) => {
@@ -114,20 +152,36 @@ class UploadQueue {
 
   state = (): Snapshot => this.snapshot;
 
+  /**
+   * What an earlier page of this browser was sending and did not finish, that this page is not
+   * sending now (chosen again, an entry is continued and stops being left behind).
+   */
+  leftBehind = (account: string): Unsent[] => {
+    const cached = this.leftBehindCache;
+    if (cached?.account === account && cached.version === this.unsentVersion) return cached.entries;
+    const live = new Set(this.entries.map((entry) => entry.manifestId));
+    const entries = manifest.forAccount(account).filter((u) => !live.has(u.id));
+    // Read again only when this tab changed the manifest, not at every byte sent.
+    this.leftBehindCache = { account, version: this.unsentVersion, entries };
+    return entries;
+  };
+
   /** A batch chosen or dropped by the person: checked against the folder, then queued. */
-  async add(files: File[], parentId: string | null): Promise<void> {
+  async add(files: File[], parentId: string | null, options: AddOptions = {}): Promise<void> {
     const account = accountId();
     // The uploader's code loads while the folder is checked, not after.
     void import('tus-js-client');
     const existing = await namesIn(parentId).catch(() => new Map<string, Node>());
+    // Chosen again on purpose (after making room, say): an earlier refusal is old news.
+    manifest.forgetRefused(account, files);
+    // Read once for the whole batch: a camera roll is thousands of files.
+    const remembered = manifest.forAccount(account);
     const chosen: Chosen[] = [];
     for (const file of files) {
-      // Chosen again on purpose (after making room, say): an earlier refusal is old news.
-      manifest.forgetRefused(account, file);
-      const unsent = manifest.match(account, file);
+      const unsent = matchIn(remembered, account, file);
       if (unsent) {
         // Chosen again after a reload: continue it where it was going.
-        this.enqueue({ file, name: unsent.as ?? file.name }, unsent.parentId, unsent.replaceNodeId, unsent.id);
+        this.enqueue({ file, name: unsent.as ?? file.name }, unsent.parentId, unsent.replaceNodeId, { ...options, manifestId: unsent.id });
         continue;
       }
       chosen.push({ file, name: file.name.normalize('NFC') });
@@ -135,17 +189,43 @@ class UploadQueue {
     const named = await this.fitNames(chosen);
     const { alreadyHere, fresh, clashing } = sortAgainstFolder(named, existing);
     this.alreadyHere += alreadyHere;
-    for (const one of fresh) this.enqueue(one, parentId, null);
+    this.remember(fresh.map((one) => this.enqueue(one, parentId, null, options)));
     if (clashing.length > 0) {
       const choice = await new Promise<ClashChoice>((resolve) => {
         this.clash = { names: clashing.map((c) => c.chosen.name), answer: resolve };
         this.changed();
       });
       this.clash = null;
-      for (const { chosen: one, replaceNodeId } of afterClash(clashing, choice)) this.enqueue(one, parentId, replaceNodeId);
+      this.remember(
+        afterClash(clashing, choice).map(({ chosen: one, replaceNodeId }) => this.enqueue(one, parentId, replaceNodeId, options)),
+      );
     }
     this.changed();
     this.pump();
+  }
+
+  /** Notes in the manifest what was just queued, in one write. */
+  private remember(entries: Unsent[]): void {
+    manifest.addAll(entries);
+    this.unsentVersion += 1;
+  }
+
+  /**
+   * A new run of a batch decided what it still has to send: its entries left behind by an
+   * earlier page that are not among those files are no longer "still to send".
+   */
+  keepOnlyOfBatch(batch: string, files: readonly File[]): void {
+    // What this page is sending itself is not left behind.
+    manifest.keepOnly(accountId(), batch, files, new Set(this.entries.map((entry) => entry.manifestId)));
+    this.unsentVersion += 1;
+    this.changed();
+  }
+
+  /** Takes entries out of the manifest (arrived, cancelled, let go of). */
+  forgetUnsent(...ids: string[]): void {
+    manifest.remove(...ids);
+    this.unsentVersion += 1;
+    this.changed();
   }
 
   /**
@@ -166,15 +246,15 @@ class UploadQueue {
 
   pause(key: string): void {
     const entry = this.find(key);
-    if (!entry || (entry.item.status !== 'sending' && entry.item.status !== 'queued')) return;
+    if (!entry || !['sending', 'queued', 'offline'].includes(entry.item.status)) return;
     void entry.upload?.abort(false);
-    this.update(entry, { status: 'paused' });
+    this.update(entry, { status: 'paused', stalled: false });
     this.pump();
   }
 
   resume(key: string): void {
     const entry = this.find(key);
-    if (!entry || (entry.item.status !== 'paused' && entry.item.status !== 'failed') || !entry.item.retryable) return;
+    if (!entry || !['paused', 'failed', 'offline'].includes(entry.item.status) || !entry.item.retryable) return;
     this.update(entry, { status: 'queued', error: null });
     this.pump();
   }
@@ -185,14 +265,26 @@ class UploadQueue {
     // Termination tells the server to drop what it received.
     void entry.upload?.abort(true).catch(() => undefined);
     manifest.remove(entry.manifestId);
+    this.unsentVersion += 1;
     this.update(entry, { status: 'cancelled' });
     this.pump();
   }
 
-  /** Closing the panel: what is finished goes, and so does a refusal the person has now read. */
+  /**
+   * Closing the panel once nothing is under way: what arrived goes, and so does what did not
+   * (a refusal the person has now read, a failure they chose not to try again: closing is
+   * letting it go, so no later page asks to choose it again).
+   */
   clearFinished(): void {
-    for (const entry of this.entries) if (entry.item.status === 'failed' && !entry.item.retryable) manifest.remove(entry.manifestId);
-    this.entries = this.entries.filter((e) => !['done', 'cancelled'].includes(e.item.status) && e.item.retryable);
+    const closing = this.entries.filter((e) => ['done', 'cancelled', 'failed'].includes(e.item.status));
+    for (const entry of closing) {
+      if (entry.item.status !== 'failed') continue;
+      manifest.remove(entry.manifestId);
+      // What the server kept of it is of no use any more.
+      if (entry.item.retryable) void entry.upload?.abort(true).catch(() => undefined);
+    }
+    this.entries = this.entries.filter((e) => !closing.includes(e));
+    this.unsentVersion += 1;
     this.alreadyHere = 0;
     this.changed();
   }
@@ -202,13 +294,21 @@ class UploadQueue {
     for (const entry of this.entries) void entry.upload?.abort(false);
     this.entries = [];
     this.alreadyHere = 0;
+    this.unsentVersion += 1;
+    void this.awake.want(false);
     this.changed();
   }
 
-  private enqueue({ file, name }: Chosen, parentId: string | null, replaceNodeId: string | null, manifestId?: string): void {
+  /** Queues one file; its manifest entry is returned for the caller to write with the rest of its batch. */
+  private enqueue(
+    { file, name }: Chosen,
+    parentId: string | null,
+    replaceNodeId: string | null,
+    { manifestId, batch }: AddOptions & { manifestId?: string },
+  ): Unsent {
     this.counter += 1;
     const id = manifestId ?? `${Date.now().toString(36)}-${this.counter}`;
-    manifest.add({
+    const unsent: Unsent = {
       id,
       account: accountId(),
       name: file.name,
@@ -217,14 +317,27 @@ class UploadQueue {
       lastModified: file.lastModified,
       parentId,
       replaceNodeId,
-    });
+      ...(batch ? { batch } : {}),
+    };
     this.entries.push({
       file,
       upload: null,
       manifestId: id,
       replaceNodeId,
-      item: { key: `u${this.counter}`, name, size: file.size, sent: 0, status: 'queued', parentId, error: null, retryable: true },
+      item: {
+        key: `u${this.counter}`,
+        name,
+        size: file.size,
+        sent: 0,
+        status: 'queued',
+        parentId,
+        error: null,
+        retryable: true,
+        kind: kindOf(file.type),
+        stalled: false,
+      },
     });
+    return unsent;
   }
 
   private resumeHeld(): void {
@@ -240,6 +353,20 @@ class UploadQueue {
     this.pump();
   }
 
+  /**
+   * The connection is back: what waited for it, and what tus would try again only at its next
+   * retry, starts again now, from where the server has it.
+   */
+  private resumeConnection(): void {
+    for (const entry of this.entries) {
+      const waiting = entry.item.status === 'offline' || (entry.item.status === 'sending' && entry.item.stalled);
+      if (!waiting) continue;
+      void entry.upload?.abort(false);
+      this.update(entry, { status: 'queued', stalled: false, error: null });
+    }
+    this.pump();
+  }
+
   private find(key: string): Entry | undefined {
     return this.entries.find((e) => e.item.key === key);
   }
@@ -248,23 +375,9 @@ class UploadQueue {
     const sending = this.entries.filter((e) => e.item.status === 'sending').length;
     const next = this.entries.filter((e) => e.item.status === 'queued').slice(0, Math.max(0, PARALLEL - sending));
     for (const entry of next) void this.start(entry);
-    void this.keepAwake();
-  }
-
-  /** Screen Wake Lock while anything is sending, where the browser has it (secure contexts). */
-  private async keepAwake(): Promise<void> {
-    const busy = this.entries.some((e) => e.item.status === 'sending' || e.item.status === 'queued');
-    if (busy && !this.wakeLock && 'wakeLock' in navigator && document.visibilityState === 'visible') {
-      try {
-        this.wakeLock = await navigator.wakeLock.request('screen');
-        this.wakeLock.addEventListener('release', () => (this.wakeLock = null));
-      } catch {
-        // Refused (battery saver): uploads go on, the screen may sleep.
-      }
-    } else if (!busy && this.wakeLock) {
-      await this.wakeLock.release().catch(() => undefined);
-      this.wakeLock = null;
-    }
+    // The screen stays on while anything is to be sent, waiting for the connection included:
+    // a sleeping phone would not notice it come back.
+    void this.awake.want(this.entries.some((e) => ['sending', 'queued', 'offline'].includes(e.item.status)));
   }
 
   private async start(entry: Entry): Promise<void> {
@@ -286,15 +399,19 @@ class UploadQueue {
         if (token) req.setHeader('Authorization', `Bearer ${token}`);
       },
       onShouldRetry: (error) => {
-        const handling = handlingOf(answerOf(error));
+        const answer = answerOf(error);
+        const handling = handlingOf(answer);
         // An expired access token: refresh, then the retry carries the new one.
         if (handling === 'refresh') void session.refresh(null).catch(() => undefined);
+        // Nothing answered: the connection dropped. Said as such until bytes move again.
+        if (answer.status === 0 && !entry.item.stalled) this.update(entry, { stalled: true });
         return retriesNow(handling);
       },
-      onProgress: (sent) => this.update(entry, { sent }),
+      onProgress: (sent) => this.update(entry, { sent, stalled: false }),
       onSuccess: () => {
         manifest.remove(entry.manifestId);
-        this.update(entry, { status: 'done', sent: entry.item.size });
+        this.unsentVersion += 1;
+        this.update(entry, { status: 'done', sent: entry.item.size, stalled: false });
         void queryClient.invalidateQueries({ queryKey: nodeKeys.all });
         void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
         this.pump();
@@ -302,6 +419,12 @@ class UploadQueue {
       onError: (error) => {
         if (entry.item.status !== 'sending') return;
         const answer = answerOf(error);
+        if (answer.status === 0) {
+          // Still no answer after the retries: not a failure, it waits for the connection.
+          this.update(entry, { status: 'offline', stalled: false, error: null });
+          this.pump();
+          return;
+        }
         if (quotaMayHaveChanged(answer)) void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
         const outcome = outcomeOf(answer);
         if (outcome.kind === 'hold') {
@@ -309,8 +432,11 @@ class UploadQueue {
           return;
         }
         // A refusal is told here, once; after a reload the banner says it once more, never as "choose it again".
-        if (outcome.forGood) manifest.refuse(entry.manifestId, outcome.message);
-        this.update(entry, { status: 'failed', error: outcome.message, retryable: !outcome.forGood });
+        if (outcome.forGood) {
+          manifest.refuse(entry.manifestId, outcome.message);
+          this.unsentVersion += 1;
+        }
+        this.update(entry, { status: 'failed', error: outcome.message, retryable: !outcome.forGood, stalled: false });
         this.pump();
       },
     });
@@ -341,7 +467,13 @@ class UploadQueue {
   }
 
   private changed(): void {
-    this.snapshot = { items: this.entries.map((e) => e.item), alreadyHere: this.alreadyHere, clash: this.clash, longNames: this.longNames };
+    this.snapshot = {
+      items: this.entries.map((e) => e.item),
+      alreadyHere: this.alreadyHere,
+      clash: this.clash,
+      longNames: this.longNames,
+      offline: typeof navigator !== 'undefined' && !navigator.onLine,
+    };
     for (const listener of this.listeners) listener();
   }
 }
