@@ -3,7 +3,8 @@
  * machine, printed as a ratio. Nothing here asserts a time; the numbers are for reading.
  *
  * `npm run bench -- upload download` runs only the benchmarks named (see BENCHES); no
- * argument runs them all.
+ * argument runs them all. Arguments that start with `--` (`--photos=200`) are options, read by
+ * the benchmark they belong to.
  */
 import os from 'node:os';
 import { benchAppliance } from './appliance.ts';
@@ -16,6 +17,7 @@ import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
 import { benchListing } from './listing.ts';
 import { benchMedia } from './media.ts';
+import { benchPhoneBackup } from './phone-backup.ts';
 import { benchRss } from './rss.ts';
 import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
@@ -40,6 +42,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
   ['backup', 'backup', benchBackup],
+  ['phone-backup', 'phone backup', benchPhoneBackup],
   ['console', 'console in Lighthouse', benchConsole],
   ['sqlite', 'sqlite engines', benchSqliteEngines],
   ['appliance', 'appliance', benchAppliance],
@@ -47,7 +50,10 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['web', 'web app', benchWeb],
 ];
 
-const wanted = process.argv.slice(2).map((a) => a.toLowerCase());
+const wanted = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('--'))
+  .map((a) => a.toLowerCase());
 const unknown = wanted.filter((w) => !BENCHES.some(([id]) => id === w));
 if (unknown.length > 0) {
   log(`unknown benchmark ${unknown.join(', ')}; choose from: ${BENCHES.map(([id]) => id).join(' ')} (none: all)`);

@@ -272,7 +272,7 @@ async function measure(browser: Browser, bench: BenchServer, who: SignedIn, minS
   }
 }
 
-async function signIn(page: Page, bench: BenchServer, who: SignedIn): Promise<void> {
+export async function signIn(page: Page, bench: BenchServer, who: SignedIn): Promise<void> {
   await page.goto(bench.server.url);
   await page.getByLabel('Username').fill(who.username);
   await page.getByLabel('Password').fill(who.password);
