@@ -5,6 +5,11 @@
  */
 export interface HashCache {
   get(file: FileKey): Promise<string | undefined>;
+  /**
+   * Many at once, in the order given, in one transaction: a camera roll of 2,000 asked one by one
+   * (a transaction each, one after the other) took 2.5 s of a second run (npm run bench -- phone-backup).
+   */
+  getMany(files: readonly FileKey[]): Promise<(string | undefined)[]>;
   put(file: FileKey, hash: string): Promise<void>;
 }
 
@@ -47,6 +52,15 @@ export function openHashCache(factory: IDBFactory = indexedDB): HashCache {
       } catch {
         // No IndexedDB (a private window that refuses it): the file is hashed again, nothing worse.
         return undefined;
+      }
+    },
+    async getMany(files) {
+      try {
+        const store = (await open()).transaction(STORE).objectStore(STORE);
+        const values: unknown[] = await Promise.all(files.map((file) => request(store.get(keyOf(file)))));
+        return values.map((value) => (typeof value === 'string' ? value : undefined));
+      } catch {
+        return files.map(() => undefined);
       }
     },
     async put(file, hash) {

@@ -48,6 +48,19 @@ describe('hashing chosen photos', () => {
     expect(second).toEqual(first);
   });
 
+  it('a second run asks the cache for the whole camera roll in one go, in the order chosen, misses included', async () => {
+    const factory = new IDBFactory();
+    const cache = openHashCache(factory);
+    await cache.put(photo('b.jpg', 20), 'hash-b');
+    await cache.put(photo('d.jpg', 40), 'hash-d');
+    const asked = [photo('a.jpg', 10), photo('b.jpg', 20), photo('c.jpg', 30), photo('d.jpg', 40)];
+    expect(await openHashCache(factory).getMany(asked)).toEqual([undefined, 'hash-b', undefined, 'hash-d']);
+    let oneByOne = 0;
+    const counting = { ...cache, get: async (file: File) => (oneByOne++, cache.get(file)) };
+    await hashFiles(asked, { cache: counting, hashOne: async (file) => `hash-${file.name}`, parallel: 2 });
+    expect(oneByOne).toBe(0);
+  });
+
   it('a file edited since (same name, new time) is read again; the others are not', async () => {
     const factory = new IDBFactory();
     const cache = openHashCache(factory);

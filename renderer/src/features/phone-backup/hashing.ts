@@ -22,19 +22,18 @@ export async function hashFiles(
     onProgress,
   }: { cache: HashCache; hashOne: HashOne; parallel: number; onProgress?: (p: HashProgress) => void },
 ): Promise<(string | null)[]> {
-  const hashes: (string | null)[] = new Array<string | null>(files.length).fill(null);
-  let done = 0;
+  const cached = await cache.getMany(files);
+  const hashes: (string | null)[] = cached.map((hash) => hash ?? null);
+  const toHash = files.flatMap((_, index) => (cached[index] === undefined ? [index] : []));
+  let done = files.length - toHash.length;
   let next = 0;
   const tick = () => onProgress?.({ done, total: files.length });
   const lane = async () => {
-    while (next < files.length) {
-      const index = next++;
+    while (next < toHash.length) {
+      const index = toHash[next++]!;
       const file = files[index]!;
-      let hash = await cache.get(file);
-      if (hash === undefined) {
-        hash = await hashOne(file).catch(() => undefined);
-        if (hash !== undefined) await cache.put(file, hash);
-      }
+      const hash = await hashOne(file).catch(() => undefined);
+      if (hash !== undefined) await cache.put(file, hash);
       hashes[index] = hash ?? null;
       done += 1;
       tick();

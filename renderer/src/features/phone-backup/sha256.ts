@@ -42,8 +42,13 @@ async function newHasher(kind: HasherKind | undefined): Promise<Hasher> {
  */
 export async function sha256Of(file: Blob, chunkBytes = HASH_CHUNK_BYTES, kind?: HasherKind): Promise<string> {
   const hasher = await newHasher(kind);
-  for (let at = 0; at < file.size; at += chunkBytes) {
-    const chunk = new Uint8Array(await file.slice(at, at + chunkBytes).arrayBuffer());
+  const read = (at: number) => file.slice(at, at + chunkBytes).arrayBuffer();
+  // The next chunk is read while this one is hashed: the browser reads files at about the
+  // speed the hasher hashes, so one after the other would take the sum of both.
+  let reading = file.size > 0 ? read(0) : null;
+  for (let at = 0; reading !== null; at += chunkBytes) {
+    const chunk = new Uint8Array(await reading);
+    reading = at + chunkBytes < file.size ? read(at + chunkBytes) : null;
     hasher.update(chunk);
   }
   return hasher.digestHex();
