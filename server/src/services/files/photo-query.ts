@@ -67,6 +67,8 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 interface Match {
   length: number;
+  /** A date that is none ("31 February 2020"): its tokens are words, so it finds what is named so, or nothing. */
+  impossible?: true;
   range?: { from: number; before: number };
   everyYear?: { from: string; to: string };
 }
@@ -111,7 +113,8 @@ function dateAt(tokens: string[], i: number): Match | null {
       return validDay(2000, m0, d) ? { length, everyYear: { from: `${pad(m0 + 1)}-${pad(d)}`, to: `${pad(m0 + 1)}-${pad(d)}` } } : null;
     return { length, everyYear: { from: `${pad(m0 + 1)}-01`, to: `${pad(m0 + 1)}-31` } };
   }
-  if (d !== null) return validDay(y, m0, d) ? { length, range: { from: utc(y, m0, d), before: utc(y, m0, d + 1) } } : null;
+  if (d !== null)
+    return validDay(y, m0, d) ? { length, range: { from: utc(y, m0, d), before: utc(y, m0, d + 1) } } : { length, impossible: true };
   return { length, range: { from: utc(y, m0, 1), before: utc(y, m0 + 1, 1) } };
 }
 
@@ -124,6 +127,11 @@ export function parsePhotoQuery(text: string): PhotoQuery {
   const query: PhotoQuery = { range: null, everyYear: null, words: [] };
   for (let i = 0; i < tokens.length;) {
     const match = dateAt(tokens, i);
+    if (match?.impossible) {
+      for (const token of tokens.slice(i, i + match.length)) if (!query.words.includes(token)) query.words.push(token);
+      i += match.length;
+      continue;
+    }
     if (match) {
       if (match.range) query.range = intersect(query.range, match.range);
       if (match.everyYear) query.everyYear = match.everyYear;
