@@ -239,14 +239,12 @@ describe('GET /nodes?filter=gallery&month=', () => {
       repo.countTaken('nobody', 0, 1);
       const planOf = (sql: string) =>
         (
-          db
-            .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-            .all({
-              owner: 'nobody',
-              before: 0,
-              from: 0,
-              ...(sql.includes('@search_from') && { search_from: 0, search_before: 1, word_0: '%', word_start_0: '%' }),
-            }) as {
+          db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({
+            owner: 'nobody',
+            before: 0,
+            from: 0,
+            ...(sql.includes('@search_from') && { search_from: 0, search_before: 1, word_0: '%', word_start_0: '%' }),
+          }) as {
             detail: string;
           }[]
         )
