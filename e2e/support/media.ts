@@ -6,8 +6,13 @@ import { uploadAs, type Account, type Api } from './hearth.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'test', 'fixtures', 'media');
 
-/** A committed media fixture: clip.mp4 (H.264, plays in Chromium), iphone-hevc.mov (HEVC, does not). */
-export function mediaFixture(name: 'clip.mp4' | 'iphone-hevc.mov'): Promise<Buffer> {
+/**
+ * A committed media fixture: clip.mp4 (H.264, plays in Chromium), iphone-hevc.mov (HEVC, does
+ * not); photos and a video with a place, a zone and a camera (server/test/fixtures/make.ts).
+ */
+export function mediaFixture(
+  name: 'clip.mp4' | 'iphone-hevc.mov' | 'lisbon-pixel.jpg' | 'lisbon-iphone.mov' | 'paris-canon.jpg' | 'christmas-newyork.jpg',
+): Promise<Buffer> {
   return fs.readFile(path.join(FIXTURES, name));
 }
 

@@ -1155,7 +1155,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time in UTC), newest first */
+        /** How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time on the clock where it was taken), newest first; with q, the months of what a search finds */
         get: operations["getNodesGalleryMonths"];
         put?: never;
         post?: never;
@@ -10329,6 +10329,7 @@ export interface operations {
                 month?: string;
                 order?: "asc" | "desc";
                 parent_id?: string;
+                q?: string;
                 query?: string;
                 sort?: "name" | "updated" | "created" | "size" | "taken";
             };
@@ -10346,8 +10347,23 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
                             has_thumbnail: boolean;
                             id: string;
                             image_height?: number;
@@ -10356,12 +10372,23 @@ export interface operations {
                             name: string;
                             owner_id: string;
                             parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
                             starred: boolean;
-                            /** @description Capture time; absent when the file has none */
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                             taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
                             trashed_at: number | null;
                             /** @enum {string} */
                             type: "folder" | "file";
@@ -10504,8 +10531,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -10514,12 +10556,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -10644,8 +10697,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -10654,12 +10722,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -10841,8 +10920,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -10851,12 +10945,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -11386,8 +11491,23 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
                             has_thumbnail: boolean;
                             id: string;
                             image_height?: number;
@@ -11396,12 +11516,23 @@ export interface operations {
                             name: string;
                             owner_id: string;
                             parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
                             starred: boolean;
-                            /** @description Capture time; absent when the file has none */
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                             taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
                             trashed_at: number | null;
                             /** @enum {string} */
                             type: "folder" | "file";
@@ -12299,8 +12430,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -12309,12 +12455,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -13392,8 +13549,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -13402,12 +13574,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -13772,8 +13955,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -13782,12 +13980,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -13976,7 +14185,9 @@ export interface operations {
     };
     getNodesGalleryMonths: {
         parameters: {
-            query?: never;
+            query?: {
+                q?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -13997,6 +14208,22 @@ export interface operations {
                             photos: number;
                             videos: number;
                         }[];
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
                     };
                 };
             };
@@ -14140,8 +14367,23 @@ export interface operations {
                         expires_at: number | null;
                         /** @description A node as a link visitor sees it: no owner id; the shared root has parent_id null */
                         node: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
                             has_thumbnail: boolean;
                             id: string;
                             image_height?: number;
@@ -14149,12 +14391,23 @@ export interface operations {
                             mime_type: string | null;
                             name: string;
                             parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
                             starred: boolean;
-                            /** @description Capture time; absent when the file has none */
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                             taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
                             trashed_at: number | null;
                             /** @enum {string} */
                             type: "folder" | "file";
@@ -14289,8 +14542,23 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
                             has_thumbnail: boolean;
                             id: string;
                             image_height?: number;
@@ -14298,12 +14566,23 @@ export interface operations {
                             mime_type: string | null;
                             name: string;
                             parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
                             starred: boolean;
-                            /** @description Capture time; absent when the file has none */
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                             taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
                             trashed_at: number | null;
                             /** @enum {string} */
                             type: "folder" | "file";
@@ -16988,8 +17267,23 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
                             has_thumbnail: boolean;
                             id: string;
                             image_height?: number;
@@ -16998,12 +17292,23 @@ export interface operations {
                             name: string;
                             owner_id: string;
                             parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
                             starred: boolean;
-                            /** @description Capture time; absent when the file has none */
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                             taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
                             trashed_at: number | null;
                             /** @enum {string} */
                             type: "folder" | "file";

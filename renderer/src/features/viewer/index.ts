@@ -3,5 +3,5 @@ import { lazy } from 'react';
 /** The viewer is loaded when first opened: the lightbox is no part of the first screen. */
 export const LazyViewer = lazy(() => import('./Viewer.tsx').then((module) => ({ default: module.Viewer })));
 export type { ViewerProps } from './Viewer.tsx';
-export { describeTaken, formatLocalFull, formatTakenFull } from './dates.ts';
+export { describeTaken, formatLength, formatLocalFull, formatTakenFull, storyTitle, takenTime } from './dates.ts';
 export { browserCanShow, isVideo, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from './types.ts';

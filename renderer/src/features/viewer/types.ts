@@ -11,6 +11,21 @@ export interface ViewerItem {
   image_width?: number;
   image_height?: number;
   taken_at?: number;
+  /** Minutes east of UTC where it was taken: its times are shown in that zone. */
+  taken_offset?: number;
+  duration_ms?: number;
+  /** Where it was taken (never on a link's page). */
+  place?: { latitude: number; longitude: number; town?: string; country_code?: string };
+  /** What took it and how (never on a link's page). */
+  camera?: {
+    make?: string;
+    model?: string;
+    lens?: string;
+    f_number?: number;
+    exposure_time?: number;
+    iso?: number;
+    focal_length?: number;
+  };
   created_at: number;
   updated_at: number;
 }

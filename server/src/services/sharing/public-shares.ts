@@ -162,5 +162,8 @@ function withoutOwner(node: Node): PublicNode {
   if (node.image_width !== undefined) dto.image_width = node.image_width;
   if (node.image_height !== undefined) dto.image_height = node.image_height;
   if (node.taken_at !== undefined) dto.taken_at = node.taken_at;
+  if (node.taken_offset !== undefined) dto.taken_offset = node.taken_offset;
+  if (node.duration_ms !== undefined) dto.duration_ms = node.duration_ms;
+  // Never place or camera: a link may travel anywhere, and where the family lives is not for it to say.
   return dto;
 }
