@@ -340,4 +340,40 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE node_versions SET sha256 = NULL WHERE sha256 IS NOT NULL;
   CREATE INDEX node_versions_unhashed ON node_versions(id) WHERE sha256 IS NULL;
   `,
+  /* 13: albums: photos and videos gathered by reference (the same photo in several albums, never copied), shared with family members as viewers or contributors, and the folder each contributor's album uploads go to */ `
+  CREATE TABLE albums (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    -- Chosen by the owner; NULL (or an item no longer shown) means the newest photo.
+    cover_node_id TEXT REFERENCES nodes(id) ON DELETE SET NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX albums_owner ON albums(owner_id, updated_at, id);
+  CREATE TABLE album_members (
+    album_id TEXT NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    role TEXT NOT NULL CHECK (role IN ('viewer', 'contributor')),
+    added_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (album_id, user_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX album_members_user ON album_members(user_id, album_id);
+  CREATE TABLE album_items (
+    album_id TEXT NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
+    node_id TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+    -- Whose the addition is: a contributor removes only their own, and an item stays only while this account may read the node.
+    added_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    added_at INTEGER NOT NULL,
+    PRIMARY KEY (album_id, node_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX album_items_node ON album_items(node_id, album_id);
+  CREATE TABLE album_upload_folders (
+    album_id TEXT NOT NULL REFERENCES albums(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    folder_id TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+    PRIMARY KEY (album_id, user_id)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

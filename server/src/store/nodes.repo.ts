@@ -91,7 +91,7 @@ export interface ListQuery {
   taken?: { from: number; before: number };
 }
 
-const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
+export const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
   n.created_by, n.created_at, n.updated_at, n.trashed_at, n.in_trash, n.is_media, n.image_width, n.image_height,
   n.taken_at, n.taken_sort, n.has_thumbnail`;
 
