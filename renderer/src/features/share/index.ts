@@ -5,3 +5,5 @@ import { lazy } from 'react';
 export { SharedTabs } from './SharedTabs.tsx';
 export const ShareDialog = lazy(() => import('./ShareDialog.tsx').then((m) => ({ default: m.ShareDialog })));
 export const SharedLinksPage = lazy(() => import('./SharedLinksPage.tsx').then((m) => ({ default: m.SharedLinksPage })));
+// Finding family members by name: albums add their people with it too.
+export { AddPerson, Avatar, type RoleChoice } from './AddPerson.tsx';

@@ -69,6 +69,12 @@ interface Entry {
   upload: Upload | null;
   manifestId: string;
   replaceNodeId: string | null;
+  /** The album each photo of the batch joins once it is sent (the server adds it as the upload completes). */
+  albumId: string | null;
+}
+
+export interface AddOptions {
+  albumId?: string;
 }
 
 interface Snapshot {
@@ -115,7 +121,7 @@ class UploadQueue {
   state = (): Snapshot => this.snapshot;
 
   /** A batch chosen or dropped by the person: checked against the folder, then queued. */
-  async add(files: File[], parentId: string | null): Promise<void> {
+  async add(files: File[], parentId: string | null, options: AddOptions = {}): Promise<void> {
     const account = accountId();
     // The uploader's code loads while the folder is checked, not after.
     void import('tus-js-client');
@@ -135,14 +141,15 @@ class UploadQueue {
     const named = await this.fitNames(chosen);
     const { alreadyHere, fresh, clashing } = sortAgainstFolder(named, existing);
     this.alreadyHere += alreadyHere;
-    for (const one of fresh) this.enqueue(one, parentId, null);
+    for (const one of fresh) this.enqueue(one, parentId, null, undefined, options.albumId);
     if (clashing.length > 0) {
       const choice = await new Promise<ClashChoice>((resolve) => {
         this.clash = { names: clashing.map((c) => c.chosen.name), answer: resolve };
         this.changed();
       });
       this.clash = null;
-      for (const { chosen: one, replaceNodeId } of afterClash(clashing, choice)) this.enqueue(one, parentId, replaceNodeId);
+      for (const { chosen: one, replaceNodeId } of afterClash(clashing, choice))
+        this.enqueue(one, parentId, replaceNodeId, undefined, options.albumId);
     }
     this.changed();
     this.pump();
@@ -205,7 +212,13 @@ class UploadQueue {
     this.changed();
   }
 
-  private enqueue({ file, name }: Chosen, parentId: string | null, replaceNodeId: string | null, manifestId?: string): void {
+  private enqueue(
+    { file, name }: Chosen,
+    parentId: string | null,
+    replaceNodeId: string | null,
+    manifestId?: string,
+    albumId?: string,
+  ): void {
     this.counter += 1;
     const id = manifestId ?? `${Date.now().toString(36)}-${this.counter}`;
     manifest.add({
@@ -223,6 +236,7 @@ class UploadQueue {
       upload: null,
       manifestId: id,
       replaceNodeId,
+      albumId: albumId ?? null,
       item: { key: `u${this.counter}`, name, size: file.size, sent: 0, status: 'queued', parentId, error: null, retryable: true },
     });
   }
@@ -274,6 +288,7 @@ class UploadQueue {
     const metadata: Record<string, string> = { filename: entry.item.name, filetype: entry.file.type || 'application/octet-stream' };
     if (entry.item.parentId) metadata.parent_id = entry.item.parentId;
     if (entry.replaceNodeId) metadata.node_id = entry.replaceNodeId;
+    if (entry.albumId) metadata.album_id = entry.albumId;
     const upload = new tus.Upload(entry.file, {
       endpoint: `${API_BASE}/uploads`,
       metadata,
