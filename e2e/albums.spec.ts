@@ -113,6 +113,21 @@ test('Emma makes a shared album from two of her photos and invites Mum to add he
   await expect(tiles(page).locator('img')).toHaveCount(4, { timeout: 30_000 });
   await captureScreen(page, testInfo, 'album');
 
+  // Full screen, Mum's photo says who added it; Emma makes it the cover.
+  await tiles(page).nth(3).click();
+  const viewer = page.getByRole('dialog', { name: 'Photo viewer' });
+  await expect(viewer).toBeVisible();
+  await viewer.getByRole('button', { name: 'Details' }).click();
+  await expect(viewer.getByText(mumName, { exact: true })).toBeVisible();
+  await viewer.getByRole('button', { name: 'Use as cover' }).click();
+  await expect(viewer.getByRole('status').filter({ hasText: 'The album’s cover is changed.' })).toBeVisible();
+  await viewer.getByRole('button', { name: 'Back to the album' }).click();
+  await expect(viewer).toBeHidden();
+  const albumId = new URL(page.url()).pathname.split('/')[2]!;
+  const items = (await hearth.api.ok('GET', `/albums/${albumId}/items`, mum.access)).items;
+  expect(items.map((n: { name: string }) => n.name)).toEqual(['Beach.jpg', 'Mum ice cream.jpg', 'Dinner.jpg', 'Mum sunset.jpg']);
+  expect((await hearth.api.ok('GET', `/albums/${albumId}`, mum.access)).cover.id).toBe(items[3].id);
+
   // Mum's photos are hers: in her Albums/Holiday 2024 folder, and she may take them out again (not Emma's).
   await mumPage.getByRole('button', { name: 'Select', exact: true }).click();
   await tiles(mumPage).first().click();
