@@ -6,6 +6,7 @@
  * argument runs them all.
  */
 import os from 'node:os';
+import { benchAlbums } from './albums.ts';
 import { benchAppliance } from './appliance.ts';
 import { benchBackup } from './backup.ts';
 import { benchDownload } from './download.ts';
@@ -37,6 +38,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['download', 'download', benchDownload],
   ['listing', 'listing', benchListing],
   ['sharing', 'sharing', benchSharing],
+  ['albums', 'albums', benchAlbums],
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
   ['backup', 'backup', benchBackup],
