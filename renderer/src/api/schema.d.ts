@@ -570,6 +570,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/albums/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a public link to the album (its owner; expiry, password, download switch; honours Idempotency-Key): /s/<token> shows its photos as they are at each visit, as a folder of them */
+        post: operations["postAlbumsIdShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/albums/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public links to the album (its owner); changed and revoked at /shares/{id} as any link */
+        get: operations["getAlbumsIdShares"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/albums/{id}/upload-folder": {
         parameters: {
             query?: never;
@@ -8764,6 +8798,364 @@ export interface operations {
             };
         };
     };
+    postAlbumsIdShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Default true */
+                    allow_download?: boolean;
+                    /** @description null never expires; a past time expires the link now */
+                    expires_at?: number | null;
+                    /** @description null or "" removes it */
+                    password?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        /** @description The album it opens (node_id null), or null */
+                        album_id: string | null;
+                        allow_download: boolean;
+                        created_at: number;
+                        expires_at: number | null;
+                        id: string;
+                        /** @description What it opens: a file or folder, or (null) an album */
+                        node_id: string | null;
+                        password_protected: boolean;
+                        token: string;
+                        /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
+                        url: string;
+                    };
+                };
+            };
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_conflict`: This Idempotency-Key was already used for a different request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_conflict";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAlbumsIdShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            active: boolean;
+                            /** @description The album it opens (node_id null), or null */
+                            album_id: string | null;
+                            allow_download: boolean;
+                            created_at: number;
+                            expires_at: number | null;
+                            id: string;
+                            /** @description What it opens: a file or folder, or (null) an album */
+                            node_id: string | null;
+                            password_protected: boolean;
+                            token: string;
+                            /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
+                            url: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     postAlbumsIdUploadFolder: {
         parameters: {
             query?: never;
@@ -14759,11 +15151,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         active: boolean;
+                        /** @description The album it opens (node_id null), or null */
+                        album_id: string | null;
                         allow_download: boolean;
                         created_at: number;
                         expires_at: number | null;
                         id: string;
-                        node_id: string;
+                        /** @description What it opens: a file or folder, or (null) an album */
+                        node_id: string | null;
                         password_protected: boolean;
                         token: string;
                         /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
@@ -14969,11 +15364,14 @@ export interface operations {
                     "application/json": {
                         items: {
                             active: boolean;
+                            /** @description The album it opens (node_id null), or null */
+                            album_id: string | null;
                             allow_download: boolean;
                             created_at: number;
                             expires_at: number | null;
                             id: string;
-                            node_id: string;
+                            /** @description What it opens: a file or folder, or (null) an album */
+                            node_id: string | null;
                             password_protected: boolean;
                             token: string;
                             /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
@@ -16398,7 +16796,12 @@ export interface operations {
                     "application/json": {
                         allow_download: boolean;
                         expires_at: number | null;
-                        /** @description A node as a link visitor sees it: no owner id; the shared root has parent_id null */
+                        /**
+                         * @description What the link opens: a file or folder, or an album
+                         * @enum {string}
+                         */
+                        kind: "node" | "album";
+                        /** @description For an album: a folder named as the album, whose children are its photos in the order they were taken */
                         node: {
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
@@ -18709,11 +19112,14 @@ export interface operations {
                     "application/json": {
                         items: {
                             active: boolean;
+                            /** @description The album it opens (node_id null), or null */
+                            album_id: string | null;
                             allow_download: boolean;
                             created_at: number;
                             expires_at: number | null;
                             id: string;
-                            node_id: string;
+                            /** @description What it opens: a file or folder, or (null) an album */
+                            node_id: string | null;
                             password_protected: boolean;
                             token: string;
                             /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
@@ -18983,11 +19389,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         active: boolean;
+                        /** @description The album it opens (node_id null), or null */
+                        album_id: string | null;
                         allow_download: boolean;
                         created_at: number;
                         expires_at: number | null;
                         id: string;
-                        node_id: string;
+                        /** @description What it opens: a file or folder, or (null) an album */
+                        node_id: string | null;
                         password_protected: boolean;
                         token: string;
                         /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */

@@ -340,7 +340,7 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE node_versions SET sha256 = NULL WHERE sha256 IS NOT NULL;
   CREATE INDEX node_versions_unhashed ON node_versions(id) WHERE sha256 IS NULL;
   `,
-  /* 13: albums: photos and videos gathered by reference (the same photo in several albums, never copied), shared with family members as viewers or contributors, and the folder each contributor's album uploads go to */ `
+  /* 13: albums: photos and videos gathered by reference (the same photo in several albums, never copied), shared with family members as viewers or contributors or by a link, and the folder each contributor's album uploads go to */ `
   CREATE TABLE albums (
     id TEXT PRIMARY KEY,
     owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -375,5 +375,28 @@ export const MIGRATIONS: readonly string[] = [
     folder_id TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
     PRIMARY KEY (album_id, user_id)
   ) STRICT, WITHOUT ROWID;
+  -- A link opens a node or an album: the table is rebuilt to make node_id optional (nothing refers to it).
+  CREATE TABLE shares_v13 (
+    id TEXT PRIMARY KEY,
+    node_id TEXT REFERENCES nodes(id) ON DELETE CASCADE,
+    album_id TEXT REFERENCES albums(id) ON DELETE CASCADE,
+    created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    token_hash TEXT NOT NULL UNIQUE,
+    salt TEXT NOT NULL,
+    password_hash TEXT,
+    password_version INTEGER NOT NULL DEFAULT 0,
+    allow_download INTEGER NOT NULL DEFAULT 1,
+    expires_at INTEGER,
+    revoked_at INTEGER,
+    created_at INTEGER NOT NULL,
+    CHECK ((node_id IS NULL) != (album_id IS NULL))
+  ) STRICT;
+  INSERT INTO shares_v13 (id, node_id, album_id, created_by, token_hash, salt, password_hash, password_version, allow_download, expires_at, revoked_at, created_at)
+    SELECT id, node_id, NULL, created_by, token_hash, salt, password_hash, password_version, allow_download, expires_at, revoked_at, created_at FROM shares ORDER BY rowid;
+  DROP TABLE shares;
+  ALTER TABLE shares_v13 RENAME TO shares;
+  CREATE INDEX shares_node ON shares(node_id);
+  CREATE INDEX shares_album ON shares(album_id);
+  CREATE INDEX shares_creator ON shares(created_by, id);
   `,
 ];

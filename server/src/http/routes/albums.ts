@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { Album, AlbumItem, AlbumItemsAdded, AlbumMember, AlbumMemberRole } from '../../contract/albums-responses.ts';
 import { Node } from '../../contract/files-responses.ts';
 import { pageOf } from '../../contract/page.ts';
-import { IdParam, PageQuery } from '../common-inputs.ts';
+import { Link } from '../../contract/sharing-responses.ts';
+import { IdParam, LinkBody, PageQuery } from '../common-inputs.ts';
 import { createOnce } from '../idempotent.ts';
 import { none, ok, reply, route, type AnyRoute } from '../route-def.ts';
 
@@ -143,6 +144,41 @@ export const albumRoutes: readonly AnyRoute[] = [
     responses: ok('The folder', Node),
     errors: ['album_viewer'],
     handler: ({ services, actor, params }) => services.albumUploads.folder(actor, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/albums/:id/shares',
+    tag: 'albums',
+    summary: 'Public links to the album (its owner); changed and revoked at /shares/{id} as any link',
+    auth: 'user',
+    params: IdParam,
+    responses: ok('Links', pageOf(Link)),
+    errors: ['forbidden'],
+    handler: ({ services, actor, params }) => ({
+      items: services.sharing.linksOfAlbum(actor, params.id, services.origin.current()),
+      next_cursor: null,
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: '/albums/:id/share',
+    tag: 'albums',
+    summary:
+      'Create a public link to the album (its owner; expiry, password, download switch; honours Idempotency-Key): /s/<token> shows its photos as they are at each visit, as a folder of them',
+    auth: 'user',
+    params: IdParam,
+    body: LinkBody,
+    responses: { 201: { description: 'Created', schema: Link } },
+    errors: ['weak_password', 'forbidden', 'idempotency_conflict', 'busy'],
+    handler: async (ctx) => {
+      const { services, actor, params, body } = ctx;
+      const prepared = await services.sharing.prepareAlbumLink(actor, params.id, body);
+      // As for a node's link: the key's record keeps the link's id only, never its token.
+      const { value, headers } = createOnce(ctx, `POST /albums/${params.id}/share`, () => ({
+        id: services.sharing.insertLink(actor, prepared, services.origin.current()).id,
+      }));
+      return reply(201, services.sharing.linkOf(actor, value.id, services.origin.current()), headers);
+    },
   }),
   route({
     method: 'GET',

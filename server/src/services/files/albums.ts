@@ -121,9 +121,14 @@ export class AlbumService {
   /** What the album shows, oldest taken first (an album tells its story in order). */
   items(actor: Actor, albumId: string, input: PageRequest): Page<AlbumItem> {
     const { album } = this.albums.open(actor, albumId);
+    return this.shownItems(album.id, actor.userId, input);
+  }
+
+  /** A page of what an album shows, as `viewerId` sees each item ('' for a link's visitor); the caller has been cleared to read it. */
+  shownItems(albumId: string, viewerId: string, input: PageRequest): Page<AlbumItem> {
     const limit = pageLimit(input.limit);
     const after = decodeKeyset(input.cursor, isTimeAndId);
-    const rows = this.deps.store.albums.items(album.id, actor.userId, after && { taken: after[0], id: after[1] }, limit + 1);
+    const rows = this.deps.store.albums.items(albumId, viewerId, after && { taken: after[0], id: after[1] }, limit + 1);
     const more = rows.length > limit;
     const pageRows = more ? rows.slice(0, limit) : rows;
     const last = pageRows[pageRows.length - 1];
