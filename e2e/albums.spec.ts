@@ -72,7 +72,7 @@ test('Emma makes a shared album from two of her photos and invites Mum to add he
 
   // She shares it with Mum, who may add her photos.
   await page.getByRole('button', { name: 'Share' }).click();
-  const people = page.getByRole('dialog', { name: 'People in “Holiday 2024”' });
+  const people = page.getByRole('dialog', { name: 'Share “Holiday 2024”' });
   await people.getByLabel('Name').fill(mumName);
   await expect(people.getByLabel('They can')).toHaveValue('contributor');
   await people.getByRole('button', { name: `Add ${mumName}` }).click();
@@ -138,6 +138,22 @@ test('Emma makes a shared album from two of her photos and invites Mum to add he
   const albumsFolder = folders.items.find((n: { name: string }) => n.name === 'Albums');
   expect(albumsFolder).toBeTruthy();
   await hers.close();
+
+  // A link for anyone (Grandpa has no account): the album's four photos, in a browser signed in to nothing.
+  await page.getByRole('button', { name: 'Share' }).click();
+  const sharing = page.getByRole('dialog', { name: 'Share “Holiday 2024”' });
+  await sharing.getByRole('tab', { name: 'Link' }).click();
+  await sharing.getByRole('button', { name: 'Make a link' }).click();
+  await sharing.getByRole('button', { name: 'Create link' }).click();
+  const url = await sharing.getByRole('textbox', { name: 'Link address' }).inputValue();
+  await captureScreen(page, testInfo, 'album-link');
+  const grandpa = await browser.newContext({ baseURL, viewport, deviceScaleFactor, isMobile, hasTouch, userAgent });
+  const visitor = await grandpa.newPage();
+  await visitor.goto(new URL(url).pathname);
+  await expect(visitor.getByRole('heading', { name: 'Holiday 2024', level: 1 })).toBeVisible();
+  await expect(visitor.getByText(`Shared with you by ${emmaName}`)).toBeVisible();
+  await expect(visitor.locator('img[src*="/thumbnail"]')).toHaveCount(4, { timeout: 15_000 });
+  await grandpa.close();
 });
 
 test('a contributor adds her own photo from Photos to an album shared with her and may take it out again; the owner renames the album; leaving it takes it off her Albums page', async ({

@@ -13,7 +13,7 @@ import { AlbumGrid } from './AlbumGrid.tsx';
 import { AlbumUploadButton } from './AlbumUploadButton.tsx';
 import { AlbumViewer } from './AlbumViewer.tsx';
 import { NameDialog } from './NameDialog.tsx';
-import { PeopleDialog } from './PeopleDialog.tsx';
+import { AlbumShareDialog } from './AlbumShareDialog.tsx';
 import { useAlbum, useAlbumItems, useAlbumMutations, type Album, type AlbumItem } from './queries.ts';
 import { useLiveAlbums } from './useLiveAlbums.ts';
 import { countWords, selectionWords, takenRange } from './words.ts';
@@ -234,7 +234,7 @@ export function AlbumPage() {
         />
       )}
 
-      {open === 'people' && <PeopleDialog album={current} onLeave={() => setOpen('leave')} onClose={() => setOpen(null)} />}
+      {open === 'people' && <AlbumShareDialog album={current} onLeave={() => setOpen('leave')} onClose={() => setOpen(null)} />}
       {open === 'more' && (
         <Dialog title={current.name} onClose={() => setOpen(null)}>
           <ul className="menu" aria-label={`Actions for ${current.name}`}>
