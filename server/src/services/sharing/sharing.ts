@@ -68,16 +68,22 @@ export class SharingService {
 
   /**
    * Ends a grant: the owner removes anyone, a grantee may leave. Takes effect on the next
-   * request, event and upload chunk, since each checks access anew.
+   * request, event and upload chunk, since each checks access anew. The account hears that the
+   * node is out of its reach (`access_lost`), unless another grant still covers it; albums
+   * showing what it had added from there hear of it too (AlbumService follows node.deleted).
    */
   revokeGrant(actor: Actor, nodeId: string, userId: string): void {
     const node = this.access.node(actor, nodeId, 'read');
     if (node.owner_id !== actor.userId && userId !== actor.userId) throw new AppError('forbidden');
+    const asTheySawIt = this.deps.store.nodes.byId(node.id, userId);
     this.deps.store.transaction(() => {
       if (!this.deps.store.permissions.remove(node.id, userId)) throw new AppError('not_found');
       // Bookmarks on what is no longer reachable would list things the account cannot open.
       this.deps.store.nodes.unstarSubtree(userId, node.id);
     });
+    if (asTheySawIt && this.deps.store.permissions.inherited(node.id, userId).length === 0) {
+      this.deps.bus.publish('node.deleted', { node: toNodeDto(asTheySawIt), permanent: false, access_lost: true }, { users: [userId] });
+    }
   }
 
   // ---- Public links ----

@@ -392,7 +392,18 @@ describe('POST /albums/{id}/items', () => {
       [dads],
     );
     assert.equal((await t.client.get(`/nodes/${dads}/download`, { token: mum.access })).status, 200);
-    assert.equal((await t.client.delete(`/nodes/${dadsFolder.id}/permissions/${emma.userId}`, { token: dad.access })).status, 204);
+    const emmaHears = await EventSocket.open(t.url, emma.access);
+    const mumHears = await EventSocket.open(t.url, mum.access);
+    try {
+      assert.equal((await t.client.delete(`/nodes/${dadsFolder.id}/permissions/${emma.userId}`, { token: dad.access })).status, 204);
+      // At once, and said: Emma lost the folder, and the album changed for everyone in it.
+      const lost = await emmaHears.waitFor((m) => m.type === 'node.deleted' && m.payload.node.id === dadsFolder.id);
+      assert.equal(lost.payload.access_lost, true);
+      await mumHears.waitFor((m) => m.type === 'album.changed' && m.payload.album_id === album.id);
+    } finally {
+      emmaHears.close();
+      mumHears.close();
+    }
     assert.deepEqual(await albumItems(t, emma, album.id), []);
     assert.deepEqual(await albumItems(t, mum, album.id), []);
     assertError(await t.client.get(`/nodes/${dads}/download`, { token: mum.access }), 404, 'not_found');
