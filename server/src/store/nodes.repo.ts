@@ -108,7 +108,7 @@ export interface ListQuery {
   gallerySearch?: GalleryFilter;
 }
 
-const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
+export const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
   n.created_by, n.created_at, n.updated_at, n.trashed_at, n.in_trash, n.is_media, n.image_width, n.image_height,
   n.taken_at, n.taken_sort, n.has_thumbnail, n.taken_offset, n.duration_ms, n.latitude, n.longitude, n.place_town,
   n.place_country, n.camera_make, n.camera_model, n.lens, n.f_number, n.exposure_time, n.iso, n.focal_length`;

@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { AddToAlbumDialog } from '../albums/index.ts';
 import { BackUpButtons, BackupCard, BackupStatus, CutBackupCard } from '../phone-backup/index.ts';
 import { ShareDialog } from '../share/index.ts';
 import { UploadButton } from '../upload/index.ts';
@@ -45,6 +46,7 @@ export function GalleryPage() {
   const [lastViewed, setLastViewed] = useState<string | null>(null);
   // The share feature's dialog, drawn inside the viewer (which makes the rest of the page inert).
   const [sharing, setSharing] = useState<Node | null>(null);
+  const [adding, setAdding] = useState<Node[] | null>(null);
   useLiveGallery(userId);
 
   const viewerOpenedHere = (location.state as { fromTimeline?: boolean } | null)?.fromTimeline === true;
@@ -111,6 +113,9 @@ export function GalleryPage() {
         <div className="topbar selection-bar" role="toolbar" aria-label="Selected photos">
           <IconButton icon="close" label="Stop selecting" onClick={selection.clear} />
           <h1 aria-live="polite">{selection.count === 0 ? 'Select photos' : `${selection.count.toLocaleString()} selected`}</h1>
+          <Button icon="albums" disabled={selection.count === 0} onClick={() => setAdding(selection.items())}>
+            Add to album
+          </Button>
           <Button variant="danger" icon="trash" disabled={selection.count === 0 || trash.busy} onClick={() => trash.ask(selection.items())}>
             Move to trash
           </Button>
@@ -138,6 +143,11 @@ export function GalleryPage() {
       {!selection.active && (total > 0 || q) && <PhotoSearch value={q} onSearch={search} />}
       {!selection.active && !q && (
         <>
+          <nav aria-label="Views" className="chips">
+            <Link className="chip" to="/albums">
+              <Icon name="albums" /> Albums
+            </Link>
+          </nav>
           <BackupStatus />
           <BackupCard />
           <CutBackupCard />
@@ -185,6 +195,11 @@ export function GalleryPage() {
         />
       )}
       {!nodeId && trash.view}
+      {adding && (
+        <Suspense fallback={null}>
+          <AddToAlbumDialog nodes={adding} onAdded={selection.clear} onClose={() => setAdding(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }

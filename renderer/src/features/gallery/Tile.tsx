@@ -5,6 +5,8 @@ import { Icon } from '../../ui/Icon.tsx';
 import { useGalleryThumbnail } from './thumbs.ts';
 import type { Selection } from './useSelection.ts';
 import { describeTaken, formatLength } from '../viewer/index.ts';
+// The tiles are drawn wherever they are used (the timeline, an album).
+import './gallery.css';
 
 const LONG_PRESS_MS = 450;
 

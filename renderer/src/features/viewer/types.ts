@@ -48,7 +48,7 @@ export interface ViewerSource<T extends ViewerItem = ViewerItem> {
 /** A button of the viewer's bar (share, trash…); the viewer adds Info, Download and Close itself. */
 export interface ViewerAction<T extends ViewerItem = ViewerItem> {
   label: string;
-  icon: 'share' | 'trash' | 'star' | 'download' | 'info';
+  icon: 'share' | 'trash' | 'star' | 'download' | 'info' | 'photo' | 'remove';
   onClick(item: T): void;
 }
 
