@@ -1,0 +1,49 @@
+import type Koa from 'koa';
+import type { Readable } from 'node:stream';
+import yazl from 'yazl';
+import type { ZipPlan } from '../services/files/zip-downloads.ts';
+import { contentDisposition } from './range.ts';
+import { USER_CONTENT_CSP } from './served-type.ts';
+
+/**
+ * Streams a zip as it is made, with yazl: each file is read only when the zip reaches it and
+ * flows through at the pace the client takes it (pipe's backpressure), so memory stays flat
+ * whatever the size. Files are stored, not deflated: photos and videos are compressed already,
+ * and with every size known ahead yazl tells the zip's exact length before its first byte, so
+ * the browser shows progress and time left. Past 4 GiB (or 65,535 entries) yazl writes ZIP64.
+ */
+export function sendZip(ctx: Koa.Context, plan: ZipPlan): void {
+  ctx.state.responded = true;
+  const zip = new yazl.ZipFile();
+  let reading: Readable | null = null;
+  for (const entry of plan.entries) {
+    const mtime = new Date(entry.modifiedAt);
+    if (entry.kind === 'folder') {
+      zip.addEmptyDirectory(entry.path, { mtime });
+      continue;
+    }
+    zip.addReadStreamLazy(entry.path, { mtime, size: entry.size, compress: false }, (done) => {
+      try {
+        reading = entry.open();
+        done(null, reading);
+      } catch (error) {
+        done(error, null as never);
+      }
+    });
+  }
+  let length = -1;
+  // Called during end(): every entry's size was given, and nothing is deflated.
+  (zip.end as (options: object, sized: (bytes: number) => void) => void)({}, (bytes) => (length = bytes));
+  // A download cancelled halfway: the file being read is closed, not left paused and open.
+  ctx.res.once('close', () => reading?.destroy());
+
+  ctx.status = 200;
+  ctx.type = 'application/zip';
+  ctx.set({
+    'Content-Disposition': contentDisposition('attachment', plan.name),
+    'Cache-Control': 'no-store',
+    'Content-Security-Policy': USER_CONTENT_CSP,
+  });
+  ctx.body = zip.outputStream;
+  if (length >= 0) ctx.length = length;
+}
