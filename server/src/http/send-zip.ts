@@ -4,16 +4,26 @@ import yazl from 'yazl';
 import type { ZipPlan } from '../services/files/zip-downloads.ts';
 import { contentDisposition } from './range.ts';
 import { USER_CONTENT_CSP } from './served-type.ts';
+import { useNativeCrc32ForYazl } from './zip-crc.ts';
+
+useNativeCrc32ForYazl();
+
+/** A zip being made: its bytes as they come, how many there will be, and a way to stop reading. */
+export interface ZipStream {
+  stream: NodeJS.ReadableStream;
+  length: number;
+  /** Closes the file being read (the client went away). */
+  stop(): void;
+}
 
 /**
- * Streams a zip as it is made, with yazl: each file is read only when the zip reaches it and
- * flows through at the pace the client takes it (pipe's backpressure), so memory stays flat
- * whatever the size. Files are stored, not deflated: photos and videos are compressed already,
- * and with every size known ahead yazl tells the zip's exact length before its first byte, so
- * the browser shows progress and time left. Past 4 GiB (or 65,535 entries) yazl writes ZIP64.
+ * A zip made with yazl as it is read: each file is opened only when the zip reaches it and flows
+ * through at the pace its reader takes it (pipe's backpressure), so memory stays flat whatever
+ * the size. Files are stored, not deflated: photos and videos are compressed already, and with
+ * every size known ahead yazl tells the zip's exact length before its first byte. Past 4 GiB
+ * (or 65,535 entries) yazl writes ZIP64.
  */
-export function sendZip(ctx: Koa.Context, plan: ZipPlan): void {
-  ctx.state.responded = true;
+export function makeZip(plan: Pick<ZipPlan, 'entries'>): ZipStream {
   const zip = new yazl.ZipFile();
   let reading: Readable | null = null;
   for (const entry of plan.entries) {
@@ -34,9 +44,15 @@ export function sendZip(ctx: Koa.Context, plan: ZipPlan): void {
   let length = -1;
   // Called during end(): every entry's size was given, and nothing is deflated.
   (zip.end as (options: object, sized: (bytes: number) => void) => void)({}, (bytes) => (length = bytes));
-  // A download cancelled halfway: the file being read is closed, not left paused and open.
-  ctx.res.once('close', () => reading?.destroy());
+  return { stream: zip.outputStream, length, stop: () => reading?.destroy() };
+}
 
+/** Answers with the zip of `plan`, an attachment under its name, with its Content-Length. */
+export function sendZip(ctx: Koa.Context, plan: ZipPlan): void {
+  ctx.state.responded = true;
+  const zip = makeZip(plan);
+  // A download cancelled halfway: the file being read is closed, not left paused and open.
+  ctx.res.once('close', zip.stop);
   ctx.status = 200;
   ctx.type = 'application/zip';
   ctx.set({
@@ -44,6 +60,6 @@ export function sendZip(ctx: Koa.Context, plan: ZipPlan): void {
     'Cache-Control': 'no-store',
     'Content-Security-Policy': USER_CONTENT_CSP,
   });
-  ctx.body = zip.outputStream;
-  if (length >= 0) ctx.length = length;
+  ctx.body = zip.stream;
+  if (zip.length >= 0) ctx.length = zip.length;
 }

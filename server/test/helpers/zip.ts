@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 
 export interface ZipEntryRead {
@@ -40,6 +41,30 @@ export function readZip(buffer: Buffer): Promise<ZipEntryRead[]> {
           });
         });
       });
+      zip.readEntry();
+    });
+  });
+}
+
+/** The entries a zip's central directory lists, given its last bytes and its whole length. */
+export function directoryOf(end: Buffer, total: number): Promise<yauzl.Entry[]> {
+  const start = total - end.length;
+  class TailReader extends yauzl.RandomAccessReader {
+    override _readStreamForRange(from: number, to: number) {
+      if (from < start) throw new Error(`the directory reaches back to ${from}, before the kept tail at ${start}`);
+      return Readable.from([end.subarray(from - start, to - start)]);
+    }
+  }
+  return new Promise((resolve, reject) => {
+    yauzl.fromRandomAccessReader(new TailReader(), total, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      const entries: yauzl.Entry[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        entries.push(entry);
+        zip.readEntry();
+      });
+      zip.once('end', () => resolve(entries));
+      zip.once('error', reject);
       zip.readEntry();
     });
   });
