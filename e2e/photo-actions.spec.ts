@@ -5,6 +5,7 @@ import { expect, mainNav, signIn, test } from './support/fixtures.ts';
 import { uniqueName } from './support/hearth.ts';
 import { photo, processed, upload } from './support/media.ts';
 import { captureScreen } from './support/screens.ts';
+import { callThem } from './support/share.ts';
 
 /** The zip's entries and their bytes, read with yauzl (which checks each CRC-32 as it reads). */
 async function entriesOf(file: string): Promise<Map<string, Buffer>> {
@@ -160,4 +161,36 @@ test("in an album someone shared to look at, the bar offers only what a viewer m
   const arriving = page.waitForEvent('download');
   await act(page, 'Download');
   expect((await arriving).suggestedFilename()).toBe('Holiday 2024.zip');
+});
+
+test("a contributor's selection of her photo and the owner's: she may move hers, and the folder picker says plainly why the other stays", async ({
+  page,
+  hearth,
+  owner,
+}) => {
+  const emma = await hearth.api.member(owner, uniqueName('emma'));
+  const mum = await hearth.api.member(owner, uniqueName('mum'));
+  const emmaName = await callThem(hearth, emma, 'Emma');
+  const beach = await upload(hearth.api, emma, await photo('2024:08:03 10:15:00', 800, 600), 'Beach.jpg');
+  const picnic = await upload(hearth.api, mum, await photo('2024:08:04 13:00:00', 800, 600), 'Picnic.jpg');
+  await processed(hearth.api, emma, [beach]);
+  await processed(hearth.api, mum, [picnic]);
+  const album = await hearth.api.ok('POST', '/albums', emma.access, { name: 'Holiday 2024', node_ids: [beach] });
+  await hearth.api.ok('POST', `/albums/${album.id}/members`, emma.access, { user_id: mum.id, role: 'contributor' });
+  await hearth.api.ok('POST', `/albums/${album.id}/items`, mum.access, { node_ids: [picnic] });
+
+  await signIn(page, mum);
+  await page.goto(`/albums/${album.id}`);
+  await page.getByRole('button', { name: 'Select', exact: true }).click();
+  await tile(page, 'Beach.jpg').click();
+  await tile(page, 'Picnic.jpg').click();
+  // Take out stays as it was: only what she added, so not now.
+  await expect(bar(page).getByRole('button', { name: 'Take out' })).toBeDisabled();
+  await act(page, 'Move to a folder');
+  const moving = page.getByRole('dialog', { name: 'Move this photo to a folder' });
+  await expect(moving.getByRole('status')).toHaveText(`One is ${emmaName}’s: only ${emmaName} can move it.`);
+  await moving.getByRole('button', { name: 'Cancel' }).click();
+  await act(page, 'Move to trash');
+  const question = page.getByRole('dialog', { name: 'Move this photo to the trash?' });
+  await expect(question).toContainText(`One is ${emmaName}’s: only ${emmaName} can put it in the trash.`);
 });
