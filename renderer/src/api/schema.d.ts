@@ -849,7 +849,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The zip of a ticket from POST /downloads, streamed as it is made: an attachment of type application/zip with its Content-Length, files stored as they are (no compression: photos and videos are compressed already), ZIP64 past 4 GiB, names as the family sees them (UTF-8; a name met twice in one folder numbered, "photo (1).jpg"). Once, within a minute, by the session that asked, while it may still read each item. No Range */
+        /** The zip of a ticket from POST /downloads, streamed as it is made: an attachment of type application/zip with its Content-Length, files stored as they are (no compression: photos and videos are compressed already), ZIP64 past 4 GiB, names as the family sees them (UTF-8; a name met twice in one folder numbered, "photo (1).jpg"). Once, within a minute, by the session that asked, while it may still read each item. No Range; HEAD is refused (405), as it would spend the ticket */
         get: operations["getDownloadsTicket"];
         put?: never;
         post?: never;
@@ -11750,6 +11750,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `method_not_allowed`: This method is not allowed here. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "method_not_allowed";
                             field?: string;
                             message: string;
                         };

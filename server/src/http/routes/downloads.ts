@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppError } from '../../app-error.ts';
 import { ZipTicket } from '../../contract/downloads-responses.ts';
 import { API_PREFIX } from '../paths.ts';
 import { reply, route, type AnyRoute } from '../route-def.ts';
@@ -43,12 +44,15 @@ export const downloadRoutes: readonly AnyRoute[] = [
     path: '/downloads/:ticket',
     tag: 'downloads',
     summary:
-      'The zip of a ticket from POST /downloads, streamed as it is made: an attachment of type application/zip with its Content-Length, files stored as they are (no compression: photos and videos are compressed already), ZIP64 past 4 GiB, names as the family sees them (UTF-8; a name met twice in one folder numbered, "photo (1).jpg"). Once, within a minute, by the session that asked, while it may still read each item. No Range',
+      'The zip of a ticket from POST /downloads, streamed as it is made: an attachment of type application/zip with its Content-Length, files stored as they are (no compression: photos and videos are compressed already), ZIP64 past 4 GiB, names as the family sees them (UTF-8; a name met twice in one folder numbered, "photo (1).jpg"). Once, within a minute, by the session that asked, while it may still read each item. No Range; HEAD is refused (405), as it would spend the ticket',
     auth: 'none',
     params: TicketParam,
     responses: { 200: { description: 'The zip', contentType: 'application/zip' } },
-    errors: ['download_expired', 'invalid_token', 'not_found', 'library_offline'],
+    errors: ['download_expired', 'invalid_token', 'not_found', 'library_offline', 'method_not_allowed'],
     handler: ({ services, params, koa }) => {
+      // A HEAD (a download manager looking first) would spend the ticket the GET needs.
+      if (koa.method === 'HEAD')
+        throw new AppError('method_not_allowed', 'A download ticket is spent by its GET: send GET alone.', { headers: { Allow: 'GET' } });
       sendZip(koa, services.zipDownloads.open(params.ticket));
     },
   }),

@@ -89,13 +89,18 @@ describe('the zip of a selection', () => {
     });
   });
 
-  test('a ticket opens one download: the second visit of its URL is 410 download_expired, and an unknown ticket is answered the same', async () => {
+  test('a ticket opens one download: the second visit of its URL is 410 download_expired (a HEAD is refused and spends nothing), and an unknown ticket is answered the same', async () => {
     const id = await upload(emma, 'once.txt', Buffer.from('once'));
     const ticket = await ask(emma, { node_ids: [id] });
     assert.equal((await follow(ticket.body.url)).status, 200);
     const again = await follow(ticket.body.url);
     assert.equal(again.status, 410);
     assert.equal(errorOf(again).code, 'download_expired');
+    const looked = await ask(emma, { node_ids: [id] });
+    const head = await fetch(`${t.url}${looked.body.url}`, { method: 'HEAD' });
+    assert.equal(head.status, 405, 'a HEAD does not spend it');
+    assert.equal(head.headers.get('allow'), 'GET');
+    assert.equal((await follow(looked.body.url)).status, 200);
     const made = await follow('/api/v1/downloads/not-a-real-ticket-at-all');
     assert.equal(made.status, 410);
     assert.equal(errorOf(made).code, 'download_expired');
