@@ -23,8 +23,8 @@ export interface ZipStream {
  * every size known ahead yazl tells the zip's exact length before its first byte. Past 4 GiB
  * (or 65,535 entries) yazl writes ZIP64.
  *
- * yazl rather than archiver (or zip-stream, its core): archiver brings nine packages
- * (readable-stream, glob, tar-stream...) for formats not used here and cannot tell the length
+ * yazl rather than archiver (or zip-stream, its core): archiver 8 brings nine packages
+ * (readable-stream, readdir-glob, tar-stream...) for what is not used here and cannot tell the length
  * ahead, so a browser could show no progress on a 2 GiB zip; yazl depends on buffer-crc32 alone,
  * opens each file lazily, and its reader, yauzl, checks our zips in the tests. Their CRC-32 is
  * the same JavaScript speed; see zip-crc.ts.
