@@ -114,15 +114,18 @@ export function PhotoActionBar({ selection, me, name, extra = [], trashPlace = '
       {
         onSuccess: ({ done, failed }) => {
           // The selection keeps items as they were chosen: give it the new mark, so the button turns.
-          selection.set(
-            done.map((node) => ({ ...node, starred: on })),
-            true,
-          );
+          if (selection.active) {
+            selection.set(
+              done.map((node) => ({ ...node, starred: on })),
+              true,
+            );
+          }
           const what = selectionWords(done);
           const message = on
             ? `${capitalise(what)} ${done.length === 1 ? 'is a favourite' : 'are favourites'} now: find ${done.length === 1 ? 'it' : 'them'} in Starred too.`
             : `${capitalise(what)} ${done.length === 1 ? 'is' : 'are'} no longer ${done.length === 1 ? 'a favourite' : 'favourites'}.`;
-          if (failed.length > 0) setFailure(`${selectionWords(failed)} could not be changed. Check your connection and try again.`);
+          if (failed.length > 0)
+            setFailure(`${capitalise(selectionWords(failed))} could not be changed. Check your connection and try again.`);
           else tell(message);
         },
       },
