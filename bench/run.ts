@@ -27,6 +27,7 @@ import { benchUpload } from './upload.ts';
 import { benchVideoPoster } from './video-poster.ts';
 import { benchWeb } from './web.ts';
 import { benchWsFanout } from './ws-fanout.ts';
+import { benchZip } from './zip.ts';
 
 installCleanup();
 
@@ -50,6 +51,8 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['appliance', 'appliance', benchAppliance],
   ['fuzz', 'fuzz', benchFuzz],
   ['web', 'web app', benchWeb],
+  // The "npm run bench -- web" names it with the web app's figures.
+  ['web', 'zip download', benchZip],
 ];
 
 const wanted = process.argv

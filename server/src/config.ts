@@ -17,6 +17,16 @@ export interface ServerConfig {
    * expires under a playing video), short enough that a URL left in a downloads list is dead.
    */
   nodeTokenTtlMs: number;
+  /**
+   * A zip download's ticket (POST /downloads): the browser follows its URL at once, so a minute
+   * is plenty; unused by then it is gone, and a URL in a downloads list opens nothing.
+   */
+  downloadTicketTtlMs: number;
+  /**
+   * Files and folders in one zip. The zip writer keeps a little for each entry until the end
+   * (a zip's directory lists them all last), so this bounds its memory; bytes are not bounded.
+   */
+  zipMaxEntries: number;
   /** Refresh tokens live this long, renewed on each rotation; an idle session ends after it. */
   refreshTokenTtlMs: number;
   /** scrypt cost (N). OWASP's minimum for scrypt is 2^17 with r=8, p=1. */
@@ -122,6 +132,8 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   accessTokenTtlMs: 15 * 60_000,
   pendingTokenTtlMs: 60 * 60_000,
   nodeTokenTtlMs: 5 * 60_000,
+  downloadTicketTtlMs: 60_000,
+  zipMaxEntries: 20_000,
   refreshTokenTtlMs: 30 * 24 * 60 * 60_000,
   passwordHashCost: 2 ** 17,
   passwordHashConcurrency: 2,

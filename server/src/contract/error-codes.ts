@@ -22,6 +22,7 @@ export const ERROR_CATALOGUE = {
   not_media: { status: 400, message: 'Only photos and videos go into albums.' },
   invalid_album_name: { status: 400, message: 'An album name is 1 to 100 characters, with no control characters.' },
   invalid_name: { status: 400, message: 'That name cannot be used.' },
+  too_many_files: { status: 400, message: 'A zip holds at most 20,000 files and folders: download fewer at a time.' },
   name_too_long: {
     status: 400,
     message: 'A file or folder name is at most 255 bytes of UTF-8: 255 plain letters, fewer with accents, other scripts or emoji.',
@@ -108,6 +109,10 @@ export const ERROR_CATALOGUE = {
     message: 'This Idempotency-Key was already used for a different request.',
   },
   share_expired: { status: 410, message: 'This link has expired.' },
+  download_expired: {
+    status: 410,
+    message: 'This download link was used already or has expired (they work once, for a minute): start the download again.',
+  },
   already_registered: { status: 409, message: 'That folder is already a library, or inside or around one.' },
   library_is_default: { status: 409, message: 'Choose another library for new files before ejecting this one.' },
   library_busy: { status: 409, message: 'The drive is in use and could not be unmounted; close what uses it and try again.' },

@@ -5,6 +5,7 @@ import { albumRoutes } from './routes/albums.ts';
 import { authRoutes } from './routes/auth.ts';
 import { backupRoutes } from './routes/backup.ts';
 import { deviceRoutes } from './routes/devices.ts';
+import { downloadRoutes } from './routes/downloads.ts';
 import { driveRoutes } from './routes/drives.ts';
 import { eventRoutes } from './routes/events.ts';
 import { libraryRoutes } from './routes/libraries.ts';
@@ -28,6 +29,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...adminRoutes,
   ...nodeRoutes,
   ...mediaRoutes,
+  ...downloadRoutes,
   ...albumRoutes,
   ...sharingRoutes,
   ...publicLinkRoutes,

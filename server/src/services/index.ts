@@ -34,6 +34,7 @@ import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 import type { PublicOrigin } from './server/public-origin.ts';
 import { SecretBox } from './common/secret-box.ts';
 import { NodeAccessService } from './files/node-access.ts';
+import { ZipDownloadService } from './files/zip-downloads.ts';
 import type { StorageHealth } from './storage/storage-health.ts';
 import { ContentUpkeep } from './files/reconcile.ts';
 import { BackupService } from './backup/backups.ts';
@@ -82,6 +83,8 @@ export interface Services {
   albumMembers: AlbumMemberService;
   /** Photos sent straight into an album: the uploader's folder for them, and adding each as it completes. */
   albumUploads: AlbumUploads;
+  /** Many files and folders as one zip, through a one-use ticket. */
+  zipDownloads: ZipDownloadService;
   /** Tokens for one node's URLs (download, thumbnail, preview). */
   nodeAccess: NodeAccessService;
   uploads: UploadService;
@@ -175,6 +178,7 @@ export function createServices(
     albumMembers: new AlbumMemberService(deps, albumAccess, albums),
     albumUploads,
     nodeAccess: new NodeAccessService(deps, access, sessions),
+    zipDownloads: new ZipDownloadService(deps, access, content, sessions),
     listing,
     gallery: new GalleryService(deps),
     contentCheck: new ContentCheckService(deps),

@@ -79,6 +79,13 @@ export const ITEM_SHOWN = `n.in_trash = 0 AND ${ADDER_READS}`;
 const OPEN_TO_USER = `(a.owner_id = @user OR (a.owner_id NOT IN (${DISABLED})
   AND EXISTS (SELECT 1 FROM album_members m WHERE m.album_id = a.id AND m.user_id = @user)))`;
 
+/**
+ * Node `n` is shown to account @user by an album they are in: for lists of what the account can
+ * open that include such photos (its Starred, where a favourite of a shared album's photo shows).
+ */
+export const SHOWN_BY_ALBUM_TO_USER = `EXISTS (SELECT 1 FROM album_items ai JOIN albums a ON a.id = ai.album_id
+  WHERE ai.node_id = n.id AND ${OPEN_TO_USER} AND ${ITEM_SHOWN})`;
+
 const SCOPES: Record<AlbumScope, string> = {
   mine: 'a.owner_id = @user',
   shared: `a.id IN (SELECT album_id FROM album_members WHERE user_id = @user) AND a.owner_id NOT IN (${DISABLED})`,

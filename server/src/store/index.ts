@@ -18,6 +18,7 @@ import { GarbageRepo } from './garbage.repo.ts';
 import { BackupRepo } from './backup.repo.ts';
 import { ContentIndexRepo } from './content-index.repo.ts';
 import { AlbumsRepo } from './albums.repo.ts';
+import { DownloadsRepo } from './downloads.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -44,6 +45,7 @@ export interface Store {
   backup: BackupRepo;
   contentIndex: ContentIndexRepo;
   albums: AlbumsRepo;
+  downloads: DownloadsRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -73,6 +75,7 @@ export function createStore(db: Db): Store {
     backup: new BackupRepo(db),
     contentIndex: new ContentIndexRepo(db),
     albums: new AlbumsRepo(db),
+    downloads: new DownloadsRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

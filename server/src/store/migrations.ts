@@ -421,4 +421,19 @@ export const MIGRATIONS: readonly string[] = [
     SELECT id, version, 0, 1 FROM nodes WHERE is_media = 1 AND type = 'file' AND media_state IN ('done', 'failed')
     ON CONFLICT (node_id) DO NOTHING;
   `,
+  /* 15: reserved for video playback copies, written on another branch: at merge theirs takes this place */ `
+  `,
+  /* 16: reserved for the family timeline, written on another branch: at merge theirs takes this place */ `
+  `,
+  /* 17: download tickets: a signed-in request names what to zip and gets a one-use ticket, whose URL the browser follows to save the zip straight to disk; the ticket is a short-lived secret stored hashed, never a session token in a URL */ `
+  CREATE TABLE download_tickets (
+    ticket_hash TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    node_ids TEXT NOT NULL,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX download_tickets_expiry ON download_tickets(expires_at);
+  `,
 ];

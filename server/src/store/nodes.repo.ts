@@ -2,6 +2,7 @@ import type { Db, Statement } from './db.ts';
 import type { NodeColor, NodeType } from '../contract/files-responses.ts';
 import { galleryFilterWhere, type GalleryFilter } from './gallery-search.ts';
 import { galleryScopeWhere } from './gallery.repo.ts';
+import { SHOWN_BY_ALBUM_TO_USER } from './albums.repo.ts';
 
 export interface NodeRow {
   id: string;
@@ -402,11 +403,14 @@ function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
       return `n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user) AND ${OWNER_ENABLED} AND n.in_trash = 0`;
     case 'starred':
       params.scope_user = scope.userId;
-      // A bookmark on what the account can no longer open (moved out of a shared folder) is not listed.
+      params.user = scope.userId;
+      // A bookmark on what the account can no longer open (moved out of a shared folder, taken
+      // out of an album) is not listed; a favourite of a photo an album shows it is.
       return `n.id IN (SELECT node_id FROM stars WHERE user_id = @scope_user) AND n.in_trash = 0
         AND (n.owner_id = @scope_user OR ${OWNER_ENABLED} AND EXISTS (WITH RECURSIVE up(id, parent_id) AS (
           SELECT n.id, n.parent_id UNION ALL SELECT p.id, p.parent_id FROM nodes p JOIN up ON p.id = up.parent_id)
-          SELECT 1 FROM up JOIN permissions g ON g.node_id = up.id AND g.user_id = @scope_user))`;
+          SELECT 1 FROM up JOIN permissions g ON g.node_id = up.id AND g.user_id = @scope_user)
+          OR ${SHOWN_BY_ALBUM_TO_USER})`;
     case 'recent':
       params.owner = scope.ownerId;
       return "n.owner_id = @owner AND n.type = 'file' AND n.in_trash = 0";

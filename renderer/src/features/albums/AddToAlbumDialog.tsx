@@ -17,6 +17,8 @@ const TOAST_MS = 10_000;
 export interface AddToAlbumDialogProps {
   /** The selection: photos and videos (anything else is left out before asking). */
   nodes: readonly Node[];
+  /** What of the selection was left out, and why ("One is Emma’s: …"). */
+  note?: string | null;
   /** They are in the album now: the selection can end. */
   onAdded: () => void;
   /** Nothing more to show: cancelled, or the message after adding has gone. */
@@ -28,7 +30,7 @@ export interface AddToAlbumDialogProps {
  * own, and those shared with them to add to). Nothing is copied: the album refers to the photos.
  * Once added it says so for a while, with a way to the album.
  */
-export function AddToAlbumDialog({ nodes, onAdded, onClose }: AddToAlbumDialogProps) {
+export function AddToAlbumDialog({ nodes, note = null, onAdded, onClose }: AddToAlbumDialogProps) {
   const [done, setDone] = useState<{ message: string; albumId: string } | null>(null);
   useEffect(() => {
     if (!done) return;
@@ -48,6 +50,7 @@ export function AddToAlbumDialog({ nodes, onAdded, onClose }: AddToAlbumDialogPr
   return (
     <ChooseAlbum
       nodes={nodes}
+      note={note}
       onDone={(message, albumId) => {
         setDone({ message, albumId });
         onAdded();
@@ -59,10 +62,12 @@ export function AddToAlbumDialog({ nodes, onAdded, onClose }: AddToAlbumDialogPr
 
 function ChooseAlbum({
   nodes,
+  note,
   onDone,
   onClose,
 }: {
   nodes: readonly Node[];
+  note: string | null;
   onDone: (message: string, albumId: string) => void;
   onClose: () => void;
 }) {
@@ -83,6 +88,7 @@ function ChooseAlbum({
 
   return (
     <Dialog title={`Add ${what} to an album`} onClose={onClose} wide>
+      {note && <Notice tone="info">{note}</Notice>}
       <form
         className="new-album-form"
         onSubmit={(event: FormEvent) => {

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import type { Node } from '../../api/types.ts';
@@ -8,13 +9,15 @@ import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { Icon, type IconName } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { useSelection } from '../../ui/useSelection.ts';
+import { useTrash } from '../gallery/index.ts';
+import { PhotoActionBar } from '../photo-actions/index.ts';
 import type { ViewerAction } from '../viewer/index.ts';
 import { AlbumGrid } from './AlbumGrid.tsx';
 import { AlbumUploadButton } from './AlbumUploadButton.tsx';
 import { AlbumViewer } from './AlbumViewer.tsx';
 import { NameDialog } from './NameDialog.tsx';
 import { AlbumShareDialog } from './AlbumShareDialog.tsx';
-import { useAlbum, useAlbumItems, useAlbumMutations, type Album, type AlbumItem } from './queries.ts';
+import { albumKeys, useAlbum, useAlbumItems, useAlbumMutations, type Album, type AlbumItem } from './queries.ts';
 import { useLiveAlbums } from './useLiveAlbums.ts';
 import { countWords, selectionWords, takenRange } from './words.ts';
 import './albums.css';
@@ -42,6 +45,7 @@ export function AlbumPage() {
   const [said, setSaid] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [lastViewed, setLastViewed] = useState<string | null>(null);
+  const queryClient = useQueryClient();
 
   const loaded = useMemo(() => items.data?.pages.flatMap((page) => page.items) ?? [], [items.data]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = items;
@@ -84,13 +88,20 @@ export function AlbumPage() {
     [nodeId, showPhoto, closePhoto],
   );
 
-  // Escape leaves selection mode.
+  // One's own photos go to the trash from here too; the album follows where they live.
+  const trash = useTrash((trashed) => {
+    selection.clear();
+    void queryClient.invalidateQueries({ queryKey: albumKeys.all });
+    afterTakenOut(trashed.map((node) => node.id));
+  });
+
+  // Escape leaves selection mode (unless it is answering the trash question).
   useEffect(() => {
-    if (!selection.active || nodeId) return;
+    if (!selection.active || nodeId || trash.busy) return;
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && selection.clear();
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [selection, nodeId]);
+  }, [selection, nodeId, trash.busy]);
 
   if (album.isPending) return <Spinner label="Opening the album" />;
   if (album.isError) return <AlbumGone message={isApiError(album.error, 'not_found') ? null : album.error.message} />;
@@ -161,26 +172,39 @@ export function AlbumPage() {
 
   return (
     <div className={selection.active ? 'album-page gallery-selecting' : 'album-page'}>
-      {selection.active ? (
-        <div className="topbar selection-bar album-selection-bar" role="toolbar" aria-label="Selected photos">
-          <IconButton icon="close" label="Stop selecting" onClick={selection.clear} />
-          <h1 aria-live="polite">{selection.count === 0 ? 'Select photos' : `${selection.count.toLocaleString()} selected`}</h1>
-          {isOwner && (
-            <Button icon="photo" disabled={selection.count !== 1 || mutations.update.isPending} onClick={() => makeCover(chosen[0]!)}>
-              Use as cover
-            </Button>
-          )}
-          {canAdd && (
-            <Button
-              icon="remove"
-              disabled={selection.count === 0 || !chosen.every(canRemove) || mutations.removeItems.isPending}
-              onClick={() => takeOut(chosen)}
-            >
-              Take out
-            </Button>
-          )}
-        </div>
-      ) : (
+      <PhotoActionBar
+        selection={selection}
+        me={me}
+        name={current.name}
+        extra={[
+          ...(canAdd
+            ? [
+                {
+                  label: 'Take out',
+                  icon: 'remove' as const,
+                  place: 'bar' as const,
+                  disabled: selection.count === 0 || !chosen.every(canRemove) || mutations.removeItems.isPending,
+                  onClick: () => takeOut(chosen),
+                },
+              ]
+            : []),
+          ...(isOwner
+            ? [
+                {
+                  label: 'Use as cover',
+                  icon: 'photo' as const,
+                  place: 'more' as const,
+                  disabled: selection.count !== 1 || mutations.update.isPending,
+                  onClick: () => makeCover(chosen[0]!),
+                },
+              ]
+            : []),
+        ]}
+        trashPlace="more"
+        onTrash={(nodes, note) => trash.ask(nodes, note)}
+        trashBusy={trash.busy}
+      />
+      {!selection.active && (
         <div className="topbar album-topbar">
           <IconButton icon="back" label="Back to albums" onClick={() => navigate('/albums')} />
           <div className="album-title">
@@ -188,7 +212,7 @@ export function AlbumPage() {
             <AlbumLine album={current} />
           </div>
           <div className="album-actions">
-            {total > 0 && (canAdd || isOwner) && (
+            {total > 0 && (
               <Button icon="check" className="album-select" onClick={() => selection.start()}>
                 Select
               </Button>
@@ -201,8 +225,11 @@ export function AlbumPage() {
           <IconButton icon="more" label="More for this album" className="album-more" onClick={() => setOpen('more')} />
         </div>
       )}
-      {selection.active && !chosen.every(canRemove) && <p className="muted album-hint">You can take out only the photos you added.</p>}
+      {selection.active && canAdd && !chosen.every(canRemove) && (
+        <p className="muted album-hint">You can take out only the photos you added.</p>
+      )}
       {!nodeId && messages}
+      {!nodeId && trash.view}
 
       {items.isError && <Notice tone="error">{items.error.message}</Notice>}
       {items.isSuccess && loaded.length === 0 && <EmptyAlbum canAdd={canAdd} />}

@@ -24,9 +24,20 @@ const TABS: { id: Tab; label: string; icon: IconName }[] = [
  * Sharing an album. Its owner shares it with family members (Family) or makes a link for anyone
  * (Link: expiry, password, downloads, as for a folder); anyone else sees who is in it and may leave.
  */
-export function AlbumShareDialog({ album, onLeave, onClose }: { album: Album; onLeave: () => void; onClose: () => void }) {
+export function AlbumShareDialog({
+  album,
+  initialTab = 'people',
+  onLeave,
+  onClose,
+}: {
+  album: Album;
+  /** Link: a selection shared as a new album opens where its link is made. */
+  initialTab?: Tab;
+  onLeave: () => void;
+  onClose: () => void;
+}) {
   const isOwner = album.role === 'owner';
-  const [tab, setTab] = useState<Tab>('people');
+  const [tab, setTab] = useState<Tab>(initialTab);
   const buttons = useRef<Record<string, HTMLButtonElement | null>>({});
   if (!isOwner) {
     return (

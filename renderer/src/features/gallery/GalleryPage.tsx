@@ -3,12 +3,12 @@ import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
-import { Button, IconButton } from '../../ui/Button.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { AddToAlbumDialog } from '../albums/index.ts';
 import { BackUpButtons, BackupCard, BackupStatus, CutBackupCard } from '../phone-backup/index.ts';
+import { PhotoActionBar } from '../photo-actions/index.ts';
 import { ShareDialog } from '../share/index.ts';
 import { UploadButton } from '../upload/index.ts';
 import { GalleryViewer } from './GalleryViewer.tsx';
@@ -18,7 +18,8 @@ import { loadMonthItems } from './load.ts';
 import { Timeline } from './Timeline.tsx';
 import { useTrash } from './trash.tsx';
 import { useLiveGallery } from './useLiveGallery.ts';
-import { useGallerySelection } from './useSelection.ts';
+import { monthOfNode, useGallerySelection } from './useSelection.ts';
+import { monthLabel } from './layout.ts';
 import './gallery.css';
 
 /**
@@ -46,7 +47,6 @@ export function GalleryPage() {
   const [lastViewed, setLastViewed] = useState<string | null>(null);
   // The share feature's dialog, drawn inside the viewer (which makes the rest of the page inert).
   const [sharing, setSharing] = useState<Node | null>(null);
-  const [adding, setAdding] = useState<Node[] | null>(null);
   useLiveGallery(userId);
 
   const viewerOpenedHere = (location.state as { fromTimeline?: boolean } | null)?.fromTimeline === true;
@@ -86,6 +86,8 @@ export function GalleryPage() {
 
   const selectMonth = useCallback(
     async (month: GalleryMonth, select: boolean) => {
+      // A month's heading starts selecting too: the bar is there at once, its photos as they load.
+      if (select) selection.start();
       const nodes = await loadMonthItems(queryClient, month.month, month.photos + month.videos, q);
       selection.set(nodes, select);
     },
@@ -109,18 +111,14 @@ export function GalleryPage() {
 
   return (
     <div className={selection.active ? 'gallery gallery-selecting' : 'gallery'}>
-      {selection.active ? (
-        <div className="topbar selection-bar" role="toolbar" aria-label="Selected photos">
-          <IconButton icon="close" label="Stop selecting" onClick={selection.clear} />
-          <h1 aria-live="polite">{selection.count === 0 ? 'Select photos' : `${selection.count.toLocaleString()} selected`}</h1>
-          <Button icon="albums" disabled={selection.count === 0} onClick={() => setAdding(selection.items())}>
-            Add to album
-          </Button>
-          <Button variant="danger" icon="trash" disabled={selection.count === 0 || trash.busy} onClick={() => trash.ask(selection.items())}>
-            Move to trash
-          </Button>
-        </div>
-      ) : (
+      <PhotoActionBar
+        selection={selection}
+        me={userId}
+        name={selectionName(selection.items(), q)}
+        onTrash={(nodes, note) => trash.ask(nodes, note)}
+        trashBusy={trash.busy}
+      />
+      {!selection.active && (
         <div className="topbar">
           <div className="gallery-title">
             <h1>Photos</h1>
@@ -195,13 +193,15 @@ export function GalleryPage() {
         />
       )}
       {!nodeId && trash.view}
-      {adding && (
-        <Suspense fallback={null}>
-          <AddToAlbumDialog nodes={adding} onAdded={selection.clear} onClose={() => setAdding(null)} />
-        </Suspense>
-      )}
     </div>
   );
+}
+
+/** What a zip or a new album of the selection is called: its month when it is one month's ("August 2024"). */
+function selectionName(nodes: readonly Node[], q: string): string {
+  const months = new Set(nodes.map(monthOfNode));
+  if (months.size === 1) return monthLabel([...months][0]!);
+  return q ? `Photos of ${q}` : 'Photos';
 }
 
 /** How many photos a search found, said in words (and to those who hear the screen), or plainly that it found none. */

@@ -35,7 +35,7 @@ export const Tile = memo(function Tile({
     press.current = null;
   };
   const length = video && node.duration_ms !== undefined ? formatLength(node.duration_ms) : null;
-  const label = `${video ? 'Video' : 'Photo'} ${node.name}, ${length ? `${length}, ` : ''}${describeTaken(node)}`;
+  const label = `${video ? 'Video' : 'Photo'} ${node.name}, ${length ? `${length}, ` : ''}${describeTaken(node)}${node.starred ? ', favourite' : ''}`;
 
   return (
     <button
@@ -75,6 +75,11 @@ export const Tile = memo(function Tile({
     >
       {/* Until its picture arrives a tile is its background colour: no icon to draw for every tile of a fling. */}
       {url && <img src={url} alt="" decoding="async" draggable={false} />}
+      {node.starred && (
+        <span className="tile-favourite" aria-hidden="true">
+          <Icon name="star" />
+        </span>
+      )}
       {video && url && (
         <span className="tile-badge" aria-hidden="true">
           {length ?? <Icon name="play" />}

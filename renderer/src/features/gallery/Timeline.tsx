@@ -18,7 +18,7 @@ export interface TimelineProps {
   months: GalleryMonth[];
   selection: Selection;
   onOpen: (node: Node) => void;
-  /** Select every item of a month (selection mode). */
+  /** Select every item of a month (starting selection mode), or unselect them. */
   onSelectMonth: (month: GalleryMonth, select: boolean) => void;
   /** The photo last seen full screen: back on the timeline, it is brought into view and focused. */
   reveal: string | null;
@@ -176,23 +176,22 @@ const MonthHeader = memo(function MonthHeader({
         {label}
         <span className="month-count">{parts}</span>
       </h2>
-      {selection.active && (
-        <button
-          type="button"
-          className="btn btn-quiet month-select"
-          aria-pressed={allSelected}
-          aria-label={allSelected ? `Unselect ${label}` : `Select all of ${label}`}
-          onClick={() =>
-            onSelectMonth(
-              months.find((m) => m.month === row.month)!,
-              !allSelected,
-            )
-          }
-        >
-          <Icon name="check" />
-          {allSelected ? 'Unselect' : 'Select all'}
-        </button>
-      )}
+      {/* Always there: a whole month is selected from its heading, selecting or not. */}
+      <button
+        type="button"
+        className="btn btn-quiet month-select"
+        aria-pressed={selection.active ? allSelected : undefined}
+        aria-label={allSelected ? `Unselect ${label}` : `Select all of ${label}`}
+        onClick={() =>
+          onSelectMonth(
+            months.find((m) => m.month === row.month)!,
+            !allSelected,
+          )
+        }
+      >
+        <Icon name="check" />
+        {allSelected ? 'Unselect' : selection.active ? 'Select all' : 'Select'}
+      </button>
     </div>
   );
 });

@@ -6,3 +6,5 @@ export { columnsFor, GAP } from './layout.ts';
 export { downloadFile, renewExpiredMedia, useMediaLinks } from './media.ts';
 export { noteScrolling, peekThumbnail, useGalleryThumbnail } from './thumbs.ts';
 export type { Selection } from './useSelection.ts';
+// The trash of a selection (ask, progress, Undo): an album trashes its owner's photos with it too.
+export { useTrash } from './trash.tsx';

@@ -38,7 +38,7 @@ function what(nodes: readonly Node[]): string {
 
 type Stage =
   | { kind: 'idle' }
-  | { kind: 'confirm'; nodes: Node[] }
+  | { kind: 'confirm'; nodes: Node[]; note: string | null }
   | { kind: 'working'; nodes: Node[]; done: number; restoring: boolean }
   | { kind: 'done'; message: string; undo: Node[] | null };
 
@@ -82,9 +82,10 @@ export function useTrash(onTrashed?: (nodes: Node[]) => void) {
     setStage({ kind: 'done', message, undo: restoring || succeeded.length === 0 ? null : succeeded });
   };
 
-  const ask = (nodes: Node[]) => {
+  /** `note` says what of a selection was left out, and why ("One is Emma’s: …"). */
+  const ask = (nodes: Node[], note: string | null = null) => {
     if (nodes.length === 0) return;
-    setStage({ kind: 'confirm', nodes });
+    setStage({ kind: 'confirm', nodes, note });
   };
 
   let view: ReactNode = null;
@@ -93,7 +94,7 @@ export function useTrash(onTrashed?: (nodes: Node[]) => void) {
     view = (
       <ConfirmDialog
         title={`Move ${what(stage.nodes)} to the trash?`}
-        message={`${stage.nodes.length === 1 ? 'It' : 'They'} can be restored from the trash${days ? ` for ${plural(days, 'day')}` : ''}, then ${stage.nodes.length === 1 ? 'it is' : 'they are'} deleted for good.`}
+        message={`${stage.note ? `${stage.note} ` : ''}${stage.nodes.length === 1 ? 'It' : 'They'} can be restored from the trash${days ? ` for ${plural(days, 'day')}` : ''}, then ${stage.nodes.length === 1 ? 'it is' : 'they are'} deleted for good.`}
         confirm="Move to trash"
         danger
         onClose={() => setStage({ kind: 'idle' })}
