@@ -10,6 +10,7 @@ export const QUERY_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   'GET /nodes/:id/thumbnail',
   'GET /nodes/:id/preview',
   'GET /nodes/:id/download',
+  'GET /nodes/:id/playback-copy',
 ]);
 
 /**
@@ -22,6 +23,7 @@ export const NODE_URL_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   'GET /nodes/:id/thumbnail',
   'GET /nodes/:id/preview',
   'GET /nodes/:id/download',
+  'GET /nodes/:id/playback-copy',
 ]);
 
 /** A session's access token (header, or the WebSocket's URL), or a node's URL token. */

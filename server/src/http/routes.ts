@@ -9,6 +9,7 @@ import { eventRoutes } from './routes/events.ts';
 import { libraryRoutes } from './routes/libraries.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { nodeRoutes } from './routes/nodes.ts';
+import { playbackRoutes } from './routes/playback.ts';
 import { publicLinkRoutes } from './routes/public-links.ts';
 import { openApiRoute, serverRoutes } from './routes/server.ts';
 import { sharingRoutes } from './routes/sharing.ts';
@@ -27,6 +28,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...adminRoutes,
   ...nodeRoutes,
   ...mediaRoutes,
+  ...playbackRoutes,
   ...sharingRoutes,
   ...publicLinkRoutes,
   ...libraryRoutes,

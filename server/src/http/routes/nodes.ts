@@ -219,7 +219,7 @@ export const nodeRoutes: readonly AnyRoute[] = [
     path: '/nodes/:id/access-token',
     tag: 'nodes',
     summary:
-      "A token for this node's own URLs (?access_token= on its download, thumbnail and preview), for links a browser follows itself: read-only, this node only, valid 5 minutes; it dies with the session and with the caller's access. The session's own token is refused in those URLs",
+      "A token for this node's own URLs (?access_token= on its download, thumbnail, preview and playback copy), for links a browser follows itself: read-only, this node only, valid 5 minutes; it dies with the session and with the caller's access. The session's own token is refused in those URLs",
     auth: 'user',
     params: IdParam,
     allowWithTemporaryPassword: true,
