@@ -6,8 +6,11 @@ import { uploadAs, type Account, type Api } from './hearth.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'test', 'fixtures', 'media');
 
-/** A committed media fixture: clip.mp4 (H.264, plays in Chromium), iphone-hevc.mov (HEVC, does not). */
-export function mediaFixture(name: 'clip.mp4' | 'iphone-hevc.mov'): Promise<Buffer> {
+/**
+ * A committed media fixture: clip.mp4 (H.264, plays in Chromium), iphone-hevc.mov (HEVC, does
+ * not), iphone-hevc-sound.mov (the same with AAC sound), long-hevc.mov (a minute of HEVC).
+ */
+export function mediaFixture(name: 'clip.mp4' | 'iphone-hevc.mov' | 'iphone-hevc-sound.mov' | 'long-hevc.mov'): Promise<Buffer> {
   return fs.readFile(path.join(FIXTURES, name));
 }
 

@@ -4,4 +4,13 @@ import { lazy } from 'react';
 export const LazyViewer = lazy(() => import('./Viewer.tsx').then((module) => ({ default: module.Viewer })));
 export type { ViewerProps } from './Viewer.tsx';
 export { describeTaken, formatLocalFull, formatTakenFull } from './dates.ts';
-export { browserCanShow, isVideo, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from './types.ts';
+export { browserPlays, chooseVideo, devicePlays, type PlaybackFacts } from './playback.ts';
+export {
+  browserCanShow,
+  isVideo,
+  type DetailLine,
+  type VideoPlayback,
+  type ViewerAction,
+  type ViewerItem,
+  type ViewerSource,
+} from './types.ts';
