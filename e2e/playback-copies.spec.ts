@@ -5,6 +5,7 @@ import { expect, mainNav, signIn, test } from './support/fixtures.ts';
 import type { Account, Hearth } from './support/hearth.ts';
 import { mediaFixture, processed, upload } from './support/media.ts';
 import { captureScreen } from './support/screens.ts';
+import { linkPath, makeLink } from './support/share.ts';
 
 const viewer = (page: Page) => page.getByRole('dialog', { name: 'Photo viewer' });
 /** The slide of one video: the viewer draws its neighbours too. */
@@ -117,6 +118,34 @@ test.describe('every video plays', () => {
     const saved = await download;
     expect(saved.suggestedFilename()).toBe('IMG_0042.MOV');
     expect((await fs.readFile(await saved.path())).equals(data)).toBe(true);
+  });
+
+  test("someone without an account, on a folder's link, plays its iPhone video from the copy", async ({ page, member, hearth }) => {
+    test.setTimeout(120_000);
+    const folder = (await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'For Grandma' })).id as string;
+    const id = await upload(hearth.api, member, await fresh('iphone-hevc-sound.mov'), 'IMG_0050.MOV', folder);
+    await processed(hearth.api, member, [id]);
+    await expect
+      .poll(async () => (await hearth.api.ok('GET', `/nodes/${id}/playback`, member.access)).copy.state, { timeout: 100_000 })
+      .toBe('ready');
+    const link = await makeLink(hearth, member, folder, {});
+
+    await page.goto(linkPath(link));
+    await page.getByRole('list', { name: 'Files in this folder' }).getByRole('button', { name: 'IMG_0050.MOV' }).click();
+    const video = viewer(page).locator('video[aria-label="IMG_0050.MOV"]');
+    await expect(video).toHaveAttribute('data-playing', 'copy');
+    expect(await video.getAttribute('src')).toMatch(/\/s\/[^/]+\/playback-copy\?node_id=/);
+    const advanced = await video.evaluate(
+      (element: HTMLVideoElement) =>
+        new Promise<boolean>((resolve, reject) => {
+          element.addEventListener('error', () => reject(new Error(`video error ${element.error?.code}`)), { once: true });
+          element.muted = true;
+          const start = () => void element.play().then(() => setTimeout(() => resolve(element.currentTime > 0), 700), reject);
+          if (element.readyState >= 2) start();
+          else element.addEventListener('loadeddata', start, { once: true });
+        }),
+    );
+    expect(advanced).toBe(true);
   });
 
   test("the owner's Storage page shows the copy being made, what waits, the space the copies take, and the switch; off, the copies can be removed", async ({

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { downloadLink, isPlaybackCopyUrl, startDownload, videoLinks, type DownloadLink } from '../../api/downloads.ts';
-import { browserCanShow, isVideo, type VideoPlayback } from '../viewer/index.ts';
-import { useVideoPlayback } from './playback.ts';
+import { browserCanShow, isVideo, useVideoPlayback, type VideoPlayback } from '../viewer/index.ts';
+import { useAppPlaybackSource } from './playback.ts';
 
 /** What needs the file itself in the viewer: a video plays it, a photo's original is shown once zoomed. */
 interface MediaItem {
@@ -79,7 +79,7 @@ export function useMediaLinks(near: readonly MediaItem[]): {
     .map((item) => `${item.id}:${item.version}`)
     .join(',');
   const videos = useMemo(() => near.filter(isVideo), [videoKey]); // eslint-disable-line react-hooks/exhaustive-deps
-  const playback = useVideoPlayback(videos, copyUrl);
+  const playback = useVideoPlayback(videos, useAppPlaybackSource(copyUrl));
 
   return useMemo(
     () => ({

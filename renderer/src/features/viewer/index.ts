@@ -5,6 +5,7 @@ export const LazyViewer = lazy(() => import('./Viewer.tsx').then((module) => ({ 
 export type { ViewerProps } from './Viewer.tsx';
 export { describeTaken, formatLocalFull, formatTakenFull } from './dates.ts';
 export { browserPlays, chooseVideo, devicePlays, type PlaybackFacts } from './playback.ts';
+export { useVideoPlayback, type PlaybackSource } from './useVideoPlayback.ts';
 export {
   browserCanShow,
   isVideo,

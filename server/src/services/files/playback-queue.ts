@@ -17,9 +17,8 @@ const TRANSCODE_MEMORY_BYTES = 8 * 1024 ** 3;
 const PROBE_MEMORY_BYTES = 2 * 1024 ** 3;
 /** ffmpeg that writes nothing for this long (paused time aside) is stopped: the file makes it spin. */
 const STALL_MS = 5 * 60_000;
-/** How often free space is looked at while a copy is made, and while the queue waits for room. */
+/** How often free space is looked at while a copy is made (while the queue waits for room: as often as a full disk is, storageRecheckMs). */
 const SPACE_CHECK_MS = 5_000;
-const SPACE_RECHECK_MS = 60_000;
 /** The owners hear how a copy goes at most this often. */
 const PROGRESS_EVENT_MS = 2_000;
 /** Rows no current content needs are looked for this long after the last delete or new version, and every so often (merged duplicates publish nothing). */
@@ -298,7 +297,7 @@ export class PlaybackQueue {
         // Thumbnails first: a copy starts only once the photos and videos that came are processed.
         if (this.thumbnails.busy()) {
           this.setPause('thumbnails');
-          await Promise.race([this.thumbnails.idle(), this.sleep(SPACE_RECHECK_MS)]);
+          await Promise.race([this.thumbnails.idle(), this.sleep(this.deps.config.storageRecheckMs)]);
           // Whichever came first: the other's timer goes.
           this.wake();
           continue;
@@ -364,12 +363,12 @@ export class PlaybackQueue {
     // Each waits for its next try (the back-off wakes the queue then).
     if (rows.length === 0) return { kind: 'wait', pause: null, ms: SWEEP_EVERY_MS, rest: false };
     const online = rows.filter((r) => this.content.isOnline(r.library_id));
-    if (online.length === 0) return { kind: 'wait', pause: 'library_offline', ms: SPACE_RECHECK_MS, rest: true };
+    if (online.length === 0) return { kind: 'wait', pause: 'library_offline', ms: this.deps.config.storageRecheckMs, rest: true };
     for (const row of online) {
       const root = this.content.of(row.library_id).root;
       if (this.storage.state(root) === 'ok' && this.freeAfter(row) >= 0) return { kind: 'make', row };
     }
-    return { kind: 'wait', pause: 'disk_space', ms: SPACE_RECHECK_MS, rest: true };
+    return { kind: 'wait', pause: 'disk_space', ms: this.deps.config.storageRecheckMs, rest: true };
   }
 
   /**

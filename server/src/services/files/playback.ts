@@ -51,8 +51,13 @@ export class PlaybackService {
    * What the viewer needs to choose between the original and the copy. A video not looked at
    * yet is looked at now: a probe reads the file's headers, a fraction of a second.
    */
-  async info(actor: Actor, nodeId: string): Promise<PlaybackInfo> {
-    const { node, version } = this.videoOf(actor, nodeId);
+  info(actor: Actor, nodeId: string): Promise<PlaybackInfo> {
+    return this.infoOf(this.access.node(actor, nodeId, 'read'));
+  }
+
+  /** `node` must be one the caller may read (an account's, or one a link opens): access is checked before this. */
+  async infoOf(node: NodeRow): Promise<PlaybackInfo> {
+    const version = this.currentOf(node);
     let row = this.rowOf(version);
     if (row.state === 'unprobed' && this.canMake) {
       await this.queue.probeNow(row);
@@ -70,13 +75,18 @@ export class PlaybackService {
         bitrate: video?.bitRate ?? null,
         duration_seconds: probe?.durationSeconds ?? null,
       },
-      copy: this.copyOf(row),
+      copy: this.copyState(row),
     };
   }
 
   /** The copy of a video the caller may read; 404 playback_copy_not_ready until it is made. */
-  async copy(actor: Actor, nodeId: string): Promise<PlaybackCopyFile> {
-    const { node, version } = this.videoOf(actor, nodeId);
+  copy(actor: Actor, nodeId: string): Promise<PlaybackCopyFile> {
+    return this.copyOf(this.access.node(actor, nodeId, 'read'));
+  }
+
+  /** `node` must be one the caller may read: access is checked before this. */
+  async copyOf(node: NodeRow): Promise<PlaybackCopyFile> {
+    const version = this.currentOf(node);
     const row = this.deps.store.playback.get(version.library_id, version.blob);
     if (row?.state !== 'ready' || row.made_at === null) throw new AppError('playback_copy_not_ready');
     const files = this.queue.filesOf(version.library_id);
@@ -110,14 +120,14 @@ export class PlaybackService {
     return this.queue.view();
   }
 
-  private videoOf(actor: Actor, nodeId: string): { node: NodeRow; version: VersionRow } {
-    const node = this.access.node(actor, nodeId, 'read');
+  /** A video's current version; 400 for anything else. */
+  private currentOf(node: NodeRow): VersionRow {
     if (node.type !== 'file' || !node.mime_type?.startsWith('video/')) {
       throw new AppError('invalid_input', 'Only videos have playback copies.', { field: 'id' });
     }
     const version = this.deps.store.versions.current(node.id);
     if (!version) throw new AppError('not_found');
-    return { node, version };
+    return version;
   }
 
   /** The content's row, made now when the video came in a way the queue did not hear of. */
@@ -140,7 +150,7 @@ export class PlaybackService {
     );
   }
 
-  private copyOf(row: PlaybackRow): PlaybackInfo['copy'] {
+  private copyState(row: PlaybackRow): PlaybackInfo['copy'] {
     const none = { size: null, progress: null, waiting_before: null };
     const state = ((): CopyState => {
       switch (row.state) {

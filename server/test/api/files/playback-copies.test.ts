@@ -7,9 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
 import { detectMediaTools } from '../../../src/media/tools.ts';
 import { probeVideo, type VideoProbe } from '../../../src/media/video-probe.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
@@ -217,6 +219,39 @@ describe('an iPhone HEVC video', () => {
   });
 });
 
+describe('a public link', () => {
+  test("a visitor plays a shared folder's HEVC video from its copy (Range); the copy follows the link's download switch and its tree", async () => {
+    const folder = (await t.client.post('/nodes/folder', { name: 'Holiday films' }, { token: owner.access })).body.id as string;
+    const data = await hevcVariant(7, 'iphone-hevc-sound.mov');
+    const id = await uploadFile(t.api, owner.access, data, { filename: 'IMG_0300.MOV', parentId: folder });
+    const outside = await uploadVideo(owner, await hevcVariant(8), 'not-shared.mov');
+    await t.server.mediaIdle();
+    await t.server.playbackIdle();
+    const link = (await t.client.post(`/nodes/${folder}/share`, {}, { token: owner.access })).body;
+    const info = await get(`${t.api}/s/${link.token}/playback?node_id=${id}`);
+    assert.equal(info.status, 200);
+    assert.equal(info.json.copy.state, 'ready');
+    assert.match(info.json.original.type, /hvc1/);
+    const copyUrl = `${t.api}/s/${link.token}/playback-copy?node_id=${id}`;
+    const whole = await get(copyUrl);
+    assert.equal(whole.status, 200);
+    assert.equal(whole.headers.get('content-type'), 'video/mp4');
+    assert.deepEqual(whole.body, await copyBytes(owner, id));
+    const part = await get(copyUrl, { range: 'bytes=10-19' });
+    assert.equal(part.status, 206);
+    assert.deepEqual(part.body, whole.body.subarray(10, 20));
+    // The original is what the link downloads.
+    assert.ok((await get(`${t.api}/s/${link.token}/download?node_id=${id}`)).body.equals(data));
+    // Outside the shared folder: not found, copy or not.
+    assertError(asResponse(await get(`${t.api}/s/${link.token}/playback-copy?node_id=${outside}`)), 404, 'not_found');
+    assertError(asResponse(await get(`${t.api}/s/${link.token}/playback?node_id=${outside}`)), 404, 'not_found');
+    // Downloads switched off: no playing either, as for the file itself.
+    const closed = (await t.client.post(`/nodes/${folder}/share`, { allow_download: false }, { token: owner.access })).body;
+    assertError(asResponse(await get(`${t.api}/s/${closed.token}/playback-copy?node_id=${id}`)), 403, 'download_disabled');
+    assertError(asResponse(await get(`${t.api}/s/${closed.token}/playback?node_id=${id}`)), 403, 'download_disabled');
+  });
+});
+
 describe('which videos get a copy', () => {
   test('a video every browser plays (H.264 in MP4) gets none: not_needed, and its copy is 404 playback_copy_not_ready', async () => {
     const id = await uploadVideo(owner, await mediaFixture('clip.mp4'), 'clip.mp4');
@@ -381,4 +416,68 @@ async function hevcVariant(n: number, fixture: 'iphone-hevc.mov' | 'iphone-hevc-
   assert.ok(at > 0, 'the fixture names its muxer');
   data.write(String(n % 10), at + 4, 'latin1');
   return data;
+}
+
+describe('after the thumbnails', () => {
+  test('photos arriving while a copy is made go first: its ffmpeg is stopped until their thumbnails are made, then finishes the copy', async () => {
+    const server = await startTestServer({ mediaConcurrency: 1 });
+    try {
+      const who = await setupOwner(server.client);
+      const video = await uploadFile(server.api, who.access, await mediaFixture('long-hevc.mov'), { filename: 'minute.mov' });
+      await server.server.mediaIdle();
+      const making = path.join(server.dataDir, 'files', 'playback', '.making');
+      // The copy under way: its ffmpeg's pid is written beside its temp file.
+      let pid = 0;
+      await eventually(async () => {
+        const names = await fs.readdir(making).catch(() => [] as string[]);
+        const file = names.find((name) => name.endsWith('.pid'));
+        pid = file ? Number(await fs.readFile(path.join(making, file), 'utf8')) : 0;
+        return pid > 0;
+      }, 'a copy under way');
+      // Its state, every few milliseconds, from before the photos come until their thumbnails are made.
+      const states: string[] = [];
+      let watch = true;
+      const watching = (async () => {
+        while (watch) {
+          states.push(processState(pid) ?? 'gone');
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      const jpegs = await Promise.all(['red', 'green', 'blue'].map((colour) => solidJpeg(colour)));
+      const photos = await Promise.all(jpegs.map((jpeg, i) => uploadFile(server.api, who.access, jpeg, { filename: `photo-${i}.jpg` })));
+      await server.server.mediaIdle();
+      const afterThumbnails = states.length;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      watch = false;
+      await watching;
+      for (const id of photos) assert.equal((await server.client.get(`/nodes/${id}`, { token: who.access })).body.has_thumbnail, true);
+      assert.ok(states.includes('T'), `ffmpeg stopped while the thumbnails were made: ${[...new Set(states)].join(' ')}`);
+      // Going again once they are: running, sleeping on I/O, or done.
+      assert.ok(
+        states.slice(afterThumbnails).some((state) => state !== 'T'),
+        'ffmpeg let go again',
+      );
+      await server.server.playbackIdle();
+      assert.equal((await playback(who, video, server)).copy.state, 'ready');
+      const probe = await probeBytes(await copyBytes(who, video, server));
+      assert.ok(Math.abs((probe.durationSeconds ?? 0) - 60) < 0.5, 'the whole minute, after the pause');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** A process's state letter from /proc (R running, S sleeping, T stopped); null when it is gone. */
+function processState(pid: number): string | null {
+  try {
+    return /^\d+ \(.*\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function solidJpeg(colour: string): Promise<Buffer> {
+  return sharp({ create: { width: 3000, height: 2000, channels: 3, background: colour } })
+    .jpeg()
+    .toBuffer();
 }
