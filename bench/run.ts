@@ -7,6 +7,7 @@
  * the benchmark they belong to.
  */
 import os from 'node:os';
+import { benchAlbums } from './albums.ts';
 import { benchAppliance } from './appliance.ts';
 import { benchBackup } from './backup.ts';
 import { benchDownload } from './download.ts';
@@ -40,6 +41,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['download', 'download', benchDownload],
   ['listing', 'listing', benchListing],
   ['sharing', 'sharing', benchSharing],
+  ['albums', 'albums', benchAlbums],
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
   ['playback-copy', 'playback copy', benchPlaybackCopy],

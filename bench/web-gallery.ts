@@ -22,6 +22,7 @@ import { nameColumns } from '../server/src/services/files/nodes.ts';
 import { newId } from '../server/src/services/common/secrets.ts';
 import { openDatabase } from '../server/src/store/db.ts';
 import { createStore } from '../server/src/store/index.ts';
+import { NO_FACTS } from '../server/src/store/media.repo.ts';
 import { ThumbnailStore } from '../server/src/store/thumbs.ts';
 import { createMember, setupOwner, type SignedIn } from '../server/test/helpers/accounts.ts';
 import { log, type BenchResult } from './lib/report.ts';
@@ -217,8 +218,9 @@ async function clone(bench: BenchServer, who: SignedIn, count: number): Promise<
           created_at: now,
         });
         store.media.finish(
-          { node_id: id, version: 1, attempts: 0, enqueued_at: now },
+          { node_id: id, version: 1, attempts: 0, enqueued_at: now, details_only: 0 },
           {
+            ...NO_FACTS,
             image_width: source.image_width,
             image_height: source.image_height,
             taken_at: takenAt(i, count),

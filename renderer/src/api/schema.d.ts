@@ -481,6 +481,164 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/albums": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Albums, most recently changed first, each with its cover, counts and dates */
+        get: operations["getAlbums"];
+        put?: never;
+        /** Make an album, empty or from a selection (honours Idempotency-Key) */
+        post: operations["postAlbums"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/albums/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One album (its owner and members only) */
+        get: operations["getAlbumsId"];
+        put?: never;
+        post?: never;
+        /** Delete it (its owner); its photos and videos stay where they are */
+        delete: operations["deleteAlbumsId"];
+        options?: never;
+        head?: never;
+        /** Rename it or choose its cover (its owner) */
+        patch: operations["patchAlbumsId"];
+        trace?: never;
+    };
+    "/albums/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Its photos and videos, oldest taken first; only what it shows (not in the trash, and still readable by whoever added it). Anyone in the album may read these nodes (thumbnail, preview, download), nothing more */
+        get: operations["getAlbumsIdItems"];
+        put?: never;
+        /** Add photos and videos (its owner: their own or shared with them; a contributor: their own); all or none. Nothing is copied */
+        post: operations["postAlbumsIdItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/albums/{id}/items/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take photos and videos out (its owner: any; anyone else: those they added); they stay where they live. Ids not in the album are ignored */
+        post: operations["postAlbumsIdItemsRemove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/albums/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who it is shared with (the owner is its owner_id), first invited first */
+        get: operations["getAlbumsIdMembers"];
+        put?: never;
+        /** Share it with a family member as viewer or contributor, or change their role (its owner) */
+        post: operations["postAlbumsIdMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/albums/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove someone (its owner), or leave it (the member themselves): effective at once; what they added leaves with them */
+        delete: operations["deleteAlbumsIdMembersUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/albums/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a public link to the album (its owner; expiry, password, download switch; honours Idempotency-Key): /s/<token> shows its photos as they are at each visit, as a folder of them */
+        post: operations["postAlbumsIdShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/albums/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public links to the album (its owner); changed and revoked at /shares/{id} as any link */
+        get: operations["getAlbumsIdShares"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/albums/{id}/upload-folder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The caller's folder for photos sent straight into the album (Albums/<album name> in their My files, made if missing, then remembered): upload there with Upload-Metadata album_id */
+        post: operations["postAlbumsIdUploadFolder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/2fa/begin": {
         parameters: {
             query?: never;
@@ -1207,7 +1365,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time in UTC), newest first */
+        /** How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time on the clock where it was taken), newest first; with q, the months of what a search finds */
         get: operations["getNodesGalleryMonths"];
         put?: never;
         post?: never;
@@ -1536,7 +1694,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id); may carry the first bytes */
+        /** Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id, album_id: a photo or video also joins that album when it completes, for its owner and contributors); may carry the first bytes */
         post: operations["postUploads"];
         delete?: never;
         /** tus discovery: version, extensions, maximum size */
@@ -7020,6 +7178,2552 @@ export interface operations {
             };
         };
     };
+    getAlbums: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                scope?: "mine" | "shared" | "contribute";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of albums */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The cover the owner chose while it is in the album, else its newest photo; null when empty */
+                            cover: {
+                                has_thumbnail: boolean;
+                                id: string;
+                                version: number;
+                            } | null;
+                            created_at: number;
+                            /** @description Taken time (else upload time) of its oldest item; null when empty */
+                            first_taken_at: number | null;
+                            id: string;
+                            /** @description Of its newest item */
+                            last_taken_at: number | null;
+                            /** @description How many people it is shared with, the owner not counted */
+                            members: number;
+                            name: string;
+                            owner_id: string;
+                            /** @description The owner's name as /users gives it */
+                            owner_name: string;
+                            /** @description Photos shown in it: in the trash, or no longer readable by whoever added them, they are not */
+                            photos: number;
+                            /**
+                             * @description The caller: its owner; a contributor (adds and removes their own photos and videos); or a viewer
+                             * @enum {string}
+                             */
+                            role: "owner" | "contributor" | "viewer";
+                            /** @description Last change of its name, cover or items: albums are listed most recently changed first */
+                            updated_at: number;
+                            videos: number;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. `invalid_cursor`: The paging cursor is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input" | "invalid_cursor";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAlbums: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 characters */
+                    name: string;
+                    /** @description Its first photos and videos (a selection): all go in, or none when one cannot */
+                    node_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created (or the first answer for a repeated key) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The cover the owner chose while it is in the album, else its newest photo; null when empty */
+                        cover: {
+                            has_thumbnail: boolean;
+                            id: string;
+                            version: number;
+                        } | null;
+                        created_at: number;
+                        /** @description Taken time (else upload time) of its oldest item; null when empty */
+                        first_taken_at: number | null;
+                        id: string;
+                        /** @description Of its newest item */
+                        last_taken_at: number | null;
+                        /** @description How many people it is shared with, the owner not counted */
+                        members: number;
+                        name: string;
+                        owner_id: string;
+                        /** @description The owner's name as /users gives it */
+                        owner_name: string;
+                        /** @description Photos shown in it: in the trash, or no longer readable by whoever added them, they are not */
+                        photos: number;
+                        /**
+                         * @description The caller: its owner; a contributor (adds and removes their own photos and videos); or a viewer
+                         * @enum {string}
+                         */
+                        role: "owner" | "contributor" | "viewer";
+                        /** @description Last change of its name, cover or items: albums are listed most recently changed first */
+                        updated_at: number;
+                        videos: number;
+                    };
+                };
+            };
+            /** @description `invalid_album_name`: An album name is 1 to 100 characters, with no control characters. `not_media`: Only photos and videos go into albums. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_album_name" | "not_media" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `in_trash`: Restore this item from the trash first. `idempotency_conflict`: This Idempotency-Key was already used for a different request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "in_trash" | "idempotency_conflict";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAlbumsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The album */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The cover the owner chose while it is in the album, else its newest photo; null when empty */
+                        cover: {
+                            has_thumbnail: boolean;
+                            id: string;
+                            version: number;
+                        } | null;
+                        created_at: number;
+                        /** @description Taken time (else upload time) of its oldest item; null when empty */
+                        first_taken_at: number | null;
+                        id: string;
+                        /** @description Of its newest item */
+                        last_taken_at: number | null;
+                        /** @description How many people it is shared with, the owner not counted */
+                        members: number;
+                        name: string;
+                        owner_id: string;
+                        /** @description The owner's name as /users gives it */
+                        owner_name: string;
+                        /** @description Photos shown in it: in the trash, or no longer readable by whoever added them, they are not */
+                        photos: number;
+                        /**
+                         * @description The caller: its owner; a contributor (adds and removes their own photos and videos); or a viewer
+                         * @enum {string}
+                         */
+                        role: "owner" | "contributor" | "viewer";
+                        /** @description Last change of its name, cover or items: albums are listed most recently changed first */
+                        updated_at: number;
+                        videos: number;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteAlbumsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; nothing to return */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    patchAlbumsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of its photos; null: its newest photo again */
+                    cover_node_id?: string | null;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The album */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The cover the owner chose while it is in the album, else its newest photo; null when empty */
+                        cover: {
+                            has_thumbnail: boolean;
+                            id: string;
+                            version: number;
+                        } | null;
+                        created_at: number;
+                        /** @description Taken time (else upload time) of its oldest item; null when empty */
+                        first_taken_at: number | null;
+                        id: string;
+                        /** @description Of its newest item */
+                        last_taken_at: number | null;
+                        /** @description How many people it is shared with, the owner not counted */
+                        members: number;
+                        name: string;
+                        owner_id: string;
+                        /** @description The owner's name as /users gives it */
+                        owner_name: string;
+                        /** @description Photos shown in it: in the trash, or no longer readable by whoever added them, they are not */
+                        photos: number;
+                        /**
+                         * @description The caller: its owner; a contributor (adds and removes their own photos and videos); or a viewer
+                         * @enum {string}
+                         */
+                        role: "owner" | "contributor" | "viewer";
+                        /** @description Last change of its name, cover or items: albums are listed most recently changed first */
+                        updated_at: number;
+                        videos: number;
+                    };
+                };
+            };
+            /** @description `invalid_album_name`: An album name is 1 to 100 characters, with no control characters. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_album_name" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAlbumsIdItems: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of items */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The account that added it: a contributor may remove only their own */
+                            added_by: string;
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
+                            color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                            created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
+                            has_thumbnail: boolean;
+                            id: string;
+                            image_height?: number;
+                            image_width?: number;
+                            mime_type: string | null;
+                            name: string;
+                            owner_id: string;
+                            parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            /** @description Another account shared it with the caller */
+                            shared: boolean;
+                            size: number;
+                            starred: boolean;
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                            taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
+                            trashed_at: number | null;
+                            /** @enum {string} */
+                            type: "folder" | "file";
+                            updated_at: number;
+                            version: number;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. `invalid_cursor`: The paging cursor is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input" | "invalid_cursor";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAlbumsIdItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Node ids of photos and videos, at most 1,000 at a time; each is in an album once, whoever adds it again */
+                    node_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description How many were added, and the album */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many were not in the album before */
+                        added: number;
+                        album: {
+                            /** @description The cover the owner chose while it is in the album, else its newest photo; null when empty */
+                            cover: {
+                                has_thumbnail: boolean;
+                                id: string;
+                                version: number;
+                            } | null;
+                            created_at: number;
+                            /** @description Taken time (else upload time) of its oldest item; null when empty */
+                            first_taken_at: number | null;
+                            id: string;
+                            /** @description Of its newest item */
+                            last_taken_at: number | null;
+                            /** @description How many people it is shared with, the owner not counted */
+                            members: number;
+                            name: string;
+                            owner_id: string;
+                            /** @description The owner's name as /users gives it */
+                            owner_name: string;
+                            /** @description Photos shown in it: in the trash, or no longer readable by whoever added them, they are not */
+                            photos: number;
+                            /**
+                             * @description The caller: its owner; a contributor (adds and removes their own photos and videos); or a viewer
+                             * @enum {string}
+                             */
+                            role: "owner" | "contributor" | "viewer";
+                            /** @description Last change of its name, cover or items: albums are listed most recently changed first */
+                            updated_at: number;
+                            videos: number;
+                        };
+                        /** @description Asked for but in the album already (each is there once) */
+                        already_there: number;
+                    };
+                };
+            };
+            /** @description `not_media`: Only photos and videos go into albums. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_media" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `album_viewer`: Only the people who can add to this album may do that: ask its owner. `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "album_viewer" | "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `in_trash`: Restore this item from the trash first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "in_trash";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAlbumsIdItemsRemove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Node ids of photos and videos, at most 1,000 at a time; each is in an album once, whoever adds it again */
+                    node_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The album */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The cover the owner chose while it is in the album, else its newest photo; null when empty */
+                        cover: {
+                            has_thumbnail: boolean;
+                            id: string;
+                            version: number;
+                        } | null;
+                        created_at: number;
+                        /** @description Taken time (else upload time) of its oldest item; null when empty */
+                        first_taken_at: number | null;
+                        id: string;
+                        /** @description Of its newest item */
+                        last_taken_at: number | null;
+                        /** @description How many people it is shared with, the owner not counted */
+                        members: number;
+                        name: string;
+                        owner_id: string;
+                        /** @description The owner's name as /users gives it */
+                        owner_name: string;
+                        /** @description Photos shown in it: in the trash, or no longer readable by whoever added them, they are not */
+                        photos: number;
+                        /**
+                         * @description The caller: its owner; a contributor (adds and removes their own photos and videos); or a viewer
+                         * @enum {string}
+                         */
+                        role: "owner" | "contributor" | "viewer";
+                        /** @description Last change of its name, cover or items: albums are listed most recently changed first */
+                        updated_at: number;
+                        videos: number;
+                    };
+                };
+            };
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_your_album_item`: Someone else added this to the album: only they or the owner of the album can take it out. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_your_album_item" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAlbumsIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Members */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            avatar_seed: string;
+                            created_at: number;
+                            name: string;
+                            /** @enum {string} */
+                            role: "viewer" | "contributor";
+                            user_id: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAlbumsIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "viewer" | "contributor";
+                    user_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Shared */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        avatar_seed: string;
+                        created_at: number;
+                        name: string;
+                        /** @enum {string} */
+                        role: "viewer" | "contributor";
+                        user_id: string;
+                    };
+                };
+            };
+            /** @description `cannot_share_with_owner`: The owner already has access. `unknown_user`: There is no such account. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "cannot_share_with_owner" | "unknown_user" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteAlbumsIdMembersUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; nothing to return */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAlbumsIdShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Default true */
+                    allow_download?: boolean;
+                    /** @description null never expires; a past time expires the link now */
+                    expires_at?: number | null;
+                    /** @description null or "" removes it */
+                    password?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        /** @description The album it opens (node_id null), or null */
+                        album_id: string | null;
+                        allow_download: boolean;
+                        created_at: number;
+                        expires_at: number | null;
+                        id: string;
+                        /** @description What it opens: a file or folder, or (null) an album */
+                        node_id: string | null;
+                        password_protected: boolean;
+                        token: string;
+                        /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
+                        url: string;
+                    };
+                };
+            };
+            /** @description `weak_password`: Passwords are 10 to 256 characters long. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "weak_password" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_conflict`: This Idempotency-Key was already used for a different request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_conflict";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "busy" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAlbumsIdShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            active: boolean;
+                            /** @description The album it opens (node_id null), or null */
+                            album_id: string | null;
+                            allow_download: boolean;
+                            created_at: number;
+                            expires_at: number | null;
+                            id: string;
+                            /** @description What it opens: a file or folder, or (null) an album */
+                            node_id: string | null;
+                            password_protected: boolean;
+                            token: string;
+                            /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
+                            url: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAlbumsIdUploadFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The folder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
+                        color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                        created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
+                        has_thumbnail: boolean;
+                        id: string;
+                        image_height?: number;
+                        image_width?: number;
+                        mime_type: string | null;
+                        name: string;
+                        owner_id: string;
+                        parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
+                        /** @description Another account shared it with the caller */
+                        shared: boolean;
+                        size: number;
+                        starred: boolean;
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                        taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
+                        trashed_at: number | null;
+                        /** @enum {string} */
+                        type: "folder" | "file";
+                        updated_at: number;
+                        version: number;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `album_viewer`: Only the people who can add to this album may do that: ask its owner. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "album_viewer" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     postAuth2faBegin: {
         parameters: {
             query?: never;
@@ -10673,6 +13377,7 @@ export interface operations {
                 month?: string;
                 order?: "asc" | "desc";
                 parent_id?: string;
+                q?: string;
                 query?: string;
                 sort?: "name" | "updated" | "created" | "size" | "taken";
             };
@@ -10690,8 +13395,23 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
                             has_thumbnail: boolean;
                             id: string;
                             image_height?: number;
@@ -10700,12 +13420,23 @@ export interface operations {
                             name: string;
                             owner_id: string;
                             parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
                             starred: boolean;
-                            /** @description Capture time; absent when the file has none */
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                             taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
                             trashed_at: number | null;
                             /** @enum {string} */
                             type: "folder" | "file";
@@ -10848,8 +13579,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -10858,12 +13604,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -10988,8 +13745,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -10998,12 +13770,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -11185,8 +13968,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -11195,12 +13993,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -11730,8 +14539,23 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
                             has_thumbnail: boolean;
                             id: string;
                             image_height?: number;
@@ -11740,12 +14564,23 @@ export interface operations {
                             name: string;
                             owner_id: string;
                             parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
                             starred: boolean;
-                            /** @description Capture time; absent when the file has none */
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                             taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
                             trashed_at: number | null;
                             /** @enum {string} */
                             type: "folder" | "file";
@@ -12971,8 +15806,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -12981,12 +15831,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -13171,11 +16032,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         active: boolean;
+                        /** @description The album it opens (node_id null), or null */
+                        album_id: string | null;
                         allow_download: boolean;
                         created_at: number;
                         expires_at: number | null;
                         id: string;
-                        node_id: string;
+                        /** @description What it opens: a file or folder, or (null) an album */
+                        node_id: string | null;
                         password_protected: boolean;
                         token: string;
                         /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
@@ -13381,11 +16245,14 @@ export interface operations {
                     "application/json": {
                         items: {
                             active: boolean;
+                            /** @description The album it opens (node_id null), or null */
+                            album_id: string | null;
                             allow_download: boolean;
                             created_at: number;
                             expires_at: number | null;
                             id: string;
-                            node_id: string;
+                            /** @description What it opens: a file or folder, or (null) an album */
+                            node_id: string | null;
                             password_protected: boolean;
                             token: string;
                             /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
@@ -14064,8 +16931,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -14074,12 +16956,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -14444,8 +17337,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
                         color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                         created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
                         has_thumbnail: boolean;
                         id: string;
                         image_height?: number;
@@ -14454,12 +17362,23 @@ export interface operations {
                         name: string;
                         owner_id: string;
                         parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
                         starred: boolean;
-                        /** @description Capture time; absent when the file has none */
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                         taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
                         trashed_at: number | null;
                         /** @enum {string} */
                         type: "folder" | "file";
@@ -14648,7 +17567,9 @@ export interface operations {
     };
     getNodesGalleryMonths: {
         parameters: {
-            query?: never;
+            query?: {
+                q?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -14669,6 +17590,22 @@ export interface operations {
                             photos: number;
                             videos: number;
                         }[];
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
                     };
                 };
             };
@@ -14810,10 +17747,30 @@ export interface operations {
                     "application/json": {
                         allow_download: boolean;
                         expires_at: number | null;
-                        /** @description A node as a link visitor sees it: no owner id; the shared root has parent_id null */
+                        /**
+                         * @description What the link opens: a file or folder, or an album
+                         * @enum {string}
+                         */
+                        kind: "node" | "album";
+                        /** @description For an album: a folder named as the album, whose children are its photos in the order they were taken */
                         node: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
                             has_thumbnail: boolean;
                             id: string;
                             image_height?: number;
@@ -14821,12 +17778,23 @@ export interface operations {
                             mime_type: string | null;
                             name: string;
                             parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
                             starred: boolean;
-                            /** @description Capture time; absent when the file has none */
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                             taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
                             trashed_at: number | null;
                             /** @enum {string} */
                             type: "folder" | "file";
@@ -14961,8 +17929,23 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
                             has_thumbnail: boolean;
                             id: string;
                             image_height?: number;
@@ -14970,12 +17953,23 @@ export interface operations {
                             mime_type: string | null;
                             name: string;
                             parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
                             starred: boolean;
-                            /** @description Capture time; absent when the file has none */
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                             taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
                             trashed_at: number | null;
                             /** @enum {string} */
                             type: "folder" | "file";
@@ -17487,11 +20481,14 @@ export interface operations {
                     "application/json": {
                         items: {
                             active: boolean;
+                            /** @description The album it opens (node_id null), or null */
+                            album_id: string | null;
                             allow_download: boolean;
                             created_at: number;
                             expires_at: number | null;
                             id: string;
-                            node_id: string;
+                            /** @description What it opens: a file or folder, or (null) an album */
+                            node_id: string | null;
                             password_protected: boolean;
                             token: string;
                             /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
@@ -17761,11 +20758,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         active: boolean;
+                        /** @description The album it opens (node_id null), or null */
+                        album_id: string | null;
                         allow_download: boolean;
                         created_at: number;
                         expires_at: number | null;
                         id: string;
-                        node_id: string;
+                        /** @description What it opens: a file or folder, or (null) an album */
+                        node_id: string | null;
                         password_protected: boolean;
                         token: string;
                         /** @description The public page <origin>/s/<token>; the origin is PUBLIC_URL or the detected LAN address, never the request's Host */
@@ -18026,8 +21026,23 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
                             has_thumbnail: boolean;
                             id: string;
                             image_height?: number;
@@ -18036,12 +21051,23 @@ export interface operations {
                             name: string;
                             owner_id: string;
                             parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
                             starred: boolean;
-                            /** @description Capture time; absent when the file has none */
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
                             taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
                             trashed_at: number | null;
                             /** @enum {string} */
                             type: "folder" | "file";
@@ -18183,7 +21209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            /** @description `forbidden`: You do not have permission to do that. `album_viewer`: Only the people who can add to this album may do that: ask its owner. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18192,7 +21218,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            code: "forbidden" | "album_viewer" | "pending_approval" | "must_change_password";
                             field?: string;
                             message: string;
                         };

@@ -5,6 +5,7 @@ import { dropThumbnails } from '../api/thumbnails.ts';
 import { session } from '../api/session.ts';
 import { useSession } from '../api/useSession.ts';
 import { ForcedPasswordPage, RecoverPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
+import { AlbumPage, AlbumsPage } from '../features/albums/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
 import { SharedLinksPage } from '../features/share/index.ts';
 import { uploadQueue } from '../features/upload/index.ts';
@@ -99,6 +100,8 @@ function AppRoutes() {
         <Route path="/files" element={<BrowsePage kind="folder" />} />
         <Route path="/files/:folderId" element={<BrowsePage kind="folder" />} />
         <Route path="/gallery/:nodeId?" element={<GalleryPage />} />
+        <Route path="/albums" element={<AlbumsPage />} />
+        <Route path="/albums/:albumId/:nodeId?" element={<AlbumPage />} />
         <Route path="/starred" element={<BrowsePage kind="starred" />} />
         <Route path="/recent" element={<BrowsePage kind="recent" />} />
         <Route path="/shared" element={<BrowsePage kind="shared" />} />

@@ -13,7 +13,9 @@ const CutBackupReminder = lazy(() => import('../features/phone-backup/index.ts')
 
 const NAV: NavItem[] = [
   { to: '/files', label: 'My files', icon: 'folder', primary: true, within: ['/starred', '/recent', '/trash'] },
-  { to: '/gallery', label: 'Photos', icon: 'photo', primary: true },
+  // On a phone Albums is reached from Photos (its tab stays lit there): the bottom bar keeps four places.
+  { to: '/gallery', label: 'Photos', icon: 'photo', primary: true, within: ['/albums'] },
+  { to: '/albums', label: 'Albums', icon: 'albums' },
   { to: '/shared', label: 'Shared', icon: 'people', primary: true },
   { to: '/starred', label: 'Starred', icon: 'star' },
   { to: '/recent', label: 'Recent', icon: 'clock' },

@@ -32,17 +32,3 @@ export function formatDuration(seconds: number): string {
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`;
 }
-
-const takenFormat = new Intl.DateTimeFormat(undefined, {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZone: 'UTC',
-});
-
-/** A capture time: the camera's wall clock, stored as UTC, so shown as UTC (never shifted by this device's zone). */
-export function formatTaken(ms: number): string {
-  return takenFormat.format(new Date(ms));
-}

@@ -19,6 +19,8 @@ export const ERROR_CATALOGUE = {
   invalid_invite: { status: 400, message: 'This invite code is unknown, used up or expired.' },
   cannot_share_with_owner: { status: 400, message: 'The owner already has access.' },
   unknown_user: { status: 400, message: 'There is no such account.' },
+  not_media: { status: 400, message: 'Only photos and videos go into albums.' },
+  invalid_album_name: { status: 400, message: 'An album name is 1 to 100 characters, with no control characters.' },
   invalid_name: { status: 400, message: 'That name cannot be used.' },
   name_too_long: {
     status: 400,
@@ -74,6 +76,11 @@ export const ERROR_CATALOGUE = {
   invite_required: { status: 403, message: 'An invite code is needed to register.' },
   wrong_password: { status: 403, message: 'The current password is wrong.' },
   account_disabled: { status: 403, message: 'This account is disabled.' },
+  not_your_album_item: {
+    status: 403,
+    message: 'Someone else added this to the album: only they or the owner of the album can take it out.',
+  },
+  album_viewer: { status: 403, message: 'Only the people who can add to this album may do that: ask its owner.' },
 
   // Resources and state
   not_found: { status: 404, message: 'Nothing was found here.' },

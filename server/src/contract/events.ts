@@ -32,6 +32,18 @@ export interface EventPayloads {
   'device.approved': { session_id: string; user_id: string };
   'device.denied': { session_id: string; user_id: string };
   'share.received': { node: unknown; role: string };
+  /**
+   * Something about an album changed: its name or cover, what it holds (an item added or
+   * removed, or trashed, restored or moved where it lives), or who it is shared with. Its owner
+   * and members fetch it again; a new member hears of it this way too.
+   */
+  'album.changed': { album_id: string };
+  /**
+   * The album is gone for this account: its owner deleted it, or (`access_lost`) it still
+   * exists but this account was removed from it or left it. Everything the account saw only
+   * through it is out of reach from now on.
+   */
+  'album.deleted': { album_id: string; access_lost?: true };
   /** `removed` when the library was removed: clients drop it from their list. */
   'library.changed': { library: unknown; removed?: true };
   'server.settings_changed': { settings: SettingsView };

@@ -13,6 +13,29 @@ export type NodeType = z.output<typeof NodeType>;
 export const NodeColor = z.enum(['blue', 'green', 'orange', 'red', 'purple', 'teal', 'neutral']);
 export type NodeColor = z.output<typeof NodeColor>;
 
+/** Where a photo or video was taken: its position, and the town and country the server's offline table puts there. */
+export const MediaPlace = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  town: z
+    .string()
+    .optional()
+    .describe('The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any'),
+  country_code: z.string().optional().describe('ISO 3166-1 alpha-2 ("PT")'),
+});
+export type MediaPlace = z.output<typeof MediaPlace>;
+
+export const MediaCamera = z.object({
+  make: z.string().optional(),
+  model: z.string().optional(),
+  lens: z.string().optional(),
+  f_number: z.number().optional().describe('1.8 for f/1.8'),
+  exposure_time: z.number().optional().describe('Seconds: 0.008333 for 1/120 s'),
+  iso: z.number().int().optional(),
+  focal_length: z.number().optional().describe('Millimetres, as the lens says'),
+});
+export type MediaCamera = z.output<typeof MediaCamera>;
+
 /** A file or a folder, as the account that reads it sees it (`starred` and `shared` are the reader's). */
 export const Node = z.object({
   id: z.string(),
@@ -34,7 +57,23 @@ export const Node = z.object({
   // Media fields: present only once the server has processed an image or video.
   image_width: z.number().int().optional(),
   image_height: z.number().int().optional(),
-  taken_at: z.number().int().optional().describe('Capture time; absent when the file has none'),
+  taken_at: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone)',
+    ),
+  taken_offset: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say',
+    ),
+  duration_ms: z.number().int().optional().describe("A video's length"),
+  place: MediaPlace.optional().describe('Where it was taken, when the file carries a position'),
+  camera: MediaCamera.optional().describe('What took it and how, as far as the file says'),
 });
 export type Node = z.output<typeof Node>;
 

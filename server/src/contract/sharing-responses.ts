@@ -20,7 +20,8 @@ export type Grant = z.output<typeof Grant>;
 /** A public link: its URL carries the token, which is never stored (a replay derives it again). */
 export const Link = z.object({
   id: z.string(),
-  node_id: z.string(),
+  node_id: z.string().nullable().describe('What it opens: a file or folder, or (null) an album'),
+  album_id: z.string().nullable().describe('The album it opens (node_id null), or null'),
   token: z.string(),
   url: z
     .string()
@@ -43,7 +44,8 @@ export const PublicNode = Node.omit({ owner_id: true }).describe(
 export type PublicNode = z.output<typeof PublicNode>;
 
 export const PublicShare = z.object({
-  node: PublicNode,
+  node: PublicNode.describe('For an album: a folder named as the album, whose children are its photos in the order they were taken'),
+  kind: z.enum(['node', 'album']).describe('What the link opens: a file or folder, or an album'),
   owner_name: z.string(),
   allow_download: z.boolean(),
   expires_at: z.number().int().nullable(),

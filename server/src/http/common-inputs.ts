@@ -17,3 +17,10 @@ export const PageQuery = z.object({
 export const SessionPatchBody = z.object({
   device_name: z.string().max(200).describe('What the device is called in the lists of devices: 1 to 64 characters'),
 });
+
+/** A public link's settings, for a node's link (sharing) or an album's (albums). */
+export const LinkBody = z.object({
+  password: z.string().max(256).nullable().optional().describe('null or "" removes it'),
+  expires_at: z.number().int().positive().nullable().optional().describe('null never expires; a past time expires the link now'),
+  allow_download: z.boolean().optional().describe('Default true'),
+});

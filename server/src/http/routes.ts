@@ -1,6 +1,7 @@
 import type { AnyRoute } from './route-def.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { albumRoutes } from './routes/albums.ts';
 import { authRoutes } from './routes/auth.ts';
 import { backupRoutes } from './routes/backup.ts';
 import { deviceRoutes } from './routes/devices.ts';
@@ -28,6 +29,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...adminRoutes,
   ...nodeRoutes,
   ...mediaRoutes,
+  ...albumRoutes,
   ...playbackRoutes,
   ...sharingRoutes,
   ...publicLinkRoutes,

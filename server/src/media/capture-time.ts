@@ -1,6 +1,9 @@
+import { exifOffsetMinutes } from './details.ts';
+
 /**
  * Capture time from EXIF as milliseconds: DateTimeOriginal (else CreateDate/DateTimeDigitized),
- * plus SubSecTimeOriginal, minus OffsetTimeOriginal. A time without an offset is read as UTC,
+ * plus SubSecTimeOriginal, minus OffsetTimeOriginal: the instant, whose zone details.ts keeps
+ * (takenOffset) so clients show it as the camera did. A time without an offset is read as UTC,
  * the wall-clock time the camera showed, so clients display it unchanged.
  */
 export function captureTime(photo: Record<string, unknown> | undefined, _image?: Record<string, unknown>, now = Date.now()): number | null {
@@ -11,7 +14,7 @@ export function captureTime(photo: Record<string, unknown> | undefined, _image?:
   if (base === null) return null;
   const subsec = typeof photo?.SubSecTimeOriginal === 'string' ? photo.SubSecTimeOriginal.trim() : '';
   const ms = /^\d+$/.test(subsec) ? Math.round(Number(`0.${subsec}`) * 1000) : 0;
-  const offset = parseOffset(photo?.OffsetTimeOriginal ?? photo?.OffsetTime);
+  const offset = (exifOffsetMinutes(photo) ?? 0) * 60_000;
   return plausibleCaptureTime(base + ms - offset, now);
 }
 
@@ -36,14 +39,6 @@ function wallClockUtc(value: unknown): number | null {
   const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
   return Date.UTC(y, mo - 1, d, h, mi, s);
-}
-
-function parseOffset(value: unknown): number {
-  if (typeof value !== 'string') return 0;
-  const m = /^([+-])(\d{2}):?(\d{2})$/.exec(value.trim());
-  if (!m) return 0;
-  const minutes = Number(m[2]) * 60 + Number(m[3]);
-  return (m[1] === '-' ? -1 : 1) * minutes * 60_000;
 }
 
 /** EXIF orientations 5 to 8 store the picture turned a quarter: width and height swap. */

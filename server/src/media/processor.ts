@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import exifReader from 'exif-reader';
 import sharp, { type Metadata } from 'sharp';
-import { captureTime, orientedSize, plausibleCaptureTime } from './capture-time.ts';
+import { captureTime, orientedSize } from './capture-time.ts';
+import { NO_DETAILS, photoDetails, type MediaDetails } from './details.ts';
 import { heifImageSize } from './heif-header.ts';
 import { runTool } from './run-tool.ts';
+import { summaryTags, videoDetails, type ContainerTags } from './video-details.ts';
 
 /** System tools found at start-up; any may be missing, and what needs it is then skipped. */
 export interface MediaTools {
@@ -67,16 +69,19 @@ export interface MediaInfo {
   width: number | null;
   height: number | null;
   takenAt: number | null;
-  /** WebP thumbnails of the sizes asked for, or null when the file could not be rendered. */
+  /** Place, camera, zone and length, as far as the file says. */
+  details: MediaDetails;
+  /** WebP thumbnails of the sizes asked for (none asked: a re-read of the details only), or null when the file could not be rendered. */
   thumbnails: Map<ThumbnailSize, Buffer> | null;
   /** Why there is no thumbnail, for the log. */
   failure: string | null;
 }
 
 /**
- * Reads a media file's size and capture time and renders its thumbnails. It never throws
- * for a bad file: a corrupt or hostile one yields the fields it could read, no thumbnail,
- * and a reason.
+ * Reads a media file's size, capture time and details and renders its thumbnails (with no
+ * `sizes`, only reads: what a server upgraded from a release that did not keep the details
+ * does for the photos it already has). It never throws for a bad file: a corrupt or hostile
+ * one yields the fields it could read, no thumbnail, and a reason.
  */
 export async function processMedia(
   file: string,
@@ -101,7 +106,7 @@ const MAX_SVG_BYTES = 8 * 1024 * 1024;
  */
 async function processSvg(file: string, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
   const { size } = await fs.stat(file);
-  if (size > MAX_SVG_BYTES) return { width: null, height: null, takenAt: null, thumbnails: null, failure: `SVG too large (${size} bytes)` };
+  if (size > MAX_SVG_BYTES) return failedWith(`SVG too large (${size} bytes)`);
   return processImage(await fs.readFile(file), limits, sizes);
 }
 
@@ -109,9 +114,9 @@ async function processImage(
   file: string | Buffer,
   limits: MediaLimits,
   sizes: readonly ThumbnailSize[],
-  meta?: { takenAt: number | null },
+  meta?: { takenAt: number | null; details: MediaDetails },
 ): Promise<MediaInfo> {
-  const info: MediaInfo = { width: null, height: null, takenAt: meta?.takenAt ?? null, thumbnails: null, failure: null };
+  const info: MediaInfo = { ...failedWith(null), takenAt: meta?.takenAt ?? null, details: meta?.details ?? NO_DETAILS };
   let metadata: Metadata;
   try {
     metadata = await sharp(file, { limitInputPixels: false }).metadata();
@@ -126,7 +131,8 @@ async function processImage(
     info.width = size.width;
     info.height = size.height;
   }
-  if (meta === undefined && metadata.exif) info.takenAt = takenFromExif(metadata.exif);
+  if (meta === undefined && metadata.exif) Object.assign(info, exifFacts(metadata.exif));
+  if (sizes.length === 0) return info;
   if ((metadata.width ?? 0) * (metadata.height ?? 0) > limits.maxPixels) {
     return { ...info, failure: `too many pixels (${metadata.width}x${metadata.height})` };
   }
@@ -187,13 +193,14 @@ export async function renderThumbnails(
 async function processHeif(file: string, tools: MediaTools, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
   // Before any decoder sees the file: a fake HEIC of 800 MB took a worker to 2.5 GB.
   const refused = await heifRefusal(file, limits);
-  if (refused) return { width: null, height: null, takenAt: null, thumbnails: null, failure: refused };
-  const takenAt = await sharp(file)
+  if (refused) return failedWith(refused);
+  const { takenAt, details } = await sharp(file)
     .metadata()
     .then(
-      (m) => (m.exif ? takenFromExif(m.exif) : null),
-      () => null,
+      (m) => (m.exif ? exifFacts(m.exif) : NO_FACTS),
+      () => NO_FACTS,
     );
+  if (sizes.length === 0) return { ...failedWith(null), takenAt, details };
   if (!tools.heifConvert) {
     // An AV1-coded HEIF is an AVIF in all but its brand: sharp decodes it as it does AVIF (and
     // fails at once on HEVC, which it has no decoder for), while the WebAssembly fallback knows
@@ -201,8 +208,8 @@ async function processHeif(file: string, tools: MediaTools, limits: MediaLimits,
     const bySharp = await processImage(file, limits, sizes);
     if (bySharp.thumbnails) return bySharp;
     const decoded = await decodeHeifWasm(file).catch((error: unknown) => error as Error);
-    if (decoded instanceof Error) return { width: null, height: null, takenAt, thumbnails: null, failure: `HEIC: ${decoded.message}` };
-    return processImageBuffer(decoded, limits, sizes, takenAt);
+    if (decoded instanceof Error) return { ...failedWith(`HEIC: ${decoded.message}`), takenAt, details };
+    return processImageBuffer(decoded, limits, sizes, { takenAt, details });
   }
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-heif-'));
   try {
@@ -212,7 +219,7 @@ async function processHeif(file: string, tools: MediaTools, limits: MediaLimits,
       memoryBytes: limits.toolMemoryBytes,
       prlimit: tools.prlimit,
     });
-    const info = await processImage(out, limits, sizes, { takenAt });
+    const info = await processImage(out, limits, sizes, { takenAt, details });
     if (info.takenAt === null) {
       const exif = await sharp(out)
         .metadata()
@@ -220,11 +227,11 @@ async function processHeif(file: string, tools: MediaTools, limits: MediaLimits,
           (m) => m.exif,
           () => undefined,
         );
-      if (exif) info.takenAt = takenFromExif(exif);
+      if (exif) Object.assign(info, exifFacts(exif));
     }
     return info;
   } catch (error) {
-    return { width: null, height: null, takenAt, thumbnails: null, failure: `HEIC decode failed: ${message(error)}` };
+    return { ...failedWith(`HEIC decode failed: ${message(error)}`), takenAt, details };
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
@@ -251,9 +258,9 @@ async function processImageBuffer(
   raw: { data: Buffer; width: number; height: number },
   limits: MediaLimits,
   sizes: readonly ThumbnailSize[],
-  takenAt: number | null,
+  facts: { takenAt: number | null; details: MediaDetails },
 ): Promise<MediaInfo> {
-  const info: MediaInfo = { width: raw.width, height: raw.height, takenAt, thumbnails: null, failure: null };
+  const info: MediaInfo = { ...failedWith(null), width: raw.width, height: raw.height, ...facts };
   try {
     // Straight from the decoded pixels: no PNG in between, whose encoding and decoding held two
     // more copies of the picture.
@@ -265,13 +272,14 @@ async function processImageBuffer(
 }
 
 /**
- * Videos: size and creation time from ffprobe, a poster frame from ffmpeg. Without ffprobe
- * (the bundled ffmpeg comes alone) ffmpeg says both: the poster is already turned upright, so
- * its size is the displayed size, and the creation time is read from the input summary ffmpeg
- * prints at `-v info`.
+ * Videos: size, creation time, zone, place and length from ffprobe, a poster frame from ffmpeg.
+ * Without ffprobe (the bundled ffmpeg comes alone) ffmpeg says all of it: the poster is already
+ * turned upright, so its size is the displayed size, and the rest is in the input summary
+ * ffmpeg prints at `-v info`.
  */
 async function processVideo(file: string, tools: MediaTools, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
-  const info: MediaInfo = { width: null, height: null, takenAt: null, thumbnails: null, failure: null };
+  const info: MediaInfo = failedWith(null);
+  const run = { timeoutMs: limits.timeoutMs, memoryBytes: limits.toolMemoryBytes, prlimit: tools.prlimit };
   if (tools.ffprobe) {
     try {
       const probe = await runTool(
@@ -282,12 +290,12 @@ async function processVideo(file: string, tools: MediaTools, limits: MediaLimits
           '-select_streams',
           'v:0',
           '-show_entries',
-          'stream=width,height:stream_tags=rotate:stream_side_data=rotation:format_tags=creation_time',
+          'stream=width,height:stream_tags=rotate:stream_side_data=rotation:format=duration:format_tags',
           '-of',
           'json',
           file,
         ],
-        { timeoutMs: limits.timeoutMs, memoryBytes: limits.toolMemoryBytes, prlimit: tools.prlimit },
+        run,
       );
       Object.assign(info, videoFields(JSON.parse(probe.stdout.toString('utf8'))));
     } catch (error) {
@@ -296,14 +304,24 @@ async function processVideo(file: string, tools: MediaTools, limits: MediaLimits
   }
   if (!tools.ffmpeg) return { ...info, failure: info.failure ?? 'no ffmpeg: video thumbnails need it' };
   const verbosity = tools.ffprobe ? ['-v', 'error'] : ['-hide_banner', '-nostats', '-v', 'info'];
+  if (sizes.length === 0) {
+    if (tools.ffprobe) return info;
+    // Only the summary is wanted: one frame decoded into nothing.
+    try {
+      const summary = await runTool(tools.ffmpeg, [...verbosity, '-i', file, '-frames:v', '1', '-f', 'null', '-'], run);
+      return { ...info, ...fromSummary(summary.stderr) };
+    } catch (error) {
+      return { ...info, failure: `ffmpeg: ${message(error)}` };
+    }
+  }
   try {
     const frame = await runTool(
       tools.ffmpeg,
       [...verbosity, '-i', file, '-frames:v', '1', '-vf', 'thumbnail=30', '-f', 'image2pipe', '-c:v', 'png', '-'],
-      { timeoutMs: limits.timeoutMs, memoryBytes: limits.toolMemoryBytes, prlimit: tools.prlimit },
+      run,
     );
     if (frame.stdout.length === 0) throw new Error('no frame');
-    if (!tools.ffprobe) info.takenAt = creationTimeFromSummary(frame.stderr);
+    if (!tools.ffprobe) Object.assign(info, fromSummary(frame.stderr));
     info.thumbnails = await renderThumbnails(frame.stdout, limits, sizes);
     if (info.width === null) {
       const m = await sharp(frame.stdout).metadata();
@@ -318,38 +336,50 @@ async function processVideo(file: string, tools: MediaTools, limits: MediaLimits
 
 interface FfprobeOutput {
   streams?: { width?: number; height?: number; tags?: { rotate?: string }; side_data_list?: { rotation?: number }[] }[];
-  format?: { tags?: { creation_time?: string } };
+  format?: { duration?: string; tags?: ContainerTags };
 }
 
-export function videoFields(probe: FfprobeOutput): Pick<MediaInfo, 'width' | 'height' | 'takenAt'> {
+export function videoFields(probe: FfprobeOutput): Pick<MediaInfo, 'width' | 'height' | 'takenAt' | 'details'> {
   const stream = probe.streams?.[0];
   let width = stream?.width ?? null;
   let height = stream?.height ?? null;
   const rotation = Number(stream?.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? stream?.tags?.rotate ?? 0);
   if (width !== null && height !== null && Math.abs(rotation) % 180 === 90) [width, height] = [height, width];
-  const created = probe.format?.tags?.creation_time;
-  const takenAt = created ? Date.parse(created) : NaN;
-  return { width, height, takenAt: Number.isNaN(takenAt) || takenAt <= 0 ? null : plausibleCaptureTime(takenAt) };
+  const duration = probe.format?.duration === undefined ? null : Number(probe.format.duration);
+  return { width, height, ...videoDetails(probe.format?.tags ?? {}, duration) };
 }
 
 /**
- * The creation time in ffmpeg's summary of its input (`Input #0 ... Metadata: creation_time :
- * 2020-01-02T03:04:05.000000Z`). The container's own metadata comes before any stream's.
+ * Capture time and details from ffmpeg's summary of its input (`Input #0 ... Metadata:
+ * creation_time : 2020-01-02T03:04:05.000000Z ... Duration: 00:00:02.00`). The container's
+ * own metadata comes before any stream's.
  */
-export function creationTimeFromSummary(summary: string): number | null {
-  const input = summary.slice(summary.indexOf('Input #0'));
-  const match = /^\s+creation_time\s*:\s*(\S+)/m.exec(input);
-  const at = match ? Date.parse(match[1]!) : NaN;
-  return Number.isNaN(at) || at <= 0 ? null : plausibleCaptureTime(at);
+export function fromSummary(summary: string): Pick<MediaInfo, 'takenAt' | 'details'> {
+  const { tags, durationSeconds } = summaryTags(summary);
+  return videoDetails(tags, durationSeconds);
 }
 
-function takenFromExif(exif: Buffer): number | null {
+const NO_FACTS = { takenAt: null, details: NO_DETAILS };
+
+function exifFacts(exif: Buffer): { takenAt: number | null; details: MediaDetails } {
   try {
-    const parsed = exifReader(exif) as { Photo?: Record<string, unknown>; Image?: Record<string, unknown> };
-    return captureTime(parsed.Photo, parsed.Image);
+    const parsed = exifReader(exif) as {
+      Photo?: Record<string, unknown>;
+      Image?: Record<string, unknown>;
+      GPSInfo?: Record<string, unknown>;
+    };
+    const takenAt = captureTime(parsed.Photo, parsed.Image);
+    const details = photoDetails(parsed);
+    // A zone without a time to go with it says nothing.
+    return { takenAt, details: takenAt === null ? { ...details, takenOffset: null } : details };
   } catch {
-    return null;
+    return NO_FACTS;
   }
+}
+
+/** Nothing read, nothing rendered, and why (or null when that is not a failure: a re-read of details only). */
+export function failedWith(failure: string | null): MediaInfo {
+  return { width: null, height: null, takenAt: null, details: NO_DETAILS, thumbnails: null, failure };
 }
 
 function message(error: unknown): string {

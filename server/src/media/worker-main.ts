@@ -5,7 +5,8 @@
  */
 import v8 from 'node:v8';
 import sharp from 'sharp';
-import { processMedia, type MediaLimits, type MediaTools, type ThumbnailSize } from './processor.ts';
+import type { MediaDetails } from './details.ts';
+import { failedWith, processMedia, type MediaLimits, type MediaTools, type ThumbnailSize } from './processor.ts';
 
 // The WebAssembly HEIC decoder's memory may grow only this far: past it decoding fails with an
 // error instead of taking the machine's memory. Set before any module is instantiated. V8
@@ -27,6 +28,7 @@ export interface WorkerReply {
   width: number | null;
   height: number | null;
   takenAt: number | null;
+  details: MediaDetails;
   thumbnails: [number, Uint8Array][] | null;
   failure: string | null;
 }
@@ -37,8 +39,7 @@ sharp.cache(false);
 process.on('message', (job: WorkerJob) => {
   void processMedia(job.file, job.mime, job.tools, job.limits, job.sizes).then(
     (info) => reply({ id: job.id, ...info, thumbnails: info.thumbnails ? [...info.thumbnails] : null }),
-    (error: unknown) =>
-      reply({ id: job.id, width: null, height: null, takenAt: null, thumbnails: null, failure: `worker error: ${String(error)}` }),
+    (error: unknown) => reply({ id: job.id, ...failedWith(`worker error: ${String(error)}`), thumbnails: null }),
   );
 });
 

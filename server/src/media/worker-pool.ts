@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MediaInfo, MediaLimits, MediaTools, ThumbnailSize } from './processor.ts';
+import { failedWith, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from './processor.ts';
 import type { WorkerJob, WorkerReply } from './worker-main.ts';
 
 /** Below the server's own priority: requests first, thumbnails with what is left. */
@@ -161,6 +161,7 @@ function fromReply(reply: WorkerReply): MediaInfo {
     width: reply.width,
     height: reply.height,
     takenAt: reply.takenAt,
+    details: reply.details,
     thumbnails: reply.thumbnails
       ? new Map(reply.thumbnails.map(([size, data]) => [size as ThumbnailSize, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]))
       : null,
@@ -169,5 +170,5 @@ function fromReply(reply: WorkerReply): MediaInfo {
 }
 
 function failed(reason: string): MediaInfo {
-  return { width: null, height: null, takenAt: null, thumbnails: null, failure: reason };
+  return failedWith(reason);
 }

@@ -50,6 +50,10 @@ import { SnapshotFilesService } from './backup/snapshot-files.ts';
 import { BackupKeyFile } from '../store/backup-key.ts';
 import { BackupSecrets } from '../store/backup-secrets.ts';
 import { SnapshotDbCache } from '../store/snapshot-db.ts';
+import { AlbumAccess } from './files/album-access.ts';
+import { AlbumService } from './files/albums.ts';
+import { AlbumMemberService } from './files/album-members.ts';
+import { AlbumUploads } from './files/album-uploads.ts';
 
 export interface Services {
   /** Requests being answered, which background work (backups) waits behind. */
@@ -75,6 +79,12 @@ export interface Services {
   /** The SHA-256 of versions stored by older releases, computed in the background; duplicates merged. */
   contentIndex: ContentIndexService;
   files: FileService;
+  /** Albums: photos and videos gathered by reference, in time order. */
+  albums: AlbumService;
+  /** Who an album is shared with (viewers, contributors), and leaving one. */
+  albumMembers: AlbumMemberService;
+  /** Photos sent straight into an album: the uploader's folder for them, and adding each as it completes. */
+  albumUploads: AlbumUploads;
   /** Tokens for one node's URLs (download, thumbnail, preview). */
   nodeAccess: NodeAccessService;
   uploads: UploadService;
@@ -142,6 +152,9 @@ export function createServices(
   const nodes = new NodeService(deps, access, activity, content);
   const files = new FileService(deps, access, activity, nodes, content);
   const listing = new ListingService(deps, access, settings);
+  const albumAccess = new AlbumAccess(deps);
+  const albums = new AlbumService(deps, access, albumAccess);
+  const albumUploads = new AlbumUploads(deps, albumAccess, nodes);
   const mounts = new DriveMounts(deps);
   const owner = new OwnerService(deps);
   const setupGate = new SetupGate(deps, deps.config.hostedSetup);
@@ -175,13 +188,16 @@ export function createServices(
     activity,
     nodes,
     files,
+    albums,
+    albumMembers: new AlbumMemberService(deps, albumAccess, albums),
+    albumUploads,
     nodeAccess: new NodeAccessService(deps, access, sessions),
     listing,
     gallery: new GalleryService(deps),
     contentCheck: new ContentCheckService(deps),
     contentIndex: new ContentIndexService(deps, content, familyFirst),
-    sharing: new SharingService(deps, access, keys.link),
-    publicShares: new PublicShareService(deps, files, listing, keys.link),
+    sharing: new SharingService(deps, access, keys.link, albumAccess),
+    publicShares: new PublicShareService(deps, files, listing, keys.link, albums),
     libraries,
     drives: new DriveService(deps, libraries, mounts),
     network: new NetworkService(),
@@ -191,7 +207,7 @@ export function createServices(
     setupGate,
     media,
     playback: new PlaybackService(deps, access, playbackQueue, mediaTools.ffmpeg !== null, copiesOn),
-    uploads: new UploadService(deps, access, files, content, storage),
+    uploads: new UploadService(deps, access, files, content, storage, albumUploads),
     idempotency: new IdempotencyService(deps),
     status: new StatusService(deps, settings, serverId, setupGate, storage, () => restore.restoring),
     storage,

@@ -17,6 +17,7 @@ import { OwnerRepo } from './owner.repo.ts';
 import { GarbageRepo } from './garbage.repo.ts';
 import { BackupRepo } from './backup.repo.ts';
 import { ContentIndexRepo } from './content-index.repo.ts';
+import { AlbumsRepo } from './albums.repo.ts';
 import { PlaybackRepo } from './playback.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
@@ -43,6 +44,7 @@ export interface Store {
   garbage: GarbageRepo;
   backup: BackupRepo;
   contentIndex: ContentIndexRepo;
+  albums: AlbumsRepo;
   playback: PlaybackRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
@@ -72,6 +74,7 @@ export function createStore(db: Db): Store {
     garbage: new GarbageRepo(db),
     backup: new BackupRepo(db),
     contentIndex: new ContentIndexRepo(db),
+    albums: new AlbumsRepo(db),
     playback: new PlaybackRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,

@@ -1,5 +1,7 @@
 import type { Db, Statement } from './db.ts';
 import type { NodeColor, NodeType } from '../contract/files-responses.ts';
+import { galleryFilterWhere, type GalleryFilter } from './gallery-search.ts';
+import { galleryScopeWhere } from './gallery.repo.ts';
 
 export interface NodeRow {
   id: string;
@@ -22,6 +24,19 @@ export interface NodeRow {
   taken_at: number | null;
   taken_sort: number;
   has_thumbnail: number;
+  taken_offset: number | null;
+  duration_ms: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  place_town: string | null;
+  place_country: string | null;
+  camera_make: string | null;
+  camera_model: string | null;
+  lens: string | null;
+  f_number: number | null;
+  exposure_time: number | null;
+  iso: number | null;
+  focal_length: number | null;
   /** Per caller: whether the reading account starred it. */
   starred: number;
   /** Per caller: whether it belongs to someone else (shared with the reader). */
@@ -89,11 +104,14 @@ export interface ListQuery {
   onlyKind?: 0 | 1;
   /** Only what was taken in [from, before) (ms): one month of the gallery. */
   taken?: { from: number; before: number };
+  /** A search in the gallery: dates, places, cameras, names. */
+  gallerySearch?: GalleryFilter;
 }
 
-const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
+export const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
   n.created_by, n.created_at, n.updated_at, n.trashed_at, n.in_trash, n.is_media, n.image_width, n.image_height,
-  n.taken_at, n.taken_sort, n.has_thumbnail`;
+  n.taken_at, n.taken_sort, n.has_thumbnail, n.taken_offset, n.duration_ms, n.latitude, n.longitude, n.place_town,
+  n.place_country, n.camera_make, n.camera_model, n.lens, n.f_number, n.exposure_time, n.iso, n.focal_length`;
 
 /** A listed node, with the value it was sorted on (what a page's cursor continues from). */
 export interface ListedNodeRow extends NodeRow {
@@ -128,9 +146,22 @@ function listedRow(r: unknown[]): ListedNodeRow {
     taken_at: r[17] as number | null,
     taken_sort: r[18] as number,
     has_thumbnail: r[19] as number,
-    starred: r[20] as number,
-    shared: r[21] as number,
-    sort_value: r[22] as string | number,
+    taken_offset: r[20] as number | null,
+    duration_ms: r[21] as number | null,
+    latitude: r[22] as number | null,
+    longitude: r[23] as number | null,
+    place_town: r[24] as string | null,
+    place_country: r[25] as string | null,
+    camera_make: r[26] as string | null,
+    camera_model: r[27] as string | null,
+    lens: r[28] as string | null,
+    f_number: r[29] as number | null,
+    exposure_time: r[30] as number | null,
+    iso: r[31] as number | null,
+    focal_length: r[32] as number | null,
+    starred: r[33] as number,
+    shared: r[34] as number,
+    sort_value: r[35] as string | number,
   };
 }
 
@@ -333,6 +364,7 @@ export class NodesRepo {
       params.taken_before = q.taken.before;
       where.push('n.taken_sort >= @taken_from AND n.taken_sort < @taken_before');
     }
+    if (q.gallerySearch) where.push(galleryFilterWhere(q.gallerySearch, params));
     if (q.search !== null) {
       params.search = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       where.push("n.search_name LIKE @search ESCAPE '\\'");
@@ -379,8 +411,7 @@ function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
       params.owner = scope.ownerId;
       return "n.owner_id = @owner AND n.type = 'file' AND n.in_trash = 0";
     case 'gallery':
-      params.owner = scope.ownerId;
-      return 'n.owner_id = @owner AND n.is_media = 1 AND n.in_trash = 0';
+      return galleryScopeWhere(scope.ownerId, params);
     case 'search':
       params.owner = scope.ownerId;
       return 'n.owner_id = @owner AND n.in_trash = 0';

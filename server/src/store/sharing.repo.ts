@@ -72,9 +72,11 @@ export class PermissionsRepo {
   }
 }
 
+/** A link: to a node, or (`album_id`, node_id null) to an album. */
 export interface ShareRow {
   id: string;
-  node_id: string;
+  node_id: string | null;
+  album_id: string | null;
   created_by: string;
   token_hash: string;
   salt: string;
@@ -92,11 +94,12 @@ export class SharesRepo {
   constructor(private readonly db: Db) {
     this.stmts = {
       insert:
-        db.prepare(`INSERT INTO shares (id, node_id, created_by, token_hash, salt, password_hash, allow_download, expires_at, created_at)
-        VALUES (@id, @node_id, @created_by, @token_hash, @salt, @password_hash, @allow_download, @expires_at, @created_at)`),
+        db.prepare(`INSERT INTO shares (id, node_id, album_id, created_by, token_hash, salt, password_hash, allow_download, expires_at, created_at)
+        VALUES (@id, @node_id, @album_id, @created_by, @token_hash, @salt, @password_hash, @allow_download, @expires_at, @created_at)`),
       byId: db.prepare('SELECT * FROM shares WHERE id = ?'),
       byTokenHash: db.prepare('SELECT * FROM shares WHERE token_hash = ?'),
       ofNode: db.prepare('SELECT * FROM shares WHERE node_id = ? AND revoked_at IS NULL ORDER BY id DESC'),
+      ofAlbum: db.prepare('SELECT * FROM shares WHERE album_id = ? AND revoked_at IS NULL ORDER BY id DESC'),
       byCreator: db.prepare(
         'SELECT * FROM shares WHERE created_by = @user AND revoked_at IS NULL AND (@before IS NULL OR id < @before) ORDER BY id DESC LIMIT @limit',
       ),
@@ -118,6 +121,10 @@ export class SharesRepo {
 
   ofNode(nodeId: string): ShareRow[] {
     return this.stmts.ofNode.all(nodeId) as ShareRow[];
+  }
+
+  ofAlbum(albumId: string): ShareRow[] {
+    return this.stmts.ofAlbum.all(albumId) as ShareRow[];
   }
 
   byCreator(userId: string, beforeId: string | null, limit: number): ShareRow[] {

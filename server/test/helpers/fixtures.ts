@@ -22,7 +22,13 @@ export type MediaFixture =
   | 'quadrants-640x480.heic'
   | 'quadrants-1600x1200.heic'
   | 'exif-minus3.heic'
-  | 'iphone-irot.heic';
+  | 'iphone-irot.heic'
+  | 'lisbon-pixel.jpg'
+  | 'paris-canon.jpg'
+  | 'christmas-newyork.jpg'
+  | 'tokyo-new-year.jpg'
+  | 'no-fix.jpg'
+  | 'lisbon-iphone.mov';
 
 export function mediaFixture(name: MediaFixture): Promise<Buffer> {
   return fs.readFile(path.join(MEDIA_FIXTURES, name));

@@ -6,6 +6,8 @@ export interface UploadOptions {
   parentId?: string;
   nodeId?: string;
   chunkSize?: number;
+  /** More Upload-Metadata (album_id). */
+  metadata?: Record<string, string>;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface UploadOptions {
  * the completing PATCH answered in `Service-Node-Id`.
  */
 export function uploadFile(api: string, token: string, data: Buffer, options: UploadOptions = {}): Promise<string> {
-  const metadata: Record<string, string> = {};
+  const metadata: Record<string, string> = { ...options.metadata };
   if (options.filename !== undefined) metadata.filename = options.filename;
   if (options.filetype !== undefined) metadata.filetype = options.filetype;
   if (options.parentId !== undefined) metadata.parent_id = options.parentId;

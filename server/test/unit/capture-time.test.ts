@@ -96,10 +96,16 @@ describe('orientedSize', () => {
   });
 });
 
+/** The fields of videoFields this suite is about (its details have a suite of their own). */
+function sizeAndTime(probe: Parameters<typeof videoFields>[0]) {
+  const { width, height, takenAt } = videoFields(probe);
+  return { width, height, takenAt };
+}
+
 describe('videoFields', () => {
   test('width, height and creation_time are read from ffprobe output', () => {
     assert.deepEqual(
-      videoFields({ streams: [{ width: 320, height: 240 }], format: { tags: { creation_time: '2020-01-02T03:04:05.000000Z' } } }),
+      sizeAndTime({ streams: [{ width: 320, height: 240 }], format: { tags: { creation_time: '2020-01-02T03:04:05.000000Z' } } }),
       {
         width: 320,
         height: 240,
@@ -109,22 +115,22 @@ describe('videoFields', () => {
   });
 
   test('a display matrix rotation of 90 or -90 swaps width and height; 180 does not', () => {
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: -90 }] }] }), {
+    assert.deepEqual(sizeAndTime({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: -90 }] }] }), {
       width: 1080,
       height: 1920,
       takenAt: null,
     });
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{}, { rotation: 90 }] }] }), {
+    assert.deepEqual(sizeAndTime({ streams: [{ width: 1920, height: 1080, side_data_list: [{}, { rotation: 90 }] }] }), {
       width: 1080,
       height: 1920,
       takenAt: null,
     });
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: 180 }] }] }), {
+    assert.deepEqual(sizeAndTime({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: 180 }] }] }), {
       width: 1920,
       height: 1080,
       takenAt: null,
     });
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: 270 }] }] }), {
+    assert.deepEqual(sizeAndTime({ streams: [{ width: 1920, height: 1080, side_data_list: [{ rotation: 270 }] }] }), {
       width: 1080,
       height: 1920,
       takenAt: null,
@@ -132,12 +138,12 @@ describe('videoFields', () => {
   });
 
   test('the older rotate tag is honoured like the display matrix', () => {
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, tags: { rotate: '90' } }] }), {
+    assert.deepEqual(sizeAndTime({ streams: [{ width: 1920, height: 1080, tags: { rotate: '90' } }] }), {
       width: 1080,
       height: 1920,
       takenAt: null,
     });
-    assert.deepEqual(videoFields({ streams: [{ width: 1920, height: 1080, tags: { rotate: '0' } }] }), {
+    assert.deepEqual(sizeAndTime({ streams: [{ width: 1920, height: 1080, tags: { rotate: '0' } }] }), {
       width: 1920,
       height: 1080,
       takenAt: null,
@@ -145,17 +151,17 @@ describe('videoFields', () => {
   });
 
   test('a missing, zero (the QuickTime placeholder) or unreadable creation_time gives no capture time', () => {
-    assert.equal(videoFields({ streams: [{ width: 2, height: 2 }] }).takenAt, null);
+    assert.equal(sizeAndTime({ streams: [{ width: 2, height: 2 }] }).takenAt, null);
     assert.equal(
-      videoFields({ streams: [{ width: 2, height: 2 }], format: { tags: { creation_time: '1970-01-01T00:00:00.000000Z' } } }).takenAt,
+      sizeAndTime({ streams: [{ width: 2, height: 2 }], format: { tags: { creation_time: '1970-01-01T00:00:00.000000Z' } } }).takenAt,
       null,
     );
-    assert.equal(videoFields({ streams: [{ width: 2, height: 2 }], format: { tags: { creation_time: 'yesterday' } } }).takenAt, null);
+    assert.equal(sizeAndTime({ streams: [{ width: 2, height: 2 }], format: { tags: { creation_time: 'yesterday' } } }).takenAt, null);
   });
 
   test('a file without a video stream has no size', () => {
-    assert.deepEqual(videoFields({}), { width: null, height: null, takenAt: null });
-    assert.deepEqual(videoFields({ streams: [] }), { width: null, height: null, takenAt: null });
+    assert.deepEqual(sizeAndTime({}), { width: null, height: null, takenAt: null });
+    assert.deepEqual(sizeAndTime({ streams: [] }), { width: null, height: null, takenAt: null });
   });
 });
 
@@ -177,6 +183,6 @@ describe('plausible capture times', () => {
   });
 
   test('a video creation_time in the year 9999 is no capture time either', () => {
-    assert.equal(videoFields({ format: { tags: { creation_time: '9999-01-01T00:00:00Z' } } }).takenAt, null);
+    assert.equal(sizeAndTime({ format: { tags: { creation_time: '9999-01-01T00:00:00Z' } } }).takenAt, null);
   });
 });

@@ -8,9 +8,10 @@ import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { formatBytes, formatDate, formatTaken, plural } from '../../ui/format.ts';
+import { formatBytes, formatDate, plural } from '../../ui/format.ts';
 import { idempotencyKey } from '../../api/ids.ts';
 import { ShareDialog } from '../share/index.ts';
+import { formatTakenFull } from '../viewer/index.ts';
 import { useCreateFolder, useNodeAction, useRestoreVersion, type Action } from './mutations.ts';
 import { FolderPicker } from './FolderPicker.tsx';
 import { useNodeGrants, useVersions } from './queries.ts';
@@ -358,7 +359,7 @@ export function DetailsDialog({ node, onClose }: { node: Node; onClose: () => vo
     ...(node.type === 'file' ? ([['Size', formatBytes(node.size)]] as [string, string][]) : []),
     ['Added', formatDate(node.created_at)],
     ['Changed', formatDate(node.updated_at)],
-    ...(node.taken_at ? ([['Taken', formatTaken(node.taken_at)]] as [string, string][]) : []),
+    ...(node.taken_at !== undefined ? ([['Taken', formatTakenFull(node) ?? '']] as [string, string][]) : []),
     ...(node.image_width && node.image_height
       ? ([['Dimensions', `${node.image_width} × ${node.image_height}`]] as [string, string][])
       : []),

@@ -1,16 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { AddToAlbumDialog } from '../albums/index.ts';
 import { BackUpButtons, BackupCard, BackupStatus, CutBackupCard } from '../phone-backup/index.ts';
 import { ShareDialog } from '../share/index.ts';
 import { UploadButton } from '../upload/index.ts';
 import { GalleryViewer } from './GalleryViewer.tsx';
+import { PhotoSearch } from './PhotoSearch.tsx';
 import { useGalleryMonths, type GalleryMonth } from './queries.ts';
 import { loadMonthItems } from './load.ts';
 import { Timeline } from './Timeline.tsx';
@@ -22,6 +24,7 @@ import './gallery.css';
 /**
  * Photos: every photo and video of the account, from every folder, newest taken first, by month.
  * `/gallery/<id>` opens one full screen over the timeline (so Back closes it, as on a phone).
+ * `?q=` is a search: the same timeline, of what it finds, and the viewer pages through those.
  */
 export function GalleryPage() {
   const { nodeId = null } = useParams();
@@ -30,32 +33,41 @@ export function GalleryPage() {
   const queryClient = useQueryClient();
   const session = useSession();
   const userId = session.kind === 'signed-in' ? session.user.id : '';
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q')?.trim() ?? '';
   const months = useGalleryMonths();
+  const found = useGalleryMonths(q);
   const selection = useGallerySelection();
+  const search = useCallback(
+    (next: string) => setParams(next ? { q: next } : {}, { replace: true, state: location.state }),
+    [setParams, location.state],
+  );
+  const query = q ? `?${new URLSearchParams({ q })}` : '';
   const [lastViewed, setLastViewed] = useState<string | null>(null);
   // The share feature's dialog, drawn inside the viewer (which makes the rest of the page inert).
   const [sharing, setSharing] = useState<Node | null>(null);
+  const [adding, setAdding] = useState<Node[] | null>(null);
   useLiveGallery(userId);
 
   const viewerOpenedHere = (location.state as { fromTimeline?: boolean } | null)?.fromTimeline === true;
   const open = useCallback(
     (node: Node) => {
       setLastViewed(node.id);
-      navigate(`/gallery/${node.id}`, { state: { fromTimeline: true } });
+      navigate(`/gallery/${node.id}${query}`, { state: { fromTimeline: true } });
     },
-    [navigate],
+    [navigate, query],
   );
   const show = useCallback(
     (node: Node) => {
       setLastViewed(node.id);
-      navigate(`/gallery/${node.id}`, { replace: true, state: location.state });
+      navigate(`/gallery/${node.id}${query}`, { replace: true, state: location.state });
     },
-    [navigate, location.state],
+    [navigate, location.state, query],
   );
   const close = useCallback(() => {
     if (viewerOpenedHere) navigate(-1);
-    else navigate('/gallery', { replace: true });
-  }, [navigate, viewerOpenedHere]);
+    else navigate(`/gallery${query}`, { replace: true });
+  }, [navigate, viewerOpenedHere, query]);
 
   const viewing = useRef<{ node: Node | null; next: Node | null }>({ node: null, next: null });
   const remember = useCallback((node: Node | null, next: Node | null) => {
@@ -74,10 +86,10 @@ export function GalleryPage() {
 
   const selectMonth = useCallback(
     async (month: GalleryMonth, select: boolean) => {
-      const nodes = await loadMonthItems(queryClient, month.month, month.photos + month.videos);
+      const nodes = await loadMonthItems(queryClient, month.month, month.photos + month.videos, q);
       selection.set(nodes, select);
     },
-    [queryClient, selection],
+    [queryClient, selection, q],
   );
 
   // Escape leaves selection mode (unless it is answering the trash question).
@@ -88,10 +100,12 @@ export function GalleryPage() {
     return () => window.removeEventListener('keydown', onKey);
   }, [selection, nodeId, trash.busy]);
 
-  const list = months.data ?? [];
-  const photos = list.reduce((sum, m) => sum + m.photos, 0);
-  const videos = list.reduce((sum, m) => sum + m.videos, 0);
+  const all = months.data ?? [];
+  const photos = all.reduce((sum, m) => sum + m.photos, 0);
+  const videos = all.reduce((sum, m) => sum + m.videos, 0);
   const total = photos + videos;
+  const results = q ? found.data : undefined;
+  const list = q ? (results ?? []) : all;
 
   return (
     <div className={selection.active ? 'gallery gallery-selecting' : 'gallery'}>
@@ -99,6 +113,9 @@ export function GalleryPage() {
         <div className="topbar selection-bar" role="toolbar" aria-label="Selected photos">
           <IconButton icon="close" label="Stop selecting" onClick={selection.clear} />
           <h1 aria-live="polite">{selection.count === 0 ? 'Select photos' : `${selection.count.toLocaleString()} selected`}</h1>
+          <Button icon="albums" disabled={selection.count === 0} onClick={() => setAdding(selection.items())}>
+            Add to album
+          </Button>
           <Button variant="danger" icon="trash" disabled={selection.count === 0 || trash.busy} onClick={() => trash.ask(selection.items())}>
             Move to trash
           </Button>
@@ -123,8 +140,14 @@ export function GalleryPage() {
         </div>
       )}
 
-      {!selection.active && (
+      {!selection.active && (total > 0 || q) && <PhotoSearch value={q} onSearch={search} />}
+      {!selection.active && !q && (
         <>
+          <nav aria-label="Views" className="chips">
+            <Link className="chip" to="/albums">
+              <Icon name="albums" /> Albums
+            </Link>
+          </nav>
           <BackupStatus />
           <BackupCard />
           <CutBackupCard />
@@ -133,14 +156,18 @@ export function GalleryPage() {
 
       {months.isPending && <Spinner label="Loading photos" />}
       {months.isError && <Notice tone="error">{months.error.message}</Notice>}
-      {months.isSuccess && list.length === 0 && <EmptyGallery />}
+      {months.isSuccess && all.length === 0 && !q && <EmptyGallery />}
+      {q && <SearchSummary q={q} results={results} pending={found.isPending} error={found.error} />}
       {list.length > 0 && (
         <Timeline
+          key={q}
           months={list}
           selection={selection}
           onOpen={open}
           onSelectMonth={(month, select) => void selectMonth(month, select)}
           reveal={nodeId ? null : lastViewed}
+          q={q}
+          label={q ? `Photos and videos found for “${q}”, newest first` : undefined}
         />
       )}
 
@@ -154,6 +181,7 @@ export function GalleryPage() {
           onTrash={(node) => trash.ask([node])}
           onShare={setSharing}
           onPosition={remember}
+          q={q}
           overlay={
             <>
               {trash.view}
@@ -167,7 +195,46 @@ export function GalleryPage() {
         />
       )}
       {!nodeId && trash.view}
+      {adding && (
+        <Suspense fallback={null}>
+          <AddToAlbumDialog nodes={adding} onAdded={selection.clear} onClose={() => setAdding(null)} />
+        </Suspense>
+      )}
     </div>
+  );
+}
+
+/** How many photos a search found, said in words (and to those who hear the screen), or plainly that it found none. */
+function SearchSummary({
+  q,
+  results,
+  pending,
+  error,
+}: {
+  q: string;
+  results: GalleryMonth[] | undefined;
+  pending: boolean;
+  error: Error | null;
+}) {
+  if (error) return <Notice tone="error">{error.message}</Notice>;
+  if (pending || !results) return <Spinner label="Searching" />;
+  const photos = results.reduce((sum, m) => sum + m.photos, 0);
+  const videos = results.reduce((sum, m) => sum + m.videos, 0);
+  if (photos + videos === 0) {
+    return (
+      <div className="gallery-empty" role="status">
+        <span className="gallery-empty-icon" aria-hidden="true">
+          <Icon name="search" />
+        </span>
+        <h2>Nothing found for “{q}”</h2>
+        <p>Try a year (2019), a month (July 2021), a holiday (Christmas 2018), a town or country, a camera, or part of a file’s name.</p>
+      </div>
+    );
+  }
+  return (
+    <p className="search-summary" role="status">
+      {[photos > 0 && plural(photos, 'photo'), videos > 0 && plural(videos, 'video')].filter(Boolean).join(' and ')} found for “{q}”
+    </p>
   );
 }
 

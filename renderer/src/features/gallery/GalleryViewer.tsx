@@ -26,6 +26,8 @@ export interface GalleryViewerProps {
   onShare?: ((node: Node) => void) | undefined;
   /** The photo on screen and the one to show if it goes (the next, else the previous). */
   onPosition: (node: Node | null, next: Node | null) => void;
+  /** Opened from a search: it pages through what the search found ('' is the whole gallery). */
+  q?: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface GalleryViewerProps {
  * first, loading the next month (or the next page of a long one) as the swipe nears its end.
  * Only whole months join the run before another, so no photo is ever skipped.
  */
-export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overlay, onShare, onPosition }: GalleryViewerProps) {
+export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overlay, onShare, onPosition, q = '' }: GalleryViewerProps) {
   const queryClient = useQueryClient();
   const version = useSyncExternalStore(
     useCallback((notify) => queryClient.getQueryCache().subscribe(notify), [queryClient]),
@@ -59,11 +61,11 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
     const out: Node[] = [];
     for (const month of months) {
       if (month.month > run.from || month.month < run.to) continue;
-      const value = queryClient.getQueryData<MonthData>(galleryKeys.month(month.month));
+      const value = queryClient.getQueryData<MonthData>(galleryKeys.month(month.month, q));
       if (value) out.push(...flatItems(value.pages));
     }
     return out;
-  }, [months, run?.from, run?.to, queryClient, version]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [months, run?.from, run?.to, queryClient, version, q]); // eslint-disable-line react-hooks/exhaustive-deps
   const index = items.findIndex((item) => item.id === nodeId);
   useEffect(() => {
     onPosition(items[index] ?? null, items[index + 1] ?? items[index - 1] ?? null);
@@ -77,25 +79,25 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
     if (at < 0 || first < 0) return;
     const last = months[at]!;
     const lastCount = last.photos + last.videos;
-    const lastValue = queryClient.getQueryData<MonthData>(galleryKeys.month(last.month));
+    const lastValue = queryClient.getQueryData<MonthData>(galleryKeys.month(last.month, q));
     const lastLoaded = lastValue ? flatItems(lastValue.pages).length : 0;
     if (index < 0) {
       // Not in the run yet: its own month is loading (or the photo is further in it).
-      void loadMonth(queryClient, run.to, lastLoaded + 1);
+      void loadMonth(queryClient, run.to, lastLoaded + 1, q);
       return;
     }
     if (index > items.length - 4) {
-      if (lastLoaded < lastCount) void loadMonth(queryClient, last.month, lastLoaded + 1);
+      if (lastLoaded < lastCount) void loadMonth(queryClient, last.month, lastLoaded + 1, q);
       else if (months[at + 1]) {
         const older = months[at + 1]!.month;
-        void loadMonth(queryClient, older, 1).then(() => setSpan({ from: run.from, to: older }));
+        void loadMonth(queryClient, older, 1, q).then(() => setSpan({ from: run.from, to: older }));
       }
     }
     if (index < 3 && first > 0) {
       const newer = months[first - 1]!;
-      void loadMonth(queryClient, newer.month, newer.photos + newer.videos).then(() => setSpan({ from: newer.month, to: run.to }));
+      void loadMonth(queryClient, newer.month, newer.photos + newer.videos, q).then(() => setSpan({ from: newer.month, to: run.to }));
     }
-  }, [index, items.length, run?.from, run?.to, months, node, queryClient]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [index, items.length, run?.from, run?.to, months, node, queryClient, q]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // The lightbox draws the photo on screen and two on each side.
   const media = useMediaLinks(index < 0 ? [] : items.slice(Math.max(0, index - 2), index + 3));

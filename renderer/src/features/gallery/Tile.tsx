@@ -4,7 +4,9 @@ import type { Node } from '../../api/types.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { useGalleryThumbnail } from './thumbs.ts';
 import type { Selection } from './useSelection.ts';
-import { describeTaken } from '../viewer/index.ts';
+import { describeTaken, formatLength } from '../viewer/index.ts';
+// The tiles are drawn wherever they are used (the timeline, an album).
+import './gallery.css';
 
 const LONG_PRESS_MS = 450;
 
@@ -32,7 +34,8 @@ export const Tile = memo(function Tile({
     if (press.current) clearTimeout(press.current.timer);
     press.current = null;
   };
-  const label = `${video ? 'Video' : 'Photo'} ${node.name}, ${describeTaken(node)}`;
+  const length = video && node.duration_ms !== undefined ? formatLength(node.duration_ms) : null;
+  const label = `${video ? 'Video' : 'Photo'} ${node.name}, ${length ? `${length}, ` : ''}${describeTaken(node)}`;
 
   return (
     <button
@@ -74,7 +77,7 @@ export const Tile = memo(function Tile({
       {url && <img src={url} alt="" decoding="async" draggable={false} />}
       {video && url && (
         <span className="tile-badge" aria-hidden="true">
-          <Icon name="play" />
+          {length ?? <Icon name="play" />}
         </span>
       )}
       {selection.active ? (

@@ -22,6 +22,10 @@ export interface TimelineProps {
   onSelectMonth: (month: GalleryMonth, select: boolean) => void;
   /** The photo last seen full screen: back on the timeline, it is brought into view and focused. */
   reveal: string | null;
+  /** A search: the timeline of what it finds ('' is the whole gallery). */
+  q?: string;
+  /** What the list of photos is called, for those who hear the screen. */
+  label?: string;
 }
 
 /**
@@ -30,7 +34,15 @@ export interface TimelineProps {
  * only their months are listed. Rows are placed by the virtualizer writing their transform
  * directly, so scrolling re-renders React only when the rows in view change.
  */
-export function Timeline({ months, selection, onOpen, onSelectMonth, reveal }: TimelineProps) {
+export function Timeline({
+  months,
+  selection,
+  onOpen,
+  onSelectMonth,
+  reveal,
+  q = '',
+  label = 'Photos and videos, newest first',
+}: TimelineProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const width = useWidth(listRef);
   const columns = columnsFor(width);
@@ -70,7 +82,7 @@ export function Timeline({ months, selection, onOpen, onSelectMonth, reveal }: T
     if (!node) return;
     const month = monthOfNode(node);
     const monthIndex = layout.months.findIndex((m) => m.month === month);
-    const position = loadedItems(queryClient, month).findIndex((item) => item.id === reveal);
+    const position = loadedItems(queryClient, month, q).findIndex((item) => item.id === reveal);
     if (monthIndex < 0 || position < 0) return;
     const tileOf = () => document.querySelector<HTMLElement>(`.tile[data-node-id="${CSS.escape(reveal)}"]`);
     const box = tileOf()?.getBoundingClientRect();
@@ -89,7 +101,7 @@ export function Timeline({ months, selection, onOpen, onSelectMonth, reveal }: T
 
   return (
     <div className="timeline">
-      <div ref={listRef} className="timeline-list" aria-label="Photos and videos, newest first" role="region">
+      <div ref={listRef} className="timeline-list" aria-label={label} role="region">
         {/* While the month's own heading is on screen it speaks for itself. */}
         {layout.months.length > 0 && layout.rows[topRow]?.kind === 'tiles' && (
           <div className="month-sticky" aria-hidden="true">
@@ -105,7 +117,7 @@ export function Timeline({ months, selection, onOpen, onSelectMonth, reveal }: T
             row.kind === 'header' ? (
               <MonthHeader row={row} selection={selection} onSelectMonth={onSelectMonth} months={layout.months} />
             ) : (
-              <TileRow row={row} tile={tile} selection={selection} onOpen={onOpen} />
+              <TileRow row={row} tile={tile} selection={selection} onOpen={onOpen} q={q} />
             )
           }
         />
@@ -190,13 +202,15 @@ const TileRow = memo(function TileRow({
   tile,
   selection,
   onOpen,
+  q,
 }: {
   row: Extract<TimelineRow, { kind: 'tiles' }>;
   tile: number;
   selection: Selection;
   onOpen: (node: Node) => void;
+  q: string;
 }) {
-  const items = useMonthItems(row.month, row.start + row.count);
+  const items = useMonthItems(row.month, row.start + row.count, q);
   const cells = [];
   for (let i = 0; i < row.count; i++) {
     const node = items?.[row.start + i];

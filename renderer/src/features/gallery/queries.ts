@@ -9,28 +9,37 @@ export type GalleryMonth = Answer<'/nodes/gallery/months', 'get'>['items'][numbe
  * The timeline's server state: the months with their counts (enough to lay out and scrub the
  * whole gallery), then the items of each month in view, page by page. Not under `fileKeys`:
  * the gallery follows node events itself (see useLiveGallery), month by month.
+ *
+ * A search (`q`, what was typed into Photos' search box) is the same timeline of fewer photos:
+ * the same months and items under keys of its own, so the whole gallery stays loaded beside it.
+ * '' is no search.
  */
 export const galleryKeys = {
   all: ['gallery'] as const,
-  months: () => ['gallery', 'months'] as const,
-  month: (month: string) => ['gallery', 'month', month] as const,
+  months: (q = '') => (q ? (['gallery', 'months', { q }] as const) : (['gallery', 'months'] as const)),
+  month: (month: string, q = '') => (q ? (['gallery', 'month', month, { q }] as const) : (['gallery', 'month', month] as const)),
 };
 
 /** Items per request: a first screen needs fewer than this, and a month of 2,000 takes four. */
 export const MONTH_PAGE = 500;
 
-export function useGalleryMonths() {
+/**
+ * The months of the gallery, or of what a search finds. A search typed on is asked again at
+ * every pause; the answer to an older one is cancelled (its request aborted through `signal`)
+ * as soon as nothing shows it any more.
+ */
+export function useGalleryMonths(q = '') {
   return useQuery({
-    queryKey: galleryKeys.months(),
-    queryFn: async () => (await data(api.GET('/nodes/gallery/months'))).items,
+    queryKey: galleryKeys.months(q),
+    queryFn: async ({ signal }) => (await data(api.GET('/nodes/gallery/months', { params: { query: q ? { q } : {} }, signal }))).items,
   });
 }
 
-export function monthItemsQuery(month: string) {
+export function monthItemsQuery(month: string, q = '') {
   return {
-    queryKey: galleryKeys.month(month),
+    queryKey: galleryKeys.month(month, q),
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
+    queryFn: ({ pageParam, signal }: { pageParam: string | undefined; signal: AbortSignal }) =>
       data(
         api.GET('/nodes', {
           params: {
@@ -40,9 +49,11 @@ export function monthItemsQuery(month: string) {
               sort: 'taken',
               order: 'desc',
               limit: MONTH_PAGE,
+              ...(q ? { q } : {}),
               ...(pageParam ? { cursor: pageParam } : {}),
             },
           },
+          signal,
         }),
       ),
     getNextPageParam: (last: { next_cursor: string | null }) => last.next_cursor ?? undefined,
@@ -54,8 +65,8 @@ export function monthItemsQuery(month: string) {
  * ends). Many rows of one month share the one query; `cancelRefetch: false` makes their
  * simultaneous asks one request.
  */
-export function useMonthItems(month: string, needed: number): Node[] | undefined {
-  const query = useInfiniteQuery(monthItemsQuery(month));
+export function useMonthItems(month: string, needed: number, q = ''): Node[] | undefined {
+  const query = useInfiniteQuery(monthItemsQuery(month, q));
   const loaded = query.data?.pages.reduce((sum, page) => sum + page.items.length, 0) ?? 0;
   const { hasNextPage, isFetching, fetchNextPage } = query;
   useEffect(() => {

@@ -133,7 +133,7 @@ export function BackupCard() {
   const titleId = useId();
   if (!cardOffered(run)) return null;
   return (
-    <section className="backup-card" aria-labelledby={titleId}>
+    <section className="phone-backup-card" aria-labelledby={titleId}>
       <h2 id={titleId}>Keep this phone’s photos safe</h2>
       <p>Choose all your photos and videos: Hearth sends only the ones it does not have yet, into {BACKUP_FOLDER}.</p>
       <BackUpButtons compact />
@@ -163,7 +163,7 @@ export function CutBackupCard() {
   const titleId = useId();
   if (cut.count === 0) return null;
   return (
-    <section className="backup-card backup-card-cut" aria-labelledby={titleId}>
+    <section className="phone-backup-card phone-backup-card-cut" aria-labelledby={titleId}>
       <h2 id={titleId}>{stoppedLine(cut.count)}</h2>
       <p>Choose all your photos again: only the ones still missing are sent.</p>
       <div className="row">

@@ -1,19 +1,18 @@
 import { useState } from 'react';
-import type { Node } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { LinkCard } from './LinkCard.tsx';
 import { LinkForm } from './LinkForm.tsx';
 import { LinkReachNote } from './LinkReach.tsx';
-import { useLinkMutations, useNodeLinks } from './queries.ts';
+import { useLinkMutations, useTargetLinks, type LinkTarget } from './queries.ts';
+import './share.css';
 
-/** The links of one file or folder, and a new one. */
-export function LinksPanel({ node }: { node: Node }) {
-  const links = useNodeLinks(node.id);
-  const { create, update, revoke } = useLinkMutations(node.id);
+/** The links of one file, folder or album, and a new one; `what` says what they open ("this folder and everything in it"). */
+export function LinksPanel({ target, what }: { target: LinkTarget; what: string }) {
+  const links = useTargetLinks(target);
+  const { create, update, revoke } = useLinkMutations(target);
   const [creating, setCreating] = useState(false);
   const items = links.data ?? [];
-  const what = node.type === 'folder' ? 'this folder and everything in it' : 'this file';
 
   return (
     <div className="links-panel">

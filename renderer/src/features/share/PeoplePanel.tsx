@@ -1,12 +1,16 @@
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
-import { Button, IconButton } from '../../ui/Button.tsx';
-import { Icon } from '../../ui/Icon.tsx';
+import { IconButton } from '../../ui/Button.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { AddPerson, Avatar } from './AddPerson.tsx';
 import { useFindPeople, useGrantMutations, useGrants, useInheritedGrants, type Role } from './queries.ts';
 
 const ROLE_WORDS: Record<Role, string> = { viewer: 'Can view', editor: 'Can edit' };
+const ROLE_CHOICES = [
+  { value: 'viewer', label: 'View' },
+  { value: 'editor', label: 'View, add and change' },
+] as const;
 
 /**
  * Who in the family has access: the owner, people given access here, and (for the owner)
@@ -95,6 +99,7 @@ export function PeoplePanel({ node }: { node: Node }) {
         <AddPerson
           exclude={new Set([me, node.owner_id, ...direct.map((person) => person.user_id)])}
           busy={grant.isPending}
+          roles={ROLE_CHOICES}
           onAdd={(person, role) =>
             grant.mutate(
               { userId: person.id, role },
@@ -111,76 +116,5 @@ export function PeoplePanel({ node }: { node: Node }) {
         <p className="muted">Only {ownerName === 'The owner' ? 'the owner' : ownerName} can change who has access.</p>
       )}
     </div>
-  );
-}
-
-function AddPerson({
-  exclude,
-  busy,
-  onAdd,
-}: {
-  exclude: Set<string>;
-  busy: boolean;
-  onAdd: (person: { id: string; name: string }, role: Role) => void;
-}) {
-  const [query, setQuery] = useState('');
-  const [role, setRole] = useState<Role>('viewer');
-  const add = (person: { id: string; name: string }) => {
-    onAdd(person, role);
-    setQuery('');
-  };
-  const deferred = useDeferredValue(query.trim());
-  const found = useFindPeople(deferred);
-  const people = (found.data ?? []).filter((person) => !exclude.has(person.id));
-  return (
-    <section className="add-person" aria-labelledby="add-person-title">
-      <h3 id="add-person-title">Add someone from the family</h3>
-      <div className="add-person-fields">
-        <div className="field">
-          <label htmlFor="find-person">Name</label>
-          <input
-            id="find-person"
-            type="search"
-            autoComplete="off"
-            placeholder="Type a name"
-            value={query}
-            onChange={(event) => setQuery(event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="new-role">They can</label>
-          <select id="new-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
-            <option value="viewer">View</option>
-            <option value="editor">View, add and change</option>
-          </select>
-        </div>
-      </div>
-      {found.isError && <Notice tone="error">{found.error.message}</Notice>}
-      {found.isSuccess && people.length === 0 && (
-        <p className="muted">{deferred ? `Nobody else is called “${deferred}”.` : 'Everyone in the family has access already.'}</p>
-      )}
-      {people.length > 0 && (
-        <ul className="people-found" aria-label="Family members">
-          {people.map((person) => (
-            <li key={person.id}>
-              <Avatar name={person.name} />
-              <span className="person-name">{person.name}</span>
-              <Button icon="add" disabled={busy} aria-label={`Add ${person.name}`} onClick={() => add(person)}>
-                Add
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-function Avatar({ name }: { name: string }) {
-  const initial = [...name.trim()][0]?.toUpperCase();
-  return (
-    <span className="avatar" aria-hidden="true">
-      {initial ?? <Icon name="person" />}
-    </span>
   );
 }

@@ -65,7 +65,14 @@ export function ShareDialog({ node, onClose, initialTab }: { node: Node; onClose
         id={`share-panel-${tab}`}
         aria-labelledby={tabs.length > 1 ? `share-tab-${tab}` : undefined}
       >
-        {tab === 'links' ? <LinksPanel node={node} /> : <PeoplePanel node={node} />}
+        {tab === 'links' ? (
+          <LinksPanel
+            target={{ kind: 'node', id: node.id }}
+            what={node.type === 'folder' ? 'this folder and everything in it' : 'this file'}
+          />
+        ) : (
+          <PeoplePanel node={node} />
+        )}
       </div>
     </Dialog>
   );

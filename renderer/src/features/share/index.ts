@@ -5,3 +5,8 @@ import { lazy } from 'react';
 export { SharedTabs } from './SharedTabs.tsx';
 export const ShareDialog = lazy(() => import('./ShareDialog.tsx').then((m) => ({ default: m.ShareDialog })));
 export const SharedLinksPage = lazy(() => import('./SharedLinksPage.tsx').then((m) => ({ default: m.SharedLinksPage })));
+// An album's links are managed in the album's own dialog, with the same panel.
+export const LinksPanel = lazy(() => import('./LinksPanel.tsx').then((m) => ({ default: m.LinksPanel })));
+export type { LinkTarget } from './queries.ts';
+// Finding family members by name: albums add their people with it too.
+export { AddPerson, Avatar, type RoleChoice } from './AddPerson.tsx';

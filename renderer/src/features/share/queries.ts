@@ -21,6 +21,7 @@ export interface LinkSettings {
 export const shareKeys = {
   links: ['shares'] as const,
   nodeLinks: (nodeId: string) => ['shares', 'node', nodeId] as const,
+  albumLinks: (albumId: string) => ['shares', 'album', albumId] as const,
   mine: ['shares', 'mine'] as const,
   people: (q: string) => [...peopleKeys.all, 'find', q] as const,
 };
@@ -31,10 +32,16 @@ function idempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function useNodeLinks(nodeId: string) {
+/** What links open: a file or folder, or an album (its owner makes links to it too). */
+export type LinkTarget = { kind: 'node'; id: string } | { kind: 'album'; id: string };
+
+export function useTargetLinks(target: LinkTarget) {
   return useQuery({
-    queryKey: shareKeys.nodeLinks(nodeId),
-    queryFn: async () => (await data(api.GET('/nodes/{id}/shares', { params: { path: { id: nodeId } } }))).items,
+    queryKey: target.kind === 'node' ? shareKeys.nodeLinks(target.id) : shareKeys.albumLinks(target.id),
+    queryFn: async () =>
+      target.kind === 'node'
+        ? (await data(api.GET('/nodes/{id}/shares', { params: { path: { id: target.id } } }))).items
+        : (await data(api.GET('/albums/{id}/shares', { params: { path: { id: target.id } } }))).items,
   });
 }
 
@@ -53,18 +60,24 @@ export function useLinkedNodes(nodeIds: string[]) {
   return useQueries({ queries: [...new Set(nodeIds)].map((id) => nodeQuery(id)) });
 }
 
-export function useLinkMutations(nodeId: string) {
+/** The albums behind a list of links, by id. */
+export function useLinkedAlbums(albumIds: string[]) {
+  return useQueries({
+    queries: [...new Set(albumIds)].map((id) => ({
+      queryKey: ['shares', 'linked-album', id] as const,
+      queryFn: () => data(api.GET('/albums/{id}', { params: { path: { id } } })),
+    })),
+  });
+}
+
+export function useLinkMutations(target: LinkTarget) {
   const queryClient = useQueryClient();
   const settle = () => queryClient.invalidateQueries({ queryKey: shareKeys.links });
   const create = useMutation({
-    mutationFn: (settings: LinkSettings) =>
-      data(
-        api.POST('/nodes/{id}/share', {
-          params: { path: { id: nodeId } },
-          body: settings,
-          headers: { 'Idempotency-Key': idempotencyKey() },
-        }),
-      ),
+    mutationFn: (settings: LinkSettings) => {
+      const request = { params: { path: { id: target.id } }, body: settings, headers: { 'Idempotency-Key': idempotencyKey() } };
+      return data(target.kind === 'node' ? api.POST('/nodes/{id}/share', request) : api.POST('/albums/{id}/share', request));
+    },
     onSettled: settle,
   });
   const update = useMutation({

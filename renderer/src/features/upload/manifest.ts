@@ -15,6 +15,8 @@ export interface Unsent {
   lastModified: number;
   parentId: string | null;
   replaceNodeId: string | null;
+  /** The album the file joins once uploaded, kept so a file chosen again after a reload still joins it. */
+  albumId?: string;
   /**
    * Why the server refused it for good (a sentence for the person). Such a file is reported
    * once after a reload and then forgotten: choosing it again could only fail again.

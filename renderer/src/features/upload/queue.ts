@@ -46,6 +46,8 @@ export interface UploadItem {
 export interface AddOptions {
   /** Names the part of the app that tells the person itself how to finish after a reload (see Unsent.batch). */
   batch?: string;
+  /** The album each file joins once uploaded (the server adds it in the same step as the file). */
+  albumId?: string;
 }
 
 /** Files with the same name in the target folder, waiting for one answer for the whole batch. */
@@ -84,6 +86,8 @@ interface Entry {
   upload: Upload | null;
   manifestId: string;
   replaceNodeId: string | null;
+  /** The album each photo of the batch joins once it is sent (the server adds it as the upload completes). */
+  albumId: string | null;
 }
 
 interface Snapshot {
@@ -181,7 +185,11 @@ class UploadQueue {
       const unsent = matchIn(remembered, account, file);
       if (unsent) {
         // Chosen again after a reload: continue it where it was going.
-        this.enqueue({ file, name: unsent.as ?? file.name }, unsent.parentId, unsent.replaceNodeId, { ...options, manifestId: unsent.id });
+        this.enqueue({ file, name: unsent.as ?? file.name }, unsent.parentId, unsent.replaceNodeId, {
+          ...options,
+          manifestId: unsent.id,
+          ...(unsent.albumId ? { albumId: unsent.albumId } : {}),
+        });
         continue;
       }
       chosen.push({ file, name: file.name.normalize('NFC') });
@@ -304,7 +312,7 @@ class UploadQueue {
     { file, name }: Chosen,
     parentId: string | null,
     replaceNodeId: string | null,
-    { manifestId, batch }: AddOptions & { manifestId?: string },
+    { manifestId, batch, albumId }: AddOptions & { manifestId?: string },
   ): Unsent {
     this.counter += 1;
     const id = manifestId ?? `${Date.now().toString(36)}-${this.counter}`;
@@ -318,12 +326,14 @@ class UploadQueue {
       parentId,
       replaceNodeId,
       ...(batch ? { batch } : {}),
+      ...(albumId ? { albumId } : {}),
     };
     this.entries.push({
       file,
       upload: null,
       manifestId: id,
       replaceNodeId,
+      albumId: albumId ?? null,
       item: {
         key: `u${this.counter}`,
         name,
@@ -387,6 +397,7 @@ class UploadQueue {
     const metadata: Record<string, string> = { filename: entry.item.name, filetype: entry.file.type || 'application/octet-stream' };
     if (entry.item.parentId) metadata.parent_id = entry.item.parentId;
     if (entry.replaceNodeId) metadata.node_id = entry.replaceNodeId;
+    if (entry.albumId) metadata.album_id = entry.albumId;
     const upload = new tus.Upload(entry.file, {
       endpoint: `${API_BASE}/uploads`,
       metadata,

@@ -4,7 +4,7 @@ import Zoom from 'yet-another-react-lightbox/plugins/zoom';
 import 'yet-another-react-lightbox/styles.css';
 import { IconButton } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
-import { describeTaken } from './dates.ts';
+import { describeTaken, storyTitle, takenTime } from './dates.ts';
 import { InfoPanel } from './InfoPanel.tsx';
 import { browserCanShow, isVideo, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from './types.ts';
 import { VideoSlide } from './VideoSlide.tsx';
@@ -135,10 +135,7 @@ export function Viewer<T extends ViewerItem>({
             <>
               <div className="viewer-bar">
                 <IconButton icon="back" label={closeLabel} onClick={onClose} />
-                <div className="viewer-title">
-                  <span className="viewer-name">{current.name}</span>
-                  <span className="viewer-date">{describeTaken(current)}</span>
-                </div>
+                <ViewerTitle item={current} />
                 <div className="viewer-actions">
                   <IconButton icon="info" label="Details" aria-pressed={infoOpen} onClick={() => setInfoOpen((open) => !open)} />
                   {onDownload && <IconButton icon="download" label="Download" onClick={() => onDownload(current)} />}
@@ -155,6 +152,36 @@ export function Viewer<T extends ViewerItem>({
           ),
       }}
     />
+  );
+}
+
+/**
+ * The story of the photo on screen: the day and place it was taken ("Saturday 3 August 2024,
+ * Lisbon"), then the time there with its zone and the file's name. A file that does not say
+ * when it was taken is titled by its name, with the day it was uploaded.
+ */
+function ViewerTitle({ item }: { item: ViewerItem }) {
+  const title = storyTitle(item);
+  const time = takenTime(item);
+  return (
+    <div className="viewer-title">
+      {title ? (
+        <>
+          <h2 className="viewer-story">{title}</h2>
+          <span className="viewer-subtitle">
+            {time && <span className="viewer-time">{time}</span>}
+            <span className="viewer-name">{item.name}</span>
+          </span>
+        </>
+      ) : (
+        <>
+          <h2 className="viewer-story viewer-name">{item.name}</h2>
+          <span className="viewer-subtitle">
+            <span className="viewer-date">Uploaded {describeTaken(item)}</span>
+          </span>
+        </>
+      )}
+    </div>
   );
 }
 

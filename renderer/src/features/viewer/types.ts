@@ -11,6 +11,21 @@ export interface ViewerItem {
   image_width?: number;
   image_height?: number;
   taken_at?: number;
+  /** Minutes east of UTC where it was taken: its times are shown in that zone. */
+  taken_offset?: number;
+  duration_ms?: number;
+  /** Where it was taken (never on a link's page). */
+  place?: { latitude: number; longitude: number; town?: string; country_code?: string };
+  /** What took it and how (never on a link's page). */
+  camera?: {
+    make?: string;
+    model?: string;
+    lens?: string;
+    f_number?: number;
+    exposure_time?: number;
+    iso?: number;
+    focal_length?: number;
+  };
   created_at: number;
   updated_at: number;
 }
@@ -54,7 +69,7 @@ export interface VideoPlayback {
 /** A button of the viewer's bar (share, trash…); the viewer adds Info, Download and Close itself. */
 export interface ViewerAction<T extends ViewerItem = ViewerItem> {
   label: string;
-  icon: 'share' | 'trash' | 'star' | 'download' | 'info';
+  icon: 'share' | 'trash' | 'star' | 'download' | 'info' | 'photo' | 'remove';
   onClick(item: T): void;
 }
 

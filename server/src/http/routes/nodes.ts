@@ -26,6 +26,14 @@ const NodePatchBody = z.object({
   color: NodeColor.nullable().optional(),
 });
 
+/** A search in Photos, as the family types it: the same words mean the same on the months and the listing. */
+const PhotoSearch = z
+  .string()
+  .max(200)
+  .describe(
+    'With filter=gallery: a search in Photos. Dates ("2019", "July 2021", "3 August 2024", "2024-08", "christmas 2018" = 24-26 Dec, "july" or "christmas" of every year; on the clock where it was taken) and words, each found in the town or country where it was taken, the camera (make, model) or the file name. At most 8 words besides dates; blank: no search',
+  );
+
 const ListQuery = PageQuery.extend({
   parent_id: z.string().max(100).optional().describe('"root" (the default) is the top level'),
   filter: z.enum(['shared', 'starred', 'recent', 'gallery']).optional(),
@@ -37,6 +45,11 @@ const ListQuery = PageQuery.extend({
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM')
     .optional()
     .describe('With filter=gallery: only what was taken in this month (YYYY-MM, UTC), as /nodes/gallery/months counts it'),
+  q: PhotoSearch.optional(),
+});
+
+const GalleryMonthsQuery = z.object({
+  q: PhotoSearch.optional(),
 });
 
 const DownloadQuery = z.object({
@@ -73,10 +86,11 @@ export const nodeRoutes: readonly AnyRoute[] = [
     path: '/nodes/gallery/months',
     tag: 'nodes',
     summary:
-      'How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time in UTC), newest first',
+      'How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time on the clock where it was taken), newest first; with q, the months of what a search finds',
     auth: 'user',
+    query: GalleryMonthsQuery,
     responses: ok('Months', GalleryMonths),
-    handler: ({ services, actor }) => services.gallery.months(actor),
+    handler: ({ services, actor, query }) => services.gallery.months(actor, query.q),
   }),
   route({
     method: 'POST',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageOf } from '../../contract/page.ts';
 import { Grant, Link } from '../../contract/sharing-responses.ts';
 import type { Services } from '../../services/index.ts';
-import { IdParam, PageQuery } from '../common-inputs.ts';
+import { IdParam, LinkBody, PageQuery } from '../common-inputs.ts';
 import { createOnce } from '../idempotent.ts';
 import { none, ok, reply, route, type AnyRoute } from '../route-def.ts';
 
@@ -12,12 +12,6 @@ const GrantBody = z.object({
 });
 
 const UserParams = z.object({ id: z.string().min(1).max(100), userId: z.string().min(1).max(100) });
-
-const LinkBody = z.object({
-  password: z.string().max(256).nullable().optional().describe('null or "" removes it'),
-  expires_at: z.number().int().positive().nullable().optional().describe('null never expires; a past time expires the link now'),
-  allow_download: z.boolean().optional().describe('Default true'),
-});
 
 /** The origin the family reaches the server at, for the public URL of a link; never the request's Host. */
 const originOf = (services: Services) => services.origin.current();

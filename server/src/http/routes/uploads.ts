@@ -18,7 +18,7 @@ export const uploadRoutes: readonly AnyRoute[] = [
     path: '/uploads',
     tag: 'uploads',
     summary:
-      'Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id); may carry the first bytes',
+      'Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id, album_id: a photo or video also joins that album when it completes, for its owner and contributors); may carry the first bytes',
     auth: 'user',
     responses: {
       201: { description: "Location: the upload's absolute URL, on the Host the request used; Service-Node-Id if already complete" },
@@ -32,6 +32,7 @@ export const uploadRoutes: readonly AnyRoute[] = [
       'in_trash',
       'not_found',
       'forbidden',
+      'album_viewer',
       'invalid_input',
       'checksum_mismatch',
       'checksum_algorithm_unsupported',

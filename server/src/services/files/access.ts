@@ -18,20 +18,33 @@ export type AccessRole = 'owner' | 'editor' | 'viewer';
 /**
  * The one access check every node route goes through. A node is visible to its owner and
  * to accounts granted access on it or on a folder above it; an editor works inside what was
- * granted but cannot rename or trash the granted item itself. A node the caller may not see
- * answers 404, the same as one that does not exist: existence is never revealed.
+ * granted but cannot rename or trash the granted item itself. The owner and members of an
+ * album read the photos and videos it shows (see AlbumsRepo's ITEM_SHOWN), and nothing else of
+ * their owners' trees. A node the caller may not see answers 404, the same as one that does
+ * not exist: existence is never revealed.
  */
 export class AccessService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  node(actor: Pick<Actor, 'userId'>, nodeId: string, need: Need): NodeRow {
+  /**
+   * `albums: false` leaves out what the caller reads only through an album: what goes into an
+   * album must be the caller's own or granted to them, so an album never passes on another's.
+   */
+  node(actor: Pick<Actor, 'userId'>, nodeId: string, need: Need, options: { albums?: boolean } = {}): NodeRow {
     const node = this.deps.store.nodes.byId(nodeId, actor.userId);
     if (!node) throw new AppError('not_found');
     if (node.owner_id === actor.userId) return node;
     // Someone else's trash is theirs alone.
     if (node.in_trash) throw new AppError('not_found');
     const grants = this.deps.store.permissions.inherited(node.id, actor.userId);
-    if (grants.length === 0) throw new AppError('not_found');
+    if (grants.length === 0) {
+      // Read-only, whatever the album member's role: a contributor adds their own photos, never changes another's.
+      if (options.albums !== false && this.deps.store.albums.readable(node.id, actor.userId)) {
+        if (need !== 'read') throw new AppError('forbidden');
+        return node;
+      }
+      throw new AppError('not_found');
+    }
     if (!allows(grants, need)) throw new AppError('forbidden');
     return node;
   }
@@ -64,9 +77,13 @@ export class AccessService {
     return top < 0 ? [] : path.slice(top);
   }
 
-  /** Who receives events about a node: its owner and everyone granted access to it or above it. */
+  /**
+   * Who receives events about a node: its owner, everyone granted access to it or above it, and
+   * everyone in an album holding it (in the trash or not: who hears of a trashed photo is who saw it).
+   */
   audienceOf(node: Pick<NodeRow, 'id' | 'owner_id'>): Audience {
-    return { users: [...new Set([node.owner_id, ...this.deps.store.permissions.grantees(node.id)])] };
+    const { permissions, albums } = this.deps.store;
+    return { users: [...new Set([node.owner_id, ...permissions.grantees(node.id), ...albums.audienceOfNode(node.id)])] };
   }
 }
 

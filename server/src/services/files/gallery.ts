@@ -1,33 +1,54 @@
+import { AppError } from '../../app-error.ts';
 import type { GalleryMonths } from '../../contract/files-responses.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
+import { parsePhotoQuery, type PhotoQuery } from './photo-query.ts';
+
+/** Words a search may hold: each is one more LIKE over the gallery. */
+const MAX_SEARCH_WORDS = 8;
+
+/**
+ * A search in Photos as typed (`q`), read: null when blank (the whole gallery). Shared by the
+ * months and the listing, so both understand a query the same way.
+ */
+export function photoSearch(q: string | undefined): PhotoQuery | null {
+  if (q === undefined || q.trim() === '') return null;
+  const query = parsePhotoQuery(q);
+  if (query.words.length > MAX_SEARCH_WORDS) {
+    throw new AppError('invalid_input', `Search with at most ${MAX_SEARCH_WORDS} words besides dates.`, { field: 'q' });
+  }
+  return query;
+}
 
 /**
  * The photo timeline's summary: how many photos and videos each month of the account's
  * gallery holds, newest month first, so a client can draw the scrubber and lay out the whole
  * timeline before it lists a single photo (then it lists the months in view, `month=`).
  *
- * Months are those of the taken time in UTC: a capture time is the camera's wall clock
- * stored as UTC (see capture-time.ts), so its month is the one the camera showed.
+ * Months are those of taken_sort: the time on the camera's clock where it was taken (the
+ * capture instant plus its zone, or the camera's clock when the file gives no zone), read as
+ * UTC, so a photo's month is the one the camera showed. With a search (`q`), the months of
+ * what it finds, counted the same way.
  */
 export class GalleryService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  months(actor: Actor): GalleryMonths {
+  months(actor: Actor, q?: string): GalleryMonths {
     const gallery = this.deps.store.gallery;
+    const search = photoSearch(q);
     const items: GalleryMonths['items'] = [];
     // From the newest item, month by month, jumping over empty months: as many steps as
     // months that hold something, never one per photo.
-    let before = Number.MAX_SAFE_INTEGER;
+    let before = search?.range?.before ?? Number.MAX_SAFE_INTEGER;
     for (
-      let newest = gallery.newestTakenBefore(actor.userId, before);
+      let newest = gallery.newestTakenBefore(actor.userId, before, search);
       newest !== null;
-      newest = gallery.newestTakenBefore(actor.userId, before)
+      newest = gallery.newestTakenBefore(actor.userId, before, search)
     ) {
       const month = monthOf(newest);
       const range = monthRange(month);
       // A time outside the years 0-9999 has no YYYY-MM: stop rather than loop on it.
       if (!(range.from < before)) break;
-      const { items: count, videos } = gallery.countTaken(actor.userId, range.from, range.before);
+      const { items: count, videos } = gallery.countTaken(actor.userId, range.from, range.before, search);
       items.push({ month, photos: count - videos, videos });
       before = range.from;
     }

@@ -1,10 +1,11 @@
 import type { Node, TrashPage } from '../../contract/files-responses.ts';
 import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
+import type { GalleryFilter } from '../../store/gallery-search.ts';
 import type { Keyset, ListedNodeRow, ListScope, SortField } from '../../store/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
-import { monthRange } from './gallery.ts';
+import { monthRange, photoSearch } from './gallery.ts';
 import { searchKey } from './node-names.ts';
 import { toNodeDto } from './node-dto.ts';
 import { pageLimit } from '../common/paging.ts';
@@ -22,6 +23,8 @@ export interface ListInput {
   cursor?: string | undefined;
   /** `YYYY-MM`: only the gallery items taken in that month (UTC), as GET /nodes/gallery/months counts them. */
   month?: string | undefined;
+  /** A search in Photos (with filter=gallery): dates, places, cameras, names. */
+  q?: string | undefined;
 }
 
 /** GET /nodes: a folder's contents or a flat view, sorted and paged by keyset. */
@@ -36,8 +39,11 @@ export class ListingService {
     if (input.month !== undefined && input.filter !== 'gallery') {
       throw new AppError('invalid_input', 'month goes with filter=gallery.', { field: 'month' });
     }
+    if (input.q !== undefined && input.filter !== 'gallery') {
+      throw new AppError('invalid_input', 'q searches Photos: it goes with filter=gallery.', { field: 'q' });
+    }
     const search = input.query?.trim() ? searchKey(input.query.trim()) : null;
-    return this.page(this.scopeOf(actor, input, search !== null), search, actor.userId, input);
+    return this.page(this.scopeOf(actor, input, search !== null), search, actor.userId, input, photoSearch(input.q));
   }
 
   /** The children of a folder the caller has already been cleared to read (public links). */
@@ -45,7 +51,13 @@ export class ListingService {
     return this.page({ kind: 'children', container: folderId }, null, viewerId, input);
   }
 
-  private page(scope: ListScope, search: string | null, viewerId: string, input: ListInput): Page<Node> {
+  private page(
+    scope: ListScope,
+    search: string | null,
+    viewerId: string,
+    input: ListInput,
+    gallerySearch: GalleryFilter | null = null,
+  ): Page<Node> {
     const sort = input.sort ?? defaultSort(input.filter);
     const desc = (input.order ?? (input.sort === undefined && input.filter ? 'desc' : 'asc')) === 'desc';
     const limit = pageLimit(input.limit);
@@ -60,6 +72,7 @@ export class ListingService {
       limit: limit + 1,
       viewerId,
       ...(input.month !== undefined && { taken: monthRange(input.month) }),
+      ...(gallerySearch && { gallerySearch }),
     });
     const more = rows.length > limit;
     const pageRows = more ? rows.slice(0, limit) : rows;

@@ -1,15 +1,18 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { AppError } from '../../app-error.ts';
-import { eagerSizes, GRID_SIZE, type MediaLimits, type MediaTools, type ThumbnailSize } from '../../media/processor.ts';
+import { eagerSizes, GRID_SIZE, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from '../../media/processor.ts';
+import { countryWords, sharedPlaces, type Places } from '../../media/places.ts';
+import { mediaSearchText } from '../../store/gallery-search.ts';
 import { MediaWorkerPool } from '../../media/worker-pool.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
-import type { MediaJobRow } from '../../store/media.repo.ts';
+import { NO_FACTS, type MediaFacts, type MediaJobRow } from '../../store/media.repo.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
 import type { ThumbnailStore } from '../../store/thumbs.ts';
 import type { AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { JobBackoff } from './media-backoff.ts';
+import { searchKey } from './node-names.ts';
 import { toNodeDto } from './node-dto.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
 
@@ -58,6 +61,7 @@ export class MediaService {
     private readonly limits: MediaLimits,
     private readonly concurrency: number,
     private readonly storage: StorageHealth,
+    private readonly places: Places = sharedPlaces,
   ) {
     this.pool = new MediaWorkerPool(concurrency, tools, limits);
     this.backoff = new JobBackoff(deps.now, () => this.schedulePump(), deps.config.mediaRetryMs);
@@ -259,7 +263,8 @@ export class MediaService {
     const version = node ? store.versions.current(node.id) : undefined;
     if (!node || !version || node.version !== job.version) {
       // Gone, or replaced by a newer version whose own job is queued.
-      store.media.finish(job, { image_width: null, image_height: null, taken_at: null, has_thumbnail: false, state: 'failed' });
+      if (job.details_only) store.media.drop(job);
+      else store.media.finish(job, { ...NO_FACTS, image_width: null, image_height: null, has_thumbnail: false, state: 'failed' });
       return;
     }
     let file: string;
@@ -276,17 +281,25 @@ export class MediaService {
       return;
     }
     const mime = version.mime_type ?? node.mime_type ?? '';
-    const info = await this.pool.process(file, mime, eagerSizes(mime));
+    const info = await this.pool.process(file, mime, job.details_only ? [] : eagerSizes(mime));
     // Stopping cut the work short: the job stays queued for the next start.
     if (this.stopped) return;
+    if (job.details_only) {
+      // What the file could not tell again stays as it was. No event either: an upgraded
+      // server re-reads every photo it has, and the family's screens need not hear of each.
+      if (info.failure) store.media.drop(job);
+      else store.media.finishFacts(job, await this.factsOf(info));
+      return;
+    }
     if (info.thumbnails) {
       for (const [size, data] of info.thumbnails) await this.thumbs.write(node.id, job.version, size, data);
     }
     if (info.failure) this.deps.log.warn('media not rendered', { node_id: node.id, reason: info.failure });
+    const facts = await this.factsOf(info);
     const applied = store.media.finish(job, {
+      ...facts,
       image_width: info.width,
       image_height: info.height,
-      taken_at: info.takenAt,
       has_thumbnail: info.thumbnails !== null,
       state: info.thumbnails ? 'done' : 'failed',
     });
@@ -300,6 +313,32 @@ export class MediaService {
 
   private finishFailed(job: MediaJobRow, reason: string): void {
     this.deps.log.warn('media not processed', { node_id: job.node_id, reason });
-    this.deps.store.media.finish(job, { image_width: null, image_height: null, taken_at: null, has_thumbnail: false, state: 'failed' });
+    // A re-read that cannot be done leaves the thumbnails and facts it was to add to.
+    if (job.details_only) this.deps.store.media.drop(job);
+    else this.deps.store.media.finish(job, { ...NO_FACTS, image_width: null, image_height: null, has_thumbnail: false, state: 'failed' });
+  }
+
+  /** What is stored of a processed file's details: the place named from its position, and the words search finds it by. */
+  private async factsOf(info: MediaInfo): Promise<MediaFacts> {
+    const d = info.details;
+    const place = d.latitude !== null && d.longitude !== null ? await this.places.placeOf(d.latitude, d.longitude) : null;
+    const words = [place?.town, place && countryWords(place.country), d.cameraMake, d.cameraModel].filter(Boolean).join(' ');
+    return {
+      taken_at: info.takenAt,
+      taken_offset: info.takenAt === null ? null : d.takenOffset,
+      duration_ms: d.durationMs,
+      latitude: d.latitude,
+      longitude: d.longitude,
+      place_town: place?.town ?? null,
+      place_country: place?.country ?? null,
+      camera_make: d.cameraMake,
+      camera_model: d.cameraModel,
+      lens: d.lens,
+      f_number: d.fNumber,
+      exposure_time: d.exposureTime,
+      iso: d.iso,
+      focal_length: d.focalLength,
+      media_search: mediaSearchText(searchKey(words)),
+    };
   }
 }

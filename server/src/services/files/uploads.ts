@@ -43,6 +43,16 @@ export interface AppendInput {
   bodyLength?: number | undefined;
 }
 
+/**
+ * Where a finished upload also goes besides its folder, named by its metadata (an album:
+ * `album_id`, see album-uploads.ts). Checked when the upload is created, before any byte is
+ * sent; applied in the transaction that makes the file, so a crash cannot keep one without the other.
+ */
+export interface UploadTargets {
+  check(actor: Actor, metadata: Record<string, string | null>): void;
+  completed(uploaderId: string, metadata: Record<string, string | null>, node: Node): void;
+}
+
 interface Lock {
   abort: () => void;
   done: Promise<void>;
@@ -66,6 +76,7 @@ export class UploadService {
     private readonly files: FileService,
     private readonly content: ContentStores,
     private readonly storage: StorageHealth,
+    private readonly targets: UploadTargets,
   ) {}
 
   async create(actor: Actor, length: number | null, metadata: Record<string, string | null>): Promise<UploadState> {
@@ -83,6 +94,7 @@ export class UploadService {
       const parent = this.access.targetFolder(actor, normaliseParentId(metadata.parent_id ?? undefined));
       if (parent) ({ owner_id: ownerId, id: parentId } = parent);
     }
+    this.targets.check(actor, metadata);
     const { library, blobs } = this.content.defaultLibrary();
     const now = this.deps.now();
     const id = newId();
@@ -574,6 +586,7 @@ export class UploadService {
         sha256,
       });
       this.deps.store.uploads.markCompleted(upload.id, dto.id, this.deps.now() + this.deps.config.uploadExpiryMs);
+      this.targets.completed(upload.user_id, JSON.parse(upload.metadata) as Record<string, string | null>, dto);
       return dto;
     });
     return node;

@@ -3,9 +3,11 @@ import type { Node } from '../../contract/files-responses.ts';
 import type { Page } from '../../contract/page.ts';
 import type { PublicNode, PublicShare, UnlockResponse } from '../../contract/sharing-responses.ts';
 import { AppError } from '../../app-error.ts';
+import type { AlbumRow } from '../../store/albums.repo.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
 import type { ShareRow } from '../../store/sharing.repo.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';
+import type { AlbumService } from '../files/albums.ts';
 import type { FileContent, FileService } from '../files/files.ts';
 import type { ListInput, ListingService } from '../files/listing.ts';
 import { toNodeDto } from '../files/node-dto.ts';
@@ -21,11 +23,14 @@ export interface LinkCredentials {
   grant?: string | undefined;
 }
 
+/** What a link opens right now: a node, or an album. */
+type Opened = { share: ShareRow; node: NodeRow; album: null } | { share: ShareRow; node: null; album: AlbumRow };
+
 /**
  * The public side of links, for visitors without an account. A share token opens one node
- * (and what is under it, for a folder) and nothing else. Every request, byte-serving ones
- * included, checks the link's state again: revoking a link stops the next range request of
- * a download already under way.
+ * (and what is under it, for a folder), or one album (the photos it shows, as a folder of them),
+ * and nothing else. Every request, byte-serving ones included, checks the link's state again:
+ * revoking a link stops the next range request of a download already under way.
  */
 export class PublicShareService {
   constructor(
@@ -33,16 +38,18 @@ export class PublicShareService {
     private readonly files: FileService,
     private readonly listing: ListingService,
     private readonly grantKey: Buffer,
+    private readonly albums: AlbumService,
   ) {}
 
   info(credentials: LinkCredentials): PublicShare {
-    const { share, node } = this.open(credentials);
-    const owner = this.deps.store.users.byId(node.owner_id);
+    const opened = this.open(credentials);
+    const owner = this.deps.store.users.byId(opened.album ? opened.album.owner_id : opened.node.owner_id);
     return {
-      node: { ...publicNode(node), parent_id: null },
+      node: opened.album ? albumAsFolder(opened.album) : { ...publicNode(opened.node), parent_id: null },
+      kind: opened.album ? 'album' : 'node',
       owner_name: owner ? (owner.display_name ?? owner.username) : '',
-      allow_download: share.allow_download === 1,
-      expires_at: share.expires_at,
+      allow_download: opened.share.allow_download === 1,
+      expires_at: opened.share.expires_at,
     };
   }
 
@@ -50,8 +57,7 @@ export class PublicShareService {
   async unlock(token: string, password: string, client: ClientInfo): Promise<UnlockResponse> {
     const share = this.live(token);
     // A link to something in the trash is no link, here as on every other public route.
-    const node = this.deps.store.nodes.byId(share.node_id, '');
-    if (!node || node.in_trash) throw new AppError('not_found');
+    this.target(share);
     if (share.password_hash === null) throw new AppError('invalid_input', 'This link has no password.');
     const passwordHash = share.password_hash;
     const address = addressKey(client.ip);
@@ -68,7 +74,14 @@ export class PublicShareService {
   }
 
   children(credentials: LinkCredentials, input: ListInput): Page<PublicNode> {
-    const { share, node } = this.open(credentials);
+    const opened = this.open(credentials);
+    if (opened.album) {
+      // Its photos in the order they were taken, whatever order is asked: an album tells a story.
+      if (input.parent_id && input.parent_id !== opened.album.id) throw new AppError('not_found');
+      const page = this.albums.shownItems(opened.album.id, '', input);
+      return { ...page, items: page.items.map((item) => ({ ...withoutOwner(item), parent_id: opened.album.id })) };
+    }
+    const { share, node } = opened;
     const folder = input.parent_id ? this.inside(share, node, input.parent_id) : node;
     if (folder.type !== 'folder') throw new AppError('invalid_input', 'parent_id must be a folder.', { field: 'parent_id' });
     const page = this.listing.children(folder.id, '', { ...input, filter: undefined, query: undefined });
@@ -76,27 +89,45 @@ export class PublicShareService {
   }
 
   download(credentials: LinkCredentials, nodeId: string | undefined): FileContent {
-    const { share, node } = this.open(credentials);
-    if (share.allow_download !== 1) throw new AppError('download_disabled');
-    const target = nodeId ? this.inside(share, node, nodeId) : node;
-    return this.files.contentOf(target);
+    const opened = this.open(credentials);
+    if (opened.share.allow_download !== 1) throw new AppError('download_disabled');
+    return this.files.contentOf(this.nodeOf(opened, nodeId));
   }
 
   /** Thumbnails of what the link opens (they exist once the media pipeline made them). */
   thumbnailTarget(credentials: LinkCredentials, nodeId: string | undefined): NodeRow {
-    const { share, node } = this.open(credentials);
-    return nodeId ? this.inside(share, node, nodeId) : node;
+    return this.nodeOf(this.open(credentials), nodeId);
   }
 
-  /** The link and its node, if the link is usable by this visitor right now. */
-  private open(credentials: LinkCredentials): { share: ShareRow; node: NodeRow } {
+  /** The link and what it opens, if the link is usable by this visitor right now. */
+  private open(credentials: LinkCredentials): Opened {
     const share = this.live(credentials.token);
     if (share.password_hash !== null && !this.grantValid(share, credentials.grant)) {
       throw new AppError('share_password_required');
     }
-    const node = this.deps.store.nodes.byId(share.node_id, '');
+    return this.target(share);
+  }
+
+  /** What a live link opens: its node while out of the trash, or its album. */
+  private target(share: ShareRow): Opened {
+    if (share.album_id !== null) {
+      const album = this.deps.store.albums.byId(share.album_id);
+      if (!album) throw new AppError('not_found');
+      return { share, node: null, album };
+    }
+    const node = this.deps.store.nodes.byId(share.node_id!, '');
     if (!node || node.in_trash) throw new AppError('not_found');
-    return { share, node };
+    return { share, node, album: null };
+  }
+
+  /** The node a request names (`node_id`), or the shared node itself; in an album, a photo it shows. */
+  private nodeOf(opened: Opened, nodeId: string | undefined): NodeRow {
+    if (opened.album) {
+      const node = nodeId ? this.deps.store.nodes.byId(nodeId, '') : undefined;
+      if (!node || !this.deps.store.albums.itemShown(opened.album.id, node.id)) throw new AppError('not_found');
+      return node;
+    }
+    return nodeId ? this.inside(opened.share, opened.node, nodeId) : opened.node;
   }
 
   /** Unknown, revoked and suspended links are the same 404; expired ones say so (410). */
@@ -136,6 +167,26 @@ export class PublicShareService {
   }
 }
 
+/** An album as a link's visitor sees it: a folder of its photos, named as the album. */
+function albumAsFolder(album: AlbumRow): PublicNode {
+  return {
+    id: album.id,
+    type: 'folder',
+    name: album.name,
+    parent_id: null,
+    size: 0,
+    mime_type: null,
+    created_at: album.created_at,
+    updated_at: album.updated_at,
+    color: null,
+    starred: false,
+    shared: false,
+    trashed_at: null,
+    version: 0,
+    has_thumbnail: false,
+  };
+}
+
 function publicNode(node: NodeRow): PublicNode {
   return withoutOwner(toNodeDto(node));
 }
@@ -162,5 +213,8 @@ function withoutOwner(node: Node): PublicNode {
   if (node.image_width !== undefined) dto.image_width = node.image_width;
   if (node.image_height !== undefined) dto.image_height = node.image_height;
   if (node.taken_at !== undefined) dto.taken_at = node.taken_at;
+  if (node.taken_offset !== undefined) dto.taken_offset = node.taken_offset;
+  if (node.duration_ms !== undefined) dto.duration_ms = node.duration_ms;
+  // Never place or camera: a link may travel anywhere, and where the family lives is not for it to say.
   return dto;
 }

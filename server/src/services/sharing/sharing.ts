@@ -4,14 +4,17 @@ import type { Grant, Link } from '../../contract/sharing-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { GrantRole, ShareRow } from '../../store/sharing.repo.ts';
 import type { AccessService } from '../files/access.ts';
+import type { AlbumAccess } from '../files/album-access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { toNodeDto } from '../files/node-dto.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
 import { hashSecret, newId } from '../common/secrets.ts';
 import { checkPassword } from '../identity/passwords.ts';
 
+/** A link ready to be stored: to a node, or to an album (the other null). */
 export interface PreparedLink {
-  nodeId: string;
+  nodeId: string | null;
+  albumId: string | null;
   passwordHash: string | null;
   allowDownload: boolean;
   expiresAt: number | null;
@@ -33,6 +36,7 @@ export class SharingService {
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
     private readonly linkKey: Buffer,
+    private readonly albums: AlbumAccess,
   ) {}
 
   // ---- Access for accounts ----
@@ -64,16 +68,22 @@ export class SharingService {
 
   /**
    * Ends a grant: the owner removes anyone, a grantee may leave. Takes effect on the next
-   * request, event and upload chunk, since each checks access anew.
+   * request, event and upload chunk, since each checks access anew. The account hears that the
+   * node is out of its reach (`access_lost`), unless another grant still covers it; albums
+   * showing what it had added from there hear of it too (AlbumService follows node.deleted).
    */
   revokeGrant(actor: Actor, nodeId: string, userId: string): void {
     const node = this.access.node(actor, nodeId, 'read');
     if (node.owner_id !== actor.userId && userId !== actor.userId) throw new AppError('forbidden');
+    const asTheySawIt = this.deps.store.nodes.byId(node.id, userId);
     this.deps.store.transaction(() => {
       if (!this.deps.store.permissions.remove(node.id, userId)) throw new AppError('not_found');
       // Bookmarks on what is no longer reachable would list things the account cannot open.
       this.deps.store.nodes.unstarSubtree(userId, node.id);
     });
+    if (asTheySawIt && this.deps.store.permissions.inherited(node.id, userId).length === 0) {
+      this.deps.bus.publish('node.deleted', { node: toNodeDto(asTheySawIt), permanent: false, access_lost: true }, { users: [userId] });
+    }
   }
 
   // ---- Public links ----
@@ -85,9 +95,22 @@ export class SharingService {
   async prepareLink(actor: Actor, nodeId: string, input: LinkInput): Promise<PreparedLink> {
     const node = this.access.node(actor, nodeId, 'manage');
     if (node.in_trash) throw new AppError('in_trash');
+    return this.prepare({ nodeId: node.id, albumId: null }, input);
+  }
+
+  /**
+   * A link to an album, made by its owner: it opens what the album shows at each visit (a
+   * photo taken out or trashed is gone from it too), like a folder's link.
+   */
+  async prepareAlbumLink(actor: Actor, albumId: string, input: LinkInput): Promise<PreparedLink> {
+    const album = this.albums.own(actor, albumId);
+    return this.prepare({ nodeId: null, albumId: album.id }, input);
+  }
+
+  private async prepare(target: { nodeId: string | null; albumId: string | null }, input: LinkInput): Promise<PreparedLink> {
     if (input.password) checkPassword(input.password);
     return {
-      nodeId: node.id,
+      ...target,
       passwordHash: input.password ? await this.deps.passwords.hash(input.password) : null,
       allowDownload: input.allow_download !== false,
       expiresAt: input.expires_at ?? null,
@@ -100,6 +123,7 @@ export class SharingService {
     this.deps.store.shares.insert({
       id,
       node_id: link.nodeId,
+      album_id: link.albumId,
       created_by: actor.userId,
       token_hash: hashSecret(this.tokenOf(id, salt)),
       salt,
@@ -121,6 +145,11 @@ export class SharingService {
   linksOfNode(actor: Actor, nodeId: string, origin: string): Link[] {
     const node = this.access.node(actor, nodeId, 'manage');
     return this.deps.store.shares.ofNode(node.id).map((s) => this.toLink(s, origin));
+  }
+
+  linksOfAlbum(actor: Actor, albumId: string, origin: string): Link[] {
+    const album = this.albums.own(actor, albumId);
+    return this.deps.store.shares.ofAlbum(album.id).map((s) => this.toLink(s, origin));
   }
 
   myLinks(actor: Actor, page: PageRequest, origin: string): Page<Link> {
@@ -160,8 +189,11 @@ export class SharingService {
   private ownLink(actor: Actor, shareId: string): ShareRow {
     const share = this.deps.store.shares.byId(shareId);
     if (!share || share.revoked_at !== null) throw new AppError('not_found');
-    const node = this.deps.store.nodes.byId(share.node_id, actor.userId);
-    if (!node || node.owner_id !== actor.userId) throw new AppError('not_found');
+    const ownerId =
+      share.node_id !== null
+        ? this.deps.store.nodes.byId(share.node_id, actor.userId)?.owner_id
+        : this.deps.store.albums.byId(share.album_id!)?.owner_id;
+    if (ownerId !== actor.userId) throw new AppError('not_found');
     return share;
   }
 
@@ -171,6 +203,7 @@ export class SharingService {
     return {
       id: share.id,
       node_id: share.node_id,
+      album_id: share.album_id,
       token,
       url: `${origin}/s/${token}`,
       expires_at: share.expires_at,

@@ -234,16 +234,32 @@ describe('GET /nodes?filter=gallery&month=', () => {
             ? (sql: string) => (prepared.push(sql), target.prepare(sql))
             : Reflect.get(target, prop),
       });
-      new GalleryRepo(recording);
-      const plans = prepared.map((sql) => {
-        const params = (sql.match(/\?/g) ?? []).map((_, i) => (i === 0 ? 'nobody' : 0));
-        return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
-      });
+      const repo = new GalleryRepo(recording);
+      repo.newestTakenBefore('nobody', 0);
+      repo.countTaken('nobody', 0, 1);
+      const planOf = (sql: string) =>
+        (
+          db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({
+            owner: 'nobody',
+            before: 0,
+            from: 0,
+            ...(sql.includes('@search_from') && { search_from: 0, search_before: 1, word_0: '%', word_start_0: '%' }),
+          }) as {
+            detail: string;
+          }[]
+        )
+          .map((r) => r.detail)
+          .join(' | ');
+      const plans = prepared.map(planOf);
       assert.equal(plans.length, 3);
       assert.match(plans[0]!, /USING COVERING INDEX nodes_gallery \(owner_id=\? AND taken_sort<\?\)/, plans[0]);
       assert.match(plans[1]!, /USING COVERING INDEX nodes_gallery \(owner_id=\? AND taken_sort>\? AND taken_sort<\?\)/, plans[1]);
       assert.match(plans[2]!, /USING INDEX nodes_gallery_videos \(owner_id=\? AND taken_sort>\? AND taken_sort<\?\)/, plans[2]);
       for (const plan of plans) assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
+      // A search walks the same index, within the months asked.
+      prepared.length = 0;
+      repo.newestTakenBefore('nobody', 0, { range: { from: 0, before: 1 }, everyYear: null, words: ['lisbon'] });
+      assert.match(planOf(prepared[0]!), /USING INDEX nodes_gallery \(owner_id=\? AND taken_sort>\? AND taken_sort<\?\)/);
     } finally {
       db.close();
     }

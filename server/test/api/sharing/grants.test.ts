@@ -609,7 +609,7 @@ describe('removing access takes effect at once', () => {
     assert.ok(!(await list(bob, 'filter=shared')).some((n) => n.id === folder.id));
   });
 
-  test('an open WebSocket of the former grantee gets no more events about that tree', async () => {
+  test('an open WebSocket of the former grantee hears once that the tree is out of reach (access_lost), then no more events about it', async () => {
     const { folder, sub } = await sharedTree('Quiet');
     const wsOwner = await openEvents(owner);
     const wsBob = await openEvents(bob);
@@ -637,7 +637,9 @@ describe('removing access takes effect at once', () => {
         'node.deleted While shared',
       ]);
       const forBob = await wsBob.until(isSentinel(name));
-      assert.deepEqual(nodeEvents(forBob, ids), [], JSON.stringify(forBob.map((m) => m.type)));
+      assert.deepEqual(nodeEvents(forBob, ids), [`node.deleted ${folder.name}`], JSON.stringify(forBob.map((m) => m.type)));
+      const lost = forBob.find((m) => m.type === 'node.deleted')!;
+      assert.deepEqual([lost.payload.access_lost, lost.payload.permanent], [true, false]);
     } finally {
       wsOwner.close();
       wsBob.close();

@@ -8,7 +8,18 @@ import { startTestServer, type ApiResponse, type TestServer } from '../../helper
 import { uploadFile } from '../../helpers/upload.ts';
 import { assertError } from '../../helpers/assert.ts';
 
-const LINK_FIELDS = ['active', 'allow_download', 'created_at', 'expires_at', 'id', 'node_id', 'password_protected', 'token', 'url'];
+const LINK_FIELDS = [
+  'active',
+  'album_id',
+  'allow_download',
+  'created_at',
+  'expires_at',
+  'id',
+  'node_id',
+  'password_protected',
+  'token',
+  'url',
+];
 
 let t: TestServer;
 let owner: SignedIn;
@@ -116,6 +127,7 @@ describe('creating a link', () => {
     assert.deepEqual(Object.keys(link).sort(), LINK_FIELDS);
     assert.equal(typeof link.id, 'string');
     assert.equal(link.node_id, file);
+    assert.equal(link.album_id, null);
     assert.equal(typeof link.token, 'string');
     assert.ok(link.url.endsWith(`/s/${link.token}`), link.url);
     assert.equal(link.expires_at, null);

@@ -1,0 +1,121 @@
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import type { Node } from '../../api/types.ts';
+import { columnsFor, GAP, noteScrolling, Tile, type Selection } from '../gallery/index.ts';
+import type { AlbumItem } from './queries.ts';
+
+export interface AlbumGridProps {
+  /** What the album holds, as its summary counts it: the grid is laid out before the items are listed. */
+  total: number;
+  /** The items loaded so far, in order. */
+  items: readonly AlbumItem[];
+  /** More to list after those. */
+  hasMore: boolean;
+  loadMore: () => void;
+  selection: Selection;
+  onOpen: (node: Node) => void;
+  /** The photo last seen full screen: brought into view and focused when the viewer closes. */
+  reveal: string | null;
+}
+
+/**
+ * An album's photos as the timeline shows them (its tiles, its sizes), in rows of a window
+ * virtualizer: only the rows near the screen exist, and pages of items are listed as the rows
+ * that need them come near, so an album of 5,000 photos costs what a screenful does.
+ */
+export function AlbumGrid({ total, items, hasMore, loadMore, selection, onOpen, reveal }: AlbumGridProps) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const width = useWidth(listRef);
+  const columns = columnsFor(width);
+  const tile = width > 0 ? (width - GAP * (columns - 1)) / columns : 0;
+  // Until the last page is in, the summary says how many; then the list itself does.
+  const count = hasMore ? Math.max(total, items.length) : items.length;
+  const rows = Math.ceil(count / columns);
+  const scrollMargin = useOffsetTop(listRef, width);
+  const virtualizer = useWindowVirtualizer({
+    count: width > 0 ? rows : 0,
+    estimateSize: () => tile + GAP,
+    overscan: 4,
+    scrollMargin,
+  });
+  useLayoutEffect(() => virtualizer.measure(), [virtualizer, tile]);
+
+  useEffect(() => {
+    window.addEventListener('scroll', noteScrolling, { passive: true });
+    return () => window.removeEventListener('scroll', noteScrolling);
+  }, []);
+
+  const rowsInView = virtualizer.getVirtualItems();
+  const lastNeeded = ((rowsInView[rowsInView.length - 1]?.index ?? 0) + 1) * columns;
+  useEffect(() => {
+    if (hasMore && items.length < lastNeeded) loadMore();
+  }, [hasMore, items.length, lastNeeded, loadMore]);
+
+  useEffect(() => {
+    if (reveal === null || columns === 0) return;
+    const position = items.findIndex((item) => item.id === reveal);
+    if (position < 0) return;
+    const tileOf = () => document.querySelector<HTMLElement>(`.tile[data-node-id="${CSS.escape(reveal)}"]`);
+    const box = tileOf()?.getBoundingClientRect();
+    if (!box || box.top < 0 || box.bottom > window.innerHeight)
+      virtualizer.scrollToIndex(Math.floor(position / columns), { align: 'center' });
+    const frame = requestAnimationFrame(() => tileOf()?.focus({ preventScroll: true }));
+    return () => cancelAnimationFrame(frame);
+    // Only when a photo is handed back, not on every change of the list after.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reveal]);
+
+  return (
+    <div ref={listRef} className="album-items" role="region" aria-label="Photos and videos of the album, oldest first">
+      <div className="album-rows" style={{ height: virtualizer.getTotalSize() }}>
+        {rowsInView.map((row) => {
+          const cells = [];
+          for (let column = 0; column < columns; column++) {
+            const index = row.index * columns + column;
+            if (index >= count) break;
+            const node = items[index];
+            cells.push(
+              node ? (
+                <Tile key={node.id} node={node} size={tile} selection={selection} onOpen={onOpen} />
+              ) : (
+                <div key={`p${index}`} className="tile tile-placeholder" style={{ width: tile, height: tile }} />
+              ),
+            );
+          }
+          return (
+            <div
+              key={row.key}
+              className="tile-row album-row"
+              style={{ height: tile, transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
+            >
+              {cells}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+/** The list's content width, kept current as the window or the side bar changes. */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry!.contentRect.width)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/** Where the list starts in the page: the virtualizer's rows are placed from there. */
+function useOffsetTop(ref: RefObject<HTMLElement | null>, width: number): number {
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element) setTop(element.getBoundingClientRect().top + window.scrollY);
+  }, [ref, width]);
+  return top;
+}

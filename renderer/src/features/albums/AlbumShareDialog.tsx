@@ -1,0 +1,181 @@
+import { Suspense, useRef, useState, type KeyboardEvent } from 'react';
+import { useSession } from '../../api/useSession.ts';
+import { Button, IconButton } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Icon, type IconName } from '../../ui/Icon.tsx';
+import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { AddPerson, Avatar, LinksPanel } from '../share/index.ts';
+import { useAlbumMembers, useAlbumMutations, type Album, type MemberRole } from './queries.ts';
+
+const ROLE_WORDS: Record<MemberRole, string> = { contributor: 'Can add photos', viewer: 'Can look' };
+const ROLE_CHOICES = [
+  { value: 'contributor', label: 'Look and add their photos' },
+  { value: 'viewer', label: 'Look only' },
+] as const;
+
+type Tab = 'people' | 'link';
+
+const TABS: { id: Tab; label: string; icon: IconName }[] = [
+  { id: 'people', label: 'Family', icon: 'people' },
+  { id: 'link', label: 'Link', icon: 'link' },
+];
+
+/**
+ * Sharing an album. Its owner shares it with family members (Family) or makes a link for anyone
+ * (Link: expiry, password, downloads, as for a folder); anyone else sees who is in it and may leave.
+ */
+export function AlbumShareDialog({ album, onLeave, onClose }: { album: Album; onLeave: () => void; onClose: () => void }) {
+  const isOwner = album.role === 'owner';
+  const [tab, setTab] = useState<Tab>('people');
+  const buttons = useRef<Record<string, HTMLButtonElement | null>>({});
+  if (!isOwner) {
+    return (
+      <Dialog title={`People in “${album.name}”`} onClose={onClose} wide>
+        <PeoplePanel album={album} onLeave={onLeave} />
+      </Dialog>
+    );
+  }
+  // Arrow keys move between the tabs, as a tab list does.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    const next = TABS.find((t) => t.id !== tab)!;
+    setTab(next.id);
+    buttons.current[next.id]?.focus();
+  };
+  return (
+    <Dialog title={`Share “${album.name}”`} onClose={onClose} wide>
+      <div className="share-tabs" role="tablist" aria-label="How to share" onKeyDown={onKeyDown}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            ref={(element) => {
+              buttons.current[t.id] = element;
+            }}
+            type="button"
+            role="tab"
+            id={`album-tab-${t.id}`}
+            aria-controls={`album-panel-${t.id}`}
+            aria-selected={tab === t.id}
+            tabIndex={tab === t.id ? 0 : -1}
+            className="share-tab"
+            onClick={() => setTab(t.id)}
+          >
+            <Icon name={t.icon} />
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`album-panel-${tab}`} aria-labelledby={`album-tab-${tab}`}>
+        {tab === 'people' ? (
+          <PeoplePanel album={album} onLeave={onLeave} />
+        ) : (
+          <Suspense fallback={<Spinner label="Loading links" />}>
+            <LinksPanel target={{ kind: 'album', id: album.id }} what="this album's photos and videos" />
+          </Suspense>
+        )}
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * Who is in an album. Its owner adds family members (to look, or to look and add their own
+ * photos), changes that, and takes people out; anyone else sees who is in it and may leave.
+ */
+function PeoplePanel({ album, onLeave }: { album: Album; onLeave: () => void }) {
+  const state = useSession();
+  const me = state.kind === 'signed-in' ? state.user.id : '';
+  const isOwner = album.role === 'owner';
+  const members = useAlbumMembers(album.id);
+  const { invite, removeMember } = useAlbumMutations(album.id);
+  const [said, setSaid] = useState<string | null>(null);
+  const people = members.data ?? [];
+  const failure = invite.error?.message ?? removeMember.error?.message ?? null;
+
+  return (
+    <div className="people-panel">
+      <ul className="people-list" aria-label="People in this album">
+        <li className="person">
+          <Avatar name={album.owner_name} />
+          <span className="person-name">{isOwner ? `${album.owner_name} (you)` : album.owner_name}</span>
+          <span className="person-role">Owner</span>
+        </li>
+        {people.map((person) => (
+          <li key={person.user_id} className="person">
+            <Avatar name={person.name} />
+            <span className="person-name">{person.user_id === me ? `${person.name} (you)` : person.name}</span>
+            {isOwner ? (
+              <>
+                <select
+                  className="person-role-select"
+                  aria-label={`What ${person.name} can do`}
+                  value={person.role}
+                  disabled={invite.isPending}
+                  onChange={(event) => {
+                    const role = event.target.value as MemberRole;
+                    invite.mutate(
+                      { userId: person.user_id, role },
+                      {
+                        onSuccess: () =>
+                          setSaid(
+                            role === 'contributor' ? `${person.name} can now add their photos.` : `${person.name} can now only look.`,
+                          ),
+                      },
+                    );
+                  }}
+                >
+                  <option value="contributor">{ROLE_WORDS.contributor}</option>
+                  <option value="viewer">{ROLE_WORDS.viewer}</option>
+                </select>
+                <IconButton
+                  icon="close"
+                  label={`Take ${person.name} out of the album`}
+                  disabled={removeMember.isPending}
+                  onClick={() =>
+                    removeMember.mutate(person.user_id, {
+                      onSuccess: () => setSaid(`${person.name} is no longer in the album. The photos they added went with them.`),
+                    })
+                  }
+                />
+              </>
+            ) : (
+              <span className="person-role">{ROLE_WORDS[person.role]}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {members.isPending && <Spinner label="Loading who is in the album" />}
+      {members.isError && <Notice tone="error">{members.error.message}</Notice>}
+      {isOwner && members.isSuccess && people.length === 0 && <p className="muted">Only you can see “{album.name}”.</p>}
+      <div role="status" className="link-status">
+        {said}
+      </div>
+      {failure && <Notice tone="error">{failure}</Notice>}
+      {isOwner ? (
+        <AddPerson
+          exclude={new Set([me, album.owner_id, ...people.map((person) => person.user_id)])}
+          busy={invite.isPending}
+          roles={ROLE_CHOICES}
+          onAdd={(person, role) =>
+            invite.mutate(
+              { userId: person.id, role },
+              {
+                onSuccess: () =>
+                  setSaid(
+                    `${person.name} can now see “${album.name}”${role === 'contributor' ? ' and add their photos to it' : ''}. It shows under Albums for them.`,
+                  ),
+              },
+            )
+          }
+        />
+      ) : (
+        <div className="album-leave">
+          <p className="muted">Only {album.owner_name} can change who is in this album.</p>
+          <Button variant="danger" icon="logout" onClick={onLeave}>
+            Leave this album
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

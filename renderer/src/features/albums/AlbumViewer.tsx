@@ -1,0 +1,96 @@
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { personNamesQuery } from '../../api/queries.ts';
+import { loadThumbnail, thumbnailPath } from '../../api/thumbnails.ts';
+import { Spinner } from '../../ui/Notice.tsx';
+import { downloadFile, peekThumbnail, renewExpiredMedia, useMediaLinks } from '../gallery/index.ts';
+import { LazyViewer, type DetailLine, type ViewerAction, type ViewerSource } from '../viewer/index.ts';
+import type { AlbumItem } from './queries.ts';
+
+export interface AlbumViewerProps {
+  albumId: string;
+  nodeId: string;
+  items: readonly AlbumItem[];
+  hasMore: boolean;
+  loading: boolean;
+  loadMore: () => void;
+  onShow: (item: AlbumItem) => void;
+  onClose: () => void;
+  /** What the caller may do with the photo on screen (use it as the cover, take it out). */
+  actions: ViewerAction<AlbumItem>[];
+  /** The photo on screen and the one to show if it goes (the next, else the previous). */
+  onPosition: (item: AlbumItem | null, next: AlbumItem | null) => void;
+  overlay: ReactNode;
+}
+
+/**
+ * The album's photos full screen, in the album's order: the loaded pages are the run, and the
+ * next page is listed as the swipe nears its end (or until a photo opened by its address is found).
+ */
+export function AlbumViewer({
+  albumId,
+  nodeId,
+  items,
+  hasMore,
+  loading,
+  loadMore,
+  onShow,
+  onClose,
+  actions,
+  onPosition,
+  overlay,
+}: AlbumViewerProps) {
+  const index = items.findIndex((item) => item.id === nodeId);
+  const names = useQuery(personNamesQuery);
+  useEffect(() => {
+    onPosition(items[index] ?? null, items[index + 1] ?? items[index - 1] ?? null);
+  }, [items, index, onPosition]);
+  useEffect(() => {
+    if (loading || !hasMore) return;
+    if (index < 0 || index > items.length - 4) loadMore();
+  }, [index, items.length, hasMore, loading, loadMore]);
+
+  const media = useMediaLinks(index < 0 ? [] : items.slice(Math.max(0, index - 2), index + 3));
+  const source = useMemo<ViewerSource<AlbumItem>>(
+    () => ({
+      preview: (item) => loadThumbnail(thumbnailPath(item, 1024)),
+      placeholder: (item) => (item.has_thumbnail ? peekThumbnail(thumbnailPath(item)) : null),
+      media: (item) => media.url(item),
+      mediaLoading: (item) => media.loading(item),
+      video: (item) => media.video(item),
+    }),
+    [media],
+  );
+  const details = (item: AlbumItem): DetailLine[] =>
+    item.shared ? [{ label: 'Added by', value: names.data?.get(item.added_by) ?? 'Someone in the family' }] : [];
+
+  if (index < 0) {
+    if (hasMore || loading) return <Spinner label="Opening the photo" />;
+    return (
+      <div className="viewer-missing" role="alert">
+        <p>This photo is not in the album any more: it may have been taken out, or moved to the trash.</p>
+        <Link className="btn" to={`/albums/${albumId}`} replace>
+          Back to the album
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <Suspense fallback={<Spinner label="Opening the photo" />}>
+      <LazyViewer
+        items={items}
+        index={index}
+        onIndexChange={(next) => items[next] && onShow(items[next]!)}
+        onClose={onClose}
+        source={source as ViewerSource}
+        onDownload={(item) => void downloadFile(item).catch(() => undefined)}
+        renewMedia={(item, failedUrl) => renewExpiredMedia(item, failedUrl)}
+        actions={actions as ViewerAction[]}
+        details={(item) => details(item as AlbumItem)}
+        overlay={overlay}
+        closeLabel="Back to the album"
+      />
+    </Suspense>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * A search in the gallery as SQL: dates on taken_sort (the camera's clock where it was
+ * taken), each word found at the start of a word of the place and camera (media_search,
+ * " lisbon portugal google pixel 8 ") or anywhere in the file's name.
+ */
+export interface GalleryFilter {
+  range: { from: number; before: number } | null;
+  everyYear: { from: string; to: string } | null;
+  /** Folded (node-names searchKey). */
+  words: string[];
+}
+
+/** The condition on `n` (a nodes row), its parameters added to `params`. */
+export function galleryFilterWhere(filter: GalleryFilter, params: Record<string, unknown>): string {
+  const where: string[] = [];
+  if (filter.range) {
+    params.search_from = filter.range.from;
+    params.search_before = filter.range.before;
+    where.push('n.taken_sort >= @search_from AND n.taken_sort < @search_before');
+  }
+  if (filter.everyYear) {
+    params.day_from = filter.everyYear.from;
+    params.day_to = filter.everyYear.to;
+    where.push("strftime('%m-%d', n.taken_sort / 1000, 'unixepoch') BETWEEN @day_from AND @day_to");
+  }
+  filter.words.forEach((word, i) => {
+    const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
+    params[`word_${i}`] = `%${escaped}%`;
+    params[`word_start_${i}`] = `% ${escaped}%`;
+    where.push(`(n.search_name LIKE @word_${i} ESCAPE '\\' OR n.media_search LIKE @word_start_${i} ESCAPE '\\')`);
+  });
+  return where.length > 0 ? where.join(' AND ') : '1';
+}
+
+/** media_search as stored: folded words with a space on each side, so a word's start is " word". */
+export function mediaSearchText(folded: string): string | null {
+  const words = folded.split(/\s+/).filter(Boolean);
+  return words.length > 0 ? ` ${words.join(' ')} ` : null;
+}
