@@ -94,6 +94,7 @@ export function VideoSlide({
     return (
       <Card
         name={item.name}
+        icon="clock"
         poster={poster}
         width={width}
         height={height}
@@ -183,6 +184,7 @@ export function VideoSlide({
 /** The poster with a few words over it instead of a video, and the download button; named by the video. */
 function Card({
   name,
+  icon = 'video',
   poster,
   width,
   height,
@@ -191,6 +193,8 @@ function Card({
   onDownload,
 }: {
   name: string;
+  /** A clock while the copy is made: a play sign would promise what cannot happen yet. */
+  icon?: 'video' | 'clock';
   poster: string | null;
   width: number;
   height: number;
@@ -202,7 +206,7 @@ function Card({
     <div className="video-fallback" style={{ width, height }} role="group" aria-label={name}>
       {poster ? <img src={poster} alt="" className="video-fallback-poster" draggable={false} /> : null}
       <div className="video-fallback-card" role="status">
-        <Icon name="video" />
+        <Icon name={icon} />
         <p className="video-fallback-title">{title}</p>
         <p>{children}</p>
         {onDownload && (
