@@ -19,6 +19,7 @@ import { log, printTable, type BenchResult } from './lib/report.ts';
 import { benchListing } from './listing.ts';
 import { benchMedia } from './media.ts';
 import { benchPhoneBackup } from './phone-backup.ts';
+import { benchPlaybackCopy } from './playback-copy.ts';
 import { benchRss } from './rss.ts';
 import { benchSharing } from './sharing.ts';
 import { benchSignin } from './signin.ts';
@@ -44,6 +45,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['albums', 'albums', benchAlbums],
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
+  ['playback-copy', 'playback copy', benchPlaybackCopy],
   ['backup', 'backup', benchBackup],
   ['phone-backup', 'phone backup', benchPhoneBackup],
   ['console', 'console in Lighthouse', benchConsole],

@@ -112,6 +112,17 @@ export function cpuMs(pid: number): number {
   return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * CPU time (user + system) of the children a live process has waited for once they ended, in
+ * ms: a tool it ran to its end (ffmpeg), which cpuMs never sees.
+ */
+export function endedChildrenCpuMs(pid: number | 'self'): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[13]) + Number(fields[14]);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
 /** The live child processes of a process (Linux: from every thread's children list). */
 export function childPids(pid: number): number[] {
   const tasks = fs.readdirSync(`/proc/${pid}/task`);

@@ -8,10 +8,19 @@ const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '
 
 /**
  * A committed media fixture: clip.mp4 (H.264, plays in Chromium), iphone-hevc.mov (HEVC, does
- * not); photos and a video with a place, a zone and a camera (server/test/fixtures/make.ts).
+ * not), iphone-hevc-sound.mov (the same with AAC sound), long-hevc.mov (a minute of HEVC);
+ * photos and a video with a place, a zone and a camera (server/test/fixtures/make.ts).
  */
 export function mediaFixture(
-  name: 'clip.mp4' | 'iphone-hevc.mov' | 'lisbon-pixel.jpg' | 'lisbon-iphone.mov' | 'paris-canon.jpg' | 'christmas-newyork.jpg',
+  name:
+    | 'clip.mp4'
+    | 'iphone-hevc.mov'
+    | 'iphone-hevc-sound.mov'
+    | 'long-hevc.mov'
+    | 'lisbon-pixel.jpg'
+    | 'lisbon-iphone.mov'
+    | 'paris-canon.jpg'
+    | 'christmas-newyork.jpg',
 ): Promise<Buffer> {
   return fs.readFile(path.join(FIXTURES, name));
 }

@@ -83,6 +83,11 @@ export interface ServerConfig {
   storageRecheckMs: number;
   /** A media job that fails waits this long before its next try, four times as long after the next failure. */
   mediaRetryMs: number;
+  /**
+   * Playback copies are made only while the disk of the videos keeps at least this much free
+   * beyond the copy itself: they are a convenience, and must never take the room new photos need.
+   */
+  playbackKeepFreeBytes: number;
   /** Where drives are mounted: a library folder must be under one of these (or the data dir). */
   mountsRoots: string[];
   /** Mount points whose drive holds the operating system: never formatted. */
@@ -151,6 +156,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   storageReserveBytes: 16 * 1024 * 1024,
   storageRecheckMs: 5_000,
   mediaRetryMs: 5_000,
+  playbackKeepFreeBytes: 1024 ** 3,
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mediaWorkersAtStart: true,
   mountsRoots: ['/media', '/mnt', '/run/media'],

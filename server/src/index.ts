@@ -84,6 +84,8 @@ export interface RunningServer {
   runMaintenance(): Promise<void>;
   /** Resolves once the media queue is empty (tests, benchmarks). */
   mediaIdle(): Promise<void>;
+  /** Resolves once no playback copy waits to be made, or what waits cannot be made now (tests, benchmarks). */
+  playbackIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -158,6 +160,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     },
     runMaintenance: () => current.runMaintenance(),
     mediaIdle: () => current.mediaIdle(),
+    playbackIdle: () => current.playbackIdle(),
     close: async () => {
       closing = true;
       await restarting;
@@ -292,6 +295,8 @@ async function startOn(
     void services.uploads.finishCutShort().catch((error) => log.error('uploads not completed', { error: String(error) }));
   });
   services.media.start();
+  // Copies are checked against their files before the queue runs; the server answers meanwhile.
+  const playbackStarted = services.playback.start().catch((error) => log.error('playback copies not started', { error: String(error) }));
   if (mediaTools.ffmpeg) {
     log.info('video posters by ffmpeg', {
       ffmpeg: mediaTools.ffmpeg,
@@ -338,6 +343,10 @@ async function startOn(
     onRestarted: () => {},
     runMaintenance: () => scheduler.runNow(MAINTENANCE),
     mediaIdle: () => services.media.idle(),
+    playbackIdle: async () => {
+      await playbackStarted;
+      await services.playback.idle();
+    },
     close: () =>
       (closed ??= (async () => {
         // A job under way is asked to stop, and waited for: it may be writing to the database.
@@ -347,6 +356,8 @@ async function startOn(
         services.snapshotDbs.close();
         unwatchStorage();
         await reconciled;
+        await playbackStarted;
+        await services.playback.stop();
         await services.media.stop();
         await services.libraries.stop();
         await storage.stop();

@@ -19,13 +19,35 @@ export interface DownloadLink {
 const UNTRUSTED_CLOCK_LIFETIME_MS = 60_000;
 
 export async function downloadLink(node: { id: string }, inline = false): Promise<DownloadLink> {
-  const minted = await data(api.POST('/nodes/{id}/access-token', { params: { path: { id: node.id } } }));
+  const token = await nodeUrlToken(node);
   const query = new URLSearchParams();
   if (inline) query.set('inline', '1');
-  query.set('access_token', minted.access_token);
+  query.set('access_token', token.token);
+  return { url: `${API_BASE}/nodes/${node.id}/download?${query}`, expiresAt: token.expiresAt };
+}
+
+/** A video's file and its playback copy, behind one token (it opens every URL of its node). */
+export async function videoLinks(node: { id: string }): Promise<DownloadLink & { copyUrl: string }> {
+  const token = await nodeUrlToken(node);
+  const query = new URLSearchParams({ access_token: token.token });
+  return {
+    url: `${API_BASE}/nodes/${node.id}/download?inline=1&${query}`,
+    copyUrl: `${API_BASE}/nodes/${node.id}/download?copy=playback&${query}`,
+    expiresAt: token.expiresAt,
+  };
+}
+
+/** Whether a URL is a video's playback copy (renewed as a copy, not as the original). */
+export function isPlaybackCopyUrl(url: string): boolean {
+  const parsed = new URL(url, window.location.href);
+  return parsed.searchParams.get('copy') === 'playback' || parsed.pathname.endsWith('/playback-copy');
+}
+
+async function nodeUrlToken(node: { id: string }): Promise<{ token: string; expiresAt: number }> {
+  const minted = await data(api.POST('/nodes/{id}/access-token', { params: { path: { id: node.id } } }));
   const lifetime = minted.expires_at - Date.now();
   const expiresAt = lifetime > 0 && lifetime < 3_600_000 ? minted.expires_at : Date.now() + UNTRUSTED_CLOCK_LIFETIME_MS;
-  return { url: `${API_BASE}/nodes/${node.id}/download?${query}`, expiresAt };
+  return { token: minted.access_token, expiresAt };
 }
 
 /** Saves a file on the device: the browser's own download, resumable and off this page. */

@@ -360,6 +360,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/playback-copies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The playback copies: how many wait, the one being made, why the queue waits, and the space the copies take */
+        get: operations["getAdminPlaybackCopies"];
+        put?: never;
+        post?: never;
+        /** Remove every playback copy to free its space (with make_playback_copies off: they would be made again). They are made again if copies are switched back on */
+        delete: operations["deleteAdminPlaybackCopies"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/sessions": {
         parameters: {
             query?: never;
@@ -1075,7 +1093,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A token for this node's own URLs (?access_token= on its download, thumbnail and preview), for links a browser follows itself: read-only, this node only, valid 5 minutes; it dies with the session and with the caller's access. The session's own token is refused in those URLs */
+        /** A token for this node's own URLs (?access_token= on its download (and its playback copy, download?copy=playback), thumbnail and preview), for links a browser follows itself: read-only, this node only, valid 5 minutes; it dies with the session and with the caller's access. The session's own token is refused in those URLs */
         post: operations["postNodesIdAccessToken"];
         delete?: never;
         options?: never;
@@ -1090,7 +1108,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stream the content; one Range, If-Range, ETag. An attachment of type application/octet-stream, except with ?inline=1 for images (not SVG), video, audio and PDF, which keep their type under a sandbox CSP */
+        /** Stream the content; one Range, If-Range, ETag. An attachment of type application/octet-stream, except with ?inline=1 for images (not SVG), video, audio and PDF, which keep their type under a sandbox CSP; with ?copy=playback a video's playback copy (video/mp4, inline) */
         get: operations["getNodesIdDownload"];
         put?: never;
         post?: never;
@@ -1164,6 +1182,23 @@ export interface paths {
         post?: never;
         /** Remove an account's access (the owner, or the account itself leaving); effective at once */
         delete: operations["deleteNodesIdPermissionsUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/nodes/{id}/playback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How to play a video: the original's type with its codecs (ask the browser's canPlayType), and its playback copy's state. A video not looked at yet is looked at now. Play the original where the browser plays it, else the copy once ready; node.playback_changed says when it is */
+        get: operations["getNodesIdPlayback"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1417,6 +1452,40 @@ export interface paths {
         };
         /** Download what a link shares (node_id: a file within it); Range, type and ?inline=1 as for a normal download */
         get: operations["getSTokenDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{token}/playback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How to play a video the link shares (node_id: a video within it), as GET /nodes/{id}/playback says it */
+        get: operations["getSTokenPlayback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{token}/playback-copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The playback copy of a video the link shares (node_id: a video within it): MP4, Range, as a link's download */
+        get: operations["getSTokenPlaybackCopy"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5758,6 +5827,264 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminPlaybackCopies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The space the copies take */
+                        bytes: number;
+                        /** @description Videos not looked at yet */
+                        checking: number;
+                        /** @description The make_playback_copies setting */
+                        enabled: boolean;
+                        /** @description Videos no copy could be made of */
+                        failed: number;
+                        making: {
+                            /** @description The video's length */
+                            duration_seconds: number | null;
+                            /** @description 0 to 1 */
+                            progress: number;
+                            started_at: number;
+                        } | null;
+                        paused: ("off" | "unavailable" | "thumbnails" | "disk_space" | "library_offline") | null;
+                        /** @description Copies made */
+                        ready: number;
+                        /** @description Copies to make, the one being made not counted */
+                        waiting: number;
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteAdminPlaybackCopies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queue, now empty of copies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The space the copies take */
+                        bytes: number;
+                        /** @description Videos not looked at yet */
+                        checking: number;
+                        /** @description The make_playback_copies setting */
+                        enabled: boolean;
+                        /** @description Videos no copy could be made of */
+                        failed: number;
+                        making: {
+                            /** @description The video's length */
+                            duration_seconds: number | null;
+                            /** @description 0 to 1 */
+                            progress: number;
+                            started_at: number;
+                        } | null;
+                        paused: ("off" | "unavailable" | "thumbnails" | "disk_space" | "library_offline") | null;
+                        /** @description Copies made */
+                        ready: number;
+                        /** @description Copies to make, the one being made not counted */
+                        waiting: number;
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `playback_copies_on`: Switch off making playback copies before removing them: they would only be made again. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "playback_copies_on";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -14272,7 +14599,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description For ?access_token= on this node's download, thumbnail and preview only; refused anywhere else and as a bearer header */
+                        /** @description For ?access_token= on this node's download, thumbnail, preview and playback copy only; refused anywhere else and as a bearer header */
                         access_token: string;
                         /** @description Milliseconds since the epoch; a few minutes from now */
                         expires_at: number;
@@ -14413,6 +14740,7 @@ export interface operations {
         parameters: {
             query?: {
                 access_token?: string;
+                copy?: "playback";
                 inline?: "0" | "1" | "true" | "false";
             };
             header?: never;
@@ -14496,7 +14824,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found`: Nothing was found here. */
+            /** @description `playback_copy_not_ready`: This video has no playback copy (yet): see GET /nodes/{id}/playback. `not_found`: Nothing was found here. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14505,7 +14833,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "not_found";
+                            code: "playback_copy_not_ready" | "not_found";
                             field?: string;
                             message: string;
                         };
@@ -15376,6 +15704,166 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getNodesIdPlayback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video and its copy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        copy: {
+                            /** @description 0 to 1 while making */
+                            progress: number | null;
+                            /** @description Bytes, once ready */
+                            size: number | null;
+                            /**
+                             * @description not_needed: every browser plays the original; waiting: a copy will be made (the queue); making: it is being made now; ready: GET /nodes/{id}/download?copy=playback plays it; failed: it could not be made from this file; off: the owner switched copies off and none was made; unavailable: this server has no ffmpeg to make one
+                             * @enum {string}
+                             */
+                            state: "not_needed" | "waiting" | "making" | "ready" | "failed" | "off" | "unavailable";
+                            /** @description While waiting: how many copies will be made before this one */
+                            waiting_before: number | null;
+                        };
+                        original: {
+                            /** @description The video stream's bits per second */
+                            bitrate: number | null;
+                            duration_seconds: number | null;
+                            framerate: number | null;
+                            /** @description Upright */
+                            height: number | null;
+                            /** @description The original's type with its codecs, for canPlayType and MediaCapabilities (`video/mp4; codecs="hvc1.1.6.L93.B0, mp4a.40.2"`); null when its codecs have no such name (ProRes, PCM sound): play the copy */
+                            type: string | null;
+                            /** @description Upright */
+                            width: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `library_offline`: The drive holding this file is not connected. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "library_offline";
                             field?: string;
                             message: string;
                         };
@@ -17988,6 +18476,367 @@ export interface operations {
             };
         };
     };
+    getSTokenPlayback: {
+        parameters: {
+            query?: {
+                grant?: string;
+                inline?: "0" | "1" | "true" | "false";
+                node_id?: string;
+                size?: "512" | "1024";
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video and its copy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        copy: {
+                            /** @description 0 to 1 while making */
+                            progress: number | null;
+                            /** @description Bytes, once ready */
+                            size: number | null;
+                            /**
+                             * @description not_needed: every browser plays the original; waiting: a copy will be made (the queue); making: it is being made now; ready: GET /nodes/{id}/download?copy=playback plays it; failed: it could not be made from this file; off: the owner switched copies off and none was made; unavailable: this server has no ffmpeg to make one
+                             * @enum {string}
+                             */
+                            state: "not_needed" | "waiting" | "making" | "ready" | "failed" | "off" | "unavailable";
+                            /** @description While waiting: how many copies will be made before this one */
+                            waiting_before: number | null;
+                        };
+                        original: {
+                            /** @description The video stream's bits per second */
+                            bitrate: number | null;
+                            duration_seconds: number | null;
+                            framerate: number | null;
+                            /** @description Upright */
+                            height: number | null;
+                            /** @description The original's type with its codecs, for canPlayType and MediaCapabilities (`video/mp4; codecs="hvc1.1.6.L93.B0, mp4a.40.2"`); null when its codecs have no such name (ProRes, PCM sound): play the copy */
+                            type: string | null;
+                            /** @description Upright */
+                            width: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_password_required`: This link is protected by a password. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_password_required";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `download_disabled`: The owner turned downloads off for this link. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "download_disabled";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_expired`: This link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `library_offline`: The drive holding this file is not connected. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "library_offline";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSTokenPlaybackCopy: {
+        parameters: {
+            query?: {
+                grant?: string;
+                inline?: "0" | "1" | "true" | "false";
+                node_id?: string;
+                size?: "512" | "1024";
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": unknown;
+                };
+            };
+            /** @description A range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": unknown;
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_password_required`: This link is protected by a password. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_password_required";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `download_disabled`: The owner turned downloads off for this link. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "download_disabled";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `playback_copy_not_ready`: This video has no playback copy (yet): see GET /nodes/{id}/playback. `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "playback_copy_not_ready" | "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_expired`: This link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_range`: The requested range is outside the file. */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_range";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `library_offline`: The drive holding this file is not connected. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "library_offline";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getSTokenThumbnail: {
         parameters: {
             query?: {
@@ -18341,6 +19190,8 @@ export interface operations {
                          * @enum {string}
                          */
                         link_reach: "home_network" | "internet";
+                        /** @description Videos some browsers cannot play (an iPhone's HEVC) get a copy they can, made in the background. Off: no new copies; those made are kept */
+                        make_playback_copies: boolean;
                         require_device_approval: boolean;
                         server_name: string;
                         trash_retention_days: number;
@@ -18425,6 +19276,7 @@ export interface operations {
                 "application/json": {
                     allow_self_registration?: boolean;
                     default_quota_bytes?: number | null;
+                    make_playback_copies?: boolean;
                     require_device_approval?: boolean;
                     server_name?: string;
                     trash_retention_days?: number;
@@ -18446,6 +19298,8 @@ export interface operations {
                          * @enum {string}
                          */
                         link_reach: "home_network" | "internet";
+                        /** @description Videos some browsers cannot play (an iPhone's HEVC) get a copy they can, made in the background. Off: no new copies; those made are kept */
+                        make_playback_copies: boolean;
                         require_device_approval: boolean;
                         server_name: string;
                         trash_retention_days: number;

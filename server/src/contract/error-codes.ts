@@ -86,6 +86,7 @@ export const ERROR_CATALOGUE = {
   // Resources and state
   not_found: { status: 404, message: 'Nothing was found here.' },
   no_thumbnail: { status: 404, message: 'There is no thumbnail for this item (yet).' },
+  playback_copy_not_ready: { status: 404, message: 'This video has no playback copy (yet): see GET /nodes/{id}/playback.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
   already_set_up: { status: 409, message: 'The server is already set up.' },
   username_taken: { status: 409, message: 'That username is taken.' },
@@ -125,6 +126,10 @@ export const ERROR_CATALOGUE = {
   uploads_in_progress: { status: 409, message: 'Uploads to this library are still in progress.' },
   cannot_eject_internal: { status: 409, message: 'The library inside the data folder cannot be ejected.' },
   cannot_remove_internal: { status: 409, message: 'The library inside the data folder cannot be removed.' },
+  playback_copies_on: {
+    status: 409,
+    message: 'Switch off making playback copies before removing them: they would only be made again.',
+  },
   library_not_empty: {
     status: 409,
     message: 'Files (or old versions, or items in the trash) are stored on this library; delete them for good before removing it.',

@@ -1,4 +1,5 @@
 import type { BackupHealth, BackupRun } from './backup-responses.ts';
+import type { CopyState, PlaybackQueue } from './playback-responses.ts';
 import type { SettingsView, StorageState } from './server-responses.ts';
 
 /**
@@ -16,6 +17,8 @@ export interface EventPayloads {
   'node.deleted': { node: unknown; permanent: boolean; access_lost?: true };
   'node.restored': { node: unknown };
   'node.thumbnail_ready': { node: unknown };
+  /** A video's playback copy is ready (or could not be made): a viewer waiting for it asks GET /nodes/{id}/playback again. */
+  'node.playback_changed': { node_id: string; copy: CopyState };
   'upload.progress': { upload_id: string; offset: number; length: number | null };
   'quota.updated': { user_id: string; used: number; limit: number | null };
   'device.pending': {
@@ -51,6 +54,8 @@ export interface EventPayloads {
   'backup.progress': { run: BackupRun };
   /** Whether backups are overdue changed (owners only): the console's header and the tray warn or stop warning. */
   'backup.health': { health: BackupHealth };
+  /** The playback copies' queue moved on (owners only): a copy began or ended, or every few seconds while one is made. */
+  'playback.queue': { queue: PlaybackQueue };
 }
 
 export type SessionRevokeReason =

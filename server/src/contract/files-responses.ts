@@ -134,7 +134,9 @@ export type TrashPage = z.output<typeof TrashPage>;
 export const NodeAccessTokenResponse = z.object({
   access_token: z
     .string()
-    .describe("For ?access_token= on this node's download, thumbnail and preview only; refused anywhere else and as a bearer header"),
+    .describe(
+      "For ?access_token= on this node's download, thumbnail, preview and playback copy only; refused anywhere else and as a bearer header",
+    ),
   expires_at: z.number().int().describe('Milliseconds since the epoch; a few minutes from now'),
 });
 export type NodeAccessTokenResponse = z.output<typeof NodeAccessTokenResponse>;

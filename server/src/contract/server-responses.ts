@@ -57,6 +57,11 @@ export const ServerSettings = z.object({
   require_device_approval: z.boolean(),
   trash_retention_days: z.number().int(),
   default_quota_bytes: z.number().int().nullable(),
+  make_playback_copies: z
+    .boolean()
+    .describe(
+      "Videos some browsers cannot play (an iPhone's HEVC) get a copy they can, made in the background. Off: no new copies; those made are kept",
+    ),
 });
 export type ServerSettings = z.output<typeof ServerSettings>;
 

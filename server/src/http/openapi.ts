@@ -55,7 +55,7 @@ function build(routes: readonly AnyRoute[]): Json {
           in: 'query',
           name: 'access_token',
           description:
-            "On GET /ws: the session's access token. On a node's download, thumbnail and preview: a token from POST /nodes/{id}/access-token for that node; the session's token is refused there",
+            "On GET /ws: the session's access token. On a node's download, thumbnail, preview and playback copy: a token from POST /nodes/{id}/access-token for that node; the session's token is refused there",
         },
       },
     },

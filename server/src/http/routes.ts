@@ -11,6 +11,7 @@ import { eventRoutes } from './routes/events.ts';
 import { libraryRoutes } from './routes/libraries.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { nodeRoutes } from './routes/nodes.ts';
+import { playbackRoutes } from './routes/playback.ts';
 import { publicLinkRoutes } from './routes/public-links.ts';
 import { openApiRoute, serverRoutes } from './routes/server.ts';
 import { sharingRoutes } from './routes/sharing.ts';
@@ -31,6 +32,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...mediaRoutes,
   ...downloadRoutes,
   ...albumRoutes,
+  ...playbackRoutes,
   ...sharingRoutes,
   ...publicLinkRoutes,
   ...libraryRoutes,

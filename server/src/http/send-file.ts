@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type Koa from 'koa';
 import type { FileContent } from '../services/files/files.ts';
 import { AppError } from '../app-error.ts';
@@ -10,16 +11,42 @@ import { servedAs, USER_CONTENT_CSP } from './served-type.ts';
  * (served-type.ts).
  */
 export function sendFile(ctx: Koa.Context, file: FileContent, options: { inline: boolean }): void {
+  sendContent(
+    ctx,
+    {
+      etag: file.etag,
+      lastModified: file.lastModified,
+      size: file.version.size,
+      mime: file.version.mime_type ?? file.node.mime_type ?? 'application/octet-stream',
+      filename: file.node.name,
+      open: file.open,
+    },
+    options,
+  );
+}
+
+/** Bytes to send whole or by range: a file's content, or what is made from it (a video's playback copy). */
+export interface SendableContent {
+  /** Strong validator. */
+  etag: string;
+  lastModified: number;
+  size: number;
+  /** What the bytes are; what the browser is told follows served-type.ts. */
+  mime: string;
+  filename: string;
+  open(range?: { start: number; end: number }): Readable;
+}
+
+export function sendContent(ctx: Koa.Context, file: SendableContent, options: { inline: boolean }): void {
   ctx.state.responded = true;
-  const size = file.version.size;
-  const mime = file.version.mime_type ?? file.node.mime_type ?? 'application/octet-stream';
-  const served = servedAs(mime, options.inline);
+  const size = file.size;
+  const served = servedAs(file.mime, options.inline);
   ctx.set({
     ETag: file.etag,
     'Last-Modified': new Date(file.lastModified).toUTCString(),
     'Accept-Ranges': 'bytes',
     'Cache-Control': 'private, no-cache',
-    'Content-Disposition': contentDisposition(served.disposition, file.node.name),
+    'Content-Disposition': contentDisposition(served.disposition, file.filename),
     'Content-Security-Policy': USER_CONTENT_CSP,
   });
   ctx.type = served.type;

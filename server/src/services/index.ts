@@ -21,6 +21,9 @@ import type { ContentStores } from '../store/content-stores.ts';
 import { PublicShareService } from './sharing/public-shares.ts';
 import { SharingService } from './sharing/sharing.ts';
 import { MediaService } from './files/media.ts';
+import { PlaybackService } from './files/playback.ts';
+import { PlaybackQueue } from './files/playback-queue.ts';
+import { findExecutable } from '../platform/run.ts';
 import { LibraryService } from './storage/libraries.ts';
 import { DriveService } from './storage/drives.ts';
 import { DriveMounts } from './storage/drive-mounts.ts';
@@ -92,6 +95,8 @@ export interface Services {
   sharing: SharingService;
   publicShares: PublicShareService;
   media: MediaService;
+  /** Playback copies of videos some browsers cannot play, made in the background after thumbnails. */
+  playback: PlaybackService;
   libraries: LibraryService;
   drives: DriveService;
   network: NetworkService;
@@ -160,6 +165,18 @@ export function createServices(
   const restore = new RestoreService(deps, setupGate, restart);
   const familyFirst = new FamilyFirst();
   const backup = new BackupService(deps, content, serverId, familyFirst);
+  const media = new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency, storage);
+  const copiesOn = () => settings.current().make_playback_copies;
+  const playbackQueue = new PlaybackQueue(
+    deps,
+    access,
+    content,
+    mediaTools,
+    { idle: () => media.idle(), busy: () => media.busy() },
+    storage,
+    copiesOn,
+    { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: mediaTools.prlimit },
+  );
   const snapshotDbs = new SnapshotDbCache(deps.config.dataDir, deps.config.sqliteEngine);
   const snapshotFiles = new SnapshotFilesService(
     deps,
@@ -192,7 +209,8 @@ export function createServices(
     owner,
     ownerRecovery: new OwnerRecoveryService(deps, owner, sessions),
     setupGate,
-    media: new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency, storage),
+    media,
+    playback: new PlaybackService(deps, access, playbackQueue, mediaTools.ffmpeg !== null, copiesOn),
     uploads: new UploadService(deps, access, files, content, storage, albumUploads),
     idempotency: new IdempotencyService(deps),
     status: new StatusService(deps, settings, serverId, setupGate, storage, () => restore.restoring),

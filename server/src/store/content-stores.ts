@@ -5,6 +5,7 @@ import { BlobStore } from './blobs.ts';
 import { HOLDING_FOLDER } from './holding.ts';
 import { hasMarker, LIBRARY_MARKER, readMarker } from './library-marker.ts';
 import type { LibrariesRepo, LibraryRow } from './libraries.repo.ts';
+import { PLAYBACK_FOLDER } from './playback-files.ts';
 
 export const INTERNAL_LIBRARY_ID = 'internal';
 
@@ -129,14 +130,15 @@ function holdsFile(dir: string): boolean {
 }
 
 /**
- * Takes a library's own things out of its folder (the marker, and blobs/ and tmp/, which hold
- * no referenced content by then) so the folder is what it was before; the folder itself stays.
+ * Takes a library's own things out of its folder (the marker, blobs/ and tmp/, which hold no
+ * referenced content by then, and the playback copies made from it) so the folder is what it
+ * was before; the folder itself stays.
  * The holding folder goes only once it is empty: its days are emptied by their own rule
  * (holding.ts), and what is not a day's folder is not the server's.
  */
 export function clearLibraryFolder(folder: string): void {
   fs.rmSync(path.join(folder, LIBRARY_MARKER), { force: true });
-  for (const name of OWNED_FOLDERS) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+  for (const name of [...OWNED_FOLDERS, PLAYBACK_FOLDER]) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
   try {
     fs.rmdirSync(path.join(folder, HOLDING_FOLDER));
   } catch (error) {

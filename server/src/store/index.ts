@@ -19,6 +19,7 @@ import { BackupRepo } from './backup.repo.ts';
 import { ContentIndexRepo } from './content-index.repo.ts';
 import { AlbumsRepo } from './albums.repo.ts';
 import { DownloadsRepo } from './downloads.repo.ts';
+import { PlaybackRepo } from './playback.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -46,6 +47,7 @@ export interface Store {
   contentIndex: ContentIndexRepo;
   albums: AlbumsRepo;
   downloads: DownloadsRepo;
+  playback: PlaybackRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -76,6 +78,7 @@ export function createStore(db: Db): Store {
     contentIndex: new ContentIndexRepo(db),
     albums: new AlbumsRepo(db),
     downloads: new DownloadsRepo(db),
+    playback: new PlaybackRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

@@ -16,6 +16,8 @@ export type MediaFixture =
   | 'rotated.mp4'
   | 'rotated.mov'
   | 'iphone-hevc.mov'
+  | 'iphone-hevc-sound.mov'
+  | 'long-hevc.mov'
   | 'ancient.mp4'
   | 'quadrants-640x480.heic'
   | 'quadrants-1600x1200.heic'

@@ -58,6 +58,7 @@ export function AlbumViewer({
       placeholder: (item) => (item.has_thumbnail ? peekThumbnail(thumbnailPath(item)) : null),
       media: (item) => media.url(item),
       mediaLoading: (item) => media.loading(item),
+      video: (item) => media.video(item),
     }),
     [media],
   );

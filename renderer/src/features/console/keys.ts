@@ -10,6 +10,8 @@ export const consoleKeys = {
   invites: ['console', 'invites'] as const,
   libraries: ['console', 'libraries'] as const,
   drives: ['console', 'drives'] as const,
+  /** The playback copies' queue (Storage); playback.queue events carry it whole. */
+  playback: ['console', 'playback-copies'] as const,
   // Not under `drives`: refreshing the list must not read a drive's contents again (a look may mount it).
   drive: (id: string) => ['console', 'drive-contents', id] as const,
   status: ['console', 'status'] as const,

@@ -35,6 +35,9 @@ export function useConsoleEvents(): void {
           case 'quota.updated':
             refresh(consoleKeys.users);
             break;
+          case 'playback.queue':
+            queryClient.setQueryData(consoleKeys.playback, (message.payload as { queue: unknown }).queue);
+            break;
           case 'backup.health':
           case 'backup.progress':
             // The counts move; at the end a snapshot came and retention may have taken some (their lists share the key's prefix).

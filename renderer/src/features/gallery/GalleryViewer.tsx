@@ -107,6 +107,7 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
       placeholder: (item) => (item.has_thumbnail ? peekThumbnail(thumbnailPath(item)) : null),
       media: (item) => media.url(item),
       mediaLoading: (item) => media.loading(item),
+      video: (item) => media.video(item),
     }),
     [media],
   );

@@ -1,7 +1,7 @@
 import { Suspense, useMemo } from 'react';
 import { Spinner } from '../../ui/Notice.tsx';
 import { saveFrom } from '../../ui/saveFrom.ts';
-import { LazyViewer, type ViewerSource } from '../viewer/index.ts';
+import { isVideo, LazyViewer, useVideoPlayback, type PlaybackSource, type ViewerSource } from '../viewer/index.ts';
 import type { SharedNode } from './api.ts';
 
 /** Where a link's page finds a node's pictures and bytes: plain URLs, null where the link does not allow it. */
@@ -11,7 +11,12 @@ export interface LinkSources {
   /** The file itself, opened in the page: a video played, a photo zoomed past its preview. */
   media: (node: SharedNode) => string | null;
   download: (node: SharedNode) => string | null;
+  /** A video's playback copy and how it stands, where the link lets its files be played (null otherwise). */
+  playback: PlaybackSource | null;
 }
+
+/** No questions asked: a link whose files may not be played. */
+const NOWHERE: PlaybackSource = { scope: 'none', facts: () => Promise.reject(new Error('not asked')), copyUrl: () => null };
 
 /**
  * The app's viewer over a link's files, as a visitor may see them: no actions of an account, and
@@ -31,9 +36,16 @@ export function LinkViewer({
   onIndex: (index: number) => void;
   onClose: () => void;
 }) {
+  const near = sources.playback ? items.slice(Math.max(0, index - 2), index + 3).filter(isVideo) : [];
+  const video = useVideoPlayback(near, sources.playback ?? NOWHERE);
   const source = useMemo<ViewerSource<SharedNode>>(
-    () => ({ preview: sources.preview, placeholder: sources.thumbnail, media: sources.media }),
-    [sources],
+    () => ({
+      preview: sources.preview,
+      placeholder: sources.thumbnail,
+      media: sources.media,
+      ...(sources.playback && { video }),
+    }),
+    [sources, video],
   );
   const download = (node: SharedNode) => {
     const url = sources.download(node);

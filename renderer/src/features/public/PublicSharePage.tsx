@@ -3,7 +3,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/error-messages.ts';
 import { Spinner } from '../../ui/Notice.tsx';
-import { downloadUrl, fetchShare, mediaKind, thumbnailUrl, type SharedNode } from './api.ts';
+import { downloadUrl, fetchPlayback, fetchShare, mediaKind, playbackCopyUrl, thumbnailUrl, type SharedNode } from './api.ts';
 import { dropGrant, keepGrant, keptGrant } from './grants.ts';
 import { LinkProblem, problemOf } from './LinkProblem.tsx';
 import type { LinkSources } from './LinkViewer.tsx';
@@ -42,6 +42,14 @@ function SharedLink({ token }: { token: string }) {
       // The viewer plays a video from it, and loads a photo's original once zoomed past its preview.
       media: (node: SharedNode) => (allowed && mediaKind(node) !== 'other' ? downloadUrl(token, grant, node, true) : null),
       download: (node: SharedNode) => (allowed && node.type === 'file' ? downloadUrl(token, grant, node) : null),
+      // A video of the link plays where its file may be downloaded: the copy follows the same rule.
+      playback: allowed
+        ? {
+            scope: `link:${token}:${grant ?? ''}`,
+            facts: (id: string) => fetchPlayback(token, grant, id),
+            copyUrl: (id: string) => playbackCopyUrl(token, grant, id),
+          }
+        : null,
     };
   }, [info.data?.allow_download, token, grant]);
 

@@ -38,7 +38,25 @@ export function fetchChildren(
   );
 }
 
-function linkUrl(token: string, route: 'thumbnail' | 'download', params: Record<string, string | null | undefined>): string {
+export type SharedPlayback = Answer<'/s/{token}/playback', 'get'>;
+
+/** How to play a video of the link (the original, or its playback copy), as the app asks it. */
+export function fetchPlayback(token: string, grant: string | null, nodeId: string): Promise<SharedPlayback> {
+  return data(
+    publicApi.GET('/s/{token}/playback', { params: { path: { token }, query: { node_id: nodeId } }, headers: headersFor(grant) }),
+  );
+}
+
+/** A video's playback copy, for a browser that cannot play the original. */
+export function playbackCopyUrl(token: string, grant: string | null, nodeId: string): string {
+  return linkUrl(token, 'playback-copy', { node_id: nodeId, grant });
+}
+
+function linkUrl(
+  token: string,
+  route: 'thumbnail' | 'download' | 'playback-copy',
+  params: Record<string, string | null | undefined>,
+): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) if (value) query.set(key, value);
   const search = query.toString();

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Icon } from '../../ui/Icon.tsx';
 import { Spinner } from '../../ui/Notice.tsx';
-import type { ViewerItem } from './types.ts';
+import type { VideoPlayback, ViewerItem } from './types.ts';
 
 /**
  * Whether to try playing at all. canPlayType answers '' for a type the browser knows it cannot
@@ -20,6 +20,8 @@ export interface VideoSlideProps {
   src: string | null;
   /** The URL is still being made: the slide waits on its poster. */
   loading?: boolean;
+  /** The original or its playback copy (source.video); null: the original, as it is. */
+  playback?: VideoPlayback | null;
   /**
    * A fresh URL when the one in use stopped working because its token expired (a long video
    * asks for ranges as it plays and seeks); null when that is not why it failed.
@@ -32,16 +34,34 @@ export interface VideoSlideProps {
   onDownload: (() => void) | null;
 }
 
+type Mode = 'original' | 'copy';
+
 /**
- * A video slide. A video the browser cannot play (an iPhone's HEVC .mov in most browsers) shows
- * its poster and says so, with a download button: never a black box. That is caught three ways:
- * canPlayType, the error event, and metadata without a picture (a browser that can read the file
- * but not decode its video would play the sound over black).
+ * A video slide. The original plays where the browser can play it; elsewhere its playback copy
+ * (H.264, made by the server), and until that is made the slide says so in plain words and
+ * starts the video by itself once it is ready. A video nothing here can play (no copy coming)
+ * shows its poster and says so, with a download button: never a black box. The original is
+ * caught failing three ways: canPlayType, the error event, and metadata without a picture (a
+ * browser that reads the file but cannot decode its video would play the sound over black);
+ * then the copy takes over, if there is one.
  */
-export function VideoSlide({ item, src, loading = false, renew, poster, active, width, height, onDownload }: VideoSlideProps) {
+export function VideoSlide({
+  item,
+  src,
+  loading = false,
+  playback = null,
+  renew,
+  poster,
+  active,
+  width,
+  height,
+  onDownload,
+}: VideoSlideProps) {
   const video = useRef<HTMLVideoElement>(null);
-  const [unplayable, setUnplayable] = useState(() => !worthTrying(item.mime_type));
-  const [currentSrc, setCurrentSrc] = useState(src);
+  const [originalFailed, setOriginalFailed] = useState(() => !worthTrying(item.mime_type));
+  const [copyFailed, setCopyFailed] = useState(false);
+  /** The URL in use, and for which of the two: taken once, so renewing links never restarts a video under way. */
+  const [shown, setShown] = useState<{ mode: Mode; url: string } | null>(null);
   /** False from a renewal until the renewed URL has loaded: one that fails at once is not renewed again. */
   const settled = useRef(true);
   const resumeAt = useRef<{ time: number; play: boolean } | null>(null);
@@ -50,13 +70,18 @@ export function VideoSlide({ item, src, loading = false, renew, poster, active, 
     if (!active) video.current?.pause();
   }, [active]);
 
-  // A URL made after the slide appeared is taken once; the viewer renewing its links later
-  // never swaps the URL of a video under way (that would start it again).
-  if (currentSrc === null && src !== null) setCurrentSrc(src);
+  const copy = playback?.copy ?? null;
+  const mode: Mode = playback?.preferCopy || (originalFailed && copy !== null) ? 'copy' : 'original';
+  const wanted = mode === 'copy' ? (copy?.state === 'ready' ? copy.url : null) : src;
+  if (wanted !== null && shown?.mode !== mode) setShown({ mode, url: wanted });
+  const current = shown?.mode === mode ? shown.url : null;
 
   const size = fit(item, width, height);
+  const cannotPlay = mode === 'original' ? originalFailed : copyFailed;
 
-  if (!unplayable && currentSrc === null && loading) {
+  // Until the server says what the video is, nothing is loaded: the original may be the wrong one to ask for.
+  const waiting = playback?.deciding || (current === null && (loading || (mode === 'copy' && copy?.state === 'ready')));
+  if (!cannotPlay && waiting) {
     return (
       <div className="video-fallback" style={{ width, height }}>
         {poster ? <img src={poster} alt="" className="video-fallback-poster" draggable={false} /> : null}
@@ -65,36 +90,51 @@ export function VideoSlide({ item, src, loading = false, renew, poster, active, 
     );
   }
 
-  if (unplayable || currentSrc === null) {
+  if (!cannotPlay && mode === 'copy' && copy?.state === 'preparing') {
     return (
-      <div className="video-fallback" style={{ width, height }}>
-        {poster ? <img src={poster} alt="" className="video-fallback-poster" draggable={false} /> : null}
-        <div className="video-fallback-card" role="status">
-          <Icon name="video" />
-          <p className="video-fallback-title">{currentSrc === null ? 'This video is not available here' : "This video can't play here"}</p>
-          <p>
-            {currentSrc === null
-              ? onDownload
-                ? 'It could not be loaded just now. Close it and open it again in a moment.'
-                : 'Playing it needs a download, which is switched off.'
-              : 'It was recorded in a format this browser does not play (iPhone videos often are). Download it to watch it on this device.'}
-          </p>
-          {onDownload && (
-            <button type="button" className="btn btn-primary" onClick={onDownload}>
-              <Icon name="download" />
-              Download video
-            </button>
-          )}
-        </div>
-      </div>
+      <Card
+        name={item.name}
+        icon="clock"
+        poster={poster}
+        width={width}
+        height={height}
+        onDownload={onDownload}
+        title="This video is being prepared for this browser"
+      >
+        {copy.progress !== null && copy.progress > 0
+          ? `It is ${Math.min(99, Math.round(copy.progress * 100))}% ready and will start here by itself.`
+          : 'It will be ready in a few minutes and will start here by itself.'}{' '}
+        {onDownload ? 'You can also download it now.' : ''}
+      </Card>
     );
   }
 
+  if (cannotPlay || current === null) {
+    return (
+      <Card
+        name={item.name}
+        poster={poster}
+        width={width}
+        height={height}
+        onDownload={onDownload}
+        title={current === null && !cannotPlay ? 'This video is not available here' : "This video can't play here"}
+      >
+        {current === null && !cannotPlay
+          ? onDownload
+            ? 'It could not be loaded just now. Close it and open it again in a moment.'
+            : 'Playing it needs a download, which is switched off.'
+          : 'It was recorded in a format this browser does not play (iPhone videos often are). Download it to watch it on this device.'}
+      </Card>
+    );
+  }
+
+  const fail = () => (mode === 'original' ? setOriginalFailed(true) : setCopyFailed(true));
   return (
     <video
+      key={mode}
       ref={video}
       className="viewer-video"
-      src={currentSrc}
+      src={current}
       poster={poster ?? undefined}
       controls
       playsInline
@@ -102,10 +142,11 @@ export function VideoSlide({ item, src, loading = false, renew, poster, active, 
       width={size.width}
       height={size.height}
       aria-label={item.name}
+      data-playing={mode}
       onLoadedMetadata={(event) => {
         settled.current = true;
         const element = event.currentTarget;
-        if (element.videoWidth === 0 && element.videoHeight === 0) setUnplayable(true);
+        if (element.videoWidth === 0 && element.videoHeight === 0) return fail();
         const resume = resumeAt.current;
         if (resume) {
           resumeAt.current = null;
@@ -123,11 +164,11 @@ export function VideoSlide({ item, src, loading = false, renew, poster, active, 
           if (fresh) {
             settled.current = false;
             resumeAt.current = at;
-            setCurrentSrc(fresh);
+            setShown({ mode, url: fresh });
             return;
           }
         }
-        setUnplayable(true);
+        fail();
       }}
       // The controls' seek bar is dragged sideways: that is not a swipe to the next photo.
       onPointerDown={(event) => {
@@ -137,6 +178,45 @@ export function VideoSlide({ item, src, loading = false, renew, poster, active, 
         if (event.key === 'ArrowLeft' || event.key === 'ArrowRight' || event.key === ' ') event.stopPropagation();
       }}
     />
+  );
+}
+
+/** The poster with a few words over it instead of a video, and the download button; named by the video. */
+function Card({
+  name,
+  icon = 'video',
+  poster,
+  width,
+  height,
+  title,
+  children,
+  onDownload,
+}: {
+  name: string;
+  /** A clock while the copy is made: a play sign would promise what cannot happen yet. */
+  icon?: 'video' | 'clock';
+  poster: string | null;
+  width: number;
+  height: number;
+  title: string;
+  children: ReactNode;
+  onDownload: (() => void) | null;
+}) {
+  return (
+    <div className="video-fallback" style={{ width, height }} role="group" aria-label={name}>
+      {poster ? <img src={poster} alt="" className="video-fallback-poster" draggable={false} /> : null}
+      <div className="video-fallback-card" role="status">
+        <Icon name={icon} />
+        <p className="video-fallback-title">{title}</p>
+        <p>{children}</p>
+        {onDownload && (
+          <button type="button" className="btn btn-primary" onClick={onDownload}>
+            <Icon name="download" />
+            Download video
+          </button>
+        )}
+      </div>
+    </div>
   );
 }
 

@@ -82,6 +82,7 @@ export function Viewer<T extends ViewerItem>({
           item={item}
           src={source.media(item)}
           loading={source.mediaLoading?.(item) ?? false}
+          playback={source.video?.(item) ?? null}
           renew={renewMedia ? (failedUrl) => renewMedia(item, failedUrl) : undefined}
           poster={slide.poster}
           active={offset === 0}

@@ -4,4 +4,14 @@ import { lazy } from 'react';
 export const LazyViewer = lazy(() => import('./Viewer.tsx').then((module) => ({ default: module.Viewer })));
 export type { ViewerProps } from './Viewer.tsx';
 export { describeTaken, formatLength, formatLocalFull, formatTakenFull, storyTitle, takenTime } from './dates.ts';
-export { browserCanShow, isVideo, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from './types.ts';
+export { browserPlays, chooseVideo, devicePlays, type PlaybackFacts } from './playback.ts';
+export { useVideoPlayback, type PlaybackSource } from './useVideoPlayback.ts';
+export {
+  browserCanShow,
+  isVideo,
+  type DetailLine,
+  type VideoPlayback,
+  type ViewerAction,
+  type ViewerItem,
+  type ViewerSource,
+} from './types.ts';

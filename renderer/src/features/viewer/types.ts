@@ -43,6 +43,27 @@ export interface ViewerSource<T extends ViewerItem = ViewerItem> {
   media(item: T): string | null;
   /** Whether the media URL of the item is still being made: a video waits on its poster instead of saying it cannot play. */
   mediaLoading?(item: T): boolean;
+  /** For a video: whether to play its playback copy, and how that copy stands. Absent: the original, as it is. */
+  video?(item: T): VideoPlayback | null;
+}
+
+/** A video's playback copy, for browsers that cannot play the original (an iPhone's HEVC in Chromium and Firefox). */
+export interface VideoCopy {
+  /** `preparing`: waiting in the queue, or being made now. */
+  state: 'ready' | 'preparing';
+  /** The copy's URL once ready (null while its link is being made). */
+  url: string | null;
+  /** 0 to 1 while being made. */
+  progress: number | null;
+}
+
+export interface VideoPlayback {
+  /** The server has not said yet what the video is: the slide waits on its poster. */
+  deciding: boolean;
+  /** This browser says it cannot play the original: the copy is played (or awaited). */
+  preferCopy: boolean;
+  /** Null when the video has none coming (every browser plays it, copies are off, or none could be made). */
+  copy: VideoCopy | null;
 }
 
 /** A button of the viewer's bar (share, trash…); the viewer adds Info, Download and Close itself. */

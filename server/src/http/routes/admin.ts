@@ -11,6 +11,7 @@ const SettingsPatchBody = z.object({
   require_device_approval: z.boolean().optional(),
   trash_retention_days: z.number().int().min(1).max(3650).optional(),
   default_quota_bytes: z.number().int().min(0).nullable().optional(),
+  make_playback_copies: z.boolean().optional(),
 });
 
 const UserPatchBody = z.object({

@@ -13,7 +13,7 @@ import { pageOf } from '../../contract/page.ts';
 import { IdParam, PageQuery } from '../common-inputs.ts';
 import { createOnce } from '../idempotent.ts';
 import { none, ok, reply, route, type AnyRoute } from '../route-def.ts';
-import { sendFile } from '../send-file.ts';
+import { sendContent, sendFile } from '../send-file.ts';
 
 const CreateFolderBody = z.object({
   name: z.string(),
@@ -54,6 +54,12 @@ const GalleryMonthsQuery = z.object({
 
 const DownloadQuery = z.object({
   inline: z.enum(['0', '1', 'true', 'false']).optional().describe('Show images, video, audio and PDF in place'),
+  copy: z
+    .literal('playback')
+    .optional()
+    .describe(
+      "A video's playback copy instead of the file (H.264 and AAC in MP4, at most 1080p), always inline: for browsers that cannot play the original (GET /nodes/{id}/playback says when it is ready)",
+    ),
   access_token: z
     .string()
     .optional()
@@ -214,7 +220,7 @@ export const nodeRoutes: readonly AnyRoute[] = [
     path: '/nodes/:id/download',
     tag: 'nodes',
     summary:
-      'Stream the content; one Range, If-Range, ETag. An attachment of type application/octet-stream, except with ?inline=1 for images (not SVG), video, audio and PDF, which keep their type under a sandbox CSP',
+      "Stream the content; one Range, If-Range, ETag. An attachment of type application/octet-stream, except with ?inline=1 for images (not SVG), video, audio and PDF, which keep their type under a sandbox CSP; with ?copy=playback a video's playback copy (video/mp4, inline)",
     auth: 'user',
     params: IdParam,
     query: DownloadQuery,
@@ -223,9 +229,12 @@ export const nodeRoutes: readonly AnyRoute[] = [
       206: { description: 'The requested range', contentType: 'application/octet-stream' },
       304: { description: 'Not modified' },
     },
-    errors: ['invalid_range', 'library_offline'],
-    handler: ({ services, actor, params, query, koa }) => {
-      sendFile(koa, services.files.download(actor, params.id), { inline: query.inline === '1' || query.inline === 'true' });
+    errors: ['invalid_range', 'library_offline', 'playback_copy_not_ready'],
+    handler: async ({ services, actor, params, query, koa }) => {
+      // The copy rides on this route rather than one of its own: a <video> needs its token in the
+      // URL, and the spec allows that on four routes only.
+      if (query.copy === 'playback') sendContent(koa, await services.playback.copy(actor, params.id), { inline: true });
+      else sendFile(koa, services.files.download(actor, params.id), { inline: query.inline === '1' || query.inline === 'true' });
     },
   }),
   route({
@@ -233,7 +242,7 @@ export const nodeRoutes: readonly AnyRoute[] = [
     path: '/nodes/:id/access-token',
     tag: 'nodes',
     summary:
-      "A token for this node's own URLs (?access_token= on its download, thumbnail and preview), for links a browser follows itself: read-only, this node only, valid 5 minutes; it dies with the session and with the caller's access. The session's own token is refused in those URLs",
+      "A token for this node's own URLs (?access_token= on its download (and its playback copy, download?copy=playback), thumbnail and preview), for links a browser follows itself: read-only, this node only, valid 5 minutes; it dies with the session and with the caller's access. The session's own token is refused in those URLs",
     auth: 'user',
     params: IdParam,
     allowWithTemporaryPassword: true,

@@ -1,10 +1,11 @@
 import type Koa from 'koa';
 import { z } from 'zod';
 import { pageOf } from '../../contract/page.ts';
+import { PlaybackInfo } from '../../contract/playback-responses.ts';
 import { PublicNode, PublicShare, UnlockResponse } from '../../contract/sharing-responses.ts';
 import { PageQuery } from '../common-inputs.ts';
 import { ok, route, type AnyRoute } from '../route-def.ts';
-import { sendFile } from '../send-file.ts';
+import { sendContent, sendFile } from '../send-file.ts';
 import { sendThumbnail } from '../send-thumbnail.ts';
 
 // No length limit here: a token of any form that opens nothing is an unknown link (404), which
@@ -85,6 +86,45 @@ export const publicLinkRoutes: readonly AnyRoute[] = [
     handler: ({ services, params, query, koa }) => {
       const file = services.publicShares.download({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
       sendFile(koa, file, { inline: query.inline === '1' || query.inline === 'true' });
+    },
+  }),
+  // A video the link shares plays where downloading is allowed, as its file does: the copy follows the file's rule.
+  route({
+    method: 'GET',
+    path: '/s/:token/playback',
+    tag: 'public',
+    summary: 'How to play a video the link shares (node_id: a video within it), as GET /nodes/{id}/playback says it',
+    auth: 'none',
+    params: TokenParam,
+    query: PublicNodeQuery,
+    responses: ok('The video and its copy', PlaybackInfo),
+    errors: ['share_password_required', 'share_expired', 'download_disabled', 'library_offline'],
+    handler: ({ services, params, query, koa }) =>
+      services.playback.infoOf(services.publicShares.download({ token: params.token, grant: grantOf(koa, query) }, query.node_id).node),
+  }),
+  route({
+    method: 'GET',
+    path: '/s/:token/playback-copy',
+    tag: 'public',
+    summary: "The playback copy of a video the link shares (node_id: a video within it): MP4, Range, as a link's download",
+    auth: 'none',
+    params: TokenParam,
+    query: PublicNodeQuery,
+    responses: {
+      200: { description: 'The copy', contentType: 'video/mp4' },
+      206: { description: 'A range', contentType: 'video/mp4' },
+    },
+    errors: [
+      'share_password_required',
+      'share_expired',
+      'download_disabled',
+      'playback_copy_not_ready',
+      'invalid_range',
+      'library_offline',
+    ],
+    handler: async ({ services, params, query, koa }) => {
+      const file = services.publicShares.download({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
+      sendContent(koa, await services.playback.copyOf(file.node), { inline: true });
     },
   }),
   route({

@@ -106,6 +106,11 @@ export class MediaService {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** Whether thumbnails are being made or wait to be (work on a drive that is away aside): background work goes after them. */
+  busy(): boolean {
+    return this.running > 0 || this.deps.store.media.pending() > this.deferred.size;
+  }
+
   thumbnail(actor: Actor, nodeId: string, size: ThumbnailSize): ThumbnailFile {
     return this.thumbnailOf(this.access.node(actor, nodeId, 'read'), size);
   }

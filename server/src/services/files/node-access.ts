@@ -36,7 +36,7 @@ export class NodeAccessService {
     this.key = deps.accessTokens.derivedKey('node-url-token');
   }
 
-  /** A token for `?access_token=` on this node's download, thumbnail and preview, for a caller who may read it. */
+  /** A token for `?access_token=` on this node's download, thumbnail, preview and playback copy, for a caller who may read it. */
   mint(actor: Actor, nodeId: string): NodeAccessTokenResponse {
     const node = this.access.node(actor, nodeId, 'read');
     const expiresAt = this.deps.now() + this.deps.config.nodeTokenTtlMs;

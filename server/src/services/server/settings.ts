@@ -9,6 +9,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   require_device_approval: false,
   trash_retention_days: 30,
   default_quota_bytes: null,
+  make_playback_copies: true,
 };
 
 export type SettingsPatch = Partial<ServerSettings>;

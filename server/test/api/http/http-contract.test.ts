@@ -240,7 +240,7 @@ describe('?access_token', () => {
     assertError(await t.client.get(`/admin/users?access_token=${encodeURIComponent(owner.access)}`), 401, 'unauthorized');
   });
 
-  test('QUERY_TOKEN_ROUTES is exactly the four routes the spec names', () => {
+  test("QUERY_TOKEN_ROUTES is exactly the four routes the spec names, and a video's playback copy (issue 23: a <video> src like the download's)", () => {
     assert.deepEqual(
       [...QUERY_TOKEN_ROUTES].sort(),
       ['GET /nodes/:id/download', 'GET /nodes/:id/preview', 'GET /nodes/:id/thumbnail', 'GET /ws'].sort(),

@@ -470,6 +470,7 @@ describe('bounded queue per connection', () => {
       require_device_approval: false,
       trash_retention_days: 30,
       default_quota_bytes: null,
+      make_playback_copies: true,
       link_reach: 'home_network',
     });
     const seqOf = (text: string) => Number(/^\{"type":"server\.settings_changed".*?"server_name":"(\d+):/.exec(text)?.[1]);

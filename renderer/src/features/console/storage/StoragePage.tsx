@@ -7,6 +7,7 @@ import { DriveCard } from './DriveCard.tsx';
 import { EraseDialog } from './EraseDialog.tsx';
 import { LibraryCard } from './LibraryCard.tsx';
 import { MountDialog, PoolDialog } from './MountDialogs.tsx';
+import { PlaybackCopies } from './PlaybackCopies.tsx';
 import { useDrives, useLibraries, type Drive } from './queries.ts';
 
 type Open = null | { kind: 'erase' | 'mount'; drive: Drive } | { kind: 'pool'; drives: Drive[] };
@@ -33,6 +34,8 @@ export function StoragePage() {
           ))}
         </ul>
       </section>
+
+      <PlaybackCopies />
 
       <section className="console-section" aria-labelledby="drives-title">
         <h2 id="drives-title">Drives in this PC</h2>

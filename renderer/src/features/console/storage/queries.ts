@@ -13,6 +13,12 @@ export type FormatResult = Answer<'/admin/drives/{id}/format', 'post'>;
 export type DriveDetail = Answer<'/admin/drives/{id}', 'get'>;
 export type DriveContents = NonNullable<DriveDetail['contents']>;
 
+export type PlaybackQueue = Answer<'/admin/playback-copies', 'get'>;
+
+export function usePlaybackQueue() {
+  return useQuery({ queryKey: consoleKeys.playback, queryFn: () => data(api.GET('/admin/playback-copies')) });
+}
+
 export function useLibraries() {
   return useQuery({ queryKey: consoleKeys.libraries, queryFn: async () => (await data(api.GET('/libraries'))).items });
 }

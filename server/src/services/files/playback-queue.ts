@@ -1,0 +1,585 @@
+import type { PlaybackQueue as QueueView, QueuePause } from '../../contract/playback-responses.ts';
+import type { MediaTools } from '../../media/processor.ts';
+import { judge } from '../../media/playback-rules.ts';
+import { copyArguments, runTranscode, TranscodeError, type PriorityTools, type TranscodeHandle } from '../../media/transcode.ts';
+import { probeVideo, type VideoProbe } from '../../media/video-probe.ts';
+import type { ContentStores } from '../../store/content-stores.ts';
+import { freeBytes } from '../../store/disk-space.ts';
+import { PlaybackFiles } from '../../store/playback-files.ts';
+import type { PlaybackRow } from '../../store/playback.repo.ts';
+import type { ServiceDeps } from '../common/context.ts';
+import type { StorageHealth } from '../storage/storage-health.ts';
+import type { AccessService } from './access.ts';
+import { JobBackoff } from './media-backoff.ts';
+
+/** Address space ffmpeg may take while making a copy: room for x264's threads on a many-core PC, not for a runaway decoder. */
+const TRANSCODE_MEMORY_BYTES = 8 * 1024 ** 3;
+const PROBE_MEMORY_BYTES = 2 * 1024 ** 3;
+/** ffmpeg that writes nothing for this long (paused time aside) is stopped: the file makes it spin. */
+const STALL_MS = 5 * 60_000;
+/** How often free space is looked at while a copy is made (while the queue waits for room: as often as a full disk is, storageRecheckMs). */
+const SPACE_CHECK_MS = 5_000;
+/** The owners hear how a copy goes at most this often. */
+const PROGRESS_EVENT_MS = 2_000;
+/** Rows no current content needs are looked for this long after the last delete or new version, and every so often (merged duplicates publish nothing). */
+const SWEEP_DELAY_MS = 2_000;
+const SWEEP_EVERY_MS = 10 * 60_000;
+const BATCH = 200;
+
+/** What the queue needs of the thumbnail queue: to go after it. */
+export interface ThumbnailQueue {
+  idle(): Promise<void>;
+  busy(): boolean;
+}
+
+interface Making {
+  key: string;
+  libraryId: string;
+  blob: string;
+  startedAt: number;
+  durationSeconds: number | null;
+  progress: number;
+  handle: TranscodeHandle | null;
+  /** Why it was stopped from outside (switched off, its content went, the disk filled): not a failure of the file. */
+  stoppedFor: string | null;
+}
+
+const keyOf = (row: Pick<PlaybackRow, 'library_id' | 'blob'>) => `${row.library_id}/${row.blob}`;
+
+/**
+ * The queue of playback copies: one video looked at or copied at a time, in the background.
+ * Looking (a probe of the file's headers) is quick and goes first, so a new video's state is
+ * known at once. Making a copy waits until the thumbnail queue is empty, runs ffmpeg at the
+ * lowest priority (transcode.ts), and is paused outright (SIGSTOP) whenever photos arrive, so it
+ * never holds up an upload's thumbnails. It waits while copies are switched off, while the disk
+ * of the videos has too little room, and while their drive is away.
+ *
+ * The queue is the database's (playback_copies): a restart, or a kill -9, resumes it. A copy is
+ * written to a temp name and renamed into place once whole, so a cut-short copy is never served
+ * (the start-up check takes away what a crash left). Copies are keyed by content file, and go
+ * when no file's current content is theirs any more (deleted for good, a new version).
+ */
+export class PlaybackQueue {
+  private readonly backoff: JobBackoff;
+  private readonly priority: PriorityTools;
+  /** Probes under way, by content: asked twice (a viewer and the queue), probed once. */
+  private readonly probing = new Map<string, Promise<void>>();
+  /** Tone-mapping an HDR video failed once: its next try makes a plain copy. */
+  private readonly withoutTonemap = new Set<string>();
+  private making: Making | null = null;
+  private pause: QueuePause | null = null;
+  private wakeUp: (() => void) | null = null;
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private lastSweep = 0;
+  private lastProgressEvent = 0;
+  private idleWaiters: (() => void)[] = [];
+  private thumbnailsWaiting = false;
+  /** The loop sleeps with nothing it can do now: nothing to look at, and no copy it may make. */
+  private resting = false;
+  private readonly unsubscribe: () => void;
+  private readonly unwatchStorage: () => void;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: AccessService,
+    private readonly content: ContentStores,
+    private readonly tools: MediaTools,
+    private readonly thumbnails: ThumbnailQueue,
+    private readonly storage: StorageHealth,
+    private readonly enabled: () => boolean,
+    priority: PriorityTools,
+  ) {
+    this.priority = priority;
+    this.backoff = new JobBackoff(deps.now, () => this.wake(), deps.config.mediaRetryMs);
+    this.unwatchStorage = storage.onChange(() => this.wake());
+    this.unsubscribe = deps.bus.subscribe(({ message }) => {
+      switch (message.type) {
+        case 'node.created':
+        case 'node.updated': {
+          const node = (message.payload as { node: { id: string; type: string; mime_type: string | null } }).node;
+          if (node.type === 'file' && node.mime_type?.startsWith('video/')) this.noteVideo(node.id);
+          if (message.type === 'node.updated') this.sweepSoon();
+          // Photos arriving go first: the copy under way stops until their thumbnails are made.
+          this.yieldToThumbnails();
+          break;
+        }
+        case 'node.deleted':
+          if ((message.payload as { permanent: boolean }).permanent) this.sweepSoon();
+          break;
+        case 'server.settings_changed':
+          if (!this.enabled()) this.stopCurrent('copies were switched off');
+          this.wake();
+          break;
+        case 'library.changed':
+          this.wake();
+          break;
+        default:
+          break;
+      }
+    });
+  }
+
+  /** At start: takes away what a crash left, checks the copies against their files, finds the videos not known yet, and runs. */
+  async start(): Promise<void> {
+    for (const [libraryId] of this.content.online()) {
+      try {
+        await this.checkLibrary(libraryId);
+      } catch (error) {
+        if (!this.storage.noteFailure(error))
+          this.deps.log.warn('playback copies not checked', { library_id: libraryId, error: String(error) });
+      }
+    }
+    try {
+      const found = this.deps.store.playback.backfill(this.deps.now());
+      if (found > 0) this.deps.log.info('videos to look at for playback copies', { count: found });
+      await this.sweep();
+    } catch (error) {
+      // A full disk at start: the rest is found at a later start, or as videos are opened.
+      if (!this.storage.noteFailure(error)) throw error;
+    }
+    this.loop = this.run().catch((error: unknown) => this.deps.log.error('playback copies stopped', { error: String(error) }));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe();
+    this.unwatchStorage();
+    this.backoff.stop();
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    this.stopCurrent('the server is stopping');
+    this.wake();
+    await this.loop;
+    await Promise.allSettled(this.probing.values());
+  }
+
+  /** Resolves once nothing is waiting to be looked at or made (tests, benchmarks); or when it cannot go on. */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** The content being made now, and how far. */
+  current(): { key: string; progress: number } | null {
+    return this.making ? { key: this.making.key, progress: this.making.progress } : null;
+  }
+
+  /** A library's copies, where the library is now (a drive may come back at another path). */
+  filesOf(libraryId: string): PlaybackFiles {
+    return new PlaybackFiles(this.content.of(libraryId).root);
+  }
+
+  /** A video file's current content, to look at (uploads, new versions); the queue takes it from there. */
+  noteVideo(nodeId: string): void {
+    const version = this.deps.store.versions.current(nodeId);
+    // A rename or a move publishes node.updated too: nothing to write when the content is known.
+    if (!version || this.deps.store.playback.get(version.library_id, version.blob)) return;
+    try {
+      if (this.deps.store.playback.add(version.library_id, version.blob, this.deps.now())) this.wake();
+    } catch (error) {
+      // A full disk: the start-up pass finds it later, and opening the video asks for it too.
+      if (!this.storage.noteFailure(error)) throw error;
+    }
+  }
+
+  /** Looks at a content file now (a viewer is waiting for the answer); once, however many ask. */
+  probeNow(row: PlaybackRow): Promise<void> {
+    const key = keyOf(row);
+    let running = this.probing.get(key);
+    if (!running) {
+      running = this.probe(row).finally(() => this.probing.delete(key));
+      this.probing.set(key, running);
+    }
+    return running;
+  }
+
+  /** A ready copy's file is missing: made again. */
+  lost(row: PlaybackRow): void {
+    if (this.deps.store.playback.makeAgain(row.library_id, row.blob, this.deps.now())) {
+      this.deps.log.warn('a playback copy was missing: it will be made again', { blob: row.blob });
+      this.wake();
+    }
+  }
+
+  /** The owner's view of the queue. */
+  view(): QueueView {
+    const counts = this.deps.store.playback.counts();
+    const making = this.making;
+    return {
+      enabled: this.enabled(),
+      waiting: Math.max(0, counts.waiting - (making ? 1 : 0)),
+      checking: counts.unprobed,
+      making: making ? { duration_seconds: making.durationSeconds, progress: making.progress, started_at: making.startedAt } : null,
+      paused: making || counts.waiting === 0 ? null : this.pause,
+      ready: counts.ready,
+      bytes: counts.bytes,
+      failed: counts.failed,
+    };
+  }
+
+  /**
+   * Takes away every copy on the drives that are here (the owner asked, with copies switched
+   * off): they wait to be made again, should copies be switched on again. The file first: a
+   * crash in between leaves a ready row without its file, which the start-up check makes waiting.
+   */
+  async removeAll(): Promise<number> {
+    this.stopCurrent('the owner removed the copies');
+    let removed = 0;
+    for (const [libraryId] of this.content.online()) {
+      const files = this.filesOf(libraryId);
+      for (const row of this.deps.store.playback.withFilesOn(libraryId)) {
+        if (row.state !== 'ready') continue;
+        await files.remove(row.blob);
+        this.deps.store.playback.makeAgain(row.library_id, row.blob, row.enqueued_at);
+        removed++;
+      }
+    }
+    this.publishQueue(true);
+    return removed;
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  private wake(): void {
+    // Said at once: a caller of idle() right after the event that woke it must wait for the work.
+    this.resting = false;
+    const wake = this.wakeUp;
+    this.wakeUp = null;
+    wake?.();
+  }
+
+  /** Waits for a wake, or `ms` at most. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeUp = null;
+        resolve();
+      }, ms);
+      // The server's own handles keep the process alive; a sleeping queue must not once it has closed.
+      timer.unref();
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private isIdle(): boolean {
+    return this.stopped || (this.resting && this.making === null && this.probing.size === 0);
+  }
+
+  private notifyIdle(): void {
+    if (this.idleWaiters.length === 0 || !this.isIdle()) return;
+    for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  private setPause(pause: QueuePause | null): void {
+    if (this.pause === pause) return;
+    this.pause = pause;
+    this.publishQueue(true);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        if (this.deps.now() - this.lastSweep > SWEEP_EVERY_MS) await this.sweep();
+        if (await this.probeNext()) continue;
+        const next = this.nextToMake();
+        if (next.kind === 'wait') {
+          this.setPause(next.pause);
+          const sleeping = this.sleep(next.ms);
+          this.resting = next.rest;
+          this.notifyIdle();
+          await sleeping;
+          continue;
+        }
+        // Thumbnails first: a copy starts only once the photos and videos that came are processed.
+        if (this.thumbnails.busy()) {
+          this.setPause('thumbnails');
+          await Promise.race([this.thumbnails.idle(), this.sleep(this.deps.config.storageRecheckMs)]);
+          // Whichever came first: the other's timer goes.
+          this.wake();
+          continue;
+        }
+        this.setPause(null);
+        await this.make(next.row);
+      } catch (error) {
+        if (this.stopped) return;
+        if (!this.storage.noteFailure(error)) this.deps.log.error('playback queue step failed', { error: String(error) });
+        await this.sleep(this.deps.config.mediaRetryMs);
+      }
+    }
+    this.notifyIdle();
+  }
+
+  /** Looks at the next video not looked at yet; false when there is none to look at now. */
+  private async probeNext(): Promise<boolean> {
+    if (!this.tools.ffmpeg && !this.tools.ffprobe) return false;
+    const row = this.deps.store.playback
+      .next('unprobed', BATCH)
+      .find((r) => this.content.isOnline(r.library_id) && this.backoff.ready(`probe:${keyOf(r)}`));
+    if (!row) return false;
+    await this.probeNow(row);
+    return true;
+  }
+
+  private async probe(row: PlaybackRow): Promise<void> {
+    const key = keyOf(row);
+    const file = this.content.of(row.library_id).pathOf(row.blob);
+    let probe: VideoProbe;
+    try {
+      probe = await probeVideo(file, this.tools, PROBE_MEMORY_BYTES);
+    } catch (error) {
+      if (this.stopped) return;
+      const outcome = this.backoff.fail(`probe:${key}`);
+      if (outcome.giveUp) {
+        this.deps.log.warn('video not readable: no playback copy', { blob: row.blob, error: String(error) });
+        this.deps.store.playback.failed(row.library_id, row.blob, `not readable: ${String(error)}`);
+      }
+      return;
+    }
+    this.backoff.forget(`probe:${key}`);
+    const verdict = judge(probe);
+    if (this.deps.store.playback.probed(row.library_id, row.blob, JSON.stringify(probe), verdict.needed)) {
+      this.deps.log.info(verdict.needed ? 'video needs a playback copy' : 'video plays as it is', { blob: row.blob, why: verdict.why });
+      if (verdict.needed) {
+        this.publishQueue(true);
+        this.wake();
+      }
+    }
+  }
+
+  /**
+   * The next copy to make, or why none is made now and for how long to sleep. `rest`: nothing
+   * will happen until something changes (not a try waiting for its turn after a failure).
+   */
+  private nextToMake(): { kind: 'make'; row: PlaybackRow } | { kind: 'wait'; pause: QueuePause | null; ms: number; rest: boolean } {
+    const { store } = this.deps;
+    if (store.playback.counts().waiting === 0) return { kind: 'wait', pause: null, ms: SWEEP_EVERY_MS, rest: true };
+    if (!this.tools.ffmpeg) return { kind: 'wait', pause: 'unavailable', ms: SWEEP_EVERY_MS, rest: true };
+    if (!this.enabled()) return { kind: 'wait', pause: 'off', ms: SWEEP_EVERY_MS, rest: true };
+    const rows = store.playback.next('waiting', BATCH).filter((r) => this.backoff.ready(keyOf(r)));
+    // Each waits for its next try (the back-off wakes the queue then).
+    if (rows.length === 0) return { kind: 'wait', pause: null, ms: SWEEP_EVERY_MS, rest: false };
+    const online = rows.filter((r) => this.content.isOnline(r.library_id));
+    if (online.length === 0) return { kind: 'wait', pause: 'library_offline', ms: this.deps.config.storageRecheckMs, rest: true };
+    for (const row of online) {
+      const root = this.content.of(row.library_id).root;
+      if (this.storage.state(root) === 'ok' && this.freeAfter(row) >= 0) return { kind: 'make', row };
+    }
+    return { kind: 'wait', pause: 'disk_space', ms: this.deps.config.storageRecheckMs, rest: true };
+  }
+
+  /**
+   * Bytes to spare on the videos' disk once this copy is made: free space less a generous guess
+   * of the copy (twice the original) and the room kept for photos. Negative: no room for it.
+   */
+  private freeAfter(row: PlaybackRow): number {
+    const free = freeBytes(this.content.of(row.library_id).root);
+    if (free === null) return Infinity;
+    return free - 2 * this.deps.store.playback.originalSize(row.library_id, row.blob) - this.deps.config.playbackKeepFreeBytes;
+  }
+
+  private async make(row: PlaybackRow): Promise<void> {
+    const key = keyOf(row);
+    const probe = JSON.parse(row.probe ?? 'null') as VideoProbe | null;
+    const verdict = probe ? judge(probe) : null;
+    if (!probe || !verdict?.needed) {
+      // Probed by an older rule that no longer asks for a copy: nothing to make.
+      this.deps.store.playback.notNeeded(row.library_id, row.blob);
+      return;
+    }
+    const files = this.filesOf(row.library_id);
+    const source = this.content.of(row.library_id).pathOf(row.blob);
+    const making: Making = {
+      key,
+      libraryId: row.library_id,
+      blob: row.blob,
+      startedAt: this.deps.now(),
+      durationSeconds: probe.durationSeconds,
+      progress: 0,
+      handle: null,
+      stoppedFor: null,
+    };
+    this.making = making;
+    this.publishQueue(true);
+    const spaceWatch = setInterval(() => {
+      // The room kept for photos: a copy that eats into half of it stops, and waits for space.
+      const free = freeBytes(files.libraryRoot) ?? Infinity;
+      if (free < this.deps.config.playbackKeepFreeBytes / 2) this.stopCurrent('the disk is running out of room');
+    }, SPACE_CHECK_MS);
+    spaceWatch.unref();
+    try {
+      const temp = await files.prepare(row.blob);
+      const tonemap = !this.withoutTonemap.has(key);
+      const handle = runTranscode(this.tools.ffmpeg!, copyArguments(source, temp, probe, verdict.plan, { tonemap }), this.priority, {
+        memoryBytes: TRANSCODE_MEMORY_BYTES,
+        stallMs: STALL_MS,
+        onProgress: (seconds) => {
+          making.progress = probe.durationSeconds ? Math.min(1, seconds / probe.durationSeconds) : 0;
+          this.publishQueue(false);
+        },
+      });
+      making.handle = handle;
+      if (making.stoppedFor) handle.kill();
+      if (handle.pid) await files.notePid(row.blob, handle.pid).catch(() => {});
+      // Photos that arrived while it started go first.
+      this.yieldToThumbnails();
+      const failure = await handle.done.then(
+        () => null,
+        (error: unknown) => error,
+      );
+      if (failure !== null || making.stoppedFor) {
+        await files.discardTemp(row.blob).catch(() => {});
+        if (making.stoppedFor) {
+          this.deps.log.info('playback copy stopped', { blob: row.blob, why: making.stoppedFor });
+          return;
+        }
+        this.failed(row, key, failure, verdict.plan.hdr && tonemap);
+        return;
+      }
+      const size = await files.commit(row.blob);
+      if (!this.deps.store.playback.ready(row.library_id, row.blob, size, this.deps.now())) {
+        // Its content went while it was made (deleted for good, a new version): so does the copy.
+        await files.remove(row.blob);
+        return;
+      }
+      this.backoff.forget(key);
+      this.withoutTonemap.delete(key);
+      this.deps.log.info('playback copy made', {
+        blob: row.blob,
+        bytes: size,
+        seconds: Math.round((this.deps.now() - making.startedAt) / 1000),
+        video_seconds: probe.durationSeconds,
+      });
+      this.announce(row, 'ready');
+    } catch (error) {
+      await files.discardTemp(row.blob).catch(() => {});
+      const fault = this.storage.noteFailure(error, files.root);
+      if (!fault) this.failed(row, key, error, false);
+    } finally {
+      clearInterval(spaceWatch);
+      this.making = null;
+      this.publishQueue(true);
+      this.notifyIdle();
+    }
+  }
+
+  private failed(row: PlaybackRow, key: string, error: unknown, tonemapped: boolean): void {
+    if (error instanceof TranscodeError && error.diskFull) {
+      // Not the file's fault: the queue waits for room (nextToMake looks at free space first).
+      this.deps.log.warn('playback copy stopped: the disk is full', { blob: row.blob });
+      return;
+    }
+    if (tonemapped) this.withoutTonemap.add(key);
+    const outcome = this.backoff.fail(key);
+    if (!outcome.giveUp) {
+      this.deps.log.warn('playback copy failed; trying again later', { blob: row.blob, tries: outcome.failures, error: String(error) });
+      return;
+    }
+    this.deps.log.warn('no playback copy can be made of this video', { blob: row.blob, error: String(error) });
+    this.deps.store.playback.failed(row.library_id, row.blob, String(error));
+    this.announce(row, 'failed');
+  }
+
+  /** Tells everyone who can see a file of this content that its copy is ready (or will not be). */
+  private announce(row: Pick<PlaybackRow, 'library_id' | 'blob'>, copy: 'ready' | 'failed'): void {
+    for (const holder of this.deps.store.playback.holders(row.library_id, row.blob)) {
+      this.deps.bus.publish('node.playback_changed', { node_id: holder.id, copy }, this.access.audienceOf(holder));
+    }
+  }
+
+  private publishQueue(now: boolean): void {
+    const at = this.deps.now();
+    if (!now && at - this.lastProgressEvent < PROGRESS_EVENT_MS) return;
+    this.lastProgressEvent = at;
+    try {
+      this.deps.bus.publish('playback.queue', { queue: this.view() }, { users: this.deps.store.users.activeAdminIds() });
+    } catch (error) {
+      if (!this.storage.noteFailure(error)) this.deps.log.warn('playback queue not announced', { error: String(error) });
+    }
+  }
+
+  private stopCurrent(why: string): void {
+    const making = this.making;
+    if (!making || making.stoppedFor) return;
+    making.stoppedFor = why;
+    making.handle?.kill();
+  }
+
+  /** Stops the copy under way while the thumbnail queue has work, and lets it go on once that is done. */
+  private yieldToThumbnails(): void {
+    const handle = this.making?.handle;
+    if (!handle || this.thumbnailsWaiting) return;
+    // The event that called this is published with its job already queued (same transaction).
+    if (!this.thumbnails.busy()) return;
+    this.thumbnailsWaiting = true;
+    handle.pause();
+    void this.thumbnails.idle().then(() => {
+      this.thumbnailsWaiting = false;
+      handle.resume();
+    });
+  }
+
+  private sweepSoon(): void {
+    if (this.sweepTimer || this.stopped) return;
+    this.sweepTimer = setTimeout(() => {
+      this.sweepTimer = null;
+      void this.sweep().catch((error: unknown) => {
+        if (!this.storage.noteFailure(error)) this.deps.log.warn('playback copies not swept', { error: String(error) });
+      });
+    }, SWEEP_DELAY_MS);
+    this.sweepTimer.unref();
+  }
+
+  /**
+   * Rows whose content no file has as its current content any more go, with their copy: the
+   * row first, so a crash in between leaves a file no row names, which the next start removes.
+   */
+  private async sweep(): Promise<void> {
+    this.lastSweep = this.deps.now();
+    const { store } = this.deps;
+    for (let rows = store.playback.unreferenced(BATCH); rows.length > 0; rows = store.playback.unreferenced(BATCH)) {
+      for (const row of rows) {
+        if (this.making && this.making.key === keyOf(row)) this.stopCurrent('its video is gone');
+        store.playback.remove(row.library_id, row.blob);
+        this.backoff.forget(keyOf(row));
+        if (row.state === 'ready' && this.content.isOnline(row.library_id)) {
+          await this.filesOf(row.library_id)
+            .remove(row.blob)
+            .catch(() => {});
+        }
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
+   * A library's copies against their rows, at start. No process is making a copy yet, so what
+   * is under .making was cut short. A ready row without its file (a database restored from a
+   * backup) waits to be made again; a waiting row whose file is in place was renamed just
+   * before a crash (a file is renamed only once whole): it is ready. A file no row wants is
+   * taken away: a copy is derived from content that stays, never anyone's only data.
+   */
+  private async checkLibrary(libraryId: string): Promise<void> {
+    const files = this.filesOf(libraryId);
+    const cut = await files.clearUnfinished();
+    if (cut > 0) this.deps.log.info('took away playback copies a stop cut short; they will be made again', { count: cut });
+    const { store } = this.deps;
+    for (const row of store.playback.withFilesOn(libraryId)) {
+      const size = await files.size(row.blob);
+      if (row.state === 'ready' && size === null) this.lost(row);
+      if (row.state === 'waiting' && size !== null) store.playback.ready(libraryId, row.blob, size, this.deps.now());
+    }
+    let orphans = 0;
+    for await (const blob of files.list()) {
+      const row = store.playback.get(libraryId, blob);
+      if (row?.state !== 'ready' && row?.state !== 'waiting') {
+        await files.remove(blob);
+        orphans++;
+      }
+    }
+    if (orphans > 0) this.deps.log.info('took away playback copies no video needs', { count: orphans });
+  }
+}
