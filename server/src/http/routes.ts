@@ -10,6 +10,7 @@ import { eventRoutes } from './routes/events.ts';
 import { libraryRoutes } from './routes/libraries.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { nodeRoutes } from './routes/nodes.ts';
+import { partnerRoutes } from './routes/partners.ts';
 import { publicLinkRoutes } from './routes/public-links.ts';
 import { openApiRoute, serverRoutes } from './routes/server.ts';
 import { sharingRoutes } from './routes/sharing.ts';
@@ -30,6 +31,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...mediaRoutes,
   ...albumRoutes,
   ...sharingRoutes,
+  ...partnerRoutes,
   ...publicLinkRoutes,
   ...libraryRoutes,
   ...driveRoutes,

@@ -18,6 +18,7 @@ import { GarbageRepo } from './garbage.repo.ts';
 import { BackupRepo } from './backup.repo.ts';
 import { ContentIndexRepo } from './content-index.repo.ts';
 import { AlbumsRepo } from './albums.repo.ts';
+import { PartnersRepo } from './partners.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -44,6 +45,8 @@ export interface Store {
   backup: BackupRepo;
   contentIndex: ContentIndexRepo;
   albums: AlbumsRepo;
+  /** Accounts showing their photos in another's Photos (partner sharing). */
+  partners: PartnersRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -73,6 +76,7 @@ export function createStore(db: Db): Store {
     backup: new BackupRepo(db),
     contentIndex: new ContentIndexRepo(db),
     albums: new AlbumsRepo(db),
+    partners: new PartnersRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };
