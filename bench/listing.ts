@@ -125,7 +125,13 @@ export async function benchListing(): Promise<BenchResult> {
     // As ListingService builds them: a page and one row more; folders first except in the
     // flat views of files (gallery, recent); the gallery's default sort is newest taken first.
     const base = { search: null, limit: PAGE + 1, viewerId: owner.userId } as const;
-    const gallery = { ...base, scope: { kind: 'gallery', ownerId: owner.userId }, sort: 'taken', desc: true, foldersFirst: false } as const;
+    const gallery = {
+      ...base,
+      scope: { kind: 'gallery', scope: { userId: owner.userId, family: null } },
+      sort: 'taken',
+      desc: true,
+      foldersFirst: false,
+    } as const;
     let cursor: string | null = null;
     for (let page = 1; page < DEEP_PAGE; page++) {
       const res = await timedGet(agent, `${api}/nodes?filter=gallery&limit=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`, token);

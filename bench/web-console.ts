@@ -102,7 +102,7 @@ export async function benchConsole(): Promise<BenchResult> {
     // Sign in once, as an owner would; the console pages then open signed in.
     const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
     const page = await browser.contexts()[0]!.newPage();
-    await page.goto(`${origin}/`);
+    await page.goto(`${origin}/files`);
     await page.getByLabel('Username').fill(OWNER.username);
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -9,7 +9,8 @@
  * store, against the running server's data dir: each clone a node and a version of its own
  * (sharing its source's content blob), processed (size, capture time, has_thumbnail) as the
  * media queue would leave it, with its own thumbnail file (a hard link to its source's). Capture
- * times spread over five years, so the timeline has 60 months of about 333 photos.
+ * times spread over five years, so the timeline has 60 months of about 333 photos. Then the
+ * family timeline of 20,000 own and 20,000 shared photos (web-family.ts).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,6 +27,7 @@ import { NO_FACTS } from '../server/src/store/media.repo.ts';
 import { ThumbnailStore } from '../server/src/store/thumbs.ts';
 import { createMember, setupOwner, type SignedIn } from '../server/test/helpers/accounts.ts';
 import { log, type BenchResult } from './lib/report.ts';
+import { benchFamilyTimeline } from './web-family.ts';
 import { startBenchServer, type BenchServer } from './lib/server.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -87,6 +89,9 @@ export async function benchWebGallery(): Promise<BenchResult> {
       `goals: first thumbnails < 1000 ms, at most 400 img at once, no task over 100 ms; tiles passed while scrolling: ${largeFigures.tilesSeen.toLocaleString()} (large), ${smallFigures.tilesSeen.toLocaleString()} (reference); long tasks over 50 ms while scrolling: ${largeFigures.longTasks} (large), ${smallFigures.longTasks} (reference)`,
     );
     const ref = `the same page and measure with a gallery of ${REAL} photos`;
+    // The family timeline: 20,000 own and 20,000 shared, under Everyone's (web-family.ts).
+    const family = await benchFamilyTimeline(browser, bench, owner, small, smallFigures);
+    notes.push(...family.notes);
     return {
       name: 'web gallery',
       rows: [
@@ -114,6 +119,7 @@ export async function benchWebGallery(): Promise<BenchResult> {
           better: 'lower',
           referenceIs: ref,
         },
+        ...family.rows,
       ],
       notes,
     };
@@ -164,8 +170,20 @@ async function uploadReal(bench: BenchServer, who: SignedIn): Promise<void> {
   }
 }
 
-/** `count` more photos for `who`, each cloned from one of its real ones, through the server's own store. */
-async function clone(bench: BenchServer, who: SignedIn, count: number): Promise<void> {
+/** Where clones go and when they were taken: `who`'s top level over the five years, unless said. */
+export interface CloneOptions {
+  /** Whose real photos they copy (default `who`'s own). */
+  from?: SignedIn;
+  parentId?: string | null;
+  prefix?: string;
+  takenFrom?: number;
+  takenTo?: number;
+}
+
+/** `count` more photos for `who`, each cloned from one of the real ones, through the server's own store; their ids. */
+export async function clone(bench: BenchServer, who: SignedIn, count: number, options: CloneOptions = {}): Promise<string[]> {
+  const { from = who, parentId = null, prefix = 'CLONE', takenFrom = FIRST, takenTo = LAST } = options;
+  const ids: string[] = [];
   const db = openDatabase(path.join(bench.dataDir, 'hearth.db'));
   try {
     const store = createStore(db);
@@ -175,7 +193,7 @@ async function clone(bench: BenchServer, who: SignedIn, count: number): Promise<
         `SELECT n.id, n.size, n.mime_type, n.image_width, n.image_height, v.library_id, v.blob, v.sha256
         FROM nodes n JOIN node_versions v ON v.node_id = n.id AND v.version = n.version WHERE n.owner_id = ? AND n.is_media = 1`,
       )
-      .all(who.userId) as {
+      .all(from.userId) as {
       id: string;
       size: number;
       mime_type: string;
@@ -192,12 +210,13 @@ async function clone(bench: BenchServer, who: SignedIn, count: number): Promise<
       for (let i = 0; i < count; i++) {
         const source = sources[i % sources.length]!;
         const id = newId();
+        ids.push(id);
         store.nodes.insert({
           id,
           owner_id: who.userId,
-          parent_id: null,
+          parent_id: parentId,
           type: 'file',
-          ...nameColumns(`CLONE_${String(i).padStart(5, '0')}.jpg`),
+          ...nameColumns(`${prefix}_${String(i).padStart(5, '0')}.jpg`),
           size: source.size,
           mime_type: source.mime_type,
           version: 1,
@@ -223,7 +242,7 @@ async function clone(bench: BenchServer, who: SignedIn, count: number): Promise<
             ...NO_FACTS,
             image_width: source.image_width,
             image_height: source.image_height,
-            taken_at: takenAt(i, count),
+            taken_at: takenFrom + Math.floor(((takenTo - takenFrom) * i) / count),
             has_thumbnail: true,
             state: 'done',
           },
@@ -238,9 +257,10 @@ async function clone(bench: BenchServer, who: SignedIn, count: number): Promise<
   } finally {
     db.close();
   }
+  return ids;
 }
 
-interface Figures {
+export interface Figures {
   firstThumbsMs: number;
   maxImages: number;
   longestTaskMs: number;
@@ -251,7 +271,7 @@ interface Figures {
 
 const RUNS = 3;
 
-async function measure(browser: Browser, bench: BenchServer, who: SignedIn, minSteps: number): Promise<Figures> {
+export async function measure(browser: Browser, bench: BenchServer, who: SignedIn, minSteps: number): Promise<Figures> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
   try {
     const page = await context.newPage();
@@ -275,7 +295,8 @@ async function measure(browser: Browser, bench: BenchServer, who: SignedIn, minS
 }
 
 export async function signIn(page: Page, bench: BenchServer, who: SignedIn): Promise<void> {
-  await page.goto(bench.server.url);
+  // My files' address: the app's own opens Photos on a phone.
+  await page.goto(`${bench.server.url}/files`);
   await page.getByLabel('Username').fill(who.username);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { devices } from '@playwright/test';
 import { asDesktopWindow, openConsole } from './support/console.ts';
-import { expect, test } from './support/fixtures.ts';
+import { expect, mainNav, test } from './support/fixtures.ts';
 import { startHearth, type Hearth } from './support/hearth.ts';
 
 /*
@@ -111,8 +111,10 @@ test.describe('the appliance story', () => {
       await expect(owner.getByText('No device is waiting.')).toBeVisible();
     });
 
-    await test.step('the phone goes on to her files by itself', async () => {
-      await expect(tablet.getByRole('heading', { name: 'My files' })).toBeVisible({ timeout: 20_000 });
+    await test.step('the phone goes on by itself, to Photos (where a phone opens), and she goes to her files', async () => {
+      await expect(tablet.getByRole('heading', { name: 'Photos' })).toBeVisible({ timeout: 20_000 });
+      await mainNav(tablet).getByRole('link', { name: 'My files' }).click();
+      await expect(tablet.getByRole('heading', { name: 'My files' })).toBeVisible();
     });
 
     await test.step('she uploads a photo, and the storage page shows the family files grow', async () => {

@@ -45,9 +45,12 @@ export function mainNav(page: Page) {
   return page.getByRole('navigation', { name: 'Main' });
 }
 
-/** Signs in through the sign-in screen, as a person would. */
+/**
+ * Signs in through the sign-in screen, as a person would, at My files' address: the app's own
+ * address opens Photos on a phone (StartPage), and the tests that sign in mean to start in My files.
+ */
 export async function signIn(page: Page, account: { username: string; password: string }): Promise<void> {
-  await page.goto('/');
+  await page.goto('/files');
   await page.getByLabel('Username').fill(account.username);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();

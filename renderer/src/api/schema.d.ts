@@ -1014,6 +1014,23 @@ export interface paths {
         patch: operations["patchMePassword"];
         trace?: never;
     };
+    "/me/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change where the app opens on a phone (phone_start), for every phone the account signs in on */
+        patch: operations["patchMePreferences"];
+        trace?: never;
+    };
     "/me/profile": {
         parameters: {
             query?: never;
@@ -1382,7 +1399,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time on the clock where it was taken), newest first; with q, the months of what a search finds */
+        /** How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time on the clock where it was taken), newest first; with q, the months of what a search finds; with scope=family, the months of the family timeline */
         get: operations["getNodesGalleryMonths"];
         put?: never;
         post?: never;
@@ -1404,6 +1421,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner-shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's partner shares: those it gives (owner is the caller: its photos shown to partner) and those it receives (partner is the caller), first started first. A family has a handful: one page */
+        get: operations["getPartnerShares"];
+        put?: never;
+        /** Show all the caller's photos and videos, or those taken from a day on, in a family member's Photos (Everyone's), read only; again for the same person changes the day. They see each once the server has read when it was taken */
+        post: operations["postPartnerShares"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner-shares/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Stop showing the caller's photos to this family member: effective at once */
+        delete: operations["deletePartnerSharesUserId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6668,6 +6720,11 @@ export interface operations {
                             /** @description The account first-run setup made: the desktop app's, never switched off, made a member or reset by another admin */
                             main_owner: boolean;
                             must_change_password: boolean;
+                            /**
+                             * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                             * @enum {string}
+                             */
+                            phone_start: "photos" | "files";
                             quota: {
                                 limit: number | null;
                                 used: number;
@@ -6799,6 +6856,11 @@ export interface operations {
                         /** @description The account first-run setup made: the desktop app's, never switched off, made a member or reset by another admin */
                         main_owner: boolean;
                         must_change_password: boolean;
+                        /**
+                         * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                         * @enum {string}
+                         */
+                        phone_start: "photos" | "files";
                         quota: {
                             limit: number | null;
                             used: number;
@@ -10319,6 +10381,11 @@ export interface operations {
                             display_name: string | null;
                             id: string;
                             must_change_password: boolean;
+                            /**
+                             * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                             * @enum {string}
+                             */
+                            phone_start: "photos" | "files";
                             /** @enum {string} */
                             role: "admin" | "member";
                             totp_enabled: boolean;
@@ -10658,6 +10725,11 @@ export interface operations {
                             display_name: string | null;
                             id: string;
                             must_change_password: boolean;
+                            /**
+                             * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                             * @enum {string}
+                             */
+                            phone_start: "photos" | "files";
                             /** @enum {string} */
                             role: "admin" | "member";
                             totp_enabled: boolean;
@@ -10843,6 +10915,11 @@ export interface operations {
                             display_name: string | null;
                             id: string;
                             must_change_password: boolean;
+                            /**
+                             * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                             * @enum {string}
+                             */
+                            phone_start: "photos" | "files";
                             /** @enum {string} */
                             role: "admin" | "member";
                             totp_enabled: boolean;
@@ -11027,6 +11104,11 @@ export interface operations {
                             display_name: string | null;
                             id: string;
                             must_change_password: boolean;
+                            /**
+                             * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                             * @enum {string}
+                             */
+                            phone_start: "photos" | "files";
                             /** @enum {string} */
                             role: "admin" | "member";
                             totp_enabled: boolean;
@@ -11231,6 +11313,11 @@ export interface operations {
                             display_name: string | null;
                             id: string;
                             must_change_password: boolean;
+                            /**
+                             * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                             * @enum {string}
+                             */
+                            phone_start: "photos" | "files";
                             /** @enum {string} */
                             role: "admin" | "member";
                             totp_enabled: boolean;
@@ -13178,6 +13265,11 @@ export interface operations {
                         display_name: string | null;
                         id: string;
                         must_change_password: boolean;
+                        /**
+                         * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                         * @enum {string}
+                         */
+                        phone_start: "photos" | "files";
                         quota: {
                             limit: number | null;
                             used: number;
@@ -13440,6 +13532,198 @@ export interface operations {
             };
         };
     };
+    patchMePreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                     * @enum {string}
+                     */
+                    phone_start?: "photos" | "files";
+                };
+            };
+        };
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        avatar_seed: string;
+                        display_name: string | null;
+                        id: string;
+                        must_change_password: boolean;
+                        /**
+                         * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                         * @enum {string}
+                         */
+                        phone_start: "photos" | "files";
+                        quota: {
+                            limit: number | null;
+                            used: number;
+                        };
+                        /** @enum {string} */
+                        role: "admin" | "member";
+                        totp_enabled: boolean;
+                        username: string;
+                    };
+                };
+            };
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     patchMeProfile: {
         parameters: {
             query?: never;
@@ -13466,6 +13750,11 @@ export interface operations {
                         display_name: string | null;
                         id: string;
                         must_change_password: boolean;
+                        /**
+                         * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                         * @enum {string}
+                         */
+                        phone_start: "photos" | "files";
                         quota: {
                             limit: number | null;
                             used: number;
@@ -13764,6 +14053,7 @@ export interface operations {
                 parent_id?: string;
                 q?: string;
                 query?: string;
+                scope?: "mine" | "family";
                 sort?: "name" | "updated" | "created" | "size" | "taken";
             };
             header?: never;
@@ -17787,6 +18077,7 @@ export interface operations {
         parameters: {
             query?: {
                 q?: string;
+                scope?: "mine" | "family";
             };
             header?: never;
             path?: never;
@@ -17935,6 +18226,450 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPartnerShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Partner shares */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            created_at: number;
+                            /** @description Whose photos and videos */
+                            owner: {
+                                avatar_seed: string;
+                                id: string;
+                                name: string;
+                            };
+                            /** @description Who sees them in Photos (Everyone’s), read only */
+                            partner: {
+                                avatar_seed: string;
+                                id: string;
+                                name: string;
+                            };
+                            /** @description The first day shared; null: all of them, whenever taken */
+                            since: string | null;
+                            /** @description When it started or its first day last changed */
+                            updated_at: number;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postPartnerShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The first day shared (YYYY-MM-DD); omitted or null: all of them, whenever taken */
+                    since?: string | null;
+                    /** @description The family member who will see them */
+                    user_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Shared (or its day changed) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: number;
+                        /** @description Whose photos and videos */
+                        owner: {
+                            avatar_seed: string;
+                            id: string;
+                            name: string;
+                        };
+                        /** @description Who sees them in Photos (Everyone’s), read only */
+                        partner: {
+                            avatar_seed: string;
+                            id: string;
+                            name: string;
+                        };
+                        /** @description The first day shared; null: all of them, whenever taken */
+                        since: string | null;
+                        /** @description When it started or its first day last changed */
+                        updated_at: number;
+                    };
+                };
+            };
+            /** @description `cannot_share_with_self`: Your own photos are in your Photos already: choose someone else. `unknown_user`: There is no such account. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "cannot_share_with_self" | "unknown_user" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deletePartnerSharesUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; nothing to return */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -19940,6 +20675,11 @@ export interface operations {
                             display_name: string | null;
                             id: string;
                             must_change_password: boolean;
+                            /**
+                             * @description Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files
+                             * @enum {string}
+                             */
+                            phone_start: "photos" | "files";
                             /** @enum {string} */
                             role: "admin" | "member";
                             totp_enabled: boolean;

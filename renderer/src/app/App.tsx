@@ -12,6 +12,7 @@ import { uploadQueue } from '../features/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';
+import { StartPage } from './StartPage.tsx';
 
 // Screens most visits never open load when first needed, keeping the first screen small.
 const AccountPage = lazy(() => import('../features/account/index.ts').then((m) => ({ default: m.AccountPage })));
@@ -96,7 +97,7 @@ function AppRoutes() {
   return (
     <SignedInFrame>
       <Routes>
-        <Route path="/" element={<Navigate to="/files" replace />} />
+        <Route path="/" element={<StartPage />} />
         <Route path="/files" element={<BrowsePage kind="folder" />} />
         <Route path="/files/:folderId" element={<BrowsePage kind="folder" />} />
         <Route path="/gallery/:nodeId?" element={<GalleryPage />} />

@@ -8,6 +8,7 @@ export const ANNA: User = {
   avatar_seed: 'seed',
   must_change_password: false,
   totp_enabled: false,
+  phone_start: 'photos',
 };
 
 /**

@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   invalid_invite: { status: 400, message: 'This invite code is unknown, used up or expired.' },
   cannot_share_with_owner: { status: 400, message: 'The owner already has access.' },
   unknown_user: { status: 400, message: 'There is no such account.' },
+  cannot_share_with_self: { status: 400, message: 'Your own photos are in your Photos already: choose someone else.' },
   not_media: { status: 400, message: 'Only photos and videos go into albums.' },
   invalid_album_name: { status: 400, message: 'An album name is 1 to 100 characters, with no control characters.' },
   invalid_name: { status: 400, message: 'That name cannot be used.' },

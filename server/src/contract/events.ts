@@ -44,6 +44,14 @@ export interface EventPayloads {
    * through it is out of reach from now on.
    */
   'album.deleted': { album_id: string; access_lost?: true };
+  /**
+   * A partner share started or changed its first day, or what it shows changed at once (its
+   * owner trashed, restored or deleted a folder): the partner's timeline fetches again. Both
+   * accounts hear it. One photo's changes come as node events, to the partners it is shown to.
+   */
+  'partner_share.changed': { owner_id: string; partner_id: string };
+  /** The owner stopped sharing: the partner's timeline loses the owner's photos at once (`access_lost`, for the partner). */
+  'partner_share.deleted': { owner_id: string; partner_id: string; access_lost?: true };
   /** `removed` when the library was removed: clients drop it from their list. */
   'library.changed': { library: unknown; removed?: true };
   'server.settings_changed': { settings: SettingsView };

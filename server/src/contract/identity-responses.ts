@@ -11,6 +11,12 @@ import { z } from 'zod';
 export const Role = z.enum(['admin', 'member']);
 export type Role = z.output<typeof Role>;
 
+/** Where the app opens on a phone: the person's choice, kept with the account so a new phone opens there too. */
+export const PhoneStart = z
+  .enum(['photos', 'files'])
+  .describe('Where the web app opens on a phone after signing in (and at its own address): Photos (the default) or My files');
+export type PhoneStart = z.output<typeof PhoneStart>;
+
 export const UserSummary = z.object({
   id: z.string(),
   username: z.string(),
@@ -19,6 +25,7 @@ export const UserSummary = z.object({
   avatar_seed: z.string(),
   must_change_password: z.boolean(),
   totp_enabled: z.boolean(),
+  phone_start: PhoneStart,
 });
 export type UserSummary = z.output<typeof UserSummary>;
 

@@ -12,6 +12,7 @@ import { libraryRoutes } from './routes/libraries.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { playbackRoutes } from './routes/playback.ts';
+import { partnerRoutes } from './routes/partners.ts';
 import { publicLinkRoutes } from './routes/public-links.ts';
 import { openApiRoute, serverRoutes } from './routes/server.ts';
 import { sharingRoutes } from './routes/sharing.ts';
@@ -34,6 +35,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...albumRoutes,
   ...playbackRoutes,
   ...sharingRoutes,
+  ...partnerRoutes,
   ...publicLinkRoutes,
   ...libraryRoutes,
   ...driveRoutes,

@@ -20,6 +20,7 @@ import { UploadService } from './files/uploads.ts';
 import type { ContentStores } from '../store/content-stores.ts';
 import { PublicShareService } from './sharing/public-shares.ts';
 import { SharingService } from './sharing/sharing.ts';
+import { PartnerService } from './sharing/partners.ts';
 import { MediaService } from './files/media.ts';
 import { PlaybackService } from './files/playback.ts';
 import { PlaybackQueue } from './files/playback-queue.ts';
@@ -93,6 +94,8 @@ export interface Services {
   uploads: UploadService;
   idempotency: IdempotencyService;
   sharing: SharingService;
+  /** Partner sharing: an account's photos in another's Photos, from a day on. */
+  partners: PartnerService;
   publicShares: PublicShareService;
   media: MediaService;
   /** Playback copies of videos some browsers cannot play, made in the background after thumbnails. */
@@ -201,6 +204,7 @@ export function createServices(
     contentCheck: new ContentCheckService(deps),
     contentIndex: new ContentIndexService(deps, content, familyFirst),
     sharing: new SharingService(deps, access, keys.link, albumAccess),
+    partners: new PartnerService(deps),
     publicShares: new PublicShareService(deps, files, listing, keys.link, albums),
     libraries,
     drives: new DriveService(deps, libraries, mounts),

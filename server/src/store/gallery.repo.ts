@@ -1,60 +1,259 @@
+import { ITEM_SHOWN } from './albums.repo.ts';
 import type { Db, Statement } from './db.ts';
 import { galleryFilterWhere, type GalleryFilter } from './gallery-search.ts';
 
 /**
- * Whose photos and videos a gallery holds: for now the account's own, not in the trash. The
- * one place that says so, for the timeline's months, its listing (nodes.repo's 'gallery'
- * scope) and search alike: a wider timeline (what is shared with the account) changes this.
+ * What others share with an account, as the family timeline reaches it, found once per request
+ * (reachOf): the partner shares it receives, every folder under a grant it holds (the granted
+ * folders and all the folders below them), the files granted to it on their own, and the
+ * albums it owns or is in. A family has a handful of each; a shared tree, some hundreds of folders.
  */
-export function galleryScopeWhere(ownerId: string, params: Record<string, unknown>): string {
-  params.owner = ownerId;
-  return 'n.owner_id = @owner AND n.is_media = 1 AND n.in_trash = 0';
+export interface FamilyReach {
+  partners: { ownerId: string; takenFrom: number | null }[];
+  folders: { id: string; ownerId: string }[];
+  files: string[];
+  albums: string[];
 }
+
+/** Whose photos and videos a timeline shows: the account's own, or (`family`) with what others share with it. */
+export interface GalleryScope {
+  userId: string;
+  family: FamilyReach | null;
+}
+
+/**
+ * One way photos reach a timeline, as SQL over `n` (a nodes row). Arms never overlap: each
+ * leaves out what an earlier one shows (a partner's photo in a shared folder counts once, as the
+ * partner's), so the months add their arms' counts and a page merges their pages.
+ */
+export interface GalleryArm {
+  /** The taken time the arm's index ranges over: n.taken_sort, or an album item's copy of it. */
+  taken: string;
+  /** The same photo may come twice (it is in two albums): count and list it once. */
+  distinct: boolean;
+  /** FROM and WHERE of what this arm adds to the timeline, with `also` (a condition over `n`, or on `taken`). */
+  rows(also: string): string;
+  /**
+   * A scalar: the newest taken time of what the arm reaches, with `also`; earlier arms' photos
+   * included, since a newest needs no counting once, and leaving them out would make the probe
+   * walk past them (an album of the account's own photos) at every step.
+   */
+  newest(also: string): string;
+}
+
+/**
+ * The one place that says whose photos and videos a gallery holds, for the timeline's months,
+ * its listing (nodes.repo's 'gallery' scope) and search alike: never in the trash; the account's
+ * own; and with `family`, a partner's from their chosen day, those under folders (and files)
+ * shared with it, and those its albums show (ITEM_SHOWN: what each adder may still read). Each
+ * arm is one index range per taken-time range: own on nodes_gallery, partners on
+ * nodes_gallery_dated, folders on nodes_gallery_folder (one range per folder), albums on
+ * album_items_taken (one per album).
+ */
+export function galleryArms(scope: GalleryScope, params: Record<string, unknown>): GalleryArm[] {
+  params.owner = scope.userId;
+  const arms = [nodesArm(`n.owner_id = @owner AND ${MEDIA}`)];
+  if (!scope.family) return arms;
+  const { partners, folders, files, albums } = scope.family;
+
+  const partnerShows = partners.map((partner, i) => {
+    params[`partner_${i}`] = partner.ownerId;
+    if (partner.takenFrom !== null) params[`partner_${i}_from`] = partner.takenFrom;
+    // partners.repo's PARTNER_SHOWS, with the share's values in place (nodes_gallery_dated's condition).
+    return `n.owner_id = @partner_${i} AND n.is_media = 1 AND n.in_trash = 0 AND n.media_state IS NOT 'pending'${
+      partner.takenFrom === null ? '' : ` AND n.taken_sort >= @partner_${i}_from`
+    }`;
+  });
+  for (const shows of partnerShows) arms.push(nodesArm(shows));
+  const notPartners = partnerShows.length > 0 ? `NOT (${partnerShows.map((shows) => `(${shows})`).join(' OR ')})` : '1';
+
+  // Shared folders, by whose they are: a partner's leave out what the partner arm shows (a
+  // row read each); anyone else's are counted on the index alone.
+  const partnerIndex = new Map(partners.map((partner, i) => [partner.ownerId, i]));
+  const plainFolders = folders.filter((folder) => !partnerIndex.has(folder.ownerId)).map((folder) => folder.id);
+  if (plainFolders.length > 0) {
+    params.family_folders = JSON.stringify(plainFolders);
+    arms.push(listArm('n.parent_id', '@family_folders', MEDIA, '1'));
+  }
+  partners.forEach((partner, i) => {
+    const theirs = folders.filter((folder) => folder.ownerId === partner.ownerId).map((folder) => folder.id);
+    if (theirs.length === 0) return;
+    params[`partner_${i}_folders`] = JSON.stringify(theirs);
+    arms.push(listArm('n.parent_id', `@partner_${i}_folders`, MEDIA, `NOT (${partnerShows[i]})`));
+  });
+  const inFolders = folders.length > 0 ? 'n.parent_id IN (SELECT value FROM json_each(@family_all_folders))' : '0';
+  if (folders.length > 0) params.family_all_folders = JSON.stringify(folders.map((folder) => folder.id));
+
+  const inFiles = files.length > 0 ? 'n.id IN (SELECT value FROM json_each(@family_files))' : '0';
+  if (files.length > 0) {
+    params.family_files = JSON.stringify(files);
+    arms.push(listArm('n.id', '@family_files', MEDIA, `${notPartners} AND NOT ${inFolders}`));
+  }
+  if (albums.length > 0) {
+    params.family_albums = JSON.stringify(albums);
+    arms.push(albumArm(`n.owner_id != @owner AND ${notPartners} AND NOT ${inFolders} AND NOT ${inFiles}`));
+  }
+  return arms;
+}
+
+/** A photo or video out of the trash: the partial indexes' condition, written as they are. */
+const MEDIA = 'n.is_media = 1 AND n.in_trash = 0';
+
+function nodesArm(shows: string): GalleryArm {
+  return {
+    taken: 'n.taken_sort',
+    distinct: false,
+    rows: (also) => `FROM nodes n WHERE ${shows} AND ${also}`,
+    newest: (also) => `(SELECT max(n.taken_sort) FROM nodes n WHERE ${shows} AND ${also})`,
+  };
+}
+
+/** Rows of nodes matched against a list (folders by container, files by id): one index range per value. */
+function listArm(column: string, list: string, shows: string, notEarlier: string): GalleryArm {
+  return {
+    taken: 'n.taken_sort',
+    distinct: false,
+    rows: (also) => `FROM nodes n WHERE ${column} IN (SELECT value FROM json_each(${list})) AND ${shows} AND ${notEarlier} AND ${also}`,
+    // Value by value: a max over an IN list would read every row of every folder below the bound.
+    newest: (also) =>
+      `(SELECT max((SELECT max(n.taken_sort) FROM nodes n WHERE ${column} = e.value AND ${shows} AND ${also})) FROM json_each(${list}) e)`,
+  };
+}
+
+/**
+ * From the album items to their nodes, in that order (CROSS JOIN fixes it in SQLite): from the
+ * nodes side, a month's videos would be read for every account through nodes_gallery_videos.
+ */
+const ALBUM_ITEMS = 'album_items ai CROSS JOIN nodes n ON n.id = ai.node_id';
+
+function albumArm(notEarlier: string): GalleryArm {
+  const shows = `${ITEM_SHOWN} AND n.is_media = 1`;
+  return {
+    taken: 'ai.taken_sort',
+    distinct: true,
+    rows: (also) =>
+      `FROM ${ALBUM_ITEMS} WHERE ai.album_id IN (SELECT value FROM json_each(@family_albums)) AND ${shows} AND ${notEarlier} AND ${also}`,
+    newest: (also) =>
+      `(SELECT max((SELECT ai.taken_sort FROM ${ALBUM_ITEMS} WHERE ai.album_id = e.value AND ${shows} AND ${also}
+        ORDER BY ai.taken_sort DESC LIMIT 1)) FROM json_each(@family_albums) e)`,
+  };
+}
+
+/** What a disabled account shared is suspended while it is disabled (see PermissionsRepo). */
+const OWNER_ENABLED = 'n.owner_id NOT IN (SELECT id FROM users WHERE disabled = 1)';
 
 /**
  * Counts over an account's gallery by taken time, each one range of an index. A GROUP BY month
  * over the whole gallery sorts every row into a temp b-tree: 25-90 ms for 50,000 photos here;
  * walking month by month from the newest, as GalleryService does, counts the same 50,000 in
- * about 3.5 ms. With a search the same walk visits only the months that hold a match.
+ * about 3.5 ms. With a search the same walk visits only the months that hold a match. The
+ * family timeline walks each arm alone (galleryArms) and adds the months up: an arm costs its
+ * own months' steps, and one that reaches only a few months (an album) costs only those.
  */
 export class GalleryRepo {
   private readonly statements = new Map<string, Statement>();
+  private readonly reach;
 
-  constructor(private readonly db: Db) {}
-
-  /** The taken time (ms) of the newest item taken before `before`, or null when there is none. */
-  newestTakenBefore(ownerId: string, before: number, filter: GalleryFilter | null = null): number | null {
-    return this.first('SELECT max(n.taken_sort)', ownerId, filter, 'n.taken_sort < @before', { before });
-  }
-
-  /** How many items, and how many of them videos, were taken in [from, before). */
-  countTaken(ownerId: string, from: number, before: number, filter: GalleryFilter | null = null): { items: number; videos: number } {
-    const range = 'n.taken_sort >= @from AND n.taken_sort < @before';
-    return {
-      items: this.first('SELECT count(*)', ownerId, filter, range, { from, before }) ?? 0,
-      // Written as nodes_gallery_videos' condition, so that partial index serves it.
-      videos: this.first('SELECT count(*)', ownerId, filter, `n.mime_type LIKE 'video/%' AND ${range}`, { from, before }) ?? 0,
+  constructor(private readonly db: Db) {
+    this.reach = {
+      // Granted folders and every folder below them, on the folders-first listing index; a
+      // disabled owner's grants are suspended, and a folder in the trash takes its tree with it.
+      folders: db.prepare(`WITH RECURSIVE down(id, owner_id) AS (
+          SELECT n.id, n.owner_id FROM permissions p JOIN nodes n ON n.id = p.node_id
+            WHERE p.user_id = @user AND n.type = 'folder' AND n.in_trash = 0 AND ${OWNER_ENABLED}
+          UNION SELECT c.id, c.owner_id FROM down JOIN nodes c ON c.container = down.id AND c.in_trash = 0 AND c.kind_rank = 0)
+        SELECT id, owner_id FROM down`),
+      files: db.prepare(`SELECT n.id FROM permissions p JOIN nodes n ON n.id = p.node_id
+        WHERE p.user_id = @user AND n.type = 'file' AND n.is_media = 1 AND n.in_trash = 0 AND ${OWNER_ENABLED}`),
+      albums: db.prepare(`SELECT a.id FROM albums a WHERE a.owner_id = @user
+        UNION SELECT m.album_id FROM album_members m JOIN albums a ON a.id = m.album_id
+          WHERE m.user_id = @user AND a.owner_id NOT IN (SELECT id FROM users WHERE disabled = 1)`),
+      partners: db.prepare(`SELECT ps.owner_id, ps.taken_from FROM partner_shares ps
+        WHERE ps.partner_id = @user AND ps.owner_id NOT IN (SELECT id FROM users WHERE disabled = 1) ORDER BY ps.owner_id`),
     };
   }
 
-  /** The one column of a one-row aggregate, as a number (node:sqlite may answer a bigint). */
-  private first(
-    select: string,
-    ownerId: string,
-    filter: GalleryFilter | null,
-    condition: string,
-    values: Record<string, number>,
-  ): number | null {
-    const params: Record<string, unknown> = { ...values };
-    const where = [galleryScopeWhere(ownerId, params), condition];
-    if (filter) where.push(galleryFilterWhere(filter, params));
-    const sql = `${select} FROM nodes n WHERE ${where.join(' AND ')}`;
+  /** A timeline's scope: the account's own photos, or (`family`) with everything shared with it. */
+  scope(userId: string, family: boolean): GalleryScope {
+    return { userId, family: family ? this.reachOf(userId) : null };
+  }
+
+  /** What others share with the account, as the family timeline reaches it. */
+  reachOf(userId: string): FamilyReach {
+    const partners = this.reach.partners.all({ user: userId }) as { owner_id: string; taken_from: number | null }[];
+    return {
+      partners: partners.map((p) => ({ ownerId: p.owner_id, takenFrom: p.taken_from === null ? null : Number(p.taken_from) })),
+      folders: (this.reach.folders.all({ user: userId }) as { id: string; owner_id: string }[]).map((r) => ({
+        id: r.id,
+        ownerId: r.owner_id,
+      })),
+      files: (this.reach.files.all({ user: userId }) as { id: string }[]).map((r) => r.id),
+      albums: (this.reach.albums.all({ user: userId }) as { id: string }[]).map((r) => r.id),
+    };
+  }
+
+  /** How many arms the scope has: 1 for an account's own photos. */
+  armCount(scope: GalleryScope): number {
+    return galleryArms(scope, {}).length;
+  }
+
+  /** The taken time (ms) of the newest item of arm `arm` taken before `before`, or null when there is none. */
+  newestTakenBefore(scope: GalleryScope, arm: number, before: number, filter: GalleryFilter | null = null): number | null {
+    const params: Record<string, unknown> = { before };
+    const chosen = galleryArms(scope, params)[arm]!;
+    const row = this.statement(`SELECT ${chosen.newest(this.also(`${chosen.taken} < @before`, filter, params))}`).get(params) as
+      unknown[] | undefined;
+    return numberOrNull(row?.[0]);
+  }
+
+  /** How many items of arm `arm`, and how many of them videos, were taken in [from, before). */
+  countTaken(
+    scope: GalleryScope,
+    arm: number,
+    from: number,
+    before: number,
+    filter: GalleryFilter | null = null,
+  ): { items: number; videos: number } {
+    const params: Record<string, unknown> = { from, before };
+    const chosen = galleryArms(scope, params)[arm]!;
+    const range = `${chosen.taken} >= @from AND ${chosen.taken} < @before`;
+    let sql: string;
+    if (arm === 0) {
+      // The account's own: each count on its index, the videos written as nodes_gallery_videos' condition.
+      sql = `SELECT (SELECT count(*) ${chosen.rows(this.also(range, filter, params))}),
+        (SELECT count(*) ${chosen.rows(this.also(`n.mime_type LIKE 'video/%' AND ${range}`, filter, params))})`;
+    } else {
+      // Both counts in one read of the arm's rows; count(*) and the mime type, on its index alone
+      // where the index holds them (a folder's, a partner's: never the id, which they do not).
+      const counts = chosen.distinct
+        ? "count(DISTINCT n.id), count(DISTINCT CASE WHEN n.mime_type LIKE 'video/%' THEN n.id END)"
+        : "count(*), total(n.mime_type LIKE 'video/%')";
+      sql = `SELECT ${counts} ${chosen.rows(this.also(range, filter, params))}`;
+    }
+    const row = this.statement(sql).get(params) as unknown[];
+    return { items: numberOrNull(row[0]) ?? 0, videos: numberOrNull(row[1]) ?? 0 };
+  }
+
+  private also(condition: string, filter: GalleryFilter | null, params: Record<string, unknown>): string {
+    return filter ? `${condition} AND ${galleryFilterWhere(filter, params)}` : condition;
+  }
+
+  /**
+   * Prepared once per shape (the arms present, how many partners, the search's words): a few
+   * dozen at most; the cap only guards against a mistake that varies SQL.
+   */
+  private statement(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
+      if (this.statements.size >= 256) this.statements.clear();
       statement = this.db.prepareRaw(sql);
       this.statements.set(sql, statement);
     }
-    const value = (statement.get(params) as unknown[] | undefined)?.[0];
-    return value === null || value === undefined ? null : Number(value);
+    return statement;
   }
+}
+
+/** A one-row aggregate's value as a number (node:sqlite may answer a bigint). */
+function numberOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }

@@ -20,6 +20,7 @@ import { ContentIndexRepo } from './content-index.repo.ts';
 import { AlbumsRepo } from './albums.repo.ts';
 import { DownloadsRepo } from './downloads.repo.ts';
 import { PlaybackRepo } from './playback.repo.ts';
+import { PartnersRepo } from './partners.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -48,6 +49,8 @@ export interface Store {
   albums: AlbumsRepo;
   downloads: DownloadsRepo;
   playback: PlaybackRepo;
+  /** Accounts showing their photos in another's Photos (partner sharing). */
+  partners: PartnersRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -79,6 +82,7 @@ export function createStore(db: Db): Store {
     albums: new AlbumsRepo(db),
     downloads: new DownloadsRepo(db),
     playback: new PlaybackRepo(db),
+    partners: new PartnersRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

@@ -1,8 +1,8 @@
 import type { Db, Statement } from './db.ts';
 import type { NodeColor, NodeType } from '../contract/files-responses.ts';
 import { galleryFilterWhere, type GalleryFilter } from './gallery-search.ts';
-import { galleryScopeWhere } from './gallery.repo.ts';
 import { SHOWN_BY_ALBUM_TO_USER } from './albums.repo.ts';
+import { galleryArms, type GalleryScope } from './gallery.repo.ts';
 
 export interface NodeRow {
   id: string;
@@ -87,7 +87,8 @@ export type ListScope =
   | { kind: 'shared'; userId: string }
   | { kind: 'starred'; userId: string }
   | { kind: 'recent'; ownerId: string }
-  | { kind: 'gallery'; ownerId: string }
+  /** Photos and videos: the account's own, or its family timeline (gallery.repo's arms). */
+  | { kind: 'gallery'; scope: GalleryScope }
   | { kind: 'search'; ownerId: string };
 
 export interface ListQuery {
@@ -353,34 +354,50 @@ export class NodesRepo {
     const dir = q.desc ? 'DESC' : 'ASC';
     const cmp = q.desc ? '<' : '>';
     const order = [...(q.foldersFirst ? ['n.kind_rank ASC'] : []), `n.${column} ${dir}`, `n.id ${dir}`].join(', ');
-    let after = '';
     const params: Record<string, unknown> = { viewer: q.viewerId, limit: q.limit };
-    const where = [scopeWhere(q.scope, params)];
-    if (q.onlyKind !== undefined) {
-      params.only_kind = q.onlyKind;
-      where.push('n.kind_rank = @only_kind');
-    }
-    if (q.taken) {
-      params.taken_from = q.taken.from;
-      params.taken_before = q.taken.before;
-      where.push('n.taken_sort >= @taken_from AND n.taken_sort < @taken_before');
-    }
-    if (q.gallerySearch) where.push(galleryFilterWhere(q.gallerySearch, params));
-    if (q.search !== null) {
-      params.search = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      where.push("n.search_name LIKE @search ESCAPE '\\'");
-    }
-    if (q.after) {
-      params.after_kind = q.after.kind;
-      params.after_value = q.after.value;
-      params.after_id = q.after.id;
-      const within = `(n.${column} ${cmp} @after_value OR (n.${column} = @after_value AND n.id ${cmp} @after_id))`;
-      after = q.foldersFirst ? `AND (n.kind_rank > @after_kind OR (n.kind_rank = @after_kind AND ${within}))` : `AND ${within}`;
-    }
+    // Conditions besides the scope; `taken` is the column a gallery arm's index ranges over.
+    const also = (taken: string): string => {
+      const where: string[] = [];
+      if (q.onlyKind !== undefined) {
+        params.only_kind = q.onlyKind;
+        where.push('n.kind_rank = @only_kind');
+      }
+      if (q.taken) {
+        params.taken_from = q.taken.from;
+        params.taken_before = q.taken.before;
+        where.push(`${taken} >= @taken_from AND ${taken} < @taken_before`);
+      }
+      if (q.gallerySearch) where.push(galleryFilterWhere(q.gallerySearch, params));
+      if (q.search !== null) {
+        params.search = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        where.push("n.search_name LIKE @search ESCAPE '\\'");
+      }
+      if (q.after) {
+        params.after_kind = q.after.kind;
+        params.after_value = q.after.value;
+        params.after_id = q.after.id;
+        const within = `(n.${column} ${cmp} @after_value OR (n.${column} = @after_value AND n.id ${cmp} @after_id))`;
+        where.push(q.foldersFirst ? `(n.kind_rank > @after_kind OR (n.kind_rank = @after_kind AND ${within}))` : within);
+      }
+      return where.length > 0 ? where.join(' AND ') : '1';
+    };
     // The column order is listedRow's.
-    const sql = `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred,
-        n.owner_id != @viewer AS shared, n.${column} AS sort_value
-      FROM nodes n WHERE ${where.join(' AND ')} ${after} ORDER BY ${order} LIMIT @limit`;
+    const select = (distinct: boolean) => `SELECT ${distinct ? 'DISTINCT ' : ''}${COLUMNS},
+        EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred,
+        n.owner_id != @viewer AS shared, n.${column} AS sort_value`;
+    let sql: string;
+    if (q.scope.kind !== 'gallery') {
+      sql = `${select(false)} FROM nodes n WHERE ${scopeWhere(q.scope, params)} AND ${also('n.taken_sort')} ORDER BY ${order} LIMIT @limit`;
+    } else {
+      const arms = galleryArms(q.scope.scope, params);
+      const pageOf = (arm: (typeof arms)[number]) => `${select(arm.distinct)} ${arm.rows(also(arm.taken))} ORDER BY ${order} LIMIT @limit`;
+      // The family timeline: each arm's page (each one index range), merged. Arms never overlap.
+      sql =
+        arms.length === 1
+          ? pageOf(arms[0]!)
+          : `SELECT * FROM (${arms.map((arm) => `SELECT * FROM (${pageOf(arm)})`).join(' UNION ALL ')})
+            ORDER BY sort_value ${dir}, id ${dir} LIMIT @limit`;
+    }
     return (this.listStatement(sql).all(params) as unknown[][]).map(listedRow);
   }
 }
@@ -388,7 +405,7 @@ export class NodesRepo {
 /** What a disabled account shared is suspended while it is disabled (see PermissionsRepo). */
 const OWNER_ENABLED = 'n.owner_id NOT IN (SELECT id FROM users WHERE disabled = 1)';
 
-function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
+function scopeWhere(scope: Exclude<ListScope, { kind: 'gallery' }>, params: Record<string, unknown>): string {
   switch (scope.kind) {
     case 'children':
       params.container = scope.container;
@@ -414,8 +431,6 @@ function scopeWhere(scope: ListScope, params: Record<string, unknown>): string {
     case 'recent':
       params.owner = scope.ownerId;
       return "n.owner_id = @owner AND n.type = 'file' AND n.in_trash = 0";
-    case 'gallery':
-      return galleryScopeWhere(scope.ownerId, params);
     case 'search':
       params.owner = scope.ownerId;
       return 'n.owner_id = @owner AND n.in_trash = 0';

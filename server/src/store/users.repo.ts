@@ -1,5 +1,5 @@
 import type { Db } from './db.ts';
-import type { Role } from '../contract/identity-responses.ts';
+import type { PhoneStart, Role } from '../contract/identity-responses.ts';
 
 export interface UserRow {
   id: string;
@@ -15,6 +15,7 @@ export interface UserRow {
   totp_secret: string | null;
   totp_pending_secret: string | null;
   totp_last_step: number | null;
+  phone_start: PhoneStart;
   created_at: number;
   updated_at: number;
 }

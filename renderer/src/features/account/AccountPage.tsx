@@ -8,12 +8,14 @@ import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { PhoneBackupSection } from '../phone-backup/index.ts';
 import { QuotaBar } from '../upload/index.ts';
 import { DevicesSection } from './DevicesSection.tsx';
+import { PartnersSection } from './PartnersSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
+import { PhoneStartSection } from './PhoneStartSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 import './account.css';
 
-/** The account: name, password, two-step sign-in, where this phone backs up, devices, and the way out. */
+/** The account: name, password, two-step sign-in, sharing one's photos, where a phone opens and backs up, devices, and the way out. */
 export function AccountPage() {
   const state = useSession();
   const me = useQuery(meQuery);
@@ -38,6 +40,8 @@ export function AccountPage() {
           <ProfileSection displayName={me.data.display_name} username={me.data.username} />
           <PasswordSection />
           <TwoFactorSection enabled={me.data.totp_enabled} />
+          <PartnersSection userId={state.user.id} />
+          <PhoneStartSection value={me.data.phone_start} />
           <PhoneBackupSection userId={state.user.id} />
           <DevicesSection />
         </div>

@@ -1,6 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { personNamesQuery } from '../../api/queries.ts';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -13,6 +14,8 @@ import { ShareDialog } from '../share/index.ts';
 import { UploadButton } from '../upload/index.ts';
 import { GalleryViewer } from './GalleryViewer.tsx';
 import { PhotoSearch } from './PhotoSearch.tsx';
+import { ScopeChoice } from './ScopeChoice.tsx';
+import { useTimelineScope } from './scope.ts';
 import { useGalleryMonths, type GalleryMonth } from './queries.ts';
 import { loadMonthItems } from './load.ts';
 import { Timeline } from './Timeline.tsx';
@@ -23,7 +26,8 @@ import { monthLabel } from './layout.ts';
 import './gallery.css';
 
 /**
- * Photos: every photo and video of the account, from every folder, newest taken first, by month.
+ * Photos: every photo and video of the account, from every folder, newest taken first, by month;
+ * or (Everyone's, the device's choice) with all the family shares with it, each marked with whose it is.
  * `/gallery/<id>` opens one full screen over the timeline (so Back closes it, as on a phone).
  * `?q=` is a search: the same timeline, of what it finds, and the viewer pages through those.
  */
@@ -36,8 +40,15 @@ export function GalleryPage() {
   const userId = session.kind === 'signed-in' ? session.user.id : '';
   const [params, setParams] = useSearchParams();
   const q = params.get('q')?.trim() ?? '';
-  const months = useGalleryMonths();
-  const found = useGalleryMonths(q);
+  const [scope, setScope] = useTimelineScope();
+  const months = useGalleryMonths('', scope);
+  const found = useGalleryMonths(q, scope);
+  const names = useQuery({ ...personNamesQuery, enabled: scope === 'family' });
+  // Stable while the names are: every row of tiles compares it.
+  const whose = useCallback(
+    (node: Node) => (node.owner_id === userId ? undefined : (names.data?.get(node.owner_id) ?? 'someone in the family')),
+    [names.data, userId],
+  );
   const selection = useGallerySelection();
   const search = useCallback(
     (next: string) => setParams(next ? { q: next } : {}, { replace: true, state: location.state }),
@@ -139,13 +150,20 @@ export function GalleryPage() {
       )}
 
       {!selection.active && (total > 0 || q) && <PhotoSearch value={q} onSearch={search} />}
+      {!selection.active && (
+        <div className="gallery-views">
+          <ScopeChoice value={scope} onChange={setScope} />
+          {!q && (
+            <nav aria-label="Views" className="chips">
+              <Link className="chip" to="/albums">
+                <Icon name="albums" /> Albums
+              </Link>
+            </nav>
+          )}
+        </div>
+      )}
       {!selection.active && !q && (
         <>
-          <nav aria-label="Views" className="chips">
-            <Link className="chip" to="/albums">
-              <Icon name="albums" /> Albums
-            </Link>
-          </nav>
           <BackupStatus />
           <BackupCard />
           <CutBackupCard />
@@ -154,11 +172,11 @@ export function GalleryPage() {
 
       {months.isPending && <Spinner label="Loading photos" />}
       {months.isError && <Notice tone="error">{months.error.message}</Notice>}
-      {months.isSuccess && all.length === 0 && !q && <EmptyGallery />}
+      {months.isSuccess && all.length === 0 && !q && <EmptyGallery everyone={scope === 'family'} />}
       {q && <SearchSummary q={q} results={results} pending={found.isPending} error={found.error} />}
       {list.length > 0 && (
         <Timeline
-          key={q}
+          key={`${scope}:${q}`}
           months={list}
           selection={selection}
           onOpen={open}
@@ -166,6 +184,7 @@ export function GalleryPage() {
           reveal={nodeId ? null : lastViewed}
           q={q}
           label={q ? `Photos and videos found for “${q}”, newest first` : undefined}
+          whose={scope === 'family' ? whose : undefined}
         />
       )}
 
@@ -180,6 +199,7 @@ export function GalleryPage() {
           onShare={setSharing}
           onPosition={remember}
           q={q}
+          whose={whose}
           overlay={
             <>
               {trash.view}
@@ -238,14 +258,17 @@ function SearchSummary({
   );
 }
 
-function EmptyGallery() {
+function EmptyGallery({ everyone }: { everyone: boolean }) {
   return (
     <div className="gallery-empty">
       <span className="gallery-empty-icon" aria-hidden="true">
         <Icon name="photo" />
       </span>
       <h2>No photos yet</h2>
-      <p>Photos and videos you upload, into any folder, show up here, newest first and grouped by month.</p>
+      <p>
+        Photos and videos you upload, into any folder, show up here, newest first and grouped by month
+        {everyone ? ', with those the family shares with you' : ''}.
+      </p>
       <p className="muted">Use Upload to add them from this phone or computer.</p>
       <UploadButton parentId={null} />
     </div>

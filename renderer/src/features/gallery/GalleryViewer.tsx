@@ -28,6 +28,8 @@ export interface GalleryViewerProps {
   onPosition: (node: Node | null, next: Node | null) => void;
   /** Opened from a search: it pages through what the search found ('' is the whole gallery). */
   q?: string;
+  /** Whose a photo is, when it is someone else's: its Details say so. */
+  whose?: (node: Node) => string | undefined;
 }
 
 /**
@@ -35,7 +37,18 @@ export interface GalleryViewerProps {
  * first, loading the next month (or the next page of a long one) as the swipe nears its end.
  * Only whole months join the run before another, so no photo is ever skipped.
  */
-export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overlay, onShare, onPosition, q = '' }: GalleryViewerProps) {
+export function GalleryViewer({
+  nodeId,
+  months,
+  onShow,
+  onClose,
+  onTrash,
+  overlay,
+  onShare,
+  onPosition,
+  q = '',
+  whose,
+}: GalleryViewerProps) {
   const queryClient = useQueryClient();
   const version = useSyncExternalStore(
     useCallback((notify) => queryClient.getQueryCache().subscribe(notify), [queryClient]),
@@ -111,10 +124,11 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
     }),
     [media],
   );
+  // Someone else's photo is theirs to share or trash: here it is looked at and downloaded.
   const actions = useMemo<ViewerAction<Node>[]>(
     () => [
-      ...(onShare ? [{ label: 'Share', icon: 'share' as const, onClick: onShare }] : []),
-      { label: 'Move to trash', icon: 'trash' as const, onClick: onTrash },
+      ...(onShare ? [{ label: 'Share', icon: 'share' as const, onClick: onShare, offered: mine }] : []),
+      { label: 'Move to trash', icon: 'trash' as const, onClick: onTrash, offered: mine },
     ],
     [onShare, onTrash],
   );
@@ -143,25 +157,49 @@ export function GalleryViewer({ nodeId, months, onShow, onClose, onTrash, overla
         onDownload={(item) => void downloadFile(item).catch(() => undefined)}
         renewMedia={(item, failedUrl) => renewExpiredMedia(item, failedUrl)}
         actions={actions as ViewerAction[]}
-        details={(item) => folderLine(item as Node)}
+        details={(item) => detailLines(item as Node, whose)}
         overlay={overlay}
       />
     </Suspense>
   );
 }
 
-function folderLine(node: Node): DetailLine[] {
-  return [{ label: 'Folder', value: <FolderName node={node} /> }];
+const mine = (node: Node) => !node.shared;
+
+/** Whose it is, when someone else's; and the folder it is in, when the account may open that folder. */
+function detailLines(node: Node, whose: GalleryViewerProps['whose']): DetailLine[] {
+  if (!node.shared) return [{ label: 'Folder', value: <FolderName node={node} /> }];
+  return [{ label: 'Shared by', value: <SharedBy node={node} name={whose?.(node) ?? 'Someone in the family'} /> }];
 }
 
 /** The folder a photo is in, as a link to it. */
 function FolderName({ node }: { node: Node }) {
-  const path = useQuery({
-    queryKey: ['gallery', 'path', node.id],
-    queryFn: async () => (await data(api.GET('/nodes/{id}/path', { params: { path: { id: node.id } } }))).items,
-  });
+  const path = usePath(node);
   if (node.parent_id === null) return <Link to="/files">My files</Link>;
   if (!path.data) return <span>…</span>;
   const folders = path.data.slice(0, -1);
   return <Link to={`/files/${node.parent_id}`}>{['My files', ...folders.map((folder) => folder.name)].join(' › ')}</Link>;
+}
+
+/**
+ * Someone else's photo: whose, and the folder they shared it in when it came that way (a path
+ * that starts at the folder shared). From an album or a partner, the name alone: their folders
+ * are not the viewer's to know.
+ */
+function SharedBy({ node, name }: { node: Node; name: string }) {
+  const path = usePath(node);
+  const folders = path.data?.slice(0, -1) ?? [];
+  if (folders.length === 0 || node.parent_id === null) return <span>{name}</span>;
+  return (
+    <span>
+      {name}, in <Link to={`/files/${node.parent_id}`}>{folders.map((folder) => folder.name).join(' › ')}</Link>
+    </span>
+  );
+}
+
+function usePath(node: Node) {
+  return useQuery({
+    queryKey: ['gallery', 'path', node.id],
+    queryFn: async () => (await data(api.GET('/nodes/{id}/path', { params: { path: { id: node.id } } }))).items,
+  });
 }

@@ -19,11 +19,14 @@ export const Tile = memo(function Tile({
   size,
   selection,
   onOpen,
+  owner,
 }: {
   node: Node;
   size: number;
   selection: Selection;
   onOpen: (node: Node) => void;
+  /** Whose it is, when it is someone else's (the family timeline): their initial on the tile, their name in its label. */
+  owner?: string | undefined;
 }) {
   const url = useGalleryThumbnail(node.has_thumbnail ? thumbnailPath(node) : null);
   const video = node.mime_type?.startsWith('video/') ?? false;
@@ -35,7 +38,7 @@ export const Tile = memo(function Tile({
     press.current = null;
   };
   const length = video && node.duration_ms !== undefined ? formatLength(node.duration_ms) : null;
-  const label = `${video ? 'Video' : 'Photo'} ${node.name}, ${length ? `${length}, ` : ''}${describeTaken(node)}${node.starred ? ', favourite' : ''}`;
+  const label = `${video ? 'Video' : 'Photo'} ${node.name}, ${owner ? `shared by ${owner}, ` : ''}${length ? `${length}, ` : ''}${describeTaken(node)}${node.starred ? ', favourite' : ''}`;
 
   return (
     <button
@@ -83,6 +86,11 @@ export const Tile = memo(function Tile({
       {video && url && (
         <span className="tile-badge" aria-hidden="true">
           {length ?? <Icon name="play" />}
+        </span>
+      )}
+      {owner && (
+        <span className="tile-owner" aria-hidden="true" title={`Shared by ${owner}`}>
+          {[...owner.trim()][0]?.toUpperCase()}
         </span>
       )}
       {selection.active ? (

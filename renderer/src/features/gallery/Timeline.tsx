@@ -26,6 +26,8 @@ export interface TimelineProps {
   q?: string;
   /** What the list of photos is called, for those who hear the screen. */
   label?: string;
+  /** Whose a photo is, when it is someone else's (the family timeline); stable, or every row redraws. */
+  whose?: ((node: Node) => string | undefined) | undefined;
 }
 
 /**
@@ -42,6 +44,7 @@ export function Timeline({
   reveal,
   q = '',
   label = 'Photos and videos, newest first',
+  whose,
 }: TimelineProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const width = useWidth(listRef);
@@ -117,7 +120,7 @@ export function Timeline({
             row.kind === 'header' ? (
               <MonthHeader row={row} selection={selection} onSelectMonth={onSelectMonth} months={layout.months} />
             ) : (
-              <TileRow row={row} tile={tile} selection={selection} onOpen={onOpen} q={q} />
+              <TileRow row={row} tile={tile} selection={selection} onOpen={onOpen} q={q} whose={whose} />
             )
           }
         />
@@ -202,12 +205,14 @@ const TileRow = memo(function TileRow({
   selection,
   onOpen,
   q,
+  whose,
 }: {
   row: Extract<TimelineRow, { kind: 'tiles' }>;
   tile: number;
   selection: Selection;
   onOpen: (node: Node) => void;
   q: string;
+  whose: TimelineProps['whose'];
 }) {
   const items = useMonthItems(row.month, row.start + row.count, q);
   const cells = [];
@@ -215,7 +220,7 @@ const TileRow = memo(function TileRow({
     const node = items?.[row.start + i];
     cells.push(
       node ? (
-        <Tile key={node.id} node={node} size={tile} selection={selection} onOpen={onOpen} />
+        <Tile key={node.id} node={node} size={tile} selection={selection} onOpen={onOpen} owner={whose?.(node)} />
       ) : (
         <div key={`p${i}`} className="tile tile-placeholder" style={{ width: tile, height: tile }} />
       ),

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, data } from '../../api/client.ts';
 import type { Answer, Node } from '../../api/types.ts';
+import { timelineScope, type TimelineScope } from './scope.ts';
 
 export type GalleryMonth = Answer<'/nodes/gallery/months', 'get'>['items'][number];
 
@@ -12,12 +13,18 @@ export type GalleryMonth = Answer<'/nodes/gallery/months', 'get'>['items'][numbe
  *
  * A search (`q`, what was typed into Photos' search box) is the same timeline of fewer photos:
  * the same months and items under keys of its own, so the whole gallery stays loaded beside it.
- * '' is no search.
+ * '' is no search. Whose photos (`scope`: the account's own, or everyone's) is the device's
+ * choice (scope.ts), read when a key is made unless given, and part of every key: the two
+ * timelines never mix, and switching back finds the other still loaded.
  */
 export const galleryKeys = {
   all: ['gallery'] as const,
-  months: (q = '') => (q ? (['gallery', 'months', { q }] as const) : (['gallery', 'months'] as const)),
-  month: (month: string, q = '') => (q ? (['gallery', 'month', month, { q }] as const) : (['gallery', 'month', month] as const)),
+  months: (q = '', scope: TimelineScope = timelineScope()) =>
+    q ? (['gallery', 'months', scope, { q }] as const) : (['gallery', 'months', scope] as const),
+  month: (month: string, q = '', scope: TimelineScope = timelineScope()) =>
+    q ? (['gallery', 'month', month, scope, { q }] as const) : (['gallery', 'month', month, scope] as const),
+  /** Everything of the family timeline: what others' changes refresh. */
+  ofFamily: (key: readonly unknown[]) => key[0] === 'gallery' && key.includes('family'),
 };
 
 /** Items per request: a first screen needs fewer than this, and a month of 2,000 takes four. */
@@ -28,16 +35,17 @@ export const MONTH_PAGE = 500;
  * every pause; the answer to an older one is cancelled (its request aborted through `signal`)
  * as soon as nothing shows it any more.
  */
-export function useGalleryMonths(q = '') {
+export function useGalleryMonths(q = '', scope: TimelineScope = timelineScope()) {
   return useQuery({
-    queryKey: galleryKeys.months(q),
-    queryFn: async ({ signal }) => (await data(api.GET('/nodes/gallery/months', { params: { query: q ? { q } : {} }, signal }))).items,
+    queryKey: galleryKeys.months(q, scope),
+    queryFn: async ({ signal }) =>
+      (await data(api.GET('/nodes/gallery/months', { params: { query: { scope, ...(q ? { q } : {}) } }, signal }))).items,
   });
 }
 
-export function monthItemsQuery(month: string, q = '') {
+export function monthItemsQuery(month: string, q = '', scope: TimelineScope = timelineScope()) {
   return {
-    queryKey: galleryKeys.month(month, q),
+    queryKey: galleryKeys.month(month, q, scope),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }: { pageParam: string | undefined; signal: AbortSignal }) =>
       data(
@@ -45,6 +53,7 @@ export function monthItemsQuery(month: string, q = '') {
           params: {
             query: {
               filter: 'gallery',
+              scope,
               month,
               sort: 'taken',
               order: 'desc',

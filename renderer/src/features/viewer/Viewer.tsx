@@ -139,9 +139,11 @@ export function Viewer<T extends ViewerItem>({
                 <div className="viewer-actions">
                   <IconButton icon="info" label="Details" aria-pressed={infoOpen} onClick={() => setInfoOpen((open) => !open)} />
                   {onDownload && <IconButton icon="download" label="Download" onClick={() => onDownload(current)} />}
-                  {actions.map((action) => (
-                    <IconButton key={action.label} icon={action.icon} label={action.label} onClick={() => action.onClick(current)} />
-                  ))}
+                  {actions
+                    .filter((action) => action.offered?.(current) ?? true)
+                    .map((action) => (
+                      <IconButton key={action.label} icon={action.icon} label={action.label} onClick={() => action.onClick(current)} />
+                    ))}
                 </div>
               </div>
               {infoOpen && <InfoPanel item={current} extra={details?.(current) ?? []} onClose={() => setInfoOpen(false)} />}

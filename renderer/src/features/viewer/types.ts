@@ -71,6 +71,8 @@ export interface ViewerAction<T extends ViewerItem = ViewerItem> {
   label: string;
   icon: 'share' | 'trash' | 'star' | 'download' | 'info' | 'photo' | 'remove';
   onClick(item: T): void;
+  /** Whether the photo on screen offers it (someone else's cannot be trashed here); always, when absent. */
+  offered?(item: T): boolean;
 }
 
 /** A line of the details panel beyond those the viewer shows (size, dates, dimensions). */

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { Me, PublicUser, RecoveryCodesResponse, TotpBeginResponse } from '../../contract/identity-responses.ts';
+import { Me, PhoneStart, PublicUser, RecoveryCodesResponse, TotpBeginResponse } from '../../contract/identity-responses.ts';
 import { pageOf } from '../../contract/page.ts';
 import { CLEAR_CACHE } from '../clear-site-data.ts';
 import { PageQuery } from '../common-inputs.ts';
 import { none, ok, reply, route, type AnyRoute } from '../route-def.ts';
 
 const ProfileBody = z.object({ display_name: z.string().max(200).nullable().optional() });
+const PreferencesBody = z.object({ phone_start: PhoneStart.optional() });
 const PasswordBody = z.object({ current_password: z.string().max(1024), new_password: z.string() });
 const TotpVerifyBody = z.object({ code: z.string().max(20) });
 const TotpDisableBody = z.object({ password: z.string().max(1024) });
@@ -32,6 +33,16 @@ export const accountRoutes: readonly AnyRoute[] = [
     responses: ok('The account', Me),
     errors: ['invalid_name', 'display_name_taken'],
     handler: ({ services, actor, body }) => services.accounts.updateProfile(actor, body),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/me/preferences',
+    tag: 'account',
+    summary: 'Change where the app opens on a phone (phone_start), for every phone the account signs in on',
+    auth: 'user',
+    body: PreferencesBody,
+    responses: ok('The account', Me),
+    handler: ({ services, actor, body }) => services.accounts.updatePreferences(actor, body),
   }),
   route({
     method: 'PATCH',

@@ -34,6 +34,13 @@ const PhotoSearch = z
     'With filter=gallery: a search in Photos. Dates ("2019", "July 2021", "3 August 2024", "2024-08", "christmas 2018" = 24-26 Dec, "july" or "christmas" of every year; on the clock where it was taken) and words, each found in the town or country where it was taken, the camera (make, model) or the file name. At most 8 words besides dates; blank: no search',
   );
 
+/** Whose photos Photos shows: the same choice for the months and the listing. */
+const TimelineScope = z
+  .enum(['mine', 'family'])
+  .describe(
+    "With filter=gallery: mine (the default), the caller's own photos and videos; family, with everything others share with the caller: folders and files granted (and what is inside), albums it owns or is in, and partners' photos from their chosen day. Each photo once, however many ways it arrives; never in the trash",
+  );
+
 const ListQuery = PageQuery.extend({
   parent_id: z.string().max(100).optional().describe('"root" (the default) is the top level'),
   filter: z.enum(['shared', 'starred', 'recent', 'gallery']).optional(),
@@ -46,10 +53,12 @@ const ListQuery = PageQuery.extend({
     .optional()
     .describe('With filter=gallery: only what was taken in this month (YYYY-MM, UTC), as /nodes/gallery/months counts it'),
   q: PhotoSearch.optional(),
+  scope: TimelineScope.optional(),
 });
 
 const GalleryMonthsQuery = z.object({
   q: PhotoSearch.optional(),
+  scope: TimelineScope.optional(),
 });
 
 const DownloadQuery = z.object({
@@ -92,11 +101,11 @@ export const nodeRoutes: readonly AnyRoute[] = [
     path: '/nodes/gallery/months',
     tag: 'nodes',
     summary:
-      'How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time on the clock where it was taken), newest first; with q, the months of what a search finds',
+      'How many photos and videos each month of the gallery holds (the same items as filter=gallery, by taken time on the clock where it was taken), newest first; with q, the months of what a search finds; with scope=family, the months of the family timeline',
     auth: 'user',
     query: GalleryMonthsQuery,
     responses: ok('Months', GalleryMonths),
-    handler: ({ services, actor, query }) => services.gallery.months(actor, query.q),
+    handler: ({ services, actor, query }) => services.gallery.months(actor, query.q, query.scope),
   }),
   route({
     method: 'POST',

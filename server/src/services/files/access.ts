@@ -20,15 +20,17 @@ export type AccessRole = 'owner' | 'editor' | 'viewer';
  * to accounts granted access on it or on a folder above it; an editor works inside what was
  * granted but cannot rename or trash the granted item itself. The owner and members of an
  * album read the photos and videos it shows (see AlbumsRepo's ITEM_SHOWN), and nothing else of
- * their owners' trees. A node the caller may not see answers 404, the same as one that does
+ * their owners' trees; so does a partner the photos and videos a partner share shows (see
+ * PartnersRepo's PARTNER_SHOWS). A node the caller may not see answers 404, the same as one that does
  * not exist: existence is never revealed.
  */
 export class AccessService {
   constructor(private readonly deps: ServiceDeps) {}
 
   /**
-   * `albums: false` leaves out what the caller reads only through an album: what goes into an
-   * album must be the caller's own or granted to them, so an album never passes on another's.
+   * `albums: false` leaves out what the caller reads only through an album or a partner share:
+   * what goes into an album must be the caller's own or granted to them, so an album never
+   * passes on another's (AlbumsRepo's ITEM_SHOWN counts only those).
    */
   node(actor: Pick<Actor, 'userId'>, nodeId: string, need: Need, options: { albums?: boolean } = {}): NodeRow {
     const node = this.deps.store.nodes.byId(nodeId, actor.userId);
@@ -38,8 +40,12 @@ export class AccessService {
     if (node.in_trash) throw new AppError('not_found');
     const grants = this.deps.store.permissions.inherited(node.id, actor.userId);
     if (grants.length === 0) {
-      // Read-only, whatever the album member's role: a contributor adds their own photos, never changes another's.
-      if (options.albums !== false && this.deps.store.albums.readable(node.id, actor.userId)) {
+      // Read-only, whatever the album member's role: a contributor adds their own photos, never
+      // changes another's. A partner looks, and nothing more.
+      if (
+        options.albums !== false &&
+        (this.deps.store.partners.shows(node.id, actor.userId) || this.deps.store.albums.readable(node.id, actor.userId))
+      ) {
         if (need !== 'read') throw new AppError('forbidden');
         return node;
       }
@@ -78,12 +84,17 @@ export class AccessService {
   }
 
   /**
-   * Who receives events about a node: its owner, everyone granted access to it or above it, and
-   * everyone in an album holding it (in the trash or not: who hears of a trashed photo is who saw it).
+   * Who receives events about a node: its owner, everyone granted access to it or above it,
+   * everyone in an album holding it, and the partners it is shown to (in the trash or not: who
+   * hears of a trashed photo is who saw it).
    */
   audienceOf(node: Pick<NodeRow, 'id' | 'owner_id'>): Audience {
-    const { permissions, albums } = this.deps.store;
-    return { users: [...new Set([node.owner_id, ...permissions.grantees(node.id), ...albums.audienceOfNode(node.id)])] };
+    const { permissions, albums, partners } = this.deps.store;
+    return {
+      users: [
+        ...new Set([node.owner_id, ...permissions.grantees(node.id), ...albums.audienceOfNode(node.id), ...partners.viewersOf(node.id)]),
+      ],
+    };
   }
 }
 

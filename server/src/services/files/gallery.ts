@@ -3,6 +3,12 @@ import type { GalleryMonths } from '../../contract/files-responses.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { parsePhotoQuery, type PhotoQuery } from './photo-query.ts';
 
+/**
+ * Whose photos a timeline shows: `mine`, the account's own; `family`, with everything others
+ * share with it (folders and files granted, albums it is in, partners' photos from their day).
+ */
+export type TimelineScope = 'mine' | 'family';
+
 /** Words a search may hold: each is one more LIKE over the gallery. */
 const MAX_SEARCH_WORDS = 8;
 
@@ -27,31 +33,42 @@ export function photoSearch(q: string | undefined): PhotoQuery | null {
  * Months are those of taken_sort: the time on the camera's clock where it was taken (the
  * capture instant plus its zone, or the camera's clock when the file gives no zone), read as
  * UTC, so a photo's month is the one the camera showed. With a search (`q`), the months of
- * what it finds, counted the same way.
+ * what it finds, counted the same way. With `family`, the months of the family timeline: what
+ * others share with the account counted in, each photo once however many ways it arrives.
  */
 export class GalleryService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  months(actor: Actor, q?: string): GalleryMonths {
+  months(actor: Actor, q?: string, scope: TimelineScope = 'mine'): GalleryMonths {
     const gallery = this.deps.store.gallery;
     const search = photoSearch(q);
-    const items: GalleryMonths['items'] = [];
-    // From the newest item, month by month, jumping over empty months: as many steps as
-    // months that hold something, never one per photo.
-    let before = search?.range?.before ?? Number.MAX_SAFE_INTEGER;
-    for (
-      let newest = gallery.newestTakenBefore(actor.userId, before, search);
-      newest !== null;
-      newest = gallery.newestTakenBefore(actor.userId, before, search)
-    ) {
-      const month = monthOf(newest);
-      const range = monthRange(month);
-      // A time outside the years 0-9999 has no YYYY-MM: stop rather than loop on it.
-      if (!(range.from < before)) break;
-      const { items: count, videos } = gallery.countTaken(actor.userId, range.from, range.before, search);
-      items.push({ month, photos: count - videos, videos });
-      before = range.from;
+    const whose = gallery.scope(actor.userId, scope === 'family');
+    const counted = new Map<string, { items: number; videos: number }>();
+    // Arm by arm (the family timeline's ways in; one for the account's own), each from its newest
+    // item, month by month, jumping over empty months: as many steps as months that hold
+    // something, never one per photo. Arms never overlap, so their months add up.
+    for (let arm = 0, arms = gallery.armCount(whose); arm < arms; arm++) {
+      let before = search?.range?.before ?? Number.MAX_SAFE_INTEGER;
+      for (
+        let newest = gallery.newestTakenBefore(whose, arm, before, search);
+        newest !== null;
+        newest = gallery.newestTakenBefore(whose, arm, before, search)
+      ) {
+        const month = monthOf(newest);
+        const range = monthRange(month);
+        // A time outside the years 0-9999 has no YYYY-MM: stop rather than loop on it.
+        if (!(range.from < before)) break;
+        const { items, videos } = gallery.countTaken(whose, arm, range.from, range.before, search);
+        const sum = counted.get(month) ?? { items: 0, videos: 0 };
+        counted.set(month, { items: sum.items + items, videos: sum.videos + videos });
+        before = range.from;
+      }
     }
+    // A month an arm reaches but shows nothing of (an album's photos in the trash) is no month.
+    const items = [...counted]
+      .filter(([, sum]) => sum.items > 0)
+      .sort(([a], [b]) => (a < b ? 1 : -1))
+      .map(([month, sum]) => ({ month, photos: sum.items - sum.videos, videos: sum.videos }));
     return { items };
   }
 }

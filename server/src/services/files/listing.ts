@@ -5,7 +5,7 @@ import type { GalleryFilter } from '../../store/gallery-search.ts';
 import type { Keyset, ListedNodeRow, ListScope, SortField } from '../../store/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
-import { monthRange, photoSearch } from './gallery.ts';
+import { monthRange, photoSearch, type TimelineScope } from './gallery.ts';
 import { searchKey } from './node-names.ts';
 import { toNodeDto } from './node-dto.ts';
 import { pageLimit } from '../common/paging.ts';
@@ -25,6 +25,8 @@ export interface ListInput {
   month?: string | undefined;
   /** A search in Photos (with filter=gallery): dates, places, cameras, names. */
   q?: string | undefined;
+  /** With filter=gallery: the account's own photos (the default), or its family timeline. */
+  scope?: TimelineScope | undefined;
 }
 
 /** GET /nodes: a folder's contents or a flat view, sorted and paged by keyset. */
@@ -41,6 +43,9 @@ export class ListingService {
     }
     if (input.q !== undefined && input.filter !== 'gallery') {
       throw new AppError('invalid_input', 'q searches Photos: it goes with filter=gallery.', { field: 'q' });
+    }
+    if (input.scope !== undefined && input.filter !== 'gallery') {
+      throw new AppError('invalid_input', 'scope chooses whose photos Photos shows: it goes with filter=gallery.', { field: 'scope' });
     }
     const search = input.query?.trim() ? searchKey(input.query.trim()) : null;
     return this.page(this.scopeOf(actor, input, search !== null), search, actor.userId, input, photoSearch(input.q));
@@ -105,7 +110,7 @@ export class ListingService {
       case 'recent':
         return { kind: 'recent', ownerId: actor.userId };
       case 'gallery':
-        return { kind: 'gallery', ownerId: actor.userId };
+        return { kind: 'gallery', scope: this.deps.store.gallery.scope(actor.userId, input.scope === 'family') };
     }
     const parentId = normaliseParentId(input.parent_id);
     if (parentId === null) {

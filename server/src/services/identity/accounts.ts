@@ -1,4 +1,4 @@
-import type { Me, PublicUser } from '../../contract/identity-responses.ts';
+import type { Me, PhoneStart, PublicUser } from '../../contract/identity-responses.ts';
 import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
 import type { UserRow } from '../../store/users.repo.ts';
@@ -32,6 +32,13 @@ export class AccountService {
         store.users.update(user.id, { display_name: displayName }, this.deps.now());
       });
     }
+    return this.me(actor);
+  }
+
+  /** Where the app opens on the person's phones. */
+  updatePreferences(actor: Actor, input: { phone_start?: PhoneStart | undefined }): Me {
+    const user = this.user(actor);
+    if (input.phone_start !== undefined) this.deps.store.users.update(user.id, { phone_start: input.phone_start }, this.deps.now());
     return this.me(actor);
   }
 

@@ -10,6 +10,7 @@ export function toUserSummary(user: UserRow): UserSummary {
     avatar_seed: user.avatar_seed,
     must_change_password: user.must_change_password,
     totp_enabled: user.totp_secret !== null,
+    phone_start: user.phone_start,
   };
 }
 

@@ -23,6 +23,7 @@ describe('GET /me and PATCH /me/profile', () => {
       'display_name',
       'id',
       'must_change_password',
+      'phone_start',
       'quota',
       'role',
       'totp_enabled',
@@ -99,6 +100,30 @@ describe('GET /me and PATCH /me/profile', () => {
       headers: { 'content-type': 'application/json' },
     });
     assertError(res, 400, 'invalid_json');
+  });
+});
+
+describe('PATCH /me/preferences', () => {
+  test('where the app opens on a phone: Photos at first; chosen once, /me and every later sign-in (a new phone) carry it; bad input is 400 invalid_input', async () => {
+    const person = await createMember(t.client, owner, 'phoneperson');
+    assert.equal((await t.client.get('/me', { token: person.access })).body.phone_start, 'photos');
+    const changed = await t.client.patch('/me/preferences', { phone_start: 'files' }, { token: person.access });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.equal(changed.body.phone_start, 'files');
+    assert.equal((await t.client.get('/me', { token: person.access })).body.phone_start, 'files');
+    const again = await t.client.post('/auth/login', { username: 'phoneperson', password: person.password });
+    assert.equal(again.body.user.phone_start, 'files');
+    // Nothing asked, nothing changed.
+    assert.equal((await t.client.patch('/me/preferences', {}, { token: person.access })).body.phone_start, 'files');
+    assertError(
+      await t.client.patch('/me/preferences', { phone_start: 'albums' }, { token: person.access }),
+      400,
+      'invalid_input',
+      'phone_start',
+    );
+    assertError(await t.client.patch('/me/preferences', { phone_start: 'files' }), 401, 'unauthorized');
+    // Another account's choice is its own.
+    assert.equal((await t.client.get('/me', { token: owner.access })).body.phone_start, 'photos');
   });
 });
 

@@ -117,6 +117,7 @@ describe('setup, registration, sign-in, refresh and sessions (one server)', () =
       'display_name',
       'id',
       'must_change_password',
+      'phone_start',
       'role',
       'totp_enabled',
       'username',
@@ -128,6 +129,7 @@ describe('setup, registration, sign-in, refresh and sessions (one server)', () =
     assert.ok(body.user.avatar_seed.length > 0);
     assert.equal(body.user.must_change_password, false);
     assert.equal(body.user.totp_enabled, false);
+    assert.equal(body.user.phone_start, 'photos');
     owner = {
       access: body.access_token,
       refresh: body.refresh_token,
