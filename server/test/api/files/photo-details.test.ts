@@ -12,6 +12,7 @@ import { openConnection } from '../../../src/store/db.ts';
 import { MIGRATIONS } from '../../../src/store/migrations.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { mediaFixture, type MediaFixture } from '../../helpers/fixtures.ts';
+import { rewindLaterMigrations } from '../../helpers/rewind.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
 
@@ -145,6 +146,7 @@ describe('a server upgraded from a release that did not keep the details', () =>
     const mine = MIGRATIONS.findIndex((sql) => sql.includes('ADD COLUMN taken_offset'));
     assert.ok(mine > 0, 'the details migration exists');
     const db = openConnection(path.join(first.dataDir, 'hearth.db'));
+    rewindLaterMigrations(db, mine);
     const columns = ['taken_offset', 'duration_ms', 'latitude', 'longitude', 'place_town', 'place_country', 'camera_make'];
     const more = ['camera_model', 'lens', 'f_number', 'exposure_time', 'iso', 'focal_length', 'media_search'];
     db.exec(`UPDATE nodes SET taken_sort = coalesce(taken_at, created_at);
