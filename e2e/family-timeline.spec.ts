@@ -119,7 +119,9 @@ test('Dad shares his photos with Mum from a day on, from his Account: only those
   await captureScreen(page, testInfo, 'partner-sharing-form');
   await section.getByRole('button', { name: 'Share my photos' }).click();
   const sharing = section.getByRole('list', { name: 'People you share your photos with' });
-  await expect(sharing.getByRole('listitem').filter({ hasText: mumName })).toContainText(/Sees your photos taken from (1 January 2022|January 1, 2022)/);
+  await expect(sharing.getByRole('listitem').filter({ hasText: mumName })).toContainText(
+    /Sees your photos taken from (1 January 2022|January 1, 2022)/,
+  );
   await section.getByRole('heading', { name: 'Share my photos with…' }).scrollIntoViewIfNeeded();
   await captureScreen(page, testInfo, 'partner-sharing');
 
