@@ -7,6 +7,7 @@ import type { Actor, ServiceDeps } from '../../../src/services/common/context.ts
 import { AccessService } from '../../../src/services/files/access.ts';
 import { ListingService, type ListInput } from '../../../src/services/files/listing.ts';
 import type { SettingsService } from '../../../src/services/server/settings.ts';
+import { GalleryRepo } from '../../../src/store/gallery.repo.ts';
 import { NodesRepo } from '../../../src/store/nodes.repo.ts';
 import { openConnection } from '../../../src/store/db.ts';
 import type { Store } from '../../../src/store/index.ts';
@@ -389,7 +390,7 @@ async function listingPlans(
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
-    const store = { nodes: new NodesRepo(recording) } as unknown as Store;
+    const store = { nodes: new NodesRepo(recording), gallery: new GalleryRepo(recording) } as unknown as Store;
     const deps = { store, now: Date.now } as unknown as ServiceDeps;
     const settings = { current: () => ({ trash_retention_days: 30 }) } as unknown as SettingsService;
     const listing = new ListingService(deps, new AccessService(deps), settings);
