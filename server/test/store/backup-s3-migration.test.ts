@@ -4,32 +4,12 @@
  * runs still tied to their destination.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { after, test } from 'node:test';
-import { chooseEngine, openConnection, openDatabase } from '../../src/store/db.ts';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
-import { makeTempDir } from '../helpers/server.ts';
-
-const dirs: string[] = [];
-after(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+import { test } from 'node:test';
+import { openDatabase } from '../../src/store/db.ts';
+import { databaseBefore } from '../helpers/old-database.ts';
 
 test('a database with folder destinations and runs, upgraded: every row is kept, runs stay in order and follow their destination', async () => {
-  const dir = await makeTempDir();
-  dirs.push(dir);
-  const file = path.join(dir, 'hearth.db');
-  const engine = chooseEngine(process.env.HEARTH_SQLITE === 'node' ? 'node' : 'auto');
-  const old = openConnection(file, { engine });
-  old.pragma('foreign_keys = ON');
-  const before = MIGRATIONS.findIndex((sql) => sql.includes("kind IN ('folder', 's3')"));
-  assert.ok(before > 0, 'the off-site migration exists');
-  for (let version = 1; version <= before; version++)
-    old.transaction(() => {
-      old.exec(MIGRATIONS[version - 1]!);
-      old.pragma(`user_version = ${version}`);
-    });
+  const { old, file, engine } = await databaseBefore("kind IN ('folder', 's3')");
   old
     .prepare(
       "INSERT INTO backup_destinations (id, kind, name, path, encrypted, daily_at, keep_daily, keep_weekly, keep_monthly, next_run_at, stored_bytes, created_at) VALUES ('d1', 'folder', 'Blue USB disk', '/media/usb/backups', 1, 180, 7, 4, 12, 99, 1234, 5)",

@@ -4,32 +4,12 @@
  * on the database keeps the copy right by itself, whoever writes the node or the item.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { after, test } from 'node:test';
-import { chooseEngine, openConnection, openDatabase } from '../../src/store/db.ts';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
-import { makeTempDir } from '../helpers/server.ts';
-
-const dirs: string[] = [];
-after(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+import { test } from 'node:test';
+import { openDatabase } from '../../src/store/db.ts';
+import { databaseBefore } from '../helpers/old-database.ts';
 
 test("an upgraded database's album items take their photos' taken times, and follow them from then on (a re-dated photo, a new item)", async () => {
-  const dir = await makeTempDir();
-  dirs.push(dir);
-  const file = path.join(dir, 'hearth.db');
-  const engine = chooseEngine(process.env.HEARTH_SQLITE === 'node' ? 'node' : 'auto');
-  const old = openConnection(file, { engine });
-  old.pragma('foreign_keys = ON');
-  const before = MIGRATIONS.findIndex((sql) => sql.includes('CREATE TABLE partner_shares'));
-  assert.ok(before > 0, 'the family timeline migration exists');
-  for (let version = 1; version <= before; version++)
-    old.transaction(() => {
-      old.exec(MIGRATIONS[version - 1]!);
-      old.pragma(`user_version = ${version}`);
-    });
+  const { old, file, engine } = await databaseBefore('CREATE TABLE partner_shares');
   old
     .prepare(
       "INSERT INTO users (id, username, username_key, role, password_hash, avatar_seed, created_at, updated_at) VALUES ('u1', 'emma', 'emma', 'member', 'x', 's', 1, 1)",
