@@ -55,4 +55,7 @@ export async function signIn(page: Page, account: { username: string; password: 
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'My files' })).toBeVisible();
+  // The app shows My files at once and keeps the session (IndexedDB, then localStorage) just
+  // after: a test going straight to another address must not leave before it is kept.
+  await page.waitForFunction(() => localStorage.getItem('hearth.session') !== null);
 }

@@ -1,10 +1,9 @@
-import { Suspense, useRef, useState, type KeyboardEvent } from 'react';
+import { Suspense, useState } from 'react';
 import { useSession } from '../../api/useSession.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Icon, type IconName } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { AddPerson, Avatar, LinksPanel } from '../share/index.ts';
+import { AddPerson, Avatar, LinksPanel, ShareTabs, type ShareTab } from '../share/index.ts';
 import { useAlbumMembers, useAlbumMutations, type Album, type MemberRole } from './queries.ts';
 
 const ROLE_WORDS: Record<MemberRole, string> = { contributor: 'Can add photos', viewer: 'Can look' };
@@ -15,7 +14,7 @@ const ROLE_CHOICES = [
 
 type Tab = 'people' | 'link';
 
-const TABS: { id: Tab; label: string; icon: IconName }[] = [
+const TABS: ShareTab<Tab>[] = [
   { id: 'people', label: 'Family', icon: 'people' },
   { id: 'link', label: 'Link', icon: 'link' },
 ];
@@ -38,7 +37,6 @@ export function AlbumShareDialog({
 }) {
   const isOwner = album.role === 'owner';
   const [tab, setTab] = useState<Tab>(initialTab);
-  const buttons = useRef<Record<string, HTMLButtonElement | null>>({});
   if (!isOwner) {
     return (
       <Dialog title={`People in “${album.name}”`} onClose={onClose} wide>
@@ -46,37 +44,9 @@ export function AlbumShareDialog({
       </Dialog>
     );
   }
-  // Arrow keys move between the tabs, as a tab list does.
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    const next = TABS.find((t) => t.id !== tab)!;
-    setTab(next.id);
-    buttons.current[next.id]?.focus();
-  };
   return (
     <Dialog title={`Share “${album.name}”`} onClose={onClose} wide>
-      <div className="share-tabs" role="tablist" aria-label="How to share" onKeyDown={onKeyDown}>
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            ref={(element) => {
-              buttons.current[t.id] = element;
-            }}
-            type="button"
-            role="tab"
-            id={`album-tab-${t.id}`}
-            aria-controls={`album-panel-${t.id}`}
-            aria-selected={tab === t.id}
-            tabIndex={tab === t.id ? 0 : -1}
-            className="share-tab"
-            onClick={() => setTab(t.id)}
-          >
-            <Icon name={t.icon} />
-            {t.label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`album-panel-${tab}`} aria-labelledby={`album-tab-${tab}`}>
+      <ShareTabs tabs={TABS} tab={tab} onTab={setTab} idPrefix="album">
         {tab === 'people' ? (
           <PeoplePanel album={album} onLeave={onLeave} />
         ) : (
@@ -84,7 +54,7 @@ export function AlbumShareDialog({
             <LinksPanel target={{ kind: 'album', id: album.id }} what="this album's photos and videos" />
           </Suspense>
         )}
-      </div>
+      </ShareTabs>
     </Dialog>
   );
 }

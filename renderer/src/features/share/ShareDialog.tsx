@@ -1,15 +1,15 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Icon, type IconName } from '../../ui/Icon.tsx';
 import { LinksPanel } from './LinksPanel.tsx';
 import { PeoplePanel } from './PeoplePanel.tsx';
+import { ShareTabs, type ShareTab } from './ShareTabs.tsx';
 import './share.css';
 
 type Tab = 'links' | 'people';
 
-const TABS: { id: Tab; label: string; icon: IconName }[] = [
+const TABS: ShareTab<Tab>[] = [
   { id: 'links', label: 'Link', icon: 'link' },
   { id: 'people', label: 'Family', icon: 'people' },
 ];
@@ -24,47 +24,10 @@ export function ShareDialog({ node, onClose, initialTab }: { node: Node; onClose
   const isOwner = state.kind === 'signed-in' && state.user.id === node.owner_id;
   const tabs = isOwner ? TABS : TABS.filter((tab) => tab.id === 'people');
   const [tab, setTab] = useState<Tab>(isOwner ? (initialTab ?? 'links') : 'people');
-  const buttons = useRef<Record<string, HTMLButtonElement | null>>({});
-
-  // Arrow keys move between the tabs, as a tab list does.
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    const index = tabs.findIndex((t) => t.id === tab);
-    const next = tabs[(index + (event.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
-    setTab(next.id);
-    buttons.current[next.id]?.focus();
-  };
 
   return (
     <Dialog title={`Share “${node.name}”`} onClose={onClose} wide>
-      {tabs.length > 1 && (
-        <div className="share-tabs" role="tablist" aria-label="How to share" onKeyDown={onKeyDown}>
-          {tabs.map((t) => (
-            <button
-              key={t.id}
-              ref={(element) => {
-                buttons.current[t.id] = element;
-              }}
-              type="button"
-              role="tab"
-              id={`share-tab-${t.id}`}
-              aria-controls={`share-panel-${t.id}`}
-              aria-selected={tab === t.id}
-              tabIndex={tab === t.id ? 0 : -1}
-              className="share-tab"
-              onClick={() => setTab(t.id)}
-            >
-              <Icon name={t.icon} />
-              {t.label}
-            </button>
-          ))}
-        </div>
-      )}
-      <div
-        role={tabs.length > 1 ? 'tabpanel' : undefined}
-        id={`share-panel-${tab}`}
-        aria-labelledby={tabs.length > 1 ? `share-tab-${tab}` : undefined}
-      >
+      <ShareTabs tabs={tabs} tab={tab} onTab={setTab} idPrefix="share">
         {tab === 'links' ? (
           <LinksPanel
             target={{ kind: 'node', id: node.id }}
@@ -73,7 +36,7 @@ export function ShareDialog({ node, onClose, initialTab }: { node: Node; onClose
         ) : (
           <PeoplePanel node={node} />
         )}
-      </div>
+      </ShareTabs>
     </Dialog>
   );
 }

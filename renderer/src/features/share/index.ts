@@ -10,3 +10,5 @@ export const LinksPanel = lazy(() => import('./LinksPanel.tsx').then((m) => ({ d
 export type { LinkTarget } from './queries.ts';
 // Finding family members by name: albums add their people with it too.
 export { AddPerson, Avatar, type RoleChoice } from './AddPerson.tsx';
+// The share dialogs' tabs: an album's dialog has the same two.
+export { ShareTabs, type ShareTab } from './ShareTabs.tsx';
