@@ -2,6 +2,7 @@ import type { Db, Statement } from './db.ts';
 import type { NodeColor, NodeType } from '../contract/files-responses.ts';
 import { galleryFilterWhere, type GalleryFilter } from './gallery-search.ts';
 import { SHOWN_BY_ALBUM_TO_USER } from './albums.repo.ts';
+import { PARTNER_SHOWS } from './partners.repo.ts';
 import { galleryArms, type GalleryScope } from './gallery.repo.ts';
 
 export interface NodeRow {
@@ -422,12 +423,13 @@ function scopeWhere(scope: Exclude<ListScope, { kind: 'gallery' }>, params: Reco
       params.scope_user = scope.userId;
       params.user = scope.userId;
       // A bookmark on what the account can no longer open (moved out of a shared folder, taken
-      // out of an album) is not listed; a favourite of a photo an album shows it is.
+      // out of an album) is not listed; a favourite of a photo an album or a partner shows it is.
       return `n.id IN (SELECT node_id FROM stars WHERE user_id = @scope_user) AND n.in_trash = 0
         AND (n.owner_id = @scope_user OR ${OWNER_ENABLED} AND EXISTS (WITH RECURSIVE up(id, parent_id) AS (
           SELECT n.id, n.parent_id UNION ALL SELECT p.id, p.parent_id FROM nodes p JOIN up ON p.id = up.parent_id)
           SELECT 1 FROM up JOIN permissions g ON g.node_id = up.id AND g.user_id = @scope_user)
-          OR ${SHOWN_BY_ALBUM_TO_USER})`;
+          OR ${SHOWN_BY_ALBUM_TO_USER}
+          OR (${OWNER_ENABLED} AND EXISTS (SELECT 1 FROM partner_shares ps WHERE ps.partner_id = @scope_user AND ${PARTNER_SHOWS})))`;
     case 'recent':
       params.owner = scope.ownerId;
       return "n.owner_id = @owner AND n.type = 'file' AND n.in_trash = 0";

@@ -40,3 +40,17 @@ test('a favourite of a photo an album shows me is in my Starred, marked only for
   assert.equal(removed.status, 200);
   assert.deepEqual(await starred(mum), []);
 });
+
+test("a favourite of a partner's photo is in my Starred while they share with me, and listed no more once they stop", async () => {
+  const dad = await createMember(t.client, emma, 'dad');
+  const bike = await uploadPhoto(t, dad, 'Bike.jpg');
+  await t.server.mediaIdle();
+  assert.equal((await t.client.post('/partner-shares', { user_id: mum.userId }, { token: dad.access })).status, 201);
+
+  assert.equal((await t.client.post(`/nodes/${bike}/star`, undefined, { token: mum.access })).status, 204);
+  assert.deepEqual(await starred(mum), ['Bike.jpg']);
+  assert.deepEqual(await starred(dad), []);
+
+  assert.equal((await t.client.delete(`/partner-shares/${mum.userId}`, { token: dad.access })).status, 204);
+  assert.deepEqual(await starred(mum), []);
+});
