@@ -1,7 +1,7 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { Node } from '../../api/types.ts';
-import { columnsFor, GAP, noteScrolling, Tile, type Selection } from '../gallery/index.ts';
+import { columnsFor, GAP, noteScrolling, Tile, useOffsetTop, useWidth, type Selection } from '../gallery/index.ts';
 import type { AlbumItem } from './queries.ts';
 
 export interface AlbumGridProps {
@@ -95,27 +95,4 @@ export function AlbumGrid({ total, items, hasMore, loadMore, selection, onOpen, 
       </div>
     </div>
   );
-}
-
-/** The list's content width, kept current as the window or the side bar changes. */
-function useWidth(ref: RefObject<HTMLElement | null>): number {
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry!.contentRect.width)));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [ref]);
-  return width;
-}
-
-/** Where the list starts in the page: the virtualizer's rows are placed from there. */
-function useOffsetTop(ref: RefObject<HTMLElement | null>, width: number): number {
-  const [top, setTop] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (element) setTop(element.getBoundingClientRect().top + window.scrollY);
-  }, [ref, width]);
-  return top;
 }

@@ -1,6 +1,6 @@
 import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useQueryClient } from '@tanstack/react-query';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Node } from '../../api/types.ts';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
@@ -13,6 +13,7 @@ import { findLoaded, loadedItems } from './load.ts';
 import { noteScrolling } from './thumbs.ts';
 import { monthOfNode } from './useSelection.ts';
 import type { Selection } from './useSelection.ts';
+import { useOffsetTop, useWidth } from './useListPlacement.ts';
 
 export interface TimelineProps {
   months: GalleryMonth[];
@@ -232,26 +233,3 @@ const TileRow = memo(function TileRow({
     </div>
   );
 });
-
-/** The list's content width, kept current as the window or the side bar changes. */
-function useWidth(ref: RefObject<HTMLElement | null>): number {
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry!.contentRect.width)));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [ref]);
-  return width;
-}
-
-/** Where the list starts in the page: the virtualizer's rows are placed from there. */
-function useOffsetTop(ref: RefObject<HTMLElement | null>, width: number): number {
-  const [top, setTop] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (element) setTop(element.getBoundingClientRect().top + window.scrollY);
-  }, [ref, width]);
-  return top;
-}

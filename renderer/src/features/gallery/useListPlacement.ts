@@ -1,0 +1,24 @@
+import { useLayoutEffect, useState, type RefObject } from 'react';
+
+/** The list's content width, kept current as the window or the side bar changes. */
+export function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry!.contentRect.width)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/** Where the list starts in the page: a window virtualizer's rows are placed from there. */
+export function useOffsetTop(ref: RefObject<HTMLElement | null>, width: number): number {
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element) setTop(element.getBoundingClientRect().top + window.scrollY);
+  }, [ref, width]);
+  return top;
+}
