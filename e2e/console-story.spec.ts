@@ -112,7 +112,7 @@ test.describe('the appliance story', () => {
     });
 
     await test.step('the phone goes on by itself, to Photos (where a phone opens), and she goes to her files', async () => {
-      await expect(tablet.getByRole('heading', { name: 'Photos' })).toBeVisible({ timeout: 20_000 });
+      await expect(tablet.getByRole('heading', { name: 'Photos', level: 1 })).toBeVisible({ timeout: 20_000 });
       await mainNav(tablet).getByRole('link', { name: 'My files' }).click();
       await expect(tablet.getByRole('heading', { name: 'My files' })).toBeVisible();
     });
