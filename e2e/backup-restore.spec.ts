@@ -83,7 +83,9 @@ test('the owner backs up encrypted and keeps the kit; a fresh Hearth restores it
       await newPage.getByLabel('Username').fill(kid.username);
       await newPage.getByLabel('Password').fill(kid.password);
       await newPage.getByRole('button', { name: 'Sign in' }).click();
-      await expect(newPage.getByRole('heading', { name: 'My files' })).toBeVisible();
+      // Where the app opens: Photos on a phone, My files on a computer.
+      const landing = testInfo.project.name === 'desktop' ? 'My files' : 'Photos';
+      await expect(newPage.getByRole('heading', { name: landing, level: 1 })).toBeVisible();
       const ownerPage = await (await browser.newContext({ baseURL: fresh.url })).newPage();
       await ownerPage.goto('/');
       await ownerPage.getByLabel('Username').fill(owner.username);

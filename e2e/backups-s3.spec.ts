@@ -88,7 +88,9 @@ test('the owner backs up to an S3 bucket; a fresh Hearth restores from the bucke
       await newPage.getByLabel('Username').fill(kid.username);
       await newPage.getByLabel('Password').fill(kid.password);
       await newPage.getByRole('button', { name: 'Sign in' }).click();
-      await expect(newPage.getByRole('heading', { name: 'My files' })).toBeVisible();
+      // Where the app opens: Photos on a phone, My files on a computer.
+      const landing = testInfo.project.name === 'desktop' ? 'My files' : 'Photos';
+      await expect(newPage.getByRole('heading', { name: landing, level: 1 })).toBeVisible();
     } finally {
       await context.close();
       await fresh.stop();
