@@ -87,7 +87,8 @@ test('the owner backs up encrypted and keeps the kit; a fresh Hearth restores it
       const landing = testInfo.project.name === 'desktop' ? 'My files' : 'Photos';
       await expect(newPage.getByRole('heading', { name: landing, level: 1 })).toBeVisible();
       const ownerPage = await (await browser.newContext({ baseURL: fresh.url })).newPage();
-      await ownerPage.goto('/');
+      // My files' address: the app's own opens Photos on a phone.
+      await ownerPage.goto('/files');
       await ownerPage.getByLabel('Username').fill(owner.username);
       await ownerPage.getByLabel('Password').fill(owner.password);
       await ownerPage.getByRole('button', { name: 'Sign in' }).click();
