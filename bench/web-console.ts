@@ -107,6 +107,7 @@ export async function benchConsole(): Promise<BenchResult> {
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'My files' }).waitFor();
+    await page.waitForFunction(() => localStorage.getItem('hearth.session') !== null);
     await page.close();
     await browser.close().catch(() => undefined);
 

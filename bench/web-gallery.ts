@@ -301,6 +301,8 @@ export async function signIn(page: Page, bench: BenchServer, who: SignedIn): Pro
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'My files' }).waitFor();
+  // The session is kept just after My files shows: a page going on to another address waits for it.
+  await page.waitForFunction(() => localStorage.getItem('hearth.session') !== null);
 }
 
 /** Every tile on the first screen shows its decoded thumbnail. */

@@ -114,6 +114,7 @@ async function signedInPage(browser: Browser, bench: BenchServer, who: SignedIn)
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'My files' }).waitFor();
+  await page.waitForFunction(() => localStorage.getItem('hearth.session') !== null);
   return page;
 }
 
@@ -327,6 +328,7 @@ async function lighthouse(bench: BenchServer, owner: SignedIn, notes: string[]):
     await page.getByLabel('Password').fill(who.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'My files' }).waitFor();
+    await page.waitForFunction(() => localStorage.getItem('hearth.session') !== null);
     await page.goto('about:blank');
     await pw.close();
     scores.push(['files', await medianOfRuns(run, chrome.port, `${origin}/files`)]);
