@@ -71,7 +71,7 @@ interface Marks {
   summary: string | null;
   /** "All 50 sent." */
   sentAt: number | null;
-  /** The upload panel says "2,000 files uploaded" (the reference). */
+  /** The upload panel says "2,000 photos uploaded" (the reference). */
   uploadedAt: number | null;
   stopped: string | null;
 }
@@ -176,7 +176,7 @@ async function backupFigures(roll: RollPhoto[], notes: string[]): Promise<Row[]>
     const uploadMs = await uploadAll(browser, bench, computer, files);
 
     const mbps = (ms: number) => totalBytes / MB / (ms / 1000);
-    const uploadRef = `the web app's Upload (Files, same browser, another account) of all ${sizeText}, from choosing to "${roll.length.toLocaleString('en-US')} files uploaded", files evicted from the page cache first`;
+    const uploadRef = `the web app's Upload (Files, same browser, another account) of all ${sizeText}, from choosing to "${roll.length.toLocaleString('en-US')} photos uploaded", files evicted from the page cache first`;
     notes.push(
       `times are the page's own clock: from the file input's change event to the answer on screen ("${first.summary}") and to "All ${fresh.length} sent."; ` +
         `between runs the sent photos are deleted for good and the remembered deletes forgotten, so each run finds the same ${fresh.length} to send`,
@@ -379,7 +379,7 @@ async function uploadAll(browser: Browser, bench: BenchServer, who: SignedIn, fi
     const page = await context.newPage();
     await signIn(page, bench, who);
     await evict(files);
-    await page.evaluate(instrument, `${files.length.toLocaleString('en-US')} files uploaded`);
+    await page.evaluate(instrument, `${files.length.toLocaleString('en-US')} photos uploaded`);
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await (await chooser).setFiles(files);
@@ -417,9 +417,9 @@ function instrument(uploadedText: string): void {
       marks.sentAt = now;
     const status = document.querySelector('.backup-status')?.textContent ?? '';
     if (status.includes('The backup stopped')) marks.stopped = status;
-    if (marks.uploadedAt === null && document.querySelector('.upload-summary strong')?.textContent === uploadedText) marks.uploadedAt = now;
-    if (marks.stopped === null && /not uploaded/.test(document.querySelector('.upload-summary strong')?.textContent ?? ''))
-      marks.stopped = document.querySelector('.upload-summary')?.textContent ?? 'not uploaded';
+    if (marks.uploadedAt === null && document.querySelector('.upload-line-text strong')?.textContent === uploadedText) marks.uploadedAt = now;
+    if (marks.stopped === null && /not uploaded/.test(document.querySelector('.upload-line-text strong')?.textContent ?? ''))
+      marks.stopped = document.querySelector('.upload-line-text')?.textContent ?? 'not uploaded';
   }).observe(document.body, { childList: true, subtree: true, characterData: true });
 }
 
