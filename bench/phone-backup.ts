@@ -417,7 +417,8 @@ function instrument(uploadedText: string): void {
       marks.sentAt = now;
     const status = document.querySelector('.backup-status')?.textContent ?? '';
     if (status.includes('The backup stopped')) marks.stopped = status;
-    if (marks.uploadedAt === null && document.querySelector('.upload-line-text strong')?.textContent === uploadedText) marks.uploadedAt = now;
+    if (marks.uploadedAt === null && document.querySelector('.upload-line-text strong')?.textContent === uploadedText)
+      marks.uploadedAt = now;
     if (marks.stopped === null && /not uploaded/.test(document.querySelector('.upload-line-text strong')?.textContent ?? ''))
       marks.stopped = document.querySelector('.upload-line-text')?.textContent ?? 'not uploaded';
   }).observe(document.body, { childList: true, subtree: true, characterData: true });
