@@ -1,11 +1,30 @@
 import type { Db, Statement } from './db.ts';
+import type { MediaFacts } from './media.repo.ts';
 import type { NodeColor, NodeType } from '../contract/files-responses.ts';
 import { galleryFilterWhere, type GalleryFilter } from './gallery-search.ts';
 import { SHOWN_BY_ALBUM_TO_USER } from './albums.repo.ts';
 import { PARTNER_SHOWS } from './partners.repo.ts';
 import { galleryArms, type GalleryScope } from './gallery.repo.ts';
 
-export interface NodeRow {
+type NodeDetails = Pick<
+  MediaFacts,
+  | 'taken_offset'
+  | 'duration_ms'
+  | 'latitude'
+  | 'longitude'
+  | 'place_town'
+  | 'place_country'
+  | 'camera_make'
+  | 'camera_model'
+  | 'lens'
+  | 'f_number'
+  | 'exposure_time'
+  | 'iso'
+  | 'focal_length'
+>;
+
+/** A node as listed; its media details are the columns MediaFacts names (media.repo). */
+export interface NodeRow extends NodeDetails {
   id: string;
   owner_id: string;
   parent_id: string | null;
@@ -26,19 +45,6 @@ export interface NodeRow {
   taken_at: number | null;
   taken_sort: number;
   has_thumbnail: number;
-  taken_offset: number | null;
-  duration_ms: number | null;
-  latitude: number | null;
-  longitude: number | null;
-  place_town: string | null;
-  place_country: string | null;
-  camera_make: string | null;
-  camera_model: string | null;
-  lens: string | null;
-  f_number: number | null;
-  exposure_time: number | null;
-  iso: number | null;
-  focal_length: number | null;
   /** Per caller: whether the reading account starred it. */
   starred: number;
   /** Per caller: whether it belongs to someone else (shared with the reader). */
