@@ -14,6 +14,7 @@ import { healthRoute } from './routes/server.ts';
 import { API_PREFIX } from './paths.ts';
 import { requireKnownHost, type HostAllowList } from './host-allow-list.ts';
 import { webApp } from './static.ts';
+import { httpsUpgrade } from './middleware/https-upgrade.ts';
 
 export function createApp(services: Services, log: Logger, jsonLimit: number, hosts: HostAllowList, webDir: string | null = null): Koa {
   const app = new Koa();
@@ -36,6 +37,7 @@ export function createApp(services: Services, log: Logger, jsonLimit: number, ho
   app.use(requireHost());
   app.use(tusHeaders());
   app.use(requireKnownHost(hosts));
+  app.use(httpsUpgrade((hostname) => services.homeHttps.servesHttpsFor(hostname)));
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(root.routes());
