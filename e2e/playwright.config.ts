@@ -41,7 +41,8 @@ export default defineConfig<{ world: World }>({
   reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: '../test-results/e2e-report' }]] : [['list']],
   use: { launchOptions, trace: 'retain-on-failure', screenshot: 'only-on-failure', browserName: 'chromium' },
   projects: [
-    { name: 'desktop', use: { ...desktop, world: 'secure' } },
+    // The phone's HTTPS story launches its own phones (browsers with their own certificates): it runs under phone.
+    { name: 'desktop', use: { ...desktop, world: 'secure' }, testIgnore: /home-https\.spec\.ts/ },
     // The appliance's story makes its own desktop and phone contexts: it runs once, under desktop.
     { name: 'phone', use: { ...phone, world: 'secure' }, testIgnore: /console-story\.spec\.ts/ },
     // The key flows again where a phone meets the app: plain HTTP under a LAN name.

@@ -303,6 +303,10 @@ async function startOn(
   // plain HTTP answers meanwhile, and HTTPS opens as soon as it is ready.
   const unwatchCertificates = httpsCertificates?.onChange(() => front.useCertificate(httpsCertificates.tlsOptions()));
   const httpsStarted = httpsCertificates?.start() ?? Promise.resolve();
+  // A renamed server gets a certificate for its new .local name at once, not at the next check.
+  const unwatchRenames = bus.subscribe((event) => {
+    if (event.message.type === 'server.settings_changed') void httpsCertificates?.check();
+  });
   storage.start(() => {
     try {
       return content.defaultLibrary().blobs.root;
@@ -392,6 +396,7 @@ async function startOn(
         await httpsStarted;
         httpsCertificates?.stop();
         unwatchCertificates?.();
+        unwatchRenames();
         gateway.close();
         listening.close();
         front.server.close();

@@ -4,7 +4,7 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { dropThumbnails } from '../api/thumbnails.ts';
 import { session } from '../api/session.ts';
 import { useSession } from '../api/useSession.ts';
-import { ForcedPasswordPage, RecoverPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
+import { AppSetupPage, ForcedPasswordPage, RecoverPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
 import { AlbumPage, AlbumsPage } from '../features/albums/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
 import { SharedLinksPage } from '../features/share/index.ts';
@@ -52,6 +52,15 @@ export function App() {
               element={
                 <Suspense fallback={<Opening label="Opening the link" />}>
                   <PublicSharePage />
+                </Suspense>
+              }
+            />
+            {/* Opened from the Connect page's QR code on a phone no one has signed in on yet. */}
+            <Route
+              path="/app-setup"
+              element={
+                <Suspense fallback={<Opening label="Opening" />}>
+                  <AppSetupPage />
                 </Suspense>
               }
             />

@@ -25,6 +25,9 @@ export class HomeHttps {
   ) {}
 
   offer(): HttpsOffer {
+    // A phone opening the guided page is when names matter: one named at setup, or a new
+    // address the periodic check has not seen yet, is issued now (the page asks again until ready).
+    void this.certificates?.check();
     const authority = this.certificates?.authorityInfo() ?? null;
     return {
       available: this.certificates?.tlsOptions() != null,

@@ -6,6 +6,7 @@ import { CopyField } from '../CopyField.tsx';
 import { InviteForm } from '../people/InviteForm.tsx';
 import { QrImage } from '../QrImage.tsx';
 import { useNetwork } from './queries.ts';
+import { AppSetupCard } from './AppSetupCard.tsx';
 import './settings.css';
 
 /**
@@ -26,6 +27,7 @@ export function ConnectPage({ welcome = false }: { welcome?: boolean }) {
           <h2 id="address-title">{welcome ? "Connect your family's phones" : "This PC's address"}</h2>
           <Address />
         </section>
+        <PhoneAppCard />
         <section className="card console-card" aria-labelledby="invite-title">
           <h2 id="invite-title">Invite someone</h2>
           <p className="muted">An invite is a link that lets one person make their own account here.</p>
@@ -42,6 +44,13 @@ export function ConnectPage({ welcome = false }: { welcome?: boolean }) {
       )}
     </ConsoleLayout>
   );
+}
+
+/** Shown once the PC has an address phones can reach. */
+function PhoneAppCard() {
+  const network = useNetwork();
+  const address = network.data?.addresses[0]?.url;
+  return address ? <AppSetupCard address={address} /> : null;
 }
 
 function Address() {

@@ -1,0 +1,24 @@
+import { QrImage } from '../QrImage.tsx';
+import { CopyField } from '../CopyField.tsx';
+
+/**
+ * "Make Hearth an app on each phone": the QR code of the guided page (`/app-setup`) at the
+ * address phones use now. It must be plain HTTP: the phone does not trust Hearth's certificate
+ * before that page has walked it through installing it.
+ */
+export function AppSetupCard({ address }: { address: string }) {
+  const url = new URL('app-setup', address).toString();
+  return (
+    <section className="card console-card" aria-labelledby="app-setup-title">
+      <h2 id="app-setup-title">Make Hearth an app on each phone</h2>
+      <p className="muted">
+        Once per phone, a few taps: Hearth gets an icon on the home screen, appears in the Share menu of the phone’s photos, and opens over
+        a private connection. Point the phone’s camera at the code and follow the steps.
+      </p>
+      <div className="qr-and-text">
+        <QrImage text={url} label={`QR code of the page that makes Hearth an app: ${url}`} />
+      </div>
+      <CopyField label="Page for phones" value={url} />
+    </section>
+  );
+}
