@@ -24,12 +24,15 @@ import { detectMediaTools } from './media/tools.ts';
 import { ContentStores } from './store/content-stores.ts';
 import { WsGateway } from './ws/gateway.ts';
 import { HostAllowList } from './http/host-allow-list.ts';
-import { Listening, listenPlan } from './http/listening.ts';
+import { homeNetworkListen, Listening, listenPlan } from './http/listening.ts';
 import type { SetupInput } from './services/identity/auth.ts';
 import type { BackupHealth, BackupRun, RestoreSnapshots } from './contract/backup-responses.ts';
 import { HOSTING_PROCESS, type RestoreSource } from './services/backup/restore.ts';
 import type { OwnerRecoveryCode } from './services/identity/owner-recovery.ts';
 import { PublicOrigin } from './services/server/public-origin.ts';
+import { LocalName } from './services/server/local-name.ts';
+import { openMdnsResponder } from './platform/mdns.ts';
+import { listLanAddresses } from './platform/network.ts';
 
 export interface RunningServer {
   /** Where clients on this machine reach the server. */
@@ -237,6 +240,14 @@ async function startOn(
   const { tools: mediaTools, ffmpegOrigin, ffmpegVersion } = detectMediaTools(config);
   const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
   const origin = new PublicOrigin(config);
+  const localName = new LocalName({
+    openResponder: openMdnsResponder,
+    lanAdapters: () => [...new Set(listLanAddresses().map((a) => a.interface))],
+    serverName: () => services.settings.current().server_name,
+    txt: { id: serverId, version: config.version },
+    bus,
+    log,
+  });
   const services = createServices(deps, {
     serverId,
     content,
@@ -245,6 +256,7 @@ async function startOn(
     mediaTools,
     origin,
     storage,
+    localName: () => localName.current(),
     restart,
   });
   const sealed = services.twoFactor.sealStoredSecrets();
@@ -276,6 +288,12 @@ async function startOn(
     throw error;
   }
   origin.listeningOn(port);
+  // The name is announced once the home network can reach the server (never for this PC alone).
+  const announce = () => {
+    const at = homeNetworkListen(listening.plan);
+    if (config.announce && at !== null) void localName.start({ port, ...at });
+  };
+  if (ownerExists || listening.plan.then === null) announce();
   storage.start(() => {
     try {
       return content.defaultLibrary().blobs.root;
@@ -323,7 +341,7 @@ async function startOn(
     },
     setupOwner: async (input) => {
       await services.auth.setupAtThisPc(input);
-      await listening.widen().catch((error) => log.error('could not listen on the home network', { error: String(error) }));
+      await listening.widen().then(announce, (error) => log.error('could not listen on the home network', { error: String(error) }));
       return services.localOwner.open()!;
     },
     ownerRecoveryCode: () => {
@@ -361,6 +379,7 @@ async function startOn(
         await services.media.stop();
         await services.libraries.stop();
         await storage.stop();
+        await localName.stop();
         gateway.close();
         listening.close();
         await new Promise<void>((resolve) => {

@@ -142,13 +142,15 @@ export interface ServiceParts {
   mediaTools: MediaTools;
   origin: PublicOrigin;
   storage: StorageHealth;
+  /** The `.local` name announced now (LocalName.current): what the Connect page offers first. */
+  localName?: () => string | null;
   /** Stops the server and starts it again on a restored data folder (index.ts); a no-op where nothing hosts a restart. */
   restart?: () => void;
 }
 
 export function createServices(
   deps: ServiceDeps,
-  { serverId, content, keys, thumbs, mediaTools, origin, storage, restart = () => {} }: ServiceParts,
+  { serverId, content, keys, thumbs, mediaTools, origin, storage, localName, restart = () => {} }: ServiceParts,
 ): Services {
   const settings = new SettingsService(deps, () => origin.reach());
   const sessions = new SessionService(deps, keys.pairing);
@@ -208,7 +210,7 @@ export function createServices(
     publicShares: new PublicShareService(deps, files, listing, keys.link, albums),
     libraries,
     drives: new DriveService(deps, libraries, mounts),
-    network: new NetworkService(),
+    network: new NetworkService(localName),
     localOwner: new LocalOwnerService(deps, sessions, owner),
     owner,
     ownerRecovery: new OwnerRecoveryService(deps, owner, sessions),
