@@ -33,6 +33,8 @@ const config = {
   sqliteEngine: 'node' as const,
   // Setup comes from this app's window, and the server is closed to the network until then.
   hostedSetup: true,
+  // Phones find it as <server-name>.local once it is open to the network (ANNOUNCE=0 turns it off).
+  announce: env.announce ?? true,
 };
 
 const autostart = process.platform === 'linux' ? new LinuxAutostart(process.env.APPIMAGE ?? process.execPath) : null;

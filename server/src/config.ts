@@ -132,6 +132,12 @@ export interface ServerConfig {
    * network), and until an owner exists the server listens on this PC's loopback only.
    */
   hostedSetup: boolean;
+  /**
+   * Announce the server on the home network as `<server-name>.local` (mDNS/DNS-SD), so phones
+   * reach it by a name that outlives the router moving it to another address. The desktop app
+   * turns it on; headless, ANNOUNCE=1 does.
+   */
+  announce: boolean;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -174,6 +180,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   sqliteEngine: 'auto',
   logLevel: 'info',
   hostedSetup: false,
+  announce: false,
 };
 
 /** Where the operating system lives on each OS: its drive is never formatted. */
@@ -226,6 +233,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.HTTPS) input.https = parseSwitch(env.HTTPS, 'HTTPS');
   if (env.PUBLIC_URL) input.publicUrl = parsePublicUrl(env.PUBLIC_URL);
   if (env.HEARTH_SQLITE) input.sqliteEngine = parseSqliteEngine(env.HEARTH_SQLITE);
+  if (env.ANNOUNCE) input.announce = parseSwitch(env.ANNOUNCE, 'ANNOUNCE');
   if (env.STORAGE_RESERVE_MB) input.storageReserveBytes = parseMegabytes(env.STORAGE_RESERVE_MB, 'STORAGE_RESERVE_MB');
   return input;
 }

@@ -24,7 +24,7 @@ import { detectMediaTools } from './media/tools.ts';
 import { ContentStores } from './store/content-stores.ts';
 import { WsGateway } from './ws/gateway.ts';
 import { HostAllowList } from './http/host-allow-list.ts';
-import { Listening, listenPlan } from './http/listening.ts';
+import { homeNetworkListen, Listening, listenPlan } from './http/listening.ts';
 import type { SetupInput } from './services/identity/auth.ts';
 import type { BackupHealth, BackupRun, RestoreSnapshots } from './contract/backup-responses.ts';
 import { HOSTING_PROCESS, type RestoreSource } from './services/backup/restore.ts';
@@ -34,6 +34,9 @@ import { HttpsCertificates } from './services/server/https-certificates.ts';
 import { homeNetworkNames } from './services/server/home-names.ts';
 import { TlsFiles } from './store/tls-files.ts';
 import { createFrontDoor } from './http/front-door.ts';
+import { LocalName } from './services/server/local-name.ts';
+import { openMdnsResponder } from './platform/mdns.ts';
+import { listLanAddresses } from './platform/network.ts';
 
 export interface RunningServer {
   /** Where clients on this machine reach the server. */
@@ -244,6 +247,14 @@ async function startOn(
   const { tools: mediaTools, ffmpegOrigin, ffmpegVersion } = detectMediaTools(config);
   const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
   const origin = new PublicOrigin(config);
+  const localName = new LocalName({
+    openResponder: openMdnsResponder,
+    lanAdapters: () => [...new Set(listLanAddresses().map((a) => a.interface))],
+    serverName: () => services.settings.current().server_name,
+    txt: { id: serverId, version: config.version },
+    bus,
+    log,
+  });
   // The server's name is read at each check: a rename reaches the certificate.
   let serverName = () => 'Hearth';
   const httpsCertificates = config.https
@@ -251,7 +262,7 @@ async function startOn(
         dataDir: config.dataDir,
         files: new TlsFiles(config.dataDir),
         authorityName: () => `${serverName()} at home (Hearth)`,
-        wantedNames: () => homeNetworkNames(config, serverName()),
+        wantedNames: () => homeNetworkNames(config, serverName(), [localName.current()].filter((name) => name !== null)),
         log,
         now,
       })
@@ -265,6 +276,7 @@ async function startOn(
     mediaTools,
     origin,
     storage,
+    localName: () => localName.current(),
     restart,
   });
   serverName = () => services.settings.current().server_name;
@@ -303,10 +315,18 @@ async function startOn(
   // plain HTTP answers meanwhile, and HTTPS opens as soon as it is ready.
   const unwatchCertificates = httpsCertificates?.onChange(() => front.useCertificate(httpsCertificates.tlsOptions()));
   const httpsStarted = httpsCertificates?.start() ?? Promise.resolve();
+  // The name won on the network (hearth-2.local after a clash) is in the certificate at once.
+  const unwatchLocalName = localName.onChange(() => void httpsCertificates?.check());
   // A renamed server gets a certificate for its new .local name at once, not at the next check.
   const unwatchRenames = bus.subscribe((event) => {
     if (event.message.type === 'server.settings_changed') void httpsCertificates?.check();
   });
+  // The name is announced once the home network can reach the server (never for this PC alone).
+  const announce = () => {
+    const at = homeNetworkListen(listening.plan);
+    if (config.announce && at !== null) void localName.start({ port, ...at });
+  };
+  if (ownerExists || listening.plan.then === null) announce();
   storage.start(() => {
     try {
       return content.defaultLibrary().blobs.root;
@@ -354,7 +374,7 @@ async function startOn(
     },
     setupOwner: async (input) => {
       await services.auth.setupAtThisPc(input);
-      await listening.widen().catch((error) => log.error('could not listen on the home network', { error: String(error) }));
+      await listening.widen().then(announce, (error) => log.error('could not listen on the home network', { error: String(error) }));
       return services.localOwner.open()!;
     },
     ownerRecoveryCode: () => {
@@ -397,6 +417,8 @@ async function startOn(
         httpsCertificates?.stop();
         unwatchCertificates?.();
         unwatchRenames();
+        unwatchLocalName();
+        await localName.stop();
         gateway.close();
         listening.close();
         front.server.close();

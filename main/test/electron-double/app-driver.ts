@@ -89,6 +89,8 @@ export function launch(root: string, userData: string, dataDir: string, args: st
         LOG_LEVEL: 'warn',
         PASSWORD_HASH_COST: '4096',
         MEDIA_WORKERS_AT_START: '0',
+        // The desktop app announces itself by mDNS: never on this machine's real network.
+        ANNOUNCE: '0',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

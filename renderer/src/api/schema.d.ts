@@ -5885,6 +5885,13 @@ export interface operations {
                             /** @description What a phone on the same network opens */
                             url: string;
                         }[];
+                        /** @description Null while the server does not announce itself (headless without ANNOUNCE=1, before its owner exists in the desktop app, or when announcing failed) */
+                        local_name: {
+                            /** @description The name this server announces on the home network (mDNS), such as hearth.local; hearth-2.local when another device had that one */
+                            host: string;
+                            /** @description What a phone on the same network opens: unlike an address, it stays the same when the router gives the PC another one */
+                            url: string;
+                        } | null;
                         port: number;
                     };
                 };

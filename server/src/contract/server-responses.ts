@@ -88,6 +88,21 @@ export type LanAddress = z.output<typeof LanAddress>;
 export const NetworkResponse = z.object({
   port: z.number().int(),
   addresses: z.array(LanAddress).describe('IPv4 first; no loopback, link-local or virtual adapters (containers, VMs, VPNs)'),
+  local_name: z
+    .object({
+      host: z
+        .string()
+        .describe(
+          'The name this server announces on the home network (mDNS), such as hearth.local; hearth-2.local when another device had that one',
+        ),
+      url: z
+        .string()
+        .describe('What a phone on the same network opens: unlike an address, it stays the same when the router gives the PC another one'),
+    })
+    .nullable()
+    .describe(
+      'Null while the server does not announce itself (headless without ANNOUNCE=1, before its owner exists in the desktop app, or when announcing failed)',
+    ),
 });
 export type NetworkResponse = z.output<typeof NetworkResponse>;
 

@@ -26,6 +26,19 @@ export function listenPlan(host: string, hosted: { ownerExists: boolean } | null
   return { first: LOOPBACK, then: { add: host } };
 }
 
+/**
+ * Where the home network reaches the server once the plan is open, for the name it announces:
+ * one address, or all of them (null), with or without IPv6 (Node's 0.0.0.0 is IPv4 only, so
+ * an IPv6 record would send a phone where nothing answers). Null when only this PC reaches it.
+ */
+export function homeNetworkListen(plan: ListenPlan): { address: string | null; ipv6: boolean } | null {
+  const host = plan.then === null ? plan.first : 'rebind' in plan.then ? plan.then.rebind : plan.then.add;
+  if (isLoopbackHost(host) || host.startsWith('127.')) return null;
+  if (host === '' || host === '::') return { address: null, ipv6: true };
+  if (host === '0.0.0.0') return { address: null, ipv6: false };
+  return { address: host, ipv6: host.includes(':') };
+}
+
 function isLoopbackHost(host: string): boolean {
   return host === LOOPBACK || host === '::1' || host === 'localhost';
 }

@@ -148,13 +148,15 @@ export interface ServiceParts {
   storage: StorageHealth;
   /** The home network's certificates; null when HTTPS is off. */
   httpsCertificates?: HttpsCertificates | null;
+  /** The `.local` name announced now (LocalName.current): what the Connect page offers first. */
+  localName?: () => string | null;
   /** Stops the server and starts it again on a restored data folder (index.ts); a no-op where nothing hosts a restart. */
   restart?: () => void;
 }
 
 export function createServices(
   deps: ServiceDeps,
-  { serverId, content, keys, thumbs, mediaTools, origin, storage, httpsCertificates = null, restart = () => {} }: ServiceParts,
+  { serverId, content, keys, thumbs, mediaTools, origin, storage, httpsCertificates = null, localName, restart = () => {} }: ServiceParts,
 ): Services {
   const settings = new SettingsService(deps, () => origin.reach());
   const sessions = new SessionService(deps, keys.pairing);
@@ -214,7 +216,7 @@ export function createServices(
     publicShares: new PublicShareService(deps, files, listing, keys.link, albums),
     libraries,
     drives: new DriveService(deps, libraries, mounts),
-    network: new NetworkService(),
+    network: new NetworkService(localName),
     homeHttps: new HomeHttps(httpsCertificates, () => settings.current().server_name, deps.config.webDir),
     localOwner: new LocalOwnerService(deps, sessions, owner),
     owner,

@@ -27,6 +27,8 @@ function spawnMain(dataDir: string, env: Record<string, string>): ChildProcess {
       LOG_LEVEL: 'info',
       PASSWORD_HASH_COST: String(TEST_HASH_COST),
       MEDIA_WORKERS_AT_START: '0',
+      // Never announced on this machine's network; the mDNS tests announce in a namespace of their own.
+      ANNOUNCE: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,7 +76,8 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     const onData = () => {
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      // HOST=0.0.0.0 (the mDNS tests, in a network namespace of their own) is reached on 127.0.0.1 too.
+      const match = /listening on http:\/\/(?:127\.0\.0\.1|0\.0\.0\.0):(\d+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         child.stdout!.off('data', onData);

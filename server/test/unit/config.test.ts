@@ -15,3 +15,12 @@ test('PUBLIC_URL is an http(s) origin; a path, query or credentials are refused 
     assert.throws(() => configFromEnv({ PUBLIC_URL: bad }), /PUBLIC_URL/, bad);
   }
 });
+
+test('ANNOUNCE=1 or 0 turns the .local name on or off; the headless server stays quiet unless told', () => {
+  assert.equal(resolveConfig({}).announce, false);
+  assert.equal(resolveConfig(configFromEnv({ ANNOUNCE: '1' })).announce, true);
+  assert.equal(resolveConfig(configFromEnv({ ANNOUNCE: 'true' })).announce, true);
+  assert.equal(resolveConfig(configFromEnv({ ANNOUNCE: '0' })).announce, false);
+  assert.equal(configFromEnv({}).announce, undefined, 'the desktop app sees "not said" and turns it on');
+  assert.throws(() => configFromEnv({ ANNOUNCE: 'yes' }), /ANNOUNCE must be 1 or 0/);
+});

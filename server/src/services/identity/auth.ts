@@ -93,6 +93,10 @@ export class AuthService {
       return store.users.byId(row.id)!;
     });
     this.gate.retire();
+    // The server's name on the home network follows the one given at setup (LocalName).
+    if (input.server_name !== undefined && input.server_name.trim() !== '') {
+      this.deps.bus.publish('server.settings_changed', { settings: this.settings.view() }, { everyone: true });
+    }
     return user;
   }
 

@@ -98,6 +98,8 @@ describe('LAN addresses for admins (GET /admin/network)', () => {
     for (const a of res.body.addresses) {
       assert.ok(!/^127\.|^::1$|^169\.254\.|^fe80:/i.test(a.address), `${a.address} is not loopback or link-local`);
     }
+    // Not announcing (a test server never does: local-name.test.ts announces in a namespace of its own).
+    assert.equal(res.body.local_name, null);
   });
 
   test('a member is 403 and no token is 401', async () => {
