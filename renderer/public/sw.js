@@ -119,7 +119,9 @@ async function keepShared(files) {
       const tx = db.transaction(SHARED_STORE, 'readwrite');
       const store = tx.objectStore(SHARED_STORE);
       const receivedAt = Date.now();
-      for (const file of files) store.add({ file, receivedAt });
+      // Name, type and time apart from the bytes: a File's own survive the database in some browsers only.
+      for (const file of files)
+        store.add({ name: file.name, type: file.type, lastModified: file.lastModified, size: file.size, blob: file, receivedAt });
       tx.oncomplete = () => resolve();
       tx.onerror = () => reject(tx.error);
       tx.onabort = () => reject(tx.error);

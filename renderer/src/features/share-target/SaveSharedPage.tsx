@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useSession } from '../../api/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -9,9 +9,9 @@ import { middleOut } from '../../ui/middleOut.ts';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { FolderPicker } from '../files/index.ts';
 import { backupDestination } from '../phone-backup/index.ts';
-import { uploadQueue, useLeftBehind, useSaysKeepOpen, useUploads } from '../upload/index.ts';
+import { uploadQueue, useLeftBehind, useSaysKeepOpen } from '../upload/index.ts';
 import { openSharedInbox, type SharedItem } from './inbox.ts';
-import { progressOf } from './progress.ts';
+import { whenFinished } from './progress.ts';
 import { onlyPhotosAndVideos, sharedWords } from './words.ts';
 import './share-target.css';
 
@@ -31,7 +31,7 @@ const MY_FILES: Destination = { path: 'My files', folderId: async () => null };
 
 type Phase =
   | { kind: 'ready' }
-  | { kind: 'saving'; path: string; ids: number[]; folderId?: string | null; earlier?: ReadonlySet<string>; queued: boolean }
+  | { kind: 'saving'; path: string }
   | { kind: 'saved'; path: string; folderId: string | null; words: string; count: number }
   | { kind: 'not-saved'; count: number; reason: string | null }
   | { kind: 'failed'; message: string };
@@ -57,48 +57,39 @@ export function SaveSharedPage() {
   const [picked, setPicked] = useState<Destination | null>(null);
   const [picking, setPicking] = useState(false);
   const [phase, setPhase] = useState<Phase>({ kind: 'ready' });
-  const uploads = useUploads();
   const left = useLeftBehind(userId || null);
   const destination = picked ?? fallback.data ?? null;
   const titleId = useId();
 
   useSaysKeepOpen(phase.kind === 'saving');
 
-  // Once the queue holds the files, their uploads say how the save went.
-  useEffect(() => {
-    if (phase.kind !== 'saving' || !phase.queued || phase.earlier === undefined) return;
-    const ours = uploads.items.filter((item) => item.parentId === phase.folderId && !phase.earlier!.has(item.key));
-    const progress = progressOf(ours);
-    if (progress.kind === 'sending') return;
-    if (progress.kind === 'not-saved') {
-      setPhase({ kind: 'not-saved', count: progress.count, reason: progress.reason });
-      return;
-    }
-    const saved = items.filter((item) => phase.ids.includes(item.id)).map((item) => item.file);
-    // Told once: the uploads' next change must not let them go a second time.
-    setPhase({ ...phase, queued: false });
-    void inbox
-      .remove(phase.ids)
-      .catch(() => undefined)
-      .then(() => queryClient.invalidateQueries({ queryKey: inboxQuery.queryKey }))
-      .then(() =>
-        setPhase({ kind: 'saved', path: phase.path, folderId: phase.folderId ?? null, words: sharedWords(saved), count: saved.length }),
-      );
-  }, [phase, uploads.items, items, queryClient]);
-
   const save = async (what: SharedItem[], where: Destination) => {
-    const ids = what.map((item) => item.id);
-    setPhase({ kind: 'saving', path: where.path, ids, queued: false });
+    setPhase({ kind: 'saving', path: where.path });
     try {
       const folderId = await where.folderId();
       const earlier = new Set(uploadQueue.state().items.map((item) => item.key));
-      setPhase({ kind: 'saving', path: where.path, ids, folderId, earlier, queued: false });
       await uploadQueue.add(
         what.map((item) => item.file),
         folderId,
         { batch: SHARE_BATCH },
       );
-      setPhase({ kind: 'saving', path: where.path, ids, folderId, earlier, queued: true });
+      // Files the folder already had are not queued: only what was queued now is this save's (a
+      // file an earlier page left half-sent continues into the folder it was going to).
+      const ours = new Set(
+        uploadQueue
+          .state()
+          .items.filter((item) => !earlier.has(item.key))
+          .map((item) => item.key),
+      );
+      const outcome = await whenFinished(uploadQueue, ours);
+      if (outcome.kind === 'not-saved') {
+        setPhase({ kind: 'not-saved', count: outcome.count, reason: outcome.reason });
+        return;
+      }
+      // They are on the server now: they leave the phone, even if this screen was left meanwhile.
+      await inbox.remove(what.map((item) => item.id)).catch(() => undefined);
+      await queryClient.invalidateQueries({ queryKey: inboxQuery.queryKey });
+      setPhase({ kind: 'saved', path: where.path, folderId, words: sharedWords(what.map((item) => item.file)), count: what.length });
     } catch (caught) {
       setPhase({ kind: 'failed', message: caught instanceof Error ? caught.message : String(caught) });
     }
@@ -136,8 +127,7 @@ export function SaveSharedPage() {
         {items.length > 0 && (
           <>
             <p className="share-target-intro">
-              <strong>{capitalised(sharedWords(items.map((item) => item.file)))}</strong> shared with Hearth from this phone, waiting to be
-              saved.
+              <strong>{capitalised(sharedWords(items.map((item) => item.file)))}</strong> shared with Hearth, waiting to be saved.
             </p>
             <ul className="share-target-list" aria-label="Shared with Hearth">
               {items.map((item) => (
@@ -177,7 +167,7 @@ export function SaveSharedPage() {
                 Don’t save
               </Button>
             </div>
-            <p className="muted">Don’t save lets them go from Hearth only: they stay in your phone’s gallery.</p>
+            <p className="muted">Don’t save only lets them go from Hearth: they stay where you shared them from, such as your gallery.</p>
           </>
         )}
       </section>
@@ -203,7 +193,9 @@ export function SaveSharedPage() {
 function NothingHere({ reason }: { reason: string | null }) {
   const said =
     reason === 'missed'
-      ? 'Hearth was not ready on this phone yet, so what you shared did not arrive. It is ready now: share it again.'
+      ? canReceive()
+        ? 'Hearth was not ready on this phone yet, so what you shared did not arrive. It is ready now: share it again.'
+        : 'What you shared did not arrive: Hearth can receive shares only at its secure address.'
       : reason === 'no-files'
         ? 'What you shared was a link or some text. Hearth keeps photos, videos and files, so there was nothing to save.'
         : reason === 'not-kept'
@@ -220,9 +212,7 @@ function NothingHere({ reason }: { reason: string | null }) {
           <strong>Nothing is waiting to be saved.</strong>
         </p>
       )}
-      <p className="muted">
-        To save photos or files from another app, such as your phone’s gallery, tap Share there and choose Hearth.
-      </p>
+      <p className="muted">To save photos or files from another app, such as your phone’s gallery, tap Share there and choose Hearth.</p>
       <Link className="btn" to="/files">
         <Icon name="folder" />
         Go to My files
@@ -233,23 +223,32 @@ function NothingHere({ reason }: { reason: string | null }) {
 
 /** One shared file: a small picture of a photo, else its kind, with its name and size. */
 function SharedRow({ file }: { file: File }) {
-  const [picture, setPicture] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file.type.startsWith('image/')) return;
-    const url = URL.createObjectURL(file);
-    setPicture(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
   const icon = file.type.startsWith('video/') ? 'video' : file.type.startsWith('image/') ? 'photo' : 'file';
   return (
     <li className="share-target-item">
-      <span className="share-target-thumb">{picture ? <img src={picture} alt="" /> : <Icon name={icon} />}</span>
+      <span className="share-target-thumb">{icon === 'photo' ? <SharedPicture file={file} /> : <Icon name={icon} />}</span>
       <span className="share-target-name" title={file.name}>
         {middleOut(file.name, 48)}
       </span>
       <span className="muted share-target-size">{formatBytes(file.size)}</span>
     </li>
   );
+}
+
+/** The photo itself, from the bytes on the phone; its address is let go of with the row. */
+function SharedPicture({ file }: { file: File }) {
+  const img = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const url = URL.createObjectURL(file);
+    img.current!.src = url;
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+  return <img ref={img} alt="" />;
+}
+
+/** A service worker, which receives shares, runs only at a secure address (HTTPS, or localhost). */
+function canReceive(): boolean {
+  return window.isSecureContext && 'serviceWorker' in navigator;
 }
 
 function capitalised(words: string): string {

@@ -13,6 +13,17 @@ export interface SharedItem {
   receivedAt: number;
 }
 
+/** As the service worker writes it: a File's name and time survive the database in some browsers only. */
+interface Kept {
+  id: number;
+  name: string;
+  type: string;
+  lastModified: number;
+  size: number;
+  blob: Blob;
+  receivedAt: number;
+}
+
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
@@ -40,12 +51,12 @@ export interface SharedInbox {
 export function openSharedInbox(factory: IDBFactory = indexedDB): SharedInbox {
   // Opened for each call and closed after: a version change by a newer service worker is never
   // blocked by a page left open.
-  const withDb = async <T>(use: (db: IDBDatabase) => Promise<T>): Promise<T> => {
+  const withDb = async <T>(work: (db: IDBDatabase) => Promise<T>): Promise<T> => {
     const req = factory.open(SHARED_DB, 1);
     req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: 'id', autoIncrement: true });
     const db = await request(req);
     try {
-      return await use(db);
+      return await work(db);
     } finally {
       db.close();
     }
@@ -55,7 +66,14 @@ export function openSharedInbox(factory: IDBFactory = indexedDB): SharedInbox {
       withDb(async (db) => {
         const items = (await request(db.transaction(STORE).objectStore(STORE).getAll())) as unknown[];
         // A record this version cannot read (a newer worker's) is left alone, never shown half.
-        return items.filter(isSharedItem).sort((a, b) => a.id - b.id);
+        return items
+          .filter(isKept)
+          .sort((a, b) => a.id - b.id)
+          .map((kept) => ({
+            id: kept.id,
+            receivedAt: kept.receivedAt,
+            file: new File([kept.blob], kept.name, { type: kept.type, lastModified: kept.lastModified }),
+          }));
       }),
     remove: (ids) =>
       withDb(async (db) => {
@@ -67,14 +85,29 @@ export function openSharedInbox(factory: IDBFactory = indexedDB): SharedInbox {
       withDb(async (db) => {
         const tx = db.transaction(STORE, 'readwrite');
         const receivedAt = Date.now();
-        for (const file of files) tx.objectStore(STORE).add({ file, receivedAt });
+        for (const file of files)
+          tx.objectStore(STORE).add({
+            name: file.name,
+            type: file.type,
+            lastModified: file.lastModified,
+            size: file.size,
+            blob: file,
+            receivedAt,
+          });
         await done(tx);
       }),
   };
 }
 
-function isSharedItem(value: unknown): value is SharedItem {
+function isKept(value: unknown): value is Kept {
   if (typeof value !== 'object' || value === null) return false;
-  const item = value as Partial<SharedItem>;
-  return typeof item.id === 'number' && typeof item.receivedAt === 'number' && item.file instanceof Blob;
+  const kept = value as Partial<Kept>;
+  return (
+    typeof kept.id === 'number' &&
+    typeof kept.name === 'string' &&
+    typeof kept.type === 'string' &&
+    typeof kept.lastModified === 'number' &&
+    typeof kept.receivedAt === 'number' &&
+    kept.blob instanceof Blob
+  );
 }

@@ -190,7 +190,9 @@ test("a shared link's page (/s/<token>) is share.html, the entry that loads none
  * reaches the server, which must neither keep it nor answer a bare 404.
  */
 test('a share posted before the service worker runs is answered with the app screen that says to share again, and nothing of it is kept', async () => {
-  const manifest = JSON.parse(await fs.readFile(path.join(import.meta.dirname, '../../../../renderer/public/manifest.webmanifest'), 'utf8')) as {
+  const manifest = JSON.parse(
+    await fs.readFile(path.join(import.meta.dirname, '../../../../renderer/public/manifest.webmanifest'), 'utf8'),
+  ) as {
     share_target: { action: string; method: string; enctype: string };
   };
   assert.equal(manifest.share_target.action, SHARE_TARGET_PATH);
