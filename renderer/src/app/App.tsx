@@ -17,6 +17,8 @@ import { StartPage } from './StartPage.tsx';
 // Screens most visits never open load when first needed, keeping the first screen small.
 const AccountPage = lazy(() => import('../features/account/index.ts').then((m) => ({ default: m.AccountPage })));
 const GalleryPage = lazy(() => import('../features/gallery/index.ts').then((m) => ({ default: m.GalleryPage })));
+// Opened from the phone's Share sheet ("Share → Hearth"), never from the app's own pages.
+const SaveSharedPage = lazy(() => import('../features/share-target/index.ts').then((m) => ({ default: m.SaveSharedPage })));
 // The owner's pages: a family phone never downloads them.
 const ConsolePages = lazy(() => import('../features/console/index.ts').then((m) => ({ default: m.ConsolePages })));
 // Loaded only by visitors of a link, who have no account and need none of the app.
@@ -119,6 +121,7 @@ function AppRoutes() {
         <Route path="/trash" element={<BrowsePage kind="trash" />} />
         <Route path="/search" element={<BrowsePage kind="search" />} />
         <Route path="/account" element={<AccountPage />} />
+        <Route path="/shared-with-hearth" element={<SaveSharedPage />} />
         <Route path="/console/*" element={<ConsolePages />} />
         <Route path="*" element={<Navigate to="/files" replace />} />
       </Routes>

@@ -14,6 +14,7 @@ export function webApp(webDir: string | null): Koa.Middleware {
   // null: an API-only server (tests, embedders); a folder without index.html: not built yet.
   const root = webDir === null ? null : path.resolve(webDir);
   return async (ctx, next) => {
+    if (root !== null && ctx.method === 'POST' && ctx.path === SHARE_TARGET_PATH) return shareMissed(ctx);
     if (root === null || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || isApiPath(ctx.path)) return next();
     if (!fs.existsSync(path.join(root, 'index.html'))) {
       if (ctx.path === '/' || !hasExtension(ctx.path)) return notBuilt(ctx);
@@ -112,6 +113,7 @@ async function sendFile(ctx: Koa.Context, file: string, cacheControl: string): P
   if (encoding) ctx.set('Content-Encoding', encoding);
   if (isPage) setPageHeaders(ctx);
   else if (isWorkerScript(file)) ctx.set('Content-Security-Policy', WORKER_CSP);
+  else if (ctx.path === SERVICE_WORKER_PATH) ctx.set('Content-Security-Policy', SERVICE_WORKER_CSP);
   ctx.type = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
   if (ctx.get('If-None-Match') === etag) {
     ctx.status = 304;
@@ -170,6 +172,15 @@ export function pageCsp(host: string): string {
  */
 export const WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; base-uri 'none'; frame-ancestors 'none'";
 
+/** Where the app registers its service worker (renderer/src/app/serviceWorker.ts). */
+const SERVICE_WORKER_PATH = '/sw.js';
+
+/**
+ * The service worker, too, obeys its own script's CSP: it may run its own code and talk to this
+ * server only (the app's pages it keeps, the shares it receives stay on the phone), no eval.
+ */
+export const SERVICE_WORKER_CSP = "default-src 'self'; script-src 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 /**
  * Vite builds `new Worker(new URL('./x.worker.ts', …))` as `assets/x.worker-<hash>.js`: the
  * app's workers are named `*.worker.ts` in renderer/src for this.
@@ -181,6 +192,24 @@ function isWorkerScript(file: string): boolean {
 function setPageHeaders(ctx: Koa.Context): void {
   ctx.set('Content-Security-Policy', pageCsp(ctx.get('Host')));
   ctx.set('Permissions-Policy', 'camera=(self), microphone=(), geolocation=(), payment=()');
+}
+
+/** The manifest's share_target.action (renderer/public/manifest.webmanifest): where the phone's Share sheet posts. */
+export const SHARE_TARGET_PATH = '/share-target';
+
+/**
+ * A share reaches the server only when the app's service worker, which receives shares on the
+ * phone, is not running yet (the first visit, or a browser that cleared it). The share carries
+ * no sign-in, so nothing of it is read or kept here: the app's screen says plainly that it did
+ * not arrive and to share again (303, so a reload of that screen posts nothing). Node reads the
+ * unread body to the end once the answer is sent, so the browser sees the redirect, not a reset.
+ */
+function shareMissed(ctx: Koa.Context): void {
+  ctx.status = 303;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.redirect('/shared-with-hearth?share=missed');
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = 'Hearth was not ready to receive this share. Open Hearth, then share again.\n';
 }
 
 function notBuilt(ctx: Koa.Context): void {

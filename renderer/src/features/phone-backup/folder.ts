@@ -58,7 +58,7 @@ export function inTrash(path: Node[]): boolean {
  * The remembered folder from My files down to itself, while it is there to receive photos;
  * null when none is remembered, or it was deleted (for good, or into the trash).
  */
-async function rememberedFolder(userId: string): Promise<Node[] | null> {
+export async function rememberedFolder(userId: string): Promise<Node[] | null> {
   const id = chosenFolderId(userId);
   if (id === null) return null;
   try {

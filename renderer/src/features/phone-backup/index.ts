@@ -1,2 +1,3 @@
 export { BackUpButtons, BackupCard, BackupStatus, CutBackupCard, CutBackupReminder } from './BackUpPhone.tsx';
 export { PhoneBackupSection } from './PhoneBackupSection.tsx';
+export { backupDestination, type Destination } from './destination.ts';

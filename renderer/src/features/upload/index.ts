@@ -5,4 +5,5 @@ export { QuotaBar } from './QuotaBar.tsx';
 export { uploadQueue } from './queue.ts';
 export { useLeftBehind, useUploads } from './useUploads.ts';
 export type { Unsent } from './manifest.ts';
+export type { UploadItem } from './queue.ts';
 export { useKeepOpenSaidElsewhere, useSaysKeepOpen } from './keep-open.ts';

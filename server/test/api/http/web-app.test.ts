@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, test } from 'node:test';
+import { SERVICE_WORKER_CSP, SHARE_TARGET_PATH } from '../../../src/http/static.ts';
 import { makeTempDir, startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/app-1a2b3c.js"></script></head><body></body></html>';
@@ -180,5 +181,48 @@ test("a shared link's page (/s/<token>) is share.html, the entry that loads none
     for (const p of ['/files/01ABC', '/s', '/s/token/more', '/shared']) assert.equal(await (await get(p)).text(), INDEX, p);
   } finally {
     await fs.rm(path.join(webDir, 'share.html'));
+  }
+});
+
+/*
+ * Issue 24: "Share → Hearth" posts the shared photos to the manifest's share_target.action. The
+ * app's service worker receives them on the phone; before it runs (the first visit), the post
+ * reaches the server, which must neither keep it nor answer a bare 404.
+ */
+test('a share posted before the service worker runs is answered with the app screen that says to share again, and nothing of it is kept', async () => {
+  const manifest = JSON.parse(
+    await fs.readFile(path.join(import.meta.dirname, '../../../../renderer/public/manifest.webmanifest'), 'utf8'),
+  ) as {
+    share_target: { action: string; method: string; enctype: string };
+  };
+  assert.equal(manifest.share_target.action, SHARE_TARGET_PATH);
+  assert.equal(manifest.share_target.method, 'POST');
+  const form = new FormData();
+  form.append('title', 'Holiday');
+  // Big enough that the server answers before it has read it all: the answer must still arrive.
+  form.append('files', new Blob([Buffer.alloc(8 * 1024 * 1024, 7)], { type: 'image/jpeg' }), 'beach.jpg');
+  const res = await fetch(t.url + SHARE_TARGET_PATH, { method: 'POST', body: form, redirect: 'manual' });
+  assert.equal(res.status, 303);
+  assert.equal(res.headers.get('location'), '/shared-with-hearth?share=missed');
+  assert.equal(res.headers.get('cache-control'), 'no-store');
+  assert.match(await res.text(), /share again/);
+  // The same connection goes on serving: the unread share was drained, not left in the way.
+  assert.equal((await get('/shared-with-hearth?share=missed')).status, 200);
+  // No file of the server's holds the share: no upload, no temp file of its size.
+  for (const name of await fs.readdir(t.dataDir, { recursive: true })) {
+    const stat = await fs.stat(path.join(t.dataDir, String(name)));
+    assert.ok(!stat.isFile() || stat.size < 8 * 1024 * 1024, String(name));
+  }
+});
+
+test('the service worker runs under a CSP of its own: its own code and this server only', async () => {
+  await fs.writeFile(path.join(webDir, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+  try {
+    const res = await get('/sw.js');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-security-policy'), SERVICE_WORKER_CSP);
+    assert.doesNotMatch(SERVICE_WORKER_CSP, /unsafe/);
+  } finally {
+    await fs.rm(path.join(webDir, 'sw.js'));
   }
 });

@@ -1,0 +1,1 @@
+export { SaveSharedPage } from './SaveSharedPage.tsx';
