@@ -5,6 +5,8 @@ import path from 'node:path';
 import { chromium, devices, type BrowserContext } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { captureScreen } from './support/screens.ts';
+import { expectSharedListed, saveSharedInto, shareToHearth } from './support/app-install.ts';
+import { mediaFixture } from './support/media.ts';
 
 /*
  * Issue 24: over plain HTTP a phone's browser gives Hearth no secure context, so it cannot be an
@@ -122,6 +124,12 @@ test.describe('HTTPS at home: the guided page makes Hearth an app (issue 24)', (
       expect(
         await page.evaluate(() => typeof navigator.clipboard?.writeText === 'function' && typeof navigator.locks?.request === 'function'),
       ).toBe(true);
+
+      // Share → Hearth from the phone's gallery: the posted photo is received and saved over HTTPS.
+      const photo = { name: 'Paris.jpg', mimeType: 'image/jpeg', buffer: await mediaFixture('paris-canon.jpg') };
+      await shareToHearth(page, `https://${host}`, [photo]);
+      await expectSharedListed(page, ['Paris.jpg'], ['Paris.jpg']);
+      await saveSharedInto(page, null);
     } finally {
       await device.close();
     }

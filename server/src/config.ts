@@ -239,8 +239,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
 }
 
 function parseSwitch(raw: string, name: string): boolean {
-  if (/^(1|true|on|yes)$/i.test(raw.trim())) return true;
-  if (/^(0|false|off|no)$/i.test(raw.trim())) return false;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
   throw new Error(`${name} must be 1 or 0, got "${raw}"`);
 }
 

@@ -262,7 +262,12 @@ async function startOn(
         dataDir: config.dataDir,
         files: new TlsFiles(config.dataDir),
         authorityName: () => `${serverName()} at home (Hearth)`,
-        wantedNames: () => homeNetworkNames(config, serverName(), [localName.current()].filter((name) => name !== null)),
+        wantedNames: () =>
+          homeNetworkNames(
+            config,
+            serverName(),
+            [localName.current()].filter((name) => name !== null),
+          ),
         log,
         now,
       })

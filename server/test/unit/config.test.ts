@@ -24,3 +24,10 @@ test('ANNOUNCE=1 or 0 turns the .local name on or off; the headless server stays
   assert.equal(configFromEnv({}).announce, undefined, 'the desktop app sees "not said" and turns it on');
   assert.throws(() => configFromEnv({ ANNOUNCE: 'yes' }), /ANNOUNCE must be 1 or 0/);
 });
+
+test('HTTPS=0 turns HTTPS off; it is on unless told', () => {
+  assert.equal(resolveConfig({}).https, true);
+  assert.equal(resolveConfig(configFromEnv({ HTTPS: '0' })).https, false);
+  assert.equal(resolveConfig(configFromEnv({ HTTPS: '1' })).https, true);
+  assert.throws(() => configFromEnv({ HTTPS: 'maybe' }), /HTTPS must be 1 or 0/);
+});

@@ -49,7 +49,7 @@ export function ConnectPage({ welcome = false }: { welcome?: boolean }) {
 /** Shown once the PC has an address phones can reach. */
 function PhoneAppCard() {
   const network = useNetwork();
-  const address = network.data?.addresses[0]?.url;
+  const address = network.data?.local_name?.url ?? network.data?.addresses[0]?.url;
   return address ? <AppSetupCard address={address} /> : null;
 }
 
@@ -66,26 +66,48 @@ function Address() {
       </Notice>
     );
   }
+  // The announced name survives the router giving the PC another address; the address is the fallback.
+  const named = network.data.local_name;
+  const primary = named?.url ?? first.url;
+  const fallbacks = named ? [first, ...others] : others;
+  const ipv4 = fallbacks.filter((a) => a.family === 'IPv4');
+  const rest = fallbacks.filter((a) => a.family !== 'IPv4');
   return (
     <>
       <p>On each phone, join the home Wi-Fi, then open this address in the browser, or point the camera at the code:</p>
       <div className="qr-and-text">
-        <QrImage text={first.url} label={`QR code of the address ${first.url}`} />
+        <QrImage text={primary} label={`QR code of the address ${primary}`} />
         <p className="muted qr-text">It works on the home network only: phones and computers elsewhere cannot reach it.</p>
       </div>
-      <CopyField label="Address for phones" value={first.url} big />
-      {others.length > 0 && (
+      <CopyField label="Address for phones" value={primary} big />
+      {ipv4.length > 0 && (
         <>
           <h3>If that address does not open</h3>
-          <p className="muted">This PC is on more than one network. A phone on another of them uses:</p>
+          <p className="muted">
+            {named
+              ? 'Some phones do not know names ending in .local. Those open the number instead (it may change if the router restarts):'
+              : 'This PC is on more than one network. A phone on another of them uses:'}
+          </p>
           <ul className="plain-list">
-            {others.map((a) => (
+            {ipv4.map((a) => (
               <li key={a.url}>
-                <span className="mono">{a.url}</span> <span className="muted">({a.interface})</span>
+                <span className="mono">{a.url}</span>
               </li>
             ))}
           </ul>
         </>
+      )}
+      {rest.length > 0 && (
+        <details className="muted">
+          <summary>Other addresses of this PC</summary>
+          <ul className="plain-list">
+            {rest.map((a) => (
+              <li key={a.url}>
+                <span className="mono">{a.url}</span> ({a.interface})
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
     </>
   );
