@@ -36,6 +36,7 @@ import { SetupGate } from './identity/setup-gate.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 import type { PublicOrigin } from './server/public-origin.ts';
+import type { Tailnet } from './server/tailnet.ts';
 import { SecretBox } from './common/secret-box.ts';
 import { NodeAccessService } from './files/node-access.ts';
 import { ZipDownloadService } from './files/zip-downloads.ts';
@@ -142,13 +143,15 @@ export interface ServiceParts {
   mediaTools: MediaTools;
   origin: PublicOrigin;
   storage: StorageHealth;
+  /** Tailscale on this PC, for the console's "Away from home"; absent where nothing looks (tests of other parts). */
+  tailnet?: Tailnet;
   /** Stops the server and starts it again on a restored data folder (index.ts); a no-op where nothing hosts a restart. */
   restart?: () => void;
 }
 
 export function createServices(
   deps: ServiceDeps,
-  { serverId, content, keys, thumbs, mediaTools, origin, storage, restart = () => {} }: ServiceParts,
+  { serverId, content, keys, thumbs, mediaTools, origin, storage, tailnet, restart = () => {} }: ServiceParts,
 ): Services {
   const settings = new SettingsService(deps, () => origin.reach());
   const sessions = new SessionService(deps, keys.pairing);
@@ -208,7 +211,7 @@ export function createServices(
     publicShares: new PublicShareService(deps, files, listing, keys.link, albums),
     libraries,
     drives: new DriveService(deps, libraries, mounts),
-    network: new NetworkService(),
+    network: new NetworkService(deps.config, tailnet ?? null),
     localOwner: new LocalOwnerService(deps, sessions, owner),
     owner,
     ownerRecovery: new OwnerRecoveryService(deps, owner, sessions),

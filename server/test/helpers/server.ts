@@ -38,6 +38,8 @@ export async function startTestServer(config: ConfigInput = {}): Promise<TestSer
     // No 16 MB space reserve in each of the suite's hundreds of data folders: the tests of a
     // full disk set their own.
     storageReserveBytes: 0,
+    // The machine's own Tailscale, if it has one, must not change the links a test expects.
+    tailscale: 'off',
     ...config,
     dataDir,
   });
