@@ -23,7 +23,7 @@ export function LinkReachNote({ what }: { what: string }) {
   if (reach === 'tailnet') {
     return (
       <div className="link-reach link-reach-home" role="note">
-        <Icon name="home" />
+        <Icon name="people" />
         <p>
           <strong>Links work for anyone in your tailnet.</strong> People on your Tailscale network who have the link can see {what}, without
           an account, at home or away. Someone who isn't on it can't open the link.

@@ -97,7 +97,12 @@ describe('the protocol and the name a trusted proxy forwards', () => {
   async function createUpload(client: ApiClient, token: string, headers: Record<string, string>) {
     return client.post('/uploads', undefined, {
       token,
-      headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '5', 'Upload-Metadata': `filename ${Buffer.from('a.txt').toString('base64')}`, ...headers },
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        'Upload-Length': '5',
+        'Upload-Metadata': `filename ${Buffer.from('a.txt').toString('base64')}`,
+        ...headers,
+      },
     });
   }
 
@@ -121,10 +126,16 @@ describe('the protocol and the name a trusted proxy forwards', () => {
   test('the name a trusted proxy forwards is the one the Host allow list checks (a rebound name through the proxy is refused)', async () => {
     const t = await startTestServer({ trustedProxies: ['127.0.0.1'] });
     try {
-      assertError(await t.client.get('/status', { headers: { 'X-Forwarded-Host': 'rebound.attacker.example' } }), 421, 'misdirected_request');
+      assertError(
+        await t.client.get('/status', { headers: { 'X-Forwarded-Host': 'rebound.attacker.example' } }),
+        421,
+        'misdirected_request',
+      );
       assert.equal((await t.client.get('/status', { headers: { 'X-Forwarded-Host': 'family-pc.local' } })).status, 200);
       // From an untrusted address the forwarded name means nothing: its Host is checked.
-      const direct = await new ClientFrom(t.api, '127.0.0.2').get('/status', { headers: { 'X-Forwarded-Host': 'rebound.attacker.example' } });
+      const direct = await new ClientFrom(t.api, '127.0.0.2').get('/status', {
+        headers: { 'X-Forwarded-Host': 'rebound.attacker.example' },
+      });
       assert.equal(direct.status, 200);
     } finally {
       await t.close();

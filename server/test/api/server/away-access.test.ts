@@ -78,7 +78,7 @@ describe('Tailscale up on the PC', () => {
     }
   });
 
-  test('logged out: the console says so in Tailscale\'s words, links stay on the home network', async () => {
+  test("logged out: the console says so in Tailscale's words, links stay on the home network", async () => {
     const root = await makeTempDir('hearth-away-');
     dirs.push(root);
     const cli = new TailscaleCli(path.join(root, 'bin')).status('logged-out');
@@ -96,8 +96,11 @@ describe('Tailscale up on the PC', () => {
     }
   });
 
-  test('PUBLIC_URL, set by the owner, stays the links\' origin with Tailscale up; the console shows both ways and the trusted proxies', async () => {
-    const { t, owner } = await serverWithTailscale({ publicUrl: 'https://photos.example.org', trustedProxies: ['127.0.0.1', '10.0.0.0/8'] });
+  test("PUBLIC_URL, set by the owner, stays the links' origin with Tailscale up; the console shows both ways and the trusted proxies", async () => {
+    const { t, owner } = await serverWithTailscale({
+      publicUrl: 'https://photos.example.org',
+      trustedProxies: ['127.0.0.1', '10.0.0.0/8'],
+    });
     try {
       const network = await networkOnceLooked(t, owner);
       assert.equal(network.away.tailnet.name, NAME);

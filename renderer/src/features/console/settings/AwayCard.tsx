@@ -18,7 +18,13 @@ export function AwayCard() {
   return (
     <section className="card console-card" aria-labelledby="away-title">
       <h2 id="away-title">Away from home</h2>
-      {away.tailnet ? <OnTailnet away={away} tailnet={away.tailnet} /> : away.public_url ? <AtPublicUrl away={away} /> : <NotSetUp away={away} />}
+      {away.tailnet ? (
+        <OnTailnet away={away} tailnet={away.tailnet} />
+      ) : away.public_url ? (
+        <AtPublicUrl away={away} />
+      ) : (
+        <NotSetUp away={away} />
+      )}
     </section>
   );
 }
