@@ -5,7 +5,8 @@ import { after, describe, test } from 'node:test';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
 import { ClientFrom } from '../../helpers/from-address.ts';
-import { makeTempDir, startTestServer, type ConfigInput, type TestServer } from '../../helpers/server.ts';
+import type { ConfigInput } from '../../../src/config.ts';
+import { makeTempDir, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { TailscaleCli } from '../../helpers/tailscale-cli.ts';
 
 /*
