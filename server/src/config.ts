@@ -54,6 +54,11 @@ export interface ServerConfig {
    * (DNS rebinding: a page on another name must not reach the API).
    */
   hostNames: string[];
+  /**
+   * HTTPS beside HTTP on the same port, with certificates from Hearth's own authority (made on
+   * the first start, kept in keys.json). Off: plain HTTP only.
+   */
+  https: boolean;
   /** The origin family devices reach the server at, for link URLs; null: detected from the LAN address. */
   publicUrl: string | null;
   /**
@@ -157,6 +162,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   passwordHashQueue: { maxWaiting: 32, maxWaitingPerAddress: 4 },
   rateLimit: { maxFailures: 10, windowMs: 15 * 60_000, slowAfter: 5, slowBaseMs: 500, slowMaxMs: 10_000, maxHoldMs: 10_000 },
   hostNames: [],
+  https: true,
   publicUrl: null,
   trustedProxies: [],
   tailscale: 'auto',
@@ -234,6 +240,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.DRIVE_TOOLS) input.driveTools = parseDriveTools(env.DRIVE_TOOLS);
   if (env.MEDIA_WORKERS_AT_START) input.mediaWorkersAtStart = env.MEDIA_WORKERS_AT_START !== '0' && env.MEDIA_WORKERS_AT_START !== 'false';
   if (env.HOST_NAMES) input.hostNames = env.HOST_NAMES.split(',');
+  if (env.HTTPS) input.https = parseSwitch(env.HTTPS, 'HTTPS');
   if (env.PUBLIC_URL) input.publicUrl = parsePublicUrl(env.PUBLIC_URL);
   if (env.TRUSTED_PROXIES) input.trustedProxies = env.TRUSTED_PROXIES.split(',');
   if (env.TAILSCALE) input.tailscale = parseTailscale(env.TAILSCALE);
@@ -241,6 +248,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.HEARTH_SQLITE) input.sqliteEngine = parseSqliteEngine(env.HEARTH_SQLITE);
   if (env.STORAGE_RESERVE_MB) input.storageReserveBytes = parseMegabytes(env.STORAGE_RESERVE_MB, 'STORAGE_RESERVE_MB');
   return input;
+}
+
+function parseSwitch(raw: string, name: string): boolean {
+  if (/^(1|true|on|yes)$/i.test(raw.trim())) return true;
+  if (/^(0|false|off|no)$/i.test(raw.trim())) return false;
+  throw new Error(`${name} must be 1 or 0, got "${raw}"`);
 }
 
 function parseMegabytes(raw: string, name: string): number {

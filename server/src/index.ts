@@ -32,6 +32,10 @@ import type { OwnerRecoveryCode } from './services/identity/owner-recovery.ts';
 import { PublicOrigin } from './services/server/public-origin.ts';
 import { Tailnet } from './services/server/tailnet.ts';
 import { TrustedProxies } from './http/trusted-proxies.ts';
+import { HttpsCertificates } from './services/server/https-certificates.ts';
+import { homeNetworkNames } from './services/server/home-names.ts';
+import { TlsFiles } from './store/tls-files.ts';
+import { createFrontDoor } from './http/front-door.ts';
 
 export interface RunningServer {
   /** Where clients on this machine reach the server. */
@@ -84,6 +88,8 @@ export interface RunningServer {
   onRestarted(listener: (error: Error | null) => void): void;
   /** Runs upkeep now (it also runs on a timer): expiries, trash past retention. Resolves when it is done. */
   runMaintenance(): Promise<void>;
+  /** Resolves once HTTPS has its first certificate (at once when HTTPS is off). */
+  httpsReady(): Promise<void>;
   /** Resolves once the media queue is empty (tests, benchmarks). */
   mediaIdle(): Promise<void>;
   /** Resolves once no playback copy waits to be made, or what waits cannot be made now (tests, benchmarks). */
@@ -161,6 +167,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
       restartedListeners.push(listener);
     },
     runMaintenance: () => current.runMaintenance(),
+    httpsReady: () => current.httpsReady(),
     mediaIdle: () => current.mediaIdle(),
     playbackIdle: () => current.playbackIdle(),
     close: async () => {
@@ -241,7 +248,20 @@ async function startOn(
   // Tailscale, looked at once the server listens: its tailnet name becomes one of the server's names and its links' origin.
   const tailnet = new Tailnet(config, log);
   const origin = new PublicOrigin(config, undefined, undefined, () => tailnet.linkName());
+  // The server's name is read at each check: a rename reaches the certificate.
+  let serverName = () => 'Hearth';
+  const httpsCertificates = config.https
+    ? new HttpsCertificates({
+        dataDir: config.dataDir,
+        files: new TlsFiles(config.dataDir),
+        authorityName: () => `${serverName()} at home (Hearth)`,
+        wantedNames: () => homeNetworkNames(config, serverName()),
+        log,
+        now,
+      })
+    : null;
   const services = createServices(deps, {
+    httpsCertificates,
     serverId,
     content,
     keys: { link: keys.link, totp: keys.totp, pairing: subKey(keys.token, 'pairing-code') },
@@ -252,6 +272,7 @@ async function startOn(
     tailnet,
     restart,
   });
+  serverName = () => services.settings.current().server_name;
   const sealed = services.twoFactor.sealStoredSecrets();
   if (sealed > 0) log.info('sealed TOTP secrets stored in clear by an earlier version', { accounts: sealed });
   // Finish uploads whose bytes were complete when the server last stopped, before anything
@@ -269,16 +290,18 @@ async function startOn(
   const server = http.createServer({ requireHostHeader: false }, handle);
   answerParserErrors(server, log);
   const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, hosts, handle);
+  const front = createFrontDoor(server, log);
 
   // The desktop app before its owner exists listens on this PC alone (setup is in its window).
   const ownerExists = store.users.count() > 0;
-  const listening = new Listening(server, listenPlan(config.host, config.hostedSetup ? { ownerExists } : null));
+  const listening = new Listening(front.server, listenPlan(config.host, config.hostedSetup ? { ownerExists } : null));
   let port: number;
   try {
     port = await listening.start(config.port);
     if (ownerExists) await listening.widen();
   } catch (error) {
     listening.close();
+    front.server.close();
     server.close();
     gateway.close();
     db.close();
@@ -290,6 +313,10 @@ async function startOn(
     bus.publish('server.settings_changed', { settings: services.settings.view() }, { everyone: true }),
   );
   void tailnet.start();
+  // The first certificate (and on a first start, the authority) is made off the request path:
+  // plain HTTP answers meanwhile, and HTTPS opens as soon as it is ready.
+  const unwatchCertificates = httpsCertificates?.onChange(() => front.useCertificate(httpsCertificates.tlsOptions()));
+  const httpsStarted = httpsCertificates?.start() ?? Promise.resolve();
   storage.start(() => {
     try {
       return content.defaultLibrary().blobs.root;
@@ -356,6 +383,7 @@ async function startOn(
     // One server never starts again by itself: the handle startServer answers does (above).
     onRestarted: () => {},
     runMaintenance: () => scheduler.runNow(MAINTENANCE),
+    httpsReady: () => httpsStarted,
     mediaIdle: () => services.media.idle(),
     playbackIdle: async () => {
       await playbackStarted;
@@ -377,8 +405,13 @@ async function startOn(
         await services.media.stop();
         await services.libraries.stop();
         await storage.stop();
+        await httpsStarted;
+        httpsCertificates?.stop();
+        unwatchCertificates?.();
         gateway.close();
         listening.close();
+        front.server.close();
+        front.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -108,6 +108,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   not_found: "It isn't there any more, or you don't have access to it.",
   no_thumbnail: 'There is no preview for this yet.',
   playback_copy_not_ready: 'This video is still being prepared for this browser.',
+  https_off: 'This Hearth does not offer a private (HTTPS) connection: its owner turned it off.',
   method_not_allowed: 'The app asked for something the server does not do. Reload the page.',
   already_set_up: 'This server is already set up. Sign in instead.',
   username_taken: 'That username is taken. Try another.',

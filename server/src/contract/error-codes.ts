@@ -88,6 +88,7 @@ export const ERROR_CATALOGUE = {
   not_found: { status: 404, message: 'Nothing was found here.' },
   no_thumbnail: { status: 404, message: 'There is no thumbnail for this item (yet).' },
   playback_copy_not_ready: { status: 404, message: 'This video has no playback copy (yet): see GET /nodes/{id}/playback.' },
+  https_off: { status: 404, message: 'HTTPS is turned off on this server (HTTPS=0).' },
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
   already_set_up: { status: 409, message: 'The server is already set up.' },
   username_taken: { status: 409, message: 'That username is taken.' },

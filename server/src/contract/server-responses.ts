@@ -125,3 +125,18 @@ export const NetworkResponse = z.object({
   away: AwayAccess.describe('How the family reaches this server away from home'),
 });
 export type NetworkResponse = z.output<typeof NetworkResponse>;
+
+/** Whether this server offers HTTPS at home, for the guided page that makes Hearth an app on a phone (no sign-in). */
+export const HttpsOfferResponse = z.object({
+  available: z.boolean().describe('HTTPS is on and its certificate is ready'),
+  authority_fingerprint_sha256: z.string().nullable().describe("SHA-256 of Hearth's certificate authority, as colon-separated hex"),
+  authority_name: z.string().nullable().describe('The name a phone lists the authority under'),
+});
+export type HttpsOfferResponse = z.output<typeof HttpsOfferResponse>;
+
+export const HttpsCheckResponse = z.object({
+  secure: z
+    .boolean()
+    .describe('The request came over HTTPS: asked from a plain-HTTP page, an answer at all means the phone trusts the certificate'),
+});
+export type HttpsCheckResponse = z.output<typeof HttpsCheckResponse>;

@@ -15,6 +15,7 @@ import { API_PREFIX } from './paths.ts';
 import { requireKnownHost, type HostAllowList } from './host-allow-list.ts';
 import { webApp } from './static.ts';
 import { believeTrustedProxies, TrustedProxies } from './trusted-proxies.ts';
+import { httpsUpgrade } from './middleware/https-upgrade.ts';
 
 export function createApp(
   services: Services,
@@ -46,6 +47,7 @@ export function createApp(
   app.use(requireHost());
   app.use(tusHeaders());
   app.use(requireKnownHost(hosts));
+  app.use(httpsUpgrade((hostname) => services.homeHttps.servesHttpsFor(hostname)));
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(root.routes());

@@ -1,4 +1,3 @@
-import type http from 'node:http';
 import net from 'node:net';
 
 const LOOPBACK = '127.0.0.1';
@@ -38,7 +37,7 @@ export class Listening {
   private boundPort = 0;
 
   constructor(
-    private readonly server: http.Server,
+    private readonly server: net.Server,
     readonly plan: ListenPlan,
   ) {}
 

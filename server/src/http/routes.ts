@@ -15,6 +15,7 @@ import { playbackRoutes } from './routes/playback.ts';
 import { partnerRoutes } from './routes/partners.ts';
 import { publicLinkRoutes } from './routes/public-links.ts';
 import { openApiRoute, serverRoutes } from './routes/server.ts';
+import { httpsRoutes } from './routes/https.ts';
 import { sharingRoutes } from './routes/sharing.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 
@@ -25,6 +26,7 @@ import { uploadRoutes } from './routes/uploads.ts';
 export const ROUTES: readonly AnyRoute[] = [
   ...serverRoutes,
   openApiRoute(() => ROUTES),
+  ...httpsRoutes,
   ...authRoutes,
   ...accountRoutes,
   ...deviceRoutes,

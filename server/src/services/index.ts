@@ -29,6 +29,8 @@ import { LibraryService } from './storage/libraries.ts';
 import { DriveService } from './storage/drives.ts';
 import { DriveMounts } from './storage/drive-mounts.ts';
 import { NetworkService } from './server/network.ts';
+import { HomeHttps } from './server/home-https.ts';
+import type { HttpsCertificates } from './server/https-certificates.ts';
 import { LocalOwnerService } from './identity/local-owner.ts';
 import { OwnerService } from './identity/owner.ts';
 import { OwnerRecoveryService } from './identity/owner-recovery.ts';
@@ -104,6 +106,8 @@ export interface Services {
   libraries: LibraryService;
   drives: DriveService;
   network: NetworkService;
+  /** HTTPS at home as phones meet it: the authority to install, and where a trusting phone goes. */
+  homeHttps: HomeHttps;
   localOwner: LocalOwnerService;
   owner: OwnerService;
   ownerRecovery: OwnerRecoveryService;
@@ -145,13 +149,15 @@ export interface ServiceParts {
   storage: StorageHealth;
   /** Tailscale on this PC, for the console's "Away from home"; absent where nothing looks (tests of other parts). */
   tailnet?: Tailnet;
+  /** The home network's certificates; null when HTTPS is off. */
+  httpsCertificates?: HttpsCertificates | null;
   /** Stops the server and starts it again on a restored data folder (index.ts); a no-op where nothing hosts a restart. */
   restart?: () => void;
 }
 
 export function createServices(
   deps: ServiceDeps,
-  { serverId, content, keys, thumbs, mediaTools, origin, storage, tailnet, restart = () => {} }: ServiceParts,
+  { serverId, content, keys, thumbs, mediaTools, origin, storage, tailnet, httpsCertificates = null, restart = () => {} }: ServiceParts,
 ): Services {
   const settings = new SettingsService(deps, () => origin.reach());
   const sessions = new SessionService(deps, keys.pairing);
@@ -212,6 +218,7 @@ export function createServices(
     libraries,
     drives: new DriveService(deps, libraries, mounts),
     network: new NetworkService(deps.config, tailnet ?? null),
+    homeHttps: new HomeHttps(httpsCertificates, () => settings.current().server_name, deps.config.webDir),
     localOwner: new LocalOwnerService(deps, sessions, owner),
     owner,
     ownerRecovery: new OwnerRecoveryService(deps, owner, sessions),

@@ -37,6 +37,33 @@ export function loadOrCreateKeys(dataDir: string): ServerSecretKeys {
   return decode(complete as Record<(typeof KEY_NAMES)[number], string>);
 }
 
+/** Hearth's certificate authority, kept in keys.json beside the other keys: backed up and restored with them, so phones that trust it go on trusting a restored server. */
+export interface StoredAuthority {
+  keyPem: string;
+  certPem: string;
+}
+
+export function loadAuthority(dataDir: string): StoredAuthority | null {
+  const stored = readKeysFile(path.join(dataDir, KEYS_FILE));
+  const authority = stored.authority as StoredAuthority | undefined;
+  return authority && typeof authority.keyPem === 'string' && typeof authority.certPem === 'string' ? authority : null;
+}
+
+/** Adds the authority to keys.json, keeping every key already there. */
+export function saveAuthority(dataDir: string, authority: StoredAuthority): void {
+  const file = path.join(dataDir, KEYS_FILE);
+  writeAtomically(file, JSON.stringify({ ...readKeysFile(file), authority }));
+}
+
+function readKeysFile(file: string): Record<string, unknown> {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new Error(`cannot read ${file}`, { cause: error });
+  }
+}
+
 function decode(stored: Record<(typeof KEY_NAMES)[number], string>): ServerSecretKeys {
   return {
     token: Buffer.from(stored.token, 'base64'),
@@ -45,7 +72,7 @@ function decode(stored: Record<(typeof KEY_NAMES)[number], string>): ServerSecre
   };
 }
 
-function writeAtomically(file: string, text: string): void {
+export function writeAtomically(file: string, text: string): void {
   const temp = `${file}.${process.pid}.tmp`;
   const fd = fs.openSync(temp, 'w', 0o600);
   try {

@@ -40,6 +40,8 @@ export async function startTestServer(config: ConfigInput = {}): Promise<TestSer
     storageReserveBytes: 0,
     // The machine's own Tailscale, if it has one, must not change the links a test expects.
     tailscale: 'off',
+    // An authority and a certificate cost most of a second of CPU: HTTPS tests turn it on.
+    https: false,
     ...config,
     dataDir,
   });

@@ -1,0 +1,69 @@
+import { HttpsCheckResponse, HttpsOfferResponse } from '../../contract/server-responses.ts';
+import { ok, route, type AnyRoute } from '../route-def.ts';
+
+/**
+ * HTTPS at home for phones, before anyone signs in: the guided "make Hearth an app" page reads
+ * the offer, downloads the authority (Android) or the profile (iOS), and checks the result.
+ */
+export const httpsRoutes: readonly AnyRoute[] = [
+  route({
+    method: 'GET',
+    path: '/server/https',
+    tag: 'server',
+    summary: 'Whether this server offers HTTPS at home, and the fingerprint of its certificate authority',
+    auth: 'none',
+    responses: ok('The offer', HttpsOfferResponse),
+    handler: ({ services }) => services.homeHttps.offer(),
+  }),
+  route({
+    method: 'GET',
+    path: '/server/https/authority.crt',
+    tag: 'server',
+    summary: "Hearth's certificate authority (DER, application/x-x509-ca-cert), for Android's Install a certificate → CA certificate",
+    auth: 'none',
+    responses: ok('The certificate'),
+    errors: ['https_off'],
+    handler: ({ services, koa }) => {
+      const { der, fileName } = services.homeHttps.authorityCertificate();
+      koa.state.responded = true;
+      koa.type = 'application/x-x509-ca-cert';
+      koa.attachment(fileName);
+      koa.set('Cache-Control', 'no-cache');
+      koa.body = der;
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/server/https/profile.mobileconfig',
+    tag: 'server',
+    summary:
+      "An iOS configuration profile (application/x-apple-aspen-config): Hearth's certificate authority and its icon on the home screen",
+    auth: 'none',
+    responses: ok('The profile'),
+    errors: ['https_off'],
+    handler: ({ services, koa }) => {
+      const { text, fileName } = services.homeHttps.appleProfile(`https://${koa.host}/`);
+      koa.state.responded = true;
+      koa.type = 'application/x-apple-aspen-config';
+      koa.attachment(fileName);
+      koa.set('Cache-Control', 'no-cache');
+      koa.body = text;
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/server/https/check',
+    tag: 'server',
+    summary:
+      'Answers whether it was reached over HTTPS. The guided page, on plain HTTP, asks it at the HTTPS address: an answer means this phone trusts the certificate (readable cross-origin; it carries nothing else)',
+    auth: 'none',
+    responses: ok('Reached', HttpsCheckResponse),
+    handler: ({ koa }) => {
+      // http://host and https://host are two origins: the page on the first reads this from the second.
+      koa.set('Access-Control-Allow-Origin', '*');
+      koa.set('Cross-Origin-Resource-Policy', 'cross-origin');
+      koa.set('Cache-Control', 'no-store');
+      return { secure: koa.secure };
+    },
+  }),
+];

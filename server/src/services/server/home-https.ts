@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../../app-error.ts';
+import { appleProfile } from './apple-profile.ts';
+import type { HttpsCertificates } from './https-certificates.ts';
+
+/** What the guided "make Hearth an app" page needs to know, without signing in. */
+export interface HttpsOffer {
+  available: boolean;
+  /** SHA-256 of the authority, colon-separated hex, for a careful owner to compare on the phone. */
+  authority_fingerprint_sha256: string | null;
+  authority_name: string | null;
+}
+
+/**
+ * HTTPS at home, as phones see it: whether it is there, the authority to install (Android's
+ * certificate, iOS's profile), and where a trusting phone is sent. Null certificates: HTTPS is
+ * off (HTTPS=0), and each of these says so.
+ */
+export class HomeHttps {
+  constructor(
+    private readonly certificates: HttpsCertificates | null,
+    private readonly serverName: () => string,
+    private readonly webDir: string | null,
+  ) {}
+
+  offer(): HttpsOffer {
+    const authority = this.certificates?.authorityInfo() ?? null;
+    return {
+      available: this.certificates?.tlsOptions() != null,
+      authority_fingerprint_sha256: authority?.fingerprintSha256 ?? null,
+      authority_name: authority?.commonName ?? null,
+    };
+  }
+
+  /** The authority as Android installs it: one DER certificate. */
+  authorityCertificate(): { der: Buffer; fileName: string } {
+    const authority = this.requireAuthority();
+    return { der: authority.certDer, fileName: `${fileSafe(this.serverName())} Hearth.crt` };
+  }
+
+  /** The iOS profile: the authority and a home-screen icon opening `appUrl`. */
+  appleProfile(appUrl: string): { text: string; fileName: string } {
+    const authority = this.requireAuthority();
+    const text = appleProfile({
+      authorityDer: authority.certDer,
+      authorityName: authority.commonName,
+      serverName: this.serverName(),
+      appUrl,
+      iconPng: this.icon(),
+    });
+    return { text, fileName: `${fileSafe(this.serverName())} Hearth.mobileconfig` };
+  }
+
+  /** Whether a phone that asked for `host` can be sent to HTTPS there (the certificate names it). */
+  servesHttpsFor(host: string): boolean {
+    return this.certificates !== null && this.certificates.tlsOptions() !== null && this.certificates.covers(host);
+  }
+
+  private requireAuthority() {
+    const authority = this.certificates?.authorityInfo();
+    if (!authority) throw new AppError('https_off');
+    return authority;
+  }
+
+  private icon(): Buffer | null {
+    if (this.webDir === null) return null;
+    try {
+      return fs.readFileSync(path.join(this.webDir, 'icon-192.png'));
+    } catch {
+      return null;
+    }
+  }
+}
+
+function fileSafe(name: string): string {
+  const printable = [...name].filter((c) => c.charCodeAt(0) >= 0x20).join('');
+  return printable.replace(/[\\/:*?"<>|]/g, '').trim() || 'Hearth';
+}
