@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { findWebDir } from './web-dir.ts';
@@ -60,6 +61,17 @@ export interface ServerConfig {
   https: boolean;
   /** The origin family devices reach the server at, for link URLs; null: detected from the LAN address. */
   publicUrl: string | null;
+  /**
+   * Reverse proxies (addresses or CIDR ranges) whose `X-Forwarded-*` and `Forwarded` headers are
+   * believed: the client's address and protocol. From anyone else those headers are ignored.
+   */
+  trustedProxies: string[];
+  /** Tailscale: 'auto' uses it when found on this PC and signed in; 'off' never runs it. */
+  tailscale: 'auto' | 'off';
+  /** The `tailscale` CLI; null looks it up on PATH and where its installers put it. */
+  tailscalePath: string | null;
+  /** How often Tailscale's state (signed in, the tailnet name, the certificate) is looked at again. */
+  tailnetCheckIntervalMs: number;
   devicePollIntervalMs: number;
   ws: {
     /** Messages one connection's queue holds; the oldest is dropped beyond it. */
@@ -158,6 +170,10 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   hostNames: [],
   https: true,
   publicUrl: null,
+  trustedProxies: [],
+  tailscale: 'auto',
+  tailscalePath: null,
+  tailnetCheckIntervalMs: 5 * 60_000,
   devicePollIntervalMs: 4_000,
   // A session is one browser (its tabs share it); an account has a few devices.
   ws: { queueCapacity: 256, queueBytes: 1024 * 1024, maxPerSession: 8, maxPerAccount: 24, heartbeatMs: 30_000, maxPayloadBytes: 4096 },
@@ -209,6 +225,7 @@ export function resolveConfig(input: ConfigInput = {}): ServerConfig {
     passwordHashQueue: { ...DEFAULT_CONFIG.passwordHashQueue, ...input.passwordHashQueue },
     hostNames: (input.hostNames ?? DEFAULT_CONFIG.hostNames).map(normaliseHostName).filter((n) => n !== ''),
     publicUrl: input.publicUrl == null ? null : parsePublicUrl(input.publicUrl),
+    trustedProxies: (input.trustedProxies ?? DEFAULT_CONFIG.trustedProxies).map(parseTrustedProxy).filter((p) => p !== ''),
     version: input.version ?? VERSION,
     webDir: input.webDir === undefined ? findWebDir() : input.webDir,
   };
@@ -232,6 +249,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.HOST_NAMES) input.hostNames = env.HOST_NAMES.split(',');
   if (env.HTTPS) input.https = parseSwitch(env.HTTPS, 'HTTPS');
   if (env.PUBLIC_URL) input.publicUrl = parsePublicUrl(env.PUBLIC_URL);
+  if (env.TRUSTED_PROXIES) input.trustedProxies = env.TRUSTED_PROXIES.split(',');
+  if (env.TAILSCALE) input.tailscale = parseTailscale(env.TAILSCALE);
+  if (env.TAILSCALE_PATH) input.tailscalePath = env.TAILSCALE_PATH;
   if (env.HEARTH_SQLITE) input.sqliteEngine = parseSqliteEngine(env.HEARTH_SQLITE);
   if (env.ANNOUNCE) input.announce = parseSwitch(env.ANNOUNCE, 'ANNOUNCE');
   if (env.STORAGE_RESERVE_MB) input.storageReserveBytes = parseMegabytes(env.STORAGE_RESERVE_MB, 'STORAGE_RESERVE_MB');
@@ -280,6 +300,28 @@ function parsePublicUrl(raw: string): string {
     throw new Error(`PUBLIC_URL must be an http(s) origin without path, query or credentials, got "${raw}"`);
   }
   return url.origin;
+}
+
+/** An address or a CIDR range (`10.0.0.0/8`, `fd00::/8`); a name is refused: it would be resolved by whom? */
+function parseTrustedProxy(raw: string): string {
+  const entry = raw.trim();
+  if (entry === '') return '';
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = net.isIP(address);
+  const prefix = bits === undefined ? null : Number(bits);
+  if (
+    version === 0 ||
+    rest.length > 0 ||
+    (prefix !== null && (!Number.isInteger(prefix) || bits!.trim() === '' || prefix < 0 || prefix > (version === 4 ? 32 : 128)))
+  ) {
+    throw new Error(`TRUSTED_PROXIES must list addresses or CIDR ranges such as 127.0.0.1 or 10.0.0.0/8, got "${entry}"`);
+  }
+  return entry.toLowerCase();
+}
+
+function parseTailscale(raw: string): ServerConfig['tailscale'] {
+  if (raw === 'auto' || raw === 'off') return raw;
+  throw new Error(`TAILSCALE must be auto or off, got "${raw}"`);
 }
 
 function parseDriveTools(raw: string): ServerConfig['driveTools'] {

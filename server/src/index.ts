@@ -30,6 +30,8 @@ import type { BackupHealth, BackupRun, RestoreSnapshots } from './contract/backu
 import { HOSTING_PROCESS, type RestoreSource } from './services/backup/restore.ts';
 import type { OwnerRecoveryCode } from './services/identity/owner-recovery.ts';
 import { PublicOrigin } from './services/server/public-origin.ts';
+import { Tailnet } from './services/server/tailnet.ts';
+import { TrustedProxies } from './http/trusted-proxies.ts';
 import { HttpsCertificates } from './services/server/https-certificates.ts';
 import { homeNetworkNames } from './services/server/home-names.ts';
 import { TlsFiles } from './store/tls-files.ts';
@@ -246,7 +248,9 @@ async function startOn(
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
   const { tools: mediaTools, ffmpegOrigin, ffmpegVersion } = detectMediaTools(config);
   const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
-  const origin = new PublicOrigin(config);
+  // Tailscale, looked at once the server listens: its tailnet name becomes one of the server's names and its links' origin.
+  const tailnet = new Tailnet(config, log);
+  const origin = new PublicOrigin(config, undefined, undefined, () => tailnet.linkName());
   const localName = new LocalName({
     openResponder: openMdnsResponder,
     lanAdapters: () => [...new Set(listLanAddresses().map((a) => a.interface))],
@@ -282,6 +286,7 @@ async function startOn(
     origin,
     storage,
     localName: () => localName.current(),
+    tailnet,
     restart,
   });
   serverName = () => services.settings.current().server_name;
@@ -291,14 +296,20 @@ async function startOn(
   // else looks at the content files.
   await services.uploads.recover();
   // The configured origin's own name is one the family uses: it is allowed like HOST_NAMES.
-  const hosts = new HostAllowList([...config.hostNames, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])]);
-  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir);
+  // So is the tailnet name while Tailscale is up; behind a trusted proxy, the name it forwards is the one checked.
+  const trusted = new TrustedProxies(config.trustedProxies);
+  const hosts = new HostAllowList([...config.hostNames, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])])
+    .alsoAllow(() => (tailnet.current() ? [tailnet.current()!.name] : []))
+    .believing(trusted);
+  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir, trusted);
   const handle = app.callback();
   // Node's missing-Host answer is a bare 400: the app refuses it with the envelope instead.
   const server = http.createServer({ requireHostHeader: false }, handle);
   answerParserErrors(server, log);
   const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, hosts, handle);
-  const front = createFrontDoor(server, log);
+  // The tailnet name is answered with the certificate `tailscale cert` gave for it.
+  const front = createFrontDoor(server, log, (servername) => (servername === tailnet.current()?.name ? tailnet.certificate() : null));
+  tailnet.servesHttps(true);
 
   // The desktop app before its owner exists listens on this PC alone (setup is in its window).
   const ownerExists = store.users.count() > 0;
@@ -316,6 +327,11 @@ async function startOn(
     throw error;
   }
   origin.listeningOn(port);
+  // Tailscale coming up or going away moves where links open: the share dialogs hear it at once.
+  const unwatchTailnet = tailnet.onChange(() =>
+    bus.publish('server.settings_changed', { settings: services.settings.view() }, { everyone: true }),
+  );
+  void tailnet.start();
   // The first certificate (and on a first start, the authority) is made off the request path:
   // plain HTTP answers meanwhile, and HTTPS opens as soon as it is ready.
   const unwatchCertificates = httpsCertificates?.onChange(() => front.useCertificate(httpsCertificates.tlsOptions()));
@@ -412,6 +428,8 @@ async function startOn(
         await services.backup.stop();
         services.snapshotDbs.close();
         unwatchStorage();
+        unwatchTailnet();
+        await tailnet.stop();
         await reconciled;
         await playbackStarted;
         await services.playback.stop();

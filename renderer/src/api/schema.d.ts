@@ -5885,6 +5885,35 @@ export interface operations {
                             /** @description What a phone on the same network opens */
                             url: string;
                         }[];
+                        /** @description How the family reaches this server away from home */
+                        away: {
+                            /** @description PUBLIC_URL: the address a reverse proxy or tunnel gives this server; null when not set */
+                            public_url: string | null;
+                            /** @description The PC on its tailnet while Tailscale is up; null otherwise */
+                            tailnet: {
+                                /** @description The PC's Tailscale addresses, IPv4 first */
+                                addresses: string[];
+                                /** @description When the tailnet name's certificate ends, ms since the epoch (it is renewed 30 days before); null when there is none */
+                                certificate_expires_at: number | null;
+                                /** @description Why there is no certificate, in words for the owner; null when there is one */
+                                certificate_problem: string | null;
+                                /** @description Whether the server answers HTTPS on the tailnet name with the certificate Tailscale gave */
+                                https: boolean;
+                                /** @description The PC's name on the tailnet (MagicDNS), e.g. family-pc.tail1234.ts.net */
+                                name: string;
+                                /** @description What a phone on the same tailnet opens */
+                                url: string;
+                            } | null;
+                            /**
+                             * @description What the server last saw of Tailscale on this PC: off (TAILSCALE=off), not_found (not installed), not_running (installed but logged out or stopped), running
+                             * @enum {string}
+                             */
+                            tailscale: "off" | "not_found" | "not_running" | "running";
+                            /** @description Tailscale's own words while it is not running ("Tailscale is stopped."); null otherwise */
+                            tailscale_detail: string | null;
+                            /** @description How many addresses or ranges TRUSTED_PROXIES lists (their X-Forwarded-* headers are believed) */
+                            trusted_proxies: number;
+                        };
                         /** @description Null while the server does not announce itself (headless without ANNOUNCE=1, before its owner exists in the desktop app, or when announcing failed) */
                         local_name: {
                             /** @description The name this server announces on the home network (mDNS), such as hearth.local; hearth-2.local when another device had that one */
@@ -20242,10 +20271,10 @@ export interface operations {
                         allow_self_registration: boolean;
                         default_quota_bytes: number | null;
                         /**
-                         * @description Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address
+                         * @description Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address; tailnet while links are on the PC's Tailscale name (Tailscale up, no PUBLIC_URL): they open for anyone on the owner's tailnet, at home or away
                          * @enum {string}
                          */
-                        link_reach: "home_network" | "internet";
+                        link_reach: "home_network" | "internet" | "tailnet";
                         /** @description Videos some browsers cannot play (an iPhone's HEVC) get a copy they can, made in the background. Off: no new copies; those made are kept */
                         make_playback_copies: boolean;
                         require_device_approval: boolean;
@@ -20350,10 +20379,10 @@ export interface operations {
                         allow_self_registration: boolean;
                         default_quota_bytes: number | null;
                         /**
-                         * @description Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address
+                         * @description Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address; tailnet while links are on the PC's Tailscale name (Tailscale up, no PUBLIC_URL): they open for anyone on the owner's tailnet, at home or away
                          * @enum {string}
                          */
-                        link_reach: "home_network" | "internet";
+                        link_reach: "home_network" | "internet" | "tailnet";
                         /** @description Videos some browsers cannot play (an iPhone's HEVC) get a copy they can, made in the background. Off: no new copies; those made are kept */
                         make_playback_copies: boolean;
                         require_device_approval: boolean;

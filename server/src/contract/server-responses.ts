@@ -68,9 +68,9 @@ export type ServerSettings = z.output<typeof ServerSettings>;
 /** The settings as an account reads them: the editable ones, and where links open (set by PUBLIC_URL, not here). */
 export const SettingsView = ServerSettings.extend({
   link_reach: z
-    .enum(['home_network', 'internet'])
+    .enum(['home_network', 'internet', 'tailnet'])
     .describe(
-      'Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address',
+      "Read only: where the links this server hands out (public links, invites) open. home_network while their origin is a LAN address, a .local or other home-only name; internet once PUBLIC_URL names a public address; tailnet while links are on the PC's Tailscale name (Tailscale up, no PUBLIC_URL): they open for anyone on the owner's tailnet, at home or away",
     ),
 });
 export type SettingsView = z.output<typeof SettingsView>;
@@ -84,6 +84,40 @@ export const LanAddress = z.object({
   url: z.string().describe('What a phone on the same network opens'),
 });
 export type LanAddress = z.output<typeof LanAddress>;
+
+/** The ways in from away from home that the server recognises: Tailscale, and a reverse proxy or tunnel (PUBLIC_URL). */
+export const AwayAccess = z.object({
+  tailscale: z
+    .enum(['off', 'not_found', 'not_running', 'running'])
+    .describe(
+      'What the server last saw of Tailscale on this PC: off (TAILSCALE=off), not_found (not installed), not_running (installed but logged out or stopped), running',
+    ),
+  tailscale_detail: z
+    .string()
+    .nullable()
+    .describe('Tailscale\'s own words while it is not running ("Tailscale is stopped."); null otherwise'),
+  tailnet: z
+    .object({
+      name: z.string().describe("The PC's name on the tailnet (MagicDNS), e.g. family-pc.tail1234.ts.net"),
+      url: z.string().describe('What a phone on the same tailnet opens'),
+      addresses: z.array(z.string()).describe("The PC's Tailscale addresses, IPv4 first"),
+      https: z.boolean().describe('Whether the server answers HTTPS on the tailnet name with the certificate Tailscale gave'),
+      certificate_expires_at: z
+        .number()
+        .int()
+        .nullable()
+        .describe("When the tailnet name's certificate ends, ms since the epoch (it is renewed 30 days before); null when there is none"),
+      certificate_problem: z.string().nullable().describe('Why there is no certificate, in words for the owner; null when there is one'),
+    })
+    .nullable()
+    .describe('The PC on its tailnet while Tailscale is up; null otherwise'),
+  public_url: z.string().nullable().describe('PUBLIC_URL: the address a reverse proxy or tunnel gives this server; null when not set'),
+  trusted_proxies: z
+    .number()
+    .int()
+    .describe('How many addresses or ranges TRUSTED_PROXIES lists (their X-Forwarded-* headers are believed)'),
+});
+export type AwayAccess = z.output<typeof AwayAccess>;
 
 export const NetworkResponse = z.object({
   port: z.number().int(),
@@ -103,6 +137,7 @@ export const NetworkResponse = z.object({
     .describe(
       'Null while the server does not announce itself (headless without ANNOUNCE=1, before its owner exists in the desktop app, or when announcing failed)',
     ),
+  away: AwayAccess.describe('How the family reaches this server away from home'),
 });
 export type NetworkResponse = z.output<typeof NetworkResponse>;
 

@@ -14,11 +14,19 @@ import { healthRoute } from './routes/server.ts';
 import { API_PREFIX } from './paths.ts';
 import { requireKnownHost, type HostAllowList } from './host-allow-list.ts';
 import { webApp } from './static.ts';
+import { believeTrustedProxies, TrustedProxies } from './trusted-proxies.ts';
 import { httpsUpgrade } from './middleware/https-upgrade.ts';
 
-export function createApp(services: Services, log: Logger, jsonLimit: number, hosts: HostAllowList, webDir: string | null = null): Koa {
+export function createApp(
+  services: Services,
+  log: Logger,
+  jsonLimit: number,
+  hosts: HostAllowList,
+  webDir: string | null = null,
+  trusted: TrustedProxies = new TrustedProxies([]),
+): Koa {
   const app = new Koa();
-  // The server faces a home LAN directly: never believe X-Forwarded-For for rate limits.
+  // Koa would believe X-Forwarded-* from anyone: only TRUSTED_PROXIES are believed (trusted-proxies.ts).
   app.proxy = false;
   app.silent = true;
 
@@ -29,6 +37,8 @@ export function createApp(services: Services, log: Logger, jsonLimit: number, ho
   const root = new Router();
   mountRoutes(root, [healthRoute], services, jsonLimit);
 
+  // First, so that everything after it (the envelope's log, the Host check, rate limits) sees the real client.
+  app.use(believeTrustedProxies(trusted));
   // Outermost, so it logs the status the envelope finally sent (inside it, every error read as 404).
   app.use(requestLog(log));
   app.use(errorEnvelope(log, (error) => services.storage.noteFailure(error)));

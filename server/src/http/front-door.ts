@@ -8,6 +8,11 @@ const TLS_HANDSHAKE = 0x16;
 /** A connection that says nothing is let go: it would otherwise hold a socket forever. */
 const FIRST_BYTE_WITHIN_MS = 10_000;
 
+export interface KeyAndCert {
+  key: string | Buffer;
+  cert: string | Buffer;
+}
+
 export interface FrontDoor {
   /** The socket that listens: plain HTTP and HTTPS arrive on the same port. */
   server: net.Server;
@@ -24,9 +29,23 @@ export interface FrontDoor {
  * there, and nobody opens a second port in a firewall. TLS connections, once their handshake
  * is done, are handed to the same HTTP server: one app, one WebSocket gateway, one set of limits.
  */
-export function createFrontDoor(httpServer: http.Server, log: Logger): FrontDoor {
-  let hasCertificate = false;
-  const tlsServer = new tls.Server({ minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'], handshakeTimeout: FIRST_BYTE_WITHIN_MS });
+export function createFrontDoor(httpServer: http.Server, log: Logger, certificateFor: (servername: string) => KeyAndCert | null = () => null): FrontDoor {
+  // A name with a certificate of its own (the tailnet name's, from `tailscale cert`); any other
+  // name, and a phone that typed an address (no name sent), gets Hearth's own certificate.
+  let cached: { cert: string | Buffer; context: tls.SecureContext } | null = null;
+  const tlsServer = new tls.Server({
+    minVersion: 'TLSv1.2',
+    ALPNProtocols: ['http/1.1'],
+    handshakeTimeout: FIRST_BYTE_WITHIN_MS,
+    SNICallback: (servername, callback) => {
+      const own = certificateFor(servername.toLowerCase());
+      if (own === null) return callback(null, undefined);
+      if (cached === null || !sameBytes(cached.cert, own.cert)) {
+        cached = { cert: own.cert, context: tls.createSecureContext({ key: own.key, cert: own.cert, minVersion: 'TLSv1.2' }) };
+      }
+      callback(null, cached.context);
+    },
+  });
   tlsServer.on('secureConnection', (socket) => httpServer.emit('connection', socket));
   // A phone that does not trust the certificate yet ends the handshake: expected, not an error.
   tlsServer.on('tlsClientError', (error) => log.debug('tls handshake ended', { error: error.message }));
@@ -46,8 +65,7 @@ export function createFrontDoor(httpServer: http.Server, log: Logger): FrontDoor
       socket.setTimeout(0);
       socket.unshift(first);
       if (first[0] !== TLS_HANDSHAKE) httpServer.emit('connection', socket);
-      else if (hasCertificate) tlsServer.emit('connection', socket);
-      else socket.destroy();
+      else tlsServer.emit('connection', socket);
     };
     socket.on('error', () => socket.destroy());
     decide();
@@ -56,7 +74,6 @@ export function createFrontDoor(httpServer: http.Server, log: Logger): FrontDoor
   return {
     server,
     useCertificate(options) {
-      hasCertificate = options !== null;
       if (options) tlsServer.setSecureContext({ ...options, minVersion: 'TLSv1.2' });
     },
     close() {
@@ -64,4 +81,8 @@ export function createFrontDoor(httpServer: http.Server, log: Logger): FrontDoor
       deciding.clear();
     },
   };
+}
+
+function sameBytes(a: string | Buffer, b: string | Buffer): boolean {
+  return Buffer.from(a).equals(Buffer.from(b));
 }

@@ -38,6 +38,7 @@ import { SetupGate } from './identity/setup-gate.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
 import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
 import type { PublicOrigin } from './server/public-origin.ts';
+import type { Tailnet } from './server/tailnet.ts';
 import { SecretBox } from './common/secret-box.ts';
 import { NodeAccessService } from './files/node-access.ts';
 import { ZipDownloadService } from './files/zip-downloads.ts';
@@ -146,6 +147,8 @@ export interface ServiceParts {
   mediaTools: MediaTools;
   origin: PublicOrigin;
   storage: StorageHealth;
+  /** Tailscale on this PC, for the console's "Away from home"; absent where nothing looks (tests of other parts). */
+  tailnet?: Tailnet;
   /** The home network's certificates; null when HTTPS is off. */
   httpsCertificates?: HttpsCertificates | null;
   /** The `.local` name announced now (LocalName.current): what the Connect page offers first. */
@@ -156,7 +159,7 @@ export interface ServiceParts {
 
 export function createServices(
   deps: ServiceDeps,
-  { serverId, content, keys, thumbs, mediaTools, origin, storage, httpsCertificates = null, localName, restart = () => {} }: ServiceParts,
+  { serverId, content, keys, thumbs, mediaTools, origin, storage, tailnet, httpsCertificates = null, localName, restart = () => {} }: ServiceParts,
 ): Services {
   const settings = new SettingsService(deps, () => origin.reach());
   const sessions = new SessionService(deps, keys.pairing);
@@ -216,7 +219,7 @@ export function createServices(
     publicShares: new PublicShareService(deps, files, listing, keys.link, albums),
     libraries,
     drives: new DriveService(deps, libraries, mounts),
-    network: new NetworkService(localName),
+    network: new NetworkService(deps.config, tailnet ?? null, localName),
     homeHttps: new HomeHttps(httpsCertificates, () => settings.current().server_name, deps.config.webDir),
     localOwner: new LocalOwnerService(deps, sessions, owner),
     owner,

@@ -92,7 +92,7 @@ export class WsGateway {
     try {
       checkHandshake(req);
       // A rebound page must not open the event channel either (see HostAllowList).
-      if (!this.hosts.allows(req.headers.host)) throw new AppError('misdirected_request');
+      if (!this.hosts.allowsRequest(req)) throw new AppError('misdirected_request');
       const token = bearerToken('GET', '/ws', req.headers, url.searchParams);
       if (token === null) throw new AppError('unauthorized');
       const actor = this.sessions.authenticate(token);

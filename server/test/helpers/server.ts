@@ -38,6 +38,8 @@ export async function startTestServer(config: ConfigInput = {}): Promise<TestSer
     // No 16 MB space reserve in each of the suite's hundreds of data folders: the tests of a
     // full disk set their own.
     storageReserveBytes: 0,
+    // The machine's own Tailscale, if it has one, must not change the links a test expects.
+    tailscale: 'off',
     // An authority and a certificate cost most of a second of CPU: HTTPS tests turn it on.
     https: false,
     ...config,

@@ -31,3 +31,19 @@ test('HTTPS=0 turns HTTPS off; it is on unless told', () => {
   assert.equal(resolveConfig(configFromEnv({ HTTPS: '1' })).https, true);
   assert.throws(() => configFromEnv({ HTTPS: 'maybe' }), /HTTPS must be 1 or 0/);
 });
+
+test('TRUSTED_PROXIES lists addresses and CIDR ranges; a name, a bad range or garbage is refused at startup', () => {
+  const config = resolveConfig(configFromEnv({ TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,FD00::/8,,' }));
+  assert.deepEqual(config.trustedProxies, ['127.0.0.1', '10.0.0.0/8', 'fd00::/8']);
+  assert.deepEqual(resolveConfig({}).trustedProxies, []);
+  for (const bad of ['proxy.lan', '10.0.0.0/33', '10.0.0.0/', '::/129', '10.0.0.0/8/1', '1.2.3']) {
+    assert.throws(() => resolveConfig(configFromEnv({ TRUSTED_PROXIES: bad })), /TRUSTED_PROXIES/, bad);
+  }
+});
+
+test('TAILSCALE is auto (the default) or off; TAILSCALE_PATH names the CLI', () => {
+  assert.equal(resolveConfig({}).tailscale, 'auto');
+  assert.equal(resolveConfig(configFromEnv({ TAILSCALE: 'off' })).tailscale, 'off');
+  assert.throws(() => configFromEnv({ TAILSCALE: 'on' }), /TAILSCALE must be auto or off/);
+  assert.equal(resolveConfig(configFromEnv({ TAILSCALE_PATH: '/opt/ts/tailscale' })).tailscalePath, '/opt/ts/tailscale');
+});

@@ -49,3 +49,36 @@ test('a new LAN address (DHCP) is picked up once the detected origin is 10 s old
   clock += 11_000;
   assert.equal(origin.current(), 'http://192.168.1.77:8420');
 });
+
+test('with Tailscale up and no PUBLIC_URL, links are on the tailnet name and reach the tailnet; https once the name is served over it', () => {
+  let tailnet: { name: string; https: boolean } | null = { name: 'family-pc.tail1234.ts.net', https: false };
+  const origin = new PublicOrigin(
+    { host: '0.0.0.0', publicUrl: null },
+    () => LAN,
+    Date.now,
+    () => tailnet,
+  );
+  origin.listeningOn(8420);
+  assert.equal(origin.current(), 'http://family-pc.tail1234.ts.net:8420');
+  assert.equal(origin.reach(), 'tailnet');
+  tailnet = { name: 'family-pc.tail1234.ts.net', https: true };
+  assert.equal(origin.current(), 'https://family-pc.tail1234.ts.net:8420');
+  tailnet = null;
+  assert.equal(origin.current(), 'http://192.168.1.20:8420');
+  assert.equal(origin.reach(), 'home_network');
+});
+
+test('PUBLIC_URL, set by the owner, wins over the tailnet name', () => {
+  const origin = new PublicOrigin(
+    { host: '0.0.0.0', publicUrl: 'https://hearth.example.org' },
+    () => LAN,
+    Date.now,
+    () => ({
+      name: 'family-pc.tail1234.ts.net',
+      https: true,
+    }),
+  );
+  origin.listeningOn(8420);
+  assert.equal(origin.current(), 'https://hearth.example.org');
+  assert.equal(origin.reach(), 'internet');
+});

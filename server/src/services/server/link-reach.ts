@@ -1,7 +1,10 @@
 import net from 'node:net';
 
-/** Where the links the server hands out can be opened: only at home, or from anywhere. */
-export type LinkReach = 'home_network' | 'internet';
+/**
+ * Where the links the server hands out can be opened: only at home, from anywhere, or by
+ * anyone on the owner's Tailscale network (at home or away; links on the tailnet name).
+ */
+export type LinkReach = 'home_network' | 'internet' | 'tailnet';
 
 /** Names that only a home network resolves: mDNS, the names routers hand out, RFC 8375's home.arpa. */
 const HOME_SUFFIXES = [

@@ -5,11 +5,19 @@ import { linkReach, type LinkReach } from './link-reach.ts';
 /** How long a detected origin is reused before the LAN address is read again (DHCP moves it). */
 const DETECTED_FOR_MS = 10_000;
 
+/** The machine's tailnet name while Tailscale is up, and whether it answers HTTPS on it. */
+export interface TailnetName {
+  name: string;
+  https: boolean;
+}
+
 /**
  * The origin family devices reach the server at, for the URLs the server hands out (public
  * links). Never taken from the request's Host: a page that rebinds its own name to the
- * server would otherwise get links on that name. Configured (`PUBLIC_URL`), or detected: the
- * address the server listens on, or for a wildcard listen the machine's LAN address.
+ * server would otherwise get links on that name. Configured (`PUBLIC_URL`); else the tailnet
+ * name while Tailscale is up (a link sent to someone away from home opens where they are, if
+ * they are in the tailnet, while a LAN address opens nowhere but at home); else detected:
+ * the address the server listens on, or for a wildcard listen the machine's LAN address.
  */
 export class PublicOrigin {
   private detected: { origin: string; at: number } | undefined;
@@ -19,6 +27,7 @@ export class PublicOrigin {
     private readonly config: Pick<ServerConfig, 'host' | 'publicUrl'>,
     private readonly lanAddresses: () => LanAddress[] = () => listLanAddresses(),
     private readonly now: () => number = Date.now,
+    private readonly tailnet: () => TailnetName | null = () => null,
   ) {}
 
   /** Called once the server listens: a configured port of 0 means "any", known only then. */
@@ -29,6 +38,8 @@ export class PublicOrigin {
 
   current(): string {
     if (this.config.publicUrl !== null) return this.config.publicUrl;
+    const tailnet = this.tailnet();
+    if (tailnet) return `${tailnet.https ? 'https' : 'http'}://${tailnet.name}:${this.port}`;
     const now = this.now();
     if (this.detected === undefined || now - this.detected.at > DETECTED_FOR_MS) {
       this.detected = { origin: `http://${urlHost(this.detectHost())}:${this.port}`, at: now };
@@ -36,8 +47,9 @@ export class PublicOrigin {
     return this.detected.origin;
   }
 
-  /** Where links on the current origin open: at home only, until PUBLIC_URL names an outside address. */
+  /** Where links on the current origin open: at home only, until PUBLIC_URL names an outside address or Tailscale is up. */
   reach(): LinkReach {
+    if (this.config.publicUrl === null && this.tailnet()) return 'tailnet';
     return linkReach(this.current());
   }
 

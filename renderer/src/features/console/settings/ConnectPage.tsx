@@ -7,6 +7,7 @@ import { InviteForm } from '../people/InviteForm.tsx';
 import { QrImage } from '../QrImage.tsx';
 import { useNetwork } from './queries.ts';
 import { AppSetupCard } from './AppSetupCard.tsx';
+import { AwayCard } from './AwayCard.tsx';
 import './settings.css';
 
 /**
@@ -33,6 +34,7 @@ export function ConnectPage({ welcome = false }: { welcome?: boolean }) {
           <p className="muted">An invite is a link that lets one person make their own account here.</p>
           <InviteForm />
         </section>
+        <AwayCard />
       </div>
       {welcome && (
         <div className="row console-done">

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TailscaleCli } from '../server/test/helpers/tailscale-cli.ts';
+import { openConsole } from './support/console.ts';
+import { expect, signIn, test } from './support/fixtures.ts';
+import { captureScreen } from './support/screens.ts';
+
+/*
+ * With Tailscale up on the PC, the owner finds the tailnet address and the steps for the
+ * family's phones on the Connect page, and the share dialog says a link works for anyone in
+ * the tailnet. The `tailscale` CLI cannot run here (no daemon, no network): the server runs a
+ * script that answers with a recorded `status --json` and an openssl certificate
+ * (server/test/helpers/tailscale-cli.ts), the boundary to an external program.
+ */
+const cli = new TailscaleCli(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-e2e-tailscale-')));
+test.use({ serverConfig: { tailscale: 'auto', tailscalePath: cli.command } });
+test.afterAll(() => fs.rmSync(cli.dir, { recursive: true, force: true }));
+
+const NAME = 'family-pc.tail1234.ts.net';
+
+test('the Connect page shows the tailnet address, its code and the steps for a phone', async ({ page, owner, hearth }, testInfo) => {
+  await signIn(page, owner);
+  await openConsole(page, 'Connect phones');
+  const away = page.getByRole('region', { name: 'Away from home' });
+  await expect(away.getByText('Tailscale is on.')).toBeVisible();
+  await expect(away.getByRole('textbox', { name: 'Address on Tailscale' })).toHaveValue(`http://${NAME}:${hearth.port}/`);
+  await expect(away.getByRole('img', { name: `QR code of the Tailscale address http://${NAME}:${hearth.port}/` })).toBeVisible();
+  const steps = away.getByRole('listitem');
+  await expect(steps).toHaveText([
+    'Install the Tailscale app (App Store or Google Play).',
+    'Sign in to the same Tailscale network as this PC (with the same account, or one you invited).',
+    'Open this address in the browser, or point the camera at the code.',
+  ]);
+  await expect(away.getByText('Tailscale encrypts everything between the phone and this PC')).toBeVisible();
+  await away.scrollIntoViewIfNeeded();
+  await captureScreen(page, testInfo, 'connect-away-tailnet');
+});
+
+test('the share dialog says a link works for anyone in the tailnet', async ({ page, member, hearth }, testInfo) => {
+  await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Holiday' });
+  await signIn(page, member);
+  await page.getByRole('button', { name: 'More for Holiday' }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share “Holiday”' });
+  const note = dialog.getByRole('note');
+  await expect(note).toContainText('Links work for anyone in your tailnet.');
+  await expect(note).toContainText("Someone who isn't on it can't open the link.");
+  await expect(dialog.getByText('Links work at home only.')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Make a link' }).click();
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Link address' })).toHaveValue(
+    new RegExp(`^http://${NAME.replaceAll('.', '\\.')}:${hearth.port}/s/`),
+  );
+  await captureScreen(page, testInfo, 'share-tailnet');
+});
