@@ -29,7 +29,11 @@ export interface FrontDoor {
  * there, and nobody opens a second port in a firewall. TLS connections, once their handshake
  * is done, are handed to the same HTTP server: one app, one WebSocket gateway, one set of limits.
  */
-export function createFrontDoor(httpServer: http.Server, log: Logger, certificateFor: (servername: string) => KeyAndCert | null = () => null): FrontDoor {
+export function createFrontDoor(
+  httpServer: http.Server,
+  log: Logger,
+  certificateFor: (servername: string) => KeyAndCert | null = () => null,
+): FrontDoor {
   // A name with a certificate of its own (the tailnet name's, from `tailscale cert`); any other
   // name, and a phone that typed an address (no name sent), gets Hearth's own certificate.
   let cached: { cert: string | Buffer; context: tls.SecureContext } | null = null;

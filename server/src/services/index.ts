@@ -159,7 +159,19 @@ export interface ServiceParts {
 
 export function createServices(
   deps: ServiceDeps,
-  { serverId, content, keys, thumbs, mediaTools, origin, storage, tailnet, httpsCertificates = null, localName, restart = () => {} }: ServiceParts,
+  {
+    serverId,
+    content,
+    keys,
+    thumbs,
+    mediaTools,
+    origin,
+    storage,
+    tailnet,
+    httpsCertificates = null,
+    localName,
+    restart = () => {},
+  }: ServiceParts,
 ): Services {
   const settings = new SettingsService(deps, () => origin.reach());
   const sessions = new SessionService(deps, keys.pairing);
