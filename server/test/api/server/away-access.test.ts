@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import tls from 'node:tls';
 import { after, describe, test } from 'node:test';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
@@ -51,10 +52,10 @@ describe('Tailscale up on the PC', () => {
         tailscale_detail: null,
         tailnet: {
           name: NAME,
-          // Plain HTTP until an HTTPS listener serves the certificate (Tailscale still encrypts it end to end).
-          url: `http://${NAME}:${port}/`,
+          // The front door answers the tailnet name with the certificate `tailscale cert` gave.
+          url: `https://${NAME}:${port}/`,
           addresses: ['100.101.102.103', 'fd7a:115c:a1e0::e901:6667'],
-          https: false,
+          https: true,
           certificate_expires_at: network.away.tailnet.certificate_expires_at,
           certificate_problem: null,
         },
@@ -67,7 +68,16 @@ describe('Tailscale up on the PC', () => {
       const folder = (await t.client.post('/nodes/folder', { name: 'Holiday' }, { token: kim.access })).body;
       const link = await t.client.post(`/nodes/${folder.id}/share`, {}, { token: kim.access });
       assert.equal(link.status, 201, JSON.stringify(link.body));
-      assert.ok(link.body.url.startsWith(`http://${NAME}:${port}/s/`), link.body.url);
+      assert.ok(link.body.url.startsWith(`https://${NAME}:${port}/s/`), link.body.url);
+      // A phone in the tailnet asking for that name gets Tailscale's certificate for it, on the same port.
+      const served = await new Promise<tls.PeerCertificate>((resolve, reject) => {
+        const socket = tls.connect({ host: '127.0.0.1', port: Number(port), servername: NAME, rejectUnauthorized: false }, () => {
+          resolve(socket.getPeerCertificate());
+          socket.end();
+        });
+        socket.on('error', reject);
+      });
+      assert.match(served.subjectaltname ?? '', new RegExp(`DNS:${NAME.replace(/\./g, '\\.')}`));
       assert.equal((await t.client.get('/server/settings', { token: kim.access })).body.link_reach, 'tailnet');
 
       // The tailnet name is one of the server's names; a name it does not have is still refused.
