@@ -24,15 +24,16 @@ test('the Connect page shows the tailnet address, its code and the steps for a p
   await openConsole(page, 'Connect phones');
   const away = page.getByRole('region', { name: 'Away from home' });
   await expect(away.getByText('Tailscale is on.')).toBeVisible();
-  await expect(away.getByRole('textbox', { name: 'Address on Tailscale' })).toHaveValue(`http://${NAME}:${hearth.port}/`);
-  await expect(away.getByRole('img', { name: `QR code of the Tailscale address http://${NAME}:${hearth.port}/` })).toBeVisible();
+  await expect(away.getByRole('textbox', { name: 'Address on Tailscale' })).toHaveValue(`https://${NAME}:${hearth.port}/`);
+  await expect(away.getByRole('img', { name: `QR code of the Tailscale address https://${NAME}:${hearth.port}/` })).toBeVisible();
   const steps = away.getByRole('listitem');
   await expect(steps).toHaveText([
     'Install the Tailscale app (App Store or Google Play).',
     'Sign in to the same Tailscale network as this PC (with the same account, or one you invited).',
     'Open this address in the browser, or point the camera at the code.',
   ]);
-  await expect(away.getByText('Tailscale encrypts everything between the phone and this PC')).toBeVisible();
+  // Served over HTTPS with Tailscale's own certificate: no word about plain http.
+  await expect(away.getByText('Tailscale encrypts everything between the phone and this PC')).toHaveCount(0);
   await away.scrollIntoViewIfNeeded();
   await captureScreen(page, testInfo, 'connect-away-tailnet');
 });
@@ -50,7 +51,7 @@ test('the share dialog says a link works for anyone in the tailnet', async ({ pa
   await dialog.getByRole('button', { name: 'Make a link' }).click();
   await dialog.getByRole('button', { name: 'Create link' }).click();
   await expect(dialog.getByRole('textbox', { name: 'Link address' })).toHaveValue(
-    new RegExp(`^http://${NAME.replaceAll('.', '\\.')}:${hearth.port}/s/`),
+    new RegExp(`^https://${NAME.replaceAll('.', '\\.')}:${hearth.port}/s/`),
   );
   await captureScreen(page, testInfo, 'share-tailnet');
 });

@@ -127,6 +127,8 @@ test.describe('HTTPS at home: the guided page makes Hearth an app (issue 24)', (
 
       // Share → Hearth from the phone's gallery: the posted photo is received and saved over HTTPS.
       const photo = { name: 'Paris.jpg', mimeType: 'image/jpeg', buffer: await mediaFixture('paris-canon.jpg') };
+      // The test's stand-in for the Share sheet is a form it adds to a page without fixed bars over it.
+      await page.goto(`https://${host}/app-setup`);
       await shareToHearth(page, `https://${host}`, [photo]);
       await expectSharedListed(page, ['Paris.jpg'], ['Paris.jpg']);
       await saveSharedInto(page, null);
