@@ -51,6 +51,11 @@ export function createFrontDoor(
     },
   });
   tlsServer.on('secureConnection', (socket) => httpServer.emit('connection', socket));
+  // The HTTP server never listens itself (this door does), and Node starts an HTTP server's
+  // connection tracking on its 'listening' event: without it closeAllConnections() would leave
+  // keep-alive connections served by a closed server (after a restore's restart), and
+  // headersTimeout and requestTimeout (slow clients holding sockets) would never be checked.
+  httpServer.emit('listening');
   // A phone that does not trust the certificate yet ends the handshake: expected, not an error.
   tlsServer.on('tlsClientError', (error) => log.debug('tls handshake ended', { error: error.message }));
   const deciding = new Set<net.Socket>();

@@ -37,7 +37,9 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
   };
 
   before(async () => {
-    source = await startTestServer();
+    // With HTTPS on, keys.json holds Hearth's certificate authority: phones that trust it must go on trusting the restored server.
+    source = await startTestServer({ https: true });
+    await source.server.httpsReady();
     owner = await setupOwner(source.client);
     grandma = await createMember(source.client, owner, 'grandma');
     const begin = await source.client.post('/auth/2fa/begin', undefined, { token: grandma.access });
@@ -84,6 +86,7 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     const bytes = Buffer.from(await (await fetch(`${t.api}/s/${linkToken}/download`)).arrayBuffer());
     assert.ok(bytes.equals(photo), 'the photo is back byte for byte');
     assert.equal(fs.readFileSync(path.join(t.dataDir, 'keys.json'), 'utf8'), sourceKeys);
+    assert.match(JSON.parse(sourceKeys).authority.certPem, /BEGIN CERTIFICATE/, 'the certificate authority travels with the keys');
     assert.ok(!fs.existsSync(path.join(t.dataDir, 'restore')), 'no staging left');
     assertError(await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder }), 409, 'already_set_up');
     assertError(await t.client.get('/setup/restore'), 409, 'already_set_up');
