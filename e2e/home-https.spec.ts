@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, devices, type BrowserContext } from '@playwright/test';
+import { chromium, devices, type BrowserContext, type TestInfo } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { captureScreen } from './support/screens.ts';
 import { expectSharedListed, saveSharedInto, shareToHearth } from './support/app-install.ts';
@@ -19,7 +19,6 @@ import { mediaFixture } from './support/media.ts';
  * verified for real.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const pixel = { ...devices['Pixel 7']!, defaultBrowserType: undefined };
 const iphoneUserAgent =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
@@ -40,7 +39,11 @@ async function authorityPem(hearth: { url: string; dataDir: string }): Promise<s
  * incognito-like contexts a test browser usually makes) whose user certificate store (NSS, as
  * on a Linux desktop) holds `caPem`, or nothing.
  */
-async function phone(caPem: string | null, userAgent = pixel.userAgent): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+async function phone(
+  testInfo: TestInfo,
+  caPem: string | null,
+  userAgent = pixel.userAgent,
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const home = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-phone-'));
   const nssdb = path.join(home, '.pki', 'nssdb');
   await fs.mkdir(nssdb, { recursive: true });
@@ -50,18 +53,11 @@ async function phone(caPem: string | null, userAgent = pixel.userAgent): Promise
     await fs.writeFile(caFile, caPem);
     execFileSync('certutil', ['-A', '-d', `sql:${nssdb}`, '-n', 'Hearth test authority', '-t', 'C,,', '-i', caFile]);
   }
+  // The project's Chromium and its flags (hearth.local mapped to 127.0.0.1), with this phone's HOME.
+  const { launchOptions } = testInfo.project.use;
   const context = await chromium.launchPersistentContext(path.join(home, 'profile'), {
-    executablePath: CHROMIUM,
+    ...launchOptions,
     env: { ...process.env, HOME: home },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--host-resolver-rules=MAP hearth.local 127.0.0.1',
-    ],
     viewport: pixel.viewport,
     deviceScaleFactor: 3,
     isMobile: true,
@@ -85,7 +81,7 @@ test.describe('HTTPS at home: the guided page makes Hearth an app (issue 24)', (
     hearth,
     owner,
   }, testInfo) => {
-    const device = await phone(await authorityPem(hearth));
+    const device = await phone(testInfo, await authorityPem(hearth));
     try {
       const page = device.context.pages()[0] ?? (await device.context.newPage());
       const host = `hearth.local:${hearth.port}`;
@@ -139,7 +135,7 @@ test.describe('HTTPS at home: the guided page makes Hearth an app (issue 24)', (
 
   test('a phone that has not installed it yet is told "not yet", and plain HTTP keeps working for it', async ({ hearth }, testInfo) => {
     await authorityPem(hearth);
-    const device = await phone(null);
+    const device = await phone(testInfo, null);
     try {
       const page = device.context.pages()[0] ?? (await device.context.newPage());
       const host = `hearth.local:${hearth.port}`;
@@ -159,7 +155,7 @@ test.describe('HTTPS at home: the guided page makes Hearth an app (issue 24)', (
     hearth,
   }, testInfo) => {
     await authorityPem(hearth);
-    const iphone = await phone(null, iphoneUserAgent);
+    const iphone = await phone(testInfo, null, iphoneUserAgent);
     try {
       const page = iphone.context.pages()[0] ?? (await iphone.context.newPage());
       await page.goto(`http://hearth.local:${hearth.port}/app-setup`);
@@ -175,7 +171,7 @@ test.describe('HTTPS at home: the guided page makes Hearth an app (issue 24)', (
     } finally {
       await iphone.close();
     }
-    const chromeOnIphone = await phone(null, iphoneUserAgent.replace('Version/17.4', 'CriOS/131.0.6778.73'));
+    const chromeOnIphone = await phone(testInfo, null, iphoneUserAgent.replace('Version/17.4', 'CriOS/131.0.6778.73'));
     try {
       const page = chromeOnIphone.context.pages()[0] ?? (await chromeOnIphone.context.newPage());
       await page.goto(`http://hearth.local:${hearth.port}/app-setup`);

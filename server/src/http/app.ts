@@ -47,7 +47,7 @@ export function createApp(
   app.use(requireHost());
   app.use(tusHeaders());
   app.use(requireKnownHost(hosts));
-  app.use(httpsUpgrade((hostname) => services.homeHttps.servesHttpsFor(hostname)));
+  app.use(httpsUpgrade(services.homeHttps));
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(root.routes());

@@ -30,6 +30,7 @@ import { DriveService } from './storage/drives.ts';
 import { DriveMounts } from './storage/drive-mounts.ts';
 import { NetworkService } from './server/network.ts';
 import { HomeHttps } from './server/home-https.ts';
+import { localLabel } from './server/home-names.ts';
 import type { HttpsCertificates } from './server/https-certificates.ts';
 import { LocalOwnerService } from './identity/local-owner.ts';
 import { OwnerService } from './identity/owner.ts';
@@ -232,7 +233,12 @@ export function createServices(
     libraries,
     drives: new DriveService(deps, libraries, mounts),
     network: new NetworkService(deps.config, tailnet ?? null, localName),
-    homeHttps: new HomeHttps(httpsCertificates, () => settings.current().server_name, deps.config.webDir),
+    homeHttps: new HomeHttps(
+      httpsCertificates,
+      () => settings.current().server_name,
+      deps.config.webDir,
+      () => localName?.() ?? `${localLabel(settings.current().server_name)}.local`,
+    ),
     localOwner: new LocalOwnerService(deps, sessions, owner),
     owner,
     ownerRecovery: new OwnerRecoveryService(deps, owner, sessions),

@@ -13,18 +13,19 @@ const HSTS = 'max-age=604800';
 /**
  * Sends a phone that trusts the certificate from plain HTTP to HTTPS, and only such a phone:
  * everyone else (a phone that skipped the guided page, the desktop window on 127.0.0.1, a
- * script) keeps plain HTTP working. HSTS is sent only over HTTPS to such a phone, so a browser
+ * script) keeps plain HTTP working. HSTS is sent only over HTTPS to such a phone, and only on
+ * the server's own `.local` name (HomeHttps.hstsFor), so a browser
  * that never trusted the certificate is never told to refuse plain HTTP (browsers ignore HSTS
  * on a connection with certificate errors anyway).
  */
-export function httpsUpgrade(servesHttpsFor: (hostname: string) => boolean): Koa.Middleware {
+export function httpsUpgrade(homeHttps: { servesHttpsFor(hostname: string): boolean; hstsFor(hostname: string): boolean }): Koa.Middleware {
   return async (ctx, next) => {
     const trusts = ctx.cookies.get(TRUSTS_HTTPS_COOKIE) === '1';
     if (ctx.secure) {
-      if (trusts) ctx.set('Strict-Transport-Security', HSTS);
+      if (trusts && homeHttps.hstsFor(ctx.hostname)) ctx.set('Strict-Transport-Security', HSTS);
       return next();
     }
-    if (trusts && isPageOpening(ctx) && servesHttpsFor(ctx.hostname)) {
+    if (trusts && isPageOpening(ctx) && homeHttps.servesHttpsFor(ctx.hostname)) {
       // 307 keeps the method; only page openings get here, never API calls mid-session.
       ctx.status = 307;
       ctx.set('Cache-Control', 'no-store');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AppError } from '../../app-error.ts';
 import { appleProfile } from './apple-profile.ts';
 import type { HttpsCertificates } from './https-certificates.ts';
+import { localLabel } from './home-names.ts';
 
 /** What the guided "make Hearth an app" page needs to know, without signing in. */
 export interface HttpsOffer {
@@ -22,6 +23,8 @@ export class HomeHttps {
     private readonly certificates: HttpsCertificates | null,
     private readonly serverName: () => string,
     private readonly webDir: string | null,
+    /** The server's own `.local` name (the one announced, else the one its name gives). */
+    private readonly ownName: () => string = () => `${localLabel(serverName())}.local`,
   ) {}
 
   offer(): HttpsOffer {
@@ -58,6 +61,15 @@ export class HomeHttps {
   /** Whether a phone that asked for `host` can be sent to HTTPS there (the certificate names it). */
   servesHttpsFor(host: string): boolean {
     return this.certificates !== null && this.certificates.tlsOptions() !== null && this.certificates.covers(host);
+  }
+
+  /**
+   * Whether HSTS may be sent for `host`: only for the server's own `.local` name. HSTS holds for
+   * every port of a name, so on the machine's own name (`family-pc.local`) or a configured one
+   * it would force the PC's other web pages (a printer's, Home Assistant's) onto HTTPS too.
+   */
+  hstsFor(host: string): boolean {
+    return host.toLowerCase() === this.ownName() && this.servesHttpsFor(host);
   }
 
   private requireAuthority() {

@@ -209,7 +209,7 @@ describe('HTTPS at home: one port, its own authority (issue 24)', () => {
     assert.notEqual(uncovered.status, 307, 'never to a name the certificate does not carry');
   });
 
-  test('HSTS is sent over HTTPS to a trusting phone only, and never over plain HTTP', async () => {
+  test('HSTS is sent over HTTPS to a trusting phone only, on the server’s own .local name only, and never over plain HTTP', async () => {
     const trusting = await overHttps(t.server.port, '/api/v1/status', {
       ca,
       servername: 'hearth.local',
@@ -218,6 +218,14 @@ describe('HTTPS at home: one port, its own authority (issue 24)', () => {
     assert.equal(trusting.headers['strict-transport-security'], 'max-age=604800');
     const other = await overHttps(t.server.port, '/api/v1/status', { ca, servername: 'hearth.local' });
     assert.equal(other.headers['strict-transport-security'], undefined);
+    // HSTS holds for every port of a name: on a name the PC's other web pages may share, never.
+    const sharedName = await overHttps(t.server.port, '/api/v1/status', {
+      ca,
+      servername: 'family-pc.lan',
+      headers: { Cookie: 'hearth_https=1' },
+    });
+    assert.equal(sharedName.status, 200);
+    assert.equal(sharedName.headers['strict-transport-security'], undefined);
     const plain = await overHttp(t.server.port, '/api/v1/status', { Cookie: 'hearth_https=1' });
     assert.equal(plain.headers['strict-transport-security'], undefined);
   });
