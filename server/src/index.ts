@@ -259,13 +259,14 @@ async function startOn(
     bus,
     log,
   });
-  // The server's name is read at each check: a rename reaches the certificate.
-  let serverName = () => 'Hearth';
+  // The server's name is read at each check (services exist by then): a rename reaches the certificate.
+  const serverName = () => services.settings.current().server_name;
   const httpsCertificates = config.https
     ? new HttpsCertificates({
         dataDir: config.dataDir,
         files: new TlsFiles(config.dataDir),
-        authorityName: () => `${serverName()} at home (Hearth)`,
+        // Made at the first start, before the owner names the server: one plain name phones list it under.
+        authorityName: () => 'Hearth home network',
         wantedNames: () =>
           homeNetworkNames(
             config,
@@ -289,7 +290,6 @@ async function startOn(
     tailnet,
     restart,
   });
-  serverName = () => services.settings.current().server_name;
   const sealed = services.twoFactor.sealStoredSecrets();
   if (sealed > 0) log.info('sealed TOTP secrets stored in clear by an earlier version', { accounts: sealed });
   // Finish uploads whose bytes were complete when the server last stopped, before anything

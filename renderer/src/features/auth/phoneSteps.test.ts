@@ -31,12 +31,12 @@ describe('phoneKind', () => {
 
 describe('installSteps', () => {
   test('iOS 15 and later find the profile under VPN & Device Management, older under Profiles', () => {
-    expect(installSteps({ os: 'ios', version: 17, safari: true }, 'Home at home (Hearth)').join(' ')).toContain(
+    expect(installSteps({ os: 'ios', version: 17, safari: true }, 'Hearth home network').join(' ')).toContain(
       'General → VPN & Device Management',
     );
     expect(installSteps({ os: 'ios', version: 14, safari: true }, 'x').join(' ')).toContain('General → Profiles');
-    expect(installSteps({ os: 'ios', version: 17, safari: true }, 'Home at home (Hearth)').join(' ')).toContain(
-      'Certificate Trust Settings (at the very bottom) and turn on "Home at home (Hearth)"',
+    expect(installSteps({ os: 'ios', version: 17, safari: true }, 'Hearth home network').join(' ')).toContain(
+      'Certificate Trust Settings (at the very bottom) and turn on "Hearth home network"',
     );
   });
   test('Android 13+, 11-12 and 10- each get their own way to a CA certificate', () => {
