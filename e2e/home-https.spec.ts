@@ -104,10 +104,19 @@ test.describe('HTTPS at home: the guided page makes Hearth an app (issue 24)', (
       await page.goto(`http://${host}/files`);
       await expect(page).toHaveURL(`https://${host}/files`);
       expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
+      // Live updates ride a WebSocket over TLS on the same port (the page's CSP lets it connect).
+      const liveSocket = page.waitForEvent('websocket', (socket) => socket.url().startsWith(`wss://${host}/`));
       await page.getByLabel('Username').fill(owner.username);
       await page.getByLabel('Password').fill(owner.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByRole('heading', { name: 'My files' })).toBeVisible();
+      const socket = await liveSocket;
+      const frame = socket.waitForEvent('framereceived');
+      await hearth.api.ok('POST', '/nodes/folder', owner.access, { name: 'Arrived live over TLS' });
+      await frame;
+      await expect(
+        page.getByRole('link', { name: 'Arrived live over TLS' }).or(page.getByText('Arrived live over TLS')).first(),
+      ).toBeVisible();
 
       // The app's service worker runs there, and Chromium's own check finds it installable.
       await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));

@@ -146,7 +146,8 @@ async function encodedCopy(ctx: Koa.Context, file: string): Promise<{ body: stri
  */
 export function pageCsp(host: string): string {
   // The Host is echoed only when it is a plain host[:port]: it can never add a directive.
-  const socket = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? ` ws://${host}` : '';
+  // ws: for plain HTTP, wss: for the same page over HTTPS at home (the same port answers both).
+  const socket = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? ` ws://${host} wss://${host}` : '';
   return [
     "default-src 'self'",
     "script-src 'self'",
