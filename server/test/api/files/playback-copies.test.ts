@@ -443,7 +443,7 @@ describe('after the thumbnails', () => {
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
       })();
-      const jpegs = await Promise.all(['red', 'green', 'blue'].map((colour) => solidJpeg(colour)));
+      const jpegs = await Promise.all([0, 1, 2].map(() => noisyJpeg()));
       const photos = await Promise.all(jpegs.map((jpeg, i) => uploadFile(server.api, who.access, jpeg, { filename: `photo-${i}.jpg` })));
       await server.server.mediaIdle();
       const afterThumbnails = states.length;
@@ -476,8 +476,12 @@ function processState(pid: number): string | null {
   }
 }
 
-async function solidJpeg(colour: string): Promise<Buffer> {
-  return sharp({ create: { width: 3000, height: 2000, channels: 3, background: colour } })
+/**
+ * A 12-megapixel photo of noise: its thumbnails take a while to make (a solid colour's take a few
+ * milliseconds), so the time ffmpeg is stopped is long enough to be seen by sampling its state.
+ */
+async function noisyJpeg(): Promise<Buffer> {
+  return sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
     .jpeg()
     .toBuffer();
 }
