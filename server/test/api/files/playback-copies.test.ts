@@ -481,7 +481,9 @@ function processState(pid: number): string | null {
  * milliseconds), so the time ffmpeg is stopped is long enough to be seen by sampling its state.
  */
 async function noisyJpeg(): Promise<Buffer> {
-  return sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  return sharp({
+    create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
     .jpeg()
     .toBuffer();
 }
