@@ -250,7 +250,13 @@ async function startOn(
   const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
   // Tailscale, looked at once the server listens: its tailnet name becomes one of the server's names and its links' origin.
   const tailnet = new Tailnet(config, log);
-  const origin = new PublicOrigin(config, undefined, undefined, () => tailnet.linkName());
+  const origin = new PublicOrigin(
+    config,
+    undefined,
+    undefined,
+    () => tailnet.linkName(),
+    () => localName.current(),
+  );
   const localName = new LocalName({
     openResponder: openMdnsResponder,
     lanAdapters: () => [...new Set(listLanAddresses().map((a) => a.interface))],

@@ -82,3 +82,36 @@ test('PUBLIC_URL, set by the owner, wins over the tailnet name', () => {
   assert.equal(origin.current(), 'https://hearth.example.org');
   assert.equal(origin.reach(), 'internet');
 });
+
+test('while the server announces its .local name, invites and links are on that name (it outlives the address); PUBLIC_URL and the tailnet come first', () => {
+  let announced: string | null = 'hearth.local';
+  const named = new PublicOrigin(
+    { host: '0.0.0.0', publicUrl: null },
+    () => LAN,
+    Date.now,
+    () => null,
+    () => announced,
+  );
+  named.listeningOn(8420);
+  assert.equal(named.current(), 'http://hearth.local:8420');
+  assert.equal(named.reach(), 'home_network');
+  announced = null;
+  assert.equal(named.current(), 'http://192.168.1.20:8420', 'not announcing: the address');
+  const tailnet = new PublicOrigin(
+    { host: '0.0.0.0', publicUrl: null },
+    () => LAN,
+    Date.now,
+    () => ({ name: 'pc.tail1.ts.net', https: true }),
+    () => 'hearth.local',
+  );
+  tailnet.listeningOn(8420);
+  assert.equal(tailnet.current(), 'https://pc.tail1.ts.net:8420');
+  const configured = new PublicOrigin(
+    { host: '0.0.0.0', publicUrl: 'https://photos.example.org' },
+    () => LAN,
+    Date.now,
+    () => null,
+    () => 'hearth.local',
+  );
+  assert.equal(configured.current(), 'https://photos.example.org');
+});

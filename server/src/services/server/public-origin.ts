@@ -16,8 +16,9 @@ export interface TailnetName {
  * links). Never taken from the request's Host: a page that rebinds its own name to the
  * server would otherwise get links on that name. Configured (`PUBLIC_URL`); else the tailnet
  * name while Tailscale is up (a link sent to someone away from home opens where they are, if
- * they are in the tailnet, while a LAN address opens nowhere but at home); else detected:
- * the address the server listens on, or for a wildcard listen the machine's LAN address.
+ * they are in the tailnet, while a LAN address opens nowhere but at home); else the `.local`
+ * name the server announces; else detected: the address the server listens on, or for a
+ * wildcard listen the machine's LAN address.
  */
 export class PublicOrigin {
   private detected: { origin: string; at: number } | undefined;
@@ -28,6 +29,8 @@ export class PublicOrigin {
     private readonly lanAddresses: () => LanAddress[] = () => listLanAddresses(),
     private readonly now: () => number = Date.now,
     private readonly tailnet: () => TailnetName | null = () => null,
+    /** The `.local` name the server announces (LocalName.current), null when it does not. */
+    private readonly localName: () => string | null = () => null,
   ) {}
 
   /** Called once the server listens: a configured port of 0 means "any", known only then. */
@@ -40,6 +43,10 @@ export class PublicOrigin {
     if (this.config.publicUrl !== null) return this.config.publicUrl;
     const tailnet = this.tailnet();
     if (tailnet) return `${tailnet.https ? 'https' : 'http'}://${tailnet.name}:${this.port}`;
+    // The announced name outlives the address the router gives the PC: invites and links on it
+    // keep opening after a router restart (the Connect page keeps the address as the fallback).
+    const named = this.localName();
+    if (named !== null) return `http://${named}:${this.port}`;
     const now = this.now();
     if (this.detected === undefined || now - this.detected.at > DETECTED_FOR_MS) {
       this.detected = { origin: `http://${urlHost(this.detectHost())}:${this.port}`, at: now };
