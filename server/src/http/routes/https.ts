@@ -1,4 +1,5 @@
 import { HttpsCheckResponse, HttpsOfferResponse } from '../../contract/server-responses.ts';
+import type Koa from 'koa';
 import { ok, route, type AnyRoute } from '../route-def.ts';
 
 /**
@@ -25,11 +26,7 @@ export const httpsRoutes: readonly AnyRoute[] = [
     errors: ['https_off'],
     handler: ({ services, koa }) => {
       const { der, fileName } = services.homeHttps.authorityCertificate();
-      koa.state.responded = true;
-      koa.type = 'application/x-x509-ca-cert';
-      koa.attachment(fileName);
-      koa.set('Cache-Control', 'no-cache');
-      koa.body = der;
+      sendDownload(koa, 'application/x-x509-ca-cert', fileName, der);
     },
   }),
   route({
@@ -42,12 +39,8 @@ export const httpsRoutes: readonly AnyRoute[] = [
     responses: ok('The profile'),
     errors: ['https_off'],
     handler: ({ services, koa }) => {
-      const { text, fileName } = services.homeHttps.appleProfile(`https://${koa.host}/`);
-      koa.state.responded = true;
-      koa.type = 'application/x-apple-aspen-config';
-      koa.attachment(fileName);
-      koa.set('Cache-Control', 'no-cache');
-      koa.body = text;
+      const { text, fileName } = services.homeHttps.appleProfile(koa.host);
+      sendDownload(koa, 'application/x-apple-aspen-config', fileName, text);
     },
   }),
   route({
@@ -67,3 +60,12 @@ export const httpsRoutes: readonly AnyRoute[] = [
     },
   }),
 ];
+
+/** A file the phone saves and then opens in Settings: its type is what makes the phone offer to install it. */
+function sendDownload(koa: Koa.Context, type: string, fileName: string, body: Buffer | string): void {
+  koa.state.responded = true;
+  koa.type = type;
+  koa.attachment(fileName);
+  koa.set('Cache-Control', 'no-cache');
+  koa.body = body;
+}

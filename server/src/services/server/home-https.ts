@@ -45,14 +45,21 @@ export class HomeHttps {
     return { der: authority.certDer, fileName: `${fileSafe(this.serverName())} Hearth.crt` };
   }
 
-  /** The iOS profile: the authority and a home-screen icon opening `appUrl`. */
-  appleProfile(appUrl: string): { text: string; fileName: string } {
+  /**
+   * The iOS profile: the authority, and a home-screen icon opening Hearth over HTTPS at the name
+   * the phone asked for (`host`, with its port) when the certificate carries it, else at the
+   * server's own `.local` name.
+   */
+  appleProfile(host: string): { text: string; fileName: string } {
     const authority = this.requireAuthority();
+    const port = /:(\d+)$/.exec(host)?.[1];
+    const hostname = port ? host.slice(0, -port.length - 1) : host;
+    const appHost = this.servesHttpsFor(hostname) ? host : `${this.ownName()}${port ? `:${port}` : ''}`;
     const text = appleProfile({
       authorityDer: authority.certDer,
       authorityName: authority.commonName,
       serverName: this.serverName(),
-      appUrl,
+      appUrl: `https://${appHost}/`,
       iconPng: this.icon(),
     });
     return { text, fileName: `${fileSafe(this.serverName())} Hearth.mobileconfig` };
@@ -88,7 +95,7 @@ export class HomeHttps {
   }
 }
 
+/** Server names already refuse control characters; these are what a phone's file name cannot hold. */
 function fileSafe(name: string): string {
-  const printable = [...name].filter((c) => c.charCodeAt(0) >= 0x20).join('');
-  return printable.replace(/[\\/:*?"<>|]/g, '').trim() || 'Hearth';
+  return name.replace(/[\\/:*?"<>|]/g, '').trim() || 'Hearth';
 }
