@@ -128,15 +128,15 @@ export class HttpsCertificates {
         this.use(stored);
         return;
       }
-    } else if (this.currentFits(wanted, now)) return;
+    } else if (this.stillFits(this.current.facts, wanted, now)) return;
     const issued = await issueServerCertificate(this.authority, wanted, now, this.validityDays);
     files.write(issued);
     this.use(issued);
     log.info('issued the https certificate', { names: [...wanted.dns, ...wanted.ips].join(', ') });
   }
 
-  private currentFits(wanted: CertificateNames, now: Date): boolean {
-    const facts = this.current!.facts;
+  /** Not yet due for renewal, and naming everything phones use now. */
+  private stillFits(facts: ServerCertificateFacts, wanted: CertificateNames, now: Date): boolean {
     return facts.notAfter.getTime() - now.getTime() > this.renewBeforeMs && includesAll(facts.names, wanted);
   }
 
@@ -145,7 +145,7 @@ export class HttpsCertificates {
       const x509 = new crypto.X509Certificate(certificate.certPem);
       const authority = new crypto.X509Certificate(this.authority!.certPem);
       if (!x509.verify(authority.publicKey) || !x509.checkPrivateKey(crypto.createPrivateKey(certificate.keyPem))) return false;
-      return new Date(x509.validTo).getTime() - now.getTime() > this.renewBeforeMs && includesAll(namesOf(x509), wanted);
+      return this.stillFits({ names: namesOf(x509), notAfter: new Date(x509.validTo) }, wanted, now);
     } catch {
       return false;
     }
