@@ -257,16 +257,16 @@ async function startOn(
     () => tailnet.linkName(),
     () => localName.current(),
   );
+  // The server's name is read wherever it is used (services exist by then): a rename reaches the certificate.
+  const serverName = () => services.settings.current().server_name;
   const localName = new LocalName({
     openResponder: openMdnsResponder,
     lanAdapters: () => [...new Set(listLanAddresses().map((a) => a.interface))],
-    serverName: () => services.settings.current().server_name,
+    serverName,
     txt: { id: serverId, version: config.version },
     bus,
     log,
   });
-  // The server's name is read at each check (services exist by then): a rename reaches the certificate.
-  const serverName = () => services.settings.current().server_name;
   const httpsCertificates = config.https
     ? new HttpsCertificates({
         dataDir: config.dataDir,

@@ -10,6 +10,8 @@ import './auth.css';
 /** Set once this phone has proven it trusts the certificate: the server then sends it to HTTPS (server: middleware/https-upgrade.ts). */
 const TRUSTS_HTTPS_COOKIE = 'hearth_https';
 
+const TITLE = 'Make Hearth an app on this phone';
+
 type Check = { state: 'idle' } | { state: 'checking' } | { state: 'trusted' } | { state: 'not-yet' };
 
 /**
@@ -47,21 +49,21 @@ export function AppSetupPage() {
 
   if (offer.isPending) {
     return (
-      <AuthCard title="Make Hearth an app on this phone">
+      <AuthCard title={TITLE}>
         <Spinner label="Asking Hearth" />
       </AuthCard>
     );
   }
   if (offer.isError) {
     return (
-      <AuthCard title="Make Hearth an app on this phone">
+      <AuthCard title={TITLE}>
         <Notice tone="error">{offer.error.message}</Notice>
       </AuthCard>
     );
   }
   if (!offer.data.available) {
     return (
-      <AuthCard title="Make Hearth an app on this phone">
+      <AuthCard title={TITLE}>
         <Notice>This Hearth does not offer a private connection right now, so it stays a web page: it works as it is.</Notice>
         <a className="btn" href="/">
           Open Hearth
@@ -94,7 +96,7 @@ export function AppSetupPage() {
 
   const steps = installSteps(phone, authorityName);
   return (
-    <AuthCard title={phone.os === 'other' ? 'A private connection to Hearth' : 'Make Hearth an app on this phone'}>
+    <AuthCard title={phone.os === 'other' ? 'A private connection to Hearth' : TITLE}>
       <p>
         Hearth works in the browser as it is. A few taps once make it a real app: an icon on the home screen, Hearth in the Share menu of
         your photos, and a private (HTTPS) connection at home.
