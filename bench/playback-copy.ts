@@ -8,6 +8,7 @@ import { judge } from '../server/src/media/playback-rules.ts';
 import { detectMediaTools } from '../server/src/media/tools.ts';
 import { copyArguments, runTranscode, type PriorityTools } from '../server/src/media/transcode.ts';
 import { probeVideo } from '../server/src/media/video-probe.ts';
+import { videoInput } from '../server/src/media/video-input.ts';
 import { findExecutable } from '../server/src/platform/run.ts';
 import { setupOwner } from '../server/test/helpers/accounts.ts';
 import { uploadFile } from '../server/test/helpers/upload.ts';
@@ -88,7 +89,8 @@ export async function benchPlaybackCopy(): Promise<BenchResult> {
 
   // The reference: the same ffmpeg, the same arguments, the same priority, from the command line.
   const tools = detectMediaTools({ ffmpegPath: ffmpeg, heifConvertPath: null }).tools;
-  const probe = await probeVideo(clip, tools, 2 * 1024 ** 3);
+  const input = await videoInput(clip);
+  const probe = await probeVideo(input, tools, 2 * 1024 ** 3);
   const verdict = judge(probe);
   if (!verdict.needed) throw new Error('the clip needs no copy');
   const work = await tempDir('hearth-bench-copy-');
@@ -97,7 +99,7 @@ export async function benchPlaybackCopy(): Promise<BenchResult> {
     const priority: PriorityTools = { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: null };
     const cpuBefore = endedChildrenCpuMs('self');
     const t0 = performance.now();
-    await runTranscode(ffmpeg, copyArguments(clip, output, probe, verdict.plan, { tonemap: true }), priority, {
+    await runTranscode(ffmpeg, copyArguments(input, output, probe, verdict.plan, { tonemap: true }), priority, {
       memoryBytes: 0,
       stallMs: 5 * 60_000,
     }).done;

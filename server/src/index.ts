@@ -246,7 +246,7 @@ async function startOn(
     rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now, store.transaction, undefined, () => passwords.expectedMs()),
   };
   const content = await ContentStores.open(store.libraries, config.dataDir, now());
-  const { tools: mediaTools, ffmpegOrigin, ffmpegVersion } = detectMediaTools(config);
+  const { tools: mediaTools, ffmpegOrigin, ffmpegVersion, ffmpegRefused } = detectMediaTools(config);
   const thumbs = new ThumbnailStore(path.join(config.dataDir, 'thumbs'));
   // Tailscale, looked at once the server listens: its tailnet name becomes one of the server's names and its links' origin.
   const tailnet = new Tailnet(config, log);
@@ -375,6 +375,7 @@ async function startOn(
   services.media.start();
   // Copies are checked against their files before the queue runs; the server answers meanwhile.
   const playbackStarted = services.playback.start().catch((error) => log.error('playback copies not started', { error: String(error) }));
+  for (const refused of ffmpegRefused) log.warn('ffmpeg not used', refused);
   if (mediaTools.ffmpeg) {
     log.info('video posters by ffmpeg', {
       ffmpeg: mediaTools.ffmpeg,

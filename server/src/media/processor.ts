@@ -7,7 +7,7 @@ import { captureTime, orientedSize } from './capture-time.ts';
 import { NO_DETAILS, photoDetails, type MediaDetails } from './details.ts';
 import { heifImageSize } from './heif-header.ts';
 import { runTool } from './run-tool.ts';
-import { summaryTags, videoDetails, type ContainerTags } from './video-details.ts';
+import { processVideo } from './video-poster.ts';
 
 /** System tools found at start-up; any may be missing, and what needs it is then skipped. */
 export interface MediaTools {
@@ -75,6 +75,8 @@ export interface MediaInfo {
   thumbnails: Map<ThumbnailSize, Buffer> | null;
   /** Why there is no thumbnail, for the log. */
   failure: string | null;
+  /** The tool whose absence is the failure: the file is processed again once it is installed. */
+  missingTool: 'ffmpeg' | null;
 }
 
 /**
@@ -271,94 +273,6 @@ async function processImageBuffer(
   return info;
 }
 
-/**
- * Videos: size, creation time, zone, place and length from ffprobe, a poster frame from ffmpeg.
- * Without ffprobe (the bundled ffmpeg comes alone) ffmpeg says all of it: the poster is already
- * turned upright, so its size is the displayed size, and the rest is in the input summary
- * ffmpeg prints at `-v info`.
- */
-async function processVideo(file: string, tools: MediaTools, limits: MediaLimits, sizes: readonly ThumbnailSize[]): Promise<MediaInfo> {
-  const info: MediaInfo = failedWith(null);
-  const run = { timeoutMs: limits.timeoutMs, memoryBytes: limits.toolMemoryBytes, prlimit: tools.prlimit };
-  if (tools.ffprobe) {
-    try {
-      const probe = await runTool(
-        tools.ffprobe,
-        [
-          '-v',
-          'error',
-          '-select_streams',
-          'v:0',
-          '-show_entries',
-          'stream=width,height:stream_tags=rotate:stream_side_data=rotation:format=duration:format_tags',
-          '-of',
-          'json',
-          file,
-        ],
-        run,
-      );
-      Object.assign(info, videoFields(JSON.parse(probe.stdout.toString('utf8'))));
-    } catch (error) {
-      info.failure = `ffprobe: ${message(error)}`;
-    }
-  }
-  if (!tools.ffmpeg) return { ...info, failure: info.failure ?? 'no ffmpeg: video thumbnails need it' };
-  const verbosity = tools.ffprobe ? ['-v', 'error'] : ['-hide_banner', '-nostats', '-v', 'info'];
-  if (sizes.length === 0) {
-    if (tools.ffprobe) return info;
-    // Only the summary is wanted: one frame decoded into nothing.
-    try {
-      const summary = await runTool(tools.ffmpeg, [...verbosity, '-i', file, '-frames:v', '1', '-f', 'null', '-'], run);
-      return { ...info, ...fromSummary(summary.stderr) };
-    } catch (error) {
-      return { ...info, failure: `ffmpeg: ${message(error)}` };
-    }
-  }
-  try {
-    const frame = await runTool(
-      tools.ffmpeg,
-      [...verbosity, '-i', file, '-frames:v', '1', '-vf', 'thumbnail=30', '-f', 'image2pipe', '-c:v', 'png', '-'],
-      run,
-    );
-    if (frame.stdout.length === 0) throw new Error('no frame');
-    if (!tools.ffprobe) Object.assign(info, fromSummary(frame.stderr));
-    info.thumbnails = await renderThumbnails(frame.stdout, limits, sizes);
-    if (info.width === null) {
-      const m = await sharp(frame.stdout).metadata();
-      info.width = m.width ?? null;
-      info.height = m.height ?? null;
-    }
-  } catch (error) {
-    info.failure = `poster frame: ${message(error)}`;
-  }
-  return info;
-}
-
-interface FfprobeOutput {
-  streams?: { width?: number; height?: number; tags?: { rotate?: string }; side_data_list?: { rotation?: number }[] }[];
-  format?: { duration?: string; tags?: ContainerTags };
-}
-
-export function videoFields(probe: FfprobeOutput): Pick<MediaInfo, 'width' | 'height' | 'takenAt' | 'details'> {
-  const stream = probe.streams?.[0];
-  let width = stream?.width ?? null;
-  let height = stream?.height ?? null;
-  const rotation = Number(stream?.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? stream?.tags?.rotate ?? 0);
-  if (width !== null && height !== null && Math.abs(rotation) % 180 === 90) [width, height] = [height, width];
-  const duration = probe.format?.duration === undefined ? null : Number(probe.format.duration);
-  return { width, height, ...videoDetails(probe.format?.tags ?? {}, duration) };
-}
-
-/**
- * Capture time and details from ffmpeg's summary of its input (`Input #0 ... Metadata:
- * creation_time : 2020-01-02T03:04:05.000000Z ... Duration: 00:00:02.00`). The container's
- * own metadata comes before any stream's.
- */
-export function fromSummary(summary: string): Pick<MediaInfo, 'takenAt' | 'details'> {
-  const { tags, durationSeconds } = summaryTags(summary);
-  return videoDetails(tags, durationSeconds);
-}
-
 const NO_FACTS = { takenAt: null, details: NO_DETAILS };
 
 function exifFacts(exif: Buffer): { takenAt: number | null; details: MediaDetails } {
@@ -379,7 +293,7 @@ function exifFacts(exif: Buffer): { takenAt: number | null; details: MediaDetail
 
 /** Nothing read, nothing rendered, and why (or null when that is not a failure: a re-read of details only). */
 export function failedWith(failure: string | null): MediaInfo {
-  return { width: null, height: null, takenAt: null, details: NO_DETAILS, thumbnails: null, failure };
+  return { width: null, height: null, takenAt: null, details: NO_DETAILS, thumbnails: null, failure, missingTool: null };
 }
 
 function message(error: unknown): string {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { copySize, type CopyPlan } from './playback-rules.ts';
+import { inputArguments, type VideoInput } from './video-input.ts';
 import type { VideoProbe } from './video-probe.ts';
 
 /**
@@ -29,9 +30,15 @@ export interface PriorityTools {
   prlimit: string | null;
 }
 
-/** The ffmpeg arguments that make `output` from `input` by `plan`. */
-export function copyArguments(input: string, output: string, probe: VideoProbe, plan: CopyPlan, options: { tonemap: boolean }): string[] {
-  const args = ['-hide_banner', '-nostdin', '-nostats', '-v', 'error', '-progress', 'pipe:1', '-i', input];
+/** The ffmpeg arguments that make `output` from `input` (opened by its one demuxer: video-input.ts) by `plan`. */
+export function copyArguments(
+  input: VideoInput,
+  output: string,
+  probe: VideoProbe,
+  plan: CopyPlan,
+  options: { tonemap: boolean },
+): string[] {
+  const args = ['-hide_banner', '-nostdin', '-nostats', '-v', 'error', '-progress', 'pipe:1', ...inputArguments(input)];
   args.push('-map', '0:v:0');
   if (plan.audio !== 'none') args.push('-map', '0:a:0');
   // Subtitles, timecodes and an iPhone's metadata tracks are of no use to a browser.

@@ -1,5 +1,6 @@
 import type { MediaTools } from './processor.ts';
 import { runTool } from './run-tool.ts';
+import { inputArguments, type VideoInput } from './video-input.ts';
 
 /** What a video file holds, as far as playing it in a browser is concerned. */
 export interface VideoProbe {
@@ -43,8 +44,9 @@ const PROBE_TIMEOUT_MS = 60_000;
  * Reads a video's container and first video and audio streams, with ffprobe where there is one
  * and from ffmpeg's summary of its input otherwise (the ffmpeg shipped in node_modules comes
  * without ffprobe). It reads the file's headers, not its pictures: a fraction of a second.
+ * The input is opened by the one demuxer its bytes named (video-input.ts).
  */
-export async function probeVideo(file: string, tools: MediaTools, memoryBytes: number): Promise<VideoProbe> {
+export async function probeVideo(input: VideoInput, tools: MediaTools, memoryBytes: number): Promise<VideoProbe> {
   const limits = { timeoutMs: PROBE_TIMEOUT_MS, memoryBytes, prlimit: tools.prlimit };
   if (tools.ffprobe) {
     const out = await runTool(
@@ -52,11 +54,11 @@ export async function probeVideo(file: string, tools: MediaTools, memoryBytes: n
       [
         '-v',
         'error',
+        ...inputArguments(input),
         '-show_entries',
         'format=format_name,duration:stream=codec_type,codec_name,codec_tag_string,profile,level,pix_fmt,width,height,avg_frame_rate,bit_rate,channels,color_transfer:stream_disposition=attached_pic:stream_tags=rotate:stream_side_data=rotation',
         '-of',
         'json',
-        file,
       ],
       limits,
     );
@@ -66,7 +68,7 @@ export async function probeVideo(file: string, tools: MediaTools, memoryBytes: n
   // `-t 0 -f null -`: read the headers, decode nothing, write nothing; the summary goes to stderr.
   const out = await runTool(
     tools.ffmpeg,
-    ['-hide_banner', '-nostdin', '-nostats', '-v', 'info', '-i', file, '-t', '0', '-f', 'null', '-'],
+    ['-hide_banner', '-nostdin', '-nostats', '-v', 'info', ...inputArguments(input), '-t', '0', '-f', 'null', '-'],
     limits,
   );
   return fromSummary(out.stderr);

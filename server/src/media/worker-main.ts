@@ -6,7 +6,7 @@
 import v8 from 'node:v8';
 import sharp from 'sharp';
 import type { MediaDetails } from './details.ts';
-import { failedWith, processMedia, type MediaLimits, type MediaTools, type ThumbnailSize } from './processor.ts';
+import { failedWith, processMedia, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from './processor.ts';
 
 // The WebAssembly HEIC decoder's memory may grow only this far: past it decoding fails with an
 // error instead of taking the machine's memory. Set before any module is instantiated. V8
@@ -31,6 +31,7 @@ export interface WorkerReply {
   details: MediaDetails;
   thumbnails: [number, Uint8Array][] | null;
   failure: string | null;
+  missingTool: MediaInfo['missingTool'];
 }
 
 // Every job reads another file: libvips' operation cache would hit nothing and hold ~30 MB.

@@ -166,6 +166,7 @@ function fromReply(reply: WorkerReply): MediaInfo {
       ? new Map(reply.thumbnails.map(([size, data]) => [size as ThumbnailSize, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]))
       : null,
     failure: reply.failure,
+    missingTool: reply.missingTool,
   };
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { detectMediaTools } from '../../src/media/tools.ts';
 import { probeVideo } from '../../src/media/video-probe.ts';
+import { videoInput } from '../../src/media/video-input.ts';
 import { OWNER } from '../helpers/accounts.ts';
 import { mediaFixture } from '../helpers/fixtures.ts';
 import { ApiClient, makeTempDir } from '../helpers/server.ts';
@@ -88,7 +89,7 @@ describe('a playback copy cut short by kill -9', () => {
     assert.equal(res.status, 200);
     const copy = path.join(dataDir, 'copy-as-served.mp4');
     await fs.writeFile(copy, Buffer.from(await res.arrayBuffer()));
-    const probe = await probeVideo(copy, detectMediaTools({ ffmpegPath: null, heifConvertPath: null }).tools, 2 * 1024 ** 3);
+    const probe = await probeVideo(await videoInput(copy), detectMediaTools({ ffmpegPath: null, heifConvertPath: null }).tools, 2 * 1024 ** 3);
     assert.equal(probe.video?.codec, 'h264');
     assert.ok(Math.abs((probe.durationSeconds ?? 0) - 60) < 0.5, `the whole minute: ${probe.durationSeconds}`);
     assert.deepEqual(await fs.readdir(making()), [], 'nothing left under way');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { captureTime, orientedSize } from '../../src/media/capture-time.ts';
-import { videoFields } from '../../src/media/processor.ts';
+import { videoFields } from '../../src/media/video-poster.ts';
 
 /** exif-reader hands DateTimeOriginal over as a Date built from the EXIF fields read as UTC. */
 const exifDate = (y: number, mo: number, d: number, h: number, mi: number, s: number) => new Date(Date.UTC(y, mo - 1, d, h, mi, s));

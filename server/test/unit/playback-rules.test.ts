@@ -9,6 +9,9 @@ import { describe, test } from 'node:test';
 import { copySize, judge, originalType } from '../../src/media/playback-rules.ts';
 import { copyArguments } from '../../src/media/transcode.ts';
 import { fromFfprobe, fromSummary, type AudioStream, type VideoProbe, type VideoStream } from '../../src/media/video-probe.ts';
+import type { VideoInput } from '../../src/media/video-input.ts';
+
+const IN: VideoInput = { file: '/in.mov', demuxer: 'mov' };
 
 const MP4 = 'mov,mp4,m4a,3gp,3g2,mj2';
 
@@ -151,9 +154,7 @@ describe("the copy's size", () => {
 describe("ffmpeg's arguments", () => {
   test('HEVC: libx264 veryfast CRF 23 High, scaled, 4:2:0; the AAC copied; +faststart; first video and audio only', () => {
     const v = video({ codec: 'hevc', width: 3840, height: 2160, rotation: 90 });
-    const args = copyArguments('/in.mov', '/out.mp4', probe(v), { video: 'encode', audio: 'copy', hdr: false }, { tonemap: true }).join(
-      ' ',
-    );
+    const args = copyArguments(IN, '/out.mp4', probe(v), { video: 'encode', audio: 'copy', hdr: false }, { tonemap: true }).join(' ');
     assert.match(args, /-map 0:v:0 -map 0:a:0 -sn -dn/);
     assert.match(args, /-vf scale=1080:1920,format=yuv420p -c:v libx264 -preset veryfast -crf 23 -profile:v high/);
     assert.match(args, /-c:a copy/);
@@ -164,20 +165,20 @@ describe("ffmpeg's arguments", () => {
     const v = video({ codec: 'hevc', profile: 'Main 10', pixelFormat: 'yuv420p10le', colorTransfer: 'arib-std-b67' });
     const surround = { codec: 'pcm_s24le', profile: null, channels: 6 };
     const plan = { video: 'encode', audio: 'encode', hdr: true } as const;
-    const mapped = copyArguments('/in.mov', '/out.mp4', probe(v, surround), plan, { tonemap: true }).join(' ');
+    const mapped = copyArguments(IN, '/out.mp4', probe(v, surround), plan, { tonemap: true }).join(' ');
     assert.match(
       mapped,
       /zscale=w=1920:h=1080:t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p/,
     );
     assert.match(mapped, /-c:a aac -b:a 160k -ac 2/);
-    const plain = copyArguments('/in.mov', '/out.mp4', probe(v, surround), plan, { tonemap: false }).join(' ');
+    const plain = copyArguments(IN, '/out.mp4', probe(v, surround), plan, { tonemap: false }).join(' ');
     assert.doesNotMatch(plain, /tonemap/);
     assert.match(plain, /-vf scale=1920:1080,format=yuv420p/);
   });
 
   test('a remux copies both streams; a silent video maps no sound', () => {
     const remux = copyArguments(
-      '/in.mkv',
+      { file: '/in.mkv', demuxer: 'matroska' },
       '/out.mp4',
       probe(video(), aac, 'matroska,webm'),
       { video: 'copy', audio: 'copy', hdr: false },
@@ -186,7 +187,7 @@ describe("ffmpeg's arguments", () => {
     assert.ok(remux.join(' ').includes('-c:v copy') && remux.join(' ').includes('-c:a copy'));
     assert.ok(!remux.includes('-vf'));
     const silent = copyArguments(
-      '/in.mov',
+      IN,
       '/out.mp4',
       probe(video({ codec: 'hevc' }), null),
       { video: 'encode', audio: 'none', hdr: false },

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { sniffVideoContainer } from '../../media/video-containers.ts';
 
 /** Images and videos: what the gallery shows. */
 export function isMediaType(mime: string | null): boolean {
@@ -53,16 +54,15 @@ export function sniffMimeType(head: Buffer): string | null {
   if (ascii('RIFF') && ascii('WAVE', 8)) return 'audio/wav';
   if (starts([0x49, 0x49, 0x2a, 0x00]) || starts([0x4d, 0x4d, 0x00, 0x2a])) return 'image/tiff';
   if (ascii('%PDF-')) return 'application/pdf';
-  if (starts([0x1a, 0x45, 0xdf, 0xa3])) return ascii('webm', 24) || head.includes(Buffer.from('webm')) ? 'video/webm' : 'video/x-matroska';
   if (ascii('ftyp', 4)) {
     const brand = head.subarray(8, 12).toString('latin1');
     if (brand === 'avif' || brand === 'avis') return 'image/avif';
     if (['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx'].includes(brand)) return 'image/heic';
     if (brand === 'mif1' || brand === 'msf1') return 'image/heif';
-    if (brand === 'qt  ') return 'video/quicktime';
     if (brand.startsWith('M4A')) return 'audio/mp4';
-    return 'video/mp4';
   }
+  const video = sniffVideoContainer(head);
+  if (video) return video.mime;
   if (ascii('ID3') || starts([0xff, 0xfb])) return 'audio/mpeg';
   if (ascii('fLaC')) return 'audio/flac';
   if (ascii('OggS')) return 'audio/ogg';
@@ -72,13 +72,15 @@ export function sniffMimeType(head: Buffer): string | null {
 
 /**
  * The type a file is stored with: sniffed content first (a `.jpg` that is a PNG is a PNG),
- * then the extension, then what the client claimed, then plain bytes.
+ * then the extension, then what the client claimed, then plain bytes. A video only when its
+ * bytes are one: a name or a claim never makes a file a video, since a video is handed to
+ * ffmpeg (a "holiday.mp4" that is a playlist naming another file on the PC: video-containers.ts).
  */
 export function decideMimeType(head: Buffer, filename: string, claimed: string | null): string {
   const sniffed = sniffMimeType(head);
   if (sniffed) return sniffed;
   const byName = BY_EXTENSION[path.extname(filename).toLowerCase()];
-  if (byName) return byName;
-  if (claimed && /^[\w.+-]+\/[\w.+-]+$/.test(claimed)) return claimed.toLowerCase();
+  const named = byName ?? (claimed && /^[\w.+-]+\/[\w.+-]+$/.test(claimed) ? claimed.toLowerCase() : null);
+  if (named && !named.startsWith('video/')) return named;
   return 'application/octet-stream';
 }

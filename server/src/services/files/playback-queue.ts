@@ -2,6 +2,7 @@ import type { PlaybackQueue as QueueView, QueuePause } from '../../contract/play
 import type { MediaTools } from '../../media/processor.ts';
 import { judge } from '../../media/playback-rules.ts';
 import { copyArguments, runTranscode, TranscodeError, type PriorityTools, type TranscodeHandle } from '../../media/transcode.ts';
+import { NotAVideoError, videoInput } from '../../media/video-input.ts';
 import { probeVideo, type VideoProbe } from '../../media/video-probe.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import { freeBytes } from '../../store/disk-space.ts';
@@ -329,10 +330,11 @@ export class PlaybackQueue {
     const file = this.content.of(row.library_id).pathOf(row.blob);
     let probe: VideoProbe;
     try {
-      probe = await probeVideo(file, this.tools, PROBE_MEMORY_BYTES);
+      probe = await probeVideo(await videoInput(file), this.tools, PROBE_MEMORY_BYTES);
     } catch (error) {
       if (this.stopped) return;
-      const outcome = this.backoff.fail(`probe:${key}`);
+      // A file whose bytes are no video is not tried again: they will not change.
+      const outcome = error instanceof NotAVideoError ? { giveUp: true } : this.backoff.fail(`probe:${key}`);
       if (outcome.giveUp) {
         this.deps.log.warn('video not readable: no playback copy', { blob: row.blob, error: String(error) });
         this.deps.store.playback.failed(row.library_id, row.blob, `not readable: ${String(error)}`);
@@ -413,7 +415,8 @@ export class PlaybackQueue {
     try {
       const temp = await files.prepare(row.blob);
       const tonemap = !this.withoutTonemap.has(key);
-      const handle = runTranscode(this.tools.ffmpeg!, copyArguments(source, temp, probe, verdict.plan, { tonemap }), this.priority, {
+      const input = await videoInput(source);
+      const handle = runTranscode(this.tools.ffmpeg!, copyArguments(input, temp, probe, verdict.plan, { tonemap }), this.priority, {
         memoryBytes: TRANSCODE_MEMORY_BYTES,
         stallMs: STALL_MS,
         onProgress: (seconds) => {
@@ -473,7 +476,7 @@ export class PlaybackQueue {
       return;
     }
     if (tonemapped) this.withoutTonemap.add(key);
-    const outcome = this.backoff.fail(key);
+    const outcome = error instanceof NotAVideoError ? { giveUp: true, failures: 1 } : this.backoff.fail(key);
     if (!outcome.giveUp) {
       this.deps.log.warn('playback copy failed; trying again later', { blob: row.blob, tries: outcome.failures, error: String(error) });
       return;

@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { detectMediaTools } from '../../../src/media/tools.ts';
 import { probeVideo, type VideoProbe } from '../../../src/media/video-probe.ts';
+import { videoInput } from '../../../src/media/video-input.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
 import { EventSocket } from '../../helpers/events.ts';
@@ -86,7 +87,7 @@ async function probeBytes(data: Buffer): Promise<VideoProbe> {
   const file = path.join(t.dataDir, `probe-${crypto.randomUUID()}.mp4`);
   await fs.writeFile(file, data);
   try {
-    return await probeVideo(file, detectMediaTools({ ffmpegPath: null, heifConvertPath: null }).tools, 2 * 1024 ** 3);
+    return await probeVideo(await videoInput(file), detectMediaTools({ ffmpegPath: null, heifConvertPath: null }).tools, 2 * 1024 ** 3);
   } finally {
     await fs.rm(file, { force: true });
   }
