@@ -90,6 +90,12 @@ export class MediaRepo {
         SELECT id, version, @at FROM nodes WHERE is_media = 1 AND type = 'file' AND (media_state IS NULL OR media_state = 'pending')
         ON CONFLICT (node_id) DO NOTHING`),
       count: db.prepare('SELECT count(*) AS n FROM media_jobs'),
+      waitForTool: db.prepare(`INSERT INTO media_missing_tools (node_id, tool) VALUES (?, ?)
+        ON CONFLICT (node_id) DO UPDATE SET tool = excluded.tool`),
+      notWaiting: db.prepare('DELETE FROM media_missing_tools WHERE node_id = ?'),
+      waitingFor: db.prepare(`SELECT m.node_id, n.version FROM media_missing_tools m JOIN nodes n ON n.id = m.node_id
+        WHERE m.tool = ? AND n.type = 'file'`),
+      forgetTool: db.prepare('DELETE FROM media_missing_tools WHERE tool = ?'),
     };
   }
 
@@ -136,6 +142,24 @@ export class MediaRepo {
   /** Media never processed (an upgrade, a crash before the job was written): queue them. */
   backfill(at: number): number {
     return (this.stmts.backfill.run({ at }) as { changes: number }).changes;
+  }
+
+  /** The node was not processed for want of `tool`: it is queued again at the first start that has it. */
+  waitForTool(nodeId: string, tool: 'ffmpeg'): void {
+    this.stmts.waitForTool.run(nodeId, tool);
+  }
+
+  /** Processed (or failed) for a reason of its own: nothing to wait for. */
+  notWaitingForTool(nodeId: string): void {
+    this.stmts.notWaiting.run(nodeId);
+  }
+
+  /** `tool` is here now: what waited for it is queued for a full processing, thumbnails included. Call in a transaction. */
+  requeueWaitingFor(tool: 'ffmpeg', at: number): number {
+    const rows = this.stmts.waitingFor.all(tool) as { node_id: string; version: number }[];
+    for (const row of rows) this.enqueue(row.node_id, row.version, at);
+    this.stmts.forgetTool.run(tool);
+    return rows.length;
   }
 
   pending(): number {

@@ -82,8 +82,13 @@ export class MediaService {
   start(): void {
     if (this.deps.config.mediaWorkersAtStart) this.pool.warm();
     try {
-      const queued = this.deps.store.media.backfill(this.deps.now());
+      const { store } = this.deps;
+      const queued = store.media.backfill(this.deps.now());
       if (queued > 0) this.deps.log.info('media queued for processing', { count: queued });
+      if (this.tools.ffmpeg) {
+        const again = store.transaction(() => store.media.requeueWaitingFor('ffmpeg', this.deps.now()));
+        if (again > 0) this.deps.log.info('videos stored without ffmpeg queued for their posters', { count: again });
+      }
     } catch (error) {
       // A full disk at start: what is already queued still waits for space; the rest is found at a later start.
       if (!this.storage.noteFailure(error)) throw error;
@@ -296,12 +301,17 @@ export class MediaService {
     }
     if (info.failure) this.deps.log.warn('media not rendered', { node_id: node.id, reason: info.failure });
     const facts = await this.factsOf(info);
-    const applied = store.media.finish(job, {
-      ...facts,
-      image_width: info.width,
-      image_height: info.height,
-      has_thumbnail: info.thumbnails !== null,
-      state: info.thumbnails ? 'done' : 'failed',
+    const applied = store.transaction(() => {
+      const done = store.media.finish(job, {
+        ...facts,
+        image_width: info.width,
+        image_height: info.height,
+        has_thumbnail: info.thumbnails !== null,
+        state: info.thumbnails ? 'done' : 'failed',
+      });
+      if (done && info.missingTool) store.media.waitForTool(node.id, info.missingTool);
+      else if (done) store.media.notWaitingForTool(node.id);
+      return done;
     });
     if (!applied) return;
     await this.thumbs.removeNode(node.id, job.version).catch(() => {});
