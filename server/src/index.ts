@@ -97,6 +97,8 @@ export interface RunningServer {
   mediaIdle(): Promise<void>;
   /** Resolves once no playback copy waits to be made, or what waits cannot be made now (tests, benchmarks). */
   playbackIdle(): Promise<void>;
+  /** Resolves once the files with the same bytes that uploads stored apart are merged, as far as they can be now (tests). */
+  contentIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -173,6 +175,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     httpsReady: () => current.httpsReady(),
     mediaIdle: () => current.mediaIdle(),
     playbackIdle: () => current.playbackIdle(),
+    contentIdle: () => current.contentIdle(),
     close: async () => {
       closing = true;
       await restarting;
@@ -427,6 +430,10 @@ async function startOn(
       await playbackStarted;
       await services.playback.idle();
     },
+    contentIdle: async () => {
+      await services.contentMerge.idle();
+      await services.contentMerge.mergeLeftovers(new AbortController().signal);
+    },
     close: () =>
       (closed ??= (async () => {
         // A job under way is asked to stop, and waited for: it may be writing to the database.
@@ -441,6 +448,8 @@ async function startOn(
         await playbackStarted;
         await services.playback.stop();
         await services.media.stop();
+        // A merge under way writes to the database: it ends before the database closes.
+        await services.contentMerge.idle();
         await services.libraries.stop();
         await storage.stop();
         await httpsStarted;

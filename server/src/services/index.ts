@@ -50,6 +50,7 @@ import { BackupHealthService } from './backup/backup-health.ts';
 import { EmergencyKitService } from './backup/emergency-kit.ts';
 import { RestoreService } from './backup/restore.ts';
 import { ContentIndexService } from './files/content-index.ts';
+import { ContentMerge } from './files/content-merge.ts';
 import { FamilyFirst } from './common/family-first.ts';
 import { ItemRestoreService } from './backup/restore-item.ts';
 import { SnapshotFilesService } from './backup/snapshot-files.ts';
@@ -84,6 +85,7 @@ export interface Services {
   contentCheck: ContentCheckService;
   /** The SHA-256 of versions stored by older releases, computed in the background; duplicates merged. */
   contentIndex: ContentIndexService;
+  contentMerge: ContentMerge;
   files: FileService;
   /** Albums: photos and videos gathered by reference, in time order. */
   albums: AlbumService;
@@ -204,6 +206,7 @@ export function createServices(
     copiesOn,
     { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: mediaTools.prlimit },
   );
+  const contentMerge = new ContentMerge(deps, content, () => playbackQueue.contentMoved());
   const snapshotDbs = new SnapshotDbCache(deps.config.dataDir, deps.config.sqliteEngine);
   const snapshotFiles = new SnapshotFilesService(
     deps,
@@ -226,7 +229,8 @@ export function createServices(
     listing,
     gallery: new GalleryService(deps),
     contentCheck: new ContentCheckService(deps),
-    contentIndex: new ContentIndexService(deps, content, familyFirst),
+    contentIndex: new ContentIndexService(deps, content, familyFirst, contentMerge),
+    contentMerge,
     sharing: new SharingService(deps, access, keys.link, albumAccess),
     partners: new PartnerService(deps),
     publicShares: new PublicShareService(deps, files, listing, keys.link, albums),
@@ -245,7 +249,7 @@ export function createServices(
     setupGate,
     media,
     playback: new PlaybackService(deps, access, playbackQueue, mediaTools.ffmpeg !== null, copiesOn),
-    uploads: new UploadService(deps, access, files, content, storage, albumUploads),
+    uploads: new UploadService(deps, access, files, content, storage, albumUploads, contentMerge),
     idempotency: new IdempotencyService(deps),
     status: new StatusService(deps, settings, serverId, setupGate, storage, () => restore.restoring),
     storage,

@@ -53,6 +53,9 @@ export class LibrariesRepo {
       contentBytes: db.prepare(
         'SELECT coalesce(sum(size), 0) AS n FROM (SELECT max(size) AS size FROM node_versions WHERE library_id = ? GROUP BY blob)',
       ),
+      // Every version of the account's files, as its quota counts them: shared bytes count for each account.
+      ownContentBytes: db.prepare(`SELECT coalesce(sum(v.size), 0) AS n FROM nodes n JOIN node_versions v ON v.node_id = n.id
+        WHERE n.owner_id = ? AND v.library_id = ?`),
     };
   }
 
@@ -94,6 +97,11 @@ export class LibrariesRepo {
   /** Bytes of file content (every version) stored on a library. */
   contentBytes(id: string): number {
     return (this.stmts.contentBytes.get(id) as { n: number }).n;
+  }
+
+  /** Bytes of one account's files (every version) on the library. */
+  ownContentBytes(id: string, userId: string): number {
+    return (this.stmts.ownContentBytes.get(userId, id) as { n: number }).n;
   }
 
   setMount(id: string, path: string, spec: MountSpec | null): void {

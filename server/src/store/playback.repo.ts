@@ -78,7 +78,8 @@ export class PlaybackRepo {
           count(*) FILTER (WHERE state = 'failed') AS failed,
           coalesce(sum(size) FILTER (WHERE state = 'ready'), 0) AS bytes
         FROM playback_copies`),
-      holders: db.prepare(`SELECT n.id, n.owner_id FROM node_versions v JOIN nodes n ON n.id = v.node_id AND n.version = v.version
+      holders:
+        db.prepare(`SELECT n.id, n.owner_id, n.mime_type FROM node_versions v JOIN nodes n ON n.id = v.node_id AND n.version = v.version
         WHERE v.library_id = ? AND v.blob = ?`),
     };
   }
@@ -157,7 +158,7 @@ export class PlaybackRepo {
   }
 
   /** The files whose current content this is, and their owners. */
-  holders(libraryId: string, blob: string): { id: string; owner_id: string }[] {
-    return this.stmts.holders.all(libraryId, blob) as { id: string; owner_id: string }[];
+  holders(libraryId: string, blob: string): { id: string; owner_id: string; mime_type: string | null }[] {
+    return this.stmts.holders.all(libraryId, blob) as { id: string; owner_id: string; mime_type: string | null }[];
   }
 }

@@ -58,6 +58,7 @@ export class UsersRepo {
         VALUES (@id, @username, @username_key, @display_name, @role, @password_hash, @avatar_seed, @quota_bytes, @created_at, @created_at)
         ON CONFLICT (username_key) DO NOTHING`),
       activeAdminIds: db.prepare("SELECT id FROM users WHERE role = 'admin' AND disabled = 0"),
+      activeMemberIds: db.prepare("SELECT id FROM users WHERE role != 'admin' AND disabled = 0"),
       names: db.prepare('SELECT id, username, display_name FROM users'),
       totpSecrets: db.prepare(
         'SELECT id, totp_secret, totp_pending_secret FROM users WHERE totp_secret IS NOT NULL OR totp_pending_secret IS NOT NULL',
@@ -101,6 +102,10 @@ export class UsersRepo {
 
   activeAdminIds(): string[] {
     return (this.stmts.activeAdminIds.all() as { id: string }[]).map((r) => r.id);
+  }
+
+  activeMemberIds(): string[] {
+    return (this.stmts.activeMemberIds.all() as { id: string }[]).map((r) => r.id);
   }
 
   update(id: string, fields: Partial<Omit<UserRow, 'id' | 'username' | 'created_at'>>, now: number): void {

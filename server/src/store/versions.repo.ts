@@ -39,6 +39,9 @@ export class VersionsRepo {
       unhashed: db.prepare('SELECT * FROM node_versions WHERE sha256 IS NULL AND id > ? ORDER BY id LIMIT ?'),
       setSha256: db.prepare('UPDATE node_versions SET sha256 = @sha256 WHERE library_id = @library AND blob = @blob AND sha256 IS NULL'),
       repoint: db.prepare('UPDATE node_versions SET blob = @to WHERE library_id = @library AND blob = @from'),
+      // Grouped along node_versions_sha256; one file of each group that still has two.
+      duplicates: db.prepare(`SELECT library_id, sha256, size, min(blob) AS blob FROM node_versions WHERE sha256 IS NOT NULL
+        GROUP BY sha256, library_id, size HAVING min(blob) <> max(blob) LIMIT ?`),
     };
   }
 
@@ -95,6 +98,11 @@ export class VersionsRepo {
   }
 
   /** Every version on `from` now refers to `to`, a file with the same bytes. */
+  /** Files on a library holding the same bytes as another there: one of each such group. */
+  duplicates(limit: number): { library_id: string; sha256: string; size: number; blob: string }[] {
+    return this.stmts.duplicates.all(limit) as { library_id: string; sha256: string; size: number; blob: string }[];
+  }
+
   repoint(libraryId: string, from: string, to: string): void {
     this.stmts.repoint.run({ library: libraryId, from, to });
   }

@@ -3,7 +3,7 @@ import type { ContentStores } from '../../store/content-stores.ts';
 import type { VersionRow } from '../../store/versions.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import type { FamilyFirst } from '../common/family-first.ts';
-import { ContentRefs } from './content-refs.ts';
+import type { ContentMerge } from './content-merge.ts';
 
 /** Versions looked up at a time: one indexed query each, whatever the library's size. */
 const BATCH = 200;
@@ -24,7 +24,6 @@ export interface FillResult {
  * space of its duplicates back too.
  */
 export class ContentIndexService {
-  private readonly refs: ContentRefs;
   /** Files that could not be read (damaged, vanished): tried again by the next process, not in a loop. */
   private readonly unreadable = new Set<string>();
 
@@ -32,9 +31,8 @@ export class ContentIndexService {
     private readonly deps: ServiceDeps,
     private readonly content: ContentStores,
     private readonly familyFirst: FamilyFirst,
-  ) {
-    this.refs = new ContentRefs(deps, content);
-  }
+    private readonly merge: ContentMerge,
+  ) {}
 
   /** One pass over the versions with no SHA-256 yet, on the libraries that are online. */
   async fill(signal: AbortSignal): Promise<FillResult> {
@@ -62,6 +60,7 @@ export class ContentIndexService {
       }
     }
     if (result.hashed > 0) this.deps.log.info('indexed stored files by content', { ...result });
+    if (!signal.aborted) result.shared += await this.merge.mergeLeftovers(signal);
     return result;
   }
 
@@ -87,28 +86,10 @@ export class ContentIndexService {
 
   /**
    * Records the hash on every version of the file; where another file on the library holds the
-   * same bytes (checked by reading it, not by its record), its versions move to that one and
-   * this file goes. True when it went.
+   * same bytes, its versions move to that one and this file goes (ContentMerge). True when it went.
    */
   private async record(version: VersionRow, sha256: string): Promise<boolean> {
-    const { store } = this.deps;
-    const other = store.versions.blobWithContent(version.library_id, sha256, version.size, version.blob);
-    const same =
-      other !== undefined &&
-      (await this.content
-        .of(version.library_id)
-        .sha256Of(other)
-        .then(
-          (found) => found === sha256,
-          () => false,
-        ));
-    const released = store.transaction(() => {
-      store.versions.setSha256(version.library_id, version.blob, sha256);
-      if (!same || !store.versions.hasBlob(version.library_id, other!) || store.garbage.get(version.library_id, other!)) return [];
-      store.versions.repoint(version.library_id, version.blob, other!);
-      return this.refs.letGo([version]);
-    });
-    await this.refs.remove(released);
-    return released.length > 0;
+    this.deps.store.transaction(() => this.deps.store.versions.setSha256(version.library_id, version.blob, sha256));
+    return this.merge.merge({ library_id: version.library_id, blob: version.blob, sha256, size: version.size });
   }
 }

@@ -195,6 +195,11 @@ export class PlaybackQueue {
     return running;
   }
 
+  /** Files were merged (content-merge.ts): the copy of the one that went goes too. */
+  contentMoved(): void {
+    this.sweepSoon();
+  }
+
   /** A ready copy's file is missing: made again. */
   lost(row: PlaybackRow): void {
     if (this.deps.store.playback.makeAgain(row.library_id, row.blob, this.deps.now())) {

@@ -10,7 +10,7 @@ import { decideMimeType } from './media-types.ts';
 import { cleanNodeName } from './node-names.ts';
 import { newId } from '../common/secrets.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
-import { KeyedLock } from '../common/keyed-lock.ts';
+import type { ContentMerge } from './content-merge.ts';
 
 /** The largest single file accepted. */
 export const MAX_UPLOAD_BYTES = 1024 ** 4;
@@ -68,7 +68,6 @@ export class UploadService {
   private readonly locks = new Map<string, Lock>();
   /** When each upload last published progress: the limit holds across its PATCH requests. */
   private readonly progressAt = new Map<string, number>();
-  private readonly sameContent = new KeyedLock();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -77,6 +76,7 @@ export class UploadService {
     private readonly content: ContentStores,
     private readonly storage: StorageHealth,
     private readonly targets: UploadTargets,
+    private readonly merge: ContentMerge,
   ) {}
 
   async create(actor: Actor, length: number | null, metadata: Record<string, string | null>): Promise<UploadState> {
@@ -519,56 +519,17 @@ export class UploadService {
     }
     try {
       const contentSha256 = sha256 ?? (await blobs.sha256OfTemp(tempName(upload.id)));
-      // One completion of the same bytes at a time: two phones sending the same photo at once
-      // would otherwise each find nothing to share and keep a file each.
-      return await this.sameContent.run(contentSha256, async () => {
-        const shared = await this.finishShared(upload, contentSha256);
-        if (shared) return shared;
-        const blob = newId();
-        // Recorded before the move: if the server dies after it, startup finishes the job.
-        this.deps.store.uploads.setBlob(upload.id, blob);
-        const head = await blobs.headOfTemp(tempName(upload.id));
-        await blobs.commitTemp(tempName(upload.id), blob);
-        return this.finish(upload, blob, contentSha256, head);
-      });
+      // The same work whoever else holds these bytes: the file is kept as its own, and merged
+      // with another holding the same bytes after the answer (content-merge.ts says why).
+      const blob = newId();
+      // Recorded before the move: if the server dies after it, startup finishes the job.
+      this.deps.store.uploads.setBlob(upload.id, blob);
+      const head = await blobs.headOfTemp(tempName(upload.id));
+      await blobs.commitTemp(tempName(upload.id), blob);
+      return this.finish(upload, blob, contentSha256, head);
     } finally {
       release();
     }
-  }
-
-  /**
-   * The same bytes are stored on this library already (the other parent's copy of the same
-   * WhatsApp photo, or this account's own in another folder): the new file refers to that
-   * content file instead of keeping a second one, and the upload's temp file goes. Each
-   * account still has its own file, charged to its own quota.
-   *
-   * The file to share is read once more and must still hash to what its versions record: a
-   * file damaged on disk since it was stored is never what a new upload is made of. Its use is
-   * decided again in the transaction that refers to it, since a delete may have let go of it
-   * meanwhile (then the upload keeps its own bytes). A crash after that commit leaves the temp
-   * file of a completed upload, which the start-up clean-up takes away.
-   */
-  private async finishShared(upload: UploadRow, sha256: string): Promise<Node | null> {
-    const { store } = this.deps;
-    const blobs = this.content.of(upload.library_id);
-    const size = upload.length ?? 0;
-    const candidate = store.versions.blobWithContent(upload.library_id, sha256, size);
-    if (candidate === undefined) return null;
-    const same = await blobs.sha256Of(candidate).then(
-      (found) => found === sha256,
-      () => false,
-    );
-    if (!same) {
-      this.deps.log.warn('a stored content file no longer matches its checksum: not shared', { blob: candidate });
-      return null;
-    }
-    const head = await blobs.headOfTemp(tempName(upload.id));
-    const node = store.transaction(() => {
-      const stillKept = store.versions.hasBlob(upload.library_id, candidate) && !store.garbage.get(upload.library_id, candidate);
-      return stillKept ? this.finish(upload, candidate, sha256, head) : null;
-    });
-    if (node) await blobs.removeTemp(tempName(upload.id)).catch(() => {});
-    return node;
   }
 
   private finish(upload: UploadRow, blob: string, sha256: string, head: Buffer): Node {
@@ -589,6 +550,7 @@ export class UploadService {
       this.targets.completed(upload.user_id, JSON.parse(upload.metadata) as Record<string, string | null>, dto);
       return dto;
     });
+    this.merge.soon({ library_id: upload.library_id, blob, sha256, size: upload.length ?? 0 });
     return node;
   }
 

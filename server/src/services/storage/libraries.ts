@@ -12,6 +12,7 @@ import { parseMountSpec, type LibraryRow, type MountSpec } from '../../store/lib
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';
 import { checkReadableName } from '../common/readable-names.ts';
+import { coarseSpace } from './coarse-space.ts';
 
 const USAGE_EVENT_INTERVAL_MS = 2_000;
 /** How many content files a folder may show before it is judged not to be a library's (each one a lookup). */
@@ -33,12 +34,13 @@ export class LibraryService {
     private readonly content: ContentStores,
     private readonly mounts: DriveMounts,
   ) {
-    // Usage changes with content (uploads, new versions, deletes); clients hear of it at most every 2 s.
+    // Usage changes with content (uploads, new versions, deletes); the owners hear of it at most
+    // every 2 s. Members do not: the event's timing alone would tell them when someone uploaded.
     this.unsubscribe = deps.bus.subscribe((event) => {
       if (!CONTENT_EVENTS.has(event.message.type) || this.usageTimer) return;
       this.usageTimer = setTimeout(() => {
         this.usageTimer = null;
-        for (const [id] of this.content.online()) this.announce(id);
+        for (const [id] of this.content.online()) this.announce(id, { usageOnly: true });
       }, USAGE_EVENT_INTERVAL_MS);
       this.usageTimer.unref();
     });
@@ -56,8 +58,9 @@ export class LibraryService {
     return this.content.isOnline(id);
   }
 
+  /** The owner sees every figure; a member, its own files and coarse space (coarse-space.ts says why). */
   list(actor: Actor): Library[] {
-    return this.deps.store.libraries.all().map((library) => this.toDto(library, actor.role === 'admin'));
+    return this.deps.store.libraries.all().map((library) => this.toDto(library, actor.role === 'admin' ? 'admin' : actor.userId));
   }
 
   async register(actor: Actor, input: { name: string; path: string; make_default?: boolean | undefined }): Promise<Library> {
@@ -190,7 +193,7 @@ export class LibraryService {
       const online = this.content.isOnline(id);
       this.unproven.delete(id);
       this.content.detach(id);
-      this.deps.bus.publish('library.changed', { library: this.toDto(library, false), removed: true }, { everyone: true });
+      this.deps.bus.publish('library.changed', { library: this.toDto(library, null), removed: true }, { everyone: true });
       if (online) await this.clearAndRelease(library);
     });
   }
@@ -352,7 +355,7 @@ export class LibraryService {
       .find((l) => l.kind !== 'internal' && l.path === folder && l.status !== 'ejected' && !this.content.isOnline(l.id));
     if (!library) return null;
     await this.refresh();
-    return this.content.isOnline(library.id) ? this.toDto(this.row(library.id), true) : null;
+    return this.content.isOnline(library.id) ? this.toDto(this.row(library.id), 'admin') : null;
   }
 
   private refreshing: Promise<void> | null = null;
@@ -448,13 +451,23 @@ export class LibraryService {
     return library;
   }
 
-  private announce(id: string): Library {
+  /**
+   * Tells who may know that a library changed: the owners, with every figure; members too when
+   * its state changed (added, default, ejected, offline), with coarse space and no one's
+   * content (their own is in GET /libraries).
+   */
+  private announce(id: string, options: { usageOnly?: boolean } = {}): Library {
     const library = this.row(id);
-    this.deps.bus.publish('library.changed', { library: this.toDto(library, false) }, { everyone: true });
-    return this.toDto(library, true);
+    const { users } = this.deps.store;
+    this.deps.bus.publish('library.changed', { library: this.toDto(library, 'admin', { path: false }) }, { users: users.activeAdminIds() });
+    if (!options.usageOnly)
+      this.deps.bus.publish('library.changed', { library: this.toDto(library, null) }, { users: users.activeMemberIds() });
+    return this.toDto(library, 'admin');
   }
 
-  private toDto(library: LibraryRow, forAdmin: boolean): Library {
+  /** `viewer`: 'admin' for every figure, a member's id for its own content, null for no one's. */
+  private toDto(library: LibraryRow, viewer: 'admin' | string | null, options: { path?: boolean } = {}): Library {
+    const forAdmin = viewer === 'admin';
     const online = this.content.isOnline(library.id);
     let space = { used: 0, free: 0, total: 0 };
     if (online) {
@@ -470,11 +483,15 @@ export class LibraryService {
       name: library.name,
       kind: library.kind,
       status: online ? 'online' : library.status === 'ejected' ? 'ejected' : 'offline',
-      ...space,
-      content_bytes: this.deps.store.libraries.contentBytes(library.id),
+      ...(forAdmin ? space : coarseSpace(space)),
+      content_bytes: forAdmin
+        ? this.deps.store.libraries.contentBytes(library.id)
+        : viewer === null
+          ? 0
+          : this.deps.store.libraries.ownContentBytes(library.id, viewer),
       default: library.is_default === 1,
     };
-    if (forAdmin) {
+    if (forAdmin && options.path !== false) {
       dto.path = library.path;
       const spec = parseMountSpec(library);
       if (spec?.kind === 'pool') dto.members = spec.members.map((m) => ({ device: m.device, uuid: m.uuid, path: m.mount_point }));

@@ -29,8 +29,15 @@ function freshAccount(): Promise<SignedIn> {
   return createMember(t.client, owner, `sharer${++members}`);
 }
 
-function upload(who: SignedIn, data: Buffer, options: { parentId?: string; nodeId?: string; chunkSize?: number } = {}): Promise<string> {
-  return uploadFile(t.api, who.access, data, { filename: `${unique('IMG')}.jpg`, ...options });
+/** An upload, once the server has merged its file with any other holding the same bytes (after the answer). */
+async function upload(
+  who: SignedIn,
+  data: Buffer,
+  options: { parentId?: string; nodeId?: string; chunkSize?: number } = {},
+): Promise<string> {
+  const id = await uploadFile(t.api, who.access, data, { filename: `${unique('IMG')}.jpg`, ...options });
+  await t.server.contentIdle();
+  return id;
 }
 
 async function download(who: SignedIn, id: string): Promise<Buffer> {

@@ -160,7 +160,8 @@ describe('listing and registering libraries', () => {
       assert.equal(typeof internal.id, 'string');
       assert.equal(typeof internal.name, 'string');
       assertSpace(internal);
-      assert.equal(internal.content_bytes, data.length);
+      // The owner sees the library's content; a member only its own files (none here).
+      assert.equal(internal.content_bytes, who === owner ? data.length : 0);
       // Live figures: they are those of the file system holding the data dir.
       const s = fs.statfsSync(t.dataDir);
       assert.equal(internal.total, s.blocks * s.bsize);
@@ -437,11 +438,12 @@ describe('default switching, eject and offline folders', () => {
     );
   });
 
-  test('a change of usage (an upload) is announced as library.changed with the new content_bytes', async () => {
+  test('a change of usage (an upload) is announced to the owners as library.changed with the new content_bytes', async () => {
     const folder = path.join(t.dataDir, 'usage-lib');
     fs.mkdirSync(folder);
     const own = await register(t, owner, { name: 'Usage', path: folder, make_default: true });
-    const ws = await Listener.open(t, bob);
+    // Members hear of a library's state, not of its usage: its timing would tell them when someone uploaded.
+    const ws = await Listener.open(t, owner);
     try {
       await uploadFile(t.api, owner.access, crypto.randomBytes(4321), { filename: 'usage.bin' });
       const m = await ws.waitFor(
