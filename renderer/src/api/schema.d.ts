@@ -4973,8 +4973,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get */
                         content_bytes: number;
                         default: boolean;
+                        /** @description Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB) */
                         free: number;
                         id: string;
                         /** @enum {string} */
@@ -4992,6 +4994,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "online" | "offline" | "ejected";
                         total: number;
+                        /** @description Owners: exact. Members: total less the coarse free space */
                         used: number;
                     };
                 };
@@ -5198,8 +5201,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get */
                         content_bytes: number;
                         default: boolean;
+                        /** @description Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB) */
                         free: number;
                         id: string;
                         /** @enum {string} */
@@ -5217,6 +5222,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "online" | "offline" | "ejected";
                         total: number;
+                        /** @description Owners: exact. Members: total less the coarse free space */
                         used: number;
                     };
                 };
@@ -12549,8 +12555,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get */
                             content_bytes: number;
                             default: boolean;
+                            /** @description Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB) */
                             free: number;
                             id: string;
                             /** @enum {string} */
@@ -12568,6 +12576,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "online" | "offline" | "ejected";
                             total: number;
+                            /** @description Owners: exact. Members: total less the coarse free space */
                             used: number;
                         }[];
                         next_cursor: string | null;
@@ -12665,8 +12674,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get */
                         content_bytes: number;
                         default: boolean;
+                        /** @description Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB) */
                         free: number;
                         id: string;
                         /** @enum {string} */
@@ -12684,6 +12695,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "online" | "offline" | "ejected";
                         total: number;
+                        /** @description Owners: exact. Members: total less the coarse free space */
                         used: number;
                     };
                 };
@@ -13032,8 +13044,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get */
                         content_bytes: number;
                         default: boolean;
+                        /** @description Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB) */
                         free: number;
                         id: string;
                         /** @enum {string} */
@@ -13051,6 +13065,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "online" | "offline" | "ejected";
                         total: number;
+                        /** @description Owners: exact. Members: total less the coarse free space */
                         used: number;
                     };
                 };

@@ -11,11 +11,15 @@ export const Library = z.object({
   kind: z.enum(['internal', 'external', 'network', 'pooled']),
   status: z.enum(['online', 'offline', 'ejected']),
   // Bytes in use on the library's file system (0 while it is not online).
-  used: z.number().int(),
-  free: z.number().int(),
+  used: z.number().int().describe('Owners: exact. Members: total less the coarse free space'),
+  free: z.number().int().describe('Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB)'),
   total: z.number().int(),
-  // Bytes of this server's file content stored on it.
-  content_bytes: z.number().int(),
+  content_bytes: z
+    .number()
+    .int()
+    .describe(
+      "Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get",
+    ),
   default: z.boolean(),
   path: z.string().optional().describe('Admins only'),
   members: z

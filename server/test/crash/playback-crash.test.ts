@@ -89,7 +89,11 @@ describe('a playback copy cut short by kill -9', () => {
     assert.equal(res.status, 200);
     const copy = path.join(dataDir, 'copy-as-served.mp4');
     await fs.writeFile(copy, Buffer.from(await res.arrayBuffer()));
-    const probe = await probeVideo(await videoInput(copy), detectMediaTools({ ffmpegPath: null, heifConvertPath: null }).tools, 2 * 1024 ** 3);
+    const probe = await probeVideo(
+      await videoInput(copy),
+      detectMediaTools({ ffmpegPath: null, heifConvertPath: null }).tools,
+      2 * 1024 ** 3,
+    );
     assert.equal(probe.video?.codec, 'h264');
     assert.ok(Math.abs((probe.durationSeconds ?? 0) - 60) < 0.5, `the whole minute: ${probe.durationSeconds}`);
     assert.deepEqual(await fs.readdir(making()), [], 'nothing left under way');
