@@ -265,7 +265,7 @@ export class MediaService {
   private async work(job: MediaJobRow): Promise<void> {
     const { store } = this.deps;
     const node = store.nodes.byId(job.node_id, '');
-    const version = node ? store.versions.current(node.id) : undefined;
+    let version = node ? store.versions.current(node.id) : undefined;
     if (!node || !version || node.version !== job.version) {
       // Gone, or replaced by a newer version whose own job is queued.
       if (job.details_only) store.media.drop(job);
@@ -286,7 +286,16 @@ export class MediaService {
       return;
     }
     const mime = version.mime_type ?? node.mime_type ?? '';
-    const info = await this.pool.process(file, mime, job.details_only ? [] : eagerSizes(mime));
+    const sizes = job.details_only ? [] : eagerSizes(mime);
+    let info = await this.pool.process(file, mime, sizes);
+    // Its content file was merged into another with the same bytes while it was read (the
+    // first one may be gone): read again from the one its version now names.
+    for (let tries = 0; tries < 3 && info.failure; tries++) {
+      const now = store.versions.current(node.id);
+      if (!now || now.version !== version.version || now.blob === version.blob) break;
+      version = now;
+      info = await this.pool.process(this.content.of(now.library_id).pathOf(now.blob), mime, sizes);
+    }
     // Stopping cut the work short: the job stays queued for the next start.
     if (this.stopped) return;
     if (job.details_only) {
