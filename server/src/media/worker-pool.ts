@@ -52,6 +52,9 @@ export class MediaWorkerPool {
    */
   process(file: string, mime: string, sizes: ThumbnailSize[], options: { urgent?: boolean } = {}): Promise<MediaInfo> {
     if (this.slots.length === 0) return Promise.resolve(failed('no media workers'));
+    // A job asked for after close() would wait for a worker that never comes, and so would the
+    // server's stop, which waits for the media queue to go idle.
+    if (this.closed) return Promise.resolve(failed('server stopping'));
     return new Promise((resolve) => {
       const urgent = options.urgent ?? false;
       const pending = { job: { id: this.nextId++, file, mime, sizes, tools: this.tools, limits: this.limits }, urgent, resolve };

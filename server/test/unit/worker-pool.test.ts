@@ -125,3 +125,11 @@ test('warm() starts every worker before any job, once however often it is called
     [],
   );
 });
+
+test('a job asked of a closed pool is answered at once with a failure: a server stopping never waits for a worker that will not come', async () => {
+  const pool = new MediaWorkerPool(1, NO_TOOLS, DEFAULT_MEDIA_LIMITS);
+  pool.close();
+  const info = await pool.process('/nonexistent.jpg', 'image/jpeg', [1024]);
+  assert.equal(info.thumbnails, null);
+  assert.match(info.failure ?? '', /server stopping/);
+});

@@ -290,7 +290,7 @@ export class MediaService {
     let info = await this.pool.process(file, mime, sizes);
     // Its content file was merged into another with the same bytes while it was read (the
     // first one may be gone): read again from the one its version now names.
-    for (let tries = 0; tries < 3 && info.failure; tries++) {
+    for (let tries = 0; tries < 3 && info.failure && !this.stopped; tries++) {
       const now = store.versions.current(node.id);
       if (!now || now.version !== version.version || now.blob === version.blob) break;
       version = now;
