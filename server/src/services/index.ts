@@ -206,7 +206,7 @@ export function createServices(
     copiesOn,
     { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: mediaTools.prlimit },
   );
-  const contentMerge = new ContentMerge(deps, content, () => playbackQueue.contentMoved());
+  const contentMerge = new ContentMerge(deps, content, { filesInUse: () => backup.busy, merged: () => playbackQueue.contentMoved() });
   const snapshotDbs = new SnapshotDbCache(deps.config.dataDir, deps.config.sqliteEngine);
   const snapshotFiles = new SnapshotFilesService(
     deps,

@@ -11,6 +11,17 @@ export interface HashedContent {
   size: number;
 }
 
+/** What a merge must know of the rest of the server. */
+export interface MergeSurroundings {
+  /**
+   * Whether a run (a backup) is reading content files by the names its own copy of the database
+   * gives: a file merged away meanwhile would be missing from its snapshot, so merges wait.
+   */
+  filesInUse(): boolean;
+  /** Told after files were merged: the playback copy of the one that went is no longer needed. */
+  merged(): void;
+}
+
 /** Playback states a copy ends in: two files' copies are alike only once both are in one of them. */
 const SETTLED = new Set(['ready', 'not_needed', 'failed']);
 /** Duplicate groups looked at in one pass. */
@@ -26,6 +37,7 @@ const BATCH = 200;
  * A video's two files merge only once each has its own playback copy settled the same way
  * (both made, both not needed, both failed): a second account's upload of a video another
  * account holds goes through "being prepared" as new bytes would, and is merged only after.
+ * No merge takes a file away while a backup runs; what waits is merged by the content index job.
  */
 export class ContentMerge {
   private readonly refs: ContentRefs;
@@ -37,8 +49,7 @@ export class ContentMerge {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly content: ContentStores,
-    /** Told after files were merged: the playback copy of the one that went is no longer needed. */
-    private readonly onMerged: () => void = () => {},
+    private readonly around: MergeSurroundings,
   ) {
     this.refs = new ContentRefs(deps, content);
   }
@@ -94,7 +105,7 @@ export class ContentMerge {
     const { store } = this.deps;
     const other = store.versions.blobWithContent(file.library_id, file.sha256, file.size, file.blob);
     if (other === undefined) return false;
-    if (!this.copiesAlike(file.library_id, file.blob, other)) {
+    if (!this.mayMerge(file.library_id, file.blob, other)) {
       this.leftovers = true;
       return false;
     }
@@ -110,15 +121,24 @@ export class ContentMerge {
       return false;
     }
     const released = store.transaction(() => {
-      // Decided again where it is done: a delete may have let go of either meanwhile.
+      // Decided again where it is done: a delete may have let go of either meanwhile, and a
+      // backup that starts after this commit copies a database that names only `other`.
       const kept = (blob: string) => store.versions.hasBlob(file.library_id, blob) && !store.garbage.get(file.library_id, blob);
-      if (!kept(file.blob) || !kept(other) || !this.copiesAlike(file.library_id, file.blob, other)) return [];
+      if (!kept(file.blob) || !kept(other)) return [];
+      if (!this.mayMerge(file.library_id, file.blob, other)) {
+        this.leftovers = true;
+        return [];
+      }
       store.versions.repoint(file.library_id, file.blob, other);
       return this.refs.letGo([{ library_id: file.library_id, blob: file.blob }]);
     });
     await this.refs.remove(released);
-    if (released.length > 0) this.onMerged();
+    if (released.length > 0) this.around.merged();
     return released.length > 0;
+  }
+
+  private mayMerge(libraryId: string, a: string, b: string): boolean {
+    return !this.around.filesInUse() && this.copiesAlike(libraryId, a, b);
   }
 
   /** Whether merging the two files changes nothing a viewer of either sees of its playback copy. */
