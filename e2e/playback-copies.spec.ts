@@ -120,6 +120,33 @@ test.describe('every video plays', () => {
     expect((await fs.readFile(await saved.path())).equals(data)).toBe(true);
   });
 
+  test("a video whose owner's storage has no room for its copy says so in words, and offers the original's download", async ({
+    page,
+    member,
+    owner,
+    hearth,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const data = await fresh('iphone-hevc-sound.mov');
+    // Room for the video and not a byte more: its copy would count in the same quota.
+    const used = (await hearth.api.ok('GET', '/me', member.access)).quota.used as number;
+    await hearth.api.ok('PATCH', `/admin/users/${member.id}`, owner.access, { quota_bytes: used + data.length });
+    const id = await upload(hearth.api, member, data, 'IMG_0060.MOV');
+    await processed(hearth.api, member, [id]);
+    await expect
+      .poll(async () => (await hearth.api.ok('GET', `/nodes/${id}/playback`, member.access)).copy.state, { timeout: 60_000 })
+      .toBe('over_quota');
+
+    await signIn(page, member);
+    await mainNav(page).getByRole('link', { name: 'Photos' }).click();
+    await page.getByRole('button', { name: /^Video IMG_0060\.MOV/ }).click();
+    const card = slide(page, 'IMG_0060.MOV').getByRole('status').filter({ hasText: "This video can't play here" });
+    await expect(card).toBeVisible();
+    await expect(card).toContainText('there is no room left for one in the storage of the person it belongs to');
+    await expect(slide(page, 'IMG_0060.MOV').getByRole('button', { name: 'Download video' })).toBeVisible();
+    await captureScreen(page, testInfo, 'viewer-video-no-room');
+  });
+
   test("someone without an account, on a folder's link, plays its iPhone video from the copy", async ({ page, member, hearth }) => {
     test.setTimeout(120_000);
     const folder = (await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'For Grandma' })).id as string;

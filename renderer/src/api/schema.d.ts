@@ -6028,7 +6028,7 @@ export interface operations {
                             progress: number;
                             started_at: number;
                         } | null;
-                        paused: ("off" | "unavailable" | "thumbnails" | "disk_space" | "library_offline") | null;
+                        paused: ("off" | "unavailable" | "thumbnails" | "disk_space" | "library_offline" | "quota") | null;
                         /** @description Copies made */
                         ready: number;
                         /** @description Copies to make, the one being made not counted */
@@ -6133,7 +6133,7 @@ export interface operations {
                             progress: number;
                             started_at: number;
                         } | null;
-                        paused: ("off" | "unavailable" | "thumbnails" | "disk_space" | "library_offline") | null;
+                        paused: ("off" | "unavailable" | "thumbnails" | "disk_space" | "library_offline" | "quota") | null;
                         /** @description Copies made */
                         ready: number;
                         /** @description Copies to make, the one being made not counted */
@@ -16145,10 +16145,10 @@ export interface operations {
                             /** @description Bytes, once ready */
                             size: number | null;
                             /**
-                             * @description not_needed: every browser plays the original; waiting: a copy will be made (the queue); making: it is being made now; ready: GET /nodes/{id}/download?copy=playback plays it; failed: it could not be made from this file; off: the owner switched copies off and none was made; unavailable: this server has no ffmpeg to make one
+                             * @description not_needed: every browser plays the original; waiting: a copy will be made (the queue); making: it is being made now; ready: GET /nodes/{id}/download?copy=playback plays it; failed: it could not be made from this file; off: the owner switched copies off and none was made; unavailable: this server has no ffmpeg to make one; over_quota: a copy counts against the quota of the video's owner, and there is not enough room left in it for this one (it is made once there is: the original still downloads)
                              * @enum {string}
                              */
-                            state: "not_needed" | "waiting" | "making" | "ready" | "failed" | "off" | "unavailable";
+                            state: "not_needed" | "waiting" | "making" | "ready" | "failed" | "off" | "unavailable" | "over_quota";
                             /** @description While waiting: how many copies will be made before this one */
                             waiting_before: number | null;
                         };
@@ -19359,10 +19359,10 @@ export interface operations {
                             /** @description Bytes, once ready */
                             size: number | null;
                             /**
-                             * @description not_needed: every browser plays the original; waiting: a copy will be made (the queue); making: it is being made now; ready: GET /nodes/{id}/download?copy=playback plays it; failed: it could not be made from this file; off: the owner switched copies off and none was made; unavailable: this server has no ffmpeg to make one
+                             * @description not_needed: every browser plays the original; waiting: a copy will be made (the queue); making: it is being made now; ready: GET /nodes/{id}/download?copy=playback plays it; failed: it could not be made from this file; off: the owner switched copies off and none was made; unavailable: this server has no ffmpeg to make one; over_quota: a copy counts against the quota of the video's owner, and there is not enough room left in it for this one (it is made once there is: the original still downloads)
                              * @enum {string}
                              */
-                            state: "not_needed" | "waiting" | "making" | "ready" | "failed" | "off" | "unavailable";
+                            state: "not_needed" | "waiting" | "making" | "ready" | "failed" | "off" | "unavailable" | "over_quota";
                             /** @description While waiting: how many copies will be made before this one */
                             waiting_before: number | null;
                         };

@@ -7,9 +7,9 @@ import { z } from 'zod';
  */
 
 export const CopyState = z
-  .enum(['not_needed', 'waiting', 'making', 'ready', 'failed', 'off', 'unavailable'])
+  .enum(['not_needed', 'waiting', 'making', 'ready', 'failed', 'off', 'unavailable', 'over_quota'])
   .describe(
-    'not_needed: every browser plays the original; waiting: a copy will be made (the queue); making: it is being made now; ready: GET /nodes/{id}/download?copy=playback plays it; failed: it could not be made from this file; off: the owner switched copies off and none was made; unavailable: this server has no ffmpeg to make one',
+    "not_needed: every browser plays the original; waiting: a copy will be made (the queue); making: it is being made now; ready: GET /nodes/{id}/download?copy=playback plays it; failed: it could not be made from this file; off: the owner switched copies off and none was made; unavailable: this server has no ffmpeg to make one; over_quota: a copy counts against the quota of the video's owner, and there is not enough room left in it for this one (it is made once there is: the original still downloads)",
   );
 export type CopyState = z.output<typeof CopyState>;
 
@@ -38,9 +38,9 @@ export type PlaybackInfo = z.output<typeof PlaybackInfo>;
 
 /** Why nothing is being made while copies wait. */
 export const QueuePause = z
-  .enum(['off', 'unavailable', 'thumbnails', 'disk_space', 'library_offline'])
+  .enum(['off', 'unavailable', 'thumbnails', 'disk_space', 'library_offline', 'quota'])
   .describe(
-    'off: switched off in the settings; unavailable: no ffmpeg; thumbnails: photos and videos being processed go first; disk_space: the disk of the videos has too little room left; library_offline: the drive of the waiting videos is not connected',
+    "off: switched off in the settings; unavailable: no ffmpeg; thumbnails: photos and videos being processed go first; disk_space: the disk of the videos has too little room left; library_offline: the drive of the waiting videos is not connected; quota: the waiting copies do not fit in what is left of their owners' quotas",
   );
 export type QueuePause = z.output<typeof QueuePause>;
 

@@ -36,7 +36,7 @@ export function copyArguments(
   output: string,
   probe: VideoProbe,
   plan: CopyPlan,
-  options: { tonemap: boolean },
+  options: { tonemap: boolean; maxBytes?: number | null },
 ): string[] {
   const args = ['-hide_banner', '-nostdin', '-nostats', '-v', 'error', '-progress', 'pipe:1', ...inputArguments(input)];
   args.push('-map', '0:v:0');
@@ -68,6 +68,8 @@ export function copyArguments(
     if ((probe.audio?.channels ?? 2) > 2) args.push('-ac', '2');
   }
   // Phones' files interleave sound and picture loosely: a small muxing queue fails on some of them.
+  // The room left in the quota of the video's owners: ffmpeg stops there rather than write a copy that could not be kept.
+  if (options.maxBytes != null) args.push('-fs', String(Math.max(0, Math.floor(options.maxBytes))));
   args.push('-max_muxing_queue_size', '4096', '-movflags', '+faststart', '-f', 'mp4', '-y', output);
   return args;
 }

@@ -51,6 +51,7 @@ import { EmergencyKitService } from './backup/emergency-kit.ts';
 import { RestoreService } from './backup/restore.ts';
 import { ContentIndexService } from './files/content-index.ts';
 import { ContentMerge } from './files/content-merge.ts';
+import { PlaybackRoom } from './files/playback-room.ts';
 import { FamilyFirst } from './common/family-first.ts';
 import { ItemRestoreService } from './backup/restore-item.ts';
 import { SnapshotFilesService } from './backup/snapshot-files.ts';
@@ -205,6 +206,10 @@ export function createServices(
     storage,
     copiesOn,
     { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: mediaTools.prlimit },
+    new PlaybackRoom(deps, {
+      room: (ownerId) => files.remainingQuota(ownerId, deps.store.uploads.pendingBytes(ownerId)),
+      changed: (ownerId) => nodes.publishQuota(ownerId),
+    }),
   );
   const contentMerge = new ContentMerge(deps, content, { filesInUse: () => backup.busy, merged: () => playbackQueue.contentMoved() });
   const snapshotDbs = new SnapshotDbCache(deps.config.dataDir, deps.config.sqliteEngine);

@@ -482,4 +482,7 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO media_missing_tools (node_id, tool)
     SELECT id, 'ffmpeg' FROM nodes WHERE type = 'file' AND mime_type LIKE 'video/%' AND media_state = 'failed' AND has_thumbnail = 0;
   `,
+  /* MIGRATION: playback copies count against the quota of the accounts whose videos they are. A copy that ran out of their room records how far it got: it is tried again only once they have more room than that */ `
+  ALTER TABLE playback_copies ADD COLUMN needs_room INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -69,6 +69,11 @@ export class PlaybackFiles {
     return size;
   }
 
+  /** Bytes ffmpeg wrote of a copy under way. */
+  async tempSize(blob: string): Promise<number> {
+    return (await fs.stat(this.tempPathOf(blob))).size;
+  }
+
   /** Takes away a copy under way (it failed, or was stopped). */
   async discardTemp(blob: string): Promise<void> {
     await fs.rm(this.tempPathOf(blob), { force: true });

@@ -7,6 +7,9 @@ import type { Db } from './db.ts';
  * - `waiting`: it needs a copy, not made yet (the queue);
  * - `ready`: its copy is on the library, `size` bytes;
  * - `failed`: ffmpeg could not make one (a damaged file): not tried again by itself.
+ *
+ * A copy counts against the quota of every account whose video it is (a shared photo counts in
+ * full for each account too): `needs_room` is how far a try got before it ran out of their room.
  */
 export type PlaybackState = 'unprobed' | 'not_needed' | 'waiting' | 'ready' | 'failed';
 
@@ -20,6 +23,8 @@ export interface PlaybackRow {
   enqueued_at: number;
   made_at: number | null;
   failure: string | null;
+  /** Bytes of quota room a try at the copy found too little (0: none ran out). */
+  needs_room: number;
 }
 
 export interface PlaybackCounts {
@@ -57,8 +62,14 @@ export class PlaybackRepo {
       next: db.prepare('SELECT * FROM playback_copies WHERE state = ? ORDER BY enqueued_at, blob LIMIT ?'),
       probed: db.prepare(`UPDATE playback_copies SET state = @state, probe = @probe, failure = NULL
         WHERE library_id = @library_id AND blob = @blob AND state = 'unprobed'`),
-      ready: db.prepare(`UPDATE playback_copies SET state = 'ready', size = @size, made_at = @at, failure = NULL
+      ready: db.prepare(`UPDATE playback_copies SET state = 'ready', size = @size, made_at = @at, failure = NULL, needs_room = 0
         WHERE library_id = @library_id AND blob = @blob AND state = 'waiting'`),
+      outOfRoom: db.prepare(`UPDATE playback_copies SET needs_room = max(needs_room, @reached)
+        WHERE library_id = @library_id AND blob = @blob AND state = 'waiting'`),
+      // Along the queue index: the ready copies (a few per video that needs one), each looked up by its content.
+      chargedTo: db.prepare(`SELECT coalesce(sum(p.size), 0) AS n FROM playback_copies p WHERE p.state = 'ready' AND EXISTS (
+        SELECT 1 FROM node_versions v JOIN nodes n ON n.id = v.node_id AND n.version = v.version
+        WHERE v.library_id = p.library_id AND v.blob = p.blob AND n.owner_id = ?)`),
       failed: db.prepare(`UPDATE playback_copies SET state = 'failed', failure = @failure
         WHERE library_id = @library_id AND blob = @blob AND state IN ('waiting', 'unprobed')`),
       notNeeded: db.prepare(`UPDATE playback_copies SET state = 'not_needed'
@@ -112,6 +123,16 @@ export class PlaybackRepo {
   /** The copy is in place; false when its content went meanwhile (its file must go too). */
   ready(libraryId: string, blob: string, size: number, at: number): boolean {
     return Number(this.stmts.ready.run({ library_id: libraryId, blob, size, at }).changes) === 1;
+  }
+
+  /** A try ran out of its owners' room after `reached` bytes: it waits until they have more than that. */
+  outOfRoom(libraryId: string, blob: string, reached: number): void {
+    this.stmts.outOfRoom.run({ library_id: libraryId, blob, reached });
+  }
+
+  /** Bytes of the ready copies of the account's videos (their current content, trash included, as its quota counts files). */
+  chargedTo(userId: string): number {
+    return (this.stmts.chargedTo.get(userId) as { n: number }).n;
   }
 
   /** No copy can be made: ffmpeg failed on it (or could not even read it) every time. */

@@ -109,6 +109,15 @@ export function VideoSlide({
     );
   }
 
+  if (cannotPlay && playback?.noRoomForCopy) {
+    return (
+      <Card name={item.name} poster={poster} width={width} height={height} onDownload={onDownload} title="This video can't play here">
+        This browser needs a copy of it in another format, and there is no room left for one in the storage of the person it belongs to.{' '}
+        {onDownload ? 'Download it to watch it on this device.' : ''}
+      </Card>
+    );
+  }
+
   if (cannotPlay || current === null) {
     return (
       <Card

@@ -43,6 +43,10 @@ describe('choosing what a video slide plays', () => {
     }
   });
 
+  it("no room for a copy in its owner's storage: the original is tried, and the slide can say why no copy came", () => {
+    expect(chooseVideo(facts('over_quota'), false, null)).toEqual({ deciding: false, preferCopy: false, copy: null, noRoomForCopy: true });
+  });
+
   it('a type with no codecs name (ProRes, PCM sound) is never said to play: the copy is played', () => {
     expect(browserPlays(null, () => 'probably')).toBe(false);
     expect(chooseVideo(facts('ready', null), browserPlays(null, chromium), '/copy').preferCopy).toBe(true);

@@ -3,7 +3,7 @@ import type { VideoCopy, VideoPlayback } from './types.ts';
 /** What the server says of a video (GET /nodes/{id}/playback), as far as choosing what to play goes. */
 export interface PlaybackFacts {
   original: { type: string | null; width: number | null; height: number | null; framerate: number | null; bitrate: number | null };
-  copy: { state: 'not_needed' | 'waiting' | 'making' | 'ready' | 'failed' | 'off' | 'unavailable'; progress: number | null };
+  copy: { state: 'not_needed' | 'waiting' | 'making' | 'ready' | 'failed' | 'off' | 'unavailable' | 'over_quota'; progress: number | null };
 }
 
 /**
@@ -18,8 +18,9 @@ export function browserPlays(type: string | null, canPlayType: (type: string) =>
 /**
  * What the viewer plays. The original wherever the browser says it plays it (Safari plays an
  * iPhone's HEVC: no copy needed there), else the copy once it is made, else the words that it
- * is being prepared. With no copy coming (none needed, switched off, none could be made) the
- * original is tried all the same: the slide still catches a video that does not play.
+ * is being prepared. With no copy coming (none needed, switched off, none could be made, no
+ * room for one in its owner's storage) the original is tried all the same: the slide still
+ * catches a video that does not play, and says why no copy came when that is worth saying.
  */
 export function chooseVideo(facts: PlaybackFacts | null, plays: boolean, copyUrl: string | null): VideoPlayback {
   if (facts === null) return { deciding: false, preferCopy: false, copy: null };
@@ -29,7 +30,8 @@ export function chooseVideo(facts: PlaybackFacts | null, plays: boolean, copyUrl
       : facts.copy.state === 'waiting' || facts.copy.state === 'making'
         ? { state: 'preparing', url: null, progress: facts.copy.state === 'making' ? facts.copy.progress : null }
         : null;
-  return { deciding: false, preferCopy: copy !== null && !plays, copy };
+  const choice = { deciding: false, preferCopy: copy !== null && !plays, copy };
+  return facts.copy.state === 'over_quota' ? { ...choice, noRoomForCopy: true } : choice;
 }
 
 /**

@@ -64,6 +64,8 @@ export interface VideoPlayback {
   preferCopy: boolean;
   /** Null when the video has none coming (every browser plays it, copies are off, or none could be made). */
   copy: VideoCopy | null;
+  /** No copy now because its owner's storage has no room for one (a copy counts in it): said if the original does not play. */
+  noRoomForCopy?: boolean;
 }
 
 /** A button of the viewer's bar (share, trash…); the viewer adds Info, Download and Close itself. */

@@ -11,6 +11,7 @@ import { isMediaType } from './media-types.ts';
 import { toNodeDto } from './node-dto.ts';
 import { containerOf, nameColumns, type NodeService } from './nodes.ts';
 import { newId } from '../common/secrets.ts';
+import { quotaUsed } from './quota-usage.ts';
 
 /** What a download needs: the bytes of one version, and what identifies them for caches. */
 export interface FileContent {
@@ -120,7 +121,7 @@ export class FileService {
   remainingQuota(ownerId: string, pending = 0): number {
     const owner = this.deps.store.users.byId(ownerId);
     if (!owner || owner.quota_bytes === null) return Infinity;
-    return owner.quota_bytes - owner.used_bytes - pending - (this.inFlight.get(ownerId) ?? 0);
+    return owner.quota_bytes - quotaUsed(this.deps.store, owner) - pending - (this.inFlight.get(ownerId) ?? 0);
   }
 
   /**

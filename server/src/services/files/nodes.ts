@@ -10,6 +10,7 @@ import { cleanNodeName, nameKey, naturalSortKey, numberedName, searchKey } from 
 import { toNodeDto } from './node-dto.ts';
 import { ContentRefs } from './content-refs.ts';
 import { newId } from '../common/secrets.ts';
+import { quotaUsed } from './quota-usage.ts';
 
 export interface NodePatch {
   name?: string | undefined;
@@ -244,7 +245,8 @@ export class NodeService {
   publishQuota(userId: string): void {
     const user = this.deps.store.users.byId(userId);
     if (!user) return;
-    this.deps.bus.publish('quota.updated', { user_id: userId, used: user.used_bytes, limit: user.quota_bytes }, { users: [userId] });
+    const used = quotaUsed(this.deps.store, user);
+    this.deps.bus.publish('quota.updated', { user_id: userId, used, limit: user.quota_bytes }, { users: [userId] });
   }
 
   private read(actor: Actor, id: string): Node {

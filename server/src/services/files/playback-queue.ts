@@ -12,6 +12,7 @@ import type { ServiceDeps } from '../common/context.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
 import type { AccessService } from './access.ts';
 import { JobBackoff } from './media-backoff.ts';
+import type { PlaybackRoom } from './playback-room.ts';
 
 /** Address space ffmpeg may take while making a copy: room for x264's threads on a many-core PC, not for a runaway decoder. */
 const TRANSCODE_MEMORY_BYTES = 8 * 1024 ** 3;
@@ -91,6 +92,8 @@ export class PlaybackQueue {
     private readonly storage: StorageHealth,
     private readonly enabled: () => boolean,
     priority: PriorityTools,
+    /** Room in the quotas of the accounts whose videos the copies are. */
+    readonly room: PlaybackRoom,
   ) {
     this.priority = priority;
     this.backoff = new JobBackoff(deps.now, () => this.wake(), deps.config.mediaRetryMs);
@@ -113,7 +116,9 @@ export class PlaybackQueue {
           if (!this.enabled()) this.stopCurrent('copies were switched off');
           this.wake();
           break;
+        // A drive back, or room in someone's quota (a delete, a higher quota): a copy that waited may go.
         case 'library.changed':
+        case 'quota.updated':
           this.wake();
           break;
         default:
@@ -204,6 +209,7 @@ export class PlaybackQueue {
   lost(row: PlaybackRow): void {
     if (this.deps.store.playback.makeAgain(row.library_id, row.blob, this.deps.now())) {
       this.deps.log.warn('a playback copy was missing: it will be made again', { blob: row.blob });
+      this.room.charged(row);
       this.wake();
     }
   }
@@ -238,6 +244,7 @@ export class PlaybackQueue {
         if (row.state !== 'ready') continue;
         await files.remove(row.blob);
         this.deps.store.playback.makeAgain(row.library_id, row.blob, row.enqueued_at);
+        this.room.charged(row);
         removed++;
       }
     }
@@ -371,7 +378,10 @@ export class PlaybackQueue {
     if (rows.length === 0) return { kind: 'wait', pause: null, ms: SWEEP_EVERY_MS, rest: false };
     const online = rows.filter((r) => this.content.isOnline(r.library_id));
     if (online.length === 0) return { kind: 'wait', pause: 'library_offline', ms: this.deps.config.storageRecheckMs, rest: true };
-    for (const row of online) {
+    // Waiting for room in their owners' quotas: a quota event wakes the queue.
+    const withRoom = online.filter((r) => !this.room.blocked(r));
+    if (withRoom.length === 0) return { kind: 'wait', pause: 'quota', ms: SWEEP_EVERY_MS, rest: true };
+    for (const row of withRoom) {
       const root = this.content.of(row.library_id).root;
       if (this.storage.state(root) === 'ok' && this.freeAfter(row) >= 0) return { kind: 'make', row };
     }
@@ -421,14 +431,21 @@ export class PlaybackQueue {
       const temp = await files.prepare(row.blob);
       const tonemap = !this.withoutTonemap.has(key);
       const input = await videoInput(source);
-      const handle = runTranscode(this.tools.ffmpeg!, copyArguments(input, temp, probe, verdict.plan, { tonemap }), this.priority, {
-        memoryBytes: TRANSCODE_MEMORY_BYTES,
-        stallMs: STALL_MS,
-        onProgress: (seconds) => {
-          making.progress = probe.durationSeconds ? Math.min(1, seconds / probe.durationSeconds) : 0;
-          this.publishQueue(false);
+      const cap = this.room.of(row);
+      const maxBytes = Number.isFinite(cap) ? cap : null;
+      const handle = runTranscode(
+        this.tools.ffmpeg!,
+        copyArguments(input, temp, probe, verdict.plan, { tonemap, maxBytes }),
+        this.priority,
+        {
+          memoryBytes: TRANSCODE_MEMORY_BYTES,
+          stallMs: STALL_MS,
+          onProgress: (seconds) => {
+            making.progress = probe.durationSeconds ? Math.min(1, seconds / probe.durationSeconds) : 0;
+            this.publishQueue(false);
+          },
         },
-      });
+      );
       making.handle = handle;
       if (making.stoppedFor) handle.kill();
       if (handle.pid) await files.notePid(row.blob, handle.pid).catch(() => {});
@@ -447,12 +464,24 @@ export class PlaybackQueue {
         this.failed(row, key, failure, verdict.plan.hdr && tonemap);
         return;
       }
+      // Before the rename (a crash after it makes the copy ready at start), and again as it is marked ready.
+      if (!this.room.keeps(row, await files.tempSize(row.blob), cap)) {
+        await files.discardTemp(row.blob);
+        this.outOfRoom(row);
+        return;
+      }
       const size = await files.commit(row.blob);
+      if (!this.room.keeps(row, size, cap)) {
+        await files.remove(row.blob);
+        this.outOfRoom(row);
+        return;
+      }
       if (!this.deps.store.playback.ready(row.library_id, row.blob, size, this.deps.now())) {
         // Its content went while it was made (deleted for good, a new version): so does the copy.
         await files.remove(row.blob);
         return;
       }
+      this.room.charged(row);
       this.backoff.forget(key);
       this.withoutTonemap.delete(key);
       this.deps.log.info('playback copy made', {
@@ -491,8 +520,13 @@ export class PlaybackQueue {
     this.announce(row, 'failed');
   }
 
-  /** Tells everyone who can see a file of this content that its copy is ready (or will not be). */
-  private announce(row: Pick<PlaybackRow, 'library_id' | 'blob'>, copy: 'ready' | 'failed'): void {
+  private outOfRoom(row: PlaybackRow): void {
+    this.deps.log.info("playback copy waits for room in its owners' quota", { blob: row.blob });
+    this.announce(row, 'over_quota');
+  }
+
+  /** Tells everyone who can see a file of this content that its copy is ready (or will not be, or not now). */
+  private announce(row: Pick<PlaybackRow, 'library_id' | 'blob'>, copy: 'ready' | 'failed' | 'over_quota'): void {
     for (const holder of this.deps.store.playback.holders(row.library_id, row.blob)) {
       this.deps.bus.publish('node.playback_changed', { node_id: holder.id, copy }, this.access.audienceOf(holder));
     }

@@ -146,6 +146,7 @@ export class PlaybackService {
         enqueued_at: this.deps.now(),
         made_at: null,
         failure: null,
+        needs_room: 0,
       }
     );
   }
@@ -165,7 +166,8 @@ export class PlaybackService {
         case 'waiting':
           if (!this.canMake) return 'unavailable';
           if (!this.enabled()) return 'off';
-          return this.queue.current()?.key === `${row.library_id}/${row.blob}` ? 'making' : 'waiting';
+          if (this.queue.current()?.key === `${row.library_id}/${row.blob}`) return 'making';
+          return this.queue.room.blocked(row) ? 'over_quota' : 'waiting';
       }
     })();
     if (state === 'ready') return { ...none, state, size: row.size };

@@ -4,6 +4,7 @@ import { AppError } from '../../app-error.ts';
 import type { UserRow } from '../../store/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';
 import { toMe, toPublicUser } from './user-dto.ts';
+import { quotaUsed } from '../files/quota-usage.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
 import { addressKey, type GuessBuckets } from '../common/rate-limiter.ts';
 import { checkNamesFree, cleanDisplayName } from './account-names.ts';
@@ -18,7 +19,8 @@ export class AccountService {
   ) {}
 
   me(actor: Actor): Me {
-    return toMe(this.user(actor));
+    const user = this.user(actor);
+    return toMe(user, quotaUsed(this.deps.store, user));
   }
 
   updateProfile(actor: Actor, input: { display_name?: string | null | undefined }): Me {

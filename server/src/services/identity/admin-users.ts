@@ -3,6 +3,7 @@ import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { toAdminUser } from './user-dto.ts';
+import { quotaUsed } from '../files/quota-usage.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
 import { newTypableSecret } from '../common/secrets.ts';
 import type { OwnerService } from './owner.ts';
@@ -30,7 +31,7 @@ export class AdminUserService {
       page,
       (after, limit) => this.deps.store.users.page(after, limit),
       (r) => r.id,
-      (row) => toAdminUser(row, mainOwner),
+      (row) => toAdminUser(row, quotaUsed(this.deps.store, row), mainOwner),
     );
   }
 
@@ -50,10 +51,11 @@ export class AdminUserService {
     });
     const after = store.users.byId(userId)!;
     if (after.disabled && !before.disabled) this.sessions.endAllOf(userId, 'account_disabled');
+    const used = quotaUsed(store, after);
     if (after.quota_bytes !== before.quota_bytes) {
-      this.deps.bus.publish('quota.updated', { user_id: userId, used: after.used_bytes, limit: after.quota_bytes }, { users: [userId] });
+      this.deps.bus.publish('quota.updated', { user_id: userId, used, limit: after.quota_bytes }, { users: [userId] });
     }
-    return toAdminUser(after, this.owners.owner()?.id);
+    return toAdminUser(after, used, this.owners.owner()?.id);
   }
 
   /**

@@ -14,12 +14,13 @@ export function toUserSummary(user: UserRow): UserSummary {
   };
 }
 
-export function toMe(user: UserRow): Me {
-  return { ...toUserSummary(user), quota: { used: user.used_bytes, limit: user.quota_bytes } };
+/** `used`: what the quota counts of the account (quotaUsed). */
+export function toMe(user: UserRow, used: number): Me {
+  return { ...toUserSummary(user), quota: { used, limit: user.quota_bytes } };
 }
 
-export function toAdminUser(user: UserRow, mainOwnerId: string | undefined): AdminUser {
-  return { ...toMe(user), disabled: user.disabled, created_at: user.created_at, main_owner: user.id === mainOwnerId };
+export function toAdminUser(user: UserRow, used: number, mainOwnerId: string | undefined): AdminUser {
+  return { ...toMe(user, used), disabled: user.disabled, created_at: user.created_at, main_owner: user.id === mainOwnerId };
 }
 
 export function toPublicUser(user: UserRow): PublicUser {
