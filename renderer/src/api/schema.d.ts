@@ -4973,7 +4973,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get */
+                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version); 0 in the library.changed event members get */
                         content_bytes: number;
                         default: boolean;
                         /** @description Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB) */
@@ -5201,7 +5201,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get */
+                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version); 0 in the library.changed event members get */
                         content_bytes: number;
                         default: boolean;
                         /** @description Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB) */
@@ -12555,7 +12555,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
-                            /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get */
+                            /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version); 0 in the library.changed event members get */
                             content_bytes: number;
                             default: boolean;
                             /** @description Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB) */
@@ -12674,7 +12674,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get */
+                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version); 0 in the library.changed event members get */
                         content_bytes: number;
                         default: boolean;
                         /** @description Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB) */
@@ -13044,7 +13044,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get */
+                        /** @description Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version); 0 in the library.changed event members get */
                         content_bytes: number;
                         default: boolean;
                         /** @description Owners: exact. Members: rounded down to whole steps of 1 GiB (1 % of drives over 100 GiB) */

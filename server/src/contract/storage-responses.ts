@@ -18,7 +18,7 @@ export const Library = z.object({
     .number()
     .int()
     .describe(
-      "Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version, as their quota counts them); 0 in the library.changed event members get",
+      "Owners: bytes of this server's file content stored on it, identical files once. Members: their own files' bytes on it (every version); 0 in the library.changed event members get",
     ),
   default: z.boolean(),
   path: z.string().optional().describe('Admins only'),

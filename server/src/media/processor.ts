@@ -296,6 +296,6 @@ export function failedWith(failure: string | null): MediaInfo {
   return { width: null, height: null, takenAt: null, details: NO_DETAILS, thumbnails: null, failure, missingTool: null };
 }
 
-function message(error: unknown): string {
+export function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

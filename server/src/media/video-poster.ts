@@ -1,5 +1,13 @@
 import sharp from 'sharp';
-import { failedWith, renderThumbnails, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from './processor.ts';
+import {
+  failedWith,
+  message,
+  renderThumbnails,
+  type MediaInfo,
+  type MediaLimits,
+  type MediaTools,
+  type ThumbnailSize,
+} from './processor.ts';
 import { runTool } from './run-tool.ts';
 import { summaryTags, videoDetails, type ContainerTags } from './video-details.ts';
 import { inputArguments, videoInput, type VideoInput } from './video-input.ts';
@@ -105,8 +113,4 @@ export function videoFields(probe: FfprobeOutput): Pick<MediaInfo, 'width' | 'he
 export function fromSummary(summary: string): Pick<MediaInfo, 'takenAt' | 'details'> {
   const { tags, durationSeconds } = summaryTags(summary);
   return videoDetails(tags, durationSeconds);
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -197,6 +197,10 @@ export function createServices(
   const backup = new BackupService(deps, content, serverId, familyFirst);
   const media = new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency, storage);
   const copiesOn = () => settings.current().make_playback_copies;
+  const copyRoom = new PlaybackRoom(deps, {
+    room: (ownerId) => files.remainingQuota(ownerId, deps.store.uploads.pendingBytes(ownerId)),
+    changed: (ownerId) => nodes.publishQuota(ownerId),
+  });
   const playbackQueue = new PlaybackQueue(
     deps,
     access,
@@ -206,10 +210,7 @@ export function createServices(
     storage,
     copiesOn,
     { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: mediaTools.prlimit },
-    new PlaybackRoom(deps, {
-      room: (ownerId) => files.remainingQuota(ownerId, deps.store.uploads.pendingBytes(ownerId)),
-      changed: (ownerId) => nodes.publishQuota(ownerId),
-    }),
+    copyRoom,
   );
   const contentMerge = new ContentMerge(deps, content, { filesInUse: () => backup.busy, merged: () => playbackQueue.contentMoved() });
   const snapshotDbs = new SnapshotDbCache(deps.config.dataDir, deps.config.sqliteEngine);
@@ -253,7 +254,7 @@ export function createServices(
     ownerRecovery: new OwnerRecoveryService(deps, owner, sessions),
     setupGate,
     media,
-    playback: new PlaybackService(deps, access, playbackQueue, mediaTools.ffmpeg !== null, copiesOn),
+    playback: new PlaybackService(deps, access, playbackQueue, copyRoom, mediaTools.ffmpeg !== null, copiesOn),
     uploads: new UploadService(deps, access, files, content, storage, albumUploads, contentMerge),
     idempotency: new IdempotencyService(deps),
     status: new StatusService(deps, settings, serverId, setupGate, storage, () => restore.restoring),

@@ -97,12 +97,12 @@ export class VersionsRepo {
     this.stmts.setSha256.run({ library: libraryId, blob, sha256 });
   }
 
-  /** Every version on `from` now refers to `to`, a file with the same bytes. */
   /** Files on a library holding the same bytes as another there: one of each such group. */
   duplicates(limit: number): { library_id: string; sha256: string; size: number; blob: string }[] {
     return this.stmts.duplicates.all(limit) as { library_id: string; sha256: string; size: number; blob: string }[];
   }
 
+  /** Every version on `from` now refers to `to`, a file with the same bytes. */
   repoint(libraryId: string, from: string, to: string): void {
     this.stmts.repoint.run({ library: libraryId, from, to });
   }

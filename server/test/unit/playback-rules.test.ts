@@ -195,6 +195,14 @@ describe("ffmpeg's arguments", () => {
     );
     assert.ok(!silent.includes('0:a:0') && !silent.includes('-c:a'));
   });
+
+  test('a copy for owners with a quota stops at the room it leaves (-fs); without a quota it has no limit', () => {
+    const plan = { video: 'encode', audio: 'copy', hdr: false } as const;
+    const capped = copyArguments(IN, '/out.mp4', probe(video({ codec: 'hevc' })), plan, { tonemap: true, maxBytes: 1234.5 });
+    assert.equal(capped[capped.indexOf('-fs') + 1], '1234');
+    assert.ok(capped.indexOf('-fs') < capped.indexOf('/out.mp4'), 'an output option, before the output');
+    assert.ok(!copyArguments(IN, '/out.mp4', probe(video({ codec: 'hevc' })), plan, { tonemap: true, maxBytes: null }).includes('-fs'));
+  });
 });
 
 describe('reading a video', () => {

@@ -93,7 +93,7 @@ export class PlaybackQueue {
     private readonly enabled: () => boolean,
     priority: PriorityTools,
     /** Room in the quotas of the accounts whose videos the copies are. */
-    readonly room: PlaybackRoom,
+    private readonly room: PlaybackRoom,
   ) {
     this.priority = priority;
     this.backoff = new JobBackoff(deps.now, () => this.wake(), deps.config.mediaRetryMs);

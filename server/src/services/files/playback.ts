@@ -9,6 +9,7 @@ import type { VersionRow } from '../../store/versions.repo.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import type { AccessService } from './access.ts';
 import type { PlaybackQueue } from './playback-queue.ts';
+import type { PlaybackRoom } from './playback-room.ts';
 
 /** A playback copy to send, whole or by range. */
 export interface PlaybackCopyFile {
@@ -30,6 +31,7 @@ export class PlaybackService {
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
     private readonly queue: PlaybackQueue,
+    private readonly room: PlaybackRoom,
     private readonly canMake: boolean,
     private readonly enabled: () => boolean,
   ) {}
@@ -167,7 +169,7 @@ export class PlaybackService {
           if (!this.canMake) return 'unavailable';
           if (!this.enabled()) return 'off';
           if (this.queue.current()?.key === `${row.library_id}/${row.blob}`) return 'making';
-          return this.queue.room.blocked(row) ? 'over_quota' : 'waiting';
+          return this.room.blocked(row) ? 'over_quota' : 'waiting';
       }
     })();
     if (state === 'ready') return { ...none, state, size: row.size };

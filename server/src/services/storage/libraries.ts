@@ -60,7 +60,9 @@ export class LibraryService {
 
   /** The owner sees every figure; a member, its own files and coarse space (coarse-space.ts says why). */
   list(actor: Actor): Library[] {
-    return this.deps.store.libraries.all().map((library) => this.toDto(library, actor.role === 'admin' ? 'admin' : actor.userId));
+    return this.deps.store.libraries
+      .all()
+      .map((library) => this.toDto(library, actor.role === 'admin' ? 'admin' : { member: actor.userId }));
   }
 
   async register(actor: Actor, input: { name: string; path: string; make_default?: boolean | undefined }): Promise<Library> {
@@ -193,7 +195,7 @@ export class LibraryService {
       const online = this.content.isOnline(id);
       this.unproven.delete(id);
       this.content.detach(id);
-      this.deps.bus.publish('library.changed', { library: this.toDto(library, null), removed: true }, { everyone: true });
+      this.deps.bus.publish('library.changed', { library: this.toDto(library, 'members'), removed: true }, { everyone: true });
       if (online) await this.clearAndRelease(library);
     });
   }
@@ -461,12 +463,11 @@ export class LibraryService {
     const { users } = this.deps.store;
     this.deps.bus.publish('library.changed', { library: this.toDto(library, 'admin', { path: false }) }, { users: users.activeAdminIds() });
     if (!options.usageOnly)
-      this.deps.bus.publish('library.changed', { library: this.toDto(library, null) }, { users: users.activeMemberIds() });
+      this.deps.bus.publish('library.changed', { library: this.toDto(library, 'members') }, { users: users.activeMemberIds() });
     return this.toDto(library, 'admin');
   }
 
-  /** `viewer`: 'admin' for every figure, a member's id for its own content, null for no one's. */
-  private toDto(library: LibraryRow, viewer: 'admin' | string | null, options: { path?: boolean } = {}): Library {
+  private toDto(library: LibraryRow, viewer: LibraryViewer, options: { path?: boolean } = {}): Library {
     const forAdmin = viewer === 'admin';
     const online = this.content.isOnline(library.id);
     let space = { used: 0, free: 0, total: 0 };
@@ -484,11 +485,12 @@ export class LibraryService {
       kind: library.kind,
       status: online ? 'online' : library.status === 'ejected' ? 'ejected' : 'offline',
       ...(forAdmin ? space : coarseSpace(space)),
-      content_bytes: forAdmin
-        ? this.deps.store.libraries.contentBytes(library.id)
-        : viewer === null
-          ? 0
-          : this.deps.store.libraries.ownContentBytes(library.id, viewer),
+      content_bytes:
+        viewer === 'admin'
+          ? this.deps.store.libraries.contentBytes(library.id)
+          : viewer === 'members'
+            ? 0
+            : this.deps.store.libraries.ownContentBytes(library.id, viewer.member),
       default: library.is_default === 1,
     };
     if (forAdmin && options.path !== false) {
@@ -499,6 +501,9 @@ export class LibraryService {
     return dto;
   }
 }
+
+/** Whom a library's figures are for: the owners (every figure), one member (its own files), or every member at once (no one's files). */
+type LibraryViewer = 'admin' | { member: string } | 'members';
 
 export function checkedName(input: string): string {
   const name = input.trim();
