@@ -16,7 +16,8 @@ const PAUSED: Record<NonNullable<PlaybackQueue['paused']>, string> = {
   thumbnails: 'Waiting for new photos and videos to be processed first.',
   disk_space: 'Waiting for room: the disk of the videos is nearly full, and its space is kept for photos.',
   library_offline: 'Waiting for the drive of these videos to be connected.',
-  quota: 'Waiting for room: a copy counts in the storage of the person the video belongs to, and theirs is full.',
+  quota:
+    'Waiting for room: a copy counts in the storage of the person the video belongs to, and there is no room left in it. It is made once there is.',
 };
 
 /**
