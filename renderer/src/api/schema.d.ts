@@ -20279,6 +20279,8 @@ export interface operations {
                         make_playback_copies: boolean;
                         require_device_approval: boolean;
                         server_name: string;
+                        /** @description Whether a session's own access token is accepted as ?access_token= on a node's download, thumbnail and preview, as the contract allows (full scope only; the account's access is checked as with the header). On by default; off, those routes take only the short tokens of POST /nodes/{id}/access-token (what the web app uses), so a session's token never sits in a browser's history or downloads list. The WebSocket takes the session's token either way */
+                        session_tokens_in_urls: boolean;
                         trash_retention_days: number;
                     };
                 };
@@ -20364,6 +20366,7 @@ export interface operations {
                     make_playback_copies?: boolean;
                     require_device_approval?: boolean;
                     server_name?: string;
+                    session_tokens_in_urls?: boolean;
                     trash_retention_days?: number;
                 };
             };
@@ -20387,6 +20390,8 @@ export interface operations {
                         make_playback_copies: boolean;
                         require_device_approval: boolean;
                         server_name: string;
+                        /** @description Whether a session's own access token is accepted as ?access_token= on a node's download, thumbnail and preview, as the contract allows (full scope only; the account's access is checked as with the header). On by default; off, those routes take only the short tokens of POST /nodes/{id}/access-token (what the web app uses), so a session's token never sits in a browser's history or downloads list. The WebSocket takes the session's token either way */
+                        session_tokens_in_urls: boolean;
                         trash_retention_days: number;
                     };
                 };

@@ -62,6 +62,11 @@ export const ServerSettings = z.object({
     .describe(
       "Videos some browsers cannot play (an iPhone's HEVC) get a copy they can, made in the background. Off: no new copies; those made are kept",
     ),
+  session_tokens_in_urls: z
+    .boolean()
+    .describe(
+      "Whether a session's own access token is accepted as ?access_token= on a node's download, thumbnail and preview, as the contract allows (full scope only; the account's access is checked as with the header). On by default; off, those routes take only the short tokens of POST /nodes/{id}/access-token (what the web app uses), so a session's token never sits in a browser's history or downloads list. The WebSocket takes the session's token either way",
+    ),
 });
 export type ServerSettings = z.output<typeof ServerSettings>;
 

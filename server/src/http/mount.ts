@@ -61,7 +61,7 @@ function authenticate(def: AnyRoute, services: Services): Koa.Middleware {
     const credential = credentialOf(def.method, def.path, ctx.headers, new URLSearchParams(ctx.querystring));
     if (credential === null) throw new AppError('unauthorized');
     if (credential.kind === 'node') {
-      // A URL token opens only the node it was made for, on its read-only URL routes (bearer.ts).
+      // A token in a node route's URL: services/files/node-access.ts decides what it opens.
       ctx.state.actor = services.nodeAccess.authenticate(credential.token, String(ctx.params.id));
       return next();
     }

@@ -221,7 +221,7 @@ export function createServices(
     albums,
     albumMembers: new AlbumMemberService(deps, albumAccess, albums),
     albumUploads,
-    nodeAccess: new NodeAccessService(deps, access, sessions),
+    nodeAccess: new NodeAccessService(deps, access, sessions, () => settings.current().session_tokens_in_urls),
     zipDownloads: new ZipDownloadService(deps, access, content, sessions),
     listing,
     gallery: new GalleryService(deps),
