@@ -66,6 +66,13 @@ export interface ServerConfig {
    * believed: the client's address and protocol. From anyone else those headers are ignored.
    */
   trustedProxies: string[];
+  /**
+   * Which forwarding headers a trusted proxy's requests are read from: the `X-Forwarded-*`
+   * family, or the standard `Forwarded`, never both. A proxy writes one and passes the other on
+   * as the visitor sent it (Caddy and nginx write X-Forwarded-For and pass `Forwarded` through),
+   * so believing both would believe whatever a visitor wrote in the one the proxy leaves alone.
+   */
+  trustedProxyHeader: TrustedProxyHeader;
   /** Tailscale: 'auto' uses it when found on this PC and signed in; 'off' never runs it. */
   tailscale: 'auto' | 'off';
   /** The `tailscale` CLI; null looks it up on PATH and where its installers put it. */
@@ -154,6 +161,9 @@ export interface ServerConfig {
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
+export const TRUSTED_PROXY_HEADERS = ['x-forwarded-for', 'forwarded'] as const;
+export type TrustedProxyHeader = (typeof TRUSTED_PROXY_HEADERS)[number];
+
 export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'> = {
   host: '0.0.0.0',
   port: 8420,
@@ -171,6 +181,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   https: true,
   publicUrl: null,
   trustedProxies: [],
+  trustedProxyHeader: 'x-forwarded-for',
   tailscale: 'auto',
   tailscalePath: null,
   tailnetCheckIntervalMs: 5 * 60_000,
@@ -250,6 +261,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.HTTPS) input.https = parseSwitch(env.HTTPS, 'HTTPS');
   if (env.PUBLIC_URL) input.publicUrl = parsePublicUrl(env.PUBLIC_URL);
   if (env.TRUSTED_PROXIES) input.trustedProxies = env.TRUSTED_PROXIES.split(',');
+  if (env.TRUSTED_PROXY_HEADER) input.trustedProxyHeader = parseTrustedProxyHeader(env.TRUSTED_PROXY_HEADER);
   if (env.TAILSCALE) input.tailscale = parseTailscale(env.TAILSCALE);
   if (env.TAILSCALE_PATH) input.tailscalePath = env.TAILSCALE_PATH;
   if (env.HEARTH_SQLITE) input.sqliteEngine = parseSqliteEngine(env.HEARTH_SQLITE);
@@ -317,6 +329,12 @@ function parseTrustedProxy(raw: string): string {
     throw new Error(`TRUSTED_PROXIES must list addresses or CIDR ranges such as 127.0.0.1 or 10.0.0.0/8, got "${entry}"`);
   }
   return entry.toLowerCase();
+}
+
+function parseTrustedProxyHeader(raw: string): TrustedProxyHeader {
+  const header = raw.trim().toLowerCase();
+  if ((TRUSTED_PROXY_HEADERS as readonly string[]).includes(header)) return header as TrustedProxyHeader;
+  throw new Error(`TRUSTED_PROXY_HEADER must be ${TRUSTED_PROXY_HEADERS.join(' or ')}, got "${raw}"`);
 }
 
 function parseTailscale(raw: string): ServerConfig['tailscale'] {

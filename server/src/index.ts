@@ -303,7 +303,7 @@ async function startOn(
   await services.uploads.recover();
   // The configured origin's own name is one the family uses: it is allowed like HOST_NAMES.
   // So is the tailnet name while Tailscale is up; behind a trusted proxy, the name it forwards is the one checked.
-  const trusted = new TrustedProxies(config.trustedProxies);
+  const trusted = new TrustedProxies(config.trustedProxies, config.trustedProxyHeader);
   const hosts = new HostAllowList([...config.hostNames, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])])
     .alsoAllow(() => (tailnet.current() ? [tailnet.current()!.name] : []))
     .believing(trusted);

@@ -41,6 +41,15 @@ test('TRUSTED_PROXIES lists addresses and CIDR ranges; a name, a bad range or ga
   }
 });
 
+test('TRUSTED_PROXY_HEADER chooses one header family, X-Forwarded-For unless told forwarded; anything else is refused at startup', () => {
+  assert.equal(resolveConfig({}).trustedProxyHeader, 'x-forwarded-for');
+  assert.equal(resolveConfig(configFromEnv({ TRUSTED_PROXY_HEADER: 'Forwarded' })).trustedProxyHeader, 'forwarded');
+  assert.equal(resolveConfig(configFromEnv({ TRUSTED_PROXY_HEADER: 'x-forwarded-for' })).trustedProxyHeader, 'x-forwarded-for');
+  for (const bad of ['both', 'x-real-ip', 'forwarded,x-forwarded-for']) {
+    assert.throws(() => configFromEnv({ TRUSTED_PROXY_HEADER: bad }), /TRUSTED_PROXY_HEADER must be x-forwarded-for or forwarded/, bad);
+  }
+});
+
 test('TAILSCALE is auto (the default) or off; TAILSCALE_PATH names the CLI', () => {
   assert.equal(resolveConfig({}).tailscale, 'auto');
   assert.equal(resolveConfig(configFromEnv({ TAILSCALE: 'off' })).tailscale, 'off');
