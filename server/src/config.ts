@@ -1,6 +1,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { parseTrustedProxyHeader, parseWhole, type TrustedProxyHeader } from './config-values.ts';
 import { findWebDir } from './web-dir.ts';
 
 /** Everything the server can be told, with the embedded defaults a fresh install runs on. */
@@ -28,6 +29,14 @@ export interface ServerConfig {
    * (a zip's directory lists them all last), so this bounds its memory; bytes are not bounded.
    */
   zipMaxEntries: number;
+  /**
+   * Downloads (files, their ranges, playback copies, zips; a link's too): one that moves nothing
+   * to its reader for `stallMs` is closed with its file (a reader that stopped reading holds a
+   * file and megabytes of buffers for ever otherwise; a slow one keeps moving and is never cut).
+   * At most `perAddress` run at once from one client address, `perSession` for one session and
+   * `perLink` through one share link; one more is 429 `too_many_downloads`.
+   */
+  downloads: { stallMs: number; perAddress: number; perSession: number; perLink: number };
   /** Refresh tokens live this long, renewed on each rotation; an idle session ends after it. */
   refreshTokenTtlMs: number;
   /** scrypt cost (N). OWASP's minimum for scrypt is 2^17 with r=8, p=1. */
@@ -161,8 +170,7 @@ export interface ServerConfig {
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
-export const TRUSTED_PROXY_HEADERS = ['x-forwarded-for', 'forwarded'] as const;
-export type TrustedProxyHeader = (typeof TRUSTED_PROXY_HEADERS)[number];
+export type { TrustedProxyHeader };
 
 export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'> = {
   host: '0.0.0.0',
@@ -172,6 +180,9 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   nodeTokenTtlMs: 5 * 60_000,
   downloadTicketTtlMs: 60_000,
   zipMaxEntries: 20_000,
+  // A browser opens at most 6 connections to one server, a video 1 or 2; a household behind one
+  // address (away from home, through a proxy) a few browsers; a link a few relatives at once.
+  downloads: { stallMs: 60_000, perAddress: 24, perSession: 12, perLink: 16 },
   refreshTokenTtlMs: 30 * 24 * 60 * 60_000,
   passwordHashCost: 2 ** 17,
   passwordHashConcurrency: 2,
@@ -219,8 +230,9 @@ function systemPathsOf(platform: NodeJS.Platform): string[] {
 
 export const VERSION = '0.1.0';
 
-export type ConfigInput = Partial<Omit<ServerConfig, 'rateLimit' | 'ws' | 'passwordHashQueue'>> & {
+export type ConfigInput = Partial<Omit<ServerConfig, 'rateLimit' | 'ws' | 'passwordHashQueue' | 'downloads'>> & {
   rateLimit?: Partial<ServerConfig['rateLimit']>;
+  downloads?: Partial<ServerConfig['downloads']>;
   ws?: Partial<ServerConfig['ws']>;
   passwordHashQueue?: Partial<ServerConfig['passwordHashQueue']>;
 };
@@ -233,6 +245,7 @@ export function resolveConfig(input: ConfigInput = {}): ServerConfig {
     dataDir: path.resolve(input.dataDir ?? './data'),
     rateLimit: { ...DEFAULT_CONFIG.rateLimit, ...input.rateLimit },
     ws: { ...DEFAULT_CONFIG.ws, ...input.ws },
+    downloads: { ...DEFAULT_CONFIG.downloads, ...input.downloads },
     passwordHashQueue: { ...DEFAULT_CONFIG.passwordHashQueue, ...input.passwordHashQueue },
     hostNames: (input.hostNames ?? DEFAULT_CONFIG.hostNames).map(normaliseHostName).filter((n) => n !== ''),
     publicUrl: input.publicUrl == null ? null : parsePublicUrl(input.publicUrl),
@@ -266,6 +279,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.TAILSCALE_PATH) input.tailscalePath = env.TAILSCALE_PATH;
   if (env.HEARTH_SQLITE) input.sqliteEngine = parseSqliteEngine(env.HEARTH_SQLITE);
   if (env.ANNOUNCE) input.announce = parseSwitch(env.ANNOUNCE, 'ANNOUNCE');
+  if (env.DOWNLOAD_STALL_SECONDS)
+    (input.downloads ??= {}).stallMs = parseWhole(env.DOWNLOAD_STALL_SECONDS, 'DOWNLOAD_STALL_SECONDS', 5, 3600) * 1000;
+  if (env.DOWNLOADS_PER_ADDRESS)
+    (input.downloads ??= {}).perAddress = parseWhole(env.DOWNLOADS_PER_ADDRESS, 'DOWNLOADS_PER_ADDRESS', 1, 10_000);
+  if (env.DOWNLOADS_PER_SESSION)
+    (input.downloads ??= {}).perSession = parseWhole(env.DOWNLOADS_PER_SESSION, 'DOWNLOADS_PER_SESSION', 1, 10_000);
+  if (env.DOWNLOADS_PER_LINK) (input.downloads ??= {}).perLink = parseWhole(env.DOWNLOADS_PER_LINK, 'DOWNLOADS_PER_LINK', 1, 10_000);
   if (env.STORAGE_RESERVE_MB) input.storageReserveBytes = parseMegabytes(env.STORAGE_RESERVE_MB, 'STORAGE_RESERVE_MB');
   return input;
 }
@@ -329,12 +349,6 @@ function parseTrustedProxy(raw: string): string {
     throw new Error(`TRUSTED_PROXIES must list addresses or CIDR ranges such as 127.0.0.1 or 10.0.0.0/8, got "${entry}"`);
   }
   return entry.toLowerCase();
-}
-
-function parseTrustedProxyHeader(raw: string): TrustedProxyHeader {
-  const header = raw.trim().toLowerCase();
-  if ((TRUSTED_PROXY_HEADERS as readonly string[]).includes(header)) return header as TrustedProxyHeader;
-  throw new Error(`TRUSTED_PROXY_HEADER must be ${TRUSTED_PROXY_HEADERS.join(' or ')}, got "${raw}"`);
 }
 
 function parseTailscale(raw: string): ServerConfig['tailscale'] {

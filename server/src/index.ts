@@ -307,7 +307,7 @@ async function startOn(
   const hosts = new HostAllowList([...config.hostNames, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])])
     .alsoAllow(() => (tailnet.current() ? [tailnet.current()!.name] : []))
     .believing(trusted);
-  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir, trusted);
+  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir, trusted, config.downloads);
   const handle = app.callback();
   // Node's missing-Host answer is a bare 400: the app refuses it with the envelope instead.
   const server = http.createServer({ requireHostHeader: false }, handle);
