@@ -13,7 +13,8 @@ const READ_ONLY = new Set(['GET', 'HEAD']);
 
 /**
  * Turns the route table into router entries. Every route runs the same steps in the same
- * order: authenticate, check scope and role, parse and validate input, call the handler.
+ * order: authenticate, check scope and role, take a download's slot (routes marked `download`),
+ * parse and validate input, call the handler.
  * No handler repeats any of them.
  */
 export function mountRoutes(
