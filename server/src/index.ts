@@ -303,11 +303,11 @@ async function startOn(
   await services.uploads.recover();
   // The configured origin's own name is one the family uses: it is allowed like HOST_NAMES.
   // So is the tailnet name while Tailscale is up; behind a trusted proxy, the name it forwards is the one checked.
-  const trusted = new TrustedProxies(config.trustedProxies);
+  const trusted = new TrustedProxies(config.trustedProxies, config.trustedProxyHeader);
   const hosts = new HostAllowList([...config.hostNames, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])])
     .alsoAllow(() => (tailnet.current() ? [tailnet.current()!.name] : []))
     .believing(trusted);
-  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir, trusted);
+  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir, trusted, config.downloads);
   const handle = app.callback();
   // Node's missing-Host answer is a bare 400: the app refuses it with the envelope instead.
   const server = http.createServer({ requireHostHeader: false }, handle);

@@ -167,6 +167,7 @@ const SENTENCES: Record<ErrorCode, string> = {
     "The Hearth computer's disk is full, so nothing new can be saved right now. Everything already there is safe. Files waiting to upload continue by themselves once space is freed.",
   rate_limited: 'Too many tries. Wait a few minutes, then try again: the right password will work then.',
   slow_down: 'Waiting a moment before asking again.',
+  too_many_downloads: 'Too many downloads are running at once. Wait for one to finish, then try again.',
   busy: 'The server is busy right now. Try again in a moment.',
   internal: 'Something went wrong on the server. Try again.',
   unavailable: 'The server is starting up. Try again in a moment.',

@@ -12322,6 +12322,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `too_many_downloads`: Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_downloads";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -15260,6 +15276,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `too_many_downloads`: Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_downloads";
                             field?: string;
                             message: string;
                         };
@@ -19281,6 +19313,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `too_many_downloads`: Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_downloads";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -19636,6 +19684,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `too_many_downloads`: Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_downloads";
                             field?: string;
                             message: string;
                         };

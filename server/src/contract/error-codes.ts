@@ -174,6 +174,10 @@ export const ERROR_CATALOGUE = {
   },
   rate_limited: { status: 429, message: 'Too many attempts. Try again later.' },
   slow_down: { status: 429, message: 'Polling too fast. Wait a few seconds between requests.' },
+  too_many_downloads: {
+    status: 429,
+    message: 'Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again.',
+  },
   busy: { status: 503, message: 'Too many passwords are being checked right now. Try again in a moment.' },
 
   // Server
