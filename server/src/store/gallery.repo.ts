@@ -81,7 +81,10 @@ export function galleryArms(scope: GalleryScope, params: Record<string, unknown>
     params[`partner_${i}_folders`] = JSON.stringify(theirs);
     arms.push(listArm('n.parent_id', `@partner_${i}_folders`, MEDIA, `NOT (${partnerShows[i]})`));
   });
-  const inFolders = folders.length > 0 ? 'n.parent_id IN (SELECT value FROM json_each(@family_all_folders))' : '0';
+  // Written to be false, never NULL, for a photo at its owner's top level: `NOT (NULL IN (…))` is
+  // NULL, which dropped every top-level photo a file grant or an album brought once any folder was shared.
+  const inFolders =
+    folders.length > 0 ? '(n.parent_id IS NOT NULL AND n.parent_id IN (SELECT value FROM json_each(@family_all_folders)))' : '0';
   if (folders.length > 0) params.family_all_folders = JSON.stringify(folders.map((folder) => folder.id));
 
   const inFiles = files.length > 0 ? 'n.id IN (SELECT value FROM json_each(@family_files))' : '0';
