@@ -488,7 +488,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Albums, most recently changed first, each with its cover, counts and dates */
+        /** Albums: the caller's own and those shared with it (or one scope of them), most recently changed first, each with its cover, counts and dates */
         get: operations["getAlbums"];
         put?: never;
         /** Make an album, empty or from a selection (honours Idempotency-Key) */
@@ -7366,7 +7366,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                scope?: "mine" | "shared" | "contribute";
+                scope?: "all" | "mine" | "shared" | "contribute";
             };
             header?: never;
             path?: never;

@@ -55,7 +55,7 @@ export interface AlbumItemKeyset {
   id: string;
 }
 
-export type AlbumScope = 'mine' | 'shared' | 'contribute';
+export type AlbumScope = 'all' | 'mine' | 'shared' | 'contribute';
 
 /** What a disabled account shared is suspended while it is disabled (as PermissionsRepo does for grants). */
 const DISABLED = 'SELECT id FROM users WHERE disabled = 1';
@@ -87,6 +87,7 @@ export const SHOWN_BY_ALBUM_TO_USER = `EXISTS (SELECT 1 FROM album_items ai JOIN
   WHERE ai.node_id = n.id AND ${OPEN_TO_USER} AND ${ITEM_SHOWN})`;
 
 const SCOPES: Record<AlbumScope, string> = {
+  all: OPEN_TO_USER,
   mine: 'a.owner_id = @user',
   shared: `a.id IN (SELECT album_id FROM album_members WHERE user_id = @user) AND a.owner_id NOT IN (${DISABLED})`,
   contribute: `(a.owner_id = @user OR (a.id IN (SELECT album_id FROM album_members WHERE user_id = @user AND role = 'contributor')

@@ -24,9 +24,11 @@ const AlbumPatchBody = z.object({
 
 const AlbumListQuery = PageQuery.extend({
   scope: z
-    .enum(['mine', 'shared', 'contribute'])
+    .enum(['all', 'mine', 'shared', 'contribute'])
     .optional()
-    .describe('mine (the default): the caller owns them; shared: shared with the caller; contribute: those the caller may add to'),
+    .describe(
+      'all (the default): the caller owns them or they are shared with it; mine: the caller owns them; shared: shared with the caller; contribute: those the caller may add to',
+    ),
 });
 
 const ItemsBody = z.object({ node_ids: NodeIds });
@@ -41,7 +43,8 @@ export const albumRoutes: readonly AnyRoute[] = [
     method: 'GET',
     path: '/albums',
     tag: 'albums',
-    summary: 'Albums, most recently changed first, each with its cover, counts and dates',
+    summary:
+      "Albums: the caller's own and those shared with it (or one scope of them), most recently changed first, each with its cover, counts and dates",
     auth: 'user',
     query: AlbumListQuery,
     responses: ok('A page of albums', pageOf(Album)),

@@ -53,7 +53,8 @@ export class AlbumService {
     const limit = pageLimit(input.limit);
     const after = decodeKeyset(input.cursor, isTimeAndId);
     const rows = this.deps.store.albums.page(
-      input.scope ?? 'mine',
+      // docs/api.md's promise: a client that does not choose sees every album it is in.
+      input.scope ?? 'all',
       actor.userId,
       after && { updatedAt: after[0], id: after[1] },
       limit + 1,

@@ -159,7 +159,7 @@ describe('GET /albums', () => {
     await invite(t, emma, made[2].id, mum, 'contributor');
     const theirs = await makeAlbum(t, mum, 'Mum’s own');
     assert.deepEqual(await list(mum, '?scope=shared'), ['Three', 'One']);
-    assert.deepEqual(await list(mum, ''), ['Mum’s own']);
+    assert.deepEqual(await list(mum, '?scope=mine'), ['Mum’s own']);
     assert.deepEqual(await list(mum, '?scope=contribute'), ['Mum’s own', 'Three']);
     const shared = (await t.client.get('/albums?scope=shared', { token: mum.access })).body.items;
     assert.deepEqual(
@@ -170,6 +170,31 @@ describe('GET /albums', () => {
       ],
     );
     assert.equal(theirs.role, 'owner');
+  });
+
+  test('without a scope (and with scope=all) it lists the caller’s own albums and those shared with it, as docs/api.md says', async () => {
+    const emma = await person();
+    const mum = await person();
+    const stranger = await person();
+    const hers = await makeAlbum(t, emma, 'Emma’s');
+    await invite(t, emma, hers.id, mum, 'viewer');
+    await makeAlbum(t, mum, 'Mum’s');
+    await makeAlbum(t, stranger, 'Not for Mum');
+    const list = async (query: string) =>
+      (await t.client.get(`/albums${query}`, { token: mum.access })).body.items.map((a: any) => [a.name, a.role]);
+    const both = [
+      ['Mum’s', 'owner'],
+      ['Emma’s', 'viewer'],
+    ];
+    assert.deepEqual(await list(''), both);
+    assert.deepEqual(await list('?scope=all'), both);
+    const first = await t.client.get('/albums?limit=1', { token: mum.access });
+    const second = await t.client.get(`/albums?limit=1&cursor=${first.body.next_cursor}`, { token: mum.access });
+    assert.deepEqual(
+      [...first.body.items, ...second.body.items].map((a: any) => a.name),
+      ['Mum’s', 'Emma’s'],
+    );
+    assert.equal(second.body.next_cursor, null);
   });
 
   test('without a token 401; a cursor it did not give 400 invalid_cursor; an unknown scope 400', async () => {
