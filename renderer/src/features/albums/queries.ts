@@ -126,7 +126,16 @@ export function useAddToAlbum() {
   });
 }
 
-/** The caller's folder for this album's uploads (Albums/<name> in their My files), made if missing. */
-export function uploadFolderOf(albumId: string) {
-  return data(api.POST('/albums/{id}/upload-folder', { params: { path: { id: albumId } } }));
+/**
+ * The caller's folder for this album's uploads (Albums/<name> in their My files), made if
+ * missing; `onLinks`: whether the album's links may show what they send there (absent: the
+ * server's default, yes for the album's owner and no for anyone else).
+ */
+export function uploadFolderOf(albumId: string, onLinks?: boolean) {
+  return data(
+    api.POST('/albums/{id}/upload-folder', {
+      params: { path: { id: albumId } },
+      body: onLinks === undefined ? {} : { on_links: onLinks },
+    }),
+  );
 }
