@@ -120,8 +120,13 @@ export function useAlbumMutations(id: string) {
 export function useAddToAlbum() {
   const settle = useSettle();
   return useMutation({
-    mutationFn: ({ albumId, nodeIds }: { albumId: string; nodeIds: string[] }) =>
-      data(api.POST('/albums/{id}/items', { params: { path: { id: albumId } }, body: { node_ids: nodeIds } })),
+    mutationFn: ({ albumId, nodeIds, onLinks }: { albumId: string; nodeIds: string[]; onLinks?: boolean }) =>
+      data(
+        api.POST('/albums/{id}/items', {
+          params: { path: { id: albumId } },
+          body: { node_ids: nodeIds, ...(onLinks !== undefined && { on_links: onLinks }) },
+        }),
+      ),
     onSettled: settle,
   });
 }
