@@ -105,6 +105,8 @@ const SENTENCES: Record<ErrorCode, string> = {
   account_disabled: 'This account is switched off. Ask the owner of the server.',
   not_your_album_item: 'Someone else added that one: only they or the owner of the album can take it out.',
   album_viewer: 'You can look at this album but not add to it. Ask its owner if you want to add photos.',
+  album_item_not_yours:
+    'Someone you shared this photo with put it in that album, so its link cannot show it. Take it out, or add it to the album yourself.',
   not_found: "It isn't there any more, or you don't have access to it.",
   no_thumbnail: 'There is no preview for this yet.',
   playback_copy_not_ready: 'This video is still being prepared for this browser.',

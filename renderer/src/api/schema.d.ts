@@ -488,7 +488,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Albums, most recently changed first, each with its cover, counts and dates */
+        /** Albums: the caller's own and those shared with it (or one scope of them), most recently changed first, each with its cover, counts and dates */
         get: operations["getAlbums"];
         put?: never;
         /** Make an album, empty or from a selection (honours Idempotency-Key) */
@@ -528,7 +528,7 @@ export interface paths {
         /** Its photos and videos, oldest taken first; only what it shows (not in the trash, and still readable by whoever added it). Anyone in the album may read these nodes (thumbnail, preview, download), nothing more */
         get: operations["getAlbumsIdItems"];
         put?: never;
-        /** Add photos and videos (its owner: their own or shared with them; a contributor: their own); all or none. Nothing is copied */
+        /** Add photos and videos (its owner: their own or shared with them; a contributor: their own); all or none. Nothing is copied. Another's photo (shared with its owner through a grant, viewer or editor) reaches only the people its owner shared it with, never the album's links: only a photo's owner decides who sees it */
         post: operations["postAlbumsIdItems"];
         delete?: never;
         options?: never;
@@ -545,7 +545,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take photos and videos out (its owner: any; anyone else: those they added); they stay where they live. Ids not in the album are ignored */
+        /** Take photos and videos out (its owner: any; anyone else: those they added, and their own whoever added them); they stay where they live. Ids not in the album are ignored */
         post: operations["postAlbumsIdItemsRemove"];
         delete?: never;
         options?: never;
@@ -1116,6 +1116,41 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/nodes/{id}/appearances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a photo is shown, for its owner: every album holding it (whoever put it there, in albums the owner may not be in) and every open public link to it or a folder above it. Anyone else who may read it: 403 */
+        get: operations["getNodesIdAppearances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/nodes/{id}/appearances/{albumId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Its owner takes the photo out of that album, whoever put it there; it stays where it lives */
+        delete: operations["deleteNodesIdAppearancesAlbumId"];
+        options?: never;
+        head?: never;
+        /** Its owner says whether that album's public links may show the photo (where they put it there themselves: one put there by someone else is on no link, 409 album_item_not_yours to a yes) */
+        patch: operations["patchNodesIdAppearancesAlbumId"];
         trace?: never;
     };
     "/nodes/{id}/download": {
@@ -7366,7 +7401,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                scope?: "mine" | "shared" | "contribute";
+                scope?: "all" | "mine" | "shared" | "contribute";
             };
             header?: never;
             path?: never;
@@ -7394,6 +7429,8 @@ export interface operations {
                             id: string;
                             /** @description Of its newest item */
                             last_taken_at: number | null;
+                            /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                            live_links: number;
                             /** @description How many people it is shared with, the owner not counted */
                             members: number;
                             name: string;
@@ -7534,6 +7571,8 @@ export interface operations {
                         id: string;
                         /** @description Of its newest item */
                         last_taken_at: number | null;
+                        /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                        live_links: number;
                         /** @description How many people it is shared with, the owner not counted */
                         members: number;
                         name: string;
@@ -7761,6 +7800,8 @@ export interface operations {
                         id: string;
                         /** @description Of its newest item */
                         last_taken_at: number | null;
+                        /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                        live_links: number;
                         /** @description How many people it is shared with, the owner not counted */
                         members: number;
                         name: string;
@@ -8064,6 +8105,8 @@ export interface operations {
                         id: string;
                         /** @description Of its newest item */
                         last_taken_at: number | null;
+                        /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                        live_links: number;
                         /** @description How many people it is shared with, the owner not counted */
                         members: number;
                         name: string;
@@ -8292,6 +8335,8 @@ export interface operations {
                             image_width?: number;
                             mime_type: string | null;
                             name: string;
+                            /** @description The album's public links show it: its owner put it there and agreed to them */
+                            on_links: boolean;
                             owner_id: string;
                             parent_id: string | null;
                             /** @description Where it was taken, when the file carries a position */
@@ -8305,6 +8350,8 @@ export interface operations {
                             };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
+                            /** @description Its owner put it in the album: everyone in it sees it. False: someone its owner shared it with put it there, and only the people its owner shared it with see it here (never the album's links) */
+                            shared_with_album: boolean;
                             size: number;
                             starred: boolean;
                             /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
@@ -8433,6 +8480,8 @@ export interface operations {
                 "application/json": {
                     /** @description Node ids of photos and videos, at most 1,000 at a time; each is in an album once, whoever adds it again */
                     node_ids: string[];
+                    /** @description Whether the album's public links may show the caller's own photos and videos among these (adding again gives a new answer). Default: yes for the album's owner, no for anyone else. Someone else's photo never reaches a link */
+                    on_links?: boolean;
                 };
             };
         };
@@ -8459,6 +8508,8 @@ export interface operations {
                             id: string;
                             /** @description Of its newest item */
                             last_taken_at: number | null;
+                            /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                            live_links: number;
                             /** @description How many people it is shared with, the owner not counted */
                             members: number;
                             name: string;
@@ -8478,6 +8529,8 @@ export interface operations {
                         };
                         /** @description Asked for but in the album already (each is there once) */
                         already_there: number;
+                        /** @description Of those asked for, how many are someone else's: only the people its owner shared it with see it in the album */
+                        not_shared_with_album: number;
                     };
                 };
             };
@@ -8696,6 +8749,8 @@ export interface operations {
                         id: string;
                         /** @description Of its newest item */
                         last_taken_at: number | null;
+                        /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                        live_links: number;
                         /** @description How many people it is shared with, the owner not counted */
                         members: number;
                         name: string;
@@ -9718,7 +9773,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether the album's public links may show what the caller sends into the album from now on (default: yes for the album's owner, no for anyone else) */
+                    on_links?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description The folder */
             200: {
@@ -9777,7 +9839,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9786,7 +9848,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -9835,6 +9897,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
                             field?: string;
                             message: string;
                         };
@@ -15074,6 +15168,526 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getNodesIdAppearances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its albums and links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every album holding it, whoever put it there, first added first */
+                        albums: {
+                            added_at: number;
+                            added_by: string;
+                            added_by_name: string;
+                            album_id: string;
+                            album_name: string;
+                            album_owner_id: string;
+                            album_owner_name: string;
+                            /** @description How many public links to the album are open now */
+                            live_links: number;
+                            /** @description How many people the album is shared with, its owner not counted */
+                            members: number;
+                            /** @description The album's public links show it (you agreed) */
+                            on_links: boolean;
+                            /** @description You put it there: everyone in the album sees it. False: someone you shared it with did, and only the people you shared it with see it there */
+                            shared_with_album: boolean;
+                        }[];
+                        /** @description The open public links to it or to a folder above it, nearest first */
+                        links: {
+                            allow_download: boolean;
+                            created_by: string;
+                            created_by_name: string;
+                            expires_at: number | null;
+                            link_id: string;
+                            /** @description The photo, or the folder above it that the link opens */
+                            node_id: string;
+                            node_name: string;
+                            password_protected: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteNodesIdAppearancesAlbumId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                albumId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; nothing to return */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    patchNodesIdAppearancesAlbumId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                albumId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether that album's public links may show the photo */
+                    on_links: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The album as it now shows the photo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        added_at: number;
+                        added_by: string;
+                        added_by_name: string;
+                        album_id: string;
+                        album_name: string;
+                        album_owner_id: string;
+                        album_owner_name: string;
+                        /** @description How many public links to the album are open now */
+                        live_links: number;
+                        /** @description How many people the album is shared with, its owner not counted */
+                        members: number;
+                        /** @description The album's public links show it (you agreed) */
+                        on_links: boolean;
+                        /** @description You put it there: everyone in the album sees it. False: someone you shared it with did, and only the people you shared it with see it there */
+                        shared_with_album: boolean;
+                    };
+                };
+            };
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `album_item_not_yours`: Someone you shared this photo with put it in that album, so only the people you shared it with see it there and its links never do: take it out, or add it to the album yourself. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "album_item_not_yours";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
                             field?: string;
                             message: string;
                         };

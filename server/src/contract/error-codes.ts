@@ -101,6 +101,11 @@ export const ERROR_CATALOGUE = {
   totp_not_enabled: { status: 409, message: 'Two-factor sign-in is not on.' },
   totp_not_started: { status: 409, message: 'Start two-factor enrollment first.' },
   last_admin: { status: 409, message: 'The server needs at least one active admin.' },
+  album_item_not_yours: {
+    status: 409,
+    message:
+      'Someone you shared this photo with put it in that album, so only the people you shared it with see it there and its links never do: take it out, or add it to the album yourself.',
+  },
   not_pending: { status: 409, message: 'This device is no longer waiting for approval.' },
   offset_mismatch: { status: 409, message: 'Upload-Offset does not match the bytes received so far.' },
   name_conflict: { status: 409, message: 'Something with that name is already there.' },

@@ -58,6 +58,7 @@ import { BackupSecrets } from '../store/backup-secrets.ts';
 import { SnapshotDbCache } from '../store/snapshot-db.ts';
 import { AlbumAccess } from './files/album-access.ts';
 import { AlbumService } from './files/albums.ts';
+import { PhotoAppearances } from './files/photo-appearances.ts';
 import { AlbumMemberService } from './files/album-members.ts';
 import { AlbumUploads } from './files/album-uploads.ts';
 
@@ -91,6 +92,7 @@ export interface Services {
   albumMembers: AlbumMemberService;
   /** Photos sent straight into an album: the uploader's folder for them, and adding each as it completes. */
   albumUploads: AlbumUploads;
+  photoAppearances: PhotoAppearances;
   /** Many files and folders as one zip, through a one-use ticket. */
   zipDownloads: ZipDownloadService;
   /** Tokens for one node's URLs (download, thumbnail, preview). */
@@ -221,6 +223,7 @@ export function createServices(
     albums,
     albumMembers: new AlbumMemberService(deps, albumAccess, albums),
     albumUploads,
+    photoAppearances: new PhotoAppearances(deps, access, albumAccess, albums),
     nodeAccess: new NodeAccessService(deps, access, sessions, () => settings.current().session_tokens_in_urls),
     zipDownloads: new ZipDownloadService(deps, access, content, sessions),
     listing,
