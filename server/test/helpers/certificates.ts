@@ -96,3 +96,53 @@ function addressAndPrefix(bytes: Buffer): string {
   const text = new URL(`http://[${groups.join(':')}]/`).hostname.slice(1, -1);
   return `${text}/${bits}`;
 }
+
+/** What an attacker holding the authority's key would ask it to vouch for. */
+export interface ForgedLeaf {
+  commonName: string;
+  /** Subject before the common name, as forge fields ("O=Hearth": [{ name: 'organizationName', value: 'Hearth' }]). */
+  subjectPrefix?: { name: string; value: string }[];
+  dns?: string[];
+  ips?: string[];
+  emails?: string[];
+  usage: 'serverAuth' | 'emailProtection';
+}
+
+/**
+ * A certificate signed with the authority's own key, as someone who copied keys.json could make
+ * one: the authority's limits are all that stands between it and a phone that trusts the
+ * authority.
+ */
+export function signWithAuthority(authority: { keyPem: string; certPem: string }, leaf: ForgedLeaf): string {
+  const caCert = forge.pki.certificateFromPem(authority.certPem);
+  const caKey = forge.pki.privateKeyFromPem(authority.keyPem);
+  const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()) as forge.pki.rsa.PrivateKey;
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
+  cert.serialNumber = '01' + crypto.randomBytes(15).toString('hex');
+  cert.validity.notBefore = new Date(Date.now() - 3_600_000);
+  cert.validity.notAfter = new Date(Date.now() + 30 * 86_400_000);
+  cert.setSubject([...(leaf.subjectPrefix ?? []), { name: 'commonName', value: leaf.commonName }]);
+  cert.setIssuer(caCert.subject.attributes);
+  const altNames = [
+    ...(leaf.dns ?? []).map((value) => ({ type: 2, value })),
+    ...(leaf.ips ?? []).map((ip) => ({ type: 7, ip })),
+    ...(leaf.emails ?? []).map((value) => ({ type: 1, value })),
+  ];
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false, critical: true },
+    {
+      name: 'keyUsage',
+      digitalSignature: true,
+      keyEncipherment: leaf.usage === 'serverAuth',
+      nonRepudiation: leaf.usage === 'emailProtection',
+      critical: true,
+    },
+    { name: 'extKeyUsage', [leaf.usage]: true },
+    { name: 'subjectAltName', altNames },
+    { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
+  ]);
+  cert.sign(caKey, forge.md.sha256.create());
+  return forge.pki.certificateToPem(cert);
+}
