@@ -25,6 +25,8 @@ test('what Mum shared and did not save is not shown to the child who signs in ne
   const child = await hearth.api.member(owner, uniqueName('child'));
   await expectServiceWorkerControls(page, baseURL!);
   await signIn(page, mum);
+  // The test's stand-in for the Share sheet is a form it adds to a page without fixed bars over it.
+  await page.goto('/app-setup');
   await shareToHearth(page, baseURL!, [{ name: 'Payslip.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 payslip') }]);
   await expectSharedListed(page, ['Payslip.pdf']);
   await signOut(page);
