@@ -95,6 +95,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   owner_account: "This is the PC owner's own account: it stays switched on and an owner, and only they can change its password.",
   forbidden: "You don't have permission to do that.",
   system_drive: 'This drive holds the system or Hearth itself and is never erased.',
+  share_from_other_site: 'Another website tried to send files to Hearth. Hearth only takes what you share from this phone’s Share menu.',
   share_password_required: 'This link is protected by a password.',
   download_disabled: 'The owner turned off downloads for this link.',
   pending_approval: 'This device is still waiting to be approved.',

@@ -308,6 +308,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/https": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Hearth's certificate authority for the owner: its fingerprint (what a phone shows when installing it), what it may vouch for, and the names phones use that it does not cover */
+        get: operations["getAdminHttps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/https/authority": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes a new certificate authority for the names and networks this server uses now, and a certificate from it. Every phone that trusted the old one must install the new one */
+        post: operations["postAdminHttpsAuthority"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/invites": {
         parameters: {
             query?: never;
@@ -5410,6 +5444,266 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pool_unavailable" | "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminHttps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTPS at home */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Null with HTTPS off (HTTPS=0), or before the first start made it */
+                        authority: {
+                            /** @description The address ranges it may vouch for, as network/prefix length */
+                            addresses: string[];
+                            /** @description When it ends (ms since the epoch) */
+                            expires_at: number;
+                            /** @description SHA-256 of the authority, colon-separated hex: what a phone shows when it installs it (the same as GET /server/https) */
+                            fingerprint_sha256: string;
+                            /** @description Phones may hold it (downloaded from the guided page, or made by an earlier version): it is made again only when the owner asks */
+                            given_to_phones: boolean;
+                            /** @description Made for TLS servers only, and for this server's names and networks only. False: made by an earlier version, it may vouch for every home-network name and private address */
+                            limited: boolean;
+                            /** @description The name a phone lists it under */
+                            name: string;
+                            /** @description The names it may vouch for (each with the names under it) */
+                            names: string[];
+                        } | null;
+                        /** @description HTTPS is on and its certificate is ready */
+                        available: boolean;
+                        /** @description Names and addresses phones use now that the authority may not vouch for, so the certificate leaves them out: HTTPS there needs a new authority */
+                        uncovered: string[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAdminHttpsAuthority: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new authority */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Null with HTTPS off (HTTPS=0), or before the first start made it */
+                        authority: {
+                            /** @description The address ranges it may vouch for, as network/prefix length */
+                            addresses: string[];
+                            /** @description When it ends (ms since the epoch) */
+                            expires_at: number;
+                            /** @description SHA-256 of the authority, colon-separated hex: what a phone shows when it installs it (the same as GET /server/https) */
+                            fingerprint_sha256: string;
+                            /** @description Phones may hold it (downloaded from the guided page, or made by an earlier version): it is made again only when the owner asks */
+                            given_to_phones: boolean;
+                            /** @description Made for TLS servers only, and for this server's names and networks only. False: made by an earlier version, it may vouch for every home-network name and private address */
+                            limited: boolean;
+                            /** @description The name a phone lists it under */
+                            name: string;
+                            /** @description The names it may vouch for (each with the names under it) */
+                            names: string[];
+                        } | null;
+                        /** @description HTTPS is on and its certificate is ready */
+                        available: boolean;
+                        /** @description Names and addresses phones use now that the authority may not vouch for, so the certificate leaves them out: HTTPS there needs a new authority */
+                        uncovered: string[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `https_off`: HTTPS is turned off on this server (HTTPS=0). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "https_off";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
                             field?: string;
                             message: string;
                         };
@@ -20825,6 +21119,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Over HTTPS, the fingerprint of the authority that signed the certificate this answer came with: the one the phone trusts. The guided page sets it as the hearth_https cookie */
+                        authority_fingerprint_sha256: string | null;
                         /** @description The request came over HTTPS: asked from a plain-HTTP page, an answer at all means the phone trusts the certificate */
                         secure: boolean;
                     };

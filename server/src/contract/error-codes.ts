@@ -83,6 +83,10 @@ export const ERROR_CATALOGUE = {
     message: 'Someone else added this to the album: only they or the owner of the album can take it out.',
   },
   album_viewer: { status: 403, message: 'Only the people who can add to this album may do that: ask its owner.' },
+  share_from_other_site: {
+    status: 403,
+    message: "Another website tried to send files to Hearth's Share target: Hearth takes shares from this device's Share menu only.",
+  },
 
   // Resources and state
   not_found: { status: 404, message: 'Nothing was found here.' },

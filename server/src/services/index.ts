@@ -29,6 +29,7 @@ import { LibraryService } from './storage/libraries.ts';
 import { DriveService } from './storage/drives.ts';
 import { DriveMounts } from './storage/drive-mounts.ts';
 import { NetworkService } from './server/network.ts';
+import { HomeAuthorityService } from './server/home-authority.ts';
 import { HomeHttps } from './server/home-https.ts';
 import { localLabel } from './server/home-names.ts';
 import type { HttpsCertificates } from './server/https-certificates.ts';
@@ -111,6 +112,7 @@ export interface Services {
   network: NetworkService;
   /** HTTPS at home as phones meet it: the authority to install, and where a trusting phone goes. */
   homeHttps: HomeHttps;
+  homeAuthority: HomeAuthorityService;
   localOwner: LocalOwnerService;
   owner: OwnerService;
   ownerRecovery: OwnerRecoveryService;
@@ -242,6 +244,7 @@ export function createServices(
       deps.config.webDir,
       () => localName?.() ?? `${localLabel(settings.current().server_name)}.local`,
     ),
+    homeAuthority: new HomeAuthorityService(httpsCertificates),
     localOwner: new LocalOwnerService(deps, sessions, owner),
     owner,
     ownerRecovery: new OwnerRecoveryService(deps, owner, sessions),

@@ -41,15 +41,22 @@ export function loadOrCreateKeys(dataDir: string): ServerSecretKeys {
 export interface StoredAuthority {
   keyPem: string;
   certPem: string;
+  /**
+   * When a phone first downloaded it (ISO time), or null: from then on phones may trust it, so
+   * it is kept (made again only when the owner asks). Written before the download is answered.
+   */
+  handedOutAt: string | null;
 }
 
 export function loadAuthority(dataDir: string): StoredAuthority | null {
   const stored = readKeysFile(path.join(dataDir, KEYS_FILE));
-  const authority = stored.authority as StoredAuthority | undefined;
-  return authority && typeof authority.keyPem === 'string' && typeof authority.certPem === 'string' ? authority : null;
+  const authority = stored.authority as Partial<StoredAuthority> | undefined;
+  if (!authority || typeof authority.keyPem !== 'string' || typeof authority.certPem !== 'string') return null;
+  const handedOutAt = typeof authority.handedOutAt === 'string' ? authority.handedOutAt : null;
+  return { keyPem: authority.keyPem, certPem: authority.certPem, handedOutAt };
 }
 
-/** Adds the authority to keys.json, keeping every key already there. */
+/** Puts the authority in keys.json (one atomic, durable write), keeping every key already there. */
 export function saveAuthority(dataDir: string, authority: StoredAuthority): void {
   const file = path.join(dataDir, KEYS_FILE);
   writeAtomically(file, JSON.stringify({ ...readKeysFile(file), authority }));
