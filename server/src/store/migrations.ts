@@ -474,4 +474,8 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX download_tickets_expiry ON download_tickets(expires_at);
   `,
+  /* MIGRATION: backups keep the latest few snapshots whatever their day (a second "Back up now" on one day no longer replaces the morning's good copy; 5 for every destination, old ones too), and a failed run keeps its error code beside its words (destination_unsafe, backup_unreachable…) */ `
+  ALTER TABLE backup_destinations ADD COLUMN keep_last INTEGER NOT NULL DEFAULT 5;
+  ALTER TABLE backup_runs ADD COLUMN error_code TEXT;
+  `,
 ];
