@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a folder or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed) */
+        /** Add a folder (encrypted unless encrypt is false) or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping the 5 latest, 7 daily, 4 weekly and 12 monthly snapshots, until changed) */
         post: operations["postAdminBackupDestinations"];
         delete?: never;
         options?: never;
@@ -2046,6 +2046,7 @@ export interface operations {
                                 bytes_copied: number;
                                 destination_id: string | null;
                                 error?: string;
+                                error_code?: string;
                                 files: number;
                                 finished_at: number | null;
                                 id: string;
@@ -2074,6 +2075,7 @@ export interface operations {
                                 bytes_copied: number;
                                 destination_id: string | null;
                                 error?: string;
+                                error_code?: string;
                                 files: number;
                                 finished_at: number | null;
                                 id: string;
@@ -2101,6 +2103,7 @@ export interface operations {
                             path: string;
                             retention: {
                                 daily: number;
+                                last: number;
                                 monthly: number;
                                 weekly: number;
                             };
@@ -2133,6 +2136,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2234,7 +2238,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit */
+                    /** @description Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit. Default true: only an explicit false makes a plain backup */
                     encrypt?: boolean;
                     /** @constant */
                     kind: "folder";
@@ -2275,6 +2279,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2303,6 +2308,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2330,6 +2336,7 @@ export interface operations {
                         path: string;
                         retention: {
                             daily: number;
+                            last: number;
                             monthly: number;
                             weekly: number;
                         };
@@ -2389,6 +2396,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -2674,6 +2697,8 @@ export interface operations {
                     name?: string;
                     retention?: {
                         daily: number;
+                        /** @description Default: unchanged (5 for a new destination) */
+                        last?: number;
                         monthly: number;
                         weekly: number;
                     };
@@ -2702,6 +2727,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2730,6 +2756,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2757,6 +2784,7 @@ export interface operations {
                         path: string;
                         retention: {
                             daily: number;
+                            last: number;
                             monthly: number;
                             weekly: number;
                         };
@@ -2958,6 +2986,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -3378,7 +3407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
+            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3387,7 +3416,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged";
+                            code: "backup_damaged" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -3539,7 +3568,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
+            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3548,7 +3577,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged";
+                            code: "backup_damaged" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -3640,6 +3669,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -3728,7 +3758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `backup_running`: A backup or a check is running; wait for it to finish. */
+            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. `backup_running`: A backup or a check is running; wait for it to finish. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3737,7 +3767,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged" | "backup_running";
+                            code: "backup_damaged" | "destination_unsafe" | "backup_running";
                             field?: string;
                             message: string;
                         };
@@ -3864,6 +3894,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -4282,6 +4313,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -21220,6 +21252,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -21348,6 +21381,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -21420,7 +21454,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. */
+            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21429,7 +21463,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "already_set_up" | "restore_running";
+                            code: "already_set_up" | "restore_running" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -21638,7 +21672,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. */
+            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21647,7 +21681,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "already_set_up" | "restore_running";
+                            code: "already_set_up" | "restore_running" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
