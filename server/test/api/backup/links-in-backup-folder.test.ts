@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setupOwner, type SignedIn } from '../../helpers/accounts.ts';
+import { assertError } from '../../helpers/assert.ts';
 import { addFolderDestination, backUp, destinationFolder, readManifest } from '../../helpers/backup.ts';
 import { homeFolder, treeOf } from '../../helpers/file-tree.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -59,6 +60,29 @@ describe('a backup run never follows a link inside the backup folder: nothing ou
     assert.equal(last.error_code, 'destination_unsafe');
     assert.equal(last.error, run.error);
   }
+
+  test('a folder holding an old backup with a link in it is refused when added, in words, and its link is left alone', async () => {
+    const folder = destinationFolder();
+    const home = homeFolder();
+    temps.push(folder, home);
+    for (const sub of ['content', 'snapshots']) fs.mkdirSync(path.join(folder, 'hearth-backup', sub), { recursive: true });
+    fs.symlinkSync(home, path.join(folder, 'hearth-backup', 'tmp'));
+    const before = treeOf(home);
+    const res = await t.client.post('/admin/backup/destinations', { kind: 'folder', path: folder }, { token: owner.access });
+    assertError(res, 409, 'destination_unsafe', 'path');
+    assert.match(res.body.error.message, /hearth-backup\/tmp is a link to another place/);
+    assert.deepEqual(treeOf(home), before);
+    assert.equal(fs.readlinkSync(path.join(folder, 'hearth-backup', 'tmp')), home);
+  });
+
+  test('hearth-backup itself made a link to a home folder: the run stops there', async () => {
+    const { folder, root, home, dest } = await destinationAndHome();
+    fs.mkdirSync(path.join(home, 'tmp'));
+    const before = treeOf(home);
+    plantLink(root, home);
+    await refused(dest, await backUp(t.client, owner.access, dest.id), `${folder}, hearth-backup is a link to another place`);
+    assert.deepEqual(treeOf(home), before);
+  });
 
   test('tmp/ made a link to a home folder: the run stops, and the home folder is not emptied', async () => {
     const { root, home, dest } = await destinationAndHome();
