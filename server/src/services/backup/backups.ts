@@ -13,12 +13,12 @@ import type { ContentStores } from '../../store/content-stores.ts';
 import { nextDailyAt } from '../../jobs/schedule.ts';
 import { FamilyFirst } from '../common/family-first.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
-import { checkReadableName } from '../common/readable-names.ts';
 import { newId } from '../common/secrets.ts';
 import { runBackup, runVerify, failureCode, failureInWords, type RunCounts } from './backup-run.ts';
 import { DEFAULT_RETENTION, type Retention } from './retention.ts';
 import { checkedS3Place, s3Address, type S3Input } from './s3-destination.ts';
 import { storageOfDestination } from './destination-archive.ts';
+import { checkedFolder, checkedName, NOT_S3, pad, parseTime, retentionOf } from './destination-rules.ts';
 
 export const DEFAULT_DAILY_AT = { hour: 3, minute: 0 };
 /** A scheduled run that failed is tried again this much later (or at its usual time, if sooner). */
@@ -113,7 +113,7 @@ export class BackupService {
   async add(actor: Actor, input: DestinationInput): Promise<BackupDestination> {
     requireAdmin(actor);
     if (input.kind === 's3') return this.addS3(actor, input);
-    const folder = this.checkedFolder(input.path);
+    const folder = checkedFolder(this.deps, input.path);
     const name = input.name === undefined ? path.basename(folder) || folder : checkedName(input.name);
     const key = (input.encrypt ?? true) ? await this.keyFile.getOrCreate(this.deps.now()) : null;
     // Made now, while the drive is surely there: runs only ever use it (BackupArchive.open).
@@ -559,72 +559,4 @@ export class BackupService {
     if (!row) throw new AppError('not_found');
     return row;
   }
-
-  /**
-   * An existing folder the server can write to, given as a full path, outside the data folder and
-   * every library (a backup beside what it backs up is lost with it), and not already a destination.
-   */
-  private checkedFolder(input: string): string {
-    const refuse = (message: string): never => {
-      throw new AppError('invalid_destination', message, { field: 'path' });
-    };
-    if (!path.isAbsolute(input)) refuse('Give the full path of a folder, such as /media/usb-disk/backups.');
-    let folder = '';
-    try {
-      folder = fs.realpathSync(input);
-    } catch {
-      refuse('That folder does not exist. Is its drive connected?');
-    }
-    if (!fs.statSync(folder).isDirectory()) refuse('That is a file, not a folder.');
-    const real = (p: string) => {
-      try {
-        return fs.realpathSync(p);
-      } catch {
-        return path.resolve(p);
-      }
-    };
-    if (isInside(folder, real(this.deps.config.dataDir)))
-      refuse('That folder is inside the Hearth data folder: a backup there is lost with the data. Choose a folder on another drive.');
-    for (const library of this.deps.store.libraries.all()) {
-      if (isInside(folder, real(library.path)))
-        refuse(`That folder is inside the storage place "${library.name}": choose a folder outside it, on another drive.`);
-    }
-    if (this.deps.store.backup.byPath(folder)) refuse('That folder is already a backup destination.');
-    const probe = path.join(folder, `.hearth-write-check-${newId()}`);
-    try {
-      fs.writeFileSync(probe, '');
-      fs.rmSync(probe);
-    } catch {
-      fs.rmSync(probe, { force: true });
-      refuse('Hearth cannot write to that folder. Check its permissions, or that the drive is not read-only.');
-    }
-    return folder;
-  }
-}
-
-function retentionOf(row: BackupDestinationRow): Retention {
-  return { last: row.keep_last, daily: row.keep_daily, weekly: row.keep_weekly, monthly: row.keep_monthly };
-}
-
-const NOT_S3 = { endpoint: null, region: null, bucket: null, prefix: null, access_key_id: null } as const;
-
-function checkedName(input: string): string {
-  const name = input.trim();
-  if (name === '' || [...name].length > 64)
-    throw new AppError('invalid_input', 'A destination name is 1 to 64 characters.', { field: 'name' });
-  checkReadableName(name, 'name');
-  return name;
-}
-
-function parseTime(text: string): { hour: number; minute: number } {
-  const [hour, minute] = text.split(':').map(Number) as [number, number];
-  return { hour, minute };
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
-}
-
-function isInside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : `${parent}${path.sep}`);
 }
