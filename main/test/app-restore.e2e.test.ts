@@ -110,7 +110,14 @@ describe('restore from a backup in the desktop app (compiled main/ on an Electro
       });
       assert.equal(registered.status, 201, JSON.stringify(registered.body));
       await uploadFile(`${at}/api/v1`, owner, crypto.randomBytes(120_000), { filename: 'wedding.jpg' });
-      const destination = await api(at, 'POST', '/admin/backup/destinations', { kind: 'folder', path: backupFolder }, owner);
+      // Plain (the API's default is encrypted): the desktop's restore below is given no emergency kit.
+      const destination = await api(
+        at,
+        'POST',
+        '/admin/backup/destinations',
+        { kind: 'folder', path: backupFolder, encrypt: false },
+        owner,
+      );
       assert.equal(destination.status, 201, JSON.stringify(destination.body));
       let run = (await api(at, 'POST', `/admin/backup/destinations/${destination.body.id}/run`, undefined, owner)).body;
       while (run.state === 'running') {

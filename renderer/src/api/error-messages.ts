@@ -151,6 +151,8 @@ const SENTENCES: Record<ErrorCode, string> = {
   backup_unreachable: 'The backup cannot be read right now. Is its drive connected?',
   backup_damaged: 'This backup is damaged and cannot be read. Choose another date.',
   backup_running: 'A backup or a check is running. Wait for it to finish, then try again.',
+  destination_unsafe:
+    'Someone put a link or another odd item in this backup folder. Hearth did not follow it. Remove it, or choose another folder.',
   backup_not_found: 'There is no Hearth backup in that folder. Check the path, and that its drive is connected.',
   backup_key_required: 'This backup is encrypted. Give the key from its emergency kit.',
   backup_key_wrong: 'That key does not open this backup. Use the emergency kit of the server that made it.',

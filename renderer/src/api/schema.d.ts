@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a folder or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed) */
+        /** Add a folder (encrypted unless encrypt is false) or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping the 5 latest, 7 daily, 4 weekly and 12 monthly snapshots, until changed) */
         post: operations["postAdminBackupDestinations"];
         delete?: never;
         options?: never;
@@ -2115,6 +2115,7 @@ export interface operations {
                                 bytes_copied: number;
                                 destination_id: string | null;
                                 error?: string;
+                                error_code?: string;
                                 files: number;
                                 finished_at: number | null;
                                 id: string;
@@ -2143,6 +2144,7 @@ export interface operations {
                                 bytes_copied: number;
                                 destination_id: string | null;
                                 error?: string;
+                                error_code?: string;
                                 files: number;
                                 finished_at: number | null;
                                 id: string;
@@ -2170,6 +2172,7 @@ export interface operations {
                             path: string;
                             retention: {
                                 daily: number;
+                                last: number;
                                 monthly: number;
                                 weekly: number;
                             };
@@ -2202,6 +2205,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2303,7 +2307,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit */
+                    /** @description Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit. Default true: only an explicit false makes a plain backup */
                     encrypt?: boolean;
                     /** @constant */
                     kind: "folder";
@@ -2344,6 +2348,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2372,6 +2377,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2399,6 +2405,7 @@ export interface operations {
                         path: string;
                         retention: {
                             daily: number;
+                            last: number;
                             monthly: number;
                             weekly: number;
                         };
@@ -2458,6 +2465,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -2743,6 +2766,8 @@ export interface operations {
                     name?: string;
                     retention?: {
                         daily: number;
+                        /** @description Default: unchanged (5 for a new destination) */
+                        last?: number;
                         monthly: number;
                         weekly: number;
                     };
@@ -2771,6 +2796,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2799,6 +2825,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2826,6 +2853,7 @@ export interface operations {
                         path: string;
                         retention: {
                             daily: number;
+                            last: number;
                             monthly: number;
                             weekly: number;
                         };
@@ -3027,6 +3055,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -3447,7 +3476,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
+            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3456,7 +3485,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged";
+                            code: "backup_damaged" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -3608,7 +3637,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
+            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3617,7 +3646,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged";
+                            code: "backup_damaged" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -3709,6 +3738,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -3797,7 +3827,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `backup_running`: A backup or a check is running; wait for it to finish. */
+            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. `backup_running`: A backup or a check is running; wait for it to finish. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3806,7 +3836,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged" | "backup_running";
+                            code: "backup_damaged" | "destination_unsafe" | "backup_running";
                             field?: string;
                             message: string;
                         };
@@ -3933,6 +3963,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -4351,6 +4382,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -22199,6 +22231,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -22327,6 +22360,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -22399,7 +22433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. */
+            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22408,7 +22442,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "already_set_up" | "restore_running";
+                            code: "already_set_up" | "restore_running" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -22617,7 +22651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. */
+            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22626,7 +22660,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "already_set_up" | "restore_running";
+                            code: "already_set_up" | "restore_running" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };

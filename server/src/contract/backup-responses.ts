@@ -19,6 +19,11 @@ export const BackupRunResponse = z.object({
   problems: z.array(BackupProblem),
   /** Why a failed run failed, in words a person reads. */
   error: z.string().optional(),
+  /**
+   * Why a failed run failed, for a program: an error code of the catalogue (destination_unsafe,
+   * backup_unreachable, backup_key_wrong, …). Absent on success, and on runs recorded before it existed.
+   */
+  error_code: z.string().optional(),
   /** The snapshot a backup made; the snapshot a restore reads. */
   snapshot_id: z.string().nullable(),
   /** A restore of one file or folder that succeeded: where it is now. */
@@ -44,6 +49,8 @@ export const BackupSchedule = z.object({
 });
 
 export const BackupRetention = z.object({
+  /** The newest snapshots kept whatever their day: a second "Back up now" on one day never replaces the morning's. */
+  last: z.number().int().min(0).max(100),
   daily: z.number().int().min(0).max(366),
   weekly: z.number().int().min(0).max(520),
   monthly: z.number().int().min(0).max(1200),

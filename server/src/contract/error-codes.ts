@@ -164,6 +164,11 @@ export const ERROR_CATALOGUE = {
   backup_unreachable: { status: 503, message: 'The backup cannot be read now: its drive is not connected or not readable.' },
   backup_damaged: { status: 409, message: 'This snapshot is damaged in the backup and cannot be read. Choose another date.' },
   backup_running: { status: 409, message: 'A backup or a check is running; wait for it to finish.' },
+  destination_unsafe: {
+    status: 409,
+    message:
+      'The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there.',
+  },
   upload_expired: { status: 410, message: 'This upload expired; start it again.' },
   tus_version_unsupported: { status: 412, message: 'Send Tus-Resumable: 1.0.0.' },
   checksum_mismatch: { status: 460, message: 'The data does not match its Upload-Checksum; send it again.' },

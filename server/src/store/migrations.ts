@@ -481,4 +481,8 @@ export const MIGRATIONS: readonly string[] = [
       AND added_by = (SELECT n.owner_id FROM nodes n WHERE n.id = album_items.node_id);
   ALTER TABLE album_upload_folders ADD COLUMN on_links INTEGER NOT NULL DEFAULT 0 CHECK (on_links IN (0, 1));
   `,
+  /* 19: backups keep the latest few snapshots whatever their day (a second "Back up now" on one day no longer replaces the morning's good copy; 5 for every destination, old ones too), and a failed run keeps its error code beside its words (destination_unsafe, backup_unreachable…) */ `
+  ALTER TABLE backup_destinations ADD COLUMN keep_last INTEGER NOT NULL DEFAULT 5;
+  ALTER TABLE backup_runs ADD COLUMN error_code TEXT;
+  `,
 ];

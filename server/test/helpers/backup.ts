@@ -10,8 +10,12 @@ export function destinationFolder(prefix = 'hearth-backup-dest-'): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
+/**
+ * A folder destination, plain unless `extra` says `encrypt: true`: the API's default is encrypted
+ * (destinations.test.ts proves it), and most tests read the backup's files by hand.
+ */
 export async function addFolderDestination(client: ApiClient, token: string, folder: string, extra: object = {}): Promise<any> {
-  const res = await client.post('/admin/backup/destinations', { kind: 'folder', path: folder, ...extra }, { token });
+  const res = await client.post('/admin/backup/destinations', { kind: 'folder', path: folder, encrypt: false, ...extra }, { token });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../app-error.ts';
 import type { BackupProblem } from '../../contract/backup-responses.ts';
+import type { ErrorCode } from '../../contract/error-codes.ts';
 import {
   ARCHIVE_FORMAT,
   ArchiveFileDamaged,
@@ -19,6 +20,7 @@ import {
   SourceUnreadable,
   type ManifestFile,
 } from '../../store/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archive-storage.ts';
 import { contentOf, recordRunInCopy } from '../../store/backup.repo.ts';
 import type { BackupKey } from '../../store/backup-key.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
@@ -217,6 +219,8 @@ async function prune(archive: BackupArchive, retention: Retention, counts: RunCo
     await archive.removeContentExcept(new Set(needed.keys()));
     return [...needed.values()].reduce((sum, size) => sum + size, 0);
   } catch (error) {
+    // Something planted where the clean-up looks: the owner must hear of it, not find it in a list of problems.
+    if (error instanceof ArchiveUnsafe) throw error;
     counts.problems.push({ path: '', reason: `Old snapshots were not cleaned up: ${failureInWords(error, archive.destination)}` });
     return 0;
   }
@@ -272,7 +276,8 @@ export function failureInWords(error: unknown, folder: string): string {
     return error.reason === 'wrong'
       ? `The backup in ${folder} is not encrypted with this server's backup key. Choose another folder for this destination.`
       : `The backup in ${folder} is encrypted, and this server has not its key. Choose another folder for this destination.`;
-  if (error instanceof ArchiveFileDamaged)
+  // A manifest that is not JSON: its parser's message would quote the file, which need not be Hearth's.
+  if (error instanceof ArchiveFileDamaged || error instanceof SyntaxError)
     return "A snapshot's list of files in the backup is damaged and cannot be read. Check the backup.";
   if (error instanceof ArchiveUnreachable) {
     // A bucket's answer, already in words ("the bucket answered: access denied").
@@ -292,4 +297,15 @@ export function failureInWords(error: unknown, folder: string): string {
   }
   if (error instanceof AppError) return error.message;
   return `The backup stopped: ${(error as Error).message ?? String(error)}.`;
+}
+
+/** A run's failure for a program: the catalogue's code beside failureInWords' sentence. */
+export function failureCode(error: unknown): ErrorCode {
+  if (error instanceof NothingToVerify) return 'snapshot_not_found';
+  if (error instanceof ArchiveUnsafe) return 'destination_unsafe';
+  if (error instanceof ArchiveKeyProblem) return error.reason === 'wrong' ? 'backup_key_wrong' : 'backup_key_required';
+  if (error instanceof ArchiveFileDamaged || error instanceof SyntaxError) return 'backup_damaged';
+  if (error instanceof ArchiveUnreachable) return 'backup_unreachable';
+  if (error instanceof AppError) return error.code;
+  return 'internal';
 }

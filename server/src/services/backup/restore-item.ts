@@ -3,6 +3,7 @@ import { AppError } from '../../app-error.ts';
 import type { BackupRun } from '../../contract/backup-responses.ts';
 import type { Node } from '../../contract/files-responses.ts';
 import { contentPath, ArchiveFileDamaged, type ManifestFile } from '../../store/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archive-storage.ts';
 import type { BlobStore } from '../../store/blobs.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
@@ -169,7 +170,8 @@ export class ItemRestoreService {
     try {
       source = await open.archive.read(entry.path, signal);
     } catch (error) {
-      if (signal.aborted) throw error;
+      // A link or a pipe where the file should be is said as such, not as a damaged file.
+      if (signal.aborted || error instanceof ArchiveUnsafe) throw error;
       throw new DamagedInBackup(where);
     }
     const result = await blobs.writeTemp(temp, 0, Readable.from(source), {

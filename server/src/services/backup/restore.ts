@@ -13,6 +13,7 @@ import {
   snapshotFile,
   type Manifest,
 } from '../../store/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archive-storage.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
 import { BackupKeyFile, parseKey, type BackupKey } from '../../store/backup-key.ts';
 import { BackupSecrets } from '../../store/backup-secrets.ts';
@@ -154,9 +155,14 @@ export class RestoreService {
     }
     let archive: BackupArchive;
     try {
-      archive = await BackupArchive.open(place ? new S3Storage(place) : (input as { path: string }).path, { create: false, key });
+      // The folder the owner typed, links in it followed now, once (their choice); inside it, none ever is (folder-storage.ts).
+      const folder = place
+        ? null
+        : await fs.promises.realpath((input as { path: string }).path).catch(() => (input as { path: string }).path);
+      archive = await BackupArchive.open(place ? new S3Storage(place) : folder!, { create: false, key });
     } catch (error) {
       if (error instanceof ArchiveKeyProblem) throw new AppError('backup_key_wrong', undefined, { field: 'key' });
+      if (error instanceof ArchiveUnsafe) throw new AppError('destination_unsafe', error.words, { field });
       // A bucket's answer in its words ("the bucket answered: access denied"), on the field it points at.
       if (error instanceof ArchiveUnreachable && error.words) return refuse(error.words, error.field ?? field);
       return refuse();
@@ -165,6 +171,7 @@ export class RestoreService {
     try {
       await archive.snapshots();
     } catch (error) {
+      if (error instanceof ArchiveUnsafe) throw new AppError('destination_unsafe', error.words, { field });
       if (error instanceof ArchiveUnreachable) refuse(error.words, error.field ?? field);
       throw new AppError('backup_not_found', "The backup there is damaged: a snapshot's list of files cannot be read.", { field });
     }
@@ -227,6 +234,7 @@ export class RestoreService {
       run.state = 'failed';
       run.finished_at = this.deps.now();
       run.error = restoreFailureInWords(error, archive.destination);
+      if (error instanceof ArchiveUnsafe) run.error_code = 'destination_unsafe';
       if (this.current?.run === run) this.current.unprovenError = restoreFailureInWords(error, null);
       if (!(error instanceof DamagedInBackup)) this.deps.log.warn('restore failed', { error: String(error) });
       try {
@@ -311,6 +319,8 @@ function restoreFailureInWords(error: unknown, folder: string | null): string {
     return `The backup is damaged: ${error.file} does not match its SHA-256. Nothing was restored; try an older snapshot.`;
   if (error instanceof ArchiveFileDamaged)
     return 'A file of the backup does not decrypt: it is damaged. Nothing was restored; try an older snapshot.';
+  if (error instanceof ArchiveUnsafe && folder === null)
+    return 'The backup folder holds a link or another item Hearth did not put there, and Hearth does not follow it. Nothing was restored.';
   if (error instanceof ArchiveUnreachable && error.words) return `${error.words} Nothing was restored.`;
   if (error instanceof ArchiveUnreachable)
     return error.reason === 'full'

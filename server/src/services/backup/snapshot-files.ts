@@ -11,6 +11,7 @@ import {
   type BackupArchive,
   type Manifest,
 } from '../../store/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archive-storage.ts';
 import type { BackupKeyFile } from '../../store/backup-key.ts';
 import type { BackupDestinationRow } from '../../store/backup.repo.ts';
 import type { SnapshotDb, SnapshotDbCache, SnapshotNode } from '../../store/snapshot-db.ts';
@@ -196,6 +197,7 @@ export async function copyProved(
 /** A backup that cannot be read, said as an answer: not there (503), no key, or damaged (409). */
 export function unreadable(error: unknown, row: BackupDestinationRow): unknown {
   if (error instanceof AppError) return error;
+  if (error instanceof ArchiveUnsafe) return new AppError('destination_unsafe', error.words);
   if (error instanceof ArchiveUnreachable || (error as NodeJS.ErrnoException).code === 'ENOENT')
     return new AppError('backup_unreachable', `The backup folder ${row.path} cannot be read. Is its drive connected?`);
   if (error instanceof ArchiveKeyProblem)

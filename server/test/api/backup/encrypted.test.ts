@@ -165,7 +165,7 @@ describe('encrypted backups: someone with the backup folder but not the emergenc
     const added = await addFolderDestination(t.client, owner.access, dest, { encrypt: true });
     await t.client.patch(
       `/admin/backup/destinations/${added.id}`,
-      { retention: { daily: 1, weekly: 0, monthly: 0 } },
+      { retention: { last: 0, daily: 1, weekly: 0, monthly: 0 } },
       { token: owner.access },
     );
     const goneId = await uploadFile(t.api, owner.access, crypto.randomBytes(90_000), { filename: 'deleted-later.bin' });
@@ -223,7 +223,11 @@ describe('encrypted backups: someone with the backup folder but not the emergenc
     );
     assertError(foreign, 400, 'invalid_destination', 'path');
     assert.match(foreign.body.error.message, /another key/);
-    const asPlain = await t.client.post('/admin/backup/destinations', { kind: 'folder', path: other }, { token: owner.access });
+    const asPlain = await t.client.post(
+      '/admin/backup/destinations',
+      { kind: 'folder', path: other, encrypt: false },
+      { token: owner.access },
+    );
     assertError(asPlain, 400, 'invalid_destination', 'path');
     assert.match(asPlain.body.error.message, /encrypted backup/);
   });

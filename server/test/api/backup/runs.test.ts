@@ -123,10 +123,10 @@ describe('backup runs: a consistent, incremental, verifiable copy of the whole s
     const metadata = manifest.files.filter((f) => f.path.startsWith('snapshots/')).reduce((sum, f) => sum + f.size, 0);
     assert.equal(second.bytes_copied, metadata + added.data.length, 'only the database, keys.json and the new file were written');
     const snapshots = await t.client.get(`/admin/backup/destinations/${dest.id}/snapshots`, { token: owner.access });
-    // Retention keeps each day's newest: the first run of today made way for the second.
+    // Retention keeps the latest few whatever their day: the first run of today stays beside the second.
     assert.deepEqual(
       snapshots.body.items.map((s: any) => s.id),
-      [second.snapshot_id],
+      [second.snapshot_id, first.snapshot_id],
     );
   });
 
@@ -216,7 +216,7 @@ describe('backup runs: a consistent, incremental, verifiable copy of the whole s
     const { folder, dest } = await destination();
     const patched = await t.client.patch(
       `/admin/backup/destinations/${dest.id}`,
-      { retention: { daily: 1, weekly: 0, monthly: 0 } },
+      { retention: { last: 0, daily: 1, weekly: 0, monthly: 0 } },
       { token: owner.access },
     );
     assert.equal(patched.status, 200);

@@ -184,7 +184,7 @@ describe('off-site backups to an S3 bucket: checked when added, always encrypted
     const dest = await addS3Destination(t.client, owner.access, s3, { prefix: 'retention' });
     const patched = await t.client.patch(
       `/admin/backup/destinations/${dest.id}`,
-      { retention: { daily: 1, weekly: 0, monthly: 0 } },
+      { retention: { last: 0, daily: 1, weekly: 0, monthly: 0 } },
       { token: owner.access },
     );
     assert.equal(patched.status, 200);
