@@ -241,7 +241,7 @@ async function startOn(
     log,
     now,
     passwords,
-    accessTokens: new AccessTokens(keys.token),
+    accessTokens: new AccessTokens(keys.token, { full: config.accessTokenTtlMs, pending: config.pendingTokenTtlMs }),
     // A guess's check is one password hash: the limiter keeps the wait and the hash within its bound.
     rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now, store.transaction, undefined, () => passwords.expectedMs()),
   };

@@ -4,6 +4,7 @@ import type { NodeAccessTokenResponse } from '../../contract/files-responses.ts'
 import type { AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { safeEqual } from '../common/secrets.ts';
+import { withinLifetime } from '../identity/access-tokens.ts';
 import type { SessionService } from '../identity/sessions.ts';
 
 /** What a node token says: this session may read this node until then. */
@@ -47,7 +48,7 @@ export class NodeAccessService {
   authenticate(token: string, nodeId: string): Actor {
     const now = this.deps.now();
     const claims = this.verify(token);
-    if (claims === null || claims.nodeId !== nodeId || claims.expiresAt <= now) {
+    if (claims === null || claims.nodeId !== nodeId || !withinLifetime(claims.expiresAt, now, this.deps.config.nodeTokenTtlMs)) {
       // The mistake a client makes when it upgrades: say how to put it right.
       if (this.deps.accessTokens.verify(token, now) !== null) {
         throw new AppError(
