@@ -317,7 +317,7 @@ export class BackupArchive {
   async hash(file: ArchiveFile, signal: AbortSignal): Promise<{ size: number; sha256: string }> {
     const hash = crypto.createHash('sha256');
     let size = 0;
-    for await (const chunk of await this.read(file, signal)) {
+    for await (const chunk of await this.read(file, signal, { drain: true })) {
       size += chunk.length;
       hash.update(chunk);
     }
@@ -326,14 +326,14 @@ export class BackupArchive {
 
   /**
    * A file's content as a stream of chunks: decrypted in an encrypted archive, and without the
-   * padding after its `size` bytes. A plain archive's file is read whole, so one grown on the
-   * destination shows as another size.
+   * padding after its `size` bytes (`drain` decrypts the padding too, so a damaged byte there is
+   * found). A plain archive's file is read whole, so one grown on the destination shows as another size.
    */
-  async read(file: ArchiveFile, signal: AbortSignal): Promise<AsyncIterable<Buffer>> {
+  async read(file: ArchiveFile, signal: AbortSignal, options: { drain?: boolean } = {}): Promise<AsyncIterable<Buffer>> {
     const decrypter = this.decrypter();
     const stream = await this.storage.openRead(file.path, signal);
     if (decrypter === null) return stream;
-    return firstBytes(decrypted(stream, decrypter), file.size);
+    return firstBytes(decrypted(stream, decrypter), file.size, options.drain);
   }
 
   /** The manifest goes first: a prune cut short leaves an unfinished snapshot, which the next run clears. */

@@ -32,13 +32,20 @@ export async function* padded(source: AsyncIterable<Buffer>, filler: Filler): As
   for (let left = paddedSize(size) - size; left > 0; left -= PAD_CHUNK) yield Buffer.alloc(Math.min(left, PAD_CHUNK), byte);
 }
 
-/** The first `size` bytes of a padded file; what follows is padding. Reads at least one chunk, so a file that does not decrypt says so. */
-export async function* firstBytes(source: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+/**
+ * The first `size` bytes of a padded file; what follows is padding. Reads at least one chunk,
+ * so a file that does not decrypt says so; `drain` reads the padding too (and so proves every
+ * chunk of the file whole), as "Check backup" does.
+ */
+export async function* firstBytes(source: AsyncIterable<Buffer>, size: number, drain = false): AsyncGenerator<Buffer> {
   let left = size;
   for await (const chunk of source) {
+    if (left === 0 && drain) continue;
     if (chunk.length >= left) {
       if (left > 0) yield chunk.subarray(0, left);
-      return;
+      left = 0;
+      if (!drain) return;
+      continue;
     }
     left -= chunk.length;
     yield chunk;

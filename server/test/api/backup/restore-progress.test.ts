@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setupOwner, type SignedIn } from '../../helpers/accounts.ts';
-import { addFolderDestination, backUp, destinationFolder, holdContentFile, endedRestore } from '../../helpers/backup.ts';
+import { addFolderDestination, backUp, destinationFolder, emergencyKit, holdContentFile, endedRestore } from '../../helpers/backup.ts';
 import { ClientFrom } from '../../helpers/from-address.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
@@ -26,6 +26,7 @@ describe('GET /setup/restore on a fresh install: progress for anyone, details fo
   let source: TestServer;
   let owner: SignedIn;
   let backupFolder: string;
+  let kit: string;
   const temps: string[] = [];
   const fresh: TestServer[] = [];
 
@@ -37,6 +38,7 @@ describe('GET /setup/restore on a fresh install: progress for anyone, details fo
     temps.push(backupFolder);
     const destination = await addFolderDestination(source.client, owner.access, backupFolder);
     assert.equal((await backUp(source.client, owner.access, destination.id)).state, 'succeeded');
+    kit = (await emergencyKit(source.client, owner.access)).text;
   });
   after(async () => {
     for (const server of fresh) await server.close();
@@ -54,7 +56,7 @@ describe('GET /setup/restore on a fresh install: progress for anyone, details fo
     // 127.0.0.2 stands for another device on the home network: only 127.0.0.1 and ::1 are this PC.
     const neighbour = new ClientFrom(t.api, '127.0.0.2');
 
-    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: cut })).status, 202);
+    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: cut, key: kit })).status, 202);
     const here = await endedRestore(t.client);
     assert.equal(here.state, 'failed');
     assert.ok(here.error.includes(cut), `this PC is told what failed, where: ${here.error}`);
@@ -85,7 +87,7 @@ describe('GET /setup/restore on a fresh install: progress for anyone, details fo
     const phone = new ClientFrom(t.api, '127.0.0.2');
     const code = t.server.setup!.code;
 
-    assert.equal((await phone.post('/setup/restore', { kind: 'folder', path: held, setup_code: code })).status, 202);
+    assert.equal((await phone.post('/setup/restore', { kind: 'folder', path: held, key: kit, setup_code: code })).status, 202);
     await hold.reached;
     const running = await phone.get('/setup/restore');
     assert.equal(running.status, 200, JSON.stringify(running.body));
