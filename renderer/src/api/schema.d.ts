@@ -3151,6 +3151,7 @@ export interface operations {
                             bytes: number;
                             files: number;
                             id: string;
+                            signed: boolean;
                         }[];
                     };
                 };
@@ -3378,7 +3379,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
+            /** @description `snapshot_unproved`: This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it. `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3387,7 +3388,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged";
+                            code: "snapshot_unproved" | "backup_damaged";
                             field?: string;
                             message: string;
                         };
@@ -3539,7 +3540,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
+            /** @description `snapshot_unproved`: This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it. `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3548,7 +3549,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged";
+                            code: "snapshot_unproved" | "backup_damaged";
                             field?: string;
                             message: string;
                         };
@@ -3728,7 +3729,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `backup_running`: A backup or a check is running; wait for it to finish. */
+            /** @description `snapshot_unproved`: This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it. `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `backup_running`: A backup or a check is running; wait for it to finish. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3737,7 +3738,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged" | "backup_running";
+                            code: "snapshot_unproved" | "backup_damaged" | "backup_running";
                             field?: string;
                             message: string;
                         };
@@ -21304,7 +21305,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description true: restore a snapshot made before backups were signed (signed: false), which nothing proves untouched */
+                    accept_unsigned?: boolean;
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "folder";
@@ -21312,14 +21315,16 @@ export interface operations {
                     path: string;
                     /** @description As for POST /setup: from another machine, the code printed where the server started */
                     setup_code?: string;
-                    /** @description Default: the newest snapshot */
+                    /** @description Default: the newest snapshot the kit signed */
                     snapshot_id?: string;
                 } | {
+                    /** @description true: restore a snapshot made before backups were signed (signed: false), which nothing proves untouched */
+                    accept_unsigned?: boolean;
                     access_key_id: string;
                     bucket: string;
                     /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
                     endpoint: string;
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "s3";
@@ -21331,7 +21336,7 @@ export interface operations {
                     secret_access_key: string;
                     /** @description As for POST /setup: from another machine, the code printed where the server started */
                     setup_code?: string;
-                    /** @description Default: the newest snapshot */
+                    /** @description Default: the newest snapshot the kit signed */
                     snapshot_id?: string;
                 };
             };
@@ -21372,7 +21377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup needs the key from its emergency kit: it decrypts and proves the backup. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21420,7 +21425,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. */
+            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. `backup_unsigned`: This snapshot was made by an earlier version of Hearth, before backups were signed: nothing proves nobody changed it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21429,7 +21434,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "already_set_up" | "restore_running";
+                            code: "already_set_up" | "restore_running" | "backup_unsigned";
                             field?: string;
                             message: string;
                         };
@@ -21560,7 +21565,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "folder";
@@ -21573,7 +21578,7 @@ export interface operations {
                     bucket: string;
                     /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
                     endpoint: string;
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "s3";
@@ -21602,11 +21607,12 @@ export interface operations {
                             bytes: number;
                             files: number;
                             id: string;
+                            signed: boolean;
                         }[];
                     };
                 };
             };
-            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup needs the key from its emergency kit: it decrypts and proves the backup. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;

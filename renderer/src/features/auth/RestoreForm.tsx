@@ -15,9 +15,11 @@ import { AuthCard } from './AuthCard.tsx';
 type Snapshot = Answer<'/setup/restore/snapshots', 'post'>['items'][number];
 
 /**
- * A fresh server brought back from a backup: the folder that holds it, or the online bucket
- * (and the emergency kit when it is encrypted, which a bucket always is), which snapshot, then the restore's progress until the server starts
- * again on the restored data and the family signs in as before.
+ * A fresh server brought back from a backup: the folder that holds it, or the online bucket,
+ * and the emergency kit (it decrypts an encrypted backup and proves every backup is the
+ * family's own; the server asks for it), which snapshot, then the restore's progress until the
+ * server starts again on the restored data and the family signs in as before. A snapshot made
+ * before backups were signed is offered only with the owner's word that nobody changed it.
  */
 export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean; onCancel: () => void }) {
   const [kind, setKind] = useState<'folder' | 's3'>('folder');
@@ -28,6 +30,7 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
   const [setupCode, setSetupCode] = useState('');
   const [snapshots, setSnapshots] = useState<Snapshot[] | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
+  const [trustUnsigned, setTrustUnsigned] = useState(false);
   const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [started, setStarted] = useState(false);
@@ -58,7 +61,9 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
         setError({ field: kind === 's3' ? 'prefix' : 'path', message: 'This backup holds no finished snapshot.' });
       else {
         setSnapshots(found.items);
-        setChosen(found.items[0]!.id);
+        // The newest one the kit proves: an unsigned one could have been put there to look newest.
+        setChosen((found.items.find((s) => s.signed) ?? found.items[0]!).id);
+        setTrustUnsigned(false);
       }
     } catch (caught) {
       fail(caught);
@@ -72,7 +77,7 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
     setError(null);
     setBusy(true);
     try {
-      const body = { ...source(), ...(chosen && { snapshot_id: chosen }) };
+      const body = { ...source(), ...(chosen && { snapshot_id: chosen }), ...(unsignedChosen && { accept_unsigned: trustUnsigned }) };
       if (restoresThroughDesktop()) await restoreThroughDesktop(body);
       else await data(publicApi.POST('/setup/restore', { body }));
       setStarted(true);
@@ -83,6 +88,7 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
     }
   }
 
+  const unsignedChosen = snapshots?.find((s) => s.id === chosen)?.signed === false;
   if (started) return <RestoreProgress onFailed={(message) => (setStarted(false), setError({ field: null, message }))} />;
   if (snapshots) {
     return (
@@ -96,12 +102,23 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
                 {formatDate(snapshot.at)}
                 <span className="muted">
                   {plural(snapshot.files, 'file')}, {formatBytes(snapshot.bytes)}
+                  {!snapshot.signed && ' · from an older Hearth'}
                 </span>
               </label>
             ))}
           </fieldset>
+          {unsignedChosen && (
+            <Notice>
+              This backup comes from an older version of Hearth, which could not protect its backups against changes: Hearth cannot prove
+              that nobody has changed it since. Choose a newer one if you can.
+              <label className="restore-trust">
+                <input type="checkbox" checked={trustUnsigned} onChange={(e) => setTrustUnsigned(e.target.checked)} /> Only I could change
+                this drive: restore it anyway
+              </label>
+            </Notice>
+          )}
           {error && <Notice tone="error">{error.message}</Notice>}
-          <Button type="submit" variant="primary" block disabled={busy}>
+          <Button type="submit" variant="primary" block disabled={busy || (unsignedChosen && !trustUnsigned)}>
             Restore this backup
           </Button>
           <Button variant="quiet" block onClick={() => setSnapshots(null)}>
@@ -143,7 +160,7 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
           <>
             <Field
               label="Emergency kit key"
-              hint={`${kind === 's3' ? 'A bucket backup is always encrypted' : 'This backup is encrypted'}. Type the key printed on the emergency kit (AGE-SECRET-KEY-1…), or open the kit file below.`}
+              hint={`${kind === 's3' ? 'A bucket backup is always encrypted' : 'Hearth needs the kit to prove this backup is yours, and to open it'}. Type the key printed on the emergency kit (AGE-SECRET-KEY-1…), or open the kit file below.`}
               autoComplete="off"
               spellCheck={false}
               value={key}
