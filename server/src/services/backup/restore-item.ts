@@ -20,7 +20,7 @@ import type { StorageHealth } from '../storage/storage-health.ts';
 import type { BackupService } from './backups.ts';
 import type { RunCounts } from './backup-run.ts';
 import { manifestIndex, sameContent, type OpenSnapshot, type SnapshotFilesService } from './snapshot-files.ts';
-import { besideName, familyPaths, idsAreHearths, restoredName } from './snapshot-rows.ts';
+import { besideName, familyPaths, restorableItems, restoredName } from './snapshot-rows.ts';
 
 /**
  * `beside`: a copy next to the current one, named "Holiday (restored 3 May 2026)"; the current
@@ -74,15 +74,8 @@ export class ItemRestoreService {
     try {
       const found = open.db.node(input.node_id);
       if (!found) throw new AppError('not_found', 'That file or folder is not in this backup.', { field: 'node_id' });
-      // Every row is input from outside (snapshot-rows.ts): names as uploads take them, ids as Hearth makes them.
-      const items = open.db.subtree(found.id).map((n) => ({ ...n, name: restoredName(n.name) }));
+      const items = restorableItems(open.db, found.id);
       const top = items[0]!;
-      const odd = items.find((n) => !idsAreHearths(n));
-      if (odd)
-        throw new AppError(
-          'backup_damaged',
-          `"${odd.name}" is damaged in this backup: its record is not one Hearth writes. Nothing was restored.`,
-        );
       if (!this.deps.store.users.byId(top.owner_id))
         throw new AppError('not_found', 'The person these files belonged to no longer has an account here.', { field: 'node_id' });
       const bytes = this.toCopy(items, open, input.mode).reduce((sum, f) => sum + f.size, 0);

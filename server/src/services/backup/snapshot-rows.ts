@@ -1,7 +1,7 @@
 import { AppError } from '../../app-error.ts';
 import { shortenName } from '../../contract/names.ts';
 import { FUTURE_ALLOWANCE_MS, SAFE_ID } from '../../store/backup-archive.ts';
-import type { SnapshotNode } from '../../store/snapshot-db.ts';
+import type { SnapshotDb, SnapshotNode } from '../../store/snapshot-db.ts';
 import { withoutSpoofingCharacters } from '../common/readable-names.ts';
 import { cleanNodeName } from '../files/node-names.ts';
 
@@ -34,6 +34,18 @@ export function restoredName(raw: string): string {
 /** Whether a row's ids are ids Hearth makes: a content file's id and library become a path on disk. */
 export function idsAreHearths(row: Pick<SnapshotNode, 'id' | 'owner_id' | 'parent_id' | 'library_id' | 'blob'>): boolean {
   return [row.id, row.owner_id, row.parent_id, row.library_id, row.blob].every((id) => id === null || SAFE_ID.test(id));
+}
+
+/** An item and everything below it, as a restore takes them: names mended; 409 `backup_damaged` when a row's ids are not Hearth's. */
+export function restorableItems(db: SnapshotDb, id: string): SnapshotNode[] {
+  const items = db.subtree(id).map((n) => ({ ...n, name: restoredName(n.name) }));
+  const odd = items.find((n) => !idsAreHearths(n));
+  if (odd)
+    throw new AppError(
+      'backup_damaged',
+      `"${odd.name}" is damaged in this backup: its record is not one Hearth writes. Nothing was restored.`,
+    );
+  return items;
 }
 
 /**
