@@ -190,10 +190,10 @@ export class RestoreService {
       throw new AppError('backup_not_found', "The backup there is damaged: a snapshot's list of files cannot be read.", { field });
     }
     const usable = listed.filter((s) => s.trust !== 'unproved').map(({ trust: _trust, ...summary }) => summary);
-    if (listed.length > 0 && !usable.some((s) => s.signed)) {
+    if (listed.some((s) => s.trust === 'unproved') && !usable.some((s) => s.signed)) {
       // Snapshots only a kit proves: without one, ask for it; with one that proves none of them, it is another server's kit.
       if (key === null) throw new AppError('backup_key_required', KIT_PROVES, { field: 'key' });
-      if (usable.length === 0) throw new AppError('backup_key_wrong', undefined, { field: 'key' });
+      throw new AppError('backup_key_wrong', undefined, { field: 'key' });
     }
     return { archive, key, place, usable };
   }

@@ -47,6 +47,7 @@ describe("a snapshot's rows are cleaned or refused as outside input: names, ids,
   /** A snapshot of odd rows, signed with the kit (and one without the row whose id is not an id, for a whole restore). */
   let withBadId: string;
   let withoutBadId: string;
+  let original: string;
   const temps: string[] = [];
   const fresh: TestServer[] = [];
 
@@ -79,6 +80,7 @@ describe("a snapshot's rows are cleaned or refused as outside input: names, ids,
         receiptId,
       );
     };
+    original = run.snapshot_id;
     withoutBadId = resign(run.snapshot_id, 'b0b0b0', odd_rows);
     withBadId = resign(run.snapshot_id, 'b1b1b1', (db) => {
       odd_rows(db);
@@ -92,10 +94,15 @@ describe("a snapshot's rows are cleaned or refused as outside input: names, ids,
   });
 
   /** A copy of `snapshot` whose database `edit` changed, listed and signed as the kit signs (docs/backup-format.md). */
-  function resign(snapshot: string, suffix: string, edit: (db: ReturnType<typeof openConnection>) => void): string {
+  function resign(
+    snapshot: string,
+    suffix: string,
+    edit: (db: ReturnType<typeof openConnection>) => void,
+    at = readManifest(folder, snapshot).at + 1000,
+  ): string {
     const root = path.join(folder, 'hearth-backup', 'snapshots');
     const manifest = readManifest(folder, snapshot) as ReturnType<typeof readManifest> & Record<string, unknown>;
-    const id = snapshotIdAt(manifest.at + 1000, suffix);
+    const id = snapshotIdAt(at, suffix);
     fs.cpSync(path.join(root, snapshot), path.join(root, id), { recursive: true });
     fs.rmSync(path.join(root, id, 'manifest.json'));
     const dbFile = path.join(root, id, 'hearth.db');
@@ -111,7 +118,7 @@ describe("a snapshot's rows are cleaned or refused as outside input: names, ids,
       const moved = { ...f, path: f.path.replace(`snapshots/${snapshot}/`, `snapshots/${id}/`) };
       return moved.path.endsWith('/hearth.db') ? { ...moved, size: bytes.length, sha256: sha256(bytes) } : moved;
     });
-    const signed = signAsTheKit({ ...manifest, snapshot: id, at: manifest.at + 1000, files }, kit.key);
+    const signed = signAsTheKit({ ...manifest, snapshot: id, at, files }, kit.key);
     fs.writeFileSync(path.join(root, id, 'manifest.json'), JSON.stringify(signed, null, 1));
     return id;
   }
@@ -157,6 +164,18 @@ describe("a snapshot's rows are cleaned or refused as outside input: names, ids,
     const refused = await t.client.post(`${base}/restore`, { node_id: odd.id, mode: 'beside' }, { token: owner.access });
     assertError(refused, 409, 'backup_damaged');
     assert.match(refused.body.error.message, /not one Hearth writes/);
+  });
+
+  test('a snapshot dated more than a day ahead is not used, even signed with the kit', async () => {
+    const ahead = resign(original, 'c3c3c3', () => {}, Date.now() + 3 * 24 * 60 * 60_000);
+    const listed = await t.client.get(`/admin/backup/destinations/${destinationId}/snapshots`, { token: owner.access });
+    assert.ok(!listed.body.items.some((s: { id: string }) => s.id === ahead), JSON.stringify(listed.body));
+    assertError(
+      await t.client.get(`/admin/backup/destinations/${destinationId}/snapshots/${ahead}/nodes`, { token: owner.access }),
+      409,
+      'snapshot_unproved',
+    );
+    fs.rmSync(path.join(folder, 'hearth-backup', 'snapshots', ahead), { recursive: true });
   });
 
   test('a whole restore mends names and dates, and refuses a database whose content ids are not ids', async () => {
