@@ -154,9 +154,11 @@ const SENTENCES: Record<ErrorCode, string> = {
   destination_unsafe:
     'Someone put a link or another odd item in this backup folder. Hearth did not follow it. Remove it, or choose another folder.',
   backup_not_found: 'There is no Hearth backup in that folder. Check the path, and that its drive is connected.',
-  backup_key_required: 'This backup is encrypted. Give the key from its emergency kit.',
+  backup_key_required: 'This backup needs the key from its emergency kit.',
   backup_key_wrong: 'That key does not open this backup. Use the emergency kit of the server that made it.',
   snapshot_not_found: 'That backup is no longer in the folder. Choose another one.',
+  snapshot_unproved: 'This backup was not made by this server, or someone changed it. Hearth will not use it: choose another date.',
+  backup_unsigned: 'This backup was made by an earlier Hearth and cannot be proved untouched. Confirm you trust it to restore it.',
   restore_running: 'A restore from a backup is under way. Wait for it to finish.',
   upload_expired: 'This upload waited too long. Choose the file again.',
   tus_version_unsupported: 'The app and the server disagree about uploads. Reload the page.',

@@ -3249,6 +3249,7 @@ export interface operations {
                             bytes: number;
                             files: number;
                             id: string;
+                            signed: boolean;
                         }[];
                     };
                 };
@@ -3476,7 +3477,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
+            /** @description `snapshot_unproved`: This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it. `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3485,7 +3486,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged" | "destination_unsafe";
+                            code: "snapshot_unproved" | "backup_damaged" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -3637,7 +3638,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
+            /** @description `snapshot_unproved`: This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it. `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3646,7 +3647,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged" | "destination_unsafe";
+                            code: "snapshot_unproved" | "backup_damaged" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -3827,7 +3828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. `backup_running`: A backup or a check is running; wait for it to finish. */
+            /** @description `snapshot_unproved`: This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it. `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. `backup_running`: A backup or a check is running; wait for it to finish. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3836,7 +3837,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged" | "destination_unsafe" | "backup_running";
+                            code: "snapshot_unproved" | "backup_damaged" | "destination_unsafe" | "backup_running";
                             field?: string;
                             message: string;
                         };
@@ -22316,7 +22317,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description true: restore a snapshot made before backups were signed (signed: false), which nothing proves untouched */
+                    accept_unsigned?: boolean;
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "folder";
@@ -22324,14 +22327,16 @@ export interface operations {
                     path: string;
                     /** @description As for POST /setup: from another machine, the code printed where the server started */
                     setup_code?: string;
-                    /** @description Default: the newest snapshot */
+                    /** @description Default: the newest snapshot the kit signed */
                     snapshot_id?: string;
                 } | {
+                    /** @description true: restore a snapshot made before backups were signed (signed: false), which nothing proves untouched */
+                    accept_unsigned?: boolean;
                     access_key_id: string;
                     bucket: string;
                     /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
                     endpoint: string;
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "s3";
@@ -22343,7 +22348,7 @@ export interface operations {
                     secret_access_key: string;
                     /** @description As for POST /setup: from another machine, the code printed where the server started */
                     setup_code?: string;
-                    /** @description Default: the newest snapshot */
+                    /** @description Default: the newest snapshot the kit signed */
                     snapshot_id?: string;
                 };
             };
@@ -22385,7 +22390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup needs the key from its emergency kit: it decrypts and proves the backup. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22433,7 +22438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
+            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. `backup_unsigned`: This snapshot was made by an earlier version of Hearth, before backups were signed: nothing proves nobody changed it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22442,7 +22447,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "already_set_up" | "restore_running" | "destination_unsafe";
+                            code: "already_set_up" | "restore_running" | "destination_unsafe" | "backup_unsigned";
                             field?: string;
                             message: string;
                         };
@@ -22573,7 +22578,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "folder";
@@ -22586,7 +22591,7 @@ export interface operations {
                     bucket: string;
                     /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
                     endpoint: string;
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "s3";
@@ -22615,11 +22620,12 @@ export interface operations {
                             bytes: number;
                             files: number;
                             id: string;
+                            signed: boolean;
                         }[];
                     };
                 };
             };
-            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup needs the key from its emergency kit: it decrypts and proves the backup. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;

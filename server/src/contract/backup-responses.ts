@@ -97,7 +97,7 @@ export const BackupHealthResponse = z.object({
 export const BackupKitStateResponse = z.object({
   /** When the owner said they saved the kit (downloaded or printed) for the current key; null: never. */
   saved_at: z.number().int().nullable(),
-  /** While an encrypted destination exists and the kit was never saved: the sentence that says so. */
+  /** While a destination exists and the kit was never saved (every backup needs it to be restored elsewhere): the sentence that says so. */
   reminder: z.string().nullable(),
 });
 
@@ -108,7 +108,17 @@ export const BackupOverviewResponse = z.object({
   kit: BackupKitStateResponse,
 });
 
-export const BackupSnapshotResponse = z.object({ id: z.string(), at: z.number().int(), files: z.number().int(), bytes: z.number().int() });
+export const BackupSnapshotResponse = z.object({
+  id: z.string(),
+  at: z.number().int(),
+  files: z.number().int(),
+  bytes: z.number().int(),
+  /**
+   * Proved with the emergency kit's key (docs/backup-format.md). false only on the first screen's
+   * list: a snapshot made before backups were signed, restored only with `accept_unsigned`.
+   */
+  signed: z.boolean(),
+});
 export const BackupSnapshotsResponse = z.object({ items: z.array(BackupSnapshotResponse) });
 /** The snapshots of a backup folder a fresh install may restore, newest first. */
 export const RestoreSnapshotsResponse = z.object({ encrypted: z.boolean(), items: z.array(BackupSnapshotResponse) });

@@ -157,9 +157,18 @@ export const ERROR_CATALOGUE = {
     message: 'Backups go to an existing folder the server can write to, outside the data folder and every library.',
   },
   backup_not_found: { status: 400, message: 'There is no Hearth backup in that folder.' },
-  backup_key_required: { status: 400, message: 'This backup is encrypted: give the key from its emergency kit.' },
+  backup_key_required: { status: 400, message: 'This backup needs the key from its emergency kit: it decrypts and proves the backup.' },
   backup_key_wrong: { status: 400, message: 'That key does not open this backup. Use the emergency kit of the server that made it.' },
   snapshot_not_found: { status: 404, message: 'That snapshot is not in this backup.' },
+  snapshot_unproved: {
+    status: 409,
+    message:
+      "This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it.",
+  },
+  backup_unsigned: {
+    status: 409,
+    message: 'This snapshot was made by an earlier version of Hearth, before backups were signed: nothing proves nobody changed it.',
+  },
   restore_running: { status: 409, message: 'A restore from a backup is under way; wait for it to finish.' },
   backup_unreachable: { status: 503, message: 'The backup cannot be read now: its drive is not connected or not readable.' },
   backup_damaged: { status: 409, message: 'This snapshot is damaged in the backup and cannot be read. Choose another date.' },

@@ -54,7 +54,9 @@ const restoreFields = {
     .string()
     .max(4096)
     .optional()
-    .describe('For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file)'),
+    .describe(
+      'The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json',
+    ),
   setup_code: z
     .string()
     .max(100)
@@ -73,7 +75,13 @@ const RestoreS3Body = z.object({ ...S3Fields, ...restoreFields });
 
 const RestoreSourceBody = z.discriminatedUnion('kind', [RestoreFolderBody, RestoreS3Body]);
 
-const snapshotChoice = { snapshot_id: z.string().max(100).optional().describe('Default: the newest snapshot') };
+const snapshotChoice = {
+  snapshot_id: z.string().max(100).optional().describe('Default: the newest snapshot the kit signed'),
+  accept_unsigned: z
+    .boolean()
+    .optional()
+    .describe('true: restore a snapshot made before backups were signed (signed: false), which nothing proves untouched'),
+};
 const RestoreBody = z.discriminatedUnion('kind', [RestoreFolderBody.extend(snapshotChoice), RestoreS3Body.extend(snapshotChoice)]);
 
 const setupDoors = [
@@ -117,7 +125,7 @@ export const RestoreItemBody = z.object({
     ),
 });
 
-const snapshotReading = ['snapshot_not_found', 'backup_unreachable', 'backup_damaged', 'destination_unsafe'] as const;
+const snapshotReading = ['snapshot_not_found', 'snapshot_unproved', 'backup_unreachable', 'backup_damaged', 'destination_unsafe'] as const;
 
 const started = {
   202: { description: 'Started; follow it with GET /admin/backup/runs/{id} or the backup.progress event', schema: BackupRunResponse },
@@ -293,7 +301,7 @@ export const backupRoutes: readonly AnyRoute[] = [
     responses: {
       202: { description: 'Started; follow it with GET /setup/restore (or GET /status)', schema: BackupRunResponse },
     },
-    errors: [...setupDoors, ...backupReading, 'snapshot_not_found'],
+    errors: [...setupDoors, ...backupReading, 'snapshot_not_found', 'backup_unsigned'],
     handler: async ({ services, body, client }) => reply(202, await services.restore.start(body, client)),
   }),
   route({

@@ -41,7 +41,7 @@ export type DestinationInput =
 
 /** What the owner must keep: without it an encrypted backup cannot be restored. */
 export const KIT_WARNING =
-  'Without this key, an encrypted backup cannot be restored: not by you, not by Hearth, not by anyone. Print it or keep the file somewhere safe, away from this PC.';
+  'Without this key, an encrypted backup cannot be restored: not by you, not by Hearth, not by anyone. A plain backup is signed with it: a new Hearth needs it to restore one with its links and two-step sign-in. Print it or keep the file somewhere safe, away from this PC.';
 
 export interface DestinationChangesInput {
   name?: string | undefined;
@@ -304,10 +304,7 @@ export class BackupService {
     const row = this.row(id);
     if (row.kind === 'folder' && !fs.existsSync(row.path)) return { items: [] };
     try {
-      const archive = await BackupArchive.open(this.storageOf(row), {
-        create: false,
-        key: row.encrypted ? await this.keyFile.read() : null,
-      });
+      const archive = await BackupArchive.open(this.storageOf(row), { create: false, key: await this.keyFile.read() });
       return { items: (await archive.snapshots()).reverse() };
     } catch {
       // Unplugged or unreadable: the destination's last run says why in words.
@@ -417,6 +414,7 @@ export class BackupService {
             runId: run.id,
             archiveFolder: this.storageOf(row),
             key: await this.keyFor(row),
+            encrypted: row.encrypted === 1,
             dataDir: this.deps.config.dataDir,
             serverId: this.serverId,
             serverVersion: this.deps.config.version,
@@ -436,12 +434,14 @@ export class BackupService {
         await runVerify(this.storageOf(row), await this.keyFor(row), counts, abort.signal, onProgress, (signal) =>
           this.familyFirst.turn(signal),
         );
-        if (counts.problems.length > 0) {
+        // A problem without a path is about the backup as a whole: a snapshot this server did not sign.
+        const files = counts.problems.filter((p) => p.path !== '').length;
+        if (files > 0) {
           errorCode = 'backup_damaged';
-          error =
-            counts.problems.length === 1
-              ? 'One file in the backup is damaged or missing.'
-              : `${counts.problems.length} files in the backup are damaged or missing.`;
+          error = files === 1 ? 'One file in the backup is damaged or missing.' : `${files} files in the backup are damaged or missing.`;
+        } else if (counts.problems.length > 0) {
+          errorCode = 'snapshot_unproved';
+          error = counts.problems[0]!.reason;
         }
       }
     } catch (caught) {
@@ -481,9 +481,13 @@ export class BackupService {
     return storageOfDestination(row, this.secrets);
   }
 
-  /** The key an encrypted destination's runs need; a server that lost its key file fails the run in words. */
-  private async keyFor(row: BackupDestinationRow): Promise<BackupKey | null> {
-    if (!row.encrypted) return null;
+  /**
+   * The backup key a destination's runs sign with (and encrypt with, when encrypted). A plain
+   * destination makes it if this server has none yet (its snapshots are signed too, and their
+   * keys.json sealed to it: the kit restores them); an encrypted one whose key file was lost fails the run in words.
+   */
+  private async keyFor(row: BackupDestinationRow): Promise<BackupKey> {
+    if (!row.encrypted) return this.keyFile.getOrCreate(this.deps.now());
     const key = await this.keyFile.read();
     if (!key)
       throw new AppError(

@@ -4,6 +4,7 @@ import type { NodeAccessTokenResponse } from '../../contract/files-responses.ts'
 import type { AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { safeEqual } from '../common/secrets.ts';
+import { withinLifetime } from '../identity/access-tokens.ts';
 import type { SessionService } from '../identity/sessions.ts';
 
 /** What a node token says: this session may read this node until then. */
@@ -56,7 +57,8 @@ export class NodeAccessService {
   authenticate(token: string, nodeId: string): Actor {
     const now = this.deps.now();
     const claims = this.verify(token);
-    if (claims !== null && claims.nodeId === nodeId && claims.expiresAt > now) return this.sessions.liveActor(claims.sessionId);
+    if (claims !== null && claims.nodeId === nodeId && withinLifetime(claims.expiresAt, now, this.deps.config.nodeTokenTtlMs))
+      return this.sessions.liveActor(claims.sessionId);
     if (claims === null && this.deps.accessTokens.verify(token, now) !== null) return this.sessionInUrl(token);
     throw new AppError('invalid_token', 'This link has expired, or is not for this file.');
   }

@@ -63,7 +63,7 @@ describe('GET /setup/restore on a fresh install: progress for anyone, details fo
     // 127.0.0.2 stands for another device on the home network: only 127.0.0.1 and ::1 are this PC.
     const neighbour = new ClientFrom(t.api, '127.0.0.2');
 
-    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: cut })).status, 202);
+    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: cut, key: kitText })).status, 202);
     const here = await endedRestore(t.client);
     assert.equal(here.state, 'failed');
     assert.ok(here.error.includes(cut), `this PC is told what failed, where: ${here.error}`);

@@ -69,6 +69,15 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     for (const made of temps) fs.rmSync(made, { recursive: true, force: true });
   });
 
+  /** The keys came back (links, two-step secrets, the authority phones trust), all but the token key, which is new. */
+  function assertKeysBack(dataDir: string): void {
+    const { token, ...kept } = JSON.parse(fs.readFileSync(path.join(dataDir, 'keys.json'), 'utf8'));
+    const { token: oldToken, ...before } = JSON.parse(sourceKeys);
+    assert.deepEqual(kept, before);
+    assert.match(before.authority.certPem, /BEGIN CERTIFICATE/, 'the certificate authority travels with the keys');
+    assert.ok(typeof token === 'string' && token !== oldToken, 'a new token key');
+  }
+
   /** The family is back: old passwords, two-step sign-in, the public link and the photo's bytes. */
   async function familyIsBack(t: TestServer): Promise<void> {
     const status = (await t.client.get('/status')).body;
@@ -86,23 +95,30 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     assert.equal(opened.status, 200, JSON.stringify(opened.body));
     const bytes = Buffer.from(await (await fetch(`${t.api}/s/${linkToken}/download`)).arrayBuffer());
     assert.ok(bytes.equals(photo), 'the photo is back byte for byte');
-    assert.equal(fs.readFileSync(path.join(t.dataDir, 'keys.json'), 'utf8'), sourceKeys);
-    assert.match(JSON.parse(sourceKeys).authority.certPem, /BEGIN CERTIFICATE/, 'the certificate authority travels with the keys');
+    assertKeysBack(t.dataDir);
     assert.ok(!fs.existsSync(path.join(t.dataDir, 'restore')), 'no staging left');
     assertError(await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder }), 409, 'already_set_up');
     assertError(await t.client.get('/setup/restore'), 409, 'already_set_up');
   }
 
-  test('a plain backup: list its snapshots, restore the newest, and everyone signs in with their old password and 2FA; links open', async () => {
+  test('a plain backup: list its snapshots with the kit, restore the newest, and everyone signs in with their old password and 2FA; links open', async () => {
     const t = await freshServer();
     const status = (await t.client.get('/status')).body;
     assert.equal(status.setup_required, true);
     assert.equal(status.restoring, false);
-    const listed = await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: plainFolder });
+    // The kit proves the plain backup is this family's, and opens its keys.json.
+    assertError(await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: plainFolder }), 400, 'backup_key_required', 'key');
+    const listed = await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: plainFolder, key: kitText });
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
     assert.equal(listed.body.encrypted, false);
     assert.equal(listed.body.items.length, 1);
-    const started = await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder, snapshot_id: listed.body.items[0].id });
+    assert.equal(listed.body.items[0].signed, true);
+    const started = await t.client.post('/setup/restore', {
+      kind: 'folder',
+      path: plainFolder,
+      key: kitText,
+      snapshot_id: listed.body.items[0].id,
+    });
     assert.equal(started.status, 202, JSON.stringify(started.body));
     assert.equal(started.body.kind, 'restore');
     assert.equal(started.body.state, 'running');
@@ -163,7 +179,7 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     fs.writeFileSync(file, bytes);
 
     const t = await freshServer();
-    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: damaged })).status, 202);
+    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: damaged, key: kitText })).status, 202);
     const run = await endedRestore(t.client);
     assert.equal(run.state, 'failed');
     assert.match(run.error, /damaged.*Nothing was restored/);
@@ -203,7 +219,7 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
       assert.equal((await again.post('/setup/restore', fromBucket)).status, 202);
       await restoredServer(again);
       await login(again, OWNER.username, OWNER.password);
-      assert.equal(fs.readFileSync(path.join(dataDir, 'keys.json'), 'utf8'), sourceKeys);
+      assertKeysBack(dataDir);
     } finally {
       await second.kill9();
     }
@@ -221,7 +237,7 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     );
     assertError(await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: 'relative' }), 400, 'backup_not_found', 'path');
     assertError(
-      await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder, snapshot_id: 'nope' }),
+      await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder, key: kitText, snapshot_id: 'nope' }),
       404,
       'snapshot_not_found',
       'snapshot_id',
