@@ -65,7 +65,10 @@ export function restoredKeys(text: string): string {
       !/^-----BEGIN CERTIFICATE-----/.test(authority.certPem ?? '')
     )
       throw new Error('keys.json: the authority is not a key and a certificate');
-    out.authority = { keyPem: authority.keyPem, certPem: authority.certPem };
+    // When a phone first took it: without it a restored server would think no phone trusts its authority, and make another.
+    const handedOutAt =
+      typeof authority.handedOutAt === 'string' && !Number.isNaN(Date.parse(authority.handedOutAt)) ? authority.handedOutAt : null;
+    out.authority = { keyPem: authority.keyPem, certPem: authority.certPem, handedOutAt };
   }
   return JSON.stringify(out);
 }

@@ -11,7 +11,15 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { addFolderDestination, backUp, destinationFolder, endedRestore, finishedRun, readManifest } from '../../helpers/backup.ts';
+import {
+  addFolderDestination,
+  backUp,
+  destinationFolder,
+  emergencyKit,
+  endedRestore,
+  finishedRun,
+  readManifest,
+} from '../../helpers/backup.ts';
 import { homeFolder } from '../../helpers/file-tree.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
@@ -59,7 +67,8 @@ describe('restore, browse and restore-one-item read nothing through a link in th
     assert.match(listed.body.error.message, new RegExp(`hearth-backup/snapshots/${linkedSnapshot.snapshot} is a link to another place`));
 
     const linkedShard = await backupWithLinked((_snapshot, contentFile) => path.dirname(contentFile));
-    assert.equal((await server.client.post('/setup/restore', { kind: 'folder', path: linkedShard.folder })).status, 202);
+    const key = (await emergencyKit(t.client, owner.access)).text;
+    assert.equal((await server.client.post('/setup/restore', { kind: 'folder', path: linkedShard.folder, key })).status, 202);
     const ended = await endedRestore(server.client);
     assert.equal(ended.state, 'failed', JSON.stringify(ended));
     assert.equal(ended.error_code, 'destination_unsafe');
