@@ -29,6 +29,8 @@ const browserOnly = [
 const DOOR =
   'Features use each other only through their index.ts: import from "<feature>/index.ts" and export what is needed there, or move a piece two features share to ui/ or api/.';
 const STANDS_ON = 'api/ and ui/ are what features stand on: they import no feature.';
+const WORKER_ALONE =
+  'service-worker/ is bundled into /sw.js on its own: it imports nothing of the app (no feature, app/, api/ or ui/), only its own modules, which the app may use.';
 const doorPattern = (up) => `^${up}[\\w-]+/(?!index\\.ts$)`;
 const featureDoor = (files, up, message = DOOR, pattern = doorPattern(up)) => ({
   files,
@@ -44,6 +46,7 @@ const featureDoors = [
   featureDoor(['renderer/src/features/*/*.{ts,tsx}'], '\\.\\./'),
   featureDoor(['renderer/src/features/*/*/*.{ts,tsx}'], '\\.\\./\\.\\./'),
   featureDoor(['renderer/src/{api,ui}/**/*.{ts,tsx}'], '', STANDS_ON, '(^|/)features/'),
+  featureDoor(['renderer/src/service-worker/**/*.ts'], '', WORKER_ALONE, '(^|/)(features|app|api|ui)/'),
 ];
 
 export default tseslint.config(

@@ -215,7 +215,8 @@ export async function benchBackup(): Promise<BenchResult> {
     const idle = summarize((await probe.run(listUrl, token, LISTING_INTERVAL_MS, IDLE_LISTING_MS)).map((s) => s.ms));
 
     const addDestination = async (folder: string): Promise<string> => {
-      const added = await bench!.client.post('/admin/backup/destinations', { kind: 'folder', path: folder }, { token });
+      // Plain, as the rsync it is measured against (the API's default is encrypted).
+      const added = await bench!.client.post('/admin/backup/destinations', { kind: 'folder', path: folder, encrypt: false }, { token });
       if (added.status !== 201) throw new Error(`adding the destination answered ${added.status}: ${JSON.stringify(added.body)}`);
       return added.body.id as string;
     };

@@ -93,9 +93,15 @@ test('Emma makes a shared album from two of her photos and invites Mum to add he
   await expect(mumPage.getByRole('heading', { name: 'Holiday 2024', level: 1 })).toBeVisible();
   await expect(tiles(mumPage)).toHaveCount(2);
 
-  // Mum adds two from her phone, straight into the album.
+  // Mum adds two from her phone, straight into the album; she lets the album's link show them.
   const chooser = mumPage.waitForEvent('filechooser');
   await mumPage.getByRole('button', { name: 'Upload' }).click();
+  const uploading = mumPage.getByRole('dialog', { name: 'Upload to “Holiday 2024”' });
+  const consent = uploading.getByRole('checkbox', { name: 'People with the album’s link can see the photos you add' });
+  await expect(consent).not.toBeChecked();
+  await consent.check();
+  await captureScreen(mumPage, testInfo, 'album-upload-consent');
+  await uploading.getByRole('button', { name: 'Choose photos' }).click();
   await (
     await chooser
   ).setFiles([
@@ -139,7 +145,7 @@ test('Emma makes a shared album from two of her photos and invites Mum to add he
   expect(albumsFolder).toBeTruthy();
   await hers.close();
 
-  // A link for anyone (Grandpa has no account): the album's four photos, in a browser signed in to nothing.
+  // A link for anyone (Grandpa has no account): the album's four photos (Mum said hers may be on it), in a browser signed in to nothing.
   await page.getByRole('button', { name: 'Share' }).click();
   const sharing = page.getByRole('dialog', { name: 'Share “Holiday 2024”' });
   await sharing.getByRole('tab', { name: 'Link' }).click();
@@ -179,7 +185,17 @@ test('a contributor adds her own photo from Photos to an album shared with her a
   await page.getByRole('button', { name: 'Add to album' }).click();
   const adding = page.getByRole('dialog', { name: 'Add this photo to an album' });
   await adding.getByRole('button', { name: /Christmas/ }).click();
+  // Emma's album: it asks first whether its link may show the photo (no, unless she says so).
+  const asking = page.getByRole('dialog', { name: 'Add this photo to “Christmas”' });
+  await expect(asking.getByRole('checkbox', { name: 'People with the album’s link can see the photos you add' })).not.toBeChecked();
+  await captureScreen(page, testInfo, 'album-add-consent');
+  await asking.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Added this photo to “Christmas”.' })).toBeVisible();
+  const added = (await hearth.api.ok('GET', `/albums/${album.id}/items`, emma.access)).items;
+  expect(added.map((n: { name: string; on_links: boolean }) => [n.name, n.on_links])).toEqual([
+    ['Tree.jpg', true],
+    ['Presents.jpg', false],
+  ]);
   await page.getByRole('link', { name: 'Open album' }).click();
   await expect(tiles(page)).toHaveCount(2);
 

@@ -69,7 +69,7 @@ test('the owner backs up encrypted and keeps the kit; a fresh Hearth restores it
       await newPage.getByRole('button', { name: 'Restore from a backup' }).click();
       await newPage.getByLabel('Backup folder').fill(folder);
       await newPage.getByRole('button', { name: 'Find backups' }).click();
-      await expect(newPage.getByText('This backup is encrypted. Give the key from its emergency kit.').first()).toBeVisible();
+      await expect(newPage.getByText('This backup needs the key from its emergency kit.').first()).toBeVisible();
       await newPage.getByLabel('Emergency kit file').setInputFiles(kitFile);
       await expect(newPage.getByLabel('Emergency kit key')).toHaveValue(/^AGE-SECRET-KEY-1/);
       await captureScreen(newPage, testInfo, 'restore-folder-and-kit');

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, devices, type BrowserContext, type TestInfo } from '@playwright/test';
-import { expect, test } from './support/fixtures.ts';
+import { openConsole } from './support/console.ts';
+import { expect, signIn, test } from './support/fixtures.ts';
 import { captureScreen } from './support/screens.ts';
 import { expectSharedListed, saveSharedInto, shareToHearth } from './support/app-install.ts';
 import { mediaFixture } from './support/media.ts';
@@ -23,15 +25,19 @@ const pixel = { ...devices['Pixel 7']!, defaultBrowserType: undefined };
 const iphoneUserAgent =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
-/** The server's authority, once its first certificate is ready (made just after the server starts listening). */
-async function authorityPem(hearth: { url: string; dataDir: string }): Promise<string> {
+/**
+ * The server's authority as a phone gets it, once its first certificate is ready: downloaded
+ * from the guided page's link (which tells the server phones may now hold it, so it is kept).
+ */
+async function authorityPem(hearth: { url: string }): Promise<string> {
   await expect
     .poll(async () => ((await (await fetch(`${hearth.url}/api/v1/server/https`)).json()) as { available: boolean }).available, {
       timeout: 30_000,
     })
     .toBe(true);
-  const keys = JSON.parse(await fs.readFile(path.join(hearth.dataDir, 'keys.json'), 'utf8')) as { authority: { certPem: string } };
-  return keys.authority.certPem;
+  const download = await fetch(`${hearth.url}/api/v1/server/https/authority.crt`);
+  expect(download.status).toBe(200);
+  return new crypto.X509Certificate(Buffer.from(await download.arrayBuffer())).toString();
 }
 
 /**
@@ -140,6 +146,23 @@ test.describe('HTTPS at home: the guided page makes Hearth an app (issue 24)', (
     } finally {
       await device.close();
     }
+  });
+
+  test('the owner’s Connect card shows the fingerprint a phone shows when installing the authority, the same as the guided page', async ({
+    page,
+    hearth,
+    owner,
+  }, testInfo) => {
+    const fingerprint = new crypto.X509Certificate(await authorityPem(hearth)).fingerprint256;
+    await signIn(page, owner);
+    await openConsole(page, 'Connect phones');
+    const card = page.getByRole('region', { name: 'Make Hearth an app on each phone' });
+    await expect(card.getByLabel('Fingerprint of Hearth home network')).toHaveText(fingerprint);
+    await card.getByLabel('Fingerprint of Hearth home network').scrollIntoViewIfNeeded();
+    await captureScreen(page, testInfo, 'console-connect-fingerprint');
+    await page.goto(`http://hearth.local:${hearth.port}/app-setup`);
+    await page.getByText('For the careful: the certificate’s fingerprint').click();
+    await expect(page.getByLabel('Fingerprint of Hearth home network')).toHaveText(fingerprint);
   });
 
   test('a phone that has not installed it yet is told "not yet", and plain HTTP keeps working for it', async ({ hearth }, testInfo) => {

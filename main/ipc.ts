@@ -68,7 +68,7 @@ export function registerIpc(
       const input = args.length === 1 ? restoreRequest(args[0]) : null;
       if (input === null)
         throw new Error(
-          "refused: restore takes one object {kind: 'folder', path} or {kind: 's3', endpoint, bucket, keys…}, with key? and snapshot_id?, of strings",
+          "refused: restore takes one object {kind: 'folder', path} or {kind: 's3', endpoint, bucket, keys…}, with key? and snapshot_id? (strings) and accept_unsigned? (a boolean)",
         );
       return handle(input);
     });
@@ -81,9 +81,11 @@ function restoreRequest(value: unknown): RestoreRequest | null {
   const text = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
   const optional = (v: unknown, max: number) => v === undefined || text(v, max);
   if (!optional(fields.key, 4096) || !optional(fields.snapshot_id, 100)) return null;
+  if (fields.accept_unsigned !== undefined && typeof fields.accept_unsigned !== 'boolean') return null;
   const rest = {
     ...(fields.key !== undefined && { key: fields.key as string }),
     ...(fields.snapshot_id !== undefined && { snapshot_id: fields.snapshot_id as string }),
+    ...(fields.accept_unsigned !== undefined && { accept_unsigned: fields.accept_unsigned as boolean }),
   };
   if (fields.kind === 'folder') return text(fields.path, 4096) ? { kind: 'folder', path: fields.path as string, ...rest } : null;
   if (fields.kind !== 's3') return null;

@@ -40,6 +40,8 @@ export type RestoreRequest = (
 ) & {
   key?: string | undefined;
   snapshot_id?: string | undefined;
+  /** A snapshot from before backups were signed, restored at the owner's word. */
+  accept_unsigned?: boolean | undefined;
 };
 
 /** An answer for the window: what the server gave, or its error as the API would give it. */

@@ -12,13 +12,14 @@ const SETUP = 'hearth:setup';
 const RESTORE_SNAPSHOTS = 'hearth:restore-snapshots';
 const RESTORE = 'hearth:restore';
 
-/** A restore's source, copied field by field: only strings cross, whatever the page passed. */
-function restoreSource(input: { path: string; key?: string; snapshot_id?: string }) {
+/** A restore's source, copied field by field: only strings (and one boolean) cross, whatever the page passed. */
+function restoreSource(input: { path: string; key?: string; snapshot_id?: string; accept_unsigned?: boolean }) {
   return {
     kind: 'folder' as const,
     path: String(input.path),
     ...(input.key !== undefined && { key: String(input.key) }),
     ...(input.snapshot_id !== undefined && { snapshot_id: String(input.snapshot_id) }),
+    ...(input.accept_unsigned !== undefined && { accept_unsigned: input.accept_unsigned === true }),
   };
 }
 
@@ -36,7 +37,7 @@ const desktop = Object.freeze({
   /** A fresh install's restore in this window: a backup folder's snapshots, then the restore of one. */
   restoreSnapshots: (input: { path: string; key?: string }): Promise<unknown> =>
     ipcRenderer.invoke(RESTORE_SNAPSHOTS, restoreSource(input)),
-  restore: (input: { path: string; key?: string; snapshot_id?: string }): Promise<unknown> =>
+  restore: (input: { path: string; key?: string; snapshot_id?: string; accept_unsigned?: boolean }): Promise<unknown> =>
     ipcRenderer.invoke(RESTORE, restoreSource(input)),
   isDesktop: true as const,
 });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
+import { serviceWorker } from './build/service-worker.ts';
 
 /**
  * The web app. `npm run build` writes renderer/dist, which the server serves at `/`;
@@ -10,7 +11,7 @@ import { precompress } from './build/precompress.ts';
  */
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), precompress()],
+  plugins: [react(), serviceWorker(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

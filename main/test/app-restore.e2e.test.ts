@@ -68,6 +68,8 @@ const PAGE_HELPERS = `
 describe('restore from a backup in the desktop app (compiled main/ on an Electron double)', { skip: missing ?? false }, () => {
   let work: string;
   let backupFolder: string;
+  /** The emergency kit's key: a new Hearth proves the backup with it, and opens its keys.json. */
+  let kitKey: string;
   let app: RunningApp;
   let origin: string;
 
@@ -110,7 +112,14 @@ describe('restore from a backup in the desktop app (compiled main/ on an Electro
       });
       assert.equal(registered.status, 201, JSON.stringify(registered.body));
       await uploadFile(`${at}/api/v1`, owner, crypto.randomBytes(120_000), { filename: 'wedding.jpg' });
-      const destination = await api(at, 'POST', '/admin/backup/destinations', { kind: 'folder', path: backupFolder }, owner);
+      // Plain (the API's default is encrypted): the desktop's restore below is given no emergency kit.
+      const destination = await api(
+        at,
+        'POST',
+        '/admin/backup/destinations',
+        { kind: 'folder', path: backupFolder, encrypt: false },
+        owner,
+      );
       assert.equal(destination.status, 201, JSON.stringify(destination.body));
       let run = (await api(at, 'POST', `/admin/backup/destinations/${destination.body.id}/run`, undefined, owner)).body;
       while (run.state === 'running') {
@@ -118,6 +127,7 @@ describe('restore from a backup in the desktop app (compiled main/ on an Electro
         run = (await api(at, 'GET', `/admin/backup/runs/${run.id}`, undefined, owner)).body;
       }
       assert.equal(run.state, 'succeeded', JSON.stringify(run));
+      kitKey = (await api(at, 'GET', '/admin/backup/kit', undefined, owner)).body.key as string;
     } finally {
       await source.close();
     }
@@ -140,7 +150,7 @@ describe('restore from a backup in the desktop app (compiled main/ on an Electro
     assert.equal(refused.status, 403);
     assert.equal(refused.body.error.code, 'setup_in_app');
     const found = await page<{ ok: boolean; value: { items: unknown[] } }>(
-      `return window.hearthDesktop.restoreSnapshots({ path: ${JSON.stringify(backupFolder)} })`,
+      `return window.hearthDesktop.restoreSnapshots({ path: ${JSON.stringify(backupFolder)}, key: ${JSON.stringify(kitKey)} })`,
     );
     assert.equal(found.ok, true);
     assert.equal(found.value.items.length, 1);
@@ -161,6 +171,11 @@ describe('restore from a backup in the desktop app (compiled main/ on an Electro
     await pageShows('Backup folder');
     await page(
       `fill('Backup folder', ${JSON.stringify(backupFolder)}); await new Promise((r) => setTimeout(r, 50)); byText('button', 'Find backups').click()`,
+    );
+    // The kit is asked for, as for an encrypted backup: every backup is signed with its key.
+    await pageShows('Emergency kit key');
+    await page(
+      `fill('Emergency kit key', ${JSON.stringify(kitKey)}); await new Promise((r) => setTimeout(r, 50)); byText('button', 'Find backups').click()`,
     );
     await pageShows('Choose a backup');
     await page(`byText('button', 'Restore this backup').click()`);

@@ -46,7 +46,7 @@ test('only the five named channels exist', () => {
   );
 });
 
-test("a fresh install's restore takes one object, a folder {kind: 'folder', path} or a bucket {kind: 's3', endpoint, bucket, keys…}, with key? and snapshot_id?, of strings, from the server page only", async () => {
+test("a fresh install's restore takes one object, a folder {kind: 'folder', path} or a bucket {kind: 's3', endpoint, bucket, keys…}, with key? and snapshot_id? (strings) and accept_unsigned? (a boolean), from the server page only", async () => {
   const s = setup();
   await s.invoke(IPC.restoreSnapshots, s.from(s.mainFrame), { kind: 'folder', path: '/media/usb/backups', extra: 1 });
   await s.invoke(IPC.restore, s.from(s.mainFrame), {
@@ -54,6 +54,7 @@ test("a fresh install's restore takes one object, a folder {kind: 'folder', path
     path: '/media/usb/backups',
     key: 'AGE-SECRET-KEY-1X',
     snapshot_id: 's1',
+    accept_unsigned: true,
   });
   const bucket = {
     kind: 's3',
@@ -67,7 +68,7 @@ test("a fresh install's restore takes one object, a folder {kind: 'folder', path
   await s.invoke(IPC.restoreSnapshots, s.from(s.mainFrame), { ...bucket, extra: 1 });
   assert.deepEqual(s.restores, [
     ['snapshots', { kind: 'folder', path: '/media/usb/backups' }],
-    ['restore', { kind: 'folder', path: '/media/usb/backups', key: 'AGE-SECRET-KEY-1X', snapshot_id: 's1' }],
+    ['restore', { kind: 'folder', path: '/media/usb/backups', key: 'AGE-SECRET-KEY-1X', snapshot_id: 's1', accept_unsigned: true }],
     ['snapshots', bucket],
   ]);
   for (const channel of [IPC.restoreSnapshots, IPC.restore]) {
@@ -83,6 +84,7 @@ test("a fresh install's restore takes one object, a folder {kind: 'folder', path
       [{ kind: 'folder', path: 5 }],
       [{ kind: 'folder', path: '/x', key: {} }],
       [{ kind: 'folder', path: '/x', snapshot_id: 'x'.repeat(101) }],
+      [{ kind: 'folder', path: '/x', accept_unsigned: 'yes' }],
       [{ kind: 'folder', path: 'x'.repeat(4097) }],
       [{ kind: 'folder', path: '/x' }, 'extra'],
     ]) {

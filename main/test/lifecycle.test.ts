@@ -77,7 +77,7 @@ class FakeServer implements ServerHost {
   restores: [string, RestoreRequest][] = [];
   async restoreSnapshots(input: RestoreRequest) {
     this.restores.push(['snapshots', input]);
-    return { ok: true as const, value: { encrypted: false, items: [{ id: 'snap-1', at: NOW, files: 3, bytes: 300 }] } };
+    return { ok: true as const, value: { encrypted: false, items: [{ id: 'snap-1', at: NOW, files: 3, bytes: 300, signed: true }] } };
   }
   async startRestore(input: RestoreRequest) {
     this.restores.push(['restore', input]);

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { parseTrustedProxyHeader, parseWhole, type TrustedProxyHeader } from './config-values.ts';
 import { findWebDir } from './web-dir.ts';
 
 /** Everything the server can be told, with the embedded defaults a fresh install runs on. */
@@ -28,6 +29,14 @@ export interface ServerConfig {
    * (a zip's directory lists them all last), so this bounds its memory; bytes are not bounded.
    */
   zipMaxEntries: number;
+  /**
+   * Downloads (files, their ranges, playback copies, zips; a link's too): one that moves nothing
+   * to its reader for `stallMs` is closed with its file (a reader that stopped reading holds a
+   * file and megabytes of buffers for ever otherwise; a slow one keeps moving and is never cut).
+   * At most `perAddress` run at once from one client address, `perSession` for one session and
+   * `perLink` through one share link; one more is 429 `too_many_downloads`.
+   */
+  downloads: { stallMs: number; perAddress: number; perSession: number; perLink: number };
   /** Refresh tokens live this long, renewed on each rotation; an idle session ends after it. */
   refreshTokenTtlMs: number;
   /** scrypt cost (N). OWASP's minimum for scrypt is 2^17 with r=8, p=1. */
@@ -66,6 +75,13 @@ export interface ServerConfig {
    * believed: the client's address and protocol. From anyone else those headers are ignored.
    */
   trustedProxies: string[];
+  /**
+   * Which forwarding headers a trusted proxy's requests are read from: the `X-Forwarded-*`
+   * family, or the standard `Forwarded`, never both. A proxy writes one and passes the other on
+   * as the visitor sent it (Caddy and nginx write X-Forwarded-For and pass `Forwarded` through),
+   * so believing both would believe whatever a visitor wrote in the one the proxy leaves alone.
+   */
+  trustedProxyHeader: TrustedProxyHeader;
   /** Tailscale: 'auto' uses it when found on this PC and signed in; 'off' never runs it. */
   tailscale: 'auto' | 'off';
   /** The `tailscale` CLI; null looks it up on PATH and where its installers put it. */
@@ -154,6 +170,8 @@ export interface ServerConfig {
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
+export type { TrustedProxyHeader };
+
 export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'> = {
   host: '0.0.0.0',
   port: 8420,
@@ -162,6 +180,9 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   nodeTokenTtlMs: 5 * 60_000,
   downloadTicketTtlMs: 60_000,
   zipMaxEntries: 20_000,
+  // A browser opens at most 6 connections to one server, a video 1 or 2; a household behind one
+  // address (away from home, through a proxy) a few browsers; a link a few relatives at once.
+  downloads: { stallMs: 60_000, perAddress: 24, perSession: 12, perLink: 16 },
   refreshTokenTtlMs: 30 * 24 * 60 * 60_000,
   passwordHashCost: 2 ** 17,
   passwordHashConcurrency: 2,
@@ -171,6 +192,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   https: true,
   publicUrl: null,
   trustedProxies: [],
+  trustedProxyHeader: 'x-forwarded-for',
   tailscale: 'auto',
   tailscalePath: null,
   tailnetCheckIntervalMs: 5 * 60_000,
@@ -208,8 +230,9 @@ function systemPathsOf(platform: NodeJS.Platform): string[] {
 
 export const VERSION = '0.1.0';
 
-export type ConfigInput = Partial<Omit<ServerConfig, 'rateLimit' | 'ws' | 'passwordHashQueue'>> & {
+export type ConfigInput = Partial<Omit<ServerConfig, 'rateLimit' | 'ws' | 'passwordHashQueue' | 'downloads'>> & {
   rateLimit?: Partial<ServerConfig['rateLimit']>;
+  downloads?: Partial<ServerConfig['downloads']>;
   ws?: Partial<ServerConfig['ws']>;
   passwordHashQueue?: Partial<ServerConfig['passwordHashQueue']>;
 };
@@ -222,6 +245,7 @@ export function resolveConfig(input: ConfigInput = {}): ServerConfig {
     dataDir: path.resolve(input.dataDir ?? './data'),
     rateLimit: { ...DEFAULT_CONFIG.rateLimit, ...input.rateLimit },
     ws: { ...DEFAULT_CONFIG.ws, ...input.ws },
+    downloads: { ...DEFAULT_CONFIG.downloads, ...input.downloads },
     passwordHashQueue: { ...DEFAULT_CONFIG.passwordHashQueue, ...input.passwordHashQueue },
     hostNames: (input.hostNames ?? DEFAULT_CONFIG.hostNames).map(normaliseHostName).filter((n) => n !== ''),
     publicUrl: input.publicUrl == null ? null : parsePublicUrl(input.publicUrl),
@@ -250,10 +274,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.HTTPS) input.https = parseSwitch(env.HTTPS, 'HTTPS');
   if (env.PUBLIC_URL) input.publicUrl = parsePublicUrl(env.PUBLIC_URL);
   if (env.TRUSTED_PROXIES) input.trustedProxies = env.TRUSTED_PROXIES.split(',');
+  if (env.TRUSTED_PROXY_HEADER) input.trustedProxyHeader = parseTrustedProxyHeader(env.TRUSTED_PROXY_HEADER);
   if (env.TAILSCALE) input.tailscale = parseTailscale(env.TAILSCALE);
   if (env.TAILSCALE_PATH) input.tailscalePath = env.TAILSCALE_PATH;
   if (env.HEARTH_SQLITE) input.sqliteEngine = parseSqliteEngine(env.HEARTH_SQLITE);
   if (env.ANNOUNCE) input.announce = parseSwitch(env.ANNOUNCE, 'ANNOUNCE');
+  if (env.DOWNLOAD_STALL_SECONDS)
+    (input.downloads ??= {}).stallMs = parseWhole(env.DOWNLOAD_STALL_SECONDS, 'DOWNLOAD_STALL_SECONDS', 5, 3600) * 1000;
+  if (env.DOWNLOADS_PER_ADDRESS)
+    (input.downloads ??= {}).perAddress = parseWhole(env.DOWNLOADS_PER_ADDRESS, 'DOWNLOADS_PER_ADDRESS', 1, 10_000);
+  if (env.DOWNLOADS_PER_SESSION)
+    (input.downloads ??= {}).perSession = parseWhole(env.DOWNLOADS_PER_SESSION, 'DOWNLOADS_PER_SESSION', 1, 10_000);
+  if (env.DOWNLOADS_PER_LINK) (input.downloads ??= {}).perLink = parseWhole(env.DOWNLOADS_PER_LINK, 'DOWNLOADS_PER_LINK', 1, 10_000);
   if (env.STORAGE_RESERVE_MB) input.storageReserveBytes = parseMegabytes(env.STORAGE_RESERVE_MB, 'STORAGE_RESERVE_MB');
   return input;
 }

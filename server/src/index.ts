@@ -27,7 +27,7 @@ import { HostAllowList } from './http/host-allow-list.ts';
 import { homeNetworkListen, Listening, listenPlan } from './http/listening.ts';
 import type { SetupInput } from './services/identity/auth.ts';
 import type { BackupHealth, BackupRun, RestoreSnapshots } from './contract/backup-responses.ts';
-import { HOSTING_PROCESS, type RestoreSource } from './services/backup/restore.ts';
+import { HOSTING_PROCESS, type RestoreChoice, type RestoreSource } from './services/backup/restore.ts';
 import type { OwnerRecoveryCode } from './services/identity/owner-recovery.ts';
 import { PublicOrigin } from './services/server/public-origin.ts';
 import { Tailnet } from './services/server/tailnet.ts';
@@ -78,7 +78,7 @@ export interface RunningServer {
    * /setup is): the snapshots of a backup folder, then the restore of one. No HTTP route reaches these.
    */
   restoreSnapshots(input: RestoreSource): Promise<RestoreSnapshots>;
-  startRestore(input: RestoreSource & { snapshot_id?: string | undefined }): Promise<BackupRun>;
+  startRestore(input: RestoreChoice): Promise<BackupRun>;
   /**
    * Listens to the events of the server running now, and of each one a restore starts after it
    * (`bus` is the current one's only: a listener on it is deaf after a restore). Answers the unsubscribe.
@@ -233,7 +233,11 @@ async function startOn(
 
   // Server identity and keys are made once and kept with the data (the keys outside the database).
   const serverId = store.meta.getOrInit('server_id', newId());
-  const keys = loadOrCreateKeys(config.dataDir);
+  // A missing token key (a restored backup carries none) is made anew, after every session of before is ended.
+  const keys = loadOrCreateKeys(config.dataDir, () => {
+    const ended = store.sessions.endAllLive('keys_replaced', now());
+    if (ended > 0) log.info('a new token key: every device signs in again', { sessions: ended });
+  });
 
   const passwords = new PasswordHasher(config.passwordHashCost, config.passwordHashConcurrency, config.passwordHashQueue);
   const bus = new EventBus(now, (error) => log.error('event listener failed', { error: String(error) }));
@@ -244,7 +248,7 @@ async function startOn(
     log,
     now,
     passwords,
-    accessTokens: new AccessTokens(keys.token),
+    accessTokens: new AccessTokens(keys.token, { full: config.accessTokenTtlMs, pending: config.pendingTokenTtlMs }),
     // A guess's check is one password hash: the limiter keeps the wait and the hash within its bound.
     rateLimiter: new RateLimiter(store.rateEvents, config.rateLimit, now, store.transaction, undefined, () => passwords.expectedMs()),
   };
@@ -306,11 +310,11 @@ async function startOn(
   await services.uploads.recover();
   // The configured origin's own name is one the family uses: it is allowed like HOST_NAMES.
   // So is the tailnet name while Tailscale is up; behind a trusted proxy, the name it forwards is the one checked.
-  const trusted = new TrustedProxies(config.trustedProxies);
+  const trusted = new TrustedProxies(config.trustedProxies, config.trustedProxyHeader);
   const hosts = new HostAllowList([...config.hostNames, ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : [])])
     .alsoAllow(() => (tailnet.current() ? [tailnet.current()!.name] : []))
     .believing(trusted);
-  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir, trusted);
+  const app = createApp(services, log, config.jsonBodyLimitBytes, hosts, config.webDir, trusted, config.downloads);
   const handle = app.callback();
   // Node's missing-Host answer is a bare 400: the app refuses it with the envelope instead.
   const server = http.createServer({ requireHostHeader: false }, handle);

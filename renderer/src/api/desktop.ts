@@ -15,7 +15,7 @@ export interface HearthDesktop {
   setup?(input: { username: string; password: string; server_name?: string }): Promise<unknown>;
   /** A fresh install's restore in the desktop window (its server takes none over the network). Older apps lack them. */
   restoreSnapshots?(input: RestoreThroughDesktop): Promise<unknown>;
-  restore?(input: RestoreThroughDesktop & { snapshot_id?: string }): Promise<unknown>;
+  restore?(input: RestoreThroughDesktop & { snapshot_id?: string; accept_unsigned?: boolean }): Promise<unknown>;
 }
 
 /** What the first screen's restore sends: a folder or a bucket, and the kit's key. */
@@ -63,7 +63,9 @@ export function restoreSnapshotsThroughDesktop(input: RestoreThroughDesktop): Pr
   return throughBridge(bridge?.restoreSnapshots ? () => bridge.restoreSnapshots!(input) : null);
 }
 
-export function restoreThroughDesktop(input: RestoreThroughDesktop & { snapshot_id?: string }): Promise<Answer<'/setup/restore', 'post'>> {
+export function restoreThroughDesktop(
+  input: RestoreThroughDesktop & { snapshot_id?: string; accept_unsigned?: boolean },
+): Promise<Answer<'/setup/restore', 'post'>> {
   const bridge = desktopBridge();
   return throughBridge(bridge?.restore ? () => bridge.restore!(input) : null);
 }

@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a folder or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed) */
+        /** Add a folder (encrypted unless encrypt is false) or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping the 5 latest, 7 daily, 4 weekly and 12 monthly snapshots, until changed) */
         post: operations["postAdminBackupDestinations"];
         delete?: never;
         options?: never;
@@ -308,6 +308,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/https": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Hearth's certificate authority for the owner: its fingerprint (what a phone shows when installing it), what it may vouch for, and the names phones use that it does not cover */
+        get: operations["getAdminHttps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/https/authority": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes a new certificate authority for the names and networks this server uses now, and a certificate from it. Every phone that trusted the old one must install the new one */
+        post: operations["postAdminHttpsAuthority"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/invites": {
         parameters: {
             query?: never;
@@ -488,7 +522,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Albums, most recently changed first, each with its cover, counts and dates */
+        /** Albums: the caller's own and those shared with it (or one scope of them), most recently changed first, each with its cover, counts and dates */
         get: operations["getAlbums"];
         put?: never;
         /** Make an album, empty or from a selection (honours Idempotency-Key) */
@@ -528,7 +562,7 @@ export interface paths {
         /** Its photos and videos, oldest taken first; only what it shows (not in the trash, and still readable by whoever added it). Anyone in the album may read these nodes (thumbnail, preview, download), nothing more */
         get: operations["getAlbumsIdItems"];
         put?: never;
-        /** Add photos and videos (its owner: their own or shared with them; a contributor: their own); all or none. Nothing is copied */
+        /** Add photos and videos (its owner: their own or shared with them; a contributor: their own); all or none. Nothing is copied. Another's photo (shared with its owner through a grant, viewer or editor) reaches only the people its owner shared it with, never the album's links: only a photo's owner decides who sees it */
         post: operations["postAlbumsIdItems"];
         delete?: never;
         options?: never;
@@ -545,7 +579,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take photos and videos out (its owner: any; anyone else: those they added); they stay where they live. Ids not in the album are ignored */
+        /** Take photos and videos out (its owner: any; anyone else: those they added, and their own whoever added them); they stay where they live. Ids not in the album are ignored */
         post: operations["postAlbumsIdItemsRemove"];
         delete?: never;
         options?: never;
@@ -1116,6 +1150,41 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/nodes/{id}/appearances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a photo is shown, for its owner: every album holding it (whoever put it there, in albums the owner may not be in) and every open public link to it or a folder above it. Anyone else who may read it: 403 */
+        get: operations["getNodesIdAppearances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/nodes/{id}/appearances/{albumId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Its owner takes the photo out of that album, whoever put it there; it stays where it lives */
+        delete: operations["deleteNodesIdAppearancesAlbumId"];
+        options?: never;
+        head?: never;
+        /** Its owner says whether that album's public links may show the photo (where they put it there themselves: one put there by someone else is on no link, 409 album_item_not_yours to a yes) */
+        patch: operations["patchNodesIdAppearancesAlbumId"];
         trace?: never;
     };
     "/nodes/{id}/download": {
@@ -1883,7 +1952,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** WebSocket upgrade for events (bearer header or ?access_token; full scope only). Up to 8 sockets per session and 24 per account: a newer one closes the oldest with code 4008; a revoked session's close with 4001. Each socket's queue keeps the newest 256 messages and 1 MiB */
+        /** WebSocket upgrade for events (bearer header or ?access_token; full scope only). Up to 8 sockets per session and 24 per account: a newer one closes the oldest with code 4008; a revoked session's close with 4001. Each socket's queue keeps the newest 256 messages and 1 MiB. Messages are {type, at, payload}: every type (node.*, upload.progress, quota.updated, device.*, share.received, album.*, partner_share.*, library.changed, server.settings_changed, server.storage, session.revoked, backup.progress, backup.health, playback.queue), who hears it and its payload are in docs/api.md, Live events */
         get: operations["getWs"];
         put?: never;
         post?: never;
@@ -2046,6 +2115,7 @@ export interface operations {
                                 bytes_copied: number;
                                 destination_id: string | null;
                                 error?: string;
+                                error_code?: string;
                                 files: number;
                                 finished_at: number | null;
                                 id: string;
@@ -2074,6 +2144,7 @@ export interface operations {
                                 bytes_copied: number;
                                 destination_id: string | null;
                                 error?: string;
+                                error_code?: string;
                                 files: number;
                                 finished_at: number | null;
                                 id: string;
@@ -2101,6 +2172,7 @@ export interface operations {
                             path: string;
                             retention: {
                                 daily: number;
+                                last: number;
                                 monthly: number;
                                 weekly: number;
                             };
@@ -2133,6 +2205,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2234,7 +2307,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit */
+                    /** @description Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit. Default true: only an explicit false makes a plain backup */
                     encrypt?: boolean;
                     /** @constant */
                     kind: "folder";
@@ -2275,6 +2348,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2303,6 +2377,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2330,6 +2405,7 @@ export interface operations {
                         path: string;
                         retention: {
                             daily: number;
+                            last: number;
                             monthly: number;
                             weekly: number;
                         };
@@ -2389,6 +2465,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -2674,6 +2766,8 @@ export interface operations {
                     name?: string;
                     retention?: {
                         daily: number;
+                        /** @description Default: unchanged (5 for a new destination) */
+                        last?: number;
                         monthly: number;
                         weekly: number;
                     };
@@ -2702,6 +2796,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2730,6 +2825,7 @@ export interface operations {
                             bytes_copied: number;
                             destination_id: string | null;
                             error?: string;
+                            error_code?: string;
                             files: number;
                             finished_at: number | null;
                             id: string;
@@ -2757,6 +2853,7 @@ export interface operations {
                         path: string;
                         retention: {
                             daily: number;
+                            last: number;
                             monthly: number;
                             weekly: number;
                         };
@@ -2958,6 +3055,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -3151,6 +3249,7 @@ export interface operations {
                             bytes: number;
                             files: number;
                             id: string;
+                            signed: boolean;
                         }[];
                     };
                 };
@@ -3378,7 +3477,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
+            /** @description `snapshot_unproved`: This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it. `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3387,7 +3486,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged";
+                            code: "snapshot_unproved" | "backup_damaged" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -3539,7 +3638,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. */
+            /** @description `snapshot_unproved`: This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it. `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3548,7 +3647,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged";
+                            code: "snapshot_unproved" | "backup_damaged" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };
@@ -3640,6 +3739,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -3728,7 +3828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `backup_running`: A backup or a check is running; wait for it to finish. */
+            /** @description `snapshot_unproved`: This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it. `backup_damaged`: This snapshot is damaged in the backup and cannot be read. Choose another date. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. `backup_running`: A backup or a check is running; wait for it to finish. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3737,7 +3837,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "backup_damaged" | "backup_running";
+                            code: "snapshot_unproved" | "backup_damaged" | "destination_unsafe" | "backup_running";
                             field?: string;
                             message: string;
                         };
@@ -3864,6 +3964,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -4282,6 +4383,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -5381,6 +5483,266 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pool_unavailable" | "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminHttps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTPS at home */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Null with HTTPS off (HTTPS=0), or before the first start made it */
+                        authority: {
+                            /** @description The address ranges it may vouch for, as network/prefix length */
+                            addresses: string[];
+                            /** @description When it ends (ms since the epoch) */
+                            expires_at: number;
+                            /** @description SHA-256 of the authority, colon-separated hex: what a phone shows when it installs it (the same as GET /server/https) */
+                            fingerprint_sha256: string;
+                            /** @description Phones may hold it (downloaded from the guided page, or made by an earlier version): it is made again only when the owner asks */
+                            given_to_phones: boolean;
+                            /** @description Made for TLS servers only, and for this server's names and networks only. False: made by an earlier version, it may vouch for every home-network name and private address */
+                            limited: boolean;
+                            /** @description The name a phone lists it under */
+                            name: string;
+                            /** @description The names it may vouch for (each with the names under it) */
+                            names: string[];
+                        } | null;
+                        /** @description HTTPS is on and its certificate is ready */
+                        available: boolean;
+                        /** @description Names and addresses phones use now that the authority may not vouch for, so the certificate leaves them out: HTTPS there needs a new authority */
+                        uncovered: string[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAdminHttpsAuthority: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new authority */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Null with HTTPS off (HTTPS=0), or before the first start made it */
+                        authority: {
+                            /** @description The address ranges it may vouch for, as network/prefix length */
+                            addresses: string[];
+                            /** @description When it ends (ms since the epoch) */
+                            expires_at: number;
+                            /** @description SHA-256 of the authority, colon-separated hex: what a phone shows when it installs it (the same as GET /server/https) */
+                            fingerprint_sha256: string;
+                            /** @description Phones may hold it (downloaded from the guided page, or made by an earlier version): it is made again only when the owner asks */
+                            given_to_phones: boolean;
+                            /** @description Made for TLS servers only, and for this server's names and networks only. False: made by an earlier version, it may vouch for every home-network name and private address */
+                            limited: boolean;
+                            /** @description The name a phone lists it under */
+                            name: string;
+                            /** @description The names it may vouch for (each with the names under it) */
+                            names: string[];
+                        } | null;
+                        /** @description HTTPS is on and its certificate is ready */
+                        available: boolean;
+                        /** @description Names and addresses phones use now that the authority may not vouch for, so the certificate leaves them out: HTTPS there needs a new authority */
+                        uncovered: string[];
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `https_off`: HTTPS is turned off on this server (HTTPS=0). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "https_off";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
                             field?: string;
                             message: string;
                         };
@@ -7372,7 +7734,7 @@ export interface operations {
             query?: {
                 cursor?: string;
                 limit?: number;
-                scope?: "mine" | "shared" | "contribute";
+                scope?: "all" | "mine" | "shared" | "contribute";
             };
             header?: never;
             path?: never;
@@ -7400,6 +7762,8 @@ export interface operations {
                             id: string;
                             /** @description Of its newest item */
                             last_taken_at: number | null;
+                            /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                            live_links: number;
                             /** @description How many people it is shared with, the owner not counted */
                             members: number;
                             name: string;
@@ -7540,6 +7904,8 @@ export interface operations {
                         id: string;
                         /** @description Of its newest item */
                         last_taken_at: number | null;
+                        /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                        live_links: number;
                         /** @description How many people it is shared with, the owner not counted */
                         members: number;
                         name: string;
@@ -7767,6 +8133,8 @@ export interface operations {
                         id: string;
                         /** @description Of its newest item */
                         last_taken_at: number | null;
+                        /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                        live_links: number;
                         /** @description How many people it is shared with, the owner not counted */
                         members: number;
                         name: string;
@@ -8070,6 +8438,8 @@ export interface operations {
                         id: string;
                         /** @description Of its newest item */
                         last_taken_at: number | null;
+                        /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                        live_links: number;
                         /** @description How many people it is shared with, the owner not counted */
                         members: number;
                         name: string;
@@ -8298,6 +8668,8 @@ export interface operations {
                             image_width?: number;
                             mime_type: string | null;
                             name: string;
+                            /** @description The album's public links show it: its owner put it there and agreed to them */
+                            on_links: boolean;
                             owner_id: string;
                             parent_id: string | null;
                             /** @description Where it was taken, when the file carries a position */
@@ -8311,6 +8683,8 @@ export interface operations {
                             };
                             /** @description Another account shared it with the caller */
                             shared: boolean;
+                            /** @description Its owner put it in the album: everyone in it sees it. False: someone its owner shared it with put it there, and only the people its owner shared it with see it here (never the album's links) */
+                            shared_with_album: boolean;
                             size: number;
                             starred: boolean;
                             /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
@@ -8439,6 +8813,8 @@ export interface operations {
                 "application/json": {
                     /** @description Node ids of photos and videos, at most 1,000 at a time; each is in an album once, whoever adds it again */
                     node_ids: string[];
+                    /** @description Whether the album's public links may show the caller's own photos and videos among these (adding again gives a new answer). Default: yes for the album's owner, no for anyone else. Someone else's photo never reaches a link */
+                    on_links?: boolean;
                 };
             };
         };
@@ -8465,6 +8841,8 @@ export interface operations {
                             id: string;
                             /** @description Of its newest item */
                             last_taken_at: number | null;
+                            /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                            live_links: number;
                             /** @description How many people it is shared with, the owner not counted */
                             members: number;
                             name: string;
@@ -8484,6 +8862,8 @@ export interface operations {
                         };
                         /** @description Asked for but in the album already (each is there once) */
                         already_there: number;
+                        /** @description Of those asked for, how many are someone else's: only the people its owner shared it with see it in the album */
+                        not_shared_with_album: number;
                     };
                 };
             };
@@ -8702,6 +9082,8 @@ export interface operations {
                         id: string;
                         /** @description Of its newest item */
                         last_taken_at: number | null;
+                        /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                        live_links: number;
                         /** @description How many people it is shared with, the owner not counted */
                         members: number;
                         name: string;
@@ -9724,7 +10106,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether the album's public links may show what the caller sends into the album from now on (default: yes for the album's owner, no for anyone else) */
+                    on_links?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description The folder */
             200: {
@@ -9783,7 +10172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9792,7 +10181,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_input";
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -9841,6 +10230,38 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
                             field?: string;
                             message: string;
                         };
@@ -12322,6 +12743,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `too_many_downloads`: Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_downloads";
                             field?: string;
                             message: string;
                         };
@@ -15145,6 +15582,526 @@ export interface operations {
             };
         };
     };
+    getNodesIdAppearances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its albums and links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every album holding it, whoever put it there, first added first */
+                        albums: {
+                            added_at: number;
+                            added_by: string;
+                            added_by_name: string;
+                            album_id: string;
+                            album_name: string;
+                            album_owner_id: string;
+                            album_owner_name: string;
+                            /** @description How many public links to the album are open now */
+                            live_links: number;
+                            /** @description How many people the album is shared with, its owner not counted */
+                            members: number;
+                            /** @description The album's public links show it (you agreed) */
+                            on_links: boolean;
+                            /** @description You put it there: everyone in the album sees it. False: someone you shared it with did, and only the people you shared it with see it there */
+                            shared_with_album: boolean;
+                        }[];
+                        /** @description The open public links to it or to a folder above it, nearest first */
+                        links: {
+                            allow_download: boolean;
+                            created_by: string;
+                            created_by_name: string;
+                            expires_at: number | null;
+                            link_id: string;
+                            /** @description The photo, or the folder above it that the link opens */
+                            node_id: string;
+                            node_name: string;
+                            password_protected: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteNodesIdAppearancesAlbumId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                albumId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; nothing to return */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    patchNodesIdAppearancesAlbumId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                albumId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whether that album's public links may show the photo */
+                    on_links: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The album as it now shows the photo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        added_at: number;
+                        added_by: string;
+                        added_by_name: string;
+                        album_id: string;
+                        album_name: string;
+                        album_owner_id: string;
+                        album_owner_name: string;
+                        /** @description How many public links to the album are open now */
+                        live_links: number;
+                        /** @description How many people the album is shared with, its owner not counted */
+                        members: number;
+                        /** @description The album's public links show it (you agreed) */
+                        on_links: boolean;
+                        /** @description You put it there: everyone in the album sees it. False: someone you shared it with did, and only the people you shared it with see it there */
+                        shared_with_album: boolean;
+                    };
+                };
+            };
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `album_item_not_yours`: Someone you shared this photo with put it in that album, so only the people you shared it with see it there and its links never do: take it out, or add it to the album yourself. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "album_item_not_yours";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getNodesIdDownload: {
         parameters: {
             query?: {
@@ -15275,6 +16232,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `too_many_downloads`: Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_downloads";
                             field?: string;
                             message: string;
                         };
@@ -19296,6 +20269,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `too_many_downloads`: Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_downloads";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -19651,6 +20640,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `too_many_downloads`: Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_downloads";
                             field?: string;
                             message: string;
                         };
@@ -20162,6 +21167,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Over HTTPS, the fingerprint of the authority that signed the certificate this answer came with: the one the phone trusts. The guided page sets it as the hearth_https cookie */
+                        authority_fingerprint_sha256: string | null;
                         /** @description The request came over HTTPS: asked from a plain-HTTP page, an answer at all means the phone trusts the certificate */
                         secure: boolean;
                     };
@@ -20294,6 +21301,8 @@ export interface operations {
                         make_playback_copies: boolean;
                         require_device_approval: boolean;
                         server_name: string;
+                        /** @description Whether a session's own access token is accepted as ?access_token= on a node's download, thumbnail and preview, as the contract allows (full scope only; the account's access is checked as with the header). On by default; off, those routes take only the short tokens of POST /nodes/{id}/access-token (what the web app uses), so a session's token never sits in a browser's history or downloads list. The WebSocket takes the session's token either way */
+                        session_tokens_in_urls: boolean;
                         trash_retention_days: number;
                     };
                 };
@@ -20379,6 +21388,7 @@ export interface operations {
                     make_playback_copies?: boolean;
                     require_device_approval?: boolean;
                     server_name?: string;
+                    session_tokens_in_urls?: boolean;
                     trash_retention_days?: number;
                 };
             };
@@ -20402,6 +21412,8 @@ export interface operations {
                         make_playback_copies: boolean;
                         require_device_approval: boolean;
                         server_name: string;
+                        /** @description Whether a session's own access token is accepted as ?access_token= on a node's download, thumbnail and preview, as the contract allows (full scope only; the account's access is checked as with the header). On by default; off, those routes take only the short tokens of POST /nodes/{id}/access-token (what the web app uses), so a session's token never sits in a browser's history or downloads list. The WebSocket takes the session's token either way */
+                        session_tokens_in_urls: boolean;
                         trash_retention_days: number;
                     };
                 };
@@ -21235,6 +22247,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -21319,7 +22332,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description true: restore a snapshot made before backups were signed (signed: false), which nothing proves untouched */
+                    accept_unsigned?: boolean;
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "folder";
@@ -21327,14 +22342,16 @@ export interface operations {
                     path: string;
                     /** @description As for POST /setup: from another machine, the code printed where the server started */
                     setup_code?: string;
-                    /** @description Default: the newest snapshot */
+                    /** @description Default: the newest snapshot the kit signed */
                     snapshot_id?: string;
                 } | {
+                    /** @description true: restore a snapshot made before backups were signed (signed: false), which nothing proves untouched */
+                    accept_unsigned?: boolean;
                     access_key_id: string;
                     bucket: string;
                     /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
                     endpoint: string;
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "s3";
@@ -21346,7 +22363,7 @@ export interface operations {
                     secret_access_key: string;
                     /** @description As for POST /setup: from another machine, the code printed where the server started */
                     setup_code?: string;
-                    /** @description Default: the newest snapshot */
+                    /** @description Default: the newest snapshot the kit signed */
                     snapshot_id?: string;
                 };
             };
@@ -21363,6 +22380,7 @@ export interface operations {
                         bytes_copied: number;
                         destination_id: string | null;
                         error?: string;
+                        error_code?: string;
                         files: number;
                         finished_at: number | null;
                         id: string;
@@ -21387,7 +22405,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup needs the key from its emergency kit: it decrypts and proves the backup. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21435,7 +22453,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. */
+            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. `backup_unsigned`: This snapshot was made by an earlier version of Hearth, before backups were signed: nothing proves nobody changed it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21444,7 +22462,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "already_set_up" | "restore_running";
+                            code: "already_set_up" | "restore_running" | "destination_unsafe" | "backup_unsigned";
                             field?: string;
                             message: string;
                         };
@@ -21575,7 +22593,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "folder";
@@ -21588,7 +22606,7 @@ export interface operations {
                     bucket: string;
                     /** @description The S3 service, such as https://s3.eu-central-003.backblazeb2.com (https:// is assumed) */
                     endpoint: string;
-                    /** @description For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file) */
+                    /** @description The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json */
                     key?: string;
                     /** @constant */
                     kind: "s3";
@@ -21617,11 +22635,12 @@ export interface operations {
                             bytes: number;
                             files: number;
                             id: string;
+                            signed: boolean;
                         }[];
                     };
                 };
             };
-            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup is encrypted: give the key from its emergency kit. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `backup_not_found`: There is no Hearth backup in that folder. `backup_key_required`: This backup needs the key from its emergency kit: it decrypts and proves the backup. `backup_key_wrong`: That key does not open this backup. Use the emergency kit of the server that made it. `invalid_destination`: Backups go to an existing folder the server can write to, outside the data folder and every library. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21653,7 +22672,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. */
+            /** @description `already_set_up`: The server is already set up. `restore_running`: A restore from a backup is under way; wait for it to finish. `destination_unsafe`: The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21662,7 +22681,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "already_set_up" | "restore_running";
+                            code: "already_set_up" | "restore_running" | "destination_unsafe";
                             field?: string;
                             message: string;
                         };

@@ -30,14 +30,26 @@ export const Album = z.object({
   first_taken_at: z.number().int().nullable().describe('Taken time (else upload time) of its oldest item; null when empty'),
   last_taken_at: z.number().int().nullable().describe('Of its newest item'),
   members: z.number().int().describe('How many people it is shared with, the owner not counted'),
+  live_links: z
+    .number()
+    .int()
+    .describe(
+      'How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family)',
+    ),
   created_at: z.number().int(),
   updated_at: z.number().int().describe('Last change of its name, cover or items: albums are listed most recently changed first'),
 });
 export type Album = z.output<typeof Album>;
 
-/** A photo or video of an album: the node itself wherever it lives, and who added it. */
+/** A photo or video of an album: the node itself wherever it lives, who added it, and whom its owner let it reach. */
 export const AlbumItem = Node.extend({
   added_by: z.string().describe('The account that added it: a contributor may remove only their own'),
+  shared_with_album: z
+    .boolean()
+    .describe(
+      "Its owner put it in the album: everyone in it sees it. False: someone its owner shared it with put it there, and only the people its owner shared it with see it here (never the album's links)",
+    ),
+  on_links: z.boolean().describe("The album's public links show it: its owner put it there and agreed to them"),
 });
 export type AlbumItem = z.output<typeof AlbumItem>;
 
@@ -54,6 +66,50 @@ export type AlbumMember = z.output<typeof AlbumMember>;
 export const AlbumItemsAdded = z.object({
   added: z.number().int().describe('How many were not in the album before'),
   already_there: z.number().int().describe('Asked for but in the album already (each is there once)'),
+  not_shared_with_album: z
+    .number()
+    .int()
+    .describe("Of those asked for, how many are someone else's: only the people its owner shared it with see it in the album"),
   album: Album,
 });
 export type AlbumItemsAdded = z.output<typeof AlbumItemsAdded>;
+
+/** An album that holds a photo, as the photo's owner sees it (GET /nodes/{id}/appearances). */
+export const AlbumAppearance = z.object({
+  album_id: z.string(),
+  album_name: z.string(),
+  album_owner_id: z.string(),
+  album_owner_name: z.string(),
+  added_by: z.string(),
+  added_by_name: z.string(),
+  added_at: z.number().int(),
+  shared_with_album: z
+    .boolean()
+    .describe(
+      'You put it there: everyone in the album sees it. False: someone you shared it with did, and only the people you shared it with see it there',
+    ),
+  members: z.number().int().describe('How many people the album is shared with, its owner not counted'),
+  on_links: z.boolean().describe("The album's public links show it (you agreed)"),
+  live_links: z.number().int().describe('How many public links to the album are open now'),
+});
+export type AlbumAppearance = z.output<typeof AlbumAppearance>;
+
+/** A public link that opens a photo: one to the photo itself or to a folder above it. */
+export const LinkAppearance = z.object({
+  link_id: z.string(),
+  node_id: z.string().describe('The photo, or the folder above it that the link opens'),
+  node_name: z.string(),
+  created_by: z.string(),
+  created_by_name: z.string(),
+  expires_at: z.number().int().nullable(),
+  password_protected: z.boolean(),
+  allow_download: z.boolean(),
+});
+export type LinkAppearance = z.output<typeof LinkAppearance>;
+
+/** Everywhere a photo is shown beyond its folders' people: the albums holding it and the links opening it. */
+export const NodeAppearances = z.object({
+  albums: z.array(AlbumAppearance).describe('Every album holding it, whoever put it there, first added first'),
+  links: z.array(LinkAppearance).describe('The open public links to it or to a folder above it, nearest first'),
+});
+export type NodeAppearances = z.output<typeof NodeAppearances>;

@@ -19,6 +19,11 @@ export const BackupRunResponse = z.object({
   problems: z.array(BackupProblem),
   /** Why a failed run failed, in words a person reads. */
   error: z.string().optional(),
+  /**
+   * Why a failed run failed, for a program: an error code of the catalogue (destination_unsafe,
+   * backup_unreachable, backup_key_wrong, …). Absent on success, and on runs recorded before it existed.
+   */
+  error_code: z.string().optional(),
   /** The snapshot a backup made; the snapshot a restore reads. */
   snapshot_id: z.string().nullable(),
   /** A restore of one file or folder that succeeded: where it is now. */
@@ -44,6 +49,8 @@ export const BackupSchedule = z.object({
 });
 
 export const BackupRetention = z.object({
+  /** The newest snapshots kept whatever their day: a second "Back up now" on one day never replaces the morning's. */
+  last: z.number().int().min(0).max(100),
   daily: z.number().int().min(0).max(366),
   weekly: z.number().int().min(0).max(520),
   monthly: z.number().int().min(0).max(1200),
@@ -90,7 +97,7 @@ export const BackupHealthResponse = z.object({
 export const BackupKitStateResponse = z.object({
   /** When the owner said they saved the kit (downloaded or printed) for the current key; null: never. */
   saved_at: z.number().int().nullable(),
-  /** While an encrypted destination exists and the kit was never saved: the sentence that says so. */
+  /** While a destination exists and the kit was never saved (every backup needs it to be restored elsewhere): the sentence that says so. */
   reminder: z.string().nullable(),
 });
 
@@ -101,7 +108,17 @@ export const BackupOverviewResponse = z.object({
   kit: BackupKitStateResponse,
 });
 
-export const BackupSnapshotResponse = z.object({ id: z.string(), at: z.number().int(), files: z.number().int(), bytes: z.number().int() });
+export const BackupSnapshotResponse = z.object({
+  id: z.string(),
+  at: z.number().int(),
+  files: z.number().int(),
+  bytes: z.number().int(),
+  /**
+   * Proved with the emergency kit's key (docs/backup-format.md). false only on the first screen's
+   * list: a snapshot made before backups were signed, restored only with `accept_unsigned`.
+   */
+  signed: z.boolean(),
+});
 export const BackupSnapshotsResponse = z.object({ items: z.array(BackupSnapshotResponse) });
 /** The snapshots of a backup folder a fresh install may restore, newest first. */
 export const RestoreSnapshotsResponse = z.object({ encrypted: z.boolean(), items: z.array(BackupSnapshotResponse) });

@@ -83,6 +83,10 @@ export const ERROR_CATALOGUE = {
     message: 'Someone else added this to the album: only they or the owner of the album can take it out.',
   },
   album_viewer: { status: 403, message: 'Only the people who can add to this album may do that: ask its owner.' },
+  share_from_other_site: {
+    status: 403,
+    message: "Another website tried to send files to Hearth's Share target: Hearth takes shares from this device's Share menu only.",
+  },
 
   // Resources and state
   not_found: { status: 404, message: 'Nothing was found here.' },
@@ -101,6 +105,11 @@ export const ERROR_CATALOGUE = {
   totp_not_enabled: { status: 409, message: 'Two-factor sign-in is not on.' },
   totp_not_started: { status: 409, message: 'Start two-factor enrollment first.' },
   last_admin: { status: 409, message: 'The server needs at least one active admin.' },
+  album_item_not_yours: {
+    status: 409,
+    message:
+      'Someone you shared this photo with put it in that album, so only the people you shared it with see it there and its links never do: take it out, or add it to the album yourself.',
+  },
   not_pending: { status: 409, message: 'This device is no longer waiting for approval.' },
   offset_mismatch: { status: 409, message: 'Upload-Offset does not match the bytes received so far.' },
   name_conflict: { status: 409, message: 'Something with that name is already there.' },
@@ -148,13 +157,27 @@ export const ERROR_CATALOGUE = {
     message: 'Backups go to an existing folder the server can write to, outside the data folder and every library.',
   },
   backup_not_found: { status: 400, message: 'There is no Hearth backup in that folder.' },
-  backup_key_required: { status: 400, message: 'This backup is encrypted: give the key from its emergency kit.' },
+  backup_key_required: { status: 400, message: 'This backup needs the key from its emergency kit: it decrypts and proves the backup.' },
   backup_key_wrong: { status: 400, message: 'That key does not open this backup. Use the emergency kit of the server that made it.' },
   snapshot_not_found: { status: 404, message: 'That snapshot is not in this backup.' },
+  snapshot_unproved: {
+    status: 409,
+    message:
+      "This snapshot is not signed with this server's backup key: someone else put it there or changed it, or another emergency kit made it. Hearth does not use it.",
+  },
+  backup_unsigned: {
+    status: 409,
+    message: 'This snapshot was made by an earlier version of Hearth, before backups were signed: nothing proves nobody changed it.',
+  },
   restore_running: { status: 409, message: 'A restore from a backup is under way; wait for it to finish.' },
   backup_unreachable: { status: 503, message: 'The backup cannot be read now: its drive is not connected or not readable.' },
   backup_damaged: { status: 409, message: 'This snapshot is damaged in the backup and cannot be read. Choose another date.' },
   backup_running: { status: 409, message: 'A backup or a check is running; wait for it to finish.' },
+  destination_unsafe: {
+    status: 409,
+    message:
+      'The backup folder holds something Hearth did not put there (a link to another place, a pipe or a device): Hearth does not follow it, so it does not back up, read or restore there.',
+  },
   upload_expired: { status: 410, message: 'This upload expired; start it again.' },
   tus_version_unsupported: { status: 412, message: 'Send Tus-Resumable: 1.0.0.' },
   checksum_mismatch: { status: 460, message: 'The data does not match its Upload-Checksum; send it again.' },
@@ -174,6 +197,10 @@ export const ERROR_CATALOGUE = {
   },
   rate_limited: { status: 429, message: 'Too many attempts. Try again later.' },
   slow_down: { status: 429, message: 'Polling too fast. Wait a few seconds between requests.' },
+  too_many_downloads: {
+    status: 429,
+    message: 'Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again.',
+  },
   busy: { status: 503, message: 'Too many passwords are being checked right now. Try again in a moment.' },
 
   // Server

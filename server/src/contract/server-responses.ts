@@ -62,6 +62,11 @@ export const ServerSettings = z.object({
     .describe(
       "Videos some browsers cannot play (an iPhone's HEVC) get a copy they can, made in the background. Off: no new copies; those made are kept",
     ),
+  session_tokens_in_urls: z
+    .boolean()
+    .describe(
+      "Whether a session's own access token is accepted as ?access_token= on a node's download, thumbnail and preview, as the contract allows (full scope only; the account's access is checked as with the header). On by default; off, those routes take only the short tokens of POST /nodes/{id}/access-token (what the web app uses), so a session's token never sits in a browser's history or downloads list. The WebSocket takes the session's token either way",
+    ),
 });
 export type ServerSettings = z.output<typeof ServerSettings>;
 
@@ -153,5 +158,45 @@ export const HttpsCheckResponse = z.object({
   secure: z
     .boolean()
     .describe('The request came over HTTPS: asked from a plain-HTTP page, an answer at all means the phone trusts the certificate'),
+  authority_fingerprint_sha256: z
+    .string()
+    .nullable()
+    .describe(
+      'Over HTTPS, the fingerprint of the authority that signed the certificate this answer came with: the one the phone trusts. The guided page sets it as the hearth_https cookie',
+    ),
 });
 export type HttpsCheckResponse = z.output<typeof HttpsCheckResponse>;
+
+/** Hearth's own certificate authority, as the owner sees it on the Connect page. */
+export const HomeAuthority = z.object({
+  name: z.string().describe('The name a phone lists it under'),
+  fingerprint_sha256: z
+    .string()
+    .describe('SHA-256 of the authority, colon-separated hex: what a phone shows when it installs it (the same as GET /server/https)'),
+  limited: z
+    .boolean()
+    .describe(
+      "Made for TLS servers only, and for this server's names and networks only. False: made by an earlier version, it may vouch for every home-network name and private address",
+    ),
+  names: z.array(z.string()).describe('The names it may vouch for (each with the names under it)'),
+  addresses: z.array(z.string()).describe('The address ranges it may vouch for, as network/prefix length'),
+  given_to_phones: z
+    .boolean()
+    .describe(
+      'Phones may hold it (downloaded from the guided page, or made by an earlier version): it is made again only when the owner asks',
+    ),
+  expires_at: z.number().int().describe('When it ends (ms since the epoch)'),
+});
+export type HomeAuthority = z.output<typeof HomeAuthority>;
+
+/** HTTPS at home, for the owner. */
+export const HomeHttpsView = z.object({
+  available: z.boolean().describe('HTTPS is on and its certificate is ready'),
+  authority: HomeAuthority.nullable().describe('Null with HTTPS off (HTTPS=0), or before the first start made it'),
+  uncovered: z
+    .array(z.string())
+    .describe(
+      'Names and addresses phones use now that the authority may not vouch for, so the certificate leaves them out: HTTPS there needs a new authority',
+    ),
+});
+export type HomeHttpsView = z.output<typeof HomeHttpsView>;

@@ -16,6 +16,9 @@ import { requireKnownHost, type HostAllowList } from './host-allow-list.ts';
 import { webApp } from './static.ts';
 import { believeTrustedProxies, TrustedProxies } from './trusted-proxies.ts';
 import { httpsUpgrade } from './middleware/https-upgrade.ts';
+import { DownloadSlots } from './download-slots.ts';
+import { closeStalledResponses } from './stalled-responses.ts';
+import { DEFAULT_CONFIG, type ServerConfig } from '../config.ts';
 
 export function createApp(
   services: Services,
@@ -24,24 +27,28 @@ export function createApp(
   hosts: HostAllowList,
   webDir: string | null = null,
   trusted: TrustedProxies = new TrustedProxies([]),
+  downloads: ServerConfig['downloads'] = DEFAULT_CONFIG.downloads,
 ): Koa {
   const app = new Koa();
   // Koa would believe X-Forwarded-* from anyone: only TRUSTED_PROXIES are believed (trusted-proxies.ts).
   app.proxy = false;
   app.silent = true;
 
+  const slots = new DownloadSlots(downloads);
   const api = new Router({ prefix: API_PREFIX });
-  mountRoutes(api, ROUTES, services, jsonLimit);
+  mountRoutes(api, ROUTES, services, jsonLimit, slots);
 
   // Liveness probes conventionally live at the root as well.
   const root = new Router();
-  mountRoutes(root, [healthRoute], services, jsonLimit);
+  mountRoutes(root, [healthRoute], services, jsonLimit, slots);
 
   // First, so that everything after it (the envelope's log, the Host check, rate limits) sees the real client.
   app.use(believeTrustedProxies(trusted));
   // Outermost, so it logs the status the envelope finally sent (inside it, every error read as 404).
   app.use(requestLog(log));
   app.use(errorEnvelope(log, (error) => services.storage.noteFailure(error)));
+  // Around every route and the web app: whatever answers with a stream is watched while it is sent.
+  app.use(closeStalledResponses(downloads.stallMs, log));
   app.use(familyFirst(services.familyFirst));
   app.use(securityHeaders());
   app.use(requireHost());

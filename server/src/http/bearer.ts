@@ -14,9 +14,10 @@ export const QUERY_TOKEN_ROUTES: ReadonlySet<string> = new Set([
 
 /**
  * Of those, the routes of one node. A URL of theirs outlives the page (the downloads list, the
- * history), so the token in it must be one made for that node (`POST /nodes/{id}/access-token`:
- * read-only, a few minutes), never the session's own, which opens the whole API. The
- * WebSocket keeps the session's token: its URL is never shown, saved or listed.
+ * history), so the web app puts a token made for that node in it (`POST /nodes/{id}/access-token`:
+ * read-only, a few minutes). The contract lets a client put the session's own token there too:
+ * services/files/node-access.ts decides which it is and whether the owner allows the latter.
+ * The WebSocket takes the session's token: its URL is never shown, saved or listed.
  */
 export const NODE_URL_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   'GET /nodes/:id/thumbnail',
@@ -24,7 +25,7 @@ export const NODE_URL_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   'GET /nodes/:id/download',
 ]);
 
-/** A session's access token (header, or the WebSocket's URL), or a node's URL token. */
+/** A session's access token (header, or the WebSocket's URL), or a token in a node route's URL (a node token or a session's). */
 export type Credential = { kind: 'session'; token: string } | { kind: 'node'; token: string };
 
 /** What a request presents: the header always wins; the query counts only on the routes above. */

@@ -3,19 +3,27 @@ import type Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { z } from 'zod';
 import { AppError } from '../app-error.ts';
-import type { ClientInfo } from '../services/common/context.ts';
+import type { Actor, ClientInfo } from '../services/common/context.ts';
 import type { Services } from '../services/index.ts';
 import { credentialOf } from './bearer.ts';
+import { holdDownloadSlot, type DownloadSlots } from './download-slots.ts';
 import { isReply, type AnyRoute } from './route-def.ts';
 
 const READ_ONLY = new Set(['GET', 'HEAD']);
 
 /**
  * Turns the route table into router entries. Every route runs the same steps in the same
- * order: authenticate, check scope and role, parse and validate input, call the handler.
+ * order: authenticate, check scope and role, take a download's slot (routes marked `download`),
+ * parse and validate input, call the handler.
  * No handler repeats any of them.
  */
-export function mountRoutes(router: Router, routes: readonly AnyRoute[], services: Services, jsonLimit: number): void {
+export function mountRoutes(
+  router: Router,
+  routes: readonly AnyRoute[],
+  services: Services,
+  jsonLimit: number,
+  downloads: DownloadSlots,
+): void {
   const parseJson = decodingErrors(
     bodyParser({
       enableTypes: ['json'],
@@ -26,6 +34,7 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], service
 
   for (const def of routes) {
     const steps: Koa.Middleware[] = [authenticate(def, services)];
+    if (def.download) steps.push(downloadSlot(def, services, downloads));
     if (def.body) steps.push(requireJson, parseJson);
     steps.push(async (ctx) => {
       const result = await def.handler({
@@ -61,7 +70,7 @@ function authenticate(def: AnyRoute, services: Services): Koa.Middleware {
     const credential = credentialOf(def.method, def.path, ctx.headers, new URLSearchParams(ctx.querystring));
     if (credential === null) throw new AppError('unauthorized');
     if (credential.kind === 'node') {
-      // A URL token opens only the node it was made for, on its read-only URL routes (bearer.ts).
+      // A token in a node route's URL: services/files/node-access.ts decides what it opens.
       ctx.state.actor = services.nodeAccess.authenticate(credential.token, String(ctx.params.id));
       return next();
     }
@@ -79,6 +88,23 @@ function authenticate(def: AnyRoute, services: Services): Koa.Middleware {
       }
     }
     ctx.state.actor = actor;
+    return next();
+  };
+}
+
+/**
+ * Once the caller is known and before anything is opened, a download takes its slot (or is
+ * refused); it gives it back when its response is done or its connection closes.
+ */
+function downloadSlot(def: AnyRoute, services: Services, slots: DownloadSlots): Koa.Middleware {
+  const sessionOf = typeof def.download === 'object' ? def.download.sessionOf : null;
+  return async (ctx, next) => {
+    const params = ctx.params as Record<string, string>;
+    holdDownloadSlot(ctx, slots, {
+      ip: ctx.request.ip || null,
+      sessionId: (ctx.state.actor as Actor | undefined)?.sessionId ?? sessionOf?.(params, services),
+      linkToken: params.token,
+    });
     return next();
   };
 }

@@ -134,6 +134,7 @@ export function errorCodes(def: AnyRoute): ErrorCode[] {
   }
   if (def.params || def.query) codes.add('invalid_input');
   if (def.params) codes.add('not_found');
+  if (def.download) codes.add('too_many_downloads');
   if (def.query && 'cursor' in ((def.query as z.ZodObject).shape ?? {})) codes.add('invalid_cursor');
   // Every route refuses a Host that is not the server's (DNS rebinding).
   codes.add('misdirected_request');

@@ -93,6 +93,13 @@ export interface RouteDef<
   errors?: ErrorCode[];
   /** Accounts with a temporary password may call this non-GET route (spec: password change, logout). */
   allowWithTemporaryPassword?: boolean;
+  /**
+   * A streamed download: while it is sent it holds a slot of its client's address, of its
+   * session and of the share link in its path (`:token`); one past any limit is 429
+   * `too_many_downloads` (download-slots.ts). `sessionOf` names the session of a route that
+   * carries no token of one (a zip's ticket).
+   */
+  download?: true | { sessionOf: (params: Record<string, string>, services: Services) => string | null };
   handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, Infer<P>, A>) => HandlerResult<R> | Promise<HandlerResult<R>>;
 }
 

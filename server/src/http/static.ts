@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Koa from 'koa';
+import { AppError } from '../app-error.ts';
 import { API_PREFIX } from './paths.ts';
 
 /**
@@ -204,8 +205,15 @@ export const SHARE_TARGET_PATH = '/share-target';
  * no sign-in, so nothing of it is read or kept here: the app's screen says plainly that it did
  * not arrive and to share again (303, so a reload of that screen posts nothing). Node reads the
  * unread body to the end once the answer is sent, so the browser sees the redirect, not a reset.
+ *
+ * A post another site's page made (the browser says so in Sec-Fetch-Site: `cross-site`, or
+ * `same-site` for another port or name of this host) is no share from this device's Share menu,
+ * which arrives as `none` (a launch by the browser) or `same-origin`: it is refused, so no
+ * website can put "Hearth was not ready" on the screen either.
  */
 function shareMissed(ctx: Koa.Context): void {
+  const site = ctx.get('Sec-Fetch-Site');
+  if (site === 'cross-site' || site === 'same-site') throw new AppError('share_from_other_site');
   ctx.status = 303;
   ctx.set('Cache-Control', 'no-store');
   ctx.redirect('/shared-with-hearth?share=missed');

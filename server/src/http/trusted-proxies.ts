@@ -1,13 +1,20 @@
 import net from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
+import type { TrustedProxyHeader } from '../config.ts';
 
-/** The addresses and ranges (TRUSTED_PROXIES) whose forwarding headers the server believes. */
+/**
+ * The addresses and ranges (TRUSTED_PROXIES) whose forwarding headers the server believes, and
+ * which of the two header families they write (TRUSTED_PROXY_HEADER).
+ */
 export class TrustedProxies {
   private readonly list = new net.BlockList();
   readonly size: number;
 
-  constructor(entries: readonly string[]) {
+  constructor(
+    entries: readonly string[],
+    readonly header: TrustedProxyHeader = 'x-forwarded-for',
+  ) {
     for (const entry of entries) {
       const [address = '', bits] = entry.split('/');
       const type = net.isIPv6(address) ? 'ipv6' : 'ipv4';
@@ -43,7 +50,7 @@ export interface ForwardedView {
 export function forwardedView(req: IncomingMessage, trusted: TrustedProxies): ForwardedView | null {
   const peer = req.socket.remoteAddress;
   if (!trusted.trusts(peer)) return null;
-  const hops = readHops(req);
+  const hops = trusted.header === 'forwarded' ? forwardedHops(req) : xForwardedHops(req);
   let ip = peer!;
   for (let i = hops.for.length - 1; i >= 0; i--) {
     const address = hops.for[i]!;
@@ -56,8 +63,8 @@ export function forwardedView(req: IncomingMessage, trusted: TrustedProxies): Fo
 }
 
 /**
- * Believes X-Forwarded-For/Proto/Host (or Forwarded) from TRUSTED_PROXIES only, in this one
- * place: Koa's own `app.proxy` would believe them from anyone. The attack it blocks: a phone on
+ * Believes X-Forwarded-For/Proto/Host (or, told so, Forwarded) from TRUSTED_PROXIES only, in this
+ * one place: Koa's own `app.proxy` would believe them from anyone. The attack it blocks: a phone on
  * the home Wi-Fi that sends `X-Forwarded-For: <a new address>` with each wrong password would
  * otherwise be a new client every time, and escape the per-address limit on guesses; a forged
  * `X-Forwarded-Proto: https` would make links and cookies claim a protection the connection
@@ -77,23 +84,32 @@ export function believeTrustedProxies(trusted: TrustedProxies): Koa.Middleware {
   };
 }
 
-/** The addresses a request passed through, and the protocol and name the outermost hop received. */
-function readHops(req: IncomingMessage): { for: string[]; proto: string | null; host: string | null } {
-  const forwarded = header(req, 'forwarded');
-  if (forwarded !== null) {
-    const elements = forwarded.split(',').map(parseForwardedElement);
-    const last = elements.at(-1) ?? {};
-    return {
-      for: elements.map((e) => e.for ?? ''),
-      proto: last.proto?.toLowerCase() ?? null,
-      host: last.host ?? null,
-    };
-  }
+type Hops = { for: string[]; proto: string | null; host: string | null };
+
+/**
+ * The addresses a request passed through, and the protocol and name the outermost hop received,
+ * from the one header family this deployment's proxy writes. The other family is never read: a
+ * proxy that appends to X-Forwarded-For passes a visitor's own `Forwarded: for=<any address>`
+ * on untouched, and believing it would make each wrong password a new visitor.
+ */
+function xForwardedHops(req: IncomingMessage): Hops {
   // Of the protocol and the name, the value the nearest (trusted) proxy wrote is the last one.
   return {
     for: listOf(header(req, 'x-forwarded-for')).map(unbracketed),
     proto: listOf(header(req, 'x-forwarded-proto')).at(-1)?.toLowerCase() ?? null,
     host: listOf(header(req, 'x-forwarded-host')).at(-1) ?? null,
+  };
+}
+
+function forwardedHops(req: IncomingMessage): Hops {
+  const forwarded = header(req, 'forwarded');
+  if (forwarded === null) return { for: [], proto: null, host: null };
+  const elements = forwarded.split(',').map(parseForwardedElement);
+  const last = elements.at(-1) ?? {};
+  return {
+    for: elements.map((e) => e.for ?? ''),
+    proto: last.proto?.toLowerCase() ?? null,
+    host: last.host ?? null,
   };
 }
 

@@ -29,6 +29,7 @@ import { LibraryService } from './storage/libraries.ts';
 import { DriveService } from './storage/drives.ts';
 import { DriveMounts } from './storage/drive-mounts.ts';
 import { NetworkService } from './server/network.ts';
+import { HomeAuthorityService } from './server/home-authority.ts';
 import { HomeHttps } from './server/home-https.ts';
 import { localLabel } from './server/home-names.ts';
 import type { HttpsCertificates } from './server/https-certificates.ts';
@@ -60,6 +61,7 @@ import { BackupSecrets } from '../store/backup-secrets.ts';
 import { SnapshotDbCache } from '../store/snapshot-db.ts';
 import { AlbumAccess } from './files/album-access.ts';
 import { AlbumService } from './files/albums.ts';
+import { PhotoAppearances } from './files/photo-appearances.ts';
 import { AlbumMemberService } from './files/album-members.ts';
 import { AlbumUploads } from './files/album-uploads.ts';
 
@@ -94,6 +96,7 @@ export interface Services {
   albumMembers: AlbumMemberService;
   /** Photos sent straight into an album: the uploader's folder for them, and adding each as it completes. */
   albumUploads: AlbumUploads;
+  photoAppearances: PhotoAppearances;
   /** Many files and folders as one zip, through a one-use ticket. */
   zipDownloads: ZipDownloadService;
   /** Tokens for one node's URLs (download, thumbnail, preview). */
@@ -112,6 +115,7 @@ export interface Services {
   network: NetworkService;
   /** HTTPS at home as phones meet it: the authority to install, and where a trusting phone goes. */
   homeHttps: HomeHttps;
+  homeAuthority: HomeAuthorityService;
   localOwner: LocalOwnerService;
   owner: OwnerService;
   ownerRecovery: OwnerRecoveryService;
@@ -230,7 +234,8 @@ export function createServices(
     albums,
     albumMembers: new AlbumMemberService(deps, albumAccess, albums),
     albumUploads,
-    nodeAccess: new NodeAccessService(deps, access, sessions),
+    photoAppearances: new PhotoAppearances(deps, access, albumAccess, albums),
+    nodeAccess: new NodeAccessService(deps, access, sessions, () => settings.current().session_tokens_in_urls),
     zipDownloads: new ZipDownloadService(deps, access, content, sessions),
     listing,
     gallery: new GalleryService(deps),
@@ -249,6 +254,7 @@ export function createServices(
       deps.config.webDir,
       () => localName?.() ?? `${localLabel(settings.current().server_name)}.local`,
     ),
+    homeAuthority: new HomeAuthorityService(httpsCertificates),
     localOwner: new LocalOwnerService(deps, sessions, owner),
     owner,
     ownerRecovery: new OwnerRecoveryService(deps, owner, sessions),

@@ -1,3 +1,12 @@
+import {
+  ADDER_READS,
+  DISABLED,
+  ITEM_REACHES_VIEWER,
+  LINK_SHOWS,
+  OPEN_TO_USER,
+  OWNER_PUT_IT,
+  SHOWN_BY_ALBUM_TO_USER,
+} from './album-reach.ts';
 import type { Db, Statement } from './db.ts';
 import { COLUMNS, type NodeRow } from './nodes.repo.ts';
 
@@ -20,9 +29,22 @@ export interface AlbumMemberRow {
   created_at: number;
 }
 
-/** An item of an album as its reader sees it: the node, and who put it there. */
+/** An item of an album as its reader sees it: the node, who put it there, and what its owner let it reach. */
 export interface AlbumItemRow extends NodeRow {
   added_by: string;
+  /** Its owner put it there: everyone in the album sees it (else only those who may see it anyway). */
+  shared_with_album: number;
+  /** The album's links show it. */
+  on_links: number;
+}
+
+/** One album item as it is stored. */
+export interface AlbumItemEntry {
+  album_id: string;
+  node_id: string;
+  added_by: string;
+  added_at: number;
+  on_links: number;
 }
 
 /** What an album holds now (only what is shown): counted for a page of albums at once. */
@@ -55,38 +77,10 @@ export interface AlbumItemKeyset {
   id: string;
 }
 
-export type AlbumScope = 'mine' | 'shared' | 'contribute';
-
-/** What a disabled account shared is suspended while it is disabled (as PermissionsRepo does for grants). */
-const DISABLED = 'SELECT id FROM users WHERE disabled = 1';
-
-/**
- * Whether whoever added album item `ai` of node `n` may still read the node: it is theirs, or a
- * grant on it or a folder above it is (the owner of an album may add what was shared with them;
- * revoked, it leaves the album for everyone), and its owner is not disabled. Access through an
- * album never counts here, so an album cannot pass on what it alone shows. Most items are their
- * adder's own, which the first test settles.
- */
-const ADDER_READS = `n.owner_id NOT IN (${DISABLED})
-  AND (n.owner_id = ai.added_by OR EXISTS (WITH RECURSIVE up(id, parent_id) AS (
-    SELECT n.id, n.parent_id UNION ALL SELECT p.id, p.parent_id FROM nodes p JOIN up ON p.id = up.parent_id)
-    SELECT 1 FROM up JOIN permissions g ON g.node_id = up.id AND g.user_id = ai.added_by))`;
-
-/** Whether album item `ai` of node `n` is shown: out of the trash, and its adder may still read it. */
-export const ITEM_SHOWN = `n.in_trash = 0 AND ${ADDER_READS}`;
-
-/** Album `a` is open to account @user: theirs, or they are a member and its owner is not disabled. */
-const OPEN_TO_USER = `(a.owner_id = @user OR (a.owner_id NOT IN (${DISABLED})
-  AND EXISTS (SELECT 1 FROM album_members m WHERE m.album_id = a.id AND m.user_id = @user)))`;
-
-/**
- * Node `n` is shown to account @user by an album they are in: for lists of what the account can
- * open that include such photos (its Starred, where a favourite of a shared album's photo shows).
- */
-export const SHOWN_BY_ALBUM_TO_USER = `EXISTS (SELECT 1 FROM album_items ai JOIN albums a ON a.id = ai.album_id
-  WHERE ai.node_id = n.id AND ${OPEN_TO_USER} AND ${ITEM_SHOWN})`;
+export type AlbumScope = 'all' | 'mine' | 'shared' | 'contribute';
 
 const SCOPES: Record<AlbumScope, string> = {
+  all: OPEN_TO_USER,
   mine: 'a.owner_id = @user',
   shared: `a.id IN (SELECT album_id FROM album_members WHERE user_id = @user) AND a.owner_id NOT IN (${DISABLED})`,
   contribute: `(a.owner_id = @user OR (a.id IN (SELECT album_id FROM album_members WHERE user_id = @user AND role = 'contributor')
@@ -114,53 +108,64 @@ export class AlbumsRepo {
         VALUES (@album_id, @user_id, @role, @added_by, @created_at)
         ON CONFLICT (album_id, user_id) DO UPDATE SET role = excluded.role`),
       removeMember: db.prepare('DELETE FROM album_members WHERE album_id = ? AND user_id = ?'),
-      addItem: db.prepare(`INSERT INTO album_items (album_id, node_id, added_by, added_at)
-        VALUES (@album, @node, @by, @at) ON CONFLICT DO NOTHING`),
+      // A photo's owner adding it again gives a new answer about the links, and one put there by
+      // someone they shared it with becomes theirs (they choose its album's people now); anyone
+      // else's adding it again changes nothing.
+      addItem: db.prepare(`INSERT INTO album_items (album_id, node_id, added_by, added_at, on_links)
+        VALUES (@album, @node, @by, @at, @on_links)
+        ON CONFLICT (album_id, node_id) DO UPDATE SET added_by = excluded.added_by, on_links = excluded.on_links
+          WHERE excluded.added_by = (SELECT owner_id FROM nodes WHERE id = excluded.node_id)`),
+      setOnLinks: db.prepare('UPDATE album_items SET on_links = @on_links WHERE album_id = @album AND node_id = @node'),
       removeItem: db.prepare('DELETE FROM album_items WHERE album_id = ? AND node_id = ?'),
       itemsAddedBy: db.prepare('SELECT node_id FROM album_items WHERE album_id = ? AND added_by = ?'),
       removeItemsAddedBy: db.prepare('DELETE FROM album_items WHERE album_id = ? AND added_by = ?'),
-      item: db.prepare('SELECT album_id, node_id, added_by, added_at FROM album_items WHERE album_id = ? AND node_id = ?'),
-      itemShown: db.prepare(`SELECT 1 FROM album_items ai JOIN nodes n ON n.id = ai.node_id
-        WHERE ai.album_id = @album AND ai.node_id = @node AND ${ITEM_SHOWN}`),
-      items: db.prepare(`SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred,
-          n.owner_id != @viewer AS shared, ai.added_by AS added_by
-        FROM album_items ai JOIN nodes n ON n.id = ai.node_id
-        WHERE ai.album_id = @album AND ${ITEM_SHOWN}
-          AND (@after_taken IS NULL OR n.taken_sort > @after_taken OR (n.taken_sort = @after_taken AND n.id > @after_id))
-        ORDER BY n.taken_sort, n.id LIMIT @limit`),
+      item: db.prepare('SELECT album_id, node_id, added_by, added_at, on_links FROM album_items WHERE album_id = ? AND node_id = ?'),
+      itemReaches: db.prepare(`SELECT 1 FROM album_items ai JOIN nodes n ON n.id = ai.node_id
+        WHERE ai.album_id = @album AND ai.node_id = @node AND ${ITEM_REACHES_VIEWER}`),
+      linkShows: db.prepare(`SELECT 1 FROM album_items ai JOIN nodes n ON n.id = ai.node_id
+        WHERE ai.album_id = @album AND ai.node_id = @node AND ${LINK_SHOWS}`),
+      items: db.prepare(itemsPage(ITEM_REACHES_VIEWER)),
+      // A link's visitor is no account: '' stars nothing and owns nothing.
+      linkItems: db.prepare(itemsPage(LINK_SHOWS)),
       // One pass over the albums of a page: counts, dates, and whether each chosen cover is shown.
       summaries: db.prepare(`SELECT ai.album_id AS album_id, count(*) AS items,
           sum(n.mime_type LIKE 'video/%') AS videos, min(n.taken_sort) AS first_taken, max(n.taken_sort) AS last_taken,
           max(ai.node_id IS a.cover_node_id) AS cover_shown
         FROM album_items ai JOIN albums a ON a.id = ai.album_id JOIN nodes n ON n.id = ai.node_id
-        WHERE ai.album_id IN (SELECT value FROM json_each(@ids)) AND ${ITEM_SHOWN}
+        WHERE ai.album_id IN (SELECT value FROM json_each(@ids)) AND ${ITEM_REACHES_VIEWER}
         GROUP BY ai.album_id`),
       // The newest shown item with a picture, per album: SQLite takes the bare columns from the row of max().
       newestCovers: db.prepare(`SELECT ai.album_id AS album_id, n.id AS id, n.version AS version, n.has_thumbnail AS has_thumbnail,
           max(n.taken_sort) AS taken
         FROM album_items ai JOIN nodes n ON n.id = ai.node_id
-        WHERE ai.album_id IN (SELECT value FROM json_each(@ids)) AND n.has_thumbnail = 1 AND ${ITEM_SHOWN}
+        WHERE ai.album_id IN (SELECT value FROM json_each(@ids)) AND n.has_thumbnail = 1 AND ${ITEM_REACHES_VIEWER}
         GROUP BY ai.album_id`),
       chosenCovers: db.prepare(`SELECT a.id AS album_id, n.id AS id, n.version AS version, n.has_thumbnail AS has_thumbnail
         FROM albums a JOIN nodes n ON n.id = a.cover_node_id WHERE a.id IN (SELECT value FROM json_each(@ids))`),
-      // Whether @user reads @node through an album they are in (its owner or a member).
-      readable: db.prepare(`SELECT 1 FROM album_items ai JOIN albums a ON a.id = ai.album_id JOIN nodes n ON n.id = ai.node_id
-        WHERE ai.node_id = @node AND ${OPEN_TO_USER} AND ${ITEM_SHOWN} LIMIT 1`),
-      // Everyone in an album holding the node, in the trash or not: who hears of a trashed photo is who saw it before.
+      // Whether @user reads @node through an album they are in (its owner or a member), nothing else letting them.
+      readable: db.prepare(`SELECT 1 FROM nodes n WHERE n.id = @node AND ${SHOWN_BY_ALBUM_TO_USER}`),
+      // Everyone an album holding the node shows it to, in the trash or not: who hears of a trashed
+      // photo is who saw it before. An item its owner did not put there reaches only its grantees,
+      // whom the node's own audience names.
       audienceOfNode: db.prepare(`SELECT a.owner_id AS user_id FROM album_items ai JOIN albums a ON a.id = ai.album_id
           JOIN nodes n ON n.id = ai.node_id
-          WHERE ai.node_id = @node AND ${ADDER_READS}
+          WHERE ai.node_id = @node AND ${ADDER_READS} AND ${OWNER_PUT_IT}
         UNION SELECT m.user_id FROM album_items ai JOIN album_members m ON m.album_id = ai.album_id
           JOIN albums a ON a.id = ai.album_id JOIN nodes n ON n.id = ai.node_id
-          WHERE ai.node_id = @node AND a.owner_id NOT IN (${DISABLED}) AND ${ADDER_READS}`),
+          WHERE ai.node_id = @node AND a.owner_id NOT IN (${DISABLED}) AND ${ADDER_READS} AND ${OWNER_PUT_IT}`),
+      // Every album holding the node, for its owner (GET /nodes/{id}/appearances), first added first.
+      appearances: db.prepare(`SELECT ai.album_id, ai.node_id, ai.added_by, ai.added_at, ai.on_links, a.name AS album_name,
+          a.owner_id AS album_owner_id
+        FROM album_items ai JOIN albums a ON a.id = ai.album_id WHERE ai.node_id = ? ORDER BY ai.added_at, ai.album_id`),
       albumsHolding: db.prepare('SELECT DISTINCT album_id FROM album_items WHERE node_id = ?'),
       albumsHoldingBelow: db.prepare(`WITH RECURSIVE down(id) AS (
           SELECT id FROM nodes WHERE id = @node
           UNION ALL SELECT n.id FROM nodes n JOIN down ON n.parent_id = down.id)
         SELECT DISTINCT ai.album_id FROM down JOIN album_items ai ON ai.node_id = down.id`),
-      uploadFolder: db.prepare('SELECT folder_id FROM album_upload_folders WHERE album_id = ? AND user_id = ?'),
-      setUploadFolder: db.prepare(`INSERT INTO album_upload_folders (album_id, user_id, folder_id) VALUES (?, ?, ?)
-        ON CONFLICT (album_id, user_id) DO UPDATE SET folder_id = excluded.folder_id`),
+      uploadFolder: db.prepare('SELECT folder_id, on_links FROM album_upload_folders WHERE album_id = ? AND user_id = ?'),
+      setUploadFolder: db.prepare(`INSERT INTO album_upload_folders (album_id, user_id, folder_id, on_links)
+        VALUES (@album, @user, @folder, @on_links)
+        ON CONFLICT (album_id, user_id) DO UPDATE SET folder_id = excluded.folder_id, on_links = excluded.on_links`),
     };
   }
 
@@ -212,8 +217,9 @@ export class AlbumsRepo {
     })[];
   }
 
-  summaries(albumIds: readonly string[]): Map<string, AlbumSummaryRow> {
-    const rows = this.stmts.summaries.all({ ids: JSON.stringify(albumIds) }) as AlbumSummaryRow[];
+  /** What each album shows `viewerId`: its counts, dates and whether the chosen cover is among it. */
+  summaries(albumIds: readonly string[], viewerId: string): Map<string, AlbumSummaryRow> {
+    const rows = this.stmts.summaries.all({ ids: JSON.stringify(albumIds), viewer: viewerId }) as AlbumSummaryRow[];
     return new Map(
       rows.map((r) => [
         r.album_id,
@@ -229,9 +235,9 @@ export class AlbumsRepo {
     );
   }
 
-  /** Per album: the newest shown item that has a picture. */
-  newestCovers(albumIds: readonly string[]): Map<string, AlbumCoverRow> {
-    return coverMap(this.stmts.newestCovers.all({ ids: JSON.stringify(albumIds) }) as AlbumCoverRow[]);
+  /** Per album: the newest item shown to `viewerId` that has a picture. */
+  newestCovers(albumIds: readonly string[], viewerId: string): Map<string, AlbumCoverRow> {
+    return coverMap(this.stmts.newestCovers.all({ ids: JSON.stringify(albumIds), viewer: viewerId }) as AlbumCoverRow[]);
   }
 
   /** Per album with one: the node its owner chose as its cover (whether it is still shown is the summary's). */
@@ -266,22 +272,52 @@ export class AlbumsRepo {
     return Number(this.stmts.removeMember.run(albumId, userId).changes) === 1;
   }
 
-  /** Adds what is not there yet; returns the ids it added. */
-  addItems(albumId: string, nodeIds: readonly string[], addedBy: string, at: number): string[] {
-    return nodeIds.filter((node) => Number(this.stmts.addItem.run({ album: albumId, node, by: addedBy, at }).changes) === 1);
+  /**
+   * Adds what is not there yet, with `onLinks` (the album's links may show it): the ids it added,
+   * and how many of those there already changed (their photo owner's new answer, see addItem).
+   */
+  addItems(
+    albumId: string,
+    nodeIds: readonly string[],
+    addedBy: string,
+    at: number,
+    onLinks: boolean,
+  ): { added: string[]; changed: number } {
+    const added: string[] = [];
+    let changed = 0;
+    for (const node of nodeIds) {
+      const before = this.item(albumId, node);
+      this.stmts.addItem.run({ album: albumId, node, by: addedBy, at, on_links: onLinks ? 1 : 0 });
+      if (!before) added.push(node);
+      else {
+        const after = this.item(albumId, node)!;
+        if (after.added_by !== before.added_by || after.on_links !== before.on_links) changed += 1;
+      }
+    }
+    return { added, changed };
+  }
+
+  /** Whether the album's links may show the item (its owner's answer). */
+  setOnLinks(albumId: string, nodeId: string, onLinks: boolean): void {
+    this.stmts.setOnLinks.run({ album: albumId, node: nodeId, on_links: onLinks ? 1 : 0 });
   }
 
   removeItem(albumId: string, nodeId: string): boolean {
     return Number(this.stmts.removeItem.run(albumId, nodeId).changes) === 1;
   }
 
-  item(albumId: string, nodeId: string): { album_id: string; node_id: string; added_by: string; added_at: number } | undefined {
-    return this.stmts.item.get(albumId, nodeId) as { album_id: string; node_id: string; added_by: string; added_at: number } | undefined;
+  item(albumId: string, nodeId: string): AlbumItemEntry | undefined {
+    return this.stmts.item.get(albumId, nodeId) as AlbumItemEntry | undefined;
   }
 
-  /** The item is in the album and shown there. */
-  itemShown(albumId: string, nodeId: string): boolean {
-    return this.stmts.itemShown.get({ album: albumId, node: nodeId }) !== undefined;
+  /** The item is in the album and shown there to `viewerId`. */
+  itemReaches(albumId: string, nodeId: string, viewerId: string): boolean {
+    return this.stmts.itemReaches.get({ album: albumId, node: nodeId, viewer: viewerId }) !== undefined;
+  }
+
+  /** The item is in the album and its links show it. */
+  linkShows(albumId: string, nodeId: string): boolean {
+    return this.stmts.linkShows.get({ album: albumId, node: nodeId }) !== undefined;
   }
 
   /** The nodes one account added to the album. */
@@ -294,15 +330,20 @@ export class AlbumsRepo {
     this.stmts.removeItemsAddedBy.run(albumId, userId);
   }
 
-  /** A page of what the album shows, oldest taken first. */
-  items(albumId: string, viewerId: string, after: AlbumItemKeyset | null, limit: number): AlbumItemRow[] {
-    return this.stmts.items.all({
+  /** A page of what the album shows `viewerId` (null: what its links show), oldest taken first. */
+  items(albumId: string, viewerId: string | null, after: AlbumItemKeyset | null, limit: number): AlbumItemRow[] {
+    return (viewerId === null ? this.stmts.linkItems : this.stmts.items).all({
       album: albumId,
-      viewer: viewerId,
+      viewer: viewerId ?? '',
       after_taken: after?.taken ?? null,
       after_id: after?.id ?? null,
       limit,
     }) as AlbumItemRow[];
+  }
+
+  /** Every album holding the node, whoever put it there: its owner's view of where it appears. */
+  appearances(nodeId: string): (AlbumItemEntry & { album_name: string; album_owner_id: string })[] {
+    return this.stmts.appearances.all(nodeId) as (AlbumItemEntry & { album_name: string; album_owner_id: string })[];
   }
 
   /** Whether the account reads the node through an album it is in. */
@@ -321,13 +362,24 @@ export class AlbumsRepo {
     return (rows as { album_id: string }[]).map((r) => r.album_id);
   }
 
-  uploadFolder(albumId: string, userId: string): string | undefined {
-    return (this.stmts.uploadFolder.get(albumId, userId) as { folder_id: string } | undefined)?.folder_id;
+  /** The account's folder for the album's uploads, and whether the album's links may show what arrives there. */
+  uploadFolder(albumId: string, userId: string): { folder_id: string; on_links: number } | undefined {
+    return this.stmts.uploadFolder.get(albumId, userId) as { folder_id: string; on_links: number } | undefined;
   }
 
-  setUploadFolder(albumId: string, userId: string, folderId: string): void {
-    this.stmts.setUploadFolder.run(albumId, userId, folderId);
+  setUploadFolder(albumId: string, userId: string, folderId: string, onLinks: boolean): void {
+    this.stmts.setUploadFolder.run({ album: albumId, user: userId, folder: folderId, on_links: onLinks ? 1 : 0 });
   }
+}
+
+/** A page of an album's items, oldest taken first, with `reaches` saying which (ITEM_REACHES_VIEWER or LINK_SHOWS). */
+function itemsPage(reaches: string): string {
+  return `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @viewer) AS starred,
+      n.owner_id != @viewer AS shared, ai.added_by AS added_by, ${OWNER_PUT_IT} AS shared_with_album, ai.on_links AS on_links
+    FROM album_items ai JOIN nodes n ON n.id = ai.node_id
+    WHERE ai.album_id = @album AND ${reaches}
+      AND (@after_taken IS NULL OR n.taken_sort > @after_taken OR (n.taken_sort = @after_taken AND n.id > @after_id))
+    ORDER BY n.taken_sort, n.id LIMIT @limit`;
 }
 
 function coverMap(rows: AlbumCoverRow[]): Map<string, AlbumCoverRow> {

@@ -41,12 +41,28 @@ export interface ArchiveStorage {
  */
 export class ArchiveUnreachable extends Error {
   constructor(
-    readonly reason: 'missing' | 'full' | 'read_only' | 'denied' | 'unreachable' | 'other',
+    readonly reason: 'missing' | 'full' | 'read_only' | 'denied' | 'unreachable' | 'unsafe' | 'other',
     cause: unknown,
     readonly words?: string,
     readonly field?: string,
   ) {
     super(`backup destination unreachable: ${reason}${words ? `: ${words}` : ''}`, { cause });
+  }
+}
+
+/**
+ * The destination holds, where Hearth looks, something Hearth did not make: a link (to a home
+ * folder, to another backup), a pipe or a device where its file goes, a folder that became a
+ * link, or a name that leads out of the archive. Hearth does not follow it, read it, write
+ * through it or remove it: the run stops, and `words` tell the owner what and where.
+ */
+export class ArchiveUnsafe extends ArchiveUnreachable {
+  constructor(
+    /** Relative to the destination, as shownName gives it. */
+    readonly where: string,
+    words: string,
+  ) {
+    super('unsafe', null, words);
   }
 }
 

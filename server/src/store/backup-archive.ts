@@ -1,12 +1,29 @@
 import crypto from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Decrypter, Encrypter } from 'age-encryption';
+import { Decrypter } from 'age-encryption';
+import { decrypted, encrypted, isAgeFile, readSource, sealed } from './age-streams.ts';
 import type { ArchiveStorage } from './archive-storage.ts';
+import { ArchiveFileDamaged, ArchiveKeyProblem, SnapshotUnproved } from './archive-errors.ts';
+import { archiveKeys, hiddenContentPath, manifestMac, type ArchiveKeys } from './backup-auth.ts';
 import type { BackupKey } from './backup-key.ts';
+import {
+  ARCHIVE_FORMAT,
+  ENCRYPTED_FORMAT,
+  KEYS_COPY,
+  MANIFEST,
+  parseManifest,
+  type Manifest,
+  type ManifestFile,
+  type ManifestTrust,
+} from './backup-manifest.ts';
+import { firstBytes, padded, type Filler } from './backup-padding.ts';
 import { FolderStorage } from './folder-storage.ts';
+import { restoredKeys } from './keys.ts';
 
 export { ArchiveUnreachable, type ArchiveStorage } from './archive-storage.ts';
+export { ArchiveFileDamaged, ArchiveKeyProblem, SnapshotUnproved, SourceUnreadable } from './archive-errors.ts';
+export * from './backup-manifest.ts';
 export { ARCHIVE_FOLDER } from './folder-storage.ts';
 
 /**
@@ -14,79 +31,44 @@ export { ARCHIVE_FOLDER } from './folder-storage.ts';
  * hand, on a folder or in a bucket (ArchiveStorage). Content files are kept once under
  * `content/`, shared by every snapshot; each snapshot is a folder under `snapshots/` with the
  * database, keys.json and, written last, manifest.json. A snapshot without its manifest is
- * unfinished (a cut run) and never counts. A file appears whole or not at all.
+ * unfinished (a cut run) and never counts. A file appears whole or not at all. Every manifest
+ * is signed with a key derived from the backup key, plain or encrypted: a snapshot whose
+ * signature does not check is someone else's and is never used (backup-manifest.ts).
  */
-export const ARCHIVE_FORMAT = 'hearth-backup/1';
-/** The same layout, every file but the recipient file encrypted with age (docs/backup-format.md). */
-export const ENCRYPTED_FORMAT = 'hearth-backup/1+age';
 /** In an encrypted archive, in clear: the public key (`age1…`) every file is encrypted to. Its presence marks the archive encrypted. */
 export const RECIPIENT_FILE = 'age-recipient.txt';
-export const MANIFEST = 'manifest.json';
-export const DATABASE_COPY = 'hearth.db';
-export const KEYS_COPY = 'keys.json';
-
-export interface ManifestFile {
-  /** Relative to the hearth-backup folder, with forward slashes. */
-  path: string;
-  /** Of the file's content (decrypted, in an encrypted archive). */
-  size: number;
-  sha256: string;
-  /** In an encrypted archive: the bytes the encrypted file takes on the destination. */
-  stored_size?: number;
-}
-
-export interface Manifest {
-  format: typeof ARCHIVE_FORMAT | typeof ENCRYPTED_FORMAT;
-  snapshot: string;
-  at: number;
-  server_id: string;
-  server_version: string;
-  files: ManifestFile[];
-}
 
 export interface SnapshotSummary {
   id: string;
   at: number;
   files: number;
   bytes: number;
+  /** false: made before snapshots were signed (format 1); only a whole restore the owner accepts uses it. */
+  signed: boolean;
 }
 
-/** An encrypted archive opened without the key that opens it, or with another one. */
-export class ArchiveKeyProblem extends Error {
-  constructor(readonly reason: 'required' | 'wrong') {
-    super(`backup key ${reason}`);
-  }
-}
-
-/** A file of an encrypted archive that does not decrypt: changed or cut on the destination. */
-export class ArchiveFileDamaged extends Error {
-  constructor(cause: unknown) {
-    super(`backup file does not decrypt: ${(cause as Error).message}`, { cause });
-  }
-}
-
-/** The file being copied in could not be read (a library's drive): not the destination's fault. */
-export class SourceUnreadable extends Error {
-  constructor(cause: unknown) {
-    super(`cannot read the file to back up: ${(cause as Error).message}`, { cause });
-  }
-}
-
-export function contentPath(libraryId: string, blob: string): string {
-  return `content/${libraryId}/${blob.slice(-2)}/${blob}`;
-}
+/** A file of the archive as its manifest lists it: where, and how many bytes of it are the content. */
+export type ArchiveFile = Pick<ManifestFile, 'path' | 'size'>;
 
 export function snapshotFile(snapshot: string, name: string): string {
   return `snapshots/${snapshot}/${name}`;
 }
 
 export class BackupArchive {
+  /** Manifests read by this archive object (each is decrypted once), by snapshot id. */
+  private readonly read_ = new Map<string, { manifest: Manifest; trust: ManifestTrust }>();
+  private readonly keys: ArchiveKeys | null;
+
   private constructor(
     readonly storage: ArchiveStorage,
     /** The public key an encrypted archive is encrypted to; null for a plain one. */
     readonly encryptedFor: string | null,
+    /** The backup key (the kit): signs and checks every snapshot, and decrypts an encrypted archive. */
     private readonly key: BackupKey | null,
-  ) {}
+    private readonly now: () => number,
+  ) {
+    this.keys = key ? archiveKeys(key) : null;
+  }
 
   /** Where it is, in words: the folder, or s3://bucket/prefix. */
   get destination(): string {
@@ -97,13 +79,18 @@ export class BackupArchive {
     return this.encryptedFor !== null;
   }
 
+  /** Whether a backup key was given: without it nothing can be signed or proved. */
+  get hasKey(): boolean {
+    return this.key !== null;
+  }
+
   /**
    * The archive at a destination: a folder's path, or a storage (a bucket). `create` makes it
    * (when the owner adds the destination); a run never does (FolderStorage.prepare says why).
    */
   static async open(
     destination: string | ArchiveStorage,
-    options: { create: boolean; encryptTo?: string | null; key?: BackupKey | null },
+    options: { create: boolean; encryptTo?: string | null; key?: BackupKey | null; now?: () => number },
   ): Promise<BackupArchive> {
     const storage = typeof destination === 'string' ? new FolderStorage(destination) : destination;
     await storage.prepare(options.create);
@@ -115,38 +102,59 @@ export class BackupArchive {
     }
     const key = options.key ?? null;
     if (encryptedFor !== null && key !== null && key.recipient !== encryptedFor) throw new ArchiveKeyProblem('wrong');
-    return new BackupArchive(storage, encryptedFor, key);
+    return new BackupArchive(storage, encryptedFor, key, options.now ?? Date.now);
   }
 
   /** The key, when the archive is encrypted; throws when it was opened without it. */
   private decrypter(): Decrypter | null {
     if (this.encryptedFor === null) return null;
+    return this.kitDecrypter();
+  }
+
+  private kitDecrypter(): Decrypter {
     if (this.key === null) throw new ArchiveKeyProblem('required');
     const decrypter = new Decrypter();
     decrypter.addIdentity(this.key.identity);
     return decrypter;
   }
 
-  /** Finished snapshot ids, read from the folder names alone (no key needed): their order, not their content. */
-  async finishedSnapshotIds(): Promise<string[]> {
-    const out: string[] = [];
-    for (const id of await this.storage.snapshotIds()) if ((await this.sizeOf(snapshotFile(id, MANIFEST))) !== null) out.push(id);
-    return out.sort();
-  }
-
-  /** Finished snapshots, oldest first. */
-  async snapshots(): Promise<SnapshotSummary[]> {
-    const out: SnapshotSummary[] = [];
+  /**
+   * Every finished snapshot with what its manifest proves, oldest first. Throws when a manifest
+   * is there but cannot be read (ArchiveFileDamaged, ManifestUnreadable).
+   */
+  async listSnapshots(): Promise<(SnapshotSummary & { trust: ManifestTrust })[]> {
+    const out: (SnapshotSummary & { trust: ManifestTrust })[] = [];
     for (const id of await this.storage.snapshotIds()) {
-      const manifest = await this.manifest(id);
-      if (manifest)
-        out.push({ id, at: manifest.at, files: manifest.files.length, bytes: manifest.files.reduce((sum, f) => sum + f.size, 0) });
+      const read = await this.readManifest(id);
+      if (!read) continue;
+      const { manifest, trust } = read;
+      const bytes = manifest.files.reduce((sum, f) => sum + f.size, 0);
+      out.push({ id, at: manifest.at, files: manifest.files.length, bytes, signed: trust === 'signed', trust });
     }
     return out.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
   }
 
-  /** A snapshot's manifest; null when it has none (unfinished). Throws when one is there but unreadable. */
-  async manifest(id: string): Promise<Manifest | null> {
+  /** Finished snapshots this backup key signed, oldest first: the only ones a run, the console or a restore of one file uses. */
+  async snapshots(): Promise<SnapshotSummary[]> {
+    return (await this.listSnapshots()).filter((s) => s.trust === 'signed').map(({ trust: _trust, ...summary }) => summary);
+  }
+
+  /**
+   * A snapshot's manifest; null when it has none (unfinished). Throws SnapshotUnproved when this
+   * key did not sign it (`unsigned: 'accept'` takes one from before signatures), and when one is
+   * there but unreadable.
+   */
+  async manifest(id: string, options: { unsigned?: 'accept' } = {}): Promise<Manifest | null> {
+    const read = await this.readManifest(id);
+    if (!read) return null;
+    if (read.trust === 'signed' || (read.trust === 'unsigned' && options.unsigned === 'accept')) return read.manifest;
+    throw new SnapshotUnproved(id, read.trust === 'unsigned');
+  }
+
+  /** The manifest as written, with what it proves; null when there is none. */
+  async readManifest(id: string): Promise<{ manifest: Manifest; trust: ManifestTrust } | null> {
+    const known = this.read_.get(id);
+    if (known) return known;
     const bytes = await this.storage.readSmall(snapshotFile(id, MANIFEST));
     if (bytes === null) return null;
     const decrypter = this.decrypter();
@@ -156,10 +164,9 @@ export class BackupArchive {
     } catch (error) {
       throw new ArchiveFileDamaged(error);
     }
-    const manifest = JSON.parse(text) as Manifest;
-    const format = this.encrypted ? ENCRYPTED_FORMAT : ARCHIVE_FORMAT;
-    if (manifest.format !== format || !Array.isArray(manifest.files)) throw new Error(`snapshot ${id}: not a ${format} manifest`);
-    return manifest;
+    const read = parseManifest(text, { snapshot: id, encrypted: this.encrypted, keys: this.keys, now: this.now() });
+    this.read_.set(id, read);
+    return read;
   }
 
   /** What a cut run left: snapshots without a manifest, temp files and unfinished uploads. */
@@ -180,9 +187,20 @@ export class BackupArchive {
   }
 
   /**
-   * Streams `source` into the archive at `relative`, hashing (and, encrypted, encrypting) on the
-   * way; the file appears whole once this returns. Never more than a chunk (a bucket: a few
-   * upload parts) in memory.
+   * Where a content file goes: by its library and id in a plain archive (a person copies
+   * `content/internal/` back by hand), under a keyed hash of them in an encrypted one (the names
+   * would tell when each file was uploaded).
+   */
+  contentPath(libraryId: string, blob: string): string {
+    if (!this.encrypted) return `content/${libraryId}/${blob.slice(-2)}/${blob}`;
+    if (this.keys === null) throw new ArchiveKeyProblem('required');
+    return hiddenContentPath(libraryId, blob, this.keys);
+  }
+
+  /**
+   * Streams `source` into the archive at `relative`, hashing (and, encrypted, padding and
+   * encrypting) on the way; the file appears whole once this returns. Never more than a chunk
+   * (a bucket: a few upload parts) in memory.
    */
   async write(
     source: Readable,
@@ -192,12 +210,15 @@ export class BackupArchive {
       onBytes?: (n: number) => void;
       /** Awaited before each chunk goes on: the run's turn behind the family's requests. */
       pace?: () => Promise<void>;
+      /** What an encrypted file is padded with: spaces keep a JSON file JSON. */
+      filler?: Filler;
     },
   ): Promise<{ size: number; sha256: string; stored_size?: number }> {
     const hash = crypto.createHash('sha256');
     let size = 0;
     let storedSize = 0;
     const encryptTo = this.encryptedFor;
+    const filler = options.filler ?? 'zeros';
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         size += chunk.length;
@@ -226,7 +247,7 @@ export class BackupArchive {
           reading,
           counter,
           async function* (plain: AsyncIterable<Buffer>) {
-            for await (const chunk of await encrypted(plain, encryptTo)) {
+            for await (const chunk of await encrypted(padded(plain, filler), encryptTo)) {
               storedSize += chunk.length;
               yield chunk;
             }
@@ -241,84 +262,88 @@ export class BackupArchive {
     return { size, sha256: hash.digest('hex'), ...(encryptTo !== null && { stored_size: storedSize }) };
   }
 
-  /** The manifest, last: from this moment the snapshot exists. */
-  async writeManifest(manifest: Manifest, signal: AbortSignal): Promise<void> {
-    await this.write(Readable.from([JSON.stringify(manifest, null, 1)]), snapshotFile(manifest.snapshot, MANIFEST), { signal });
+  /**
+   * A snapshot's keys.json (keys.ts keysForBackup: never the token key). Encrypted to the kit in
+   * a plain archive too: whoever finds a plain backup reads the family's files, but cannot make
+   * links, read two-step secrets, or pass for the home's certificate authority.
+   */
+  async writeKeys(
+    snapshot: string,
+    keysText: string,
+    options: { signal: AbortSignal; onBytes?: (n: number) => void },
+  ): Promise<ManifestFile> {
+    if (this.key === null) throw new ArchiveKeyProblem('required');
+    const relative = snapshotFile(snapshot, KEYS_COPY);
+    const body = this.encrypted ? keysText : await sealed(keysText, this.key.recipient);
+    return { path: relative, ...(await this.write(Readable.from([Buffer.from(body)]), relative, { ...options, filler: 'spaces' })) };
+  }
+
+  /** A snapshot's keys.json, proved against its manifest entry and opened with the kit, as restoredKeys gives it back. */
+  async readKeys(entry: ManifestFile, signal: AbortSignal): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.read(entry, signal)) chunks.push(chunk);
+    const bytes = Buffer.concat(chunks);
+    if (bytes.length !== entry.size || crypto.createHash('sha256').update(bytes).digest('hex') !== entry.sha256)
+      throw new ArchiveFileDamaged(new Error(`${entry.path} does not match its SHA-256`));
+    let text: string;
+    try {
+      text = isAgeFile(bytes) ? await this.kitDecrypter().decrypt(bytes, 'text') : bytes.toString('utf8');
+    } catch (error) {
+      if (error instanceof ArchiveKeyProblem) throw error;
+      throw new ArchiveFileDamaged(error);
+    }
+    try {
+      return restoredKeys(text);
+    } catch (error) {
+      throw new ArchiveFileDamaged(error);
+    }
+  }
+
+  /** The manifest, signed with the kit's key, last: from this moment the snapshot exists. */
+  async writeManifest(manifest: Omit<Manifest, 'format' | 'mac'>, signal: AbortSignal): Promise<void> {
+    if (this.keys === null) throw new ArchiveKeyProblem('required');
+    const body = { format: this.encrypted ? ENCRYPTED_FORMAT : ARCHIVE_FORMAT, ...manifest } as Manifest;
+    const signed = { ...body, mac: manifestMac(body, this.keys) };
+    await this.write(Readable.from([JSON.stringify(signed, null, 1)]), snapshotFile(manifest.snapshot, MANIFEST), {
+      signal,
+      filler: 'spaces',
+    });
   }
 
   /**
    * A file's SHA-256 and size, read back from the archive: of its content, decrypted on the way
    * in an encrypted archive (a file that does not decrypt throws ArchiveFileDamaged).
    */
-  async hash(relative: string, signal: AbortSignal): Promise<{ size: number; sha256: string }> {
+  async hash(file: ArchiveFile, signal: AbortSignal): Promise<{ size: number; sha256: string }> {
     const hash = crypto.createHash('sha256');
     let size = 0;
-    for await (const chunk of await this.read(relative, signal)) {
+    for await (const chunk of await this.read(file, signal, { drain: true })) {
       size += chunk.length;
       hash.update(chunk);
     }
     return { size, sha256: hash.digest('hex') };
   }
 
-  /** A file's content as a stream of chunks, decrypted in an encrypted archive. */
-  async read(relative: string, signal: AbortSignal): Promise<AsyncIterable<Buffer>> {
+  /**
+   * A file's content as a stream of chunks: decrypted in an encrypted archive, and without the
+   * padding after its `size` bytes (`drain` decrypts the padding too, so a damaged byte there is
+   * found). A plain archive's file is read whole, so one grown on the destination shows as another size.
+   */
+  async read(file: ArchiveFile, signal: AbortSignal, options: { drain?: boolean } = {}): Promise<AsyncIterable<Buffer>> {
     const decrypter = this.decrypter();
-    const stream = await this.storage.openRead(relative, signal);
+    const stream = await this.storage.openRead(file.path, signal);
     if (decrypter === null) return stream;
-    return decrypted(stream, decrypter);
+    return firstBytes(decrypted(stream, decrypter), file.size, options.drain);
   }
 
   /** The manifest goes first: a prune cut short leaves an unfinished snapshot, which the next run clears. */
   async removeSnapshot(id: string): Promise<void> {
+    this.read_.delete(id);
     await this.storage.removeSnapshot(id, MANIFEST);
   }
 
   /** Removes content files that no kept snapshot lists. */
   async removeContentExcept(kept: ReadonlySet<string>): Promise<void> {
     await this.storage.removeContentExcept(kept);
-  }
-}
-
-/**
- * The file being backed up, read so that its own failure (a library's drive) is told apart from
- * the destination's: only an error reading it becomes SourceUnreadable.
- */
-async function* readSource(source: Readable, failed: (error: unknown) => void): AsyncGenerator<Buffer> {
-  try {
-    for await (const chunk of source) yield chunk as Buffer;
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') throw error;
-    const unreadable = new SourceUnreadable(error);
-    failed(unreadable);
-    throw unreadable;
-  } finally {
-    source.destroy();
-  }
-}
-
-/** age's stream encryption over Node chunks: 64 KiB chunks, each authenticated (docs/backup-format.md). */
-async function encrypted(plain: AsyncIterable<Buffer>, recipient: string): Promise<AsyncIterable<Uint8Array>> {
-  const encrypter = new Encrypter();
-  encrypter.addRecipient(recipient);
-  const out = await encrypter.encrypt(Readable.toWeb(Readable.from(plain)) as unknown as ReadableStream<Uint8Array>);
-  return Readable.fromWeb(out as unknown as import('node:stream/web').ReadableStream<Uint8Array>);
-}
-
-async function* decrypted(stream: AsyncIterable<Buffer> & { destroy(): void }, decrypter: Decrypter): AsyncGenerator<Buffer> {
-  let plain;
-  try {
-    plain = await decrypter.decrypt(
-      Readable.toWeb(stream instanceof Readable ? stream : Readable.from(stream)) as unknown as ReadableStream<Uint8Array>,
-    );
-  } catch (error) {
-    stream.destroy();
-    throw new ArchiveFileDamaged(error);
-  }
-  try {
-    for await (const chunk of Readable.fromWeb(plain as unknown as import('node:stream/web').ReadableStream<Uint8Array>))
-      yield Buffer.from(chunk as Uint8Array);
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') throw error;
-    throw new ArchiveFileDamaged(error);
   }
 }

@@ -8,6 +8,7 @@ export interface BackupDestinationRow {
   path: string;
   encrypted: number;
   daily_at: number | null;
+  keep_last: number;
   keep_daily: number;
   keep_weekly: number;
   keep_monthly: number;
@@ -35,6 +36,8 @@ export interface BackupRunRow {
   /** JSON array of {path, reason}. */
   problems: string;
   error: string | null;
+  /** The catalogue's code for `error` (null on success, and on runs recorded before it was kept). */
+  error_code: string | null;
   snapshot_id: string | null;
 }
 
@@ -47,7 +50,10 @@ export interface ContentRef {
 }
 
 export type DestinationChanges = Partial<
-  Pick<BackupDestinationRow, 'name' | 'daily_at' | 'keep_daily' | 'keep_weekly' | 'keep_monthly' | 'next_run_at' | 'access_key_id'>
+  Pick<
+    BackupDestinationRow,
+    'name' | 'daily_at' | 'keep_last' | 'keep_daily' | 'keep_weekly' | 'keep_monthly' | 'next_run_at' | 'access_key_id'
+  >
 >;
 
 export class BackupRepo {
@@ -59,9 +65,9 @@ export class BackupRepo {
       byId: db.prepare('SELECT * FROM backup_destinations WHERE id = ?'),
       byPath: db.prepare('SELECT * FROM backup_destinations WHERE path = ?'),
       insert:
-        db.prepare(`INSERT INTO backup_destinations (id, kind, name, path, encrypted, daily_at, keep_daily, keep_weekly, keep_monthly, next_run_at, created_at,
+        db.prepare(`INSERT INTO backup_destinations (id, kind, name, path, encrypted, daily_at, keep_last, keep_daily, keep_weekly, keep_monthly, next_run_at, created_at,
         endpoint, region, bucket, prefix, access_key_id)
-        VALUES (@id, @kind, @name, @path, @encrypted, @daily_at, @keep_daily, @keep_weekly, @keep_monthly, @next_run_at, @created_at,
+        VALUES (@id, @kind, @name, @path, @encrypted, @daily_at, @keep_last, @keep_daily, @keep_weekly, @keep_monthly, @next_run_at, @created_at,
         @endpoint, @region, @bucket, @prefix, @access_key_id)`),
       remove: db.prepare('DELETE FROM backup_destinations WHERE id = ?'),
       setStored: db.prepare('UPDATE backup_destinations SET stored_bytes = ? WHERE id = ?'),
@@ -71,7 +77,7 @@ export class BackupRepo {
       progress: db.prepare('UPDATE backup_runs SET files = @files, bytes = @bytes, bytes_copied = @bytes_copied WHERE id = @id'),
       finish:
         db.prepare(`UPDATE backup_runs SET state = @state, finished_at = @finished_at, files = @files, bytes = @bytes, bytes_copied = @bytes_copied,
-        problems = @problems, error = @error, snapshot_id = @snapshot_id WHERE id = @id`),
+        problems = @problems, error = @error, error_code = @error_code, snapshot_id = @snapshot_id WHERE id = @id`),
       run: db.prepare('SELECT * FROM backup_runs WHERE id = ?'),
       lastRun: db.prepare(
         "SELECT * FROM backup_runs WHERE destination_id = ? AND kind = 'backup' ORDER BY started_at DESC, rowid DESC LIMIT 1",
@@ -104,7 +110,7 @@ export class BackupRepo {
 
   update(id: string, changes: DestinationChanges): void {
     const columns = Object.keys(changes).filter((key) =>
-      /^(name|daily_at|keep_daily|keep_weekly|keep_monthly|next_run_at|access_key_id)$/.test(key),
+      /^(name|daily_at|keep_last|keep_daily|keep_weekly|keep_monthly|next_run_at|access_key_id)$/.test(key),
     );
     if (columns.length === 0) return;
     this.db

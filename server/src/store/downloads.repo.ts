@@ -35,6 +35,7 @@ export class DownloadsRepo {
         VALUES (@ticket_hash, @session_id, @node_ids, @name, @created_at, @expires_at)`),
       // One statement finds and removes it: two requests with the same ticket cannot both have it.
       take: db.prepare('DELETE FROM download_tickets WHERE ticket_hash = ? RETURNING *'),
+      sessionOf: db.prepare('SELECT session_id FROM download_tickets WHERE ticket_hash = ?'),
       purgeExpired: db.prepare('DELETE FROM download_tickets WHERE expires_at <= ?'),
       // What is below a folder and not in the trash (a trashed folder hides what it holds), each
       // file with its current version: the highest, as VersionsRepo.current reads it.
@@ -52,6 +53,10 @@ export class DownloadsRepo {
 
   insert(row: DownloadTicketRow): void {
     this.stmts.insert.run(row);
+  }
+
+  sessionOf(ticketHash: string): string | null {
+    return (this.stmts.sessionOf.get(ticketHash) as { session_id: string } | undefined)?.session_id ?? null;
   }
 
   /** The ticket, removed as it is read: it opens one download. */

@@ -1,17 +1,41 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { constants, createReadStream, createWriteStream, realpath as realpathOf, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ArchiveUnreachable, type ArchiveStorage } from './archive-storage.ts';
+import { promisify } from 'node:util';
+import { archiveParts, CONTENT_DEPTH, ID_NAME, PART_FILE, shownName, SNAPSHOT_FILE, SNAPSHOT_ID } from './archive-names.ts';
+import { ArchiveUnreachable, ArchiveUnsafe, notThere, type ArchiveStorage } from './archive-storage.ts';
 import { syncFolder } from './durable-file.ts';
 
 export const ARCHIVE_FOLDER = 'hearth-backup';
 
+/** Opening never follows a link at the last step (ELOOP instead) and never waits on a pipe for its writer. */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+const READ_FLAGS = constants.O_RDONLY | NO_FOLLOW | (constants.O_NONBLOCK ?? 0);
+/** A temp file is always new (O_EXCL never follows a link either): nothing planted at its name is written through. */
+const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
+/** The same resolution as the realpathSync that chose the folder when it was added (backups.ts). */
+const realpath = promisify(realpathOf);
+
+const LINK = 'is a link to another place';
+const NOT_FOLDER = 'is not a folder';
+const NOT_FILE = 'is not an ordinary file (a pipe or a device)';
+
 /**
  * An archive in `<destination>/hearth-backup/`. Every file arrives under `tmp/` first and is
  * renamed into place only once whole and fsynced, its folder fsynced after.
+ *
+ * The destination is someone else's disk: whoever held it may have left links, pipes or devices
+ * in it, for the 03:00 run to write or delete through. So every folder Hearth enters or makes is
+ * checked with lstat from the destination down (a folder, never a link), every file it reads or
+ * replaces is an ordinary file opened without following a link, the destination itself must
+ * still be the real folder it was when added, and clean-ups remove only names Hearth makes
+ * (archive-names.ts), never entering what it did not make. Anything else where Hearth looks
+ * stops the run with ArchiveUnsafe, in words. A hard link is harmless here: Hearth never writes
+ * into a file that is there (it renames a new one over the name) and removing a name leaves the
+ * file's other names as they were.
  */
 export class FolderStorage implements ArchiveStorage {
   readonly root: string;
@@ -32,137 +56,281 @@ export class FolderStorage implements ArchiveStorage {
    */
   async prepare(create: boolean): Promise<void> {
     await guard(async () => {
-      const stat = await fs.stat(create ? this.destination : this.root);
-      if (!stat.isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
-      let made = false;
-      for (const sub of ['', 'content', 'snapshots', 'tmp']) {
-        if ((await fs.mkdir(path.join(this.root, sub), { recursive: true })) !== undefined) made = true;
-      }
-      if (made) {
-        await syncFolder(this.destination);
-        await syncFolder(this.root);
-      }
+      await this.stillItself();
+      if (!create && (await this.folder([])) === null) throw Object.assign(new Error('no hearth-backup folder'), { code: 'ENOENT' });
+      for (const sub of ['content', 'snapshots', 'tmp']) await this.folder([sub], true);
     });
-  }
-
-  full(relative: string): string {
-    return path.join(this.root, ...relative.split('/'));
   }
 
   async readSmall(relative: string): Promise<Buffer | null> {
-    try {
-      return await fs.readFile(this.full(relative));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw unreachable(error);
-    }
-  }
-
-  async writeSmall(relative: string, text: string): Promise<void> {
-    await guard(async () => {
-      const target = this.full(relative);
-      const temp = path.join(path.dirname(target), `.${path.basename(target)}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-      await fs.writeFile(temp, text, { mode: 0o644, flush: true });
-      await fs.rename(temp, target);
-      await syncFolder(path.dirname(target));
+    return guarded(async () => {
+      const handle = await this.openChecked(relative);
+      if (handle === null) return null;
+      try {
+        return await handle.readFile();
+      } finally {
+        await handle.close();
+      }
     });
   }
 
+  async writeSmall(relative: string, text: string): Promise<void> {
+    await this.writeNew(Readable.from([Buffer.from(text, 'utf8')]), relative, 0o644, new AbortController().signal);
+  }
+
   async sizeOf(relative: string): Promise<number | null> {
-    try {
-      return (await fs.stat(this.full(relative))).size;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw unreachable(error);
-    }
+    return guarded(async () => (await this.file(relative))?.stat.size ?? null);
   }
 
   async snapshotIds(): Promise<string[]> {
-    try {
-      return (await fs.readdir(path.join(this.root, 'snapshots'), { withFileTypes: true }))
-        .filter((e) => e.isDirectory())
-        .map((e) => e.name);
-    } catch (error) {
-      throw unreachable(error);
-    }
+    return guarded(async () => {
+      const folder = await this.folder(['snapshots']);
+      if (folder === null) throw Object.assign(new Error('no snapshots folder'), { code: 'ENOENT' });
+      const ids: string[] = [];
+      for (const entry of await this.entries(folder, 'snapshots')) {
+        if (!SNAPSHOT_ID.test(entry.name)) continue;
+        if (!entry.isDirectory()) throw this.unsafe(`snapshots/${entry.name}`, NOT_FOLDER);
+        ids.push(entry.name);
+      }
+      return ids;
+    });
   }
 
   async startSnapshot(id: string): Promise<void> {
     await guard(async () => {
-      await fs.mkdir(path.join(this.root, 'snapshots', id));
-      await syncFolder(path.join(this.root, 'snapshots'));
+      this.parts(id);
+      const folder = (await this.folder(['snapshots'], true))!;
+      await fs.mkdir(path.join(folder, id));
+      await syncFolder(folder);
     });
   }
 
   /** Into tmp/, fsynced, then renamed into place and the folder fsynced. Never more than a chunk in memory. */
   async put(body: AsyncIterable<Uint8Array>, relative: string, signal: AbortSignal): Promise<void> {
-    const temp = path.join(this.root, 'tmp', `${crypto.randomBytes(8).toString('hex')}.part`);
-    try {
-      await pipeline(Readable.from(body), createWriteStream(temp, { flags: 'wx', mode: 0o600 }), { signal });
-      const handle = await fs.open(temp, 'r+');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      const target = this.full(relative);
-      const made = await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.rename(temp, target);
-      await syncFolder(path.dirname(target));
-      if (made !== undefined) await syncFolder(path.dirname(path.dirname(target)));
-    } catch (error) {
-      await fs.rm(temp, { force: true }).catch(() => {});
-      throw unreachable(error);
-    }
+    await this.writeNew(body, relative, 0o600, signal);
   }
 
   async openRead(relative: string, signal: AbortSignal): Promise<Readable> {
-    const stream = createReadStream(this.full(relative), { highWaterMark: 1024 * 1024, signal });
-    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
-    return stream;
+    const handle = await guarded(() => this.openChecked(relative));
+    if (handle === null) throw notThere(path.join(this.root, relative));
+    return createReadStream('', { fd: handle, highWaterMark: 1024 * 1024, signal });
   }
 
+  /** Only a snapshot Hearth made (its id), and in it only its own files; someone else's things stay, and their folder with them. */
   async removeSnapshot(id: string, manifest: string): Promise<void> {
+    if (!SNAPSHOT_ID.test(id)) return;
     await guard(async () => {
-      const folder = path.join(this.root, 'snapshots', id);
-      await fs.rm(path.join(folder, manifest), { force: true });
-      await syncFolder(folder).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      });
-      await fs.rm(folder, { recursive: true, force: true });
-      await syncFolder(path.join(this.root, 'snapshots'));
+      const folder = await this.folder(['snapshots', id]);
+      if (folder === null) return;
+      // Looked at in full before anything goes: a refusal never leaves a snapshot half removed.
+      const files = (await this.entries(folder, `snapshots/${id}`))
+        .filter((entry) => SNAPSHOT_FILE.test(entry.name))
+        .map((entry) => {
+          if (!entry.isFile()) throw this.unsafe(`snapshots/${id}/${entry.name}`, NOT_FILE);
+          return entry.name;
+        });
+      if (files.includes(manifest)) {
+        await fs.rm(path.join(folder, manifest));
+        await syncFolder(folder);
+      }
+      for (const name of files) if (name !== manifest) await fs.rm(path.join(folder, name));
+      const left = await fs.rmdir(folder).then(
+        () => false,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOTEMPTY' || error.code === 'EEXIST') return true;
+          throw error;
+        },
+      );
+      await syncFolder(left ? folder : path.dirname(folder));
     });
   }
 
   async removeContentExcept(kept: ReadonlySet<string>): Promise<void> {
     await guard(async () => {
-      const base = path.join(this.root, 'content');
-      for (const library of await fs.readdir(base)) {
-        for (const shard of await fs.readdir(path.join(base, library)).catch(() => [] as string[])) {
-          const folder = path.join(base, library, shard);
-          let removed = false;
-          for (const name of await fs.readdir(folder).catch(() => [] as string[])) {
-            if (kept.has(`content/${library}/${shard}/${name}`)) continue;
-            await fs.rm(path.join(folder, name), { force: true });
-            removed = true;
-          }
-          if (removed) await syncFolder(folder);
-        }
-      }
+      const base = await this.folder(['content']);
+      if (base !== null) await this.pruneContent(base, 'content', 1, kept);
     });
   }
 
+  /** Only Hearth's own leftovers in tmp/ (its `.part` files); nothing else there is removed or entered. */
   async clearUnfinished(): Promise<void> {
     await guard(async () => {
-      for (const name of await fs.readdir(path.join(this.root, 'tmp')))
-        await fs.rm(path.join(this.root, 'tmp', name), { recursive: true, force: true });
+      const tmp = await this.folder(['tmp']);
+      if (tmp === null) return;
+      const parts = (await this.entries(tmp, 'tmp')).filter((entry) => PART_FILE.test(entry.name));
+      for (const entry of parts) if (!entry.isFile()) throw this.unsafe(`tmp/${entry.name}`, NOT_FILE);
+      for (const entry of parts) await fs.rm(path.join(tmp, entry.name));
     });
+  }
+
+  /** Content files under `folder` (at `depth` below content/) that no kept snapshot lists; only id names, only id folders. */
+  private async pruneContent(folder: string, relative: string, depth: number, kept: ReadonlySet<string>): Promise<void> {
+    const garbage: string[] = [];
+    for (const entry of await this.entries(folder, relative)) {
+      const name = `${relative}/${entry.name}`;
+      if (!ID_NAME.test(entry.name)) continue;
+      if (entry.isDirectory()) {
+        if (depth < CONTENT_DEPTH) await this.pruneContent(path.join(folder, entry.name), name, depth + 1, kept);
+      } else if (!entry.isFile()) throw this.unsafe(name, NOT_FILE);
+      else if (depth >= 2 && !kept.has(name)) garbage.push(entry.name);
+    }
+    for (const name of garbage) await fs.rm(path.join(folder, name));
+    if (garbage.length > 0) await syncFolder(folder);
+  }
+
+  /** Writes `body` to a new temp file, fsyncs it and renames it over `relative`: the file appears whole or not at all. */
+  private async writeNew(body: AsyncIterable<Uint8Array>, relative: string, mode: number, signal: AbortSignal): Promise<void> {
+    const parts = this.parts(relative);
+    let temp: string | null = null;
+    try {
+      const tmp = (await this.folder(['tmp'], true))!;
+      temp = path.join(tmp, `${crypto.randomBytes(8).toString('hex')}.part`);
+      const handle = await fs.open(temp, NEW_FILE_FLAGS, mode);
+      // flush: fsynced before it closes, so the rename below never puts in place a file that a power cut would empty.
+      await pipeline(Readable.from(body), createWriteStream('', { fd: handle, flush: true }), { signal });
+      const folder = (await this.folder(parts.slice(0, -1), true))!;
+      const target = path.join(folder, parts.at(-1)!);
+      const there = await lstatOrNull(target);
+      if (there !== null) this.expectFile(there, relative);
+      await fs.rename(temp, target);
+      temp = null;
+      await syncFolder(folder);
+    } catch (error) {
+      if (temp !== null) await fs.rm(temp, { force: true }).catch(() => {});
+      throw unreachable(error);
+    }
+  }
+
+  /**
+   * The destination is still the folder the owner chose: its real path is the one stored (the
+   * service resolved the owner's path when it was added). A folder that became a link since
+   * (a swapped disk's folder pointing at a home folder, or at another destination's backup,
+   * whose snapshots this one's retention would prune) is not followed.
+   */
+  private async stillItself(): Promise<void> {
+    const real = await realpath(this.destination);
+    if (real !== this.destination)
+      throw new ArchiveUnsafe(
+        '',
+        `The backup folder ${this.destination} is now a link to ${real}. Hearth does not follow links on a backup drive, so it did not back up there. If you made the link on purpose, stop using this destination and add ${real} instead.`,
+      );
+  }
+
+  /**
+   * The folder `parts` below hearth-backup/, checked one step at a time from the destination
+   * down: each a folder, never a link (lstat does not follow one). A missing step is made when
+   * `make` (and fsynced into its parent), else the answer is null.
+   */
+  private async folder(parts: readonly string[], make = false): Promise<string | null> {
+    let at = this.destination;
+    this.expectFolder(await fs.lstat(at), null);
+    const steps = [ARCHIVE_FOLDER, ...parts];
+    for (let i = 0; i < steps.length; i++) {
+      const parent = at;
+      at = path.join(at, steps[i]!);
+      let stat = await lstatOrNull(at);
+      if (stat === null) {
+        if (!make) return null;
+        await fs.mkdir(at).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
+        });
+        stat = await fs.lstat(at);
+        await syncFolder(parent);
+      }
+      this.expectFolder(stat, steps.slice(1, i + 1).join('/'));
+    }
+    return at;
+  }
+
+  /** An ordinary file at `relative` (never a link, a pipe or a device); null when it or a folder on its way is not there. */
+  private async file(relative: string): Promise<{ full: string; stat: Stats } | null> {
+    const parts = this.parts(relative);
+    const folder = await this.folder(parts.slice(0, -1));
+    if (folder === null) return null;
+    const full = path.join(folder, parts.at(-1)!);
+    const stat = await lstatOrNull(full);
+    if (stat === null) return null;
+    this.expectFile(stat, relative);
+    return { full, stat };
+  }
+
+  /** The checked file, opened without following a link or waiting on a pipe, and proved to be the file that was checked. */
+  private async openChecked(relative: string): Promise<fs.FileHandle | null> {
+    const found = await this.file(relative);
+    if (found === null) return null;
+    const handle = await fs.open(found.full, READ_FLAGS).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ELOOP' ? this.unsafe(relative, LINK) : error;
+    });
+    try {
+      const opened = await handle.stat();
+      if (!opened.isFile() || opened.ino !== found.stat.ino || opened.dev !== found.stat.dev) throw this.unsafe(relative, NOT_FILE);
+      return handle;
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** A folder's entries; a link among them stops everything (Hearth lists these folders to act on what is in them). */
+  private async entries(folder: string, relative: string): Promise<Dirent[]> {
+    const entries = await fs.readdir(folder, { withFileTypes: true });
+    const link = entries.find((entry) => entry.isSymbolicLink());
+    if (link) throw this.unsafe(`${relative}/${link.name}`, LINK);
+    return entries;
+  }
+
+  /** The parts of a name Hearth was asked for; a name that could lead out of the archive (from a tampered manifest) is refused. */
+  private parts(relative: string): string[] {
+    const parts = archiveParts(relative);
+    if (parts === null)
+      throw new ArchiveUnsafe(
+        ARCHIVE_FOLDER,
+        `The backup in ${this.destination} names a file Hearth never makes (someone changed it), so Hearth did not read it.`,
+      );
+    return parts;
+  }
+
+  /** `relative` null: the destination folder itself. */
+  private expectFolder(stat: Stats, relative: string | null): void {
+    if (stat.isDirectory() && !stat.isSymbolicLink()) return;
+    if (relative === null)
+      throw new ArchiveUnsafe(
+        '',
+        `The backup folder ${this.destination} ${stat.isSymbolicLink() ? LINK : NOT_FOLDER} now. Hearth did not back up there.`,
+      );
+    throw this.unsafe(relative, stat.isSymbolicLink() ? LINK : NOT_FOLDER);
+  }
+
+  private expectFile(stat: Stats, relative: string): void {
+    if (stat.isSymbolicLink()) throw this.unsafe(relative, LINK);
+    if (!stat.isFile()) throw this.unsafe(relative, NOT_FILE);
+  }
+
+  private unsafe(relative: string, what: string): ArchiveUnsafe {
+    const where = shownName(relative === '' ? ARCHIVE_FOLDER : `${ARCHIVE_FOLDER}/${relative}`);
+    return new ArchiveUnsafe(
+      where,
+      `In the backup folder ${this.destination}, ${where} ${what}. Hearth did not put it there and did not follow it: nothing outside the backup folder was read, written or deleted. Remove it, or choose another folder.`,
+    );
+  }
+}
+
+async function lstatOrNull(file: string): Promise<Stats | null> {
+  try {
+    return await fs.lstat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
   }
 }
 
 async function guard(work: () => Promise<void>): Promise<void> {
+  await guarded(work);
+}
+
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
-    await work();
+    return await work();
   } catch (error) {
     throw unreachable(error);
   }

@@ -1,4 +1,4 @@
-import { ITEM_SHOWN } from './albums.repo.ts';
+import { ITEM_SHOWN, OWNER_PUT_IT } from './album-reach.ts';
 import type { Db, Statement } from './db.ts';
 import { galleryFilterWhere, type GalleryFilter } from './gallery-search.ts';
 
@@ -45,7 +45,7 @@ export interface GalleryArm {
  * The one place that says whose photos and videos a gallery holds, for the timeline's months,
  * its listing (nodes.repo's 'gallery' scope) and search alike: never in the trash; the account's
  * own; and with `family`, a partner's from their chosen day, those under folders (and files)
- * shared with it, and those its albums show (ITEM_SHOWN: what each adder may still read). Each
+ * shared with it, and those its albums show it (album-reach.ts: what their owners put there). Each
  * arm is one index range per taken-time range: own on nodes_gallery, partners on
  * nodes_gallery_dated, folders on nodes_gallery_folder (one range per folder), albums on
  * album_items_taken (one per album).
@@ -81,7 +81,10 @@ export function galleryArms(scope: GalleryScope, params: Record<string, unknown>
     params[`partner_${i}_folders`] = JSON.stringify(theirs);
     arms.push(listArm('n.parent_id', `@partner_${i}_folders`, MEDIA, `NOT (${partnerShows[i]})`));
   });
-  const inFolders = folders.length > 0 ? 'n.parent_id IN (SELECT value FROM json_each(@family_all_folders))' : '0';
+  // Written to be false, never NULL, for a photo at its owner's top level: `NOT (NULL IN (…))` is
+  // NULL, which dropped every top-level photo a file grant or an album brought once any folder was shared.
+  const inFolders =
+    folders.length > 0 ? '(n.parent_id IS NOT NULL AND n.parent_id IN (SELECT value FROM json_each(@family_all_folders)))' : '0';
   if (folders.length > 0) params.family_all_folders = JSON.stringify(folders.map((folder) => folder.id));
 
   const inFiles = files.length > 0 ? 'n.id IN (SELECT value FROM json_each(@family_files))' : '0';
@@ -127,7 +130,9 @@ function listArm(column: string, list: string, shows: string, notEarlier: string
 const ALBUM_ITEMS = 'album_items ai CROSS JOIN nodes n ON n.id = ai.node_id';
 
 function albumArm(notEarlier: string): GalleryArm {
-  const shows = `${ITEM_SHOWN} AND n.is_media = 1`;
+  // What its owner put in the album. One someone else put there reaches the account only when a
+  // grant of its own lets it read the photo anyway: the folder and file arms show those.
+  const shows = `${ITEM_SHOWN} AND ${OWNER_PUT_IT} AND n.is_media = 1`;
   return {
     taken: 'ai.taken_sort',
     distinct: true,

@@ -474,7 +474,18 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX download_tickets_expiry ON download_tickets(expires_at);
   `,
-  /* MIGRATION: media that could not be processed for want of a tool (a video on a PC without ffmpeg, under releases that looked only for the system's), processed again, poster and all, at the first start that has the tool. Videos marked failed so far are all taken as such: a damaged one costs one more try */ `
+  /* 18: album items carry their photo owner's word on the album's public links (on_links): a link shows the album owner's own photos and the contributors' they let it show, never what someone was only given access to. Items already there: the album owner's own photos stay on its links, every other photo leaves them until its owner says yes. The album-upload folder keeps the contributor's answer for what arrives there */ `
+  ALTER TABLE album_items ADD COLUMN on_links INTEGER NOT NULL DEFAULT 0 CHECK (on_links IN (0, 1));
+  UPDATE album_items SET on_links = 1
+    WHERE added_by = (SELECT a.owner_id FROM albums a WHERE a.id = album_items.album_id)
+      AND added_by = (SELECT n.owner_id FROM nodes n WHERE n.id = album_items.node_id);
+  ALTER TABLE album_upload_folders ADD COLUMN on_links INTEGER NOT NULL DEFAULT 0 CHECK (on_links IN (0, 1));
+  `,
+  /* 19: backups keep the latest few snapshots whatever their day (a second "Back up now" on one day no longer replaces the morning's good copy; 5 for every destination, old ones too), and a failed run keeps its error code beside its words (destination_unsafe, backup_unreachable…) */ `
+  ALTER TABLE backup_destinations ADD COLUMN keep_last INTEGER NOT NULL DEFAULT 5;
+  ALTER TABLE backup_runs ADD COLUMN error_code TEXT;
+  `,
+  /* 20: media that could not be processed for want of a tool (a video on a PC without ffmpeg, under releases that looked only for the system's), processed again, poster and all, at the first start that has the tool. Videos marked failed so far are all taken as such: a damaged one costs one more try */ `
   CREATE TABLE media_missing_tools (
     node_id TEXT PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,
     tool TEXT NOT NULL CHECK (tool IN ('ffmpeg'))
@@ -482,7 +493,7 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO media_missing_tools (node_id, tool)
     SELECT id, 'ffmpeg' FROM nodes WHERE type = 'file' AND mime_type LIKE 'video/%' AND media_state = 'failed' AND has_thumbnail = 0;
   `,
-  /* MIGRATION: playback copies count against the quota of the accounts whose videos they are. A copy that ran out of their room records how far it got: it is tried again only once they have more room than that */ `
+  /* 21: playback copies count against the quota of the accounts whose videos they are. A copy that ran out of their room records how far it got: it is tried again only once they have more room than that */ `
   ALTER TABLE playback_copies ADD COLUMN needs_room INTEGER NOT NULL DEFAULT 0;
   `,
 ];

@@ -2,7 +2,7 @@ import type { Db, Statement } from './db.ts';
 import type { MediaFacts } from './media.repo.ts';
 import type { NodeColor, NodeType } from '../contract/files-responses.ts';
 import { galleryFilterWhere, type GalleryFilter } from './gallery-search.ts';
-import { SHOWN_BY_ALBUM_TO_USER } from './albums.repo.ts';
+import { SHOWN_BY_ALBUM_TO_USER } from './album-reach.ts';
 import { PARTNER_SHOWS } from './partners.repo.ts';
 import { galleryArms, type GalleryScope } from './gallery.repo.ts';
 

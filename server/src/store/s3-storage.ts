@@ -11,7 +11,8 @@ import type {
   PutObjectCommandOutput,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { ArchiveUnreachable, notThere, type ArchiveStorage } from './archive-storage.ts';
+import { archiveParts, isContentFile, isSnapshotFile, SNAPSHOT_ID } from './archive-names.ts';
+import { ArchiveUnreachable, ArchiveUnsafe, notThere, type ArchiveStorage } from './archive-storage.ts';
 import { ARCHIVE_FOLDER } from './folder-storage.ts';
 
 /** An S3-compatible bucket, as the owner gave it. */
@@ -61,6 +62,10 @@ const PARTS_IN_FLIGHT = 2;
  * rename: an object appears whole when its upload completes (a big file goes up in parts, and
  * a part-way upload is invisible), and the manifest is still written last. Object keys are
  * content ids and snapshot ids, never file names.
+ *
+ * The prefix may hold objects that are not Hearth's (the bucket is shared, or a person put
+ * notes there): clean-ups remove only keys shaped as Hearth makes them (archive-names.ts), and
+ * leave everything else where it is.
  */
 export class S3Storage implements ArchiveStorage {
   private clientMade: Promise<S3Client> | null = null;
@@ -152,7 +157,7 @@ export class S3Storage implements ArchiveStorage {
     const ids: string[] = [];
     for await (const page of this.pages(base, '/'))
       for (const common of page.CommonPrefixes ?? []) if (common.Prefix) ids.push(common.Prefix.slice(base.length).replace(/\/$/, ''));
-    return ids;
+    return ids.filter((id) => SNAPSHOT_ID.test(id));
   }
 
   /** Nothing to make: a bucket has no folders, a snapshot exists through its objects. */
@@ -197,21 +202,27 @@ export class S3Storage implements ArchiveStorage {
     }
   }
 
+  /** Only a snapshot Hearth made (its id), and of it only Hearth's own files. */
   async removeSnapshot(id: string, manifest: string): Promise<void> {
+    if (!SNAPSHOT_ID.test(id)) return;
     await this.call(() => this.send('DeleteObjectCommand', { Bucket: this.s3.bucket, Key: this.key(`snapshots/${id}/${manifest}`) }));
     const keys: string[] = [];
-    for await (const page of this.pages(`${this.root}snapshots/${id}/`)) for (const object of page.Contents ?? []) keys.push(object.Key!);
+    for await (const page of this.pages(`${this.root}snapshots/${id}/`))
+      for (const object of page.Contents ?? []) if (isSnapshotFile(object.Key!.slice(this.root.length), id)) keys.push(object.Key!);
     await this.removeKeys(keys);
   }
 
   async removeContentExcept(kept: ReadonlySet<string>): Promise<void> {
     const garbage: string[] = [];
     for await (const page of this.pages(`${this.root}content/`))
-      for (const object of page.Contents ?? []) if (!kept.has(object.Key!.slice(this.root.length))) garbage.push(object.Key!);
+      for (const object of page.Contents ?? []) {
+        const relative = object.Key!.slice(this.root.length);
+        if (isContentFile(relative) && !kept.has(relative)) garbage.push(object.Key!);
+      }
     await this.removeKeys(garbage);
   }
 
-  /** Uploads in parts a killed run left behind: invisible, but a bucket bills their bytes. */
+  /** Uploads in parts a killed run left behind (Hearth's keys only): invisible, but a bucket bills their bytes. */
   async clearUnfinished(): Promise<void> {
     let uploads;
     try {
@@ -220,13 +231,21 @@ export class S3Storage implements ArchiveStorage {
       // Some S3-compatible services do not list uploads; their own lifecycle rules clear them.
       return;
     }
-    for (const upload of uploads.Uploads ?? [])
+    for (const upload of uploads.Uploads ?? []) {
+      if (!isHearthKey(upload.Key?.slice(this.root.length) ?? '')) continue;
       await this.send('AbortMultipartUploadCommand', { Bucket: this.s3.bucket, Key: upload.Key!, UploadId: upload.UploadId! }).catch(
         () => {},
       );
+    }
   }
 
+  /** A name that could lead out of the archive (from a tampered manifest: "..", which some S3 services resolve) is refused. */
   private key(relative: string): string {
+    if (archiveParts(relative) === null)
+      throw new ArchiveUnsafe(
+        ARCHIVE_FOLDER,
+        `The backup in ${this.place} names a file Hearth never makes (someone changed it), so Hearth did not read it.`,
+      );
     return `${this.root}${relative}`;
   }
 
@@ -296,6 +315,12 @@ export class S3Storage implements ArchiveStorage {
       return unreachable(`Hearth cannot reach ${this.host}: ${e.message ?? String(error)}.`);
     return new ArchiveUnreachable('other', error, `The bucket answered: ${e.message || e.name || `error ${status}`}.`);
   }
+}
+
+/** A key Hearth writes: a content file, or a file of a snapshot. */
+function isHearthKey(relative: string): boolean {
+  const [first, id] = relative.split('/');
+  return isContentFile(relative) || (first === 'snapshots' && id !== undefined && SNAPSHOT_ID.test(id) && isSnapshotFile(relative, id));
 }
 
 function isNotFound(error: unknown): boolean {

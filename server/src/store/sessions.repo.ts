@@ -53,6 +53,9 @@ export class SessionsRepo {
       expireStale: db.prepare(
         "UPDATE sessions SET status = 'revoked', ended_at = @now, ended_reason = 'expired' WHERE status IN ('active', 'pending') AND expires_at <= @now",
       ),
+      endAllLive: db.prepare(
+        "UPDATE sessions SET status = 'revoked', ended_at = @now, ended_reason = @reason WHERE status IN ('active', 'pending')",
+      ),
       purgeEnded: db.prepare("DELETE FROM sessions WHERE status IN ('revoked', 'denied') AND ended_at < ?"),
     };
   }
@@ -81,6 +84,11 @@ export class SessionsRepo {
   /** Ends a live session; false when it had already ended. */
   end(id: string, status: 'revoked' | 'denied', reason: string, now: number): boolean {
     return (this.stmts.end.run({ id, status, reason, now }) as { changes: number }).changes === 1;
+  }
+
+  /** Ends every live session at once (the token key was replaced); answers how many. */
+  endAllLive(reason: string, now: number): number {
+    return (this.stmts.endAllLive.run({ reason, now }) as { changes: number }).changes;
   }
 
   approve(id: string, now: number, expiresAt: number): boolean {

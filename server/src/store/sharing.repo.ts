@@ -104,6 +104,15 @@ export class SharesRepo {
         'SELECT * FROM shares WHERE created_by = @user AND revoked_at IS NULL AND (@before IS NULL OR id < @before) ORDER BY id DESC LIMIT @limit',
       ),
       revoke: db.prepare('UPDATE shares SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      liveOfAlbums: db.prepare(`SELECT album_id, count(*) AS n FROM shares
+        WHERE album_id IN (SELECT value FROM json_each(@ids)) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > @now)
+        GROUP BY album_id`),
+      // The links above a node that open it: its own, and its folders' (the owner's alone to make).
+      liveAbove: db.prepare(`WITH RECURSIVE up(id, parent_id, depth) AS (
+          SELECT id, parent_id, 0 FROM nodes WHERE id = @node
+          UNION ALL SELECT n.id, n.parent_id, up.depth + 1 FROM nodes n JOIN up ON n.id = up.parent_id)
+        SELECT s.* FROM up JOIN shares s ON s.node_id = up.id
+        WHERE s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > @now) ORDER BY up.depth, s.id`),
     };
   }
 
@@ -135,6 +144,17 @@ export class SharesRepo {
     const keys = Object.keys(fields);
     if (keys.length === 0) return;
     this.db.prepare(`UPDATE shares SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...fields, id });
+  }
+
+  /** How many links to each album are live now (an album without any is left out). */
+  liveOfAlbums(albumIds: readonly string[], now: number): Map<string, number> {
+    const rows = this.stmts.liveOfAlbums.all({ ids: JSON.stringify(albumIds), now }) as { album_id: string; n: number }[];
+    return new Map(rows.map((r) => [r.album_id, Number(r.n)]));
+  }
+
+  /** The live links that open the node: its own first, then its folders', nearest first. */
+  liveAbove(nodeId: string, now: number): ShareRow[] {
+    return this.stmts.liveAbove.all({ node: nodeId, now }) as ShareRow[];
   }
 
   revoke(id: string, at: number): boolean {

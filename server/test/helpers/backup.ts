@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +11,12 @@ export function destinationFolder(prefix = 'hearth-backup-dest-'): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
+/**
+ * A folder destination, plain unless `extra` says `encrypt: true`: the API's default is encrypted
+ * (destinations.test.ts proves it), and most tests read the backup's files by hand.
+ */
 export async function addFolderDestination(client: ApiClient, token: string, folder: string, extra: object = {}): Promise<any> {
-  const res = await client.post('/admin/backup/destinations', { kind: 'folder', path: folder, ...extra }, { token });
+  const res = await client.post('/admin/backup/destinations', { kind: 'folder', path: folder, encrypt: false, ...extra }, { token });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
@@ -117,4 +122,40 @@ export async function endedRestore(client: ApiClient): Promise<any> {
     if (run.body.state !== 'running') return run.body;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** A snapshot id as Hearth makes them (time, then random hex): `20261125T031500Z-4f2a9c`. */
+export function snapshotIdAt(at: number, suffix = 'f0f0f0'): string {
+  return `${new Date(at)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${suffix}`;
+}
+
+/** Bytes encrypted to a public key with the `age` command, as anyone holding only age-recipient.txt can. */
+export function ageEncryptTo(recipient: string, plain: Buffer): Buffer {
+  return execFileSync('age', ['-r', recipient], { input: plain, maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** The emergency kit, as the owner downloads it: its text and its AGE-SECRET-KEY-1… line. */
+export async function emergencyKit(client: ApiClient, token: string): Promise<{ text: string; key: string; publicKey: string }> {
+  const kit = await client.get('/admin/backup/kit', { token });
+  assert.equal(kit.status, 200, JSON.stringify(kit.body));
+  return { text: kit.body.file_text, key: kit.body.key, publicKey: kit.body.public_key };
+}
+
+/**
+ * A manifest signed as docs/backup-format.md says, by whoever holds the kit: HMAC-SHA256 keyed
+ * by HKDF-SHA256 of the kit's AGE-SECRET-KEY-1… line, over the manifest's JSON without `mac`.
+ */
+export function signAsTheKit(manifest: object, kitKey: string): object {
+  const { mac: _mac, ...body } = manifest as { mac?: string };
+  const key = Buffer.from(crypto.hkdfSync('sha256', kitKey, Buffer.alloc(0), 'hearth-backup/2 manifest signature', 32));
+  return {
+    ...body,
+    mac: crypto
+      .createHmac('sha256', key)
+      .update(JSON.stringify(body, null, 1))
+      .digest('hex'),
+  };
 }

@@ -28,6 +28,12 @@ export interface TestS3 {
   objects(prefix?: string): Promise<{ key: string; bytes: Buffer }[]>;
   put(key: string, bytes: Buffer): Promise<void>;
   remove(key: string): Promise<void>;
+  /**
+   * Holds every read of a content object until `release`: `reached` resolves once a read waits
+   * there (a restore is then mid-way, at a known point). A folder cannot be held so: a pipe in a
+   * backup folder is refused (folder-storage.ts), so a restore held mid-way reads from a bucket.
+   */
+  holdContent(): Promise<{ reached: Promise<void>; release(): void }>;
   stop(): Promise<void>;
 }
 
@@ -45,8 +51,25 @@ export async function startS3(options: { bucket?: string } = {}): Promise<TestS3
       S3_DIRECTORY: directory,
       ...(process.env.S3RVER_LOG && { S3_LOG: '1' }),
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
+  let said = '';
+  const listeners: ((line: string) => void)[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => {
+    said += chunk.toString('utf8');
+    const lines = said.split('\n');
+    said = lines.pop()!;
+    for (const line of lines) for (const listener of [...listeners]) listener(line);
+  });
+  const nextLine = (match: (line: string) => boolean) =>
+    new Promise<void>((resolve) => {
+      const listener = (line: string) => {
+        if (!match(line)) return;
+        listeners.splice(listeners.indexOf(listener), 1);
+        resolve();
+      };
+      listeners.push(listener);
+    });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let output = '';
@@ -99,8 +122,15 @@ export async function startS3(options: { bucket?: string } = {}): Promise<TestS3
     async remove(key) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
+    async holdContent() {
+      const holding = nextLine((line) => line === 'holding');
+      child.stdin!.write('hold\n');
+      await holding;
+      return { reached: nextLine((line) => line.startsWith('held ')), release: () => void child.stdin!.write('release\n') };
+    },
     async stop() {
       client.destroy();
+      child.stdin!.end();
       child.kill('SIGTERM');
       await exited;
       fs.rmSync(directory, { recursive: true, force: true });

@@ -1,6 +1,8 @@
 // The tests' S3 server in a process of its own (see s3.ts): started with --openssl-legacy-provider,
 // since s3rver encrypts its listing's continuation tokens with DES, which OpenSSL 3 keeps there.
-// Prints `listening <port>` once it answers; keys and bucket come in the environment.
+// Prints `listening <port>` once it answers; keys and bucket come in the environment. On stdin,
+// `hold` makes every GET of a content object wait (answered `holding`; each one that waits prints
+// `held <path>`) until `release`: a test reads a backup's state mid-restore at a known point.
 import { createRequire } from 'node:module';
 import process from 'node:process';
 
@@ -33,6 +35,27 @@ const server = new S3rver({
 });
 server.middleware.unshift((ctx, next) => {
   ctx.req.headers[RAW_PATH] = ctx.path;
+  return next();
+});
+let holding = false;
+const waiting = [];
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (text) => {
+  for (const line of text.split('\n')) {
+    if (line === 'hold') {
+      holding = true;
+      process.stdout.write('holding\n');
+    } else if (line === 'release') {
+      holding = false;
+      for (const go of waiting.splice(0)) go();
+    }
+  }
+});
+server.middleware.unshift(async (ctx, next) => {
+  if (holding && ctx.method === 'GET' && ctx.path.includes('/hearth-backup/content/')) {
+    process.stdout.write(`held ${ctx.path}\n`);
+    await new Promise((resolve) => waiting.push(resolve));
+  }
   return next();
 });
 const { port } = await server.run();

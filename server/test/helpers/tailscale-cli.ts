@@ -10,8 +10,8 @@ const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'tailscale');
  * A `tailscale` executable for tests, at `<dir>/tailscale`: the real CLI needs its daemon and
  * the network, neither of which a test has. It is the boundary to an external program, played
  * by a script that answers `status --json` with a recorded document, `cert` with a real
- * certificate and key made by openssl for the name asked (valid for `certDays`), and records
- * each call. What it answers can be changed between calls, as the owner would change Tailscale.
+ * certificate and key for the name asked (valid for `certDays`; made by Node, tailscale-cert.mjs,
+ * so the tests need no openssl), and records each call. What it answers can be changed between calls, as the owner would change Tailscale.
  */
 export class TailscaleCli {
   readonly command: string;
@@ -19,7 +19,7 @@ export class TailscaleCli {
   constructor(readonly dir: string) {
     fs.mkdirSync(dir, { recursive: true });
     this.command = path.join(dir, 'tailscale');
-    fs.writeFileSync(this.command, SCRIPT, { mode: 0o755 });
+    fs.writeFileSync(this.command, script(), { mode: 0o755 });
     this.status('running');
     this.certDays(90);
   }
@@ -55,7 +55,11 @@ export class TailscaleCli {
   }
 }
 
-const SCRIPT = `#!/bin/sh
+/** Single-quoted for sh: a path with spaces or quotes stays one word. */
+const quoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** The node running the tests makes the certificate: the script's PATH may hold no node at all. */
+const script = () => `#!/bin/sh
 here=$(dirname "$0")
 echo "$*" >> "$here/calls.log"
 case "$1" in
@@ -69,8 +73,7 @@ case "$1" in
   cert)
     [ "$2" = "--cert-file" ] && [ "$4" = "--key-file" ] || { echo "usage: tailscale cert --cert-file F --key-file F name" >&2; exit 2; }
     if [ -f "$here/cert-fails" ]; then cat "$here/cert-fails" >&2; exit 1; fi
-    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$5" -out "$3" \\
-      -days "$(cat "$here/cert-days")" -subj "/CN=$6" -addext "subjectAltName=DNS:$6" 2>"$here/openssl.err" || { cat "$here/openssl.err" >&2; exit 1; }
+    ${quoted(process.execPath)} ${quoted(path.join(import.meta.dirname, 'tailscale-cert.mjs'))} "$3" "$5" "$(cat "$here/cert-days")" "$6" || exit 1
     ;;
   *)
     echo "unknown command: $1" >&2

@@ -46,6 +46,8 @@ test('a database with folder destinations and runs, upgraded: every row is kept,
         bucket: null,
         prefix: null,
         access_key_id: null,
+        // Migration 19: every destination, old ones too, keeps its latest few runs.
+        keep_last: 5,
       },
     );
     assert.deepEqual(

@@ -41,6 +41,33 @@ test('TRUSTED_PROXIES lists addresses and CIDR ranges; a name, a bad range or ga
   }
 });
 
+test('TRUSTED_PROXY_HEADER chooses one header family, X-Forwarded-For unless told forwarded; anything else is refused at startup', () => {
+  assert.equal(resolveConfig({}).trustedProxyHeader, 'x-forwarded-for');
+  assert.equal(resolveConfig(configFromEnv({ TRUSTED_PROXY_HEADER: 'Forwarded' })).trustedProxyHeader, 'forwarded');
+  assert.equal(resolveConfig(configFromEnv({ TRUSTED_PROXY_HEADER: 'x-forwarded-for' })).trustedProxyHeader, 'x-forwarded-for');
+  for (const bad of ['both', 'x-real-ip', 'forwarded,x-forwarded-for']) {
+    assert.throws(() => configFromEnv({ TRUSTED_PROXY_HEADER: bad }), /TRUSTED_PROXY_HEADER must be x-forwarded-for or forwarded/, bad);
+  }
+});
+
+test('downloads: a minute without progress closes one, 24 per address, 12 per session, 16 per link, each set by its variable; nonsense is refused at startup', () => {
+  assert.deepEqual(resolveConfig({}).downloads, { stallMs: 60_000, perAddress: 24, perSession: 12, perLink: 16 });
+  const set = resolveConfig(
+    configFromEnv({ DOWNLOAD_STALL_SECONDS: '300', DOWNLOADS_PER_ADDRESS: '50', DOWNLOADS_PER_SESSION: '20', DOWNLOADS_PER_LINK: '4' }),
+  );
+  assert.deepEqual(set.downloads, { stallMs: 300_000, perAddress: 50, perSession: 20, perLink: 4 });
+  assert.deepEqual(resolveConfig(configFromEnv({ DOWNLOADS_PER_LINK: '4' })).downloads, { ...resolveConfig({}).downloads, perLink: 4 });
+  for (const [name, bad] of [
+    ['DOWNLOAD_STALL_SECONDS', '0'],
+    ['DOWNLOAD_STALL_SECONDS', '1.5'],
+    ['DOWNLOADS_PER_ADDRESS', '0'],
+    ['DOWNLOADS_PER_SESSION', 'many'],
+    ['DOWNLOADS_PER_LINK', '-1'],
+  ] as const) {
+    assert.throws(() => configFromEnv({ [name]: bad }), new RegExp(`${name} must be a whole number`), `${name}=${bad}`);
+  }
+});
+
 test('TAILSCALE is auto (the default) or off; TAILSCALE_PATH names the CLI', () => {
   assert.equal(resolveConfig({}).tailscale, 'auto');
   assert.equal(resolveConfig(configFromEnv({ TAILSCALE: 'off' })).tailscale, 'off');

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { openConnection } from '../../src/store/db.ts';
-import { loadOrCreateKeys } from '../../src/store/keys.ts';
+import { loadOrCreateKeys, restoredKeys } from '../../src/store/keys.ts';
 import { makeTempDir, startTestServer } from '../helpers/server.ts';
 
 test('the server keys are created once, readable by the owner only, and kept again across restarts', async () => {
@@ -51,4 +52,17 @@ test('a keys.json from before TOTP sealing gains a TOTP key, and its token and l
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a backup's keys.json comes back with when a phone first took the authority: a restored server keeps the authority phones trust instead of making another", () => {
+  const link = crypto.randomBytes(32).toString('base64');
+  const totp = crypto.randomBytes(32).toString('base64');
+  const authority = { keyPem: '-----BEGIN PRIVATE KEY-----\nx\n', certPem: '-----BEGIN CERTIFICATE-----\ny\n' };
+  const handedOut = JSON.parse(
+    restoredKeys(JSON.stringify({ link, totp, authority: { ...authority, handedOutAt: '2026-11-01T10:00:00.000Z' } })),
+  );
+  assert.equal(handedOut.authority.handedOutAt, '2026-11-01T10:00:00.000Z');
+  const never = JSON.parse(restoredKeys(JSON.stringify({ link, totp, authority: { ...authority, handedOutAt: 'soon' } })));
+  assert.equal(never.authority.handedOutAt, null);
+  assert.equal(JSON.parse(restoredKeys(JSON.stringify({ link, totp, token: link, authority }))).token, undefined);
 });

@@ -6,8 +6,9 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { AlbumCover } from './AlbumsPage.tsx';
+import { LinkConsent } from './LinkConsent.tsx';
 import { MAX_ALBUM_NAME } from './NameDialog.tsx';
-import { useAddToAlbum, useAlbums, useCreateAlbum } from './queries.ts';
+import { useAddToAlbum, useAlbums, useCreateAlbum, type Album } from './queries.ts';
 import { countWords, selectionWords } from './words.ts';
 import './albums.css';
 
@@ -28,7 +29,8 @@ export interface AddToAlbumDialogProps {
 /**
  * "Add to album" for a selection: a new album named here, or one the person may add to (their
  * own, and those shared with them to add to). Nothing is copied: the album refers to the photos.
- * Once added it says so for a while, with a way to the album.
+ * Someone else's album asks first whether its link may show them. Once added it says so for a
+ * while, with a way to the album.
  */
 export function AddToAlbumDialog({ nodes, note = null, onAdded, onClose }: AddToAlbumDialogProps) {
   const [done, setDone] = useState<{ message: string; albumId: string } | null>(null);
@@ -80,11 +82,44 @@ function ChooseAlbum({
   const add = useAddToAlbum();
   const create = useCreateAlbum();
   const [name, setName] = useState('');
+  const [asking, setAsking] = useState<Album | null>(null);
+  const [onLinks, setOnLinks] = useState(false);
   const list = albums.data?.pages.flatMap((page) => page.items) ?? [];
   const busy = add.isPending || create.isPending;
   const failure = add.error?.message ?? create.error?.message ?? null;
   const trimmed = name.trim();
   const tooLong = [...trimmed].length > MAX_ALBUM_NAME;
+  const addTo = (album: Album, links?: boolean) =>
+    add.mutate(
+      { albumId: album.id, nodeIds: ids, ...(links !== undefined && { onLinks: links }) },
+      {
+        onSuccess: (result) =>
+          onDone(
+            result.added === 0
+              ? `${capitalise(what)} ${media.length === 1 ? 'was' : 'were'} in “${album.name}” already.`
+              : `Added ${what} to “${album.name}”.`,
+            album.id,
+          ),
+      },
+    );
+
+  if (asking) {
+    return (
+      <Dialog title={`Add ${what} to “${asking.name}”`} onClose={onClose}>
+        <p className="dialog-text">
+          “{asking.name}” is {asking.owner_name}’s album. Everyone in it will see {what}.
+        </p>
+        <LinkConsent album={asking} checked={onLinks} onChange={setOnLinks} />
+        {failure && <Notice tone="error">{failure}</Notice>}
+        <div className="dialog-actions">
+          <Button onClick={() => setAsking(null)}>Back</Button>
+          <Button variant="primary" icon="add" disabled={busy} onClick={() => addTo(asking, onLinks)}>
+            Add
+          </Button>
+        </div>
+      </Dialog>
+    );
+  }
 
   return (
     <Dialog title={`Add ${what} to an album`} onClose={onClose} wide>
@@ -123,20 +158,7 @@ function ChooseAlbum({
                 type="button"
                 className="album-choice"
                 disabled={busy}
-                onClick={() =>
-                  add.mutate(
-                    { albumId: album.id, nodeIds: ids },
-                    {
-                      onSuccess: (result) =>
-                        onDone(
-                          result.added === 0
-                            ? `${capitalise(what)} ${media.length === 1 ? 'was' : 'were'} in “${album.name}” already.`
-                            : `Added ${what} to “${album.name}”.`,
-                          album.id,
-                        ),
-                    },
-                  )
-                }
+                onClick={() => (album.role === 'owner' ? addTo(album) : setAsking(album))}
               >
                 <AlbumCover album={album} />
                 <span className="album-choice-text">

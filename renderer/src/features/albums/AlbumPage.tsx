@@ -217,7 +217,7 @@ export function AlbumPage() {
                 Select
               </Button>
             )}
-            {canAdd && <AlbumUploadButton albumId={albumId} onError={setFailure} />}
+            {canAdd && <AlbumUploadButton album={current} onError={setFailure} />}
             <Button icon="people" onClick={() => setOpen('people')}>
               {isOwner ? 'Share' : 'People'}
             </Button>

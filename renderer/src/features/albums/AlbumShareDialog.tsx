@@ -52,6 +52,11 @@ export function AlbumShareDialog({
         ) : (
           <Suspense fallback={<Spinner label="Loading links" />}>
             <LinksPanel target={{ kind: 'album', id: album.id }} what="this album's photos and videos" />
+            {album.members > 0 && (
+              <p className="muted album-link-consent">
+                A link shows your own photos and videos. What others add shows on it only when they said it may.
+              </p>
+            )}
           </Suspense>
         )}
       </ShareTabs>

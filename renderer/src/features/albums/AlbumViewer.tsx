@@ -5,6 +5,7 @@ import { personNamesQuery } from '../../api/queries.ts';
 import { loadThumbnail, thumbnailPath } from '../../api/thumbnails.ts';
 import { Spinner } from '../../ui/Notice.tsx';
 import { downloadFile, peekThumbnail, renewExpiredMedia, useMediaLinks } from '../gallery/index.ts';
+import { PhotoAppearances } from '../share/index.ts';
 import { LazyViewer, type DetailLine, type ViewerAction, type ViewerSource } from '../viewer/index.ts';
 import type { AlbumItem } from './queries.ts';
 
@@ -62,8 +63,32 @@ export function AlbumViewer({
     }),
     [media],
   );
+  const nameOf = (id: string) => names.data?.get(id);
+  // Someone else's: who added it, and whom it reaches here when its owner did not put it here.
+  // One's own: every album and link showing it, for its owner to change.
   const details = (item: AlbumItem): DetailLine[] =>
-    item.shared ? [{ label: 'Added by', value: names.data?.get(item.added_by) ?? 'Someone in the family' }] : [];
+    item.shared
+      ? [
+          { label: 'Added by', value: nameOf(item.added_by) ?? 'Someone in the family' },
+          ...(item.shared_with_album
+            ? []
+            : [
+                {
+                  label: 'Seen here by',
+                  value: `Only the people ${nameOf(item.owner_id) ?? 'its owner'} shared it with (not the album’s link)`,
+                },
+              ]),
+        ]
+      : [
+          {
+            label: 'Albums and links',
+            value: (
+              <Suspense fallback={<span>…</span>}>
+                <PhotoAppearances nodeId={item.id} />
+              </Suspense>
+            ),
+          },
+        ];
 
   if (index < 0) {
     if (hasMore || loading) return <Spinner label="Opening the photo" />;

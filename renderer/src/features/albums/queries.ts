@@ -120,13 +120,27 @@ export function useAlbumMutations(id: string) {
 export function useAddToAlbum() {
   const settle = useSettle();
   return useMutation({
-    mutationFn: ({ albumId, nodeIds }: { albumId: string; nodeIds: string[] }) =>
-      data(api.POST('/albums/{id}/items', { params: { path: { id: albumId } }, body: { node_ids: nodeIds } })),
+    mutationFn: ({ albumId, nodeIds, onLinks }: { albumId: string; nodeIds: string[]; onLinks?: boolean }) =>
+      data(
+        api.POST('/albums/{id}/items', {
+          params: { path: { id: albumId } },
+          body: { node_ids: nodeIds, ...(onLinks !== undefined && { on_links: onLinks }) },
+        }),
+      ),
     onSettled: settle,
   });
 }
 
-/** The caller's folder for this album's uploads (Albums/<name> in their My files), made if missing. */
-export function uploadFolderOf(albumId: string) {
-  return data(api.POST('/albums/{id}/upload-folder', { params: { path: { id: albumId } } }));
+/**
+ * The caller's folder for this album's uploads (Albums/<name> in their My files), made if
+ * missing; `onLinks`: whether the album's links may show what they send there (absent: the
+ * server's default, yes for the album's owner and no for anyone else).
+ */
+export function uploadFolderOf(albumId: string, onLinks?: boolean) {
+  return data(
+    api.POST('/albums/{id}/upload-folder', {
+      params: { path: { id: albumId } },
+      body: onLinks === undefined ? {} : { on_links: onLinks },
+    }),
+  );
 }

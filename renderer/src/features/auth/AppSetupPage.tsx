@@ -2,12 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { API_BASE, data, publicApi } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
+import { Fingerprint } from '../../ui/Fingerprint.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { AuthCard } from './AuthCard.tsx';
 import { installSteps, phoneKind } from './phoneSteps.ts';
 import './auth.css';
 
-/** Set once this phone has proven it trusts the certificate: the server then sends it to HTTPS (server: middleware/https-upgrade.ts). */
+/** Set, to the authority's fingerprint, once this phone has proven it trusts it: the server then sends it to HTTPS (server: middleware/https-upgrade.ts). */
 const TRUSTS_HTTPS_COOKIE = 'hearth_https';
 
 const TITLE = 'Make Hearth an app on this phone';
@@ -38,9 +39,12 @@ export function AppSetupPage() {
       // From this plain-HTTP page to the same name over HTTPS: the browser completes the request
       // only if it trusts the certificate (an untrusted one fails before any answer).
       const response = await fetch(`https://${window.location.host}${API_BASE}/server/https/check`, { cache: 'no-store' });
-      const body = (await response.json()) as { secure?: boolean };
+      const body = (await response.json()) as { secure?: boolean; authority_fingerprint_sha256?: string | null };
       if (!response.ok || body.secure !== true) throw new Error('not secure');
-      document.cookie = `${TRUSTS_HTTPS_COOKIE}=1; max-age=31536000; path=/; samesite=lax`;
+      // The authority this phone trusts: if the owner ever replaces it, the server stops sending
+      // this phone to HTTPS, where it would meet a certificate it does not trust.
+      const trusted = (body.authority_fingerprint_sha256 ?? '').replaceAll(':', '');
+      document.cookie = `${TRUSTS_HTTPS_COOKIE}=${trusted}; max-age=31536000; path=/; samesite=lax`;
       setCheck({ state: 'trusted' });
     } catch {
       setCheck({ state: 'not-yet' });
@@ -136,7 +140,7 @@ export function AppSetupPage() {
         <summary>For the careful: the certificate’s fingerprint</summary>
         <p>
           Your phone shows it as SHA-256 when you install “{authorityName}”. It should read:{' '}
-          <span className="fingerprint">{offer.data.authority_fingerprint_sha256}</span>
+          <Fingerprint value={offer.data.authority_fingerprint_sha256 ?? ''} label={`Fingerprint of ${authorityName}`} />
         </p>
         <p>
           This certificate can only vouch for names and addresses on your home network, never for another website, so installing it cannot

@@ -4,20 +4,20 @@ import { data, publicApi } from '../../api/client.ts';
 import { restoreSnapshotsThroughDesktop, restoresThroughDesktop, restoreThroughDesktop } from '../../api/desktop.ts';
 import { ApiError } from '../../api/error-messages.ts';
 import { statusQuery } from '../../api/queries.ts';
-import type { Answer } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { BUCKET_FIELDS, bucketBody, bucketComplete, EMPTY_BUCKET, S3BucketFields, type S3Bucket } from '../../ui/S3BucketFields.tsx';
-import { formatBytes, formatDate, plural } from '../../ui/format.ts';
+import { formatBytes, plural } from '../../ui/format.ts';
 import { AuthCard } from './AuthCard.tsx';
-
-type Snapshot = Answer<'/setup/restore/snapshots', 'post'>['items'][number];
+import { ChooseSnapshot, type Snapshot } from './ChooseSnapshot.tsx';
 
 /**
- * A fresh server brought back from a backup: the folder that holds it, or the online bucket
- * (and the emergency kit when it is encrypted, which a bucket always is), which snapshot, then the restore's progress until the server starts
- * again on the restored data and the family signs in as before.
+ * A fresh server brought back from a backup: the folder that holds it, or the online bucket,
+ * and the emergency kit (it decrypts an encrypted backup and proves every backup is the
+ * family's own; the server asks for it), which snapshot, then the restore's progress until the
+ * server starts again on the restored data and the family signs in as before. A snapshot made
+ * before backups were signed is offered only with the owner's word that nobody changed it.
  */
 export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean; onCancel: () => void }) {
   const [kind, setKind] = useState<'folder' | 's3'>('folder');
@@ -27,7 +27,6 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
   const [needsKey, setNeedsKey] = useState(false);
   const [setupCode, setSetupCode] = useState('');
   const [snapshots, setSnapshots] = useState<Snapshot[] | null>(null);
-  const [chosen, setChosen] = useState<string | null>(null);
   const [error, setError] = useState<{ field: string | null; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [started, setStarted] = useState(false);
@@ -38,11 +37,7 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
   });
   const fail = (caught: unknown) => {
     if (caught instanceof ApiError && (caught.code === 'backup_key_required' || caught.code === 'backup_key_wrong')) setNeedsKey(true);
-    const known = ['path', 'key', ...BUCKET_FIELDS] as readonly string[];
-    const field = caught instanceof ApiError && known.includes(caught.field ?? '') ? caught.field! : null;
-    // The server's own sentence where it says what is wrong with the place (a bucket's answer, a folder rule).
-    const own = caught instanceof ApiError && (caught.code === 'backup_not_found' || caught.code === 'invalid_destination');
-    setError({ field, message: own ? (caught as ApiError).serverMessage : String((caught as Error).message) });
+    setError(refusal(caught));
   };
 
   async function find(event: FormEvent) {
@@ -56,10 +51,7 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
         : await data(publicApi.POST('/setup/restore/snapshots', { body: source() }));
       if (found.items.length === 0)
         setError({ field: kind === 's3' ? 'prefix' : 'path', message: 'This backup holds no finished snapshot.' });
-      else {
-        setSnapshots(found.items);
-        setChosen(found.items[0]!.id);
-      }
+      else setSnapshots(found.items);
     } catch (caught) {
       fail(caught);
     } finally {
@@ -67,12 +59,11 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
     }
   }
 
-  async function restore(event: FormEvent) {
-    event.preventDefault();
+  async function restore(choice: { snapshot_id: string; accept_unsigned?: boolean }) {
     setError(null);
     setBusy(true);
     try {
-      const body = { ...source(), ...(chosen && { snapshot_id: chosen }) };
+      const body = { ...source(), ...choice };
       if (restoresThroughDesktop()) await restoreThroughDesktop(body);
       else await data(publicApi.POST('/setup/restore', { body }));
       setStarted(true);
@@ -84,48 +75,21 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
   }
 
   if (started) return <RestoreProgress onFailed={(message) => (setStarted(false), setError({ field: null, message }))} />;
-  if (snapshots) {
+  if (snapshots)
     return (
-      <AuthCard title="Choose a backup">
-        <form onSubmit={restore}>
-          <fieldset className="restore-choice">
-            <legend>Restore the server as it was on</legend>
-            {snapshots.map((snapshot) => (
-              <label key={snapshot.id}>
-                <input type="radio" name="snapshot" checked={chosen === snapshot.id} onChange={() => setChosen(snapshot.id)} />{' '}
-                {formatDate(snapshot.at)}
-                <span className="muted">
-                  {plural(snapshot.files, 'file')}, {formatBytes(snapshot.bytes)}
-                </span>
-              </label>
-            ))}
-          </fieldset>
-          {error && <Notice tone="error">{error.message}</Notice>}
-          <Button type="submit" variant="primary" block disabled={busy}>
-            Restore this backup
-          </Button>
-          <Button variant="quiet" block onClick={() => setSnapshots(null)}>
-            Back
-          </Button>
-        </form>
-      </AuthCard>
+      <ChooseSnapshot
+        snapshots={snapshots}
+        busy={busy}
+        error={error?.message ?? null}
+        onRestore={(choice) => void restore(choice)}
+        onBack={() => setSnapshots(null)}
+      />
     );
-  }
   return (
     <AuthCard title="Restore from a backup">
       <p className="muted">Bring everything back from a Hearth backup: accounts, passwords, files, photos and links, as they were.</p>
       <form onSubmit={find} noValidate>
-        <fieldset className="restore-choice restore-kind">
-          <legend>Where is the backup?</legend>
-          <label>
-            <input type="radio" name="restore-kind" checked={kind === 'folder'} onChange={() => (setKind('folder'), setError(null))} /> A
-            drive or folder
-          </label>
-          <label>
-            <input type="radio" name="restore-kind" checked={kind === 's3'} onChange={() => (setKind('s3'), setError(null))} /> An online
-            bucket (S3)
-          </label>
-        </fieldset>
+        <BackupKind kind={kind} onChange={(chosen) => (setKind(chosen), setError(null))} />
         {kind === 'folder' ? (
           <Field
             label="Backup folder"
@@ -140,35 +104,15 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
           <S3BucketFields value={bucket} onChange={setBucket} error={error} />
         )}
         {(needsKey || kind === 's3') && (
-          <>
-            <Field
-              label="Emergency kit key"
-              hint={`${kind === 's3' ? 'A bucket backup is always encrypted' : 'This backup is encrypted'}. Type the key printed on the emergency kit (AGE-SECRET-KEY-1…), or open the kit file below.`}
-              autoComplete="off"
-              spellCheck={false}
-              value={key}
-              error={error?.field === 'key' ? error.message : null}
-              onChange={(e) => {
-                setKey(e.target.value);
-                if (error?.field === 'key') setError(null);
-              }}
-            />
-            <label className="field">
-              <span className="label">Emergency kit file</span>
-              <input
-                type="file"
-                accept=".txt,text/plain"
-                onChange={(e) => {
-                  const file = e.target.files?.[0];
-                  if (!file) return;
-                  void file.text().then((text) => {
-                    setKey(/AGE-SECRET-KEY-1[0-9A-Z]+/i.exec(text)?.[0] ?? text.trim());
-                    if (error?.field === 'key') setError(null);
-                  });
-                }}
-              />
-            </label>
-          </>
+          <KitKeyFields
+            bucket={kind === 's3'}
+            value={key}
+            error={error?.field === 'key' ? error.message : null}
+            onChange={(value) => {
+              setKey(value);
+              if (error?.field === 'key') setError(null);
+            }}
+          />
         )}
         {codeRequired && (
           <Field
@@ -227,4 +171,67 @@ export function RestoreProgress({ onFailed }: { onFailed?: (message: string) => 
       <p className="muted">Keep this page open. Then everyone signs in with their usual password.</p>
     </AuthCard>
   );
+}
+
+/** The emergency kit, typed or read from its file (its AGE-SECRET-KEY-1… line): every backup asks for it on a new Hearth. */
+function KitKeyFields({
+  bucket,
+  value,
+  error,
+  onChange,
+}: {
+  bucket: boolean;
+  value: string;
+  error: string | null;
+  onChange: (key: string) => void;
+}) {
+  return (
+    <>
+      <Field
+        label="Emergency kit key"
+        hint={`${bucket ? 'A bucket backup is always encrypted' : 'Hearth needs the kit to prove this backup is yours, and to open it'}. Type the key printed on the emergency kit (AGE-SECRET-KEY-1…), or open the kit file below.`}
+        autoComplete="off"
+        spellCheck={false}
+        value={value}
+        error={error}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <label className="field">
+        <span className="label">Emergency kit file</span>
+        <input
+          type="file"
+          accept=".txt,text/plain"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (!file) return;
+            void file.text().then((text) => onChange(/AGE-SECRET-KEY-1[0-9A-Z]+/i.exec(text)?.[0] ?? text.trim()));
+          }}
+        />
+      </label>
+    </>
+  );
+}
+
+/** Where the backup is: a drive or folder, or an online bucket. */
+function BackupKind({ kind, onChange }: { kind: 'folder' | 's3'; onChange: (kind: 'folder' | 's3') => void }) {
+  return (
+    <fieldset className="restore-choice restore-kind">
+      <legend>Where is the backup?</legend>
+      <label>
+        <input type="radio" name="restore-kind" checked={kind === 'folder'} onChange={() => onChange('folder')} /> A drive or folder
+      </label>
+      <label>
+        <input type="radio" name="restore-kind" checked={kind === 's3'} onChange={() => onChange('s3')} /> An online bucket (S3)
+      </label>
+    </fieldset>
+  );
+}
+
+/** A refusal as the form shows it: on the field it points at, and in the server's own words where it speaks of the place. */
+function refusal(caught: unknown): { field: string | null; message: string } {
+  const known = ['path', 'key', ...BUCKET_FIELDS] as readonly string[];
+  const field = caught instanceof ApiError && known.includes(caught.field ?? '') ? caught.field! : null;
+  // The server's own sentence where it says what is wrong with the place (a bucket's answer, a folder rule).
+  const own = caught instanceof ApiError && (caught.code === 'backup_not_found' || caught.code === 'invalid_destination');
+  return { field, message: own ? (caught as ApiError).serverMessage : String((caught as Error).message) };
 }

@@ -17,7 +17,8 @@ export function ConsolePages() {
   if (state.user.role !== 'admin') return <OnlyOwnerPage />;
   return (
     <Routes>
-      <Route index element={<Navigate to="devices" replace />} />
+      {/* Absolute: a relative target resolves against the whole address, and /console/drives would grow without end. */}
+      <Route index element={<Navigate to="/console/devices" replace />} />
       <Route path="first-backup" element={<FirstBackupPage />} />
       <Route path="welcome" element={<ConnectPage welcome />} />
       <Route path="connect" element={<ConnectPage />} />
@@ -27,7 +28,7 @@ export function ConsolePages() {
       <Route path="backups" element={<BackupsPage />} />
       <Route path="settings" element={<SettingsPage />} />
       <Route path="status" element={<StatusPage />} />
-      <Route path="*" element={<Navigate to="devices" replace />} />
+      <Route path="*" element={<Navigate to="/console/devices" replace />} />
     </Routes>
   );
 }

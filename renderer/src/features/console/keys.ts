@@ -16,6 +16,8 @@ export const consoleKeys = {
   drive: (id: string) => ['console', 'drive-contents', id] as const,
   status: ['console', 'status'] as const,
   network: ['console', 'network'] as const,
+  /** Hearth's certificate authority (the Connect page). */
+  https: ['console', 'https'] as const,
   backups: ['console', 'backups'] as const,
   snapshots: (destinationId: string) => ['console', 'backups', 'snapshots', destinationId] as const,
   /** Not under backups: the key never changes, and a run's events must not fetch it again. */

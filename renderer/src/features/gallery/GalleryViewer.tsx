@@ -5,6 +5,7 @@ import { api, data } from '../../api/client.ts';
 import { loadThumbnail, thumbnailPath } from '../../api/thumbnails.ts';
 import type { Node, NodePage } from '../../api/types.ts';
 import { Spinner } from '../../ui/Notice.tsx';
+import { PhotoAppearances } from '../share/index.ts';
 import { LazyViewer, type DetailLine, type ViewerAction, type ViewerSource } from '../viewer/index.ts';
 import { downloadFile, renewExpiredMedia, useMediaLinks } from './media.ts';
 import { findLoaded, loadMonthItems as loadMonth } from './load.ts';
@@ -166,9 +167,24 @@ export function GalleryViewer({
 
 const mine = (node: Node) => !node.shared;
 
-/** Whose it is, when someone else's; and the folder it is in, when the account may open that folder. */
+/**
+ * Whose it is, when someone else's; and the folder it is in, when the account may open that
+ * folder. One's own says where else it is shown: the albums and links its owner alone may change.
+ */
 function detailLines(node: Node, whose: GalleryViewerProps['whose']): DetailLine[] {
-  if (!node.shared) return [{ label: 'Folder', value: <FolderName node={node} /> }];
+  if (!node.shared) {
+    return [
+      { label: 'Folder', value: <FolderName node={node} /> },
+      {
+        label: 'Albums and links',
+        value: (
+          <Suspense fallback={<span>…</span>}>
+            <PhotoAppearances nodeId={node.id} />
+          </Suspense>
+        ),
+      },
+    ];
+  }
   return [{ label: 'Shared by', value: <SharedBy node={node} name={whose?.(node) ?? 'Someone in the family'} /> }];
 }
 

@@ -10,7 +10,7 @@ import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { FolderPicker } from '../files/index.ts';
 import { backupDestination } from '../phone-backup/index.ts';
 import { uploadQueue, useLeftBehind, useSaysKeepOpen } from '../upload/index.ts';
-import { openSharedInbox, type SharedItem } from './inbox.ts';
+import { openSharedInbox, WAITING_LIMITS, type SharedItem } from '../../service-worker/share-inbox.ts';
 import { whenFinished } from './progress.ts';
 import { onlyPhotosAndVideos, sharedWords } from './words.ts';
 import './share-target.css';
@@ -19,7 +19,12 @@ import './share-target.css';
 const SHARE_BATCH = 'shared-with-hearth';
 
 const inbox = openSharedInbox();
-const inboxQuery = { queryKey: ['share-target', 'inbox'] as const, queryFn: () => inbox.list() };
+/** What waits for this account on this device: another account's shares are never listed. */
+const inboxQuery = (userId: string) => ({
+  queryKey: ['share-target', 'inbox', userId] as const,
+  queryFn: () => inbox.list(userId),
+  enabled: userId !== '',
+});
 
 /** A folder said in words, found (or made) only when saving. null: My files itself. */
 interface Destination {
@@ -39,14 +44,16 @@ type Phase =
 /**
  * "Save to Hearth": what the phone's Share sheet sent, waiting on this phone until the person
  * signed in saves it into a folder (sent by the upload queue, with their session), or lets it
- * go. Signed out, the sign-in screen shows at this address first, and the files wait.
+ * go. Signed out, the sign-in screen shows at this address first, and the files wait. Only the
+ * account signed in when a share arrived (or, for one that arrived signed out, the first to
+ * sign in) ever sees it here.
  */
 export function SaveSharedPage() {
   const session = useSession();
   const userId = session.kind === 'signed-in' ? session.user.id : '';
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
-  const shared = useQuery(inboxQuery);
+  const shared = useQuery(inboxQuery(userId));
   const items = shared.data ?? [];
   const photosOnly = onlyPhotosAndVideos(items.map((item) => item.file));
   const fallback = useQuery({
@@ -88,7 +95,7 @@ export function SaveSharedPage() {
       }
       // They are on the server now: they leave the phone, even if this screen was left meanwhile.
       await inbox.remove(what.map((item) => item.id)).catch(() => undefined);
-      await queryClient.invalidateQueries({ queryKey: inboxQuery.queryKey });
+      await queryClient.invalidateQueries({ queryKey: inboxQuery(userId).queryKey });
       setPhase({ kind: 'saved', path: where.path, folderId, words: sharedWords(what.map((item) => item.file)), count: what.length });
     } catch (caught) {
       setPhase({ kind: 'failed', message: caught instanceof Error ? caught.message : String(caught) });
@@ -99,7 +106,7 @@ export function SaveSharedPage() {
     // What an earlier page of this screen left half-sent is let go of too: nothing asks for it later.
     uploadQueue.forgetUnsent(...left.filter((u) => u.batch === SHARE_BATCH).map((u) => u.id));
     await inbox.remove(items.map((item) => item.id)).catch(() => undefined);
-    await queryClient.invalidateQueries({ queryKey: inboxQuery.queryKey });
+    await queryClient.invalidateQueries({ queryKey: inboxQuery(userId).queryKey });
     setPhase({ kind: 'ready' });
   };
 
@@ -167,7 +174,10 @@ export function SaveSharedPage() {
                 Don’t save
               </Button>
             </div>
-            <p className="muted">Don’t save only lets them go from Hearth: they stay where you shared them from, such as your gallery.</p>
+            <p className="muted">
+              Don’t save only lets them go from Hearth: they stay where you shared them from, such as your gallery. Hearth lets go of them
+              by itself after a day.
+            </p>
           </>
         )}
       </section>
@@ -200,7 +210,11 @@ function NothingHere({ reason }: { reason: string | null }) {
         ? 'What you shared was a link or some text. Hearth keeps photos, videos and files, so there was nothing to save.'
         : reason === 'not-kept'
           ? 'This phone could not keep what you shared, perhaps for lack of space. Try sharing it again.'
-          : null;
+          : reason === 'too-much'
+            ? `That was more than Hearth keeps waiting on this phone (${WAITING_LIMITS.files} files or ${formatBytes(WAITING_LIMITS.bytes)} with what already waits), so none of it was kept. Save what is waiting first, or share fewer at a time; large videos go best through Upload in My files.`
+            : reason === 'refused'
+              ? 'Another website tried to send files to Hearth. Nothing was kept: Hearth only takes what you share from this phone’s Share menu.'
+              : null;
   return (
     <div className="empty">
       {said ? (

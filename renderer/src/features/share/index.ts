@@ -12,3 +12,5 @@ export type { LinkTarget } from './queries.ts';
 export { AddPerson, Avatar, type RoleChoice } from './AddPerson.tsx';
 // The share dialogs' tabs: an album's dialog has the same two.
 export { ShareTabs, type ShareTab } from './ShareTabs.tsx';
+// A photo's Details say where it is shown (albums, links), for its owner to change.
+export const PhotoAppearances = lazy(() => import('./PhotoAppearances.tsx').then((m) => ({ default: m.PhotoAppearances })));

@@ -7,6 +7,8 @@ export type ShareLink = Answer<'/shares', 'get'>['items'][number];
 export type Grant = Answer<'/nodes/{id}/permissions', 'get'>['items'][number];
 export type Person = Answer<'/users', 'get'>['items'][number];
 export type Role = Grant['role'];
+export type Appearances = Answer<'/nodes/{id}/appearances', 'get'>;
+export type AlbumAppearance = Appearances['albums'][number];
 
 export interface LinkSettings {
   password?: string | null;
@@ -22,6 +24,7 @@ export const shareKeys = {
   links: ['shares'] as const,
   nodeLinks: (nodeId: string) => ['shares', 'node', nodeId] as const,
   albumLinks: (albumId: string) => ['shares', 'album', albumId] as const,
+  appearances: (nodeId: string) => ['shares', 'appearances', nodeId] as const,
   mine: ['shares', 'mine'] as const,
   people: (q: string) => [...peopleKeys.all, 'find', q] as const,
 };
@@ -131,4 +134,39 @@ export function useFindPeople(q: string) {
     placeholderData: (previous) => previous,
     staleTime: 60_000,
   });
+}
+
+/** Every album and link showing one of the caller's photos (its owner's view of who sees it). */
+export function useAppearances(nodeId: string) {
+  return useQuery({
+    queryKey: shareKeys.appearances(nodeId),
+    queryFn: () => data(api.GET('/nodes/{id}/appearances', { params: { path: { id: nodeId } } })),
+  });
+}
+
+/** Its owner takes the photo out of an album, or says whether the album's links may show it. */
+export function useAppearanceMutations(nodeId: string) {
+  const queryClient = useQueryClient();
+  // Albums listen to their own events; what changes here for this page is the list itself.
+  const settle = () => queryClient.invalidateQueries({ queryKey: shareKeys.appearances(nodeId) });
+  const takeOut = useMutation({
+    mutationFn: (albumId: string) => data(api.DELETE('/nodes/{id}/appearances/{albumId}', { params: { path: { id: nodeId, albumId } } })),
+    onSettled: settle,
+  });
+  const setOnLinks = useMutation({
+    mutationFn: ({ albumId, onLinks }: { albumId: string; onLinks: boolean }) =>
+      data(
+        api.PATCH('/nodes/{id}/appearances/{albumId}', {
+          params: { path: { id: nodeId, albumId } },
+          body: { on_links: onLinks },
+        }),
+      ),
+    // The answer is the album as it now shows the photo: the list takes it at once, then asks again.
+    onSuccess: (now) =>
+      queryClient.setQueryData<Appearances>(shareKeys.appearances(nodeId), (before) =>
+        before ? { ...before, albums: before.albums.map((album) => (album.album_id === now.album_id ? now : album)) } : before,
+      ),
+    onSettled: settle,
+  });
+  return { takeOut, setOnLinks };
 }

@@ -3,7 +3,8 @@ import { API_PREFIX } from '../paths.ts';
 
 /**
  * Set by the guided page on a phone once it has proven the phone trusts Hearth's certificate
- * (its HTTPS check answered). Not a secret: it only says "this browser opens HTTPS here".
+ * (its HTTPS check answered), to the authority's fingerprint. Not a secret: it only says "this
+ * browser trusts that authority here" (HomeHttps.trustedBy).
  */
 export const TRUSTS_HTTPS_COOKIE = 'hearth_https';
 
@@ -18,9 +19,13 @@ const HSTS = 'max-age=604800';
  * that never trusted the certificate is never told to refuse plain HTTP (browsers ignore HSTS
  * on a connection with certificate errors anyway).
  */
-export function httpsUpgrade(homeHttps: { servesHttpsFor(hostname: string): boolean; hstsFor(hostname: string): boolean }): Koa.Middleware {
+export function httpsUpgrade(homeHttps: {
+  trustedBy(cookie: string | undefined): boolean;
+  servesHttpsFor(hostname: string): boolean;
+  hstsFor(hostname: string): boolean;
+}): Koa.Middleware {
   return async (ctx, next) => {
-    const trusts = ctx.cookies.get(TRUSTS_HTTPS_COOKIE) === '1';
+    const trusts = homeHttps.trustedBy(ctx.cookies.get(TRUSTS_HTTPS_COOKIE));
     if (ctx.secure) {
       if (trusts && homeHttps.hstsFor(ctx.hostname)) ctx.set('Strict-Transport-Security', HSTS);
       return next();

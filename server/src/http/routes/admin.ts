@@ -12,6 +12,7 @@ const SettingsPatchBody = z.object({
   trash_retention_days: z.number().int().min(1).max(3650).optional(),
   default_quota_bytes: z.number().int().min(0).nullable().optional(),
   make_playback_copies: z.boolean().optional(),
+  session_tokens_in_urls: z.boolean().optional(),
 });
 
 const UserPatchBody = z.object({

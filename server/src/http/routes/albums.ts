@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { Album, AlbumItem, AlbumItemsAdded, AlbumMember, AlbumMemberRole } from '../../contract/albums-responses.ts';
+import {
+  Album,
+  AlbumAppearance,
+  AlbumItem,
+  AlbumItemsAdded,
+  AlbumMember,
+  AlbumMemberRole,
+  NodeAppearances,
+} from '../../contract/albums-responses.ts';
 import { Node } from '../../contract/files-responses.ts';
 import { pageOf } from '../../contract/page.ts';
 import { Link } from '../../contract/sharing-responses.ts';
@@ -24,12 +32,32 @@ const AlbumPatchBody = z.object({
 
 const AlbumListQuery = PageQuery.extend({
   scope: z
-    .enum(['mine', 'shared', 'contribute'])
+    .enum(['all', 'mine', 'shared', 'contribute'])
     .optional()
-    .describe('mine (the default): the caller owns them; shared: shared with the caller; contribute: those the caller may add to'),
+    .describe(
+      'all (the default): the caller owns them or they are shared with it; mine: the caller owns them; shared: shared with the caller; contribute: those the caller may add to',
+    ),
 });
 
 const ItemsBody = z.object({ node_ids: NodeIds });
+
+const OnLinks = z
+  .boolean()
+  .describe(
+    "Whether the album's public links may show the caller's own photos and videos among these (adding again gives a new answer). Default: yes for the album's owner, no for anyone else. Someone else's photo never reaches a link",
+  );
+
+const AddItemsBody = ItemsBody.extend({ on_links: OnLinks.optional() });
+
+const UploadFolderBody = z.object({
+  on_links: OnLinks.optional().describe(
+    "Whether the album's public links may show what the caller sends into the album from now on (default: yes for the album's owner, no for anyone else)",
+  ),
+});
+
+const AppearanceParams = z.object({ id: z.string().min(1).max(100), albumId: z.string().min(1).max(100) });
+
+const AppearancePatch = z.object({ on_links: z.boolean().describe("Whether that album's public links may show the photo") });
 
 const MemberBody = z.object({ user_id: z.string().min(1).max(100), role: AlbumMemberRole });
 
@@ -41,7 +69,8 @@ export const albumRoutes: readonly AnyRoute[] = [
     method: 'GET',
     path: '/albums',
     tag: 'albums',
-    summary: 'Albums, most recently changed first, each with its cover, counts and dates',
+    summary:
+      "Albums: the caller's own and those shared with it (or one scope of them), most recently changed first, each with its cover, counts and dates",
     auth: 'user',
     query: AlbumListQuery,
     responses: ok('A page of albums', pageOf(Album)),
@@ -112,20 +141,21 @@ export const albumRoutes: readonly AnyRoute[] = [
     method: 'POST',
     path: '/albums/:id/items',
     tag: 'albums',
-    summary: 'Add photos and videos (its owner: their own or shared with them; a contributor: their own); all or none. Nothing is copied',
+    summary:
+      "Add photos and videos (its owner: their own or shared with them; a contributor: their own); all or none. Nothing is copied. Another's photo (shared with its owner through a grant, viewer or editor) reaches only the people its owner shared it with, never the album's links: only a photo's owner decides who sees it",
     auth: 'user',
     params: IdParam,
-    body: ItemsBody,
+    body: AddItemsBody,
     responses: ok('How many were added, and the album', AlbumItemsAdded),
     errors: ['not_media', 'in_trash', 'album_viewer', 'forbidden'],
-    handler: ({ services, actor, params, body }) => services.albums.addItems(actor, params.id, body.node_ids),
+    handler: ({ services, actor, params, body }) => services.albums.addItems(actor, params.id, body.node_ids, body.on_links),
   }),
   route({
     method: 'POST',
     path: '/albums/:id/items/remove',
     tag: 'albums',
     summary:
-      'Take photos and videos out (its owner: any; anyone else: those they added); they stay where they live. Ids not in the album are ignored',
+      'Take photos and videos out (its owner: any; anyone else: those they added, and their own whoever added them); they stay where they live. Ids not in the album are ignored',
     auth: 'user',
     params: IdParam,
     body: ItemsBody,
@@ -141,9 +171,10 @@ export const albumRoutes: readonly AnyRoute[] = [
       "The caller's folder for photos sent straight into the album (Albums/<album name> in their My files, made if missing, then remembered): upload there with Upload-Metadata album_id",
     auth: 'user',
     params: IdParam,
+    body: UploadFolderBody.optional(),
     responses: ok('The folder', Node),
     errors: ['album_viewer'],
-    handler: ({ services, actor, params }) => services.albumUploads.folder(actor, params.id),
+    handler: ({ services, actor, params, body }) => services.albumUploads.folder(actor, params.id, body?.on_links),
   }),
   route({
     method: 'GET',
@@ -213,6 +244,44 @@ export const albumRoutes: readonly AnyRoute[] = [
     errors: ['forbidden'],
     handler: ({ services, actor, params }) => {
       services.albumMembers.remove(actor, params.id, params.userId);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/nodes/:id/appearances',
+    tag: 'albums',
+    summary:
+      'Where a photo is shown, for its owner: every album holding it (whoever put it there, in albums the owner may not be in) and every open public link to it or a folder above it. Anyone else who may read it: 403',
+    auth: 'user',
+    params: IdParam,
+    responses: ok('Its albums and links', NodeAppearances),
+    errors: ['forbidden'],
+    handler: ({ services, actor, params }) => services.photoAppearances.list(actor, params.id),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/nodes/:id/appearances/:albumId',
+    tag: 'albums',
+    summary:
+      "Its owner says whether that album's public links may show the photo (where they put it there themselves: one put there by someone else is on no link, 409 album_item_not_yours to a yes)",
+    auth: 'user',
+    params: AppearanceParams,
+    body: AppearancePatch,
+    responses: ok('The album as it now shows the photo', AlbumAppearance),
+    errors: ['forbidden', 'album_item_not_yours'],
+    handler: ({ services, actor, params, body }) => services.photoAppearances.setOnLinks(actor, params.id, params.albumId, body.on_links),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/nodes/:id/appearances/:albumId',
+    tag: 'albums',
+    summary: 'Its owner takes the photo out of that album, whoever put it there; it stays where it lives',
+    auth: 'user',
+    params: AppearanceParams,
+    responses: none,
+    errors: ['forbidden'],
+    handler: ({ services, actor, params }) => {
+      services.photoAppearances.takeOut(actor, params.id, params.albumId);
     },
   }),
 ];

@@ -26,7 +26,9 @@ const FolderDestinationBody = z.object({
   encrypt: z
     .boolean()
     .optional()
-    .describe("Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit"),
+    .describe(
+      "Encrypt with the server's backup key (age): file names and content unreadable without the emergency kit. Default true: only an explicit false makes a plain backup",
+    ),
 });
 
 /** An S3-compatible bucket: where it is and the keys Hearth uses there. */
@@ -52,7 +54,9 @@ const restoreFields = {
     .string()
     .max(4096)
     .optional()
-    .describe('For an encrypted backup: the emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file)'),
+    .describe(
+      'The emergency kit (its AGE-SECRET-KEY-1… line, or the whole kit file): it decrypts an encrypted backup, proves every signed one, and opens its keys.json',
+    ),
   setup_code: z
     .string()
     .max(100)
@@ -71,7 +75,13 @@ const RestoreS3Body = z.object({ ...S3Fields, ...restoreFields });
 
 const RestoreSourceBody = z.discriminatedUnion('kind', [RestoreFolderBody, RestoreS3Body]);
 
-const snapshotChoice = { snapshot_id: z.string().max(100).optional().describe('Default: the newest snapshot') };
+const snapshotChoice = {
+  snapshot_id: z.string().max(100).optional().describe('Default: the newest snapshot the kit signed'),
+  accept_unsigned: z
+    .boolean()
+    .optional()
+    .describe('true: restore a snapshot made before backups were signed (signed: false), which nothing proves untouched'),
+};
 const RestoreBody = z.discriminatedUnion('kind', [RestoreFolderBody.extend(snapshotChoice), RestoreS3Body.extend(snapshotChoice)]);
 
 const setupDoors = [
@@ -82,12 +92,14 @@ const setupDoors = [
   'restore_running',
   'rate_limited',
 ] as const;
-const backupReading = ['backup_not_found', 'backup_key_required', 'backup_key_wrong', 'invalid_destination'] as const;
+const backupReading = ['backup_not_found', 'backup_key_required', 'backup_key_wrong', 'invalid_destination', 'destination_unsafe'] as const;
 
 export const DestinationPatchBody = z.object({
   name: z.string().max(200).optional(),
   schedule: BackupSchedule.nullable().optional().describe('null: only when asked ("Back up now")'),
-  retention: BackupRetention.optional(),
+  retention: BackupRetention.extend({
+    last: BackupRetention.shape.last.optional().describe('Default: unchanged (5 for a new destination)'),
+  }).optional(),
   access_key_id: z
     .string()
     .min(1)
@@ -113,7 +125,7 @@ export const RestoreItemBody = z.object({
     ),
 });
 
-const snapshotReading = ['snapshot_not_found', 'backup_unreachable', 'backup_damaged'] as const;
+const snapshotReading = ['snapshot_not_found', 'snapshot_unproved', 'backup_unreachable', 'backup_damaged', 'destination_unsafe'] as const;
 
 const started = {
   202: { description: 'Started; follow it with GET /admin/backup/runs/{id} or the backup.progress event', schema: BackupRunResponse },
@@ -140,11 +152,11 @@ export const backupRoutes: readonly AnyRoute[] = [
     path: '/admin/backup/destinations',
     tag: 'backup',
     summary:
-      'Add a folder or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping 7 daily, 4 weekly and 12 monthly snapshots, until changed)',
+      'Add a folder (encrypted unless encrypt is false) or an off-site S3 bucket (always encrypted; checked now) as a destination (nightly at 03:00, keeping the 5 latest, 7 daily, 4 weekly and 12 monthly snapshots, until changed)',
     auth: 'admin',
     body: DestinationBody,
     responses: { 201: { description: 'The destination', schema: BackupDestinationResponse } },
-    errors: ['invalid_destination', 'invalid_name'],
+    errors: ['invalid_destination', 'invalid_name', 'destination_unsafe'],
     handler: async ({ services, actor, body }) => reply(201, await services.backup.add(actor, body)),
   }),
   route({
@@ -289,7 +301,7 @@ export const backupRoutes: readonly AnyRoute[] = [
     responses: {
       202: { description: 'Started; follow it with GET /setup/restore (or GET /status)', schema: BackupRunResponse },
     },
-    errors: [...setupDoors, ...backupReading, 'snapshot_not_found'],
+    errors: [...setupDoors, ...backupReading, 'snapshot_not_found', 'backup_unsigned'],
     handler: async ({ services, body, client }) => reply(202, await services.restore.start(body, client)),
   }),
   route({

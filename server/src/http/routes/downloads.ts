@@ -49,6 +49,8 @@ export const downloadRoutes: readonly AnyRoute[] = [
     params: TicketParam,
     responses: { 200: { description: 'The zip', contentType: 'application/zip' } },
     errors: ['download_expired', 'invalid_token', 'not_found', 'library_offline', 'method_not_allowed'],
+    // The ticket's session: its downloads count together, though the browser follows the URL without its token.
+    download: { sessionOf: (params, services) => services.zipDownloads.sessionOf(params.ticket ?? '') },
     handler: ({ services, params, koa }) => {
       // A HEAD (a download manager looking first) would spend the ticket the GET needs.
       if (koa.method === 'HEAD')

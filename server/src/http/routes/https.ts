@@ -1,4 +1,4 @@
-import { HttpsCheckResponse, HttpsOfferResponse } from '../../contract/server-responses.ts';
+import { HomeHttpsView, HttpsCheckResponse, HttpsOfferResponse } from '../../contract/server-responses.ts';
 import type Koa from 'koa';
 import { ok, route, type AnyRoute } from '../route-def.ts';
 
@@ -51,13 +51,34 @@ export const httpsRoutes: readonly AnyRoute[] = [
       'Answers whether it was reached over HTTPS. The guided page, on plain HTTP, asks it at the HTTPS address: an answer means this phone trusts the certificate (readable cross-origin; it carries nothing else)',
     auth: 'none',
     responses: ok('Reached', HttpsCheckResponse),
-    handler: ({ koa }) => {
+    handler: ({ services, koa }) => {
       // http://host and https://host are two origins: the page on the first reads this from the second.
       koa.set('Access-Control-Allow-Origin', '*');
       koa.set('Cross-Origin-Resource-Policy', 'cross-origin');
       koa.set('Cache-Control', 'no-store');
-      return { secure: koa.secure };
+      return { secure: koa.secure, authority_fingerprint_sha256: koa.secure ? services.homeHttps.servingAuthority() : null };
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/admin/https',
+    tag: 'admin',
+    summary:
+      "Hearth's certificate authority for the owner: its fingerprint (what a phone shows when installing it), what it may vouch for, and the names phones use that it does not cover",
+    auth: 'admin',
+    responses: ok('HTTPS at home', HomeHttpsView),
+    handler: ({ services, actor }) => services.homeAuthority.view(actor),
+  }),
+  route({
+    method: 'POST',
+    path: '/admin/https/authority',
+    tag: 'admin',
+    summary:
+      'Makes a new certificate authority for the names and networks this server uses now, and a certificate from it. Every phone that trusted the old one must install the new one',
+    auth: 'admin',
+    responses: ok('The new authority', HomeHttpsView),
+    errors: ['https_off'],
+    handler: ({ services, actor }) => services.homeAuthority.replace(actor),
   }),
 ];
 

@@ -239,6 +239,7 @@ export const nodeRoutes: readonly AnyRoute[] = [
       304: { description: 'Not modified' },
     },
     errors: ['invalid_range', 'library_offline', 'playback_copy_not_ready'],
+    download: true,
     handler: async ({ services, actor, params, query, koa }) => {
       // The copy rides on this route rather than one of its own: a <video> needs its token in the
       // URL, and the spec allows that on four routes only.

@@ -83,6 +83,7 @@ export const publicLinkRoutes: readonly AnyRoute[] = [
       206: { description: 'A range', contentType: 'application/octet-stream' },
     },
     errors: ['share_password_required', 'share_expired', 'download_disabled', 'invalid_range', 'library_offline'],
+    download: true,
     handler: ({ services, params, query, koa }) => {
       const file = services.publicShares.download({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
       sendFile(koa, file, { inline: query.inline === '1' || query.inline === 'true' });
@@ -122,6 +123,7 @@ export const publicLinkRoutes: readonly AnyRoute[] = [
       'invalid_range',
       'library_offline',
     ],
+    download: true,
     handler: async ({ services, params, query, koa }) => {
       const file = services.publicShares.download({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
       sendContent(koa, await services.playback.copyOf(file.node), { inline: true });

@@ -4,25 +4,25 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../app-error.ts';
 import type { BackupProblem } from '../../contract/backup-responses.ts';
+import type { ErrorCode } from '../../contract/error-codes.ts';
 import {
-  ARCHIVE_FORMAT,
   ArchiveFileDamaged,
   ArchiveKeyProblem,
   ArchiveUnreachable,
   BackupArchive,
   type ArchiveStorage,
-  contentPath,
   DATABASE_COPY,
-  ENCRYPTED_FORMAT,
-  KEYS_COPY,
   snapshotFile,
+  ManifestUnreadable,
   SourceUnreadable,
   type ManifestFile,
 } from '../../store/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archive-storage.ts';
 import { contentOf, recordRunInCopy } from '../../store/backup.repo.ts';
 import type { BackupKey } from '../../store/backup-key.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import { openConnection } from '../../store/db.ts';
+import { keysForBackup } from '../../store/keys.ts';
 import type { Store } from '../../store/index.ts';
 import { snapshotsToKeep, type Retention } from './retention.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
@@ -39,8 +39,10 @@ export interface BackupSource {
   runId: string;
   /** A folder's path, or a bucket (S3Storage). */
   archiveFolder: string | ArchiveStorage;
-  /** The server's backup key, for an encrypted destination (null for a plain one). */
-  key: BackupKey | null;
+  /** The server's backup key: it signs every snapshot, and encrypts an encrypted destination's files. */
+  key: BackupKey;
+  /** Whether the destination is an encrypted one (its folder must hold an encrypted archive, and the reverse). */
+  encrypted: boolean;
   dataDir: string;
   serverId: string;
   serverVersion: string;
@@ -69,7 +71,7 @@ export async function runBackup(
 ): Promise<{ snapshotId: string; storedBytes: number }> {
   const archive = await BackupArchive.open(source.archiveFolder, { create: false, key: source.key });
   // A plain destination whose folder holds an encrypted backup (or the reverse) is not written to: one format a folder.
-  if (archive.encrypted !== (source.key !== null)) throw new ArchiveKeyProblem(archive.encrypted ? 'required' : 'wrong');
+  if (archive.encrypted !== source.encrypted) throw new ArchiveKeyProblem(archive.encrypted ? 'required' : 'wrong');
   await archive.removeUnfinished();
   const known = await knownFiles(archive);
   const at = source.now();
@@ -98,21 +100,17 @@ export async function runBackup(
       writable.close();
     }
     await archive.startSnapshot(snapshotId);
-    for (const [from, name] of [
-      [dbCopy, DATABASE_COPY],
-      [path.join(source.dataDir, 'keys.json'), KEYS_COPY],
-    ] as const) {
-      const relative = snapshotFile(snapshotId, name);
-      const written = await archive.write(createReadStream(from), relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
-      add({ path: relative, ...written });
-    }
+    const relative = snapshotFile(snapshotId, DATABASE_COPY);
+    const written = await archive.write(createReadStream(dbCopy), relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
+    add({ path: relative, ...written });
+    add(await archive.writeKeys(snapshotId, keysForBackup(source.dataDir), { signal, onBytes: (n) => (counts.bytes_copied += n) }));
     const copy = openConnection(dbCopy, { readonly: true, fileMustExist: true });
     try {
       await eachAtOnce(contentOf(copy), FILES_AT_ONCE, async (ref) => {
         signal.throwIfAborted();
-        const relative = contentPath(ref.library_id, ref.blob);
+        const relative = archive.contentPath(ref.library_id, ref.blob);
         const file = await contentFile(archive, known, source.content, relative, ref, counts, signal, source.pace);
-        if (file) add(file);
+        if (file) add({ ...file, library: ref.library_id, blob: ref.blob });
       });
     } finally {
       copy.close();
@@ -122,7 +120,6 @@ export async function runBackup(
   }
   await archive.writeManifest(
     {
-      format: archive.encrypted ? ENCRYPTED_FORMAT : ARCHIVE_FORMAT,
       snapshot: snapshotId,
       at,
       server_id: source.serverId,
@@ -152,7 +149,7 @@ async function contentFile(
   if (there !== null && listed && (listed.stored_size ?? listed.size) === there && listed.size === ref.size) return listed;
   if (there !== null && (archive.encrypted || there === ref.size) && ref.sha256 !== null) {
     // Left by a run that was cut before its manifest: kept if it is whole (and, encrypted, decrypts).
-    const found = await archive.hash(relative, signal).catch((error: unknown) => {
+    const found = await archive.hash({ path: relative, size: ref.size }, signal).catch((error: unknown) => {
       if (error instanceof ArchiveFileDamaged) return null;
       throw error;
     });
@@ -205,26 +202,54 @@ async function knownFiles(archive: BackupArchive): Promise<Map<string, ManifestF
  * Retention, then the content no kept snapshot lists. Every manifest is read first: one that
  * cannot be read stops the clean-up, since what it needs could not be known. Answers the bytes
  * the kept snapshots take.
+ *
+ * Only this key's snapshots decide what is pruned among them: snapshots planted in the folder
+ * (dated to look newest) must not push the family's real ones out. One from before signatures
+ * goes by retention over all; one this key did not sign is left where it is, and so is the
+ * content it lists (nothing is removed that it cannot be proved nobody needs).
  */
 async function prune(archive: BackupArchive, retention: Retention, counts: RunCounts): Promise<number> {
   try {
-    const snapshots = await archive.snapshots();
-    const keep = snapshotsToKeep(snapshots, retention);
-    for (const snapshot of snapshots) if (!keep.has(snapshot.id)) await archive.removeSnapshot(snapshot.id);
+    const all = await archive.listSnapshots();
+    const signed = all.filter((s) => s.trust === 'signed');
+    const keepSigned = snapshotsToKeep(signed, retention);
+    const keepAny = snapshotsToKeep(
+      all.filter((s) => s.trust !== 'unproved'),
+      retention,
+    );
+    const unproved = all.filter((s) => s.trust === 'unproved');
+    const kept = all.filter((s) => s.trust === 'unproved' || (s.trust === 'signed' ? keepSigned : keepAny).has(s.id));
+    for (const snapshot of all) if (!kept.includes(snapshot)) await archive.removeSnapshot(snapshot.id);
     const needed = new Map<string, number>();
-    for (const id of keep)
-      for (const file of (await archive.manifest(id))?.files ?? []) needed.set(file.path, file.stored_size ?? file.size);
+    for (const { id } of kept)
+      for (const file of (await archive.readManifest(id))?.manifest.files ?? []) needed.set(file.path, file.stored_size ?? file.size);
     await archive.removeContentExcept(new Set(needed.keys()));
-    return [...needed.values()].reduce((sum, size) => sum + size, 0);
+    if (unproved.length > 0) counts.problems.push(unprovedProblem(unproved.length));
+    return sumStored(needed);
   } catch (error) {
+    // Something planted where the clean-up looks: the owner must hear of it, not find it in a list of problems.
+    if (error instanceof ArchiveUnsafe) throw error;
     counts.problems.push({ path: '', reason: `Old snapshots were not cleaned up: ${failureInWords(error, archive.destination)}` });
     return 0;
   }
 }
 
+function sumStored(needed: Map<string, number>): number {
+  return [...needed.values()].reduce((sum, size) => sum + size, 0);
+}
+
+/** Snapshots in the folder that this server's backup key did not sign: named once, left alone. */
+function unprovedProblem(count: number): BackupProblem {
+  return {
+    path: '',
+    reason: `${count === 1 ? 'One snapshot' : `${count} snapshots`} in this backup ${count === 1 ? 'is' : 'are'} not signed with this server's backup key (put there by someone else, changed, or made with another emergency kit). Hearth does not use ${count === 1 ? 'it' : 'them'} and leaves ${count === 1 ? 'it' : 'them'} there.`,
+  };
+}
+
 /**
  * Reads every file of every snapshot back and checks it against its manifest's SHA-256. A file
- * shared by several snapshots is read once.
+ * shared by several snapshots is read once. Snapshots from before signatures are checked too
+ * (their files are the family's); one this key did not sign is named, and not read.
  */
 export async function runVerify(
   folder: string | ArchiveStorage,
@@ -235,17 +260,19 @@ export async function runVerify(
   pace?: (signal: AbortSignal) => Promise<void>,
 ): Promise<void> {
   const archive = await BackupArchive.open(folder, { create: false, key });
-  const snapshots = await archive.snapshots();
-  if (snapshots.length === 0) throw new NothingToVerify();
+  const all = await archive.listSnapshots();
+  const usable = all.filter((s) => s.trust !== 'unproved');
+  if (usable.length === 0) throw new NothingToVerify();
   const files = new Map<string, ManifestFile>();
-  for (const snapshot of snapshots) for (const file of (await archive.manifest(snapshot.id))?.files ?? []) files.set(file.path, file);
+  for (const snapshot of usable)
+    for (const file of (await archive.readManifest(snapshot.id))?.manifest.files ?? []) files.set(file.path, file);
   for (const file of files.values()) {
     signal.throwIfAborted();
     await pace?.(signal);
     let found: { size: number; sha256: string } | null = null;
     let damaged = false;
     try {
-      found = await archive.hash(file.path, signal);
+      found = await archive.hash(file, signal);
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof ArchiveFileDamaged) damaged = true;
@@ -261,6 +288,8 @@ export async function runVerify(
     counts.bytes += found?.size ?? 0;
     onProgress();
   }
+  const unproved = all.length - usable.length;
+  if (unproved > 0) counts.problems.push(unprovedProblem(unproved));
 }
 
 class NothingToVerify extends Error {}
@@ -272,7 +301,8 @@ export function failureInWords(error: unknown, folder: string): string {
     return error.reason === 'wrong'
       ? `The backup in ${folder} is not encrypted with this server's backup key. Choose another folder for this destination.`
       : `The backup in ${folder} is encrypted, and this server has not its key. Choose another folder for this destination.`;
-  if (error instanceof ArchiveFileDamaged)
+  // A manifest that does not parse: its parser's message would quote the file, which need not be Hearth's.
+  if (error instanceof ArchiveFileDamaged || error instanceof ManifestUnreadable || error instanceof SyntaxError)
     return "A snapshot's list of files in the backup is damaged and cannot be read. Check the backup.";
   if (error instanceof ArchiveUnreachable) {
     // A bucket's answer, already in words ("the bucket answered: access denied").
@@ -292,4 +322,15 @@ export function failureInWords(error: unknown, folder: string): string {
   }
   if (error instanceof AppError) return error.message;
   return `The backup stopped: ${(error as Error).message ?? String(error)}.`;
+}
+
+/** A run's failure for a program: the catalogue's code beside failureInWords' sentence. */
+export function failureCode(error: unknown): ErrorCode {
+  if (error instanceof NothingToVerify) return 'snapshot_not_found';
+  if (error instanceof ArchiveUnsafe) return 'destination_unsafe';
+  if (error instanceof ArchiveKeyProblem) return error.reason === 'wrong' ? 'backup_key_wrong' : 'backup_key_required';
+  if (error instanceof ArchiveFileDamaged || error instanceof ManifestUnreadable || error instanceof SyntaxError) return 'backup_damaged';
+  if (error instanceof ArchiveUnreachable) return 'backup_unreachable';
+  if (error instanceof AppError) return error.code;
+  return 'internal';
 }

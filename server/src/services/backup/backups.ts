@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../app-error.ts';
+import type { ErrorCode } from '../../contract/error-codes.ts';
 import type { BackupDestination, BackupKit, BackupOverview, BackupRun, BackupSnapshots } from '../../contract/backup-responses.ts';
 import { ArchiveKeyProblem, ArchiveUnreachable, BackupArchive, type ArchiveStorage } from '../../store/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archive-storage.ts';
 import { BackupSecrets } from '../../store/backup-secrets.ts';
 import { S3Storage } from '../../store/s3-storage.ts';
 import { BackupKeyFile, keyFileText, type BackupKey } from '../../store/backup-key.ts';
@@ -11,12 +13,12 @@ import type { ContentStores } from '../../store/content-stores.ts';
 import { nextDailyAt } from '../../jobs/schedule.ts';
 import { FamilyFirst } from '../common/family-first.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
-import { checkReadableName } from '../common/readable-names.ts';
 import { newId } from '../common/secrets.ts';
-import { runBackup, runVerify, failureInWords, type RunCounts } from './backup-run.ts';
+import { runBackup, runVerify, failureCode, failureInWords, type RunCounts } from './backup-run.ts';
 import { DEFAULT_RETENTION, type Retention } from './retention.ts';
 import { checkedS3Place, s3Address, type S3Input } from './s3-destination.ts';
 import { storageOfDestination } from './destination-archive.ts';
+import { checkedFolder, checkedName, NOT_S3, pad, parseTime, retentionOf } from './destination-rules.ts';
 
 export const DEFAULT_DAILY_AT = { hour: 3, minute: 0 };
 /** A scheduled run that failed is tried again this much later (or at its usual time, if sooner). */
@@ -29,19 +31,23 @@ export type DestinationInput =
       kind: 'folder';
       path: string;
       name?: string | undefined;
-      /** Encrypt everything written there with the server's backup key (the emergency kit's). */
+      /**
+       * Encrypt everything written there with the server's backup key (the emergency kit's).
+       * Omitted: encrypted. A disk that leaves the house must not hand anyone the family's files.
+       */
       encrypt?: boolean | undefined;
     }
   | (S3Input & { name?: string | undefined });
 
 /** What the owner must keep: without it an encrypted backup cannot be restored. */
 export const KIT_WARNING =
-  'Without this key, an encrypted backup cannot be restored: not by you, not by Hearth, not by anyone. Print it or keep the file somewhere safe, away from this PC.';
+  'Without this key, an encrypted backup cannot be restored: not by you, not by Hearth, not by anyone. A plain backup is signed with it: a new Hearth needs it to restore one with its links and two-step sign-in. Print it or keep the file somewhere safe, away from this PC.';
 
 export interface DestinationChangesInput {
   name?: string | undefined;
   schedule?: { daily_at: string } | null | undefined;
-  retention?: Retention | undefined;
+  /** `last` omitted: unchanged (a client that knows only days, weeks and months). */
+  retention?: (Omit<Retention, 'last'> & { last?: number | undefined }) | undefined;
   /** An s3 destination's keys, typed again (changed, or after a restore from elsewhere). */
   access_key_id?: string | undefined;
   secret_access_key?: string | undefined;
@@ -107,11 +113,12 @@ export class BackupService {
   async add(actor: Actor, input: DestinationInput): Promise<BackupDestination> {
     requireAdmin(actor);
     if (input.kind === 's3') return this.addS3(actor, input);
-    const folder = this.checkedFolder(input.path);
+    const folder = checkedFolder(this.deps, input.path);
     const name = input.name === undefined ? path.basename(folder) || folder : checkedName(input.name);
-    const key = input.encrypt ? await this.keyFile.getOrCreate(this.deps.now()) : null;
+    const key = (input.encrypt ?? true) ? await this.keyFile.getOrCreate(this.deps.now()) : null;
     // Made now, while the drive is surely there: runs only ever use it (BackupArchive.open).
     const archive = await BackupArchive.open(folder, { create: true, encryptTo: key?.recipient ?? null, key }).catch((error: unknown) => {
+      if (error instanceof ArchiveUnsafe) throw new AppError('destination_unsafe', error.words, { field: 'path' });
       throw new AppError(
         'invalid_destination',
         error instanceof ArchiveKeyProblem
@@ -137,6 +144,7 @@ export class BackupService {
       path: folder,
       encrypted: key ? 1 : 0,
       daily_at: DEFAULT_DAILY_AT.hour * 60 + DEFAULT_DAILY_AT.minute,
+      keep_last: DEFAULT_RETENTION.last,
       keep_daily: DEFAULT_RETENTION.daily,
       keep_weekly: DEFAULT_RETENTION.weekly,
       keep_monthly: DEFAULT_RETENTION.monthly,
@@ -190,6 +198,7 @@ export class BackupService {
       path: address,
       encrypted: 1,
       daily_at: DEFAULT_DAILY_AT.hour * 60 + DEFAULT_DAILY_AT.minute,
+      keep_last: DEFAULT_RETENTION.last,
       keep_daily: DEFAULT_RETENTION.daily,
       keep_weekly: DEFAULT_RETENTION.weekly,
       keep_monthly: DEFAULT_RETENTION.monthly,
@@ -216,6 +225,7 @@ export class BackupService {
       changes.next_run_at = at === null ? null : nextDailyAt(this.deps.now(), at);
     }
     if (input.retention !== undefined) {
+      if (input.retention.last !== undefined) changes.keep_last = input.retention.last;
       changes.keep_daily = input.retention.daily;
       changes.keep_weekly = input.retention.weekly;
       changes.keep_monthly = input.retention.monthly;
@@ -294,10 +304,7 @@ export class BackupService {
     const row = this.row(id);
     if (row.kind === 'folder' && !fs.existsSync(row.path)) return { items: [] };
     try {
-      const archive = await BackupArchive.open(this.storageOf(row), {
-        create: false,
-        key: row.encrypted ? await this.keyFile.read() : null,
-      });
+      const archive = await BackupArchive.open(this.storageOf(row), { create: false, key: await this.keyFile.read() });
       return { items: (await archive.snapshots()).reverse() };
     } catch {
       // Unplugged or unreadable: the destination's last run says why in words.
@@ -373,6 +380,7 @@ export class BackupService {
       bytes_copied: 0,
       problems: '[]',
       error: null,
+      error_code: null,
       snapshot_id: snapshotId,
     };
     if (run.kind === 'restore') {
@@ -394,6 +402,7 @@ export class BackupService {
     const { run, counts, abort } = current;
     const onProgress = () => this.progress(current);
     let error: string | null = null;
+    let errorCode: ErrorCode | null = null;
     let snapshotId: string | null = run.snapshot_id;
     let restored: LiveRun['restored'];
     try {
@@ -405,12 +414,13 @@ export class BackupService {
             runId: run.id,
             archiveFolder: this.storageOf(row),
             key: await this.keyFor(row),
+            encrypted: row.encrypted === 1,
             dataDir: this.deps.config.dataDir,
             serverId: this.serverId,
             serverVersion: this.deps.config.version,
             store: this.deps.store,
             content: this.content,
-            retention: { daily: row.keep_daily, weekly: row.keep_weekly, monthly: row.keep_monthly },
+            retention: retentionOf(row),
             now: this.deps.now,
             pace: (signal) => this.familyFirst.turn(signal),
           },
@@ -424,11 +434,14 @@ export class BackupService {
         await runVerify(this.storageOf(row), await this.keyFor(row), counts, abort.signal, onProgress, (signal) =>
           this.familyFirst.turn(signal),
         );
-        if (counts.problems.length > 0) {
-          error =
-            counts.problems.length === 1
-              ? 'One file in the backup is damaged or missing.'
-              : `${counts.problems.length} files in the backup are damaged or missing.`;
+        // A problem without a path is about the backup as a whole: a snapshot this server did not sign.
+        const files = counts.problems.filter((p) => p.path !== '').length;
+        if (files > 0) {
+          errorCode = 'backup_damaged';
+          error = files === 1 ? 'One file in the backup is damaged or missing.' : `${files} files in the backup are damaged or missing.`;
+        } else if (counts.problems.length > 0) {
+          errorCode = 'snapshot_unproved';
+          error = counts.problems[0]!.reason;
         }
       }
     } catch (caught) {
@@ -437,6 +450,7 @@ export class BackupService {
           ? 'The server stopped before the restore finished. Nothing was restored.'
           : 'The server stopped before this run finished. The next run completes the backup.'
         : failureInWords(caught, row.path);
+      errorCode = abort.signal.aborted ? 'unavailable' : failureCode(caught);
       if (!abort.signal.aborted && !(caught instanceof AppError))
         this.deps.log.warn('backup run failed', { kind: run.kind, destination: row.id, error: String(caught) });
     }
@@ -449,6 +463,7 @@ export class BackupService {
       bytes_copied: counts.bytes_copied,
       problems: JSON.stringify(counts.problems.slice(0, 1000)),
       error,
+      error_code: errorCode,
       snapshot_id: snapshotId,
       ...(restored && error === null && { restored }),
     };
@@ -466,9 +481,13 @@ export class BackupService {
     return storageOfDestination(row, this.secrets);
   }
 
-  /** The key an encrypted destination's runs need; a server that lost its key file fails the run in words. */
-  private async keyFor(row: BackupDestinationRow): Promise<BackupKey | null> {
-    if (!row.encrypted) return null;
+  /**
+   * The backup key a destination's runs sign with (and encrypt with, when encrypted). A plain
+   * destination makes it if this server has none yet (its snapshots are signed too, and their
+   * keys.json sealed to it: the kit restores them); an encrypted one whose key file was lost fails the run in words.
+   */
+  private async keyFor(row: BackupDestinationRow): Promise<BackupKey> {
+    if (!row.encrypted) return this.keyFile.getOrCreate(this.deps.now());
     const key = await this.keyFile.read();
     if (!key)
       throw new AppError(
@@ -503,6 +522,7 @@ export class BackupService {
       bytes_copied: live?.bytes_copied ?? row.bytes_copied,
       problems: live ? live.problems.slice(0, 1000) : (JSON.parse(row.problems) as BackupRun['problems']),
       ...(row.error !== null && { error: row.error }),
+      ...(row.error_code !== null && { error_code: row.error_code }),
       snapshot_id: row.snapshot_id,
       ...(row.restored && { restored: row.restored }),
     };
@@ -529,7 +549,7 @@ export class BackupService {
           : null,
       encrypted: row.encrypted === 1,
       schedule: row.daily_at === null ? null : { daily_at: `${pad(Math.floor(row.daily_at / 60))}:${pad(row.daily_at % 60)}` },
-      retention: { daily: row.keep_daily, weekly: row.keep_weekly, monthly: row.keep_monthly },
+      retention: retentionOf(row),
       last_run: last ? this.runDto(this.current?.run.id === last.id ? this.current.run : last) : null,
       last_success_at: backup.lastSuccess(row.id)?.finished_at ?? null,
       last_verify: verify ? this.runDto(this.current?.run.id === verify.id ? this.current.run : verify) : null,
@@ -543,68 +563,4 @@ export class BackupService {
     if (!row) throw new AppError('not_found');
     return row;
   }
-
-  /**
-   * An existing folder the server can write to, given as a full path, outside the data folder and
-   * every library (a backup beside what it backs up is lost with it), and not already a destination.
-   */
-  private checkedFolder(input: string): string {
-    const refuse = (message: string): never => {
-      throw new AppError('invalid_destination', message, { field: 'path' });
-    };
-    if (!path.isAbsolute(input)) refuse('Give the full path of a folder, such as /media/usb-disk/backups.');
-    let folder = '';
-    try {
-      folder = fs.realpathSync(input);
-    } catch {
-      refuse('That folder does not exist. Is its drive connected?');
-    }
-    if (!fs.statSync(folder).isDirectory()) refuse('That is a file, not a folder.');
-    const real = (p: string) => {
-      try {
-        return fs.realpathSync(p);
-      } catch {
-        return path.resolve(p);
-      }
-    };
-    if (isInside(folder, real(this.deps.config.dataDir)))
-      refuse('That folder is inside the Hearth data folder: a backup there is lost with the data. Choose a folder on another drive.');
-    for (const library of this.deps.store.libraries.all()) {
-      if (isInside(folder, real(library.path)))
-        refuse(`That folder is inside the storage place "${library.name}": choose a folder outside it, on another drive.`);
-    }
-    if (this.deps.store.backup.byPath(folder)) refuse('That folder is already a backup destination.');
-    const probe = path.join(folder, `.hearth-write-check-${newId()}`);
-    try {
-      fs.writeFileSync(probe, '');
-      fs.rmSync(probe);
-    } catch {
-      fs.rmSync(probe, { force: true });
-      refuse('Hearth cannot write to that folder. Check its permissions, or that the drive is not read-only.');
-    }
-    return folder;
-  }
-}
-
-const NOT_S3 = { endpoint: null, region: null, bucket: null, prefix: null, access_key_id: null } as const;
-
-function checkedName(input: string): string {
-  const name = input.trim();
-  if (name === '' || [...name].length > 64)
-    throw new AppError('invalid_input', 'A destination name is 1 to 64 characters.', { field: 'name' });
-  checkReadableName(name, 'name');
-  return name;
-}
-
-function parseTime(text: string): { hour: number; minute: number } {
-  const [hour, minute] = text.split(':').map(Number) as [number, number];
-  return { hour, minute };
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
-}
-
-function isInside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : `${parent}${path.sep}`);
 }

@@ -14,8 +14,8 @@ export function storageOfDestination(row: BackupDestinationRow, secrets: BackupS
 /**
  * The archive of a destination, for reading what it holds (browsing a snapshot, restoring one
  * file): a folder or a bucket alike, through the archive's reading methods (manifest, read,
- * snapshots).
+ * snapshots). The key proves its snapshots (plain or encrypted) and decrypts an encrypted one.
  */
 export function openDestinationArchive(row: BackupDestinationRow, key: BackupKey | null, secrets: BackupSecrets): Promise<BackupArchive> {
-  return BackupArchive.open(storageOfDestination(row, secrets), { create: false, key: row.encrypted ? key : null });
+  return BackupArchive.open(storageOfDestination(row, secrets), { create: false, key });
 }

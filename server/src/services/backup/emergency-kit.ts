@@ -5,6 +5,9 @@ import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts
 
 /** Said on the Backups page while an encrypted backup's key was never kept. */
 export const KIT_REMINDER = 'Download your emergency kit: without it this backup cannot be restored.';
+/** Said while only plain backups exist: they are signed with the kit's key, and their keys.json is sealed to it. */
+export const PLAIN_KIT_REMINDER =
+  'Download your emergency kit: a new Hearth needs it to restore these backups, with their links and two-step sign-in.';
 
 const SAVED = 'backup_kit_saved';
 
@@ -17,8 +20,9 @@ interface SavedRecord {
 /**
  * Whether the owner kept the emergency kit. Fetching the kit is no proof that it was saved (a
  * dialog opened and closed fetches it too), so the owner says so: "I have saved the kit" in the
- * kit's dialog, offered once they downloaded or printed it. Until then, an encrypted destination
- * comes with a reminder, since its backups are worthless without the key.
+ * kit's dialog, offered once they downloaded or printed it. Until then, any destination comes
+ * with a reminder: an encrypted backup is worthless without the key, and a plain one is signed
+ * with it (a new Hearth proves it with the kit, and opens its keys.json with it).
  */
 export class EmergencyKitService {
   private readonly keyFile: BackupKeyFile;
@@ -32,8 +36,9 @@ export class EmergencyKitService {
     const key = await this.keyFile.read();
     const saved = this.deps.store.meta.get<SavedRecord>(SAVED);
     const savedAt = key !== null && saved?.public_key === key.recipient ? saved.at : null;
-    const encrypted = this.deps.store.backup.all().some((row) => row.encrypted === 1);
-    return { saved_at: savedAt, reminder: encrypted && savedAt === null ? KIT_REMINDER : null };
+    const destinations = this.deps.store.backup.all();
+    const reminder = destinations.some((row) => row.encrypted === 1) ? KIT_REMINDER : destinations.length > 0 ? PLAIN_KIT_REMINDER : null;
+    return { saved_at: savedAt, reminder: savedAt === null ? reminder : null };
   }
 
   /** The owner says the kit is kept (downloaded or printed). 404 while there is no key to keep. */

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { AppError } from '../../app-error.ts';
 import type { BackupRun } from '../../contract/backup-responses.ts';
 import type { Node } from '../../contract/files-responses.ts';
-import { contentPath, ArchiveFileDamaged, type ManifestFile } from '../../store/backup-archive.ts';
+import { ArchiveFileDamaged, type ManifestFile } from '../../store/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archive-storage.ts';
 import type { BlobStore } from '../../store/blobs.ts';
 import type { ContentStores } from '../../store/content-stores.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
@@ -10,6 +11,7 @@ import type { SnapshotNode } from '../../store/snapshot-db.ts';
 import type { AccessService } from '../files/access.ts';
 import type { ActivityService } from '../files/activity.ts';
 import type { FileService } from '../files/files.ts';
+import { decideMimeType } from '../files/media-types.ts';
 import { toNodeDto } from '../files/node-dto.ts';
 import { nameKey } from '../files/node-names.ts';
 import { containerOf, nameColumns, type NodeService } from '../files/nodes.ts';
@@ -18,7 +20,8 @@ import { newId } from '../common/secrets.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
 import type { BackupService } from './backups.ts';
 import type { RunCounts } from './backup-run.ts';
-import { sameContent, type OpenSnapshot, type SnapshotFilesService } from './snapshot-files.ts';
+import { manifestIndex, sameContent, type OpenSnapshot, type SnapshotFilesService } from './snapshot-files.ts';
+import { besideName, familyPaths, restorableItems, restoredName } from './snapshot-rows.ts';
 
 /**
  * `beside`: a copy next to the current one, named "Holiday (restored 3 May 2026)"; the current
@@ -40,6 +43,8 @@ interface Staged {
   temp: string;
   blob: string | null;
   entry: ManifestFile;
+  /** The file's first bytes: its type is sniffed again, as an upload's is, whatever the snapshot says. */
+  head: Buffer;
 }
 
 /**
@@ -68,11 +73,12 @@ export class ItemRestoreService {
     const open = await this.snapshots.open(destinationId, snapshotId);
     let started = false;
     try {
-      const top = open.db.node(input.node_id);
-      if (!top) throw new AppError('not_found', 'That file or folder is not in this backup.', { field: 'node_id' });
+      const found = open.db.node(input.node_id);
+      if (!found) throw new AppError('not_found', 'That file or folder is not in this backup.', { field: 'node_id' });
+      const items = restorableItems(open.db, found.id);
+      const top = items[0]!;
       if (!this.deps.store.users.byId(top.owner_id))
         throw new AppError('not_found', 'The person these files belonged to no longer has an account here.', { field: 'node_id' });
-      const items = open.db.subtree(top.id);
       const bytes = this.toCopy(items, open, input.mode).reduce((sum, f) => sum + f.size, 0);
       // Said now rather than after a long copy: as an upload that cannot fit is refused at once.
       this.files.assertQuota(top.owner_id, bytes, this.deps.store.uploads.pendingBytes(top.owner_id));
@@ -118,14 +124,19 @@ export class ItemRestoreService {
     const staged = new Map<string, Staged>();
     let committed = false;
     try {
-      const paths = familyPaths(items, open.db.pathOf(top.id));
+      const paths = familyPaths(
+        items,
+        open.db.pathOf(top.id).map((n) => ({ ...n, name: restoredName(n.name) })),
+      );
       for (const file of toCopy) {
         signal.throwIfAborted();
         const entry = this.entryOf(open, file);
         if (!entry) throw new DamagedInBackup(paths.get(file.id)!);
         const temp = `${newId()}.restore`;
-        staged.set(file.id, { temp, blob: null, entry });
+        const one: Staged = { temp, blob: null, entry, head: Buffer.alloc(0) };
+        staged.set(file.id, one);
         await this.copyIn(open, blobs, temp, entry, paths.get(file.id)!, counts, signal, onProgress);
+        one.head = await blobs.headOfTemp(temp);
       }
       // Every file is whole and proved: now into place, each recorded as unfinished first, so
       // that a crash before the nodes exist leaves files the start-up clean-up knows to take.
@@ -167,9 +178,10 @@ export class ItemRestoreService {
     await blobs.createTemp(temp);
     let source: AsyncIterable<Buffer>;
     try {
-      source = await open.archive.read(entry.path, signal);
+      source = await open.archive.read(entry, signal);
     } catch (error) {
-      if (signal.aborted) throw error;
+      // A link or a pipe where the file should be is said as such, not as a damaged file.
+      if (signal.aborted || error instanceof ArchiveUnsafe) throw error;
       throw new DamagedInBackup(where);
     }
     const result = await blobs.writeTemp(temp, 0, Readable.from(source), {
@@ -252,7 +264,7 @@ export class ItemRestoreService {
         parentId,
         nodeId: null,
         filename: name,
-        mimeType: item.mime_type ?? 'application/octet-stream',
+        mimeType: decideMimeType(one.head, name, item.mime_type),
         size: one.entry.size,
         libraryId,
         blob: one.blob!,
@@ -282,7 +294,7 @@ export class ItemRestoreService {
           parentId: now.parent_id,
           nodeId: now.id,
           filename: now.name,
-          mimeType: item.mime_type ?? 'application/octet-stream',
+          mimeType: decideMimeType(one.head, now.name, item.mime_type),
           size: one.entry.size,
           libraryId,
           blob: one.blob!,
@@ -356,7 +368,7 @@ export class ItemRestoreService {
 
   private entryOf(open: OpenSnapshot, file: SnapshotNode): ManifestFile | undefined {
     if (file.library_id === null || file.blob === null) return undefined;
-    return manifestIndex(open).get(contentPath(file.library_id, file.blob));
+    return manifestIndex(open).get(`${file.library_id}/${file.blob}`);
   }
 
   /** A node of the server now, not in the trash. */
@@ -364,38 +376,6 @@ export class ItemRestoreService {
     const node = this.deps.store.nodes.byId(id, viewerId);
     return node && !node.in_trash ? node : undefined;
   }
-}
-
-const indexes = new WeakMap<object, Map<string, ManifestFile>>();
-
-/** A manifest's files by path, made once per manifest read. */
-export function manifestIndex(open: Pick<OpenSnapshot, 'manifest'>): Map<string, ManifestFile> {
-  let index = indexes.get(open.manifest);
-  if (!index) {
-    index = new Map(open.manifest.files.map((f) => [f.path, f]));
-    indexes.set(open.manifest, index);
-  }
-  return index;
-}
-
-/** Each item's place in its owner's files as it was ("Photos/Holiday/beach.jpg"): how a damaged file is named to the owner. */
-function familyPaths(items: SnapshotNode[], topPath: SnapshotNode[]): Map<string, string> {
-  const out = new Map<string, string>();
-  const top = items[0]!;
-  out.set(top.id, topPath.map((n) => n.name).join('/'));
-  for (const item of items.slice(1)) out.set(item.id, `${out.get(item.parent_id!)}/${item.name}`);
-  return out;
-}
-
-/** "Holiday (restored 3 May 2026)", "beach (restored 3 May 2026).jpg": the snapshot's date, as the owner reads it. */
-export function besideName(name: string, isFile: boolean, at: number): string {
-  const date = new Date(at).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
-  const dot = isFile ? name.lastIndexOf('.') : -1;
-  const ext = dot > 0 ? name.slice(dot) : '';
-  let base = dot > 0 ? name.slice(0, dot) : name;
-  const tail = ` (restored ${date})${ext}`;
-  while (Buffer.byteLength(base + tail) > 255 && base.length > 1) base = [...base].slice(0, -1).join('');
-  return base + tail;
 }
 
 /** A failure as the owner reads it under the restore: what went wrong, and that nothing changed. */

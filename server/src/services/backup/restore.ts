@@ -12,20 +12,23 @@ import {
   KEYS_COPY,
   snapshotFile,
   type Manifest,
+  type ManifestFile,
+  type SnapshotSummary,
 } from '../../store/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archive-storage.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
 import { BackupKeyFile, parseKey, type BackupKey } from '../../store/backup-key.ts';
-import { BackupSecrets } from '../../store/backup-secrets.ts';
 import { S3Storage, type S3Place } from '../../store/s3-storage.ts';
 import { INTERNAL_LIBRARY_ID } from '../../store/content-stores.ts';
-import { openConnection } from '../../store/db.ts';
-import { syncFolder } from '../../store/durable-file.ts';
+import { syncFolder, writeFileDurably } from '../../store/durable-file.ts';
 import { writeMarker } from '../../store/library-marker.ts';
 import { discardRestore, markRestoreReady, restoreStaging } from '../../store/restore-swap.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';
 import type { SetupGate } from '../identity/setup-gate.ts';
-import { checkedS3Place, s3Address, type S3Input } from './s3-destination.ts';
+import { checkedS3Place, type S3Input } from './s3-destination.ts';
+import { ForeignRows, keepBucketKeys, settleDatabase } from './restored-database.ts';
+import { contentOwner } from './snapshot-files.ts';
 
 /**
  * The process that started the server (the desktop app's window, through its bridge): it proved
@@ -38,6 +41,9 @@ export type RestoreSource = ({ kind: 'folder'; path: string } | S3Input) & {
   key?: string | undefined;
   setup_code?: string | undefined;
 };
+
+/** Which snapshot to restore; one from before signatures only when the owner accepts it (`accept_unsigned`). */
+export type RestoreChoice = RestoreSource & { snapshot_id?: string | undefined; accept_unsigned?: boolean | undefined };
 
 /**
  * A whole server back from a backup, on a fresh install only (no account yet), asked by the same
@@ -66,21 +72,25 @@ export class RestoreService {
     return this.current?.run.state === 'running' || this.gate.heldForRestore;
   }
 
+  /** The snapshots a restore may use, newest first: those the kit signed, and those from before signatures (`signed: false`). */
   async snapshots(input: RestoreSource, client: Caller): Promise<RestoreSnapshots> {
     await this.admit(input, client);
-    const { archive } = await this.open(input);
-    const items = (await archive.snapshots()).reverse();
-    return { encrypted: archive.encrypted, items };
+    const { archive, usable } = await this.open(input);
+    return { encrypted: archive.encrypted, items: usable.reverse() };
   }
 
-  async start(input: RestoreSource & { snapshot_id?: string | undefined }, client: Caller): Promise<BackupRun> {
+  async start(input: RestoreChoice, client: Caller): Promise<BackupRun> {
     await this.admit(input, client);
     if (this.restoring) throw new AppError('restore_running');
-    const { archive, key, place } = await this.open(input);
-    const snapshots = await archive.snapshots();
-    const chosen = input.snapshot_id === undefined ? snapshots.at(-1) : snapshots.find((s) => s.id === input.snapshot_id);
+    const { archive, key, place, usable } = await this.open(input);
+    // Without a choice: the newest snapshot the kit signed (an unsigned one could be planted to look newest).
+    const chosen =
+      input.snapshot_id === undefined
+        ? (usable.filter((s) => s.signed).at(-1) ?? usable.at(-1))
+        : usable.find((s) => s.id === input.snapshot_id);
     if (!chosen) throw new AppError('snapshot_not_found', undefined, { field: 'snapshot_id' });
-    const manifest = (await archive.manifest(chosen.id))!;
+    if (!chosen.signed && input.accept_unsigned !== true) throw new AppError('backup_unsigned', undefined, { field: 'accept_unsigned' });
+    const manifest = (await archive.manifest(chosen.id, { unsigned: 'accept' }))!;
     if (this.deps.store.users.count() > 0) throw new AppError('already_set_up');
     this.gate.holdForRestore();
     const run: BackupRun = {
@@ -138,7 +148,14 @@ export class RestoreService {
     await this.gate.admit(client, input.setup_code);
   }
 
-  private async open(input: RestoreSource): Promise<{ archive: BackupArchive; key: BackupKey | null; place: S3Place | null }> {
+  /**
+   * The archive, checked before anything is written: the folder, the kit, and the snapshots it
+   * may use. A signed backup needs its kit even when plain (the kit proves it is this family's,
+   * and opens its keys.json); one that only the kit could prove, read without it, asks for it.
+   */
+  private async open(
+    input: RestoreSource,
+  ): Promise<{ archive: BackupArchive; key: BackupKey | null; place: S3Place | null; usable: SnapshotSummary[] }> {
     const field = input.kind === 's3' ? 'bucket' : 'path';
     const refuse = (message?: string, at = field): never => {
       throw new AppError('backup_not_found', message, { field: at });
@@ -154,21 +171,34 @@ export class RestoreService {
     }
     let archive: BackupArchive;
     try {
-      archive = await BackupArchive.open(place ? new S3Storage(place) : (input as { path: string }).path, { create: false, key });
+      // The folder the owner typed, links in it followed now, once (their choice); inside it, none ever is (folder-storage.ts).
+      const folder = place
+        ? null
+        : await fs.promises.realpath((input as { path: string }).path).catch(() => (input as { path: string }).path);
+      archive = await BackupArchive.open(place ? new S3Storage(place) : folder!, { create: false, key, now: this.deps.now });
     } catch (error) {
       if (error instanceof ArchiveKeyProblem) throw new AppError('backup_key_wrong', undefined, { field: 'key' });
+      if (error instanceof ArchiveUnsafe) throw new AppError('destination_unsafe', error.words, { field });
       // A bucket's answer in its words ("the bucket answered: access denied"), on the field it points at.
       if (error instanceof ArchiveUnreachable && error.words) return refuse(error.words, error.field ?? field);
       return refuse();
     }
     if (archive.encrypted && key === null) throw new AppError('backup_key_required', undefined, { field: 'key' });
+    let listed;
     try {
-      await archive.snapshots();
+      listed = await archive.listSnapshots();
     } catch (error) {
+      if (error instanceof ArchiveUnsafe) throw new AppError('destination_unsafe', error.words, { field });
       if (error instanceof ArchiveUnreachable) refuse(error.words, error.field ?? field);
       throw new AppError('backup_not_found', "The backup there is damaged: a snapshot's list of files cannot be read.", { field });
     }
-    return { archive, key: archive.encrypted ? key : null, place };
+    const usable = listed.filter((s) => s.trust !== 'unproved').map(({ trust: _trust, ...summary }) => summary);
+    if (listed.some((s) => s.trust === 'unproved') && !usable.some((s) => s.signed)) {
+      // Snapshots only a kit proves: without one, ask for it; with one that proves none of them, it is another server's kit.
+      if (key === null) throw new AppError('backup_key_required', KIT_PROVES, { field: 'key' });
+      throw new AppError('backup_key_wrong', undefined, { field: 'key' });
+    }
+    return { archive, key, place, usable };
   }
 
   private async execute(
@@ -185,16 +215,23 @@ export class RestoreService {
       fs.rmSync(path.dirname(staging), { recursive: true, force: true });
       fs.mkdirSync(path.join(staging, 'files', 'blobs'), { recursive: true, mode: 0o700 });
       // A few files at once, as a backup copies them: one file's fsync overlaps another's read.
+      const keysEntry = manifest.files.find((f) => f.path === snapshotFile(manifest.snapshot, KEYS_COPY));
+      if (keysEntry) {
+        // Opened with the kit (a plain backup's is sealed to it), without a token key: the restored server makes a new one (keys.ts).
+        writeFileDurably(path.join(staging, KEYS_COPY), await archive.readKeys(keysEntry, signal));
+        run.files += 1;
+        run.bytes += keysEntry.size;
+      }
       await eachAtOnce(manifest.files, FILES_AT_ONCE, async (file) => {
         signal.throwIfAborted();
-        const target = stagedPath(staging, manifest.snapshot, file.path);
+        const target = stagedPath(staging, manifest.snapshot, file);
         if (target === null) return;
         fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
         const hash = crypto.createHash('sha256');
         let size = 0;
         const out = await fs.promises.open(target, 'wx', 0o600);
         try {
-          for await (const chunk of await archive.read(file.path, signal)) {
+          for await (const chunk of await archive.read(file, signal)) {
             hash.update(chunk);
             size += chunk.length;
             await out.write(chunk);
@@ -211,7 +248,12 @@ export class RestoreService {
       for (const folder of fs.readdirSync(path.join(staging, 'files', 'blobs')))
         await syncFolder(path.join(staging, 'files', 'blobs', folder));
       await syncFolder(path.join(staging, 'files', 'blobs'));
-      const serverId = settleDatabase(path.join(staging, DATABASE_COPY), path.join(dataDir, 'files'), this.deps.config.sqliteEngine);
+      const serverId = settleDatabase(
+        path.join(staging, DATABASE_COPY),
+        path.join(dataDir, 'files'),
+        this.deps.config.sqliteEngine,
+        manifest.at,
+      );
       // The seal: this folder's files are those of the restored database (content-guard.ts).
       writeMarker(path.join(staging, 'files'), INTERNAL_LIBRARY_ID, serverId);
       if (key) new BackupKeyFile(staging).write(key);
@@ -227,6 +269,7 @@ export class RestoreService {
       run.state = 'failed';
       run.finished_at = this.deps.now();
       run.error = restoreFailureInWords(error, archive.destination);
+      if (error instanceof ArchiveUnsafe) run.error_code = 'destination_unsafe';
       if (this.current?.run === run) this.current.unprovenError = restoreFailureInWords(error, null);
       if (!(error instanceof DamagedInBackup)) this.deps.log.warn('restore failed', { error: String(error) });
       try {
@@ -245,72 +288,29 @@ class DamagedInBackup extends Error {
   }
 }
 
-/** Where a file of the snapshot goes in the staged data folder: every library's content into the internal one. */
-function stagedPath(staging: string, snapshot: string, relative: string): string | null {
-  if (relative === snapshotFile(snapshot, DATABASE_COPY)) return path.join(staging, DATABASE_COPY);
-  if (relative === snapshotFile(snapshot, KEYS_COPY)) return path.join(staging, KEYS_COPY);
-  // Names as Hearth makes them (ids, no dots): a manifest from a tampered backup cannot name "..".
-  const content = /^content\/[\w-]+\/([\w-]+)\/([\w-]+)$/.exec(relative);
-  if (content) return path.join(staging, 'files', 'blobs', content[1]!, content[2]!);
+/** Where a file of the snapshot goes in the staged data folder: every library's content into the internal one; keys.json is written apart. */
+function stagedPath(staging: string, snapshot: string, file: ManifestFile): string | null {
+  if (file.path === snapshotFile(snapshot, DATABASE_COPY)) return path.join(staging, DATABASE_COPY);
+  // Ids as Hearth makes them (backup-manifest.ts checked each): a manifest cannot name "..".
+  const owner = contentOwner(file);
+  if (owner) return path.join(staging, 'files', 'blobs', owner.blob.slice(-2), owner.blob);
   return null;
 }
 
-/**
- * The restored database, made to fit this PC: every version's content is now in the internal
- * library, whose folder is this data folder's; libraries on the old PC's drives are forgotten,
- * with uploads under way and garbage (their bytes are in no backup). Answers its server id.
- */
-function settleDatabase(file: string, internalPath: string, engine: ServiceDeps['config']['sqliteEngine']): string {
-  const db = openConnection(file, { engine, fileMustExist: true });
-  try {
-    const row = db.prepare("SELECT value FROM meta WHERE key = 'server_id'").get() as { value: string } | undefined;
-    if (!row) throw new Error("the backup's database has no server id");
-    db.transaction(() => {
-      db.prepare('DELETE FROM uploads').run();
-      db.prepare('DELETE FROM content_garbage').run();
-      db.prepare('UPDATE node_versions SET library_id = ? WHERE library_id <> ?').run(INTERNAL_LIBRARY_ID, INTERNAL_LIBRARY_ID);
-      db.prepare('DELETE FROM libraries WHERE id <> ?').run(INTERNAL_LIBRARY_ID);
-      db.prepare('UPDATE libraries SET path = ?, is_default = 1, status = ? WHERE id = ?').run(internalPath, 'online', INTERNAL_LIBRARY_ID);
-    });
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    return JSON.parse(row.value) as string;
-  } finally {
-    db.close();
-  }
-}
-
-/**
- * The bucket restored from is also a destination of the restored server: it keeps working with
- * the keys the owner typed (they just read the whole backup). The secret goes where the
- * restored server looks for it (backup-secrets.ts), never into the database.
- */
-function keepBucketKeys(file: string, staging: string, place: S3Place, engine: ServiceDeps['config']['sqliteEngine']): void {
-  const db = openConnection(file, { engine, fileMustExist: true });
-  let ids: string[];
-  try {
-    const address = s3Address(place);
-    ids = (db.prepare("SELECT id FROM backup_destinations WHERE kind = 's3' AND path = ?").all(address) as { id: string }[]).map(
-      (r) => r.id,
-    );
-    db.prepare("UPDATE backup_destinations SET access_key_id = ?, region = ? WHERE kind = 's3' AND path = ?").run(
-      place.access_key_id,
-      place.region,
-      address,
-    );
-    db.pragma('wal_checkpoint(TRUNCATE)');
-  } finally {
-    db.close();
-  }
-  const secrets = new BackupSecrets(staging);
-  for (const id of ids) secrets.set(id, place.secret_access_key);
-}
+/** Said when a backup holds snapshots only its kit can prove. */
+const KIT_PROVES =
+  'This backup needs the key from its emergency kit: Hearth signs every backup with it, and proves with it that nobody changed this one.';
 
 /** Why a restore failed; with `folder` null, said without the folder's path or the system's own message. */
 function restoreFailureInWords(error: unknown, folder: string | null): string {
   if (error instanceof DamagedInBackup)
     return `The backup is damaged: ${error.file} does not match its SHA-256. Nothing was restored; try an older snapshot.`;
+  if (error instanceof ForeignRows)
+    return `The backup's database holds records Hearth does not write (${error.what}). Nothing was restored; try another snapshot.`;
   if (error instanceof ArchiveFileDamaged)
     return 'A file of the backup does not decrypt: it is damaged. Nothing was restored; try an older snapshot.';
+  if (error instanceof ArchiveUnsafe && folder === null)
+    return 'The backup folder holds a link or another item Hearth did not put there, and Hearth does not follow it. Nothing was restored.';
   if (error instanceof ArchiveUnreachable && error.words) return `${error.words} Nothing was restored.`;
   if (error instanceof ArchiveUnreachable)
     return error.reason === 'full'

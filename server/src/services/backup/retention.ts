@@ -1,21 +1,29 @@
-/** How many snapshots a destination keeps: the newest of each of the last N days, weeks and months. */
+/** How many snapshots a destination keeps: the latest N whatever their day, and the newest of each of the last N days, weeks and months. */
 export interface Retention {
+  last: number;
   daily: number;
   weekly: number;
   monthly: number;
 }
 
-export const DEFAULT_RETENTION: Retention = { daily: 7, weekly: 4, monthly: 12 };
+/**
+ * The latest 5 besides the calendar's: a "Back up now" after a mistake (a folder deleted at
+ * 10:00, backed up at 10:05) must not replace the morning's good copy, which one-per-day would
+ * prune at once. Five covers a day of a few runs by hand; each costs little, since snapshots
+ * share their content files (a snapshot adds its database and what changed).
+ */
+export const DEFAULT_RETENTION: Retention = { last: 5, daily: 7, weekly: 4, monthly: 12 };
 
 /**
- * The snapshots retention keeps, by the PC's local calendar (as the family reads the dates): for
- * each of the last `daily` days that have a snapshot, that day's newest; likewise per ISO week and
- * per month. The newest snapshot is always kept, so a retention can never empty a destination.
+ * The snapshots retention keeps, by the PC's local calendar (as the family reads the dates): the
+ * `last` newest, whatever their day; and for each of the last `daily` days that have a snapshot,
+ * that day's newest; likewise per ISO week and per month. The newest snapshot is always kept, so
+ * a retention can never empty a destination.
  */
 export function snapshotsToKeep(snapshots: readonly { id: string; at: number }[], retention: Retention): Set<string> {
   const newestFirst = [...snapshots].sort((a, b) => b.at - a.at || b.id.localeCompare(a.id));
   const keep = new Set<string>();
-  if (newestFirst[0]) keep.add(newestFirst[0].id);
+  for (const snapshot of newestFirst.slice(0, Math.max(1, retention.last))) keep.add(snapshot.id);
   const buckets: [number, (at: number) => string][] = [
     [retention.daily, dayOf],
     [retention.weekly, weekOf],

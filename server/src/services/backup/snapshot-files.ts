@@ -7,15 +7,21 @@ import {
   ArchiveKeyProblem,
   ArchiveUnreachable,
   DATABASE_COPY,
+  ManifestUnreadable,
   snapshotFile,
+  SnapshotUnproved,
   type BackupArchive,
   type Manifest,
+  type ManifestFile,
 } from '../../store/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archive-storage.ts';
 import type { BackupKeyFile } from '../../store/backup-key.ts';
 import type { BackupDestinationRow } from '../../store/backup.repo.ts';
 import type { SnapshotDb, SnapshotDbCache, SnapshotNode } from '../../store/snapshot-db.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
+import { withoutSpoofingCharacters } from '../common/readable-names.ts';
 import { openDestinationArchive } from './destination-archive.ts';
+import { idsAreHearths, trustedRow } from './snapshot-rows.ts';
 import type { BackupSecrets } from '../../store/backup-secrets.ts';
 
 const DEFAULT_LIMIT = 100;
@@ -49,8 +55,8 @@ export class SnapshotFilesService {
       return {
         items: open.db.people().map((p) => ({
           id: p.id,
-          name: p.display_name ?? p.username,
-          username: p.username,
+          name: withoutSpoofingCharacters(p.display_name ?? p.username),
+          username: withoutSpoofingCharacters(p.username),
           role: p.role,
           files: p.files,
           bytes: p.bytes,
@@ -90,10 +96,15 @@ export class SnapshotFilesService {
       }
       const rows = open.db.children(ownerId, parentId, offset, limit + 1);
       const more = rows.length > limit;
+      const at = open.manifest.at;
       return {
-        items: rows.slice(0, limit).map((n) => this.toDto(n)),
+        // A row whose ids are not Hearth's is not offered: restoring it is refused (restore-item.ts).
+        items: rows
+          .slice(0, limit)
+          .filter(idsAreHearths)
+          .map((n) => this.toDto(n, at)),
         next_cursor: more ? encodeCursor(offset + limit) : null,
-        path: path.map((n) => this.toDto(n)),
+        path: path.map((n) => this.toDto(n, at)),
         owner_id: ownerId,
       };
     } finally {
@@ -113,7 +124,7 @@ export class SnapshotFilesService {
     let archive: BackupArchive;
     let manifest: Manifest | null;
     try {
-      archive = await openDestinationArchive(row, row.encrypted ? await this.keyFile.read() : null, this.secrets);
+      archive = await openDestinationArchive(row, await this.keyFile.read(), this.secrets);
       manifest = await archive.manifest(snapshotId);
     } catch (error) {
       throw unreadable(error, row);
@@ -131,8 +142,9 @@ export class SnapshotFilesService {
     return { row, archive, manifest, db, release };
   }
 
-  /** What became of a snapshot's node since, read from the server's database now. */
-  private toDto(n: SnapshotNode): SnapshotNodeDto {
+  /** What became of a snapshot's node since, read from the server's database now; its name and dates as snapshot-rows.ts trusts them. */
+  private toDto(row: SnapshotNode, snapshotAt: number): SnapshotNodeDto {
+    const n = trustedRow(row, snapshotAt);
     return {
       id: n.id,
       type: n.type,
@@ -169,6 +181,32 @@ export function sameContent(
   return then !== null && version.sha256 !== null && version.sha256 === then && version.size === n.size;
 }
 
+const indexes = new WeakMap<object, Map<string, ManifestFile>>();
+
+/**
+ * A manifest's content files by `library/blob`, made once per manifest read: format 2 says so
+ * in each entry (an encrypted backup's names are keyed hashes), format 1 in the path.
+ */
+export function manifestIndex(open: Pick<OpenSnapshot, 'manifest'>): Map<string, ManifestFile> {
+  let index = indexes.get(open.manifest);
+  if (!index) {
+    index = new Map();
+    for (const file of open.manifest.files) {
+      const owner = contentOwner(file);
+      if (owner) index.set(`${owner.library}/${owner.blob}`, file);
+    }
+    indexes.set(open.manifest, index);
+  }
+  return index;
+}
+
+/** The library and id of a content file of the manifest; null for the database and keys. */
+export function contentOwner(file: ManifestFile): { library: string; blob: string } | null {
+  if (file.library !== undefined && file.blob !== undefined) return { library: file.library, blob: file.blob };
+  const legacy = /^content\/([\w-]+)\/[\w-]+\/([\w-]+)$/.exec(file.path);
+  return legacy ? { library: legacy[1]!, blob: legacy[2]! } : null;
+}
+
 /** A file of the archive copied to `target` (decrypted), and proved against its manifest entry on the way. */
 export async function copyProved(
   archive: BackupArchive,
@@ -181,7 +219,7 @@ export async function copyProved(
   let size = 0;
   const out = await fs.open(target, 'wx', 0o600);
   try {
-    for await (const chunk of await archive.read(relative, signal)) {
+    for await (const chunk of await archive.read({ path: relative, size: expected.size }, signal)) {
       hash.update(chunk);
       size += chunk.length;
       await out.write(chunk);
@@ -193,9 +231,11 @@ export async function copyProved(
     throw new ArchiveFileDamaged(new Error(`${relative} does not match its SHA-256`));
 }
 
-/** A backup that cannot be read, said as an answer: not there (503), no key, or damaged (409). */
+/** A backup that cannot be read, said as an answer: not there (503), no key, damaged or not this server's (409). */
 export function unreadable(error: unknown, row: BackupDestinationRow): unknown {
   if (error instanceof AppError) return error;
+  if (error instanceof ArchiveUnsafe) return new AppError('destination_unsafe', error.words);
+  if (error instanceof SnapshotUnproved) return new AppError('snapshot_unproved');
   if (error instanceof ArchiveUnreachable || (error as NodeJS.ErrnoException).code === 'ENOENT')
     return new AppError('backup_unreachable', `The backup folder ${row.path} cannot be read. Is its drive connected?`);
   if (error instanceof ArchiveKeyProblem)
@@ -203,7 +243,7 @@ export function unreadable(error: unknown, row: BackupDestinationRow): unknown {
       'backup_unreachable',
       'This backup is encrypted with a key this server does not have (backup-key.txt in the data folder).',
     );
-  if (error instanceof ArchiveFileDamaged || error instanceof SyntaxError) return new AppError('backup_damaged');
+  if (error instanceof ArchiveFileDamaged || error instanceof ManifestUnreadable) return new AppError('backup_damaged');
   return error;
 }
 

@@ -2,7 +2,7 @@ import type { Node } from '../../contract/files-responses.ts';
 import { shortenName } from '../../contract/names.ts';
 import { AppError } from '../../app-error.ts';
 import type { AlbumRow } from '../../store/albums.repo.ts';
-import type { AlbumAccess } from './album-access.ts';
+import type { AlbumAccess, OpenAlbum } from './album-access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { isMediaType } from './media-types.ts';
 import { nameKey } from './node-names.ts';
@@ -17,7 +17,9 @@ const ALBUMS_FOLDER = 'Albums';
  * the uploader's own, stored in their My files like any upload and charged to them: in the
  * folder `Albums/<album name>`, made the first time and then remembered by id (renamed or moved,
  * it keeps receiving them; deleted, it is made again). The upload names the album in its
- * metadata (`album_id`); the file joins the album in the very transaction that makes it.
+ * metadata (`album_id`); the file joins the album in the very transaction that makes it, with
+ * the uploader's last answer about the album's links, given as they asked for the folder (the
+ * upload metadata is the web app's queue's, kept across restarts; the answer is the server's).
  */
 export class AlbumUploads implements UploadTargets {
   constructor(
@@ -26,16 +28,24 @@ export class AlbumUploads implements UploadTargets {
     private readonly nodes: NodeService,
   ) {}
 
-  /** The caller's folder for this album's uploads, made if missing. */
-  folder(actor: Actor, albumId: string): Node {
-    const { album } = this.albums.contribute(actor, albumId);
+  /**
+   * The caller's folder for this album's uploads, made if missing. `onLinks`: whether the album's
+   * links may show what they send there from now on (the album's owner: yes unless they say no;
+   * anyone else: no unless they say yes).
+   */
+  folder(actor: Actor, albumId: string, onLinks?: boolean): Node {
+    const { album, role } = this.albums.contribute(actor, albumId);
     const { store } = this.deps;
+    const answer = onLinks ?? role === 'owner';
     const known = store.albums.uploadFolder(album.id, actor.userId);
-    const remembered = known === undefined ? undefined : store.nodes.byId(known, actor.userId);
-    if (remembered && remembered.owner_id === actor.userId && !remembered.in_trash) return this.nodes.get(actor, remembered.id);
+    const remembered = known === undefined ? undefined : store.nodes.byId(known.folder_id, actor.userId);
+    if (remembered && remembered.owner_id === actor.userId && !remembered.in_trash) {
+      store.albums.setUploadFolder(album.id, actor.userId, remembered.id, answer);
+      return this.nodes.get(actor, remembered.id);
+    }
     const top = this.folderNamed(actor, null, ALBUMS_FOLDER);
     const folder = this.folderNamed(actor, top.id, folderNameOf(album));
-    store.albums.setUploadFolder(album.id, actor.userId, folder.id);
+    store.albums.setUploadFolder(album.id, actor.userId, folder.id, answer);
     return folder;
   }
 
@@ -52,14 +62,18 @@ export class AlbumUploads implements UploadTargets {
   completed(uploaderId: string, metadata: Record<string, string | null>, node: Node): void {
     const albumId = metadata.album_id;
     if (!albumId || node.type !== 'file' || !isMediaType(node.mime_type) || node.owner_id !== uploaderId) return;
-    let album: AlbumRow;
+    let opened: OpenAlbum;
     try {
-      album = this.albums.contribute({ userId: uploaderId }, albumId).album;
+      opened = this.albums.contribute({ userId: uploaderId }, albumId);
     } catch {
       return;
     }
+    const { album, role } = opened;
     const now = this.deps.now();
-    if (this.deps.store.albums.addItems(album.id, [node.id], uploaderId, now).length === 0) return;
+    // No folder asked for (a client of its own): the album's owner says yes, anyone else no.
+    const answer = this.deps.store.albums.uploadFolder(album.id, uploaderId);
+    const onLinks = answer ? answer.on_links === 1 : role === 'owner';
+    if (this.deps.store.albums.addItems(album.id, [node.id], uploaderId, now, onLinks).added.length === 0) return;
     this.deps.store.albums.touch(album.id, now);
     this.albums.announce(album);
   }

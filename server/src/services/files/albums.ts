@@ -53,7 +53,8 @@ export class AlbumService {
     const limit = pageLimit(input.limit);
     const after = decodeKeyset(input.cursor, isTimeAndId);
     const rows = this.deps.store.albums.page(
-      input.scope ?? 'mine',
+      // docs/api.md's promise: a client that does not choose sees every album it is in.
+      input.scope ?? 'all',
       actor.userId,
       after && { updatedAt: after[0], id: after[1] },
       limit + 1,
@@ -62,17 +63,20 @@ export class AlbumService {
     const pageRows = more ? rows.slice(0, limit) : rows;
     const last = pageRows[pageRows.length - 1];
     return {
-      items: this.toAlbums(pageRows.map((row) => ({ row, role: row.owner_id === actor.userId ? 'owner' : (row.member_role ?? 'viewer') }))),
+      items: this.toAlbums(
+        pageRows.map((row) => ({ row, role: row.owner_id === actor.userId ? 'owner' : (row.member_role ?? 'viewer') })),
+        actor.userId,
+      ),
       next_cursor: more && last ? encodeKeyset([last.updated_at, last.id]) : null,
     };
   }
 
   get(actor: Actor, albumId: string): Album {
     const { album, role } = this.albums.open(actor, albumId);
-    return this.toAlbum(album, role);
+    return this.toAlbum(album, role, actor.userId);
   }
 
-  /** A new album of the caller's, empty or with the photos and videos of a selection. */
+  /** A new album of the caller's, empty or with the photos and videos of a selection (its links show the caller's own). */
   create(actor: Actor, input: { name: string; node_ids?: string[] | undefined }): Album {
     const name = cleanAlbumName(input.name);
     const nodes = this.addable(actor, 'owner', input.node_ids ?? []);
@@ -80,17 +84,12 @@ export class AlbumService {
     const id = newId();
     this.deps.store.transaction(() => {
       this.deps.store.albums.insert({ id, owner_id: actor.userId, name, created_at: now });
-      this.deps.store.albums.addItems(
-        id,
-        nodes.map((n) => n.id),
-        actor.userId,
-        now,
-      );
+      this.insertItems(id, actor, nodes, true, now);
     });
     const album = this.deps.store.albums.byId(id)!;
     // The owner's other devices list it at once.
     this.albums.announce(album);
-    return this.toAlbum(album, 'owner');
+    return this.toAlbum(album, 'owner', actor.userId);
   }
 
   /** Renames it, or chooses its cover among what it shows (null: its newest photo again). */
@@ -99,15 +98,16 @@ export class AlbumService {
     const fields: Partial<Pick<AlbumRow, 'name' | 'cover_node_id' | 'updated_at'>> = {};
     if (patch.name !== undefined) fields.name = cleanAlbumName(patch.name);
     if (patch.cover_node_id !== undefined) {
-      if (patch.cover_node_id !== null && !this.deps.store.albums.itemShown(album.id, patch.cover_node_id)) {
+      // Among what the owner sees; a member who may not see the chosen one gets the newest they do.
+      if (patch.cover_node_id !== null && !this.deps.store.albums.itemReaches(album.id, patch.cover_node_id, actor.userId)) {
         throw new AppError('invalid_input', 'The cover is one of the photos in the album.', { field: 'cover_node_id' });
       }
       fields.cover_node_id = patch.cover_node_id;
     }
-    if (Object.keys(fields).length === 0) return this.toAlbum(album, 'owner');
+    if (Object.keys(fields).length === 0) return this.toAlbum(album, 'owner', actor.userId);
     this.deps.store.albums.update(album.id, { ...fields, updated_at: this.deps.now() });
     this.albums.announce(album);
-    return this.toAlbum(this.deps.store.albums.byId(album.id)!, 'owner');
+    return this.toAlbum(this.deps.store.albums.byId(album.id)!, 'owner', actor.userId);
   }
 
   /** Deletes the album; its photos and videos stay where they are. */
@@ -118,14 +118,17 @@ export class AlbumService {
     this.deps.bus.publish('album.deleted', { album_id: album.id }, audience);
   }
 
-  /** What the album shows, oldest taken first (an album tells its story in order). */
+  /** What the album shows the caller, oldest taken first (an album tells its story in order). */
   items(actor: Actor, albumId: string, input: PageRequest): Page<AlbumItem> {
     const { album } = this.albums.open(actor, albumId);
     return this.shownItems(album.id, actor.userId, input);
   }
 
-  /** A page of what an album shows, as `viewerId` sees each item ('' for a link's visitor); the caller has been cleared to read it. */
-  shownItems(albumId: string, viewerId: string, input: PageRequest): Page<AlbumItem> {
+  /**
+   * A page of what an album shows `viewerId` (null: a link's visitor, who sees what its links
+   * show); the caller has been cleared to read the album.
+   */
+  shownItems(albumId: string, viewerId: string | null, input: PageRequest): Page<AlbumItem> {
     const limit = pageLimit(input.limit);
     const after = decodeKeyset(input.cursor, isTimeAndId);
     const rows = this.deps.store.albums.items(albumId, viewerId, after && { taken: after[0], id: after[1] }, limit + 1);
@@ -133,36 +136,55 @@ export class AlbumService {
     const pageRows = more ? rows.slice(0, limit) : rows;
     const last = pageRows[pageRows.length - 1];
     return {
-      items: pageRows.map((row) => ({ ...toNodeDto(row), added_by: row.added_by })),
+      items: pageRows.map((row) => ({
+        ...toNodeDto(row),
+        added_by: row.added_by,
+        shared_with_album: row.shared_with_album === 1,
+        on_links: row.on_links === 1,
+      })),
       next_cursor: more && last ? encodeKeyset([last.taken_sort, last.id]) : null,
     };
   }
 
   /**
    * Adds photos and videos: all of them or, when one cannot go in, none. A contributor adds
-   * their own; the owner adds their own and what was shared with them.
+   * their own; the owner adds their own and what was shared with them, which reaches only those
+   * its owner shared it with (album-reach.ts). `onLinks`: the album's links may show the caller's
+   * own photos among them; by default yes for the album's owner, no for anyone else (only their yes puts
+   * a contributor's photo in front of the Internet). Adding again gives a new answer.
    */
-  addItems(actor: Actor, albumId: string, nodeIds: readonly string[]): AlbumItemsAdded {
+  addItems(actor: Actor, albumId: string, nodeIds: readonly string[], onLinks?: boolean): AlbumItemsAdded {
     const { album, role } = this.albums.contribute(actor, albumId);
     const nodes = this.addable(actor, role, nodeIds);
-    const added = this.deps.store.transaction(() => {
-      const ids = this.deps.store.albums.addItems(
-        album.id,
-        nodes.map((n) => n.id),
-        actor.userId,
-        this.deps.now(),
-      );
-      if (ids.length > 0) this.deps.store.albums.touch(album.id, this.deps.now());
-      return ids;
+    const { store } = this.deps;
+    const now = this.deps.now();
+    const { added, changed } = store.transaction(() => {
+      const result = this.insertItems(album.id, actor, nodes, onLinks ?? role === 'owner', now);
+      if (result.added.length + result.changed > 0) store.albums.touch(album.id, now);
+      return result;
     });
-    if (added.length > 0) this.albums.announce(album);
-    return { added: added.length, already_there: nodes.length - added.length, album: this.toAlbum(album, role) };
+    if (added.length + changed > 0) this.albums.announce(album);
+    return {
+      added: added.length,
+      already_there: nodes.length - added.length,
+      not_shared_with_album: nodes.filter((n) => n.owner_id !== actor.userId).length,
+      album: this.toAlbum(album, role, actor.userId),
+    };
+  }
+
+  /** The caller's own photos go in with their answer about the links; another's never reach them. */
+  private insertItems(albumId: string, actor: Actor, nodes: readonly NodeRow[], onLinks: boolean, now: number) {
+    const { albums } = this.deps.store;
+    const ids = (own: boolean) => nodes.filter((n) => (n.owner_id === actor.userId) === own).map((n) => n.id);
+    const theirs = albums.addItems(albumId, ids(true), actor.userId, now, onLinks);
+    const others = albums.addItems(albumId, ids(false), actor.userId, now, false);
+    return { added: [...theirs.added, ...others.added], changed: theirs.changed + others.changed };
   }
 
   /**
-   * Takes photos out of the album (they stay where they live): the owner any, anyone else only
-   * those they added. Whoever could see one only through this album loses it at once,
-   * and hears so (`node.deleted` with `access_lost`).
+   * Takes photos out of the album (they stay where they live): the owner any, anyone else those
+   * they added and their own photos whoever added them. Whoever could see one only through this
+   * album loses it at once, and hears so (`node.deleted` with `access_lost`).
    */
   removeItems(actor: Actor, albumId: string, nodeIds: readonly string[]): Album {
     // A viewer may have been a contributor: what they added is still theirs to take out.
@@ -170,8 +192,16 @@ export class AlbumService {
     const { store } = this.deps;
     const present = [...new Set(nodeIds)].flatMap((id) => store.albums.item(album.id, id) ?? []);
     for (const item of present) {
-      if (role !== 'owner' && item.added_by !== actor.userId) throw new AppError('not_your_album_item', undefined, { field: 'node_ids' });
+      const mine = item.added_by === actor.userId || store.nodes.byId(item.node_id, actor.userId)?.owner_id === actor.userId;
+      if (role !== 'owner' && !mine) throw new AppError('not_your_album_item', undefined, { field: 'node_ids' });
     }
+    this.takeOut(album, present);
+    return this.toAlbum(store.albums.byId(album.id)!, role, actor.userId);
+  }
+
+  /** Takes these items out of the album, and tells whoever lost a photo with them. */
+  takeOut(album: AlbumRow, present: readonly { node_id: string }[]): void {
+    const { store } = this.deps;
     // As each account knew them, before they go.
     const audience = store.albums.audience(album);
     const before = present.map((item) => ({ id: item.node_id, seenBy: audience.filter((u) => this.reads(u, item.node_id)) }));
@@ -183,7 +213,6 @@ export class AlbumService {
       this.albums.announce(album);
       for (const { id, seenBy } of before) this.tellLost(id, seenBy);
     }
-    return this.toAlbum(store.albums.byId(album.id)!, role);
   }
 
   /** Each of `seenBy` that no longer reads the node hears it is gone for them. */
@@ -205,22 +234,23 @@ export class AlbumService {
     }
   }
 
-  /** An album as `role` sees it. */
-  toAlbum(album: AlbumRow, role: AlbumRole): Album {
-    return this.toAlbums([{ row: album, role }])[0]!;
+  /** An album as account `viewerId`, its `role`, sees it. */
+  toAlbum(album: AlbumRow, role: AlbumRole, viewerId: string): Album {
+    return this.toAlbums([{ row: album, role }], viewerId)[0]!;
   }
 
   /**
    * Albums with what they hold: counts, dates, covers and members for a whole page at once, a
    * few queries whatever the number of albums.
    */
-  private toAlbums(albums: readonly { row: AlbumRow; role: AlbumRole }[]): Album[] {
+  private toAlbums(albums: readonly { row: AlbumRow; role: AlbumRole }[], viewerId: string): Album[] {
     const { store } = this.deps;
     const ids = albums.map((a) => a.row.id);
-    const summaries = store.albums.summaries(ids);
+    const summaries = store.albums.summaries(ids, viewerId);
     const chosen = store.albums.chosenCovers(ids);
-    const newest = store.albums.newestCovers(ids);
+    const newest = store.albums.newestCovers(ids, viewerId);
     const members = store.albums.memberCounts(ids);
+    const links = store.shares.liveOfAlbums(ids, this.deps.now());
     const names = new Map<string, string>();
     const nameOf = (userId: string) => {
       let name = names.get(userId);
@@ -247,6 +277,7 @@ export class AlbumService {
         first_taken_at: summary?.first_taken ?? null,
         last_taken_at: summary?.last_taken ?? null,
         members: members.get(row.id) ?? 0,
+        live_links: links.get(row.id) ?? 0,
         created_at: row.created_at,
         updated_at: row.updated_at,
       };

@@ -4,6 +4,7 @@ import type { NodeAccessTokenResponse } from '../../contract/files-responses.ts'
 import type { AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { safeEqual } from '../common/secrets.ts';
+import { withinLifetime } from '../identity/access-tokens.ts';
 import type { SessionService } from '../identity/sessions.ts';
 
 /** What a node token says: this session may read this node until then. */
@@ -24,6 +25,10 @@ const MARK = 'n1';
  * Checked on every use: the session must still be signed in (signing out kills it at once)
  * and the routes check the account's access to the node as for any request (losing access to
  * the node kills it too).
+ *
+ * The contract also lets those routes take the session's own access token in the URL, so a
+ * client written to it keeps working: it is accepted there, full scope only, unless the owner
+ * turned `session_tokens_in_urls` off. The web app never sends one.
  */
 export class NodeAccessService {
   private readonly key: Buffer;
@@ -32,6 +37,7 @@ export class NodeAccessService {
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
     private readonly sessions: SessionService,
+    private readonly sessionTokensInUrls: () => boolean,
   ) {
     this.key = deps.accessTokens.derivedKey('node-url-token');
   }
@@ -43,21 +49,32 @@ export class NodeAccessService {
     return { access_token: this.sign({ sessionId: actor.sessionId, nodeId: node.id, expiresAt }), expires_at: expiresAt };
   }
 
-  /** The actor behind a node token presented on a URL route of `nodeId`; 401 for anything else. */
+  /**
+   * The actor behind the token in the URL of one of `nodeId`'s URL routes: a node token made
+   * for that node, or (while the owner allows it) a session's full access token; 401 for
+   * anything else.
+   */
   authenticate(token: string, nodeId: string): Actor {
     const now = this.deps.now();
     const claims = this.verify(token);
-    if (claims === null || claims.nodeId !== nodeId || claims.expiresAt <= now) {
-      // The mistake a client makes when it upgrades: say how to put it right.
-      if (this.deps.accessTokens.verify(token, now) !== null) {
-        throw new AppError(
-          'invalid_token',
-          "A session's access token is not accepted in a URL: use a token from POST /nodes/{id}/access-token.",
-        );
-      }
-      throw new AppError('invalid_token', 'This link has expired, or is not for this file.');
+    if (claims !== null && claims.nodeId === nodeId && withinLifetime(claims.expiresAt, now, this.deps.config.nodeTokenTtlMs))
+      return this.sessions.liveActor(claims.sessionId);
+    if (claims === null && this.deps.accessTokens.verify(token, now) !== null) return this.sessionInUrl(token);
+    throw new AppError('invalid_token', 'This link has expired, or is not for this file.');
+  }
+
+  private sessionInUrl(token: string): Actor {
+    if (!this.sessionTokensInUrls()) {
+      // The mistake a client makes on a server whose owner turned this off: say how to put it right.
+      throw new AppError(
+        'invalid_token',
+        "A session's access token is not accepted in a URL on this server: use a token from POST /nodes/{id}/access-token.",
+      );
     }
-    return this.sessions.liveActor(claims.sessionId);
+    const actor = this.sessions.authenticate(token);
+    // A phone still waiting for the owner's approval opens nothing but its own approval status.
+    if (actor.scope !== 'full') throw new AppError('invalid_token');
+    return actor;
   }
 
   private sign(claims: NodeClaims): string {

@@ -86,6 +86,11 @@ export class ZipDownloadService {
     };
   }
 
+  /** The session that made a ticket still unspent, or null: read without spending it. */
+  sessionOf(ticket: string): string | null {
+    return this.deps.store.downloads.sessionOf(hashSecret(ticket));
+  }
+
   /**
    * The zip a ticket stands for, as the account that made it may read it now. The ticket is
    * spent whatever follows; a session signed out since, or access lost since, ends it here.

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../app-error.ts';
 import { appleProfile } from './apple-profile.ts';
+import { trustedBy } from './authority-facts.ts';
 import type { HttpsCertificates } from './https-certificates.ts';
 import { localLabel } from './home-names.ts';
 
@@ -39,9 +40,17 @@ export class HomeHttps {
     };
   }
 
+  /**
+   * The fingerprint of the authority whose certificate HTTPS answers with now: a phone whose
+   * HTTPS request was answered trusts this one.
+   */
+  servingAuthority(): string | null {
+    return this.certificates?.servingAuthority() ?? null;
+  }
+
   /** The authority as Android installs it: one DER certificate. */
   authorityCertificate(): { der: Buffer; fileName: string } {
-    const authority = this.requireAuthority();
+    const authority = this.handOut();
     return { der: authority.certDer, fileName: `${fileSafe(this.serverName())} Hearth.crt` };
   }
 
@@ -51,7 +60,7 @@ export class HomeHttps {
    * server's own `.local` name.
    */
   appleProfile(host: string): { text: string; fileName: string } {
-    const authority = this.requireAuthority();
+    const authority = this.handOut();
     const port = /:(\d+)$/.exec(host)?.[1];
     const hostname = port ? host.slice(0, -port.length - 1) : host;
     const appHost = this.servesHttpsFor(hostname) ? host : `${this.ownName()}${port ? `:${port}` : ''}`;
@@ -63,6 +72,17 @@ export class HomeHttps {
       iconPng: this.icon(),
     });
     return { text, fileName: `${fileSafe(this.serverName())} Hearth.mobileconfig` };
+  }
+
+  /**
+   * Whether the cookie the guided page set (`hearth_https`) says this phone trusts the authority
+   * in use now. A phone that trusted one the owner has since replaced is not sent to HTTPS,
+   * where it would meet a certificate it does not trust: it keeps plain HTTP until it installs
+   * the new one.
+   */
+  trustedBy(cookie: string | undefined): boolean {
+    const authority = this.certificates?.authorityInfo();
+    return authority != null && trustedBy(authority, cookie);
   }
 
   /** Whether a phone that asked for `host` can be sent to HTTPS there (the certificate names it). */
@@ -79,8 +99,9 @@ export class HomeHttps {
     return host.toLowerCase() === this.ownName() && this.servesHttpsFor(host);
   }
 
-  private requireAuthority() {
-    const authority = this.certificates?.authorityInfo();
+  /** The authority, to a phone that downloads it: recorded first, since phones may trust it from now on. */
+  private handOut() {
+    const authority = this.certificates?.handOutAuthority();
     if (!authority) throw new AppError('https_off');
     return authority;
   }

@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   trash_retention_days: 30,
   default_quota_bytes: null,
   make_playback_copies: true,
+  session_tokens_in_urls: true,
 };
 
 export type SettingsPatch = Partial<ServerSettings>;

@@ -28,8 +28,8 @@ type Opened = { share: ShareRow; node: NodeRow; album: null } | { share: ShareRo
 
 /**
  * The public side of links, for visitors without an account. A share token opens one node
- * (and what is under it, for a folder), or one album (the photos it shows, as a folder of them),
- * and nothing else. Every request, byte-serving ones included, checks the link's state again:
+ * (and what is under it, for a folder), or one album (the photos their owners let its links
+ * show, as a folder of them), and nothing else. Every request, byte-serving ones included, checks the link's state again:
  * revoking a link stops the next range request of a download already under way.
  */
 export class PublicShareService {
@@ -77,8 +77,9 @@ export class PublicShareService {
     const opened = this.open(credentials);
     if (opened.album) {
       // Its photos in the order they were taken, whatever order is asked: an album tells a story.
+      // Only those their owners let its links show (album-reach.ts's LINK_SHOWS).
       if (input.parent_id && input.parent_id !== opened.album.id) throw new AppError('not_found');
-      const page = this.albums.shownItems(opened.album.id, '', input);
+      const page = this.albums.shownItems(opened.album.id, null, input);
       return { ...page, items: page.items.map((item) => ({ ...withoutOwner(item), parent_id: opened.album.id })) };
     }
     const { share, node } = opened;
@@ -120,11 +121,14 @@ export class PublicShareService {
     return { share, node, album: null };
   }
 
-  /** The node a request names (`node_id`), or the shared node itself; in an album, a photo it shows. */
+  /**
+   * The node a request names (`node_id`), or the shared node itself; in an album, a photo its
+   * links show. Every byte a visitor gets (file, thumbnail, video, playback copy) comes through here.
+   */
   private nodeOf(opened: Opened, nodeId: string | undefined): NodeRow {
     if (opened.album) {
       const node = nodeId ? this.deps.store.nodes.byId(nodeId, '') : undefined;
-      if (!node || !this.deps.store.albums.itemShown(opened.album.id, node.id)) throw new AppError('not_found');
+      if (!node || !this.deps.store.albums.linkShows(opened.album.id, node.id)) throw new AppError('not_found');
       return node;
     }
     return nodeId ? this.inside(opened.share, opened.node, nodeId) : opened.node;

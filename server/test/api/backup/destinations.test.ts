@@ -43,16 +43,24 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
     return made;
   }
 
-  test('a folder destination is added with a nightly 03:00 schedule and 7/4/12 retention, and listed', async () => {
+  test('a folder destination is added encrypted, with a nightly 03:00 schedule and retention of the 5 latest, 7 daily, 4 weekly and 12 monthly, and listed', async () => {
     const dest = folder();
     const before = Date.now();
-    const added = await addFolderDestination(t.client, owner.access, dest, { name: 'USB disk' });
+    // As a client that says nothing of encryption: a disk that leaves the house must not hand anyone the family's files.
+    const res = await t.client.post(
+      '/admin/backup/destinations',
+      { kind: 'folder', path: dest, name: 'USB disk' },
+      { token: owner.access },
+    );
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const added = res.body;
     assert.equal(added.kind, 'folder');
     assert.equal(added.name, 'USB disk');
     assert.equal(added.path, dest);
-    assert.equal(added.encrypted, false);
+    assert.equal(added.encrypted, true);
+    assert.ok(fs.existsSync(path.join(dest, 'hearth-backup', 'age-recipient.txt')), 'the folder is marked encrypted');
     assert.deepEqual(added.schedule, { daily_at: '03:00' });
-    assert.deepEqual(added.retention, { daily: 7, weekly: 4, monthly: 12 });
+    assert.deepEqual(added.retention, { last: 5, daily: 7, weekly: 4, monthly: 12 });
     assert.equal(added.last_run, null);
     assert.equal(added.last_success_at, null);
     assert.ok(fs.statSync(path.join(dest, 'hearth-backup')).isDirectory(), 'the backup folder is made while the drive is surely there');
@@ -113,11 +121,14 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
     assert.match(res.body.error.message, /cannot write/);
   });
 
-  test('encrypt true makes an encrypted destination, false (or nothing) a plain one', async () => {
+  test('encrypt true (or nothing) makes an encrypted destination, only false a plain one', async () => {
     const encrypted = await addFolderDestination(t.client, owner.access, folder(), { encrypt: true });
     assert.equal(encrypted.encrypted, true);
     const plain = await addFolderDestination(t.client, owner.access, folder(), { encrypt: false });
     assert.equal(plain.encrypted, false);
+    const unsaid = await t.client.post('/admin/backup/destinations', { kind: 'folder', path: folder() }, { token: owner.access });
+    assert.equal(unsaid.status, 201, JSON.stringify(unsaid.body));
+    assert.equal(unsaid.body.encrypted, true);
   });
 
   test('the owner renames a destination, moves its time, changes its retention, or makes it manual only', async () => {
@@ -130,7 +141,11 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     assert.equal(changed.body.name, 'Shed disk');
     assert.deepEqual(changed.body.schedule, { daily_at: '22:30' });
-    assert.deepEqual(changed.body.retention, { daily: 3, weekly: 2, monthly: 1 });
+    assert.deepEqual(
+      changed.body.retention,
+      { last: 5, daily: 3, weekly: 2, monthly: 1 },
+      'a client that knows only days, weeks and months leaves the latest as they were',
+    );
     assert.ok(changed.body.next_run_at > Date.now() - 60_000 && new Date(changed.body.next_run_at).getHours() === 22);
     assert.equal(new Date(changed.body.next_run_at).getMinutes(), 30);
 
@@ -138,6 +153,12 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
     assert.equal(manual.status, 200);
     assert.equal(manual.body.schedule, null);
     assert.equal(manual.body.next_run_at, null);
+    const fewer = await t.client.patch(
+      `/admin/backup/destinations/${added.id}`,
+      { retention: { last: 2, daily: 3, weekly: 2, monthly: 1 } },
+      { token: owner.access },
+    );
+    assert.deepEqual(fewer.body.retention, { last: 2, daily: 3, weekly: 2, monthly: 1 });
 
     assertError(
       await t.client.patch(`/admin/backup/destinations/${added.id}`, { schedule: { daily_at: '25:00' } }, { token: owner.access }),
@@ -148,6 +169,15 @@ describe('backup destinations: the owner adds, changes and forgets folders; nobo
       await t.client.patch(
         `/admin/backup/destinations/${added.id}`,
         { retention: { daily: -1, weekly: 0, monthly: 0 } },
+        { token: owner.access },
+      ),
+      400,
+      'invalid_input',
+    );
+    assertError(
+      await t.client.patch(
+        `/admin/backup/destinations/${added.id}`,
+        { retention: { last: 101, daily: 1, weekly: 0, monthly: 0 } },
         { token: owner.access },
       ),
       400,

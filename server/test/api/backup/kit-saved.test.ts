@@ -1,6 +1,6 @@
 /**
- * An encrypted backup is worthless without its emergency kit: until the owner says the kit is
- * kept, GET /admin/backup reminds them, and fetching the kit alone does not end the reminder.
+ * An encrypted backup is worthless without its emergency kit, and a plain one is signed with it:
+ * until the owner says the kit is kept, GET /admin/backup reminds them, and fetching the kit alone does not end the reminder.
  * The record belongs to the key it was made for, survives a restart, and only the owner makes it.
  */
 import assert from 'node:assert/strict';
@@ -12,6 +12,8 @@ import { addFolderDestination, destinationFolder } from '../../helpers/backup.ts
 import { makeTempDir, startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const REMINDER = 'Download your emergency kit: without it this backup cannot be restored.';
+const PLAIN_REMINDER =
+  'Download your emergency kit: a new Hearth needs it to restore these backups, with their links and two-step sign-in.';
 
 describe('the emergency kit: kept, or a reminder on the Backups page', () => {
   let t: TestServer;
@@ -36,12 +38,12 @@ describe('the emergency kit: kept, or a reminder on the Backups page', () => {
     for (const made of temps) fs.rmSync(made, { recursive: true, force: true });
   });
 
-  test('no reminder without an encrypted destination: a plain folder needs no kit', async () => {
+  test('no reminder without a destination; a plain folder is reminded of too, since a new Hearth restores it with the kit', async () => {
     assert.deepEqual(await kitState(), { saved_at: null, reminder: null });
     const plain = destinationFolder();
     temps.push(plain);
     await addFolderDestination(t.client, owner.access, plain);
-    assert.deepEqual(await kitState(), { saved_at: null, reminder: null });
+    assert.deepEqual(await kitState(), { saved_at: null, reminder: PLAIN_REMINDER });
   });
 
   test('an encrypted destination whose kit was never kept is reminded of, and fetching the kit is not keeping it', async () => {

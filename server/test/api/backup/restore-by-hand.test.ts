@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -6,11 +7,15 @@ import { test } from 'node:test';
 import { login, OWNER, setupOwner } from '../../helpers/accounts.ts';
 import { addFolderDestination, backUp, destinationFolder, readManifest } from '../../helpers/backup.ts';
 import { makeTempDir, startTestServer } from '../../helpers/server.ts';
+import { missingTool, skipBecause } from '../../helpers/skip.ts';
 import { uploadFile } from '../../helpers/upload.ts';
 
-test('a person restores a snapshot by hand, as docs/backup-format.md says, and the family signs in and opens its files', async () => {
+test('a person restores a snapshot by hand, as docs/backup-format.md says, and the family signs in and opens its files', async (ctx) => {
+  const missing = missingTool('age', 'age');
+  if (missing) return skipBecause(ctx, missing);
   const folder = destinationFolder();
   const restored = await makeTempDir();
+  const kit = path.join(await makeTempDir('hearth-kit-'), 'kit.txt');
   try {
     const original = await startTestServer();
     const photo = crypto.randomBytes(250_000);
@@ -21,6 +26,7 @@ test('a person restores a snapshot by hand, as docs/backup-format.md says, and t
       const dest = await addFolderDestination(original.client, owner.access, folder);
       const run = await backUp(original.client, owner.access, dest.id);
       assert.equal(run.state, 'succeeded', JSON.stringify(run));
+      fs.writeFileSync(kit, (await original.client.get('/admin/backup/kit', { token: owner.access })).body.file_text);
     } finally {
       await original.close();
     }
@@ -30,7 +36,8 @@ test('a person restores a snapshot by hand, as docs/backup-format.md says, and t
     const [snapshot] = fs.readdirSync(path.join(root, 'snapshots'));
     const manifest = readManifest(folder, snapshot!);
     fs.copyFileSync(path.join(root, 'snapshots', snapshot!, 'hearth.db'), path.join(restored, 'hearth.db'));
-    fs.copyFileSync(path.join(root, 'snapshots', snapshot!, 'keys.json'), path.join(restored, 'keys.json'));
+    // keys.json is sealed to the emergency kit, even in a plain backup.
+    execFileSync('age', ['-d', '-i', kit, '-o', path.join(restored, 'keys.json'), path.join(root, 'snapshots', snapshot!, 'keys.json')]);
     for (const file of manifest.files.filter((f) => f.path.startsWith('content/internal/'))) {
       const target = path.join(restored, 'files', 'blobs', ...file.path.split('/').slice(2));
       fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -55,5 +62,6 @@ test('a person restores a snapshot by hand, as docs/backup-format.md says, and t
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
     fs.rmSync(restored, { recursive: true, force: true });
+    fs.rmSync(path.dirname(kit), { recursive: true, force: true });
   }
 });

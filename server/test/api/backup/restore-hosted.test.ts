@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { login, OWNER, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { addFolderDestination, backUp, destinationFolder } from '../../helpers/backup.ts';
+import { addFolderDestination, backUp, destinationFolder, emergencyKit } from '../../helpers/backup.ts';
 import { createFolder } from '../../helpers/nodes.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
@@ -21,6 +21,7 @@ describe("a restore from the desktop app's window (hostedSetup), through the ser
   let source: TestServer;
   let owner: SignedIn;
   let folder: string;
+  let kit: string;
   let t: TestServer;
 
   before(async () => {
@@ -30,6 +31,7 @@ describe("a restore from the desktop app's window (hostedSetup), through the ser
     folder = destinationFolder();
     const destination = await addFolderDestination(source.client, owner.access, folder);
     assert.equal((await backUp(source.client, owner.access, destination.id)).state, 'succeeded');
+    kit = (await emergencyKit(source.client, owner.access)).text;
     t = await startTestServer({ hostedSetup: true });
   });
   after(async () => {
@@ -41,7 +43,7 @@ describe("a restore from the desktop app's window (hostedSetup), through the ser
   test('the network (this PC included) is refused with setup_in_app; the hosting process lists the snapshots', async () => {
     assertError(await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: folder }), 403, 'setup_in_app');
     assertError(await t.client.post('/setup/restore', { kind: 'folder', path: folder }), 403, 'setup_in_app');
-    const found = await t.server.restoreSnapshots({ kind: 'folder', path: folder });
+    const found = await t.server.restoreSnapshots({ kind: 'folder', path: folder, key: kit });
     assert.equal(found.encrypted, false);
     assert.equal(found.items.length, 1);
     await assert.rejects(t.server.restoreSnapshots({ kind: 'folder', path: '/no-such-backup' }), { code: 'backup_not_found' });
@@ -52,10 +54,10 @@ describe("a restore from the desktop app's window (hostedSetup), through the ser
     const unsubscribe = t.server.subscribe((event) => heard.push(event));
     const restarted = new Promise<Error | null>((resolve) => t.server.onRestarted(resolve));
 
-    const run = await t.server.startRestore({ kind: 'folder', path: folder });
+    const run = await t.server.startRestore({ kind: 'folder', path: folder, key: kit });
     assert.equal(run.kind, 'restore');
     assert.equal(run.state, 'running');
-    await assert.rejects(t.server.startRestore({ kind: 'folder', path: folder }), { code: 'restore_running' });
+    await assert.rejects(t.server.startRestore({ kind: 'folder', path: folder, key: kit }), { code: 'restore_running' });
     // Progress for the window's page over HTTP: the state and counts, nothing about the folder.
     const progress = await t.client.get('/setup/restore');
     if (progress.status === 200) assert.ok(!JSON.stringify(progress.body).includes(folder));
@@ -73,6 +75,6 @@ describe("a restore from the desktop app's window (hostedSetup), through the ser
     heard.length = 0;
     await createFolder(t.client, back, 'Unheard');
     assert.equal(heard.length, 0, 'and stops hearing it once unsubscribed');
-    await assert.rejects(t.server.startRestore({ kind: 'folder', path: folder }), { code: 'already_set_up' });
+    await assert.rejects(t.server.startRestore({ kind: 'folder', path: folder, key: kit }), { code: 'already_set_up' });
   });
 });

@@ -10,8 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setupOwner, type SignedIn } from '../../helpers/accounts.ts';
-import { addFolderDestination, backUp, destinationFolder, holdContentFile, endedRestore } from '../../helpers/backup.ts';
+import { addFolderDestination, backUp, destinationFolder, endedRestore } from '../../helpers/backup.ts';
 import { ClientFrom } from '../../helpers/from-address.ts';
+import { addS3Destination, startS3, type TestS3 } from '../../helpers/s3.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
 
@@ -26,6 +27,8 @@ describe('GET /setup/restore on a fresh install: progress for anyone, details fo
   let source: TestServer;
   let owner: SignedIn;
   let backupFolder: string;
+  let s3: TestS3;
+  let kitText: string;
   const temps: string[] = [];
   const fresh: TestServer[] = [];
 
@@ -37,10 +40,16 @@ describe('GET /setup/restore on a fresh install: progress for anyone, details fo
     temps.push(backupFolder);
     const destination = await addFolderDestination(source.client, owner.access, backupFolder);
     assert.equal((await backUp(source.client, owner.access, destination.id)).state, 'succeeded');
+    // A bucket's reads can be held mid-restore (TestS3.holdContent); a folder's cannot.
+    s3 = await startS3();
+    const offsite = await addS3Destination(source.client, owner.access, s3, { prefix: 'home' });
+    assert.equal((await backUp(source.client, owner.access, offsite.id)).state, 'succeeded');
+    kitText = (await source.client.get('/admin/backup/kit', { token: owner.access })).body.file_text;
   });
   after(async () => {
     for (const server of fresh) await server.close();
     await source.close();
+    await s3.stop();
     for (const made of temps) fs.rmSync(made, { recursive: true, force: true });
   });
 
@@ -54,7 +63,7 @@ describe('GET /setup/restore on a fresh install: progress for anyone, details fo
     // 127.0.0.2 stands for another device on the home network: only 127.0.0.1 and ::1 are this PC.
     const neighbour = new ClientFrom(t.api, '127.0.0.2');
 
-    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: cut })).status, 202);
+    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: cut, key: kitText })).status, 202);
     const here = await endedRestore(t.client);
     assert.equal(here.state, 'failed');
     assert.ok(here.error.includes(cut), `this PC is told what failed, where: ${here.error}`);
@@ -72,20 +81,15 @@ describe('GET /setup/restore on a fresh install: progress for anyone, details fo
   });
 
   test('a restore under way: another machine (the phone that started it) sees its progress, then the restored server', async (ctx) => {
-    const held = destinationFolder();
-    temps.push(held);
-    fs.cpSync(backupFolder, held, { recursive: true });
-    const hold = holdContentFile(firstContentFile(held));
-    let put = false;
-    ctx.after(() => {
-      if (!put) hold.restore();
-    });
+    const hold = await s3.holdContent();
+    ctx.after(() => hold.release());
     const t = await startTestServer();
     fresh.push(t);
     const phone = new ClientFrom(t.api, '127.0.0.2');
     const code = t.server.setup!.code;
 
-    assert.equal((await phone.post('/setup/restore', { kind: 'folder', path: held, setup_code: code })).status, 202);
+    const started = await phone.post('/setup/restore', s3.destination({ prefix: 'home', key: kitText, setup_code: code }));
+    assert.equal(started.status, 202, JSON.stringify(started.body));
     await hold.reached;
     const running = await phone.get('/setup/restore');
     assert.equal(running.status, 200, JSON.stringify(running.body));
@@ -94,14 +98,12 @@ describe('GET /setup/restore on a fresh install: progress for anyone, details fo
     assert.equal(typeof running.body.files, 'number');
     assert.equal(typeof running.body.bytes_copied, 'number');
     assert.equal((await phone.get('/status')).body.restoring, true);
-    await hold.release();
+    hold.release();
     for (;;) {
       const status = await phone.get('/status').catch(() => null);
       if (status?.status === 200 && status.body.setup_required === false) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    hold.restore();
-    put = true;
     assert.equal((await phone.get('/setup/restore')).status, 409, 'once restored, the run is no one\u2019s business');
   });
 });

@@ -7,7 +7,8 @@ import * as OTPAuth from 'otpauth';
 import { generateX25519Identity } from 'age-encryption';
 import { createMember, login, setupOwner, OWNER, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { addFolderDestination, backUp, destinationFolder, holdContentFile, restoredServer, endedRestore } from '../../helpers/backup.ts';
+import { addFolderDestination, backUp, destinationFolder, restoredServer, endedRestore } from '../../helpers/backup.ts';
+import { addS3Destination, startS3 } from '../../helpers/s3.ts';
 import { makeTempDir, startTestServer, ApiClient, type TestServer } from '../../helpers/server.ts';
 import { spawnServer } from '../../helpers/spawn.ts';
 import { uploadFile } from '../../helpers/upload.ts';
@@ -68,6 +69,15 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     for (const made of temps) fs.rmSync(made, { recursive: true, force: true });
   });
 
+  /** The keys came back (links, two-step secrets, the authority phones trust), all but the token key, which is new. */
+  function assertKeysBack(dataDir: string): void {
+    const { token, ...kept } = JSON.parse(fs.readFileSync(path.join(dataDir, 'keys.json'), 'utf8'));
+    const { token: oldToken, ...before } = JSON.parse(sourceKeys);
+    assert.deepEqual(kept, before);
+    assert.match(before.authority.certPem, /BEGIN CERTIFICATE/, 'the certificate authority travels with the keys');
+    assert.ok(typeof token === 'string' && token !== oldToken, 'a new token key');
+  }
+
   /** The family is back: old passwords, two-step sign-in, the public link and the photo's bytes. */
   async function familyIsBack(t: TestServer): Promise<void> {
     const status = (await t.client.get('/status')).body;
@@ -85,23 +95,30 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     assert.equal(opened.status, 200, JSON.stringify(opened.body));
     const bytes = Buffer.from(await (await fetch(`${t.api}/s/${linkToken}/download`)).arrayBuffer());
     assert.ok(bytes.equals(photo), 'the photo is back byte for byte');
-    assert.equal(fs.readFileSync(path.join(t.dataDir, 'keys.json'), 'utf8'), sourceKeys);
-    assert.match(JSON.parse(sourceKeys).authority.certPem, /BEGIN CERTIFICATE/, 'the certificate authority travels with the keys');
+    assertKeysBack(t.dataDir);
     assert.ok(!fs.existsSync(path.join(t.dataDir, 'restore')), 'no staging left');
     assertError(await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder }), 409, 'already_set_up');
     assertError(await t.client.get('/setup/restore'), 409, 'already_set_up');
   }
 
-  test('a plain backup: list its snapshots, restore the newest, and everyone signs in with their old password and 2FA; links open', async () => {
+  test('a plain backup: list its snapshots with the kit, restore the newest, and everyone signs in with their old password and 2FA; links open', async () => {
     const t = await freshServer();
     const status = (await t.client.get('/status')).body;
     assert.equal(status.setup_required, true);
     assert.equal(status.restoring, false);
-    const listed = await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: plainFolder });
+    // The kit proves the plain backup is this family's, and opens its keys.json.
+    assertError(await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: plainFolder }), 400, 'backup_key_required', 'key');
+    const listed = await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: plainFolder, key: kitText });
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
     assert.equal(listed.body.encrypted, false);
     assert.equal(listed.body.items.length, 1);
-    const started = await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder, snapshot_id: listed.body.items[0].id });
+    assert.equal(listed.body.items[0].signed, true);
+    const started = await t.client.post('/setup/restore', {
+      kind: 'folder',
+      path: plainFolder,
+      key: kitText,
+      snapshot_id: listed.body.items[0].id,
+    });
     assert.equal(started.status, 202, JSON.stringify(started.body));
     assert.equal(started.body.kind, 'restore');
     assert.equal(started.body.state, 'running');
@@ -162,7 +179,7 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     fs.writeFileSync(file, bytes);
 
     const t = await freshServer();
-    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: damaged })).status, 202);
+    assert.equal((await t.client.post('/setup/restore', { kind: 'folder', path: damaged, key: kitText })).status, 202);
     const run = await endedRestore(t.client);
     assert.equal(run.state, 'failed');
     assert.match(run.error, /damaged.*Nothing was restored/);
@@ -173,29 +190,24 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
   });
 
   test('a kill -9 in the middle of a restore leaves a fresh install, which restores again', async (ctx) => {
-    const held = destinationFolder();
-    temps.push(held);
-    fs.cpSync(plainFolder, held, { recursive: true });
-    const contentRoot = path.join(held, 'hearth-backup', 'content', 'internal');
-    const shard = fs.readdirSync(contentRoot)[0]!;
-    const hold = holdContentFile(path.join(contentRoot, shard, fs.readdirSync(path.join(contentRoot, shard))[0]!));
-    let put = false;
-    const putBack = () => {
-      if (!put) hold.restore();
-      put = true;
-    };
-    ctx.after(putBack);
+    // From a bucket, whose reads can be held mid-restore (TestS3.holdContent): a folder's cannot, a pipe there is refused.
+    const s3 = await startS3();
+    ctx.after(() => s3.stop());
+    const offsite = await addS3Destination(source.client, owner.access, s3, { prefix: 'home' });
+    assert.equal((await backUp(source.client, owner.access, offsite.id)).state, 'succeeded');
+    const fromBucket = s3.destination({ prefix: 'home', key: kitText });
+    const hold = await s3.holdContent();
     const dataDir = await makeTempDir();
     temps.push(dataDir);
 
     const first = await spawnServer(dataDir);
     const client = new ApiClient(first.api);
-    assert.equal((await client.post('/setup/restore', { kind: 'folder', path: held })).status, 202);
+    assert.equal((await client.post('/setup/restore', fromBucket)).status, 202);
     await hold.reached;
     assert.equal((await client.get('/status')).body.restoring, true);
     assert.ok(fs.existsSync(path.join(dataDir, 'restore', 'data')), 'mid-way: the staging folder is being filled');
     await first.kill9();
-    putBack();
+    hold.release();
 
     const second = await spawnServer(dataDir);
     try {
@@ -204,10 +216,10 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
       assert.equal(status.setup_required, true, 'a fresh install');
       assert.equal(status.restoring, false);
       assert.ok(!fs.existsSync(path.join(dataDir, 'restore')), 'the cut restore was thrown away');
-      assert.equal((await again.post('/setup/restore', { kind: 'folder', path: held })).status, 202);
+      assert.equal((await again.post('/setup/restore', fromBucket)).status, 202);
       await restoredServer(again);
       await login(again, OWNER.username, OWNER.password);
-      assert.equal(fs.readFileSync(path.join(dataDir, 'keys.json'), 'utf8'), sourceKeys);
+      assertKeysBack(dataDir);
     } finally {
       await second.kill9();
     }
@@ -225,7 +237,7 @@ describe('restore a whole server from a backup, from a fresh install: everyone s
     );
     assertError(await t.client.post('/setup/restore/snapshots', { kind: 'folder', path: 'relative' }), 400, 'backup_not_found', 'path');
     assertError(
-      await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder, snapshot_id: 'nope' }),
+      await t.client.post('/setup/restore', { kind: 'folder', path: plainFolder, key: kitText, snapshot_id: 'nope' }),
       404,
       'snapshot_not_found',
       'snapshot_id',

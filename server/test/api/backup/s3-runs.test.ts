@@ -117,12 +117,13 @@ describe('off-site backups to an S3 bucket: checked when added, always encrypted
     const manifest = JSON.parse(
       await decrypter.decrypt(objects.find((o) => o.key === `${base}snapshots/${first.snapshot_id}/manifest.json`)!.bytes, 'text'),
     );
-    assert.equal(manifest.format, 'hearth-backup/1+age');
+    assert.equal(manifest.format, 'hearth-backup/2+age');
     for (const file of files) {
       const entry = manifest.files.find((f: any) => f.sha256 === sha256(file.data));
       assert.ok(entry, 'each photo is listed by its SHA-256');
       const stored = objects.find((o) => o.key === `${base}${entry.path}`)!;
-      assert.ok(Buffer.from(await decrypter.decrypt(stored.bytes)).equals(file.data), 'and decrypts to its bytes with the kit');
+      const padded = Buffer.from(await decrypter.decrypt(stored.bytes));
+      assert.ok(padded.subarray(0, entry.size).equals(file.data), 'and decrypts to its bytes (then padding) with the kit');
     }
 
     // The second run copies only what is new.
@@ -184,7 +185,7 @@ describe('off-site backups to an S3 bucket: checked when added, always encrypted
     const dest = await addS3Destination(t.client, owner.access, s3, { prefix: 'retention' });
     const patched = await t.client.patch(
       `/admin/backup/destinations/${dest.id}`,
-      { retention: { daily: 1, weekly: 0, monthly: 0 } },
+      { retention: { last: 0, daily: 1, weekly: 0, monthly: 0 } },
       { token: owner.access },
     );
     assert.equal(patched.status, 200);

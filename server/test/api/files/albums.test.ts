@@ -45,6 +45,7 @@ describe('POST /albums', () => {
       'first_taken_at',
       'id',
       'last_taken_at',
+      'live_links',
       'members',
       'name',
       'owner_id',
@@ -159,7 +160,7 @@ describe('GET /albums', () => {
     await invite(t, emma, made[2].id, mum, 'contributor');
     const theirs = await makeAlbum(t, mum, 'Mum’s own');
     assert.deepEqual(await list(mum, '?scope=shared'), ['Three', 'One']);
-    assert.deepEqual(await list(mum, ''), ['Mum’s own']);
+    assert.deepEqual(await list(mum, '?scope=mine'), ['Mum’s own']);
     assert.deepEqual(await list(mum, '?scope=contribute'), ['Mum’s own', 'Three']);
     const shared = (await t.client.get('/albums?scope=shared', { token: mum.access })).body.items;
     assert.deepEqual(
@@ -170,6 +171,31 @@ describe('GET /albums', () => {
       ],
     );
     assert.equal(theirs.role, 'owner');
+  });
+
+  test('without a scope (and with scope=all) it lists the caller’s own albums and those shared with it, as docs/api.md says', async () => {
+    const emma = await person();
+    const mum = await person();
+    const stranger = await person();
+    const hers = await makeAlbum(t, emma, 'Emma’s');
+    await invite(t, emma, hers.id, mum, 'viewer');
+    await makeAlbum(t, mum, 'Mum’s');
+    await makeAlbum(t, stranger, 'Not for Mum');
+    const list = async (query: string) =>
+      (await t.client.get(`/albums${query}`, { token: mum.access })).body.items.map((a: any) => [a.name, a.role]);
+    const both = [
+      ['Mum’s', 'owner'],
+      ['Emma’s', 'viewer'],
+    ];
+    assert.deepEqual(await list(''), both);
+    assert.deepEqual(await list('?scope=all'), both);
+    const first = await t.client.get('/albums?limit=1', { token: mum.access });
+    const second = await t.client.get(`/albums?limit=1&cursor=${first.body.next_cursor}`, { token: mum.access });
+    assert.deepEqual(
+      [...first.body.items, ...second.body.items].map((a: any) => a.name),
+      ['Mum’s', 'Emma’s'],
+    );
+    assert.equal(second.body.next_cursor, null);
   });
 
   test('without a token 401; a cursor it did not give 400 invalid_cursor; an unknown scope 400', async () => {
@@ -375,7 +401,7 @@ describe('POST /albums/{id}/items', () => {
     assertError(await t.client.post('/albums', { name: 'Sneaky', node_ids: [mums] }, { token: emma.access }), 404, 'not_found');
   });
 
-  test('the owner adds what was shared with them; when that share is revoked it leaves the album for everyone', async () => {
+  test('the owner adds what was shared with them, which reaches only those its owner shared it with; when that share is revoked it leaves the album for everyone', async () => {
     const emma = await person();
     const dad = await person();
     const mum = await person();
@@ -385,29 +411,42 @@ describe('POST /albums/{id}/items', () => {
       (await t.client.post(`/nodes/${dadsFolder.id}/permissions`, { user_id: emma.userId, role: 'viewer' }, { token: dad.access })).status,
       201,
     );
-    const album = await makeAlbum(t, emma, 'With Dad’s', [dads]);
+    const album = await makeAlbum(t, emma, 'With Dad’s');
+    const added = await addToAlbum(t, emma, album.id, [dads]);
+    assert.equal(added.not_shared_with_album, 1);
     await invite(t, emma, album.id, mum, 'viewer');
+    assert.deepEqual(
+      (await albumItems(t, emma, album.id)).map((n) => [n.id, n.shared_with_album, n.on_links]),
+      [[dads, false, false]],
+    );
+    // Dad never shared it with Mum: the album does not either.
+    assert.deepEqual(await albumItems(t, mum, album.id), []);
+    assert.equal((await albumOf(t, mum, album.id)).photos, 0);
+    assert.equal((await albumOf(t, mum, album.id)).cover, null);
+    assertError(await t.client.get(`/nodes/${dads}/download`, { token: mum.access }), 404, 'not_found');
+    // Once he does, she sees it there too.
+    assert.equal(
+      (await t.client.post(`/nodes/${dads}/permissions`, { user_id: mum.userId, role: 'viewer' }, { token: dad.access })).status,
+      201,
+    );
     assert.deepEqual(
       (await albumItems(t, mum, album.id)).map((n) => n.id),
       [dads],
     );
-    assert.equal((await t.client.get(`/nodes/${dads}/download`, { token: mum.access })).status, 200);
+    assert.equal((await t.client.delete(`/nodes/${dads}/permissions/${mum.userId}`, { token: dad.access })).status, 204);
+
     const emmaHears = await EventSocket.open(t.url, emma.access);
-    const mumHears = await EventSocket.open(t.url, mum.access);
     try {
       assert.equal((await t.client.delete(`/nodes/${dadsFolder.id}/permissions/${emma.userId}`, { token: dad.access })).status, 204);
-      // At once, and said: Emma lost the folder, and the album changed for everyone in it.
+      // At once, and said: Emma lost the folder, and the album changed.
       const lost = await emmaHears.waitFor((m) => m.type === 'node.deleted' && m.payload.node.id === dadsFolder.id);
       assert.equal(lost.payload.access_lost, true);
-      await mumHears.waitFor((m) => m.type === 'album.changed' && m.payload.album_id === album.id);
+      await emmaHears.waitFor((m) => m.type === 'album.changed' && m.payload.album_id === album.id);
     } finally {
       emmaHears.close();
-      mumHears.close();
     }
     assert.deepEqual(await albumItems(t, emma, album.id), []);
-    assert.deepEqual(await albumItems(t, mum, album.id), []);
-    assertError(await t.client.get(`/nodes/${dads}/download`, { token: mum.access }), 404, 'not_found');
-    assert.equal((await albumOf(t, mum, album.id)).photos, 0);
+    assert.equal((await albumOf(t, emma, album.id)).photos, 0);
   });
 });
 

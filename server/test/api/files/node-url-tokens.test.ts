@@ -1,8 +1,9 @@
 /**
  * A URL a browser follows by itself (a download, a video's src) outlives the page: it sits in
  * the downloads list. The token in it opens one node, read-only, for a few minutes, and dies
- * with the session or the account's access to the node; the session's own token, which opens
- * the whole API, is no longer accepted there.
+ * with the session or the account's access to the node. The contract also lets a client put the
+ * session's own access token there: accepted (full scope, access checked as with the header)
+ * until the owner turns session_tokens_in_urls off.
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -207,19 +208,74 @@ describe('what a node token does not open', () => {
   });
 });
 
-describe("the session's own token in a node's URL", () => {
-  test('is refused on download, thumbnail and preview with 401 invalid_token and a message that says what to use', async () => {
-    for (const route of [`/nodes/${fileId}/download`, `/nodes/${photoId}/thumbnail`, `/nodes/${folderId}/preview`]) {
-      const got = await get(`${route}?${q(owner.access)}`);
-      assertError(asResponse(got), 401, 'invalid_token');
-      assert.match(got.json.error.message, /access-token/, route);
+describe("the session's own token in a node's URL, as the contract allows", () => {
+  const urlRoutes = () => [`/nodes/${fileId}/download`, `/nodes/${photoId}/thumbnail`, `/nodes/${folderId}/preview`];
+  const setTokensInUrls = async (on: boolean) => {
+    const res = await t.client.patch('/server/settings', { session_tokens_in_urls: on }, { token: owner.access });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.session_tokens_in_urls, on);
+  };
+
+  test('is accepted on download, thumbnail and preview by default, and answers what the header would', async () => {
+    assert.equal((await t.client.get('/server/settings', { token: owner.access })).body.session_tokens_in_urls, true);
+    for (const route of urlRoutes()) {
+      const viaUrl = await get(`${route}?${q(owner.access)}`);
+      const viaHeader = await get(route, { authorization: `Bearer ${owner.access}` });
+      assert.equal(viaUrl.status, 200, `${route}: ${viaUrl.body.toString().slice(0, 200)}`);
+      assert.ok(viaUrl.body.equals(viaHeader.body), route);
+    }
+    assert.ok((await get(`/nodes/${fileId}/download?${q(owner.access)}`)).body.equals(DATA));
+  });
+
+  test("checks the account's access as the header does: another account's session token finds nothing (404)", async () => {
+    for (const route of urlRoutes()) assertError(asResponse(await get(`${route}?${q(bob.access)}`)), 404, 'not_found');
+  });
+
+  test('opens nothing else: GET /nodes/{id} and the other routes still take the header only', async () => {
+    assertError(asResponse(await get(`/nodes/${fileId}?${q(owner.access)}`)), 401, 'unauthorized');
+    assertError(asResponse(await get(`/nodes/${fileId}/versions?${q(owner.access)}`)), 401, 'unauthorized');
+  });
+
+  test('dies with its session, and a forged or expired one is refused', async () => {
+    const doomed = await login(t.client, owner.username, owner.password);
+    assert.equal((await get(`/nodes/${fileId}/download?${q(doomed.access)}`)).status, 200);
+    assert.equal((await t.client.post('/auth/logout', undefined, { token: doomed.access })).status, 204);
+    assertError(asResponse(await get(`/nodes/${fileId}/download?${q(doomed.access)}`)), 401, 'invalid_token');
+    const parts = owner.access.split('.');
+    parts[2] = String(Date.now() - 1000);
+    assertError(asResponse(await get(`/nodes/${fileId}/download?${q(parts.join('.'))}`)), 401, 'invalid_token');
+  });
+
+  test('a phone still waiting for approval (pending scope) opens no file through the URL', async () => {
+    await t.client.patch('/server/settings', { require_device_approval: true }, { token: owner.access });
+    try {
+      const waiting = await t.client.post('/auth/login', { username: owner.username, password: owner.password });
+      assert.equal(waiting.status, 202, JSON.stringify(waiting.body));
+      assertError(asResponse(await get(`/nodes/${fileId}/download?${q(waiting.body.access_token)}`)), 401, 'invalid_token');
+    } finally {
+      await t.client.patch('/server/settings', { require_device_approval: false }, { token: owner.access });
     }
   });
 
-  test('the same routes still take the session token in the header', async () => {
-    const got = await get(`/nodes/${fileId}/download`, { authorization: `Bearer ${owner.access}` });
-    assert.equal(got.status, 200);
-    assert.ok(got.body.equals(DATA));
+  test('the owner can turn it off: then it is refused with 401 invalid_token and a message that says what to use; node tokens and the header go on working', async () => {
+    await setTokensInUrls(false);
+    try {
+      for (const route of urlRoutes()) {
+        const got = await get(`${route}?${q(owner.access)}`);
+        assertError(asResponse(got), 401, 'invalid_token');
+        assert.match(got.json.error.message, /access-token/, route);
+      }
+      const token = (await mint(owner, fileId)).access_token;
+      assert.ok((await get(`/nodes/${fileId}/download?${q(token)}`)).body.equals(DATA));
+      assert.ok((await get(`/nodes/${fileId}/download`, { authorization: `Bearer ${owner.access}` })).body.equals(DATA));
+    } finally {
+      await setTokensInUrls(true);
+    }
+    assert.equal((await get(`/nodes/${fileId}/download?${q(owner.access)}`)).status, 200);
+  });
+
+  test('only an admin changes the setting', async () => {
+    assertError(await t.client.patch('/server/settings', { session_tokens_in_urls: false }, { token: bob.access }), 403, 'forbidden');
   });
 });
 

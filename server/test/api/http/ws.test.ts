@@ -471,6 +471,7 @@ describe('bounded queue per connection', () => {
       trash_retention_days: 30,
       default_quota_bytes: null,
       make_playback_copies: true,
+      session_tokens_in_urls: true,
       link_reach: 'home_network',
     });
     const seqOf = (text: string) => Number(/^\{"type":"server\.settings_changed".*?"server_name":"(\d+):/.exec(text)?.[1]);

@@ -16,13 +16,11 @@ import type { Destination } from './queries.ts';
 export function AddDestinationForm({
   onDone,
   initialPath = '',
-  encryptAtFirst = false,
   cancelLabel = 'Cancel',
 }: {
   onDone: (added: Destination | null) => void;
   /** The folder already filled in (a drive picked from a list). */
   initialPath?: string;
-  encryptAtFirst?: boolean;
   cancelLabel?: string;
 }) {
   const queryClient = useQueryClient();
@@ -30,7 +28,8 @@ export function AddDestinationForm({
   const [bucket, setBucket] = useState<S3Bucket>(EMPTY_BUCKET);
   const [path, setPath] = useState(initialPath);
   const [name, setName] = useState('');
-  const [encrypt, setEncrypt] = useState(encryptAtFirst);
+  // On unless the owner turns it off: a disk that leaves the house must not hand anyone the family's files.
+  const [encrypt, setEncrypt] = useState(true);
   const add = useMutation({
     mutationFn: () =>
       data(

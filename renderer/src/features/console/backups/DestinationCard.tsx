@@ -6,7 +6,17 @@ import { ConfirmDialog } from '../../../ui/Dialog.tsx';
 import { Notice } from '../../../ui/Notice.tsx';
 import { formatBytes } from '../../../ui/format.ts';
 import { consoleKeys } from '../keys.ts';
-import { HEALTH_WORDS, healthOf, lastSuccessWords, nextRunWords, progressWords, retentionWords, verifyWords } from './backupWords.ts';
+import { Icon } from '../../../ui/Icon.tsx';
+import {
+  HEALTH_WORDS,
+  healthOf,
+  lastSuccessWords,
+  nextRunWords,
+  privacyWords,
+  progressWords,
+  retentionWords,
+  verifyWords,
+} from './backupWords.ts';
 import { type BackupRun, type Destination } from './queries.ts';
 import { ScheduleDialog } from './ScheduleDialog.tsx';
 import { SnapshotList } from './SnapshotList.tsx';
@@ -48,7 +58,10 @@ export function DestinationCard({ destination, running }: { destination: Destina
         ) : (
           <span className="mono">{destination.path}</span>
         )}
-        {destination.encrypted && <span className="tag tag-quiet backup-encrypted">Encrypted</span>}
+      </p>
+      <p className={destination.encrypted ? 'backup-privacy' : 'backup-privacy backup-plain'}>
+        <Icon name={destination.encrypted ? 'lock' : 'info'} />
+        <span>{privacyWords(destination)}</span>
       </p>
       {mine && <p role="status">{progressWords(mine)}</p>}
       {!mine && last?.state === 'failed' && (
@@ -66,7 +79,7 @@ export function DestinationCard({ destination, running }: { destination: Destina
           <dt>Next backup</dt>
           <dd>{nextRunWords(destination)}</dd>
         </div>
-        <div>
+        <div className="backup-keeps">
           <dt>Keeps</dt>
           <dd>{retentionWords(destination.retention)}</dd>
         </div>

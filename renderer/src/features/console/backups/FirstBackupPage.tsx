@@ -52,7 +52,6 @@ export function FirstBackupPage() {
             <AddDestinationForm
               key={picked}
               initialPath={picked}
-              encryptAtFirst
               cancelLabel="Later"
               onDone={(destination) => {
                 if (!destination) return later();

@@ -13,6 +13,7 @@ export function ScheduleDialog({ destination, onClose }: { destination: Destinat
   const [nightly, setNightly] = useState(destination.schedule !== null);
   const [time, setTime] = useState(destination.schedule?.daily_at ?? '03:00');
   const [keep, setKeep] = useState({
+    last: String(destination.retention.last),
     daily: String(destination.retention.daily),
     weekly: String(destination.retention.weekly),
     monthly: String(destination.retention.monthly),
@@ -24,7 +25,12 @@ export function ScheduleDialog({ destination, onClose }: { destination: Destinat
           params: { path: { id: destination.id } },
           body: {
             schedule: nightly ? { daily_at: time } : null,
-            retention: { daily: Number(keep.daily), weekly: Number(keep.weekly), monthly: Number(keep.monthly) },
+            retention: {
+              last: Number(keep.last),
+              daily: Number(keep.daily),
+              weekly: Number(keep.weekly),
+              monthly: Number(keep.monthly),
+            },
           },
         }),
       ),
@@ -33,14 +39,14 @@ export function ScheduleDialog({ destination, onClose }: { destination: Destinat
       onClose();
     },
   });
-  const count = (key: keyof typeof keep, label: string, hint: string) => (
+  const count = (key: keyof typeof keep, label: string, hint: string, max = 366) => (
     <Field
       label={label}
       hint={hint}
       type="number"
       inputMode="numeric"
       min={0}
-      max={366}
+      max={max}
       step={1}
       required
       value={keep[key]}
@@ -73,6 +79,7 @@ export function ScheduleDialog({ destination, onClose }: { destination: Destinat
         )}
         <fieldset className="choice">
           <legend>Keep</legend>
+          {count('last', 'Latest backups', 'The newest ones, whatever their day: a second backup on one day never replaces the first', 100)}
           {count('daily', 'Daily backups', 'The newest of each of the last days')}
           {count('weekly', 'Weekly backups', 'The newest of each of the last weeks')}
           {count('monthly', 'Monthly backups', 'The newest of each of the last months')}

@@ -5,14 +5,27 @@ import { Notice, Spinner } from '../../../ui/Notice.tsx';
 import { useSnapshots, type Snapshot } from './queries.ts';
 import { SnapshotBrowser } from './SnapshotBrowser.tsx';
 
-const whenFormat = new Intl.DateTimeFormat(undefined, {
+const WHEN: Intl.DateTimeFormatOptions = {
   weekday: 'short',
   day: 'numeric',
   month: 'short',
   year: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
-});
+};
+const whenFormat = new Intl.DateTimeFormat(undefined, WHEN);
+const withSeconds = new Intl.DateTimeFormat(undefined, { ...WHEN, second: '2-digit' });
+
+/** When each snapshot was made, to the minute; to the second where two share a minute (two "Back up now" in a row). */
+function whenWords(snapshots: readonly Snapshot[]): Map<string, string> {
+  const minutes = snapshots.map((s) => whenFormat.format(new Date(s.at)));
+  return new Map(
+    snapshots.map((s, i) => [
+      s.id,
+      minutes.indexOf(minutes[i]!) !== minutes.lastIndexOf(minutes[i]!) ? withSeconds.format(new Date(s.at)) : minutes[i]!,
+    ]),
+  );
+}
 
 /** The snapshots kept on a destination, newest first: each is the whole server as it was then. */
 export function SnapshotList({ destinationId, name, open }: { destinationId: string; name: string; open: boolean }) {
@@ -21,20 +34,17 @@ export function SnapshotList({ destinationId, name, open }: { destinationId: str
   if (snapshots.isPending) return <Spinner label="Loading snapshots" />;
   if (snapshots.isError) return <Notice tone="error">{snapshots.error.message}</Notice>;
   if (snapshots.data.length === 0) return <p className="muted">No snapshots here yet.</p>;
+  const when = whenWords(snapshots.data);
   return (
     <>
       <ul className="snapshot-list" aria-label={`Snapshots on ${name}`}>
         {snapshots.data.map((snapshot) => (
           <li key={snapshot.id}>
-            <span>{whenFormat.format(new Date(snapshot.at))}</span>
+            <span>{when.get(snapshot.id)}</span>
             <span className="muted">
               {plural(snapshot.files, 'file')}, {formatBytes(snapshot.bytes)}
             </span>
-            <Button
-              variant="quiet"
-              onClick={() => setBrowsing(snapshot)}
-              aria-label={`Browse files of ${whenFormat.format(new Date(snapshot.at))}`}
-            >
+            <Button variant="quiet" onClick={() => setBrowsing(snapshot)} aria-label={`Browse files of ${when.get(snapshot.id)}`}>
               Browse
             </Button>
           </li>

@@ -44,7 +44,12 @@ export function nextRunWords(destination: Destination): string {
 }
 
 export function retentionWords(retention: Destination['retention']): string {
-  return `${plural(retention.daily, 'daily', 'daily')}, ${plural(retention.weekly, 'weekly', 'weekly')}, ${plural(retention.monthly, 'monthly', 'monthly')} copies`;
+  return `${plural(retention.last, 'latest', 'latest')}, ${plural(retention.daily, 'daily', 'daily')}, ${plural(retention.weekly, 'weekly', 'weekly')}, ${plural(retention.monthly, 'monthly', 'monthly')} copies`;
+}
+
+/** Whether whoever holds the disk can read the family's files: said on every card, in those words. */
+export function privacyWords(destination: Pick<Destination, 'encrypted'>): string {
+  return destination.encrypted ? 'Encrypted' : 'Not encrypted: anyone with this disk can read everything';
 }
 
 export function progressWords(run: BackupRun): string {

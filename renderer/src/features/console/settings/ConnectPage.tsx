@@ -52,7 +52,9 @@ export function ConnectPage({ welcome = false }: { welcome?: boolean }) {
 function PhoneAppCard() {
   const network = useNetwork();
   const address = network.data?.local_name?.url ?? network.data?.addresses[0]?.url;
-  return address ? <AppSetupCard address={address} /> : null;
+  // A phone that the name fails (its browser still insists on the old certificate) opens the number.
+  const numberAddress = network.data?.addresses.find((a) => a.family === 'IPv4')?.url ?? null;
+  return address ? <AppSetupCard address={address} numberAddress={numberAddress} /> : null;
 }
 
 function Address() {

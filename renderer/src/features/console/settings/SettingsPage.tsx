@@ -39,6 +39,7 @@ function SettingsForm({ saved, save }: { saved: Settings; save: Save }) {
   const [name, setName] = useState(saved.server_name);
   const [approval, setApproval] = useState(saved.require_device_approval);
   const [open, setOpen] = useState(saved.allow_self_registration);
+  const [tokensInUrls, setTokensInUrls] = useState(saved.session_tokens_in_urls);
   const [trashDays, setTrashDays] = useState(String(saved.trash_retention_days));
   const [unlimited, setUnlimited] = useState(saved.default_quota_bytes === null);
   const [quotaGb, setQuotaGb] = useState(
@@ -59,6 +60,7 @@ function SettingsForm({ saved, save }: { saved: Settings; save: Save }) {
       allow_self_registration: open,
       trash_retention_days: days,
       default_quota_bytes: unlimited ? null : Math.round(quota * GB),
+      session_tokens_in_urls: tokensInUrls,
     });
   }
 
@@ -114,6 +116,17 @@ function SettingsForm({ saved, save }: { saved: Settings; save: Save }) {
             <span className="hint">Applies to accounts made from now on. Change one account's limit under People.</span>
           </div>
         )}
+      </fieldset>
+      <fieldset className="choice">
+        <legend>Other apps</legend>
+        <label>
+          <input type="checkbox" checked={tokensInUrls} onChange={(e) => setTokensInUrls(e.target.checked)} /> Apps may open files with the
+          account&apos;s sign-in in the file&apos;s address
+          <span className="hint">
+            Some apps written for Hearth open photos and downloads this way; Hearth&apos;s own app never does. Turn it off if no one uses
+            such an app: an address like that can stay in a browser&apos;s history.
+          </span>
+        </label>
       </fieldset>
       {problem && <Notice tone="error">{problem}</Notice>}
       {save.isError && <Notice tone="error">{save.error.message}</Notice>}

@@ -7,6 +7,7 @@ import { consoleKeys } from '../keys.ts';
 export type Settings = Answer<'/server/settings', 'get'>;
 export type AdminStatus = Answer<'/admin/status', 'get'>;
 export type Network = Answer<'/admin/network', 'get'>;
+export type HomeHttps = Answer<'/admin/https', 'get'>;
 
 /** The settings are the app's (sharing reads link reach from them, the gallery the trash's days); the console edits them. */
 export function useSettings() {
@@ -19,4 +20,8 @@ export function useAdminStatus() {
 
 export function useNetwork() {
   return useQuery({ queryKey: consoleKeys.network, queryFn: () => data(api.GET('/admin/network')) });
+}
+
+export function useHomeHttps() {
+  return useQuery({ queryKey: consoleKeys.https, queryFn: () => data(api.GET('/admin/https')) });
 }

@@ -1,0 +1,126 @@
+/*
+ * Hearth's service worker, bundled to /sw.js by the build (renderer/build/service-worker.ts):
+ * the app shell only (the page and its hashed scripts and styles), so the installed app opens,
+ * and says it cannot reach the server, without a network. It never touches /api/: file content,
+ * thumbnails and tokens are never put in a cache that another account on this device could
+ * read. Browsers run it only in secure contexts (localhost, HTTPS).
+ *
+ * It also receives what the phone's Share sheet sends to Hearth (the manifest's share_target):
+ * the files are kept on this device (share-inbox.ts), for the account signed in, until that
+ * person saves them from the app's "Save to Hearth" screen. The share itself carries no
+ * sign-in, so nothing goes to the server from here. A post another site's page made is refused
+ * (share-origin.ts).
+ */
+import { openSharedInbox } from './share-inbox.ts';
+import { postedByAnotherSite } from './share-origin.ts';
+
+/** The few parts of the service worker's world used here (the DOM's types do not describe it). */
+interface LifecycleEvent extends Event {
+  waitUntil(work: Promise<unknown>): void;
+}
+interface WorkerFetchEvent extends LifecycleEvent {
+  readonly request: Request;
+  readonly clientId: string;
+  respondWith(response: Promise<Response> | Response): void;
+}
+interface WorkerScope {
+  readonly location: Location;
+  readonly clients: { get(id: string): Promise<unknown>; claim(): Promise<void> };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: 'install' | 'activate', listener: (event: LifecycleEvent) => void): void;
+  addEventListener(type: 'fetch', listener: (event: WorkerFetchEvent) => void): void;
+}
+const worker = self as unknown as WorkerScope;
+
+const SHELL = 'hearth-shell-v1';
+/* The manifest's share_target.action, and the app's screen for what arrives there. */
+const SHARE_TARGET = '/share-target';
+const SHARED_SCREEN = '/shared-with-hearth';
+
+worker.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(SHELL)
+      .then((cache) => cache.addAll(['/', '/manifest.webmanifest', '/icon.svg']))
+      .then(() => worker.skipWaiting()),
+  );
+});
+
+worker.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((key) => key !== SHELL).map((key) => caches.delete(key))))
+      .then(() => worker.clients.claim()),
+  );
+});
+
+worker.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  const own = url.origin === worker.location.origin;
+  if (event.request.method === 'POST' && own && url.pathname === SHARE_TARGET) {
+    event.respondWith(receiveShare(event));
+    return;
+  }
+  if (event.request.method !== 'GET' || !own || url.pathname.startsWith('/api/')) return;
+  if (event.request.mode === 'navigate') {
+    // The page: from the network when it answers (a new version), else the cached shell. A
+    // shared link's page (/s/...) is a page of its own, never kept as the app's shell.
+    const isAppPage = !url.pathname.startsWith('/s/');
+    event.respondWith(
+      fetch(event.request)
+        .then((response) => {
+          if (response.ok && isAppPage) {
+            const copy = response.clone();
+            void caches.open(SHELL).then((cache) => cache.put('/', copy));
+          }
+          return response;
+        })
+        .catch(() => caches.match('/').then((cached) => cached ?? Response.error())),
+    );
+    return;
+  }
+  if (url.pathname.startsWith('/assets/')) {
+    // Named after their content: a cached copy is always the right one.
+    event.respondWith(
+      caches.match(event.request).then(
+        (cached) =>
+          cached ??
+          fetch(event.request).then((response) => {
+            if (response.ok) {
+              const copy = response.clone();
+              void caches.open(SHELL).then((cache) => cache.put(event.request, copy));
+            }
+            return response;
+          }),
+      ),
+    );
+  }
+});
+
+/**
+ * A share from the phone: its files are kept, beside any kept earlier and not yet saved, and
+ * the app's screen opens (303: the browser follows with a GET, so a reload never posts the
+ * share twice). A share with no file (a link, some text) keeps nothing: Hearth keeps files. One
+ * another site's page posted is not even read.
+ */
+async function receiveShare(event: WorkerFetchEvent): Promise<Response> {
+  const { request } = event;
+  const post = { origin: request.headers.get('Origin'), referrer: request.referrer, clientId: event.clientId };
+  const isOwnPage = async (id: string) => (await worker.clients.get(id)) !== undefined;
+  let outcome: 'kept' | 'refused' | 'no-files' | 'too-much' | 'not-kept';
+  if (await postedByAnotherSite(post, worker.location.origin, isOwnPage)) outcome = 'refused';
+  else {
+    try {
+      const form = await request.formData();
+      // A form's empty file field still sends a nameless, empty part: not a file anyone shared.
+      const files = form.getAll('files').filter((entry): entry is File => typeof entry !== 'string' && entry.name !== '');
+      outcome = files.length === 0 ? 'no-files' : await openSharedInbox().receive(files);
+    } catch {
+      // The device had no room for them, or the form could not be read: said on the screen.
+      outcome = 'not-kept';
+    }
+  }
+  const query = outcome === 'kept' ? '' : `?share=${outcome}`;
+  return Response.redirect(new URL(SHARED_SCREEN + query, worker.location.origin).href, 303);
+}
