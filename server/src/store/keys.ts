@@ -39,9 +39,17 @@ export function loadOrCreateKeys(dataDir: string, beforeNewTokenKey: () => void 
   return decode(complete as Record<(typeof KEY_NAMES)[number], string>);
 }
 
-/** The keys a backup carries: the link and TOTP keys and the authority, without the token key (a restore makes a new one). */
-export function keysForBackup(dataDir: string): string {
-  const { token: _token, ...kept } = readKeysFile(path.join(dataDir, KEYS_FILE));
+/**
+ * The keys a backup carries: the link and TOTP keys and the authority, without the token key (a
+ * restore makes a new one). Read off the event loop: a backup runs while the family is served.
+ */
+export async function keysForBackup(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, KEYS_FILE);
+  const text = await fs.promises.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '{}';
+    throw new Error(`cannot read ${file}`, { cause: error });
+  });
+  const { token: _token, ...kept } = JSON.parse(text) as Record<string, unknown>;
   return JSON.stringify(kept);
 }
 

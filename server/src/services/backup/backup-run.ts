@@ -103,7 +103,7 @@ export async function runBackup(
     const relative = snapshotFile(snapshotId, DATABASE_COPY);
     const written = await archive.write(createReadStream(dbCopy), relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
     add({ path: relative, ...written });
-    add(await archive.writeKeys(snapshotId, keysForBackup(source.dataDir), { signal, onBytes: (n) => (counts.bytes_copied += n) }));
+    add(await archive.writeKeys(snapshotId, await keysForBackup(source.dataDir), { signal, onBytes: (n) => (counts.bytes_copied += n) }));
     const copy = openConnection(dbCopy, { readonly: true, fileMustExist: true });
     try {
       await eachAtOnce(contentOf(copy), FILES_AT_ONCE, async (ref) => {
