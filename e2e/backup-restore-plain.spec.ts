@@ -50,6 +50,8 @@ test('a fresh Hearth asks for the kit of a plain backup, and restores an unsigne
       kind: 'folder',
       path: folder,
       name: uniqueName('USB disk'),
+      // A new folder is encrypted unless asked otherwise.
+      encrypt: false,
     });
     let run = await hearth.api.ok('POST', `/admin/backup/destinations/${destination.id}/run`, owner.access);
     while (run.state === 'running') {
