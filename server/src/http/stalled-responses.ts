@@ -86,7 +86,9 @@ class StallWatch {
     const now = performance.now();
     for (const [res, seen] of this.watched) {
       const bytes = sent(res);
-      if (bytes !== seen.bytes) {
+      // Nothing waits for the reader while the server itself has nothing to send yet (a zip
+      // reading its next file, a drive waking up): only the reader's stall counts.
+      if (bytes !== seen.bytes || !waitingForReader(res)) {
         seen.bytes = bytes;
         seen.movedAt = now;
       } else if (now - seen.movedAt >= this.stallMs) {
@@ -104,4 +106,9 @@ class StallWatch {
  */
 function sent(res: ServerResponse): number {
   return res.socket?.bytesWritten ?? -1;
+}
+
+/** Bytes are queued for the reader: held in the socket's buffer, or the response waits for its 'drain'. */
+function waitingForReader(res: ServerResponse): boolean {
+  return res.writableNeedDrain || (res.socket?.writableLength ?? 0) > 0;
 }
