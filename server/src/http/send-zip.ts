@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
-import type { ZipPlan } from '../services/files/zip-downloads.ts';
+import type { SendingZip, ZipPlan } from '../services/files/zip-downloads.ts';
 import { contentDisposition } from './range.ts';
 import { USER_CONTENT_CSP } from './served-type.ts';
 import { useNativeCrc32ForYazl } from './zip-crc.ts';
@@ -54,11 +54,16 @@ export function makeZip(plan: Pick<ZipPlan, 'entries'>): ZipStream {
 }
 
 /** Answers with the zip of `plan`, an attachment under its name, with its Content-Length. */
-export function sendZip(ctx: Koa.Context, plan: ZipPlan): void {
+export function sendZip(ctx: Koa.Context, plan: SendingZip): void {
   ctx.state.responded = true;
-  const zip = makeZip(plan);
-  // A download cancelled halfway: the file being read is closed, not left paused and open.
-  ctx.res.once('close', zip.stop);
+  let zip: ZipStream | null = null;
+  // Listened to first, so that a zip that could not even start is over too.
+  ctx.res.once('close', () => {
+    // A download cancelled halfway: the file being read is closed, not left paused and open.
+    zip?.stop();
+    plan.done();
+  });
+  zip = makeZip(plan);
   ctx.status = 200;
   ctx.type = 'application/zip';
   ctx.set({

@@ -216,7 +216,11 @@ export function createServices(
     { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: mediaTools.prlimit },
     copyRoom,
   );
-  const contentMerge = new ContentMerge(deps, content, { filesInUse: () => backup.busy, merged: () => playbackQueue.contentMoved() });
+  const zipDownloads = new ZipDownloadService(deps, access, content, sessions);
+  const contentMerge = new ContentMerge(deps, content, {
+    filesInUse: () => backup.busy || zipDownloads.busy,
+    merged: () => playbackQueue.contentMoved(),
+  });
   const snapshotDbs = new SnapshotDbCache(deps.config.dataDir, deps.config.sqliteEngine);
   const snapshotFiles = new SnapshotFilesService(
     deps,
@@ -236,7 +240,7 @@ export function createServices(
     albumUploads,
     photoAppearances: new PhotoAppearances(deps, access, albumAccess, albums),
     nodeAccess: new NodeAccessService(deps, access, sessions, () => settings.current().session_tokens_in_urls),
-    zipDownloads: new ZipDownloadService(deps, access, content, sessions),
+    zipDownloads,
     listing,
     gallery: new GalleryService(deps),
     contentCheck: new ContentCheckService(deps),

@@ -14,8 +14,9 @@ export interface HashedContent {
 /** What a merge must know of the rest of the server. */
 export interface MergeSurroundings {
   /**
-   * Whether a run (a backup) is reading content files by the names its own copy of the database
-   * gives: a file merged away meanwhile would be missing from its snapshot, so merges wait.
+   * Whether something reads content files by names it took earlier (a backup, by its own copy
+   * of the database; a zip, by its plan): a file merged away meanwhile would be missing from the
+   * snapshot or cut the zip short, so merges wait.
    */
   filesInUse(): boolean;
   /** Told after files were merged: the playback copy of the one that went is no longer needed. */

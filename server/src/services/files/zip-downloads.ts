@@ -26,6 +26,9 @@ export interface ZipPlan {
   bytes: number;
 }
 
+/** A zip being sent: `done` once it is sent or given up, whichever comes first. */
+export type SendingZip = ZipPlan & { done(): void };
+
 /** A ticket made: the secret for the download's URL, and what the zip will hold. */
 export interface MintedZip {
   ticket: string;
@@ -51,6 +54,8 @@ export interface ZipRequest {
  * zip that silently lacks a photo.
  */
 export class ZipDownloadService {
+  private sending = 0;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
@@ -95,11 +100,27 @@ export class ZipDownloadService {
    * The zip a ticket stands for, as the account that made it may read it now. The ticket is
    * spent whatever follows; a session signed out since, or access lost since, ends it here.
    */
-  open(ticket: string): ZipPlan {
+  open(ticket: string): SendingZip {
     const row = this.deps.store.downloads.take(hashSecret(ticket));
     if (!row || row.expires_at <= this.deps.now()) throw new AppError('download_expired');
     const actor = this.sessions.liveActor(row.session_id);
-    return this.plan(actor, JSON.parse(row.node_ids) as string[], row.name);
+    const plan = this.plan(actor, JSON.parse(row.node_ids) as string[], row.name);
+    this.sending += 1;
+    let over = false;
+    const done = () => {
+      if (!over) this.sending -= 1;
+      over = true;
+    };
+    return { ...plan, done };
+  }
+
+  /**
+   * Whether a zip is being sent. Its entries open their content files only when the writer
+   * reaches them, at the places the plan found them: files with the same bytes wait to be
+   * merged (one of them taken away) until no zip is sent (content-merge.ts).
+   */
+  get busy(): boolean {
+    return this.sending > 0;
   }
 
   private plan(actor: Actor, ids: readonly string[], name: string | undefined): ZipPlan {
