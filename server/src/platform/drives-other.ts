@@ -1,4 +1,4 @@
-import type { BlockDevice } from './drives.ts';
+import type { BlockDevice } from './block-device.ts';
 
 /** One entry of systeminformation's blockDevices() (its Systeminformation.BlockDevicesData). */
 export interface SiBlockDevice {

@@ -1,24 +1,8 @@
 import { listBlockDevicesOther } from './drives-other.ts';
+import type { BlockDevice } from './block-device.ts';
 import { CommandError, findExecutable, runCommand } from './run.ts';
 
-/** A block device as lsblk reports it. */
-export interface BlockDevice {
-  name: string;
-  path: string;
-  size: number;
-  model: string | null;
-  removable: boolean;
-  type: string;
-  fstype: string | null;
-  label: string | null;
-  uuid: string | null;
-  mountpoints: string[];
-  parent: string | null;
-  /** Who made it ("SanDisk"), where the system says. */
-  vendor?: string | null;
-  /** How it is connected: lsblk's TRAN ("usb", "sata", "nvme"), null when not said. */
-  transport?: string | null;
-}
+export type { BlockDevice } from './block-device.ts';
 
 interface LsblkEntry {
   name: string;
