@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { openConnection, openDatabase } from '../server/src/store/db.ts';
-import { NodesRepo, type Keyset, type ListQuery } from '../server/src/store/nodes.repo.ts';
+import { openConnection, openDatabase } from '../server/src/store/database/db.ts';
+import { NodesRepo, type Keyset, type ListQuery } from '../server/src/store/database/nodes.repo.ts';
 import { setupOwner } from '../server/test/helpers/accounts.ts';
 import { ApiClient } from '../server/test/helpers/server.ts';
 import { spawnServer, type SpawnedServer } from '../server/test/helpers/spawn.ts';

@@ -1,11 +1,11 @@
 import http from 'node:http';
 import path from 'node:path';
-import { openConnection, type Db, type Statement } from '../server/src/store/db.ts';
+import { openConnection, type Db, type Statement } from '../server/src/store/database/db.ts';
 import { AccessService } from '../server/src/services/files/access.ts';
 import type { Actor, ServiceDeps } from '../server/src/services/common/context.ts';
 import { createStore } from '../server/src/store/index.ts';
-import { NodesRepo, type Keyset, type ListQuery } from '../server/src/store/nodes.repo.ts';
-import { usernameKey } from '../server/src/store/users.repo.ts';
+import { NodesRepo, type Keyset, type ListQuery } from '../server/src/store/database/nodes.repo.ts';
+import { usernameKey } from '../server/src/store/database/users.repo.ts';
 import { createMember, setupOwner, type SignedIn } from '../server/test/helpers/accounts.ts';
 import { ApiClient } from '../server/test/helpers/server.ts';
 import { spawnServer, type SpawnedServer } from '../server/test/helpers/spawn.ts';

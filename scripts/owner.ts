@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { configFromEnv, resolveConfig } from '../server/src/config.ts';
-import { isBusy, openConnection, type Db } from '../server/src/store/db.ts';
-import { OwnerRepo } from '../server/src/store/owner.repo.ts';
+import { isBusy, openConnection, type Db } from '../server/src/store/database/db.ts';
+import { OwnerRepo } from '../server/src/store/database/owner.repo.ts';
 import { makeOwnerRecoveryCode, OWNER_RECOVERY_TTL_MS } from '../server/src/services/identity/owner-recovery.ts';
 
 const USAGE = `Usage: npm run owner -- <command>

@@ -4,9 +4,9 @@
  * Usage: node --import tsx bench/lib/sqlite-workload.ts <node|better> <dir>
  */
 import path from 'node:path';
-import { openDatabase, type SqliteEngine } from '../../server/src/store/db.ts';
+import { openDatabase, type SqliteEngine } from '../../server/src/store/database/db.ts';
 import { createStore } from '../../server/src/store/index.ts';
-import { NodesRepo } from '../../server/src/store/nodes.repo.ts';
+import { NodesRepo } from '../../server/src/store/database/nodes.repo.ts';
 
 const [engine, dir] = process.argv.slice(2) as [SqliteEngine, string];
 const db = openDatabase(path.join(dir, `${engine}.db`), engine);

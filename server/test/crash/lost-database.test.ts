@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { openConnection, openDatabase } from '../../src/store/db.ts';
+import { openConnection, openDatabase } from '../../src/store/database/db.ts';
 import { OWNER } from '../helpers/accounts.ts';
 import { ApiClient, makeTempDir } from '../helpers/server.ts';
 import { spawnRefusedServer, spawnServer, type SpawnedServer } from '../helpers/spawn.ts';

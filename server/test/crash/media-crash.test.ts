@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openConnection, type Db } from '../../src/store/db.ts';
+import { openConnection, type Db } from '../../src/store/database/db.ts';
 import sharp from 'sharp';
 import { OWNER } from '../helpers/accounts.ts';
 import { ApiClient, makeTempDir } from '../helpers/server.ts';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
-import { openConnection } from '../../src/store/db.ts';
+import { openConnection } from '../../src/store/database/db.ts';
 import { OWNER } from '../helpers/accounts.ts';
 import { ApiClient, makeTempDir } from '../helpers/server.ts';
 import { spawnServer, type SpawnedServer } from '../helpers/spawn.ts';

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openConnection } from '../../src/store/db.ts';
+import { openConnection } from '../../src/store/database/db.ts';
 import { createMember, login, OWNER, type SignedIn } from '../helpers/accounts.ts';
 import { ApiClient, makeTempDir } from '../helpers/server.ts';
 import { spawnServer, type SpawnedServer } from '../helpers/spawn.ts';

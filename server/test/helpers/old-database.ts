@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after } from 'node:test';
-import { chooseEngine, openConnection, type Db } from '../../src/store/db.ts';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
+import { chooseEngine, openConnection, type Db } from '../../src/store/database/db.ts';
+import { MIGRATIONS } from '../../src/store/database/migrations.ts';
 import { makeTempDir } from './server.ts';
 
 export interface OldDatabase {

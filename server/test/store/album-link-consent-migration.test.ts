@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDatabase } from '../../src/store/db.ts';
+import { openDatabase } from '../../src/store/database/db.ts';
 import { databaseBefore } from '../helpers/old-database.ts';
 
 test('a database with albums, upgraded: only the album owner’s own photos stay on its links', async () => {

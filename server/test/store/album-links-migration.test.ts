@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDatabase } from '../../src/store/db.ts';
+import { openDatabase } from '../../src/store/database/db.ts';
 import { databaseBefore } from '../helpers/old-database.ts';
 
 test('a database with links, upgraded: every link is kept as it was, opens its node, and is deleted with it', async () => {

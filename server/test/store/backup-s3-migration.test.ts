@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDatabase } from '../../src/store/db.ts';
+import { openDatabase } from '../../src/store/database/db.ts';
 import { databaseBefore } from '../helpers/old-database.ts';
 
 test('a database with folder destinations and runs, upgraded: every row is kept, runs stay in order and follow their destination', async () => {

@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { availableEngines, chooseEngine, openConnection, openDatabase, type Db } from '../../src/store/db.ts';
+import { availableEngines, chooseEngine, openConnection, openDatabase, type Db } from '../../src/store/database/db.ts';
 import { createStore } from '../../src/store/index.ts';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
+import { MIGRATIONS } from '../../src/store/database/migrations.ts';
 import { makeTempDir } from '../helpers/server.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

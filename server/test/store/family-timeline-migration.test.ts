@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDatabase } from '../../src/store/db.ts';
+import { openDatabase } from '../../src/store/database/db.ts';
 import { databaseBefore } from '../helpers/old-database.ts';
 
 test("an upgraded database's album items take their photos' taken times, and follow them from then on (a re-dated photo, a new item)", async () => {

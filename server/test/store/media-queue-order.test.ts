@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { chooseEngine, openDatabase } from '../../src/store/db.ts';
-import { MediaRepo } from '../../src/store/media.repo.ts';
+import { chooseEngine, openDatabase } from '../../src/store/database/db.ts';
+import { MediaRepo } from '../../src/store/database/media.repo.ts';
 import { makeTempDir } from '../helpers/server.ts';
 
 const dirs: string[] = [];

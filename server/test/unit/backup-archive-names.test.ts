@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { archiveParts, isContentFile, isSnapshotFile, PART_FILE, shownName, SNAPSHOT_ID } from '../../src/store/archive-names.ts';
+import { archiveParts, isContentFile, isSnapshotFile, PART_FILE, shownName, SNAPSHOT_ID } from '../../src/store/archives/archive-names.ts';
 
 test('a name read from a backup never leads out of it: "..", empty parts, separators and drive letters are refused', () => {
   assert.deepEqual(archiveParts('content/internal/ab/01JD5ZZZab'), ['content', 'internal', 'ab', '01JD5ZZZab']);

@@ -8,8 +8,8 @@ import { createLogger } from '../../src/log.ts';
 import { HttpsCertificates } from '../../src/services/server/https-certificates.ts';
 import { homeNetworkNames, localLabel } from '../../src/services/server/home-names.ts';
 import type { CertificateNames } from '../../src/services/server/x509.ts';
-import { loadAuthority } from '../../src/store/keys.ts';
-import { TlsFiles } from '../../src/store/tls-files.ts';
+import { loadAuthority } from '../../src/store/data-dir/keys.ts';
+import { TlsFiles } from '../../src/store/data-dir/tls-files.ts';
 import { extendedKeyUsagesOf, SERVER_AUTH } from '../helpers/certificates.ts';
 import { opensslVerify } from '../helpers/openssl.ts';
 

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openConnection } from '../../src/store/db.ts';
-import { loadOrCreateKeys, restoredKeys } from '../../src/store/keys.ts';
+import { openConnection } from '../../src/store/database/db.ts';
+import { loadOrCreateKeys, restoredKeys } from '../../src/store/data-dir/keys.ts';
 import { makeTempDir, startTestServer } from '../helpers/server.ts';
 
 test('the server keys are created once, readable by the owner only, and kept again across restarts', async () => {

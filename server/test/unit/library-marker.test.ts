@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { inspectFolder } from '../../src/store/content-stores.ts';
-import { hasMarker, LIBRARY_MARKER, markerState, readMarker, writeMarker } from '../../src/store/library-marker.ts';
+import { inspectFolder } from '../../src/store/content/content-stores.ts';
+import { hasMarker, LIBRARY_MARKER, markerState, readMarker, writeMarker } from '../../src/store/content/library-marker.ts';
 import { makeTempDir } from '../helpers/server.ts';
 
 const dirs: string[] = [];

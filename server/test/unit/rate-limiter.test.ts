@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import { addressKey, RateLimiter } from '../../src/services/common/rate-limiter.ts';
-import { migrate, openConnection } from '../../src/store/db.ts';
-import { RateEventsRepo } from '../../src/store/rate-events.repo.ts';
+import { migrate, openConnection } from '../../src/store/database/db.ts';
+import { RateEventsRepo } from '../../src/store/database/rate-events.repo.ts';
 
 const LIMITS = { maxFailures: 10, windowMs: 15 * 60_000, slowAfter: 5, slowBaseMs: 500, slowMaxMs: 10_000, maxHoldMs: 10_000 };
 

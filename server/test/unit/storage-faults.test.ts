@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { availableEngines, openConnection, openDatabase } from '../../src/store/db.ts';
-import { storageFaultOf } from '../../src/store/storage-faults.ts';
+import { availableEngines, openConnection, openDatabase } from '../../src/store/database/db.ts';
+import { storageFaultOf } from '../../src/store/common/storage-faults.ts';
 import { makeTempDir } from '../helpers/server.ts';
 
 const dirs: string[] = [];

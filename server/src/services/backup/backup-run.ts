@@ -16,13 +16,13 @@ import {
   ManifestUnreadable,
   SourceUnreadable,
   type ManifestFile,
-} from '../../store/backup-archive.ts';
-import { ArchiveUnsafe } from '../../store/archive-storage.ts';
-import { contentOf, recordRunInCopy } from '../../store/backup.repo.ts';
-import type { BackupKey } from '../../store/backup-key.ts';
-import type { ContentStores } from '../../store/content-stores.ts';
-import { openConnection } from '../../store/db.ts';
-import { keysForBackup } from '../../store/keys.ts';
+} from '../../store/archives/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
+import { contentOf, recordRunInCopy } from '../../store/database/backup.repo.ts';
+import type { BackupKey } from '../../store/data-dir/backup-key.ts';
+import type { ContentStores } from '../../store/content/content-stores.ts';
+import { openConnection } from '../../store/database/db.ts';
+import { keysForBackup } from '../../store/data-dir/keys.ts';
 import type { Store } from '../../store/index.ts';
 import { snapshotsToKeep, type Retention } from './retention.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';

@@ -1,8 +1,8 @@
-import { BackupArchive, type ArchiveStorage } from '../../store/backup-archive.ts';
-import type { BackupKey } from '../../store/backup-key.ts';
-import type { BackupSecrets } from '../../store/backup-secrets.ts';
-import type { BackupDestinationRow } from '../../store/backup.repo.ts';
-import { S3Storage } from '../../store/s3-storage.ts';
+import { BackupArchive, type ArchiveStorage } from '../../store/archives/backup-archive.ts';
+import type { BackupKey } from '../../store/data-dir/backup-key.ts';
+import type { BackupSecrets } from '../../store/data-dir/backup-secrets.ts';
+import type { BackupDestinationRow } from '../../store/database/backup.repo.ts';
+import { S3Storage } from '../../store/archives/s3-storage.ts';
 import { placeOfRow } from './s3-destination.ts';
 
 /** Where a destination's archive is: a folder's path, or its bucket with the secret kept outside the database. */

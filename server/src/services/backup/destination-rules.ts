@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../app-error.ts';
-import type { BackupDestinationRow } from '../../store/backup.repo.ts';
+import type { BackupDestinationRow } from '../../store/database/backup.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import { checkReadableName } from '../common/readable-names.ts';
 import { newId } from '../common/secrets.ts';

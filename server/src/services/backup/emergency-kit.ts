@@ -1,6 +1,6 @@
 import { AppError } from '../../app-error.ts';
 import type { BackupKitState } from '../../contract/backup-responses.ts';
-import { BackupKeyFile } from '../../store/backup-key.ts';
+import { BackupKeyFile } from '../../store/data-dir/backup-key.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 
 /** Said on the Backups page while an encrypted backup's key was never kept. */

@@ -14,15 +14,15 @@ import {
   type Manifest,
   type ManifestFile,
   type SnapshotSummary,
-} from '../../store/backup-archive.ts';
-import { ArchiveUnsafe } from '../../store/archive-storage.ts';
+} from '../../store/archives/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
-import { BackupKeyFile, parseKey, type BackupKey } from '../../store/backup-key.ts';
-import { S3Storage, type S3Place } from '../../store/s3-storage.ts';
-import { INTERNAL_LIBRARY_ID } from '../../store/content-stores.ts';
-import { syncFolder, writeFileDurably } from '../../store/durable-file.ts';
-import { writeMarker } from '../../store/library-marker.ts';
-import { discardRestore, markRestoreReady, restoreStaging } from '../../store/restore-swap.ts';
+import { BackupKeyFile, parseKey, type BackupKey } from '../../store/data-dir/backup-key.ts';
+import { S3Storage, type S3Place } from '../../store/archives/s3-storage.ts';
+import { INTERNAL_LIBRARY_ID } from '../../store/content/content-stores.ts';
+import { syncFolder, writeFileDurably } from '../../store/common/durable-file.ts';
+import { writeMarker } from '../../store/content/library-marker.ts';
+import { discardRestore, markRestoreReady, restoreStaging } from '../../store/data-dir/restore-swap.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';
 import type { SetupGate } from '../identity/setup-gate.ts';

@@ -1,8 +1,8 @@
-import { SAFE_ID } from '../../store/backup-archive.ts';
-import { BackupSecrets } from '../../store/backup-secrets.ts';
-import { INTERNAL_LIBRARY_ID } from '../../store/content-stores.ts';
-import { openConnection, type Db } from '../../store/db.ts';
-import type { S3Place } from '../../store/s3-storage.ts';
+import { SAFE_ID } from '../../store/archives/backup-archive.ts';
+import { BackupSecrets } from '../../store/data-dir/backup-secrets.ts';
+import { INTERNAL_LIBRARY_ID } from '../../store/content/content-stores.ts';
+import { openConnection, type Db } from '../../store/database/db.ts';
+import type { S3Place } from '../../store/archives/s3-storage.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import { nameKey, numberedName } from '../files/node-names.ts';
 import { nameColumns } from '../files/nodes.ts';

@@ -1,6 +1,6 @@
 import { AppError } from '../../app-error.ts';
-import type { BackupDestinationRow } from '../../store/backup.repo.ts';
-import type { S3Place } from '../../store/s3-storage.ts';
+import type { BackupDestinationRow } from '../../store/database/backup.repo.ts';
+import type { S3Place } from '../../store/archives/s3-storage.ts';
 
 /** An off-site destination as the owner types it (the add form, the restore form). */
 export interface S3Input {

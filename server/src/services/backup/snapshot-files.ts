@@ -13,16 +13,16 @@ import {
   type BackupArchive,
   type Manifest,
   type ManifestFile,
-} from '../../store/backup-archive.ts';
-import { ArchiveUnsafe } from '../../store/archive-storage.ts';
-import type { BackupKeyFile } from '../../store/backup-key.ts';
-import type { BackupDestinationRow } from '../../store/backup.repo.ts';
-import type { SnapshotDb, SnapshotDbCache, SnapshotNode } from '../../store/snapshot-db.ts';
+} from '../../store/archives/backup-archive.ts';
+import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
+import type { BackupKeyFile } from '../../store/data-dir/backup-key.ts';
+import type { BackupDestinationRow } from '../../store/database/backup.repo.ts';
+import type { SnapshotDb, SnapshotDbCache, SnapshotNode } from '../../store/database/snapshot-db.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { withoutSpoofingCharacters } from '../common/readable-names.ts';
 import { openDestinationArchive } from './destination-archive.ts';
 import { idsAreHearths, trustedRow } from './snapshot-rows.ts';
-import type { BackupSecrets } from '../../store/backup-secrets.ts';
+import type { BackupSecrets } from '../../store/data-dir/backup-secrets.ts';
 
 const DEFAULT_LIMIT = 100;
 

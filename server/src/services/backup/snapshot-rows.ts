@@ -1,7 +1,7 @@
 import { AppError } from '../../app-error.ts';
 import { shortenName } from '../../contract/names.ts';
-import { FUTURE_ALLOWANCE_MS, SAFE_ID } from '../../store/backup-archive.ts';
-import type { SnapshotDb, SnapshotNode } from '../../store/snapshot-db.ts';
+import { FUTURE_ALLOWANCE_MS, SAFE_ID } from '../../store/archives/backup-archive.ts';
+import type { SnapshotDb, SnapshotNode } from '../../store/database/snapshot-db.ts';
 import { withoutSpoofingCharacters } from '../common/readable-names.ts';
 import { cleanNodeName } from '../files/node-names.ts';
 

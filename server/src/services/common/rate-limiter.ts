@@ -2,7 +2,7 @@ import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../app-error.ts';
 import { aborted, KeyedLock } from './keyed-lock.ts';
-import type { RateEventsRepo } from '../../store/rate-events.repo.ts';
+import type { RateEventsRepo } from '../../store/database/rate-events.repo.ts';
 
 export interface RateLimits {
   maxFailures: number;

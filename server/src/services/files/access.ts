@@ -1,7 +1,7 @@
 import { AppError } from '../../app-error.ts';
 import type { Audience } from '../../events/bus.ts';
-import type { NodeRow } from '../../store/nodes.repo.ts';
-import type { InheritedGrant } from '../../store/sharing.repo.ts';
+import type { NodeRow } from '../../store/database/nodes.repo.ts';
+import type { InheritedGrant } from '../../store/database/sharing.repo.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 
 /**

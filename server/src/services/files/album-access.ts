@@ -1,7 +1,7 @@
 import type { AlbumRole } from '../../contract/albums-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { Audience } from '../../events/bus.ts';
-import type { AlbumRow } from '../../store/albums.repo.ts';
+import type { AlbumRow } from '../../store/database/albums.repo.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 
 export interface OpenAlbum {

@@ -1,6 +1,6 @@
 import type { AlbumMember, AlbumMemberRole } from '../../contract/albums-responses.ts';
 import { AppError } from '../../app-error.ts';
-import type { AlbumMemberRow } from '../../store/albums.repo.ts';
+import type { AlbumMemberRow } from '../../store/database/albums.repo.ts';
 import type { AlbumAccess } from './album-access.ts';
 import type { AlbumService } from './albums.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';

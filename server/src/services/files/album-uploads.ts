@@ -1,7 +1,7 @@
 import type { Node } from '../../contract/files-responses.ts';
 import { shortenName } from '../../contract/names.ts';
 import { AppError } from '../../app-error.ts';
-import type { AlbumRow } from '../../store/albums.repo.ts';
+import type { AlbumRow } from '../../store/database/albums.repo.ts';
 import type { AlbumAccess, OpenAlbum } from './album-access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { isMediaType } from './media-types.ts';

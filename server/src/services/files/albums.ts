@@ -2,8 +2,8 @@ import type { Album, AlbumItem, AlbumItemsAdded, AlbumRole } from '../../contrac
 import type { EventType } from '../../contract/events.ts';
 import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
-import type { AlbumRow, AlbumScope } from '../../store/albums.repo.ts';
-import type { NodeRow } from '../../store/nodes.repo.ts';
+import type { AlbumRow, AlbumScope } from '../../store/database/albums.repo.ts';
+import type { NodeRow } from '../../store/database/nodes.repo.ts';
 import type { AccessService } from './access.ts';
 import type { AlbumAccess } from './album-access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';

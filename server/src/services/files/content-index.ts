@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { ContentStores } from '../../store/content-stores.ts';
-import type { VersionRow } from '../../store/versions.repo.ts';
+import type { ContentStores } from '../../store/content/content-stores.ts';
+import type { VersionRow } from '../../store/database/versions.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import type { FamilyFirst } from '../common/family-first.ts';
 import type { ContentMerge } from './content-merge.ts';

@@ -1,4 +1,4 @@
-import type { ContentStores } from '../../store/content-stores.ts';
+import type { ContentStores } from '../../store/content/content-stores.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import { KeyedLock } from '../common/keyed-lock.ts';
 import { ContentRefs } from './content-refs.ts';

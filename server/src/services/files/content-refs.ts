@@ -1,4 +1,4 @@
-import type { ContentStores } from '../../store/content-stores.ts';
+import type { ContentStores } from '../../store/content/content-stores.ts';
 import type { ServiceDeps } from '../common/context.ts';
 
 /** A content file on a library. */

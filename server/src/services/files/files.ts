@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { Node, NodeVersion } from '../../contract/files-responses.ts';
 import { AppError } from '../../app-error.ts';
-import type { ContentStores } from '../../store/content-stores.ts';
-import type { NodeRow } from '../../store/nodes.repo.ts';
-import type { VersionRow } from '../../store/versions.repo.ts';
+import type { ContentStores } from '../../store/content/content-stores.ts';
+import type { NodeRow } from '../../store/database/nodes.repo.ts';
+import type { VersionRow } from '../../store/database/versions.repo.ts';
 import type { AccessService } from './access.ts';
 import type { ActivityService } from './activity.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';

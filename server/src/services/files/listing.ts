@@ -1,8 +1,8 @@
 import type { Node, TrashPage } from '../../contract/files-responses.ts';
 import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
-import type { GalleryFilter } from '../../store/gallery-search.ts';
-import type { Keyset, ListedNodeRow, ListScope, SortField } from '../../store/nodes.repo.ts';
+import type { GalleryFilter } from '../../store/database/gallery-search.ts';
+import type { Keyset, ListedNodeRow, ListScope, SortField } from '../../store/database/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { monthRange, photoSearch, type TimelineScope } from './gallery.ts';

@@ -1,5 +1,5 @@
 import type { MediaCamera, MediaPlace, Node } from '../../contract/files-responses.ts';
-import type { NodeRow } from '../../store/nodes.repo.ts';
+import type { NodeRow } from '../../store/database/nodes.repo.ts';
 
 export function toNodeDto(row: NodeRow): Node {
   const dto: Node = {

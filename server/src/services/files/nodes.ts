@@ -1,7 +1,7 @@
 import type { Node, NodeColor } from '../../contract/files-responses.ts';
 import { AppError } from '../../app-error.ts';
-import type { ContentStores } from '../../store/content-stores.ts';
-import type { NodeRow } from '../../store/nodes.repo.ts';
+import type { ContentStores } from '../../store/content/content-stores.ts';
+import type { NodeRow } from '../../store/database/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Audience } from '../../events/bus.ts';
 import type { ActivityService } from './activity.ts';

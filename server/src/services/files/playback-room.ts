@@ -1,4 +1,4 @@
-import type { PlaybackRow } from '../../store/playback.repo.ts';
+import type { PlaybackRow } from '../../store/database/playback.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 
 /** What the copies need of the accounts' quotas. */

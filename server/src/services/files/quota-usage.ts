@@ -1,5 +1,5 @@
 import type { Store } from '../../store/index.ts';
-import type { UserRow } from '../../store/users.repo.ts';
+import type { UserRow } from '../../store/database/users.repo.ts';
 
 /**
  * What an account's quota counts: every version of its files, the trash's too, and the playback

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BlobStore } from '../../store/blobs.ts';
-import type { ContentStores } from '../../store/content-stores.ts';
-import { emptyExpiredHolding, HOLDING_DAYS, moveToHolding } from '../../store/holding.ts';
+import type { BlobStore } from '../../store/content/blobs.ts';
+import type { ContentStores } from '../../store/content/content-stores.ts';
+import { emptyExpiredHolding, HOLDING_DAYS, moveToHolding } from '../../store/content/holding.ts';
 import type { ServiceDeps } from '../common/context.ts';
 
 export interface ReconcileResult {

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { Node } from '../../contract/files-responses.ts';
 import { AppError } from '../../app-error.ts';
-import type { ContentStores } from '../../store/content-stores.ts';
-import type { UploadRow } from '../../store/uploads.repo.ts';
+import type { ContentStores } from '../../store/content/content-stores.ts';
+import type { UploadRow } from '../../store/database/uploads.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import type { FileService } from './files.ts';

@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '../../app-error.ts';
 import { MAX_NAME_BYTES, shortenName } from '../../contract/names.ts';
-import type { ContentStores } from '../../store/content-stores.ts';
-import type { NodeRow } from '../../store/nodes.repo.ts';
-import type { SubtreeRow } from '../../store/downloads.repo.ts';
+import type { ContentStores } from '../../store/content/content-stores.ts';
+import type { NodeRow } from '../../store/database/nodes.repo.ts';
+import type { SubtreeRow } from '../../store/database/downloads.repo.ts';
 import type { AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { hashSecret, newSecret } from '../common/secrets.ts';

@@ -1,7 +1,7 @@
 import type { Me, PhoneStart, PublicUser } from '../../contract/identity-responses.ts';
 import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
-import type { UserRow } from '../../store/users.repo.ts';
+import type { UserRow } from '../../store/database/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';
 import { toMe, toPublicUser } from './user-dto.ts';
 import { quotaUsed } from '../files/quota-usage.ts';

@@ -1,6 +1,6 @@
 import type { DeviceStatusResponse, PendingDevice } from '../../contract/identity-responses.ts';
 import { AppError } from '../../app-error.ts';
-import type { PendingDeviceRow, SessionRow } from '../../store/sessions.repo.ts';
+import type { PendingDeviceRow, SessionRow } from '../../store/database/sessions.repo.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import type { SessionService } from './sessions.ts';
 

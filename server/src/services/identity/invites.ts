@@ -1,7 +1,7 @@
 import type { Invite, InviteCheckResponse, Role } from '../../contract/identity-responses.ts';
 import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
-import type { InviteRow } from '../../store/invites.repo.ts';
+import type { InviteRow } from '../../store/database/invites.repo.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
 import { hashSecret, newId, newSecret } from '../common/secrets.ts';

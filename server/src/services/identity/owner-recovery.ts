@@ -1,7 +1,7 @@
 import type { TokenResponse } from '../../contract/identity-responses.ts';
 import { AppError } from '../../app-error.ts';
-import type { OwnerRepo } from '../../store/owner.repo.ts';
-import { usernameKey } from '../../store/users.repo.ts';
+import type { OwnerRepo } from '../../store/database/owner.repo.ts';
+import { usernameKey } from '../../store/database/users.repo.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';
 import type { OwnerService } from './owner.ts';
 import { addressKey } from '../common/rate-limiter.ts';

@@ -1,5 +1,5 @@
 import { AppError } from '../../app-error.ts';
-import type { UserRow } from '../../store/users.repo.ts';
+import type { UserRow } from '../../store/database/users.repo.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 
 /**

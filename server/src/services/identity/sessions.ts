@@ -3,9 +3,9 @@ import type { AdminSession, PendingResponse, Session, TokenResponse } from '../.
 import type { SessionRevokeReason } from '../../contract/events.ts';
 import type { TokenScope } from './access-tokens.ts';
 import { AppError } from '../../app-error.ts';
-import { storageFaultOf } from '../../store/storage-faults.ts';
-import type { SessionRow } from '../../store/sessions.repo.ts';
-import type { UserRow } from '../../store/users.repo.ts';
+import { storageFaultOf } from '../../store/common/storage-faults.ts';
+import type { SessionRow } from '../../store/database/sessions.repo.ts';
+import type { UserRow } from '../../store/database/users.repo.ts';
 import { requireAdmin, type Actor, type ClientInfo, type ServiceDeps } from '../common/context.ts';
 import { toUserSummary } from './user-dto.ts';
 import { addressKey } from '../common/rate-limiter.ts';

@@ -1,6 +1,6 @@
 import { AppError } from '../../app-error.ts';
 import type { RecoveryCodesResponse, TotpBeginResponse } from '../../contract/identity-responses.ts';
-import type { UserRow } from '../../store/users.repo.ts';
+import type { UserRow } from '../../store/database/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';
 import { hashSecret, newTypableSecret, normaliseTypableSecret } from '../common/secrets.ts';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from './totp.ts';

@@ -1,5 +1,5 @@
 import type { AdminUser, Me, PublicUser, UserSummary } from '../../contract/identity-responses.ts';
-import type { UserRow } from '../../store/users.repo.ts';
+import type { UserRow } from '../../store/database/users.repo.ts';
 
 export function toUserSummary(user: UserRow): UserSummary {
   return {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import forge from 'node-forge';
-import type { StoredAuthority } from '../../store/keys.ts';
+import type { StoredAuthority } from '../../store/data-dir/keys.ts';
 import { scopeCovers, scopeOf, type AuthorityScope } from './authority-scope.ts';
 
 /** Hearth's authority as a phone and the owner see it. */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Logger } from '../../log.ts';
-import { loadAuthority, saveAuthority, type StoredAuthority } from '../../store/keys.ts';
-import type { StoredCertificate, TlsFiles } from '../../store/tls-files.ts';
+import { loadAuthority, saveAuthority, type StoredAuthority } from '../../store/data-dir/keys.ts';
+import type { StoredCertificate, TlsFiles } from '../../store/data-dir/tls-files.ts';
 import { coversAll, describeAuthority, type AuthorityFacts } from './authority-facts.ts';
 import { isHomeName, scopeCovers, scopeFor } from './authority-scope.ts';
 import { createAuthority, issueServerCertificate, type CertificateNames } from './x509.ts';

@@ -3,7 +3,7 @@ import type { ServerConfig } from '../../config.ts';
 import type { Logger } from '../../log.ts';
 import { findTailscale, tailscaleCert, tailscaleStatus, type TailnetSelf } from '../../platform/tailscale.ts';
 import { CommandError } from '../../platform/run.ts';
-import { TailnetCertFiles, type CertificatePair } from '../../store/tailnet-cert-files.ts';
+import { TailnetCertFiles, type CertificatePair } from '../../store/data-dir/tailnet-cert-files.ts';
 
 /** The machine on its tailnet: the name phones open and its Tailscale addresses. */
 export interface TailnetNow {

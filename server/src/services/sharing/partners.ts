@@ -1,7 +1,7 @@
 import type { EventType } from '../../contract/events.ts';
 import type { PartnerShare } from '../../contract/partners-responses.ts';
 import { AppError } from '../../app-error.ts';
-import type { PartnerShareRow } from '../../store/partners.repo.ts';
+import type { PartnerShareRow } from '../../store/database/partners.repo.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { toPublicUser } from '../identity/user-dto.ts';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Page } from '../../contract/page.ts';
 import type { Grant, Link } from '../../contract/sharing-responses.ts';
 import { AppError } from '../../app-error.ts';
-import type { GrantRole, ShareRow } from '../../store/sharing.repo.ts';
+import type { GrantRole, ShareRow } from '../../store/database/sharing.repo.ts';
 import type { AccessService } from '../files/access.ts';
 import type { AlbumAccess } from '../files/album-access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';

@@ -24,7 +24,7 @@ import {
   type MountEntry,
 } from '../../platform/mounts.ts';
 import { commandMissing, findExecutable } from '../../platform/run.ts';
-import type { MountedMember, MountSpec } from '../../store/libraries.repo.ts';
+import type { MountedMember, MountSpec } from '../../store/database/libraries.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 
 /** A busy unmount is tried this many times, this far apart (about a second in all), before it is reported busy. */

@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { StorageState } from '../../contract/server-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { Logger } from '../../log.ts';
-import { deviceOf, freeBytes, makeReserve, probeWrite, releaseReserve, reserveSize } from '../../store/disk-space.ts';
-import { storageFaultOf, type StorageFault } from '../../store/storage-faults.ts';
+import { deviceOf, freeBytes, makeReserve, probeWrite, releaseReserve, reserveSize } from '../../store/common/disk-space.ts';
+import { storageFaultOf, type StorageFault } from '../../store/common/storage-faults.ts';
 
 /** Below this much free space a disk counts as full, whether or not a write failed yet. */
 export const LOW_BYTES = 256 * 1024;

@@ -1,6 +1,6 @@
 import type { Logger } from '../../log.ts';
-import { openDatabase, type Db, type EngineChoice } from '../../store/db.ts';
-import { storageFaultOf } from '../../store/storage-faults.ts';
+import { openDatabase, type Db, type EngineChoice } from '../../store/database/db.ts';
+import { storageFaultOf } from '../../store/common/storage-faults.ts';
 import type { StorageHealth } from './storage-health.ts';
 
 /**

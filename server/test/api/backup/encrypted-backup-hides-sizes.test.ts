@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Encrypter } from 'age-encryption';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { addFolderDestination, backUp, destinationFolder } from '../../helpers/backup.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { createMember, setupOwner } from '../../helpers/accounts.ts';
 import { addFolderDestination, backUp, destinationFolder } from '../../helpers/backup.ts';
 import { EventSocket } from '../../helpers/events.ts';

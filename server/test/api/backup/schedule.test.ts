@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import crypto from 'node:crypto';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { setupOwner } from '../../helpers/accounts.ts';
 import { addFolderDestination, destinationFolder, finishedRun } from '../../helpers/backup.ts';
 import { ApiClient, makeTempDir, startTestServer } from '../../helpers/server.ts';

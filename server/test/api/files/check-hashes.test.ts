@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
 import { createFolder, unique } from '../../helpers/nodes.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openConnection } from '../../../src/store/db.ts';
-import { GalleryRepo } from '../../../src/store/gallery.repo.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
+import { GalleryRepo } from '../../../src/store/database/gallery.repo.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { invite, makeAlbum, uploadPhoto } from '../../helpers/albums.ts';
 import { assertError } from '../../helpers/assert.ts';
@@ -254,7 +254,7 @@ describe('GET /nodes/gallery/months and /nodes?filter=gallery with scope=family'
         recorder.countTaken(scope, arm, Date.UTC(2023, 4, 1), Date.UTC(2023, 5, 1));
       }
       const params: Record<string, unknown> = { before: 1, from: 0 };
-      const { galleryArms } = await import('../../../src/store/gallery.repo.ts');
+      const { galleryArms } = await import('../../../src/store/database/gallery.repo.ts');
       galleryArms(scope, params);
       for (const sql of prepared) {
         const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');

@@ -7,9 +7,9 @@ import type { Actor, ServiceDeps } from '../../../src/services/common/context.ts
 import { AccessService } from '../../../src/services/files/access.ts';
 import { ListingService, type ListInput } from '../../../src/services/files/listing.ts';
 import type { SettingsService } from '../../../src/services/server/settings.ts';
-import { GalleryRepo } from '../../../src/store/gallery.repo.ts';
-import { NodesRepo } from '../../../src/store/nodes.repo.ts';
-import { openConnection } from '../../../src/store/db.ts';
+import { GalleryRepo } from '../../../src/store/database/gallery.repo.ts';
+import { NodesRepo } from '../../../src/store/database/nodes.repo.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import type { Store } from '../../../src/store/index.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../../helpers/server.ts';

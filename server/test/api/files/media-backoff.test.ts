@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { setupOwner } from '../../helpers/accounts.ts';
 import { makeTempDir, startTestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';

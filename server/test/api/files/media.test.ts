@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { openConnection, type Db } from '../../../src/store/db.ts';
+import { openConnection, type Db } from '../../../src/store/database/db.ts';
 import sharp from 'sharp';
 import WebSocket, { type RawData } from 'ws';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';

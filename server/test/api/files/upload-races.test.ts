@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { EventSocket } from '../../helpers/events.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { createMember, login, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { createFolder } from '../../helpers/nodes.ts';
 import { makeTempDir, startTestServer, type TestServer } from '../../helpers/server.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { after, before, describe, test } from 'node:test';
 import { ROUTES } from '../../../src/http/routes.ts';
 import { OWNER, createMember, login, setupOwner, type SignedIn } from '../../helpers/accounts.ts';

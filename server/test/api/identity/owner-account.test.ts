@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as OTPAuth from 'otpauth';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { createMember, OWNER, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';

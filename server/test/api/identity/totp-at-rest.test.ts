@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import * as OTPAuth from 'otpauth';
 import { OWNER, setupOwner } from '../../helpers/accounts.ts';
 import { makeTempDir, startTestServer } from '../../helpers/server.ts';

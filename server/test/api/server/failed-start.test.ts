@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openConnection } from '../../../src/store/db.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { makeTempDir, startTestServer } from '../../helpers/server.ts';
 import { skipBecause } from '../../helpers/skip.ts';
 import { fillDisk, mountTmpfs, tmpfsUnsupportedReason } from '../../helpers/small-disk.ts';

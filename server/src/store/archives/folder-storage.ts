@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { archiveParts, CONTENT_DEPTH, ID_NAME, PART_FILE, shownName, SNAPSHOT_FILE, SNAPSHOT_ID } from './archive-names.ts';
 import { ArchiveUnreachable, ArchiveUnsafe, notThere, type ArchiveStorage } from './archive-storage.ts';
-import { syncFolder } from './durable-file.ts';
+import { syncFolder } from '../common/durable-file.ts';
 
 export const ARCHIVE_FOLDER = 'hearth-backup';
 

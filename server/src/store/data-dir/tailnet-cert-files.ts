@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { syncFolder, writeFileDurably } from './durable-file.ts';
+import { syncFolder, writeFileDurably } from '../common/durable-file.ts';
 
 export interface CertificatePair {
   cert: Buffer;

@@ -1,5 +1,5 @@
 import type { Db } from './db.ts';
-import type { SessionStatus } from '../contract/identity-responses.ts';
+import type { SessionStatus } from '../../contract/identity-responses.ts';
 
 export interface SessionRow {
   id: string;

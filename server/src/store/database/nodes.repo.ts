@@ -1,8 +1,8 @@
 import type { Db, Statement } from './db.ts';
 import type { MediaFacts } from './media.repo.ts';
-import type { NodeColor, NodeType } from '../contract/files-responses.ts';
+import type { NodeColor, NodeType } from '../../contract/files-responses.ts';
 import { galleryFilterWhere, type GalleryFilter } from './gallery-search.ts';
-import { SHOWN_BY_ALBUM_TO_USER } from './album-reach.ts';
+import { SHOWN_BY_ALBUM_TO_USER } from './reach/album-reach.ts';
 import { PARTNER_SHOWS } from './partners.repo.ts';
 import { galleryArms, type GalleryScope } from './gallery.repo.ts';
 

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { RESTORE_HELP, StartRefused } from '../start-refused.ts';
-import { contentFileNames } from './content-files.ts';
-import { INTERNAL_LIBRARY_ID } from './content-stores.ts';
-import { openConnection, openDatabase, type Db, type EngineChoice } from './db.ts';
-import { KeyValueRepo } from './kv.repo.ts';
-import { holdsFilesOf, markerState, writeMarker, type LibraryRecord } from './library-marker.ts';
-import { storageFaultOf } from './storage-faults.ts';
+import { RESTORE_HELP, StartRefused } from '../../start-refused.ts';
+import { contentFileNames } from '../content/content-files.ts';
+import { INTERNAL_LIBRARY_ID } from '../content/content-stores.ts';
+import { openConnection, openDatabase, type Db, type EngineChoice } from '../database/db.ts';
+import { KeyValueRepo } from '../database/kv.repo.ts';
+import { holdsFilesOf, markerState, writeMarker, type LibraryRecord } from '../content/library-marker.ts';
+import { storageFaultOf } from '../common/storage-faults.ts';
 
 const DATABASE_FILE = 'hearth.db';
 const SERVER_ID_KEY = 'server_id';

@@ -1,7 +1,7 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { syncFolder } from './durable-file.ts';
+import { syncFolder } from '../common/durable-file.ts';
 
 /** The library's folder of playback copies, beside blobs/ and tmp/. */
 export const PLAYBACK_FOLDER = 'playback';

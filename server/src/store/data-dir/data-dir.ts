@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../../log.ts';
 import { openGuardedDatabase } from './content-guard.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import type { Db, EngineChoice } from './db.ts';
+import type { Db, EngineChoice } from '../database/db.ts';
 import { finishRestore } from './restore-swap.ts';
 
 /** Files the process creates are its user's alone: 600 for files, 700 for folders. */

@@ -1,5 +1,5 @@
 import type { Db } from './db.ts';
-import type { PhoneStart, Role } from '../contract/identity-responses.ts';
+import type { PhoneStart, Role } from '../../contract/identity-responses.ts';
 
 export interface UserRow {
   id: string;

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
-import { syncFolder } from './durable-file.ts';
+import { syncFolder } from '../common/durable-file.ts';
 import { PositionedFileWriter } from './positioned-writer.ts';
 
 /**

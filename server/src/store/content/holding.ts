@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { syncFolder } from './durable-file.ts';
+import { syncFolder } from '../common/durable-file.ts';
 
 /** Where a library keeps what the clean-up took away, one folder per day: `holding/2025-06-01/`. */
 export const HOLDING_FOLDER = 'holding';

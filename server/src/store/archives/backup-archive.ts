@@ -6,7 +6,7 @@ import { decrypted, encrypted, isAgeFile, readSource, sealed } from './age-strea
 import type { ArchiveStorage } from './archive-storage.ts';
 import { ArchiveFileDamaged, ArchiveKeyProblem, SnapshotUnproved } from './archive-errors.ts';
 import { archiveKeys, hiddenContentPath, manifestMac, type ArchiveKeys } from './backup-auth.ts';
-import type { BackupKey } from './backup-key.ts';
+import type { BackupKey } from '../data-dir/backup-key.ts';
 import {
   ARCHIVE_FORMAT,
   ENCRYPTED_FORMAT,
@@ -19,7 +19,7 @@ import {
 } from './backup-manifest.ts';
 import { firstBytes, padded, type Filler } from './backup-padding.ts';
 import { FolderStorage } from './folder-storage.ts';
-import { restoredKeys } from './keys.ts';
+import { restoredKeys } from '../data-dir/keys.ts';
 
 export { ArchiveUnreachable, type ArchiveStorage } from './archive-storage.ts';
 export { ArchiveFileDamaged, ArchiveKeyProblem, SnapshotUnproved, SourceUnreadable } from './archive-errors.ts';

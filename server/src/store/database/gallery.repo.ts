@@ -1,4 +1,4 @@
-import { ITEM_SHOWN, OWNER_PUT_IT } from './album-reach.ts';
+import { ITEM_SHOWN, OWNER_PUT_IT } from './reach/album-reach.ts';
 import type { Db, Statement } from './db.ts';
 import { galleryFilterWhere, type GalleryFilter } from './gallery-search.ts';
 

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { BackupKey } from './backup-key.ts';
+import type { BackupKey } from '../data-dir/backup-key.ts';
 
 /**
  * What a backup derives from the backup key (the emergency kit's `AGE-SECRET-KEY-1…`), so that

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { contentFileNames } from './content-files.ts';
-import { writeFileDurably } from './durable-file.ts';
+import { writeFileDurably } from '../common/durable-file.ts';
 
 /** The file that names the library a folder is: every library has one, the internal one included. */
 export const LIBRARY_MARKER = '.hearth-library';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { syncFolderNow, writeFileDurably } from './durable-file.ts';
+import { syncFolderNow, writeFileDurably } from '../common/durable-file.ts';
 
 /**
  * A whole-server restore is built in `DATA_DIR/restore/data/` (the same disk, so moving it in is

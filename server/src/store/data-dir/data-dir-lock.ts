@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { StartRefused } from '../start-refused.ts';
-import { isBusy, openConnection, type Db, type EngineChoice } from './db.ts';
-import type { Logger } from '../log.ts';
-import { probeWrite } from './disk-space.ts';
-import { storageFaultOf, type StorageFault } from './storage-faults.ts';
+import { StartRefused } from '../../start-refused.ts';
+import { isBusy, openConnection, type Db, type EngineChoice } from '../database/db.ts';
+import type { Logger } from '../../log.ts';
+import { probeWrite } from '../common/disk-space.ts';
+import { storageFaultOf, type StorageFault } from '../common/storage-faults.ts';
 
 const LOCK_FILE = 'hearth.lock';
 /** Who holds the lock, for the message a second server prints: pid on the first line. */

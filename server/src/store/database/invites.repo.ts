@@ -1,5 +1,5 @@
 import type { Db } from './db.ts';
-import type { Role } from '../contract/identity-responses.ts';
+import type { Role } from '../../contract/identity-responses.ts';
 
 export interface InviteRow {
   id: string;

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError } from '../app-error.ts';
+import { AppError } from '../../app-error.ts';
 import { BlobStore } from './blobs.ts';
 import { HOLDING_FOLDER } from './holding.ts';
 import { hasMarker, LIBRARY_MARKER, readMarker } from './library-marker.ts';
-import type { LibrariesRepo, LibraryRow } from './libraries.repo.ts';
+import type { LibrariesRepo, LibraryRow } from '../database/libraries.repo.ts';
 import { PLAYBACK_FOLDER } from './playback-files.ts';
 
 export const INTERNAL_LIBRARY_ID = 'internal';

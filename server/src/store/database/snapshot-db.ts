@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { NodeType } from '../contract/files-responses.ts';
+import type { NodeType } from '../../contract/files-responses.ts';
 import { openConnection, type Db } from './db.ts';
 import type { SqliteEngine } from './engines/types.ts';
 

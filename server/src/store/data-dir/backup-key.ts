@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
-import { writeFileDurably } from './durable-file.ts';
+import { writeFileDurably } from '../common/durable-file.ts';
 
 /**
  * The key that encrypts this server's encrypted backups: an age X25519 identity

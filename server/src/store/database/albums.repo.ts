@@ -6,7 +6,7 @@ import {
   OPEN_TO_USER,
   OWNER_PUT_IT,
   SHOWN_BY_ALBUM_TO_USER,
-} from './album-reach.ts';
+} from './reach/album-reach.ts';
 import type { Db, Statement } from './db.ts';
 import { COLUMNS, type NodeRow } from './nodes.repo.ts';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileDurably } from './durable-file.ts';
+import { writeFileDurably } from '../common/durable-file.ts';
 
 /**
  * The secret keys of off-site (S3) destinations. A run must sign its requests with them, so they
