@@ -8,7 +8,7 @@ import {
   SHOWN_BY_ALBUM_TO_USER,
 } from './reach/album-reach.ts';
 import type { Db, Statement } from './db.ts';
-import { COLUMNS, type NodeRow } from './nodes.repo.ts';
+import { COLUMNS, type NodeRow } from './node-rows.ts';
 
 export type AlbumMemberRole = 'viewer' | 'contributor';
 

@@ -1,4 +1,5 @@
 import type { Db } from './db.ts';
+import { PARTNER_SHOWS } from './reach/partner-reach.ts';
 
 /** An account showing its photos and videos in another's Photos: all of them, or those taken from a day on. */
 export interface PartnerShareRow {
@@ -12,14 +13,6 @@ export interface PartnerShareRow {
 
 /** What a disabled account shared is suspended while it is disabled (as PermissionsRepo does for grants). */
 const OWNER_ENABLED = 'ps.owner_id NOT IN (SELECT id FROM users WHERE disabled = 1)';
-
-/**
- * Whether partner share `ps` shows node `n`: a photo or video of its owner's, taken on or after
- * its first day, once the server has read when it was taken. Until then a photo's taken time is
- * its upload time, and a partner would see (then lose) a photo from before the day the owner chose.
- */
-export const PARTNER_SHOWS = `n.owner_id = ps.owner_id AND n.is_media = 1 AND n.media_state IS NOT 'pending'
-  AND (ps.taken_from IS NULL OR n.taken_sort >= ps.taken_from)`;
 
 /** Partner shares: SQL only; the rules are PartnerService's and the timeline's (gallery.repo). */
 export class PartnersRepo {

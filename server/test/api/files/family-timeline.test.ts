@@ -254,7 +254,7 @@ describe('GET /nodes/gallery/months and /nodes?filter=gallery with scope=family'
         recorder.countTaken(scope, arm, Date.UTC(2023, 4, 1), Date.UTC(2023, 5, 1));
       }
       const params: Record<string, unknown> = { before: 1, from: 0 };
-      const { galleryArms } = await import('../../../src/store/database/gallery.repo.ts');
+      const { galleryArms } = await import('../../../src/store/database/reach/gallery-arms.ts');
       galleryArms(scope, params);
       for (const sql of prepared) {
         const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');
