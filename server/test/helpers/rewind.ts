@@ -1,5 +1,5 @@
 import type { Db } from '../../src/store/database/db.ts';
-import { MIGRATIONS } from '../../src/store/database/migrations.ts';
+import { MIGRATIONS } from '../../src/store/database/migrations/index.ts';
 
 /**
  * Takes a database back to just before migration `version` of what the migrations after it

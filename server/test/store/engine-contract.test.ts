@@ -12,7 +12,7 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { availableEngines, chooseEngine, openConnection, openDatabase, type Db } from '../../src/store/database/db.ts';
 import { createStore } from '../../src/store/index.ts';
-import { MIGRATIONS } from '../../src/store/database/migrations.ts';
+import { MIGRATIONS } from '../../src/store/database/migrations/index.ts';
 import { makeTempDir } from '../helpers/server.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

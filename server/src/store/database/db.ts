@@ -3,7 +3,7 @@ import path from 'node:path';
 import { betterSqlite3Loads, openBetterSqlite3 } from './engines/better-sqlite3.ts';
 import { nodeSqlite, openNodeSqlite } from './engines/node-sqlite.ts';
 import type { Db, OpenOptions, SqliteEngine } from './engines/types.ts';
-import { MIGRATIONS } from './migrations.ts';
+import { MIGRATIONS } from './migrations/index.ts';
 
 export type { Db, RunResult, SqliteEngine, Statement } from './engines/types.ts';
 

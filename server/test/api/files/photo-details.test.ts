@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openConnection } from '../../../src/store/database/db.ts';
-import { MIGRATIONS } from '../../../src/store/database/migrations.ts';
+import { MIGRATIONS } from '../../../src/store/database/migrations/index.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { mediaFixture, type MediaFixture } from '../../helpers/fixtures.ts';
 import { rewindLaterMigrations } from '../../helpers/rewind.ts';

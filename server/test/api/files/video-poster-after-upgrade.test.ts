@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { openConnection } from '../../../src/store/database/db.ts';
-import { MIGRATIONS } from '../../../src/store/database/migrations.ts';
+import { MIGRATIONS } from '../../../src/store/database/migrations/index.ts';
 import { setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { mediaFixture } from '../../helpers/fixtures.ts';
 import { rewindLaterMigrations } from '../../helpers/rewind.ts';
