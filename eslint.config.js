@@ -93,7 +93,7 @@ export default tseslint.config(
   ...featureDoors,
   {
     // The store's engines (server/src/store/, whose own rule below replaces this one) alone load
-    // better-sqlite3: everything else opens the database through store/db.ts, so it also runs on
+    // better-sqlite3: everything else opens the database through store/database/db.ts, so it also runs on
     // node:sqlite (npm run test:node24, the desktop app).
     files: ['server/**/*.ts'],
     rules: {
@@ -104,7 +104,7 @@ export default tseslint.config(
             ...desktopAndUi,
             {
               group: ['better-sqlite3'],
-              message: 'Open the database through store/db.ts (openConnection, openDatabase): it runs on node:sqlite too.',
+              message: 'Open the database through store/database/db.ts (openConnection, openDatabase): it runs on node:sqlite too.',
             },
           ],
         },

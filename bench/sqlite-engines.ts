@@ -1,5 +1,5 @@
 /**
- * The two SQLite engines behind store/db.ts on the store's own work: node:sqlite (what the
+ * The two SQLite engines behind store/database/db.ts on the store's own work: node:sqlite (what the
  * desktop app runs, Node 24) against better-sqlite3 (what `npm start` runs on Node 20, the
  * reference). Each runs in a process of its own, alternating over rounds; medians compared.
  * The Node versions differ too, as they do between the app and the headless server.

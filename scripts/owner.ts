@@ -122,7 +122,7 @@ function open(file: string, elsewhere: string): Db {
 /**
  * The running server has the database to itself: it started on a disk too full for the
  * database's shared-memory file, and then no other program may open the database until its
- * next start (store/db.ts, `sharedMemory: false`).
+ * next start (store/database/db.ts, `sharedMemory: false`).
  */
 function serverHasIt(dir: string): Refusal {
   return new Refusal(

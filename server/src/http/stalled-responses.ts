@@ -7,7 +7,7 @@ import { routeOf } from './middleware/error-envelope.ts';
 /**
  * The most one write to a socket carries. Node reports a write done only once all of it is in
  * the kernel's buffer, and that is the only progress the server can see; so a reader is seen to
- * move whenever it has taken this much. Content is read 1 MiB at a time (store/blobs.ts), which
+ * move whenever it has taken this much. Content is read 1 MiB at a time (store/content/blobs.ts), which
  * a phone on bad Wi-Fi at 10 KB/s takes 100 s to take: in pieces of 64 KiB it is seen moving
  * every few seconds, and only a reader that takes nothing at all is stalled.
  */
