@@ -4,7 +4,8 @@ import { loadAuthority, saveAuthority, type StoredAuthority } from '../../store/
 import type { StoredCertificate, TlsFiles } from '../../store/tls-files.ts';
 import { coversAll, describeAuthority, type AuthorityFacts } from './authority-facts.ts';
 import { isHomeName, scopeCovers, scopeFor } from './authority-scope.ts';
-import { createAuthority, issueServerCertificate, type CertificateNames } from './x509.ts';
+import type { CertificateNames } from './certificate-names.ts';
+import { createAuthority, issueServerCertificate } from './x509.ts';
 
 export type { AuthorityFacts } from './authority-facts.ts';
 
