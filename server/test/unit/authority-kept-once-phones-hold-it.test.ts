@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createLogger } from '../../src/log.ts';
 import { HttpsCertificates } from '../../src/services/server/https-certificates.ts';
-import type { CertificateNames } from '../../src/services/server/x509.ts';
+import type { CertificateNames } from '../../src/services/server/certificate-names.ts';
 import { loadAuthority } from '../../src/store/data-dir/keys.ts';
 import { TlsFiles } from '../../src/store/data-dir/tls-files.ts';
 import { nameConstraintsOf } from '../helpers/certificates.ts';

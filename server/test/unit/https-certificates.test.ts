@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../../src/log.ts';
 import { HttpsCertificates } from '../../src/services/server/https-certificates.ts';
 import { homeNetworkNames, localLabel } from '../../src/services/server/home-names.ts';
-import type { CertificateNames } from '../../src/services/server/x509.ts';
+import type { CertificateNames } from '../../src/services/server/certificate-names.ts';
 import { loadAuthority } from '../../src/store/data-dir/keys.ts';
 import { TlsFiles } from '../../src/store/data-dir/tls-files.ts';
 import { extendedKeyUsagesOf, SERVER_AUTH } from '../helpers/certificates.ts';

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import forge from 'node-forge';
-import type { CertificateNames } from './x509.ts';
+import type { CertificateNames } from './certificate-names.ts';
 
 /**
  * What Hearth's certificate authority may vouch for, written into it as critical Name

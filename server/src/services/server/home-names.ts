@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { ServerConfig } from '../../config.ts';
 import { listLanAddresses } from '../../platform/network.ts';
-import type { CertificateNames } from './x509.ts';
+import type { CertificateNames } from './certificate-names.ts';
 
 /**
  * The names and addresses phones at home reach this server by, for its certificate: the

@@ -4,7 +4,8 @@ import { loadAuthority, saveAuthority, type StoredAuthority } from '../../store/
 import type { StoredCertificate, TlsFiles } from '../../store/data-dir/tls-files.ts';
 import { coversAll, describeAuthority, type AuthorityFacts } from './authority-facts.ts';
 import { isHomeName, scopeCovers, scopeFor } from './authority-scope.ts';
-import { createAuthority, issueServerCertificate, type CertificateNames } from './x509.ts';
+import type { CertificateNames } from './certificate-names.ts';
+import { createAuthority, issueServerCertificate } from './x509.ts';
 
 export type { AuthorityFacts } from './authority-facts.ts';
 
@@ -27,8 +28,6 @@ export interface HttpsCertificatesOptions {
   validityDays?: number;
   /** A certificate with less than this left is renewed. */
   renewBeforeMs?: number;
-  /** How often names and expiry are looked at. */
-  checkEveryMs?: number;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -60,7 +59,6 @@ export class HttpsCertificates {
   /** Checks and replacements run one at a time, in the order asked. */
   private lane: Promise<unknown> = Promise.resolve();
   private checking: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
   private readonly listeners = new Set<() => void>();
   private readonly validityDays: number;
   private readonly renewBeforeMs: number;
@@ -70,17 +68,12 @@ export class HttpsCertificates {
     this.renewBeforeMs = options.renewBeforeMs ?? 30 * DAY_MS;
   }
 
-  /** Makes or loads the authority and a current certificate, then keeps them current. */
-  async start(): Promise<void> {
-    await this.check();
-    const every = this.options.checkEveryMs ?? 5 * 60_000;
-    this.timer = setInterval(() => void this.check(), every);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+  /**
+   * Makes or loads the authority and a current certificate; the certificates job
+   * (jobs/home-network.ts) then keeps them current with a check every few minutes.
+   */
+  start(): Promise<void> {
+    return this.check();
   }
 
   /** The key and chain of the current certificate; null until the first is ready (HTTPS waits meanwhile). */

@@ -55,8 +55,6 @@ export interface LocalNameDeps {
   txt: Record<string, string>;
   bus: EventBus;
   log: Logger;
-  /** How often the adapters are looked at again: Wi-Fi that joins after the start gets the name too. */
-  recheckMs?: number;
 }
 
 /**
@@ -80,7 +78,6 @@ export class LocalName {
   private queue: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<(host: string | null) => void>();
   private unsubscribe: (() => void) | null = null;
-  private recheck: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: LocalNameDeps) {}
 
@@ -107,8 +104,6 @@ export class LocalName {
       this.unsubscribe = this.deps.bus.subscribe(({ message }) => {
         if (message.type === 'server.settings_changed') void this.enqueue(() => this.follow());
       });
-      this.recheck = setInterval(() => void this.enqueue(() => this.followAdapters()), this.deps.recheckMs ?? 30_000);
-      this.recheck.unref();
       await this.announce();
     });
   }
@@ -118,12 +113,18 @@ export class LocalName {
     return this.enqueue(async () => {
       this.unsubscribe?.();
       this.unsubscribe = null;
-      if (this.recheck) clearInterval(this.recheck);
-      this.recheck = null;
       this.where = null;
       await this.withdraw();
       await this.closeResponder();
     });
+  }
+
+  /**
+   * Looks at the home network's adapters again (the local name job, jobs/home-network.ts):
+   * Wi-Fi that joins after the start gets the name too. Nothing happens while not announcing.
+   */
+  recheckAdapters(): Promise<void> {
+    return this.enqueue(() => this.followAdapters());
   }
 
   /** Announces again when the server name now asks for other names than those announced. */

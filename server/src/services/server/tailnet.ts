@@ -38,7 +38,7 @@ interface Held extends TailnetCertificate {
 }
 
 /**
- * Keeps Hearth's view of Tailscale fresh: looked at on start and every few minutes, since
+ * Keeps Hearth's view of Tailscale fresh: looked at on start and every few minutes (a job), since
  * the owner may sign in, sign out or stop it at any time. While the PC is up on a tailnet,
  * its tailnet name is one of Hearth's names, and the HTTPS certificate `tailscale cert` gives
  * for it is kept in the data dir and renewed when under 30 days are left. Nothing here can
@@ -50,7 +50,6 @@ export class Tailnet {
   private seen: TailnetStatus = { tailscale: 'not_found', detail: null, certificateProblem: null };
   private held: Held | null = null;
   private failedAt: { name: string; at: number } | null = null;
-  private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private stopped = false;
   private httpsListener = false;
@@ -67,18 +66,19 @@ export class Tailnet {
     if (config.tailscale === 'off') this.seen = { tailscale: 'off', detail: null, certificateProblem: null };
   }
 
-  /** Looks now, and then every few minutes. Resolves once the first look is done (the server does not wait for it). */
+  /**
+   * Looks now; the tailnet job (jobs/home-network.ts) looks again every few minutes. Resolves
+   * once the first look is done (the server does not wait for it).
+   */
   start(): Promise<void> {
     if (this.config.tailscale === 'off') return Promise.resolve();
     this.held = this.readKept();
-    this.timer = setInterval(() => void this.refresh(), this.config.tailnetCheckIntervalMs);
-    this.timer.unref();
     return this.refresh();
   }
 
+  /** No look starts after this; the one under way is waited for. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
     await this.running;
   }
 

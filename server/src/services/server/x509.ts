@@ -1,17 +1,12 @@
 import crypto from 'node:crypto';
 import forge from 'node-forge';
 import { leafSubject, nameConstraintsFor, type AuthorityScope } from './authority-scope.ts';
+import type { CertificateNames } from './certificate-names.ts';
 
 /** A certificate and its private key, PEM-encoded. */
 export interface KeyAndCertificate {
   keyPem: string;
   certPem: string;
-}
-
-/** What a server certificate is for: the names and addresses a phone types. */
-export interface CertificateNames {
-  dns: string[];
-  ips: string[];
 }
 
 const AUTHORITY_YEARS = 20;
