@@ -1,7 +1,7 @@
-import type { Node } from '../../api/types.ts';
-import { Notice } from '../../ui/Notice.tsx';
-import { FolderPicker, useNodeAction } from '../files/index.ts';
-import { selectionWords } from '../albums/index.ts';
+import type { Node } from '../../../api/types.ts';
+import { Notice } from '../../../ui/Notice.tsx';
+import { FolderPicker, useNodeAction } from '../../../features/files/index.ts';
+import { selectionWords } from '../words.ts';
 
 /**
  * Moving the person's own photos into a folder of My files, with the folder picker of Files;
