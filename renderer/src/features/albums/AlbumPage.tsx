@@ -4,28 +4,19 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
-import { Button, IconButton } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { useSelection, type Selection } from '../../ui/useSelection.ts';
-import {
-  capitalise,
-  PhotoActionBar,
-  selectionWords,
-  useEscapeEndsSelection,
-  useTrash,
-  useViewerRoute,
-  type PageAction,
-} from '../../kits/photos/index.ts';
+import { useSelection } from '../../ui/useSelection.ts';
+import { PhotoActionBar, useEscapeEndsSelection, useTrash, useViewerRoute, type PageAction } from '../../kits/photos/index.ts';
 import type { ViewerAction } from '../../kits/viewer/index.ts';
 import { albumDialogs } from './albumDialogs.ts';
 import { AlbumDialogs, type Open } from './AlbumDialogs.tsx';
 import { AlbumGrid } from './AlbumGrid.tsx';
-import { AlbumUploadButton } from './AlbumUploadButton.tsx';
+import { AlbumTopBar } from './AlbumTopBar.tsx';
 import { AlbumViewer } from './AlbumViewer.tsx';
-import { albumKeys, useAlbum, useAlbumItems, useAlbumMutations, type Album, type AlbumItem } from './queries.ts';
+import { albumKeys, useAlbum, useAlbumItems, type Album, type AlbumItem } from './queries.ts';
+import { useAlbumEdits } from './useAlbumEdits.ts';
 import { useLiveAlbums } from './useLiveAlbums.ts';
-import { countWords, takenRange } from './words.ts';
 import './albums.css';
 
 /**
@@ -208,53 +199,6 @@ function albumActions({
   return { pageActions, viewerActions };
 }
 
-/**
- * The album's changes from its page: take photos out, use one as the cover, leave it. Each says
- * how it went, in the page's message (`said`) or its error (`failure`).
- */
-function useAlbumEdits(albumId: string, me: string, selection: Selection<Node>, afterTakenOut: (ids: readonly string[]) => void) {
-  const navigate = useNavigate();
-  const mutations = useAlbumMutations(albumId);
-  const [said, setSaid] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const takeOut = (nodes: AlbumItem[]) => {
-    setFailure(null);
-    mutations.removeItems.mutate(
-      nodes.map((node) => node.id),
-      {
-        onSuccess: () => {
-          selection.clear();
-          setSaid(
-            `${capitalise(selectionWords(nodes))} taken out of the album. ${nodes.length === 1 ? 'It is' : 'They are'} still where ${nodes.length === 1 ? 'it was' : 'they were'}.`,
-          );
-          afterTakenOut(nodes.map((node) => node.id));
-        },
-        onError: (error) => setFailure(error.message),
-      },
-    );
-  };
-  const makeCover = (node: AlbumItem) => {
-    setFailure(null);
-    mutations.update.mutate(
-      { cover_node_id: node.id },
-      {
-        onSuccess: () => {
-          selection.clear();
-          setSaid('The album’s cover is changed.');
-        },
-        onError: (error) => setFailure(error.message),
-      },
-    );
-  };
-  const leave = () =>
-    mutations.removeMember.mutate(me, {
-      onSuccess: () => navigate('/albums', { replace: true }),
-      onError: (error) => setFailure(error.message),
-    });
-  return { mutations, said, setSaid, failure, setFailure, takeOut, makeCover, leave };
-}
-
 function AlbumMessages({ said, failure, onDismiss }: { said: string | null; failure: string | null; onDismiss: () => void }) {
   return (
     <>
@@ -268,59 +212,6 @@ function AlbumMessages({ said, failure, onDismiss }: { said: string | null; fail
       )}
       {failure && <Notice tone="error">{failure}</Notice>}
     </>
-  );
-}
-
-/** The album's name and line, Select, Upload, Share (People for a member) and More. */
-function AlbumTopBar({
-  album,
-  onSelect,
-  onOpen,
-  onError,
-}: {
-  album: Album;
-  onSelect: () => void;
-  onOpen: (open: Open) => void;
-  onError: (message: string | null) => void;
-}) {
-  const navigate = useNavigate();
-  const isOwner = album.role === 'owner';
-  const canAdd = album.role !== 'viewer';
-  return (
-    <div className="topbar album-topbar">
-      <IconButton icon="back" label="Back to albums" onClick={() => navigate('/albums')} />
-      <div className="album-title">
-        <h1>{album.name}</h1>
-        <AlbumLine album={album} />
-      </div>
-      <div className="album-actions">
-        {album.photos + album.videos > 0 && (
-          <Button icon="check" className="album-select" onClick={onSelect}>
-            Select
-          </Button>
-        )}
-        {canAdd && <AlbumUploadButton album={album} onError={onError} />}
-        <Button icon="people" onClick={() => onOpen('people')}>
-          {isOwner ? 'Share' : 'People'}
-        </Button>
-      </div>
-      <IconButton icon="more" label="More for this album" className="album-more" onClick={() => onOpen('more')} />
-    </div>
-  );
-}
-
-/** "12 photos · 3 – 10 Aug 2024 · Shared by Emma · You can add photos". */
-function AlbumLine({ album }: { album: Album }) {
-  const whose =
-    album.role === 'owner'
-      ? album.members > 0
-        ? `Shared with ${album.members === 1 ? '1 person' : `${album.members} people`}`
-        : null
-      : `Shared by ${album.owner_name}${album.role === 'contributor' ? ' · You can add photos' : ''}`;
-  return (
-    <span className="muted album-line">
-      {[countWords(album.photos, album.videos), takenRange(album.first_taken_at, album.last_taken_at), whose].filter(Boolean).join(' · ')}
-    </span>
   );
 }
 
