@@ -4,10 +4,9 @@
 export { Tile } from './Tile.tsx';
 export { columnsFor, GAP } from './grid.ts';
 export { useOffsetTop, useWidth } from './useListPlacement.ts';
-export { noteScrolling, peekThumbnail } from './thumbs.ts';
+export { noteScrolling } from './thumbs.ts';
 export { monthOfNode, useGallerySelection, type Selection } from './selection.ts';
 export { useEscapeEndsSelection } from './useEscapeEndsSelection.ts';
-export { downloadFile, renewExpiredMedia, useMediaLinks } from './media.ts';
 // A photo opened full screen at its own address, and the viewer that shows it.
 export { useViewerRoute } from './useViewerRoute.ts';
 export { PhotoViewer, usePhotoSource, type PhotoViewerProps } from './PhotoViewer.tsx';
