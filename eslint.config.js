@@ -23,14 +23,17 @@ const browserOnly = [
 /**
  * A web app feature is used through its index.ts, the door it chooses to open: behind it, its
  * files are its own, so it can move or split them without breaking another feature. Inside a
- * feature (console/people/ from console/settings/) anything goes. A pattern sees only the
+ * feature (console/people/ from console/settings/) anything goes. A kit (kits/<name>/: what
+ * several features use, such as the photo kit) has a door too. A pattern sees only the
  * import's text, so there is one per depth of the importing file; import() is checked too.
  */
 const DOOR =
-  'Features use each other only through their index.ts: import from "<feature>/index.ts" and export what is needed there, or move a piece two features share to ui/ or api/.';
-const STANDS_ON = 'api/ and ui/ are what features stand on: they import no feature.';
+  'Features use each other and kits only through their index.ts: import from "<feature or kit>/index.ts" and export what is needed there, or move a piece two features share to a kit, ui/ or api/.';
+const STANDS_ON = 'api/ and ui/ are what features and kits stand on: they import no feature and no kit.';
+const KIT =
+  "A kit stands on api/, ui/ and other kits (through their index.ts): it imports no feature and no app/. A page passes in what a kit needs of a feature (see the photo kit's SelectionDialogs).";
 const WORKER_ALONE =
-  'service-worker/ is bundled into /sw.js on its own: it imports nothing of the app (no feature, app/, api/ or ui/), only its own modules, which the app may use.';
+  'service-worker/ is bundled into /sw.js on its own: it imports nothing of the app (no feature, kit, app/, api/ or ui/), only its own modules, which the app may use.';
 const doorPattern = (up) => `^${up}[\\w-]+/(?!index\\.ts$)`;
 const featureDoor = (files, up, message = DOOR, pattern = doorPattern(up)) => ({
   files,
@@ -41,12 +44,19 @@ const featureDoor = (files, up, message = DOOR, pattern = doorPattern(up)) => ({
   },
 });
 const featureDoors = [
-  featureDoor(['renderer/src/*.{ts,tsx}'], '\\./features/'),
-  featureDoor(['renderer/src/app/**/*.{ts,tsx}'], '\\.\\./features/'),
-  featureDoor(['renderer/src/features/*/*.{ts,tsx}'], '\\.\\./'),
-  featureDoor(['renderer/src/features/*/*/*.{ts,tsx}'], '\\.\\./\\.\\./'),
-  featureDoor(['renderer/src/{api,ui}/**/*.{ts,tsx}'], '', STANDS_ON, '(^|/)features/'),
-  featureDoor(['renderer/src/service-worker/**/*.ts'], '', WORKER_ALONE, '(^|/)(features|app|api|ui)/'),
+  featureDoor(['renderer/src/*.{ts,tsx}'], '\\./(features|kits)/'),
+  featureDoor(['renderer/src/app/**/*.{ts,tsx}'], '\\.\\./(features|kits)/'),
+  featureDoor(['renderer/src/features/*/*.{ts,tsx}'], '(\\.\\./|\\.\\./\\.\\./kits/)'),
+  featureDoor(['renderer/src/features/*/*/*.{ts,tsx}'], '(\\.\\./\\.\\./|\\.\\./\\.\\./\\.\\./kits/)'),
+  featureDoor(['renderer/src/kits/*/*.{ts,tsx}'], '', KIT, '^(\\.\\./\\.\\./(features|app)/|\\.\\./[\\w-]+/(?!index\\.ts$))'),
+  featureDoor(
+    ['renderer/src/kits/*/*/*.{ts,tsx}'],
+    '',
+    KIT,
+    '^(\\.\\./\\.\\./\\.\\./(features|app)/|\\.\\./\\.\\./[\\w-]+/(?!index\\.ts$))',
+  ),
+  featureDoor(['renderer/src/{api,ui}/**/*.{ts,tsx}'], '', STANDS_ON, '(^|/)(features|kits)/'),
+  featureDoor(['renderer/src/service-worker/**/*.ts'], '', WORKER_ALONE, '(^|/)(features|kits|app|api|ui)/'),
 ];
 
 export default tseslint.config(

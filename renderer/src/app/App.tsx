@@ -5,7 +5,7 @@ import { dropThumbnails } from '../api/thumbnails.ts';
 import { session } from '../api/session.ts';
 import { useSession } from '../api/useSession.ts';
 import { AppSetupPage, ForcedPasswordPage, RecoverPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
-import { AlbumPage, AlbumsPage } from '../features/albums/index.ts';
+import { albumDialogs, AlbumPage, AlbumsPage } from '../features/albums/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
 import { SharedLinksPage } from '../features/share/index.ts';
 import { uploadQueue } from '../features/upload/index.ts';
@@ -111,7 +111,8 @@ function AppRoutes() {
         <Route path="/" element={<StartPage />} />
         <Route path="/files" element={<BrowsePage kind="folder" />} />
         <Route path="/files/:folderId" element={<BrowsePage kind="folder" />} />
-        <Route path="/gallery/:nodeId?" element={<GalleryPage />} />
+        {/* Photos offers the albums' dialogs for a selection: the gallery itself knows no albums. */}
+        <Route path="/gallery/:nodeId?" element={<GalleryPage albumDialogs={albumDialogs} />} />
         <Route path="/albums" element={<AlbumsPage />} />
         <Route path="/albums/:albumId/:nodeId?" element={<AlbumPage />} />
         <Route path="/starred" element={<BrowsePage kind="starred" />} />

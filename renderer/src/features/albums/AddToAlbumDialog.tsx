@@ -9,22 +9,12 @@ import { AlbumCover } from './AlbumsPage.tsx';
 import { LinkConsent } from './LinkConsent.tsx';
 import { MAX_ALBUM_NAME } from './NameDialog.tsx';
 import { useAddToAlbum, useAlbums, useCreateAlbum, type Album } from './queries.ts';
-import { countWords, selectionWords } from './words.ts';
+import { capitalise, selectionWords, type AddToAlbumDialogProps } from '../../kits/photos/index.ts';
+import { countWords } from './words.ts';
 import './albums.css';
 
 /** How long the message after adding stays. */
 const TOAST_MS = 10_000;
-
-export interface AddToAlbumDialogProps {
-  /** The selection: photos and videos (anything else is left out before asking). */
-  nodes: readonly Node[];
-  /** What of the selection was left out, and why ("One is Emma’s: …"). */
-  note?: string | null;
-  /** They are in the album now: the selection can end. */
-  onAdded: () => void;
-  /** Nothing more to show: cancelled, or the message after adding has gone. */
-  onClose: () => void;
-}
 
 /**
  * "Add to album" for a selection: a new album named here, or one the person may add to (their
@@ -150,16 +140,29 @@ function ChooseAlbum({
       {albums.isPending && <Spinner label="Loading albums" />}
       {albums.isError && <Notice tone="error">{albums.error.message}</Notice>}
       {albums.isSuccess && list.length === 0 && <p className="muted">You have no albums yet: name a new one above.</p>}
+      <AlbumChoices albums={albums} busy={busy} onChoose={(album) => (album.role === 'owner' ? addTo(album) : setAsking(album))} />
+    </Dialog>
+  );
+}
+
+/** The albums the person may add to (their own and those shared with them to add to), a page at a time. */
+function AlbumChoices({
+  albums,
+  busy,
+  onChoose,
+}: {
+  albums: ReturnType<typeof useAlbums>;
+  busy: boolean;
+  onChoose: (album: Album) => void;
+}) {
+  const list = albums.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <>
       {list.length > 0 && (
         <ul className="album-choices" aria-label="Albums you can add to">
           {list.map((album) => (
             <li key={album.id}>
-              <button
-                type="button"
-                className="album-choice"
-                disabled={busy}
-                onClick={() => (album.role === 'owner' ? addTo(album) : setAsking(album))}
-              >
+              <button type="button" className="album-choice" disabled={busy} onClick={() => onChoose(album)}>
                 <AlbumCover album={album} />
                 <span className="album-choice-text">
                   <span className="album-card-name">{album.name}</span>
@@ -181,10 +184,6 @@ function ChooseAlbum({
           </Button>
         </div>
       )}
-    </Dialog>
+    </>
   );
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,7 +1,7 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { Node } from '../../api/types.ts';
-import { columnsFor, GAP, noteScrolling, Tile, useOffsetTop, useWidth, type Selection } from '../gallery/index.ts';
+import { columnsFor, GAP, noteScrolling, Tile, useOffsetTop, useWidth, type Selection } from '../../kits/photos/index.ts';
 import type { AlbumItem } from './queries.ts';
 
 export interface AlbumGridProps {

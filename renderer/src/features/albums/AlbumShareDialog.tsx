@@ -1,9 +1,9 @@
 import { Suspense, useState } from 'react';
 import { useSession } from '../../api/useSession.ts';
-import { Button, IconButton } from '../../ui/Button.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { AddPerson, Avatar, LinksPanel, ShareTabs, type ShareTab } from '../share/index.ts';
+import { AddPerson, LinksPanel, PeopleList, ShareTabs, type ShareTab } from '../share/index.ts';
 import { useAlbumMembers, useAlbumMutations, type Album, type MemberRole } from './queries.ts';
 
 const ROLE_WORDS: Record<MemberRole, string> = { contributor: 'Can add photos', viewer: 'Can look' };
@@ -79,89 +79,66 @@ function PeoplePanel({ album, onLeave }: { album: Album; onLeave: () => void }) 
   const failure = invite.error?.message ?? removeMember.error?.message ?? null;
 
   return (
-    <div className="people-panel">
-      <ul className="people-list" aria-label="People in this album">
-        <li className="person">
-          <Avatar name={album.owner_name} />
-          <span className="person-name">{isOwner ? `${album.owner_name} (you)` : album.owner_name}</span>
-          <span className="person-role">Owner</span>
-        </li>
-        {people.map((person) => (
-          <li key={person.user_id} className="person">
-            <Avatar name={person.name} />
-            <span className="person-name">{person.user_id === me ? `${person.name} (you)` : person.name}</span>
-            {isOwner ? (
-              <>
-                <select
-                  className="person-role-select"
-                  aria-label={`What ${person.name} can do`}
-                  value={person.role}
-                  disabled={invite.isPending}
-                  onChange={(event) => {
-                    const role = event.target.value as MemberRole;
-                    invite.mutate(
-                      { userId: person.user_id, role },
-                      {
-                        onSuccess: () =>
-                          setSaid(
-                            role === 'contributor' ? `${person.name} can now add their photos.` : `${person.name} can now only look.`,
-                          ),
-                      },
-                    );
-                  }}
-                >
-                  <option value="contributor">{ROLE_WORDS.contributor}</option>
-                  <option value="viewer">{ROLE_WORDS.viewer}</option>
-                </select>
-                <IconButton
-                  icon="close"
-                  label={`Take ${person.name} out of the album`}
-                  disabled={removeMember.isPending}
-                  onClick={() =>
-                    removeMember.mutate(person.user_id, {
-                      onSuccess: () => setSaid(`${person.name} is no longer in the album. The photos they added went with them.`),
-                    })
-                  }
-                />
-              </>
-            ) : (
-              <span className="person-role">{ROLE_WORDS[person.role]}</span>
-            )}
-          </li>
-        ))}
-      </ul>
-      {members.isPending && <Spinner label="Loading who is in the album" />}
-      {members.isError && <Notice tone="error">{members.error.message}</Notice>}
-      {isOwner && members.isSuccess && people.length === 0 && <p className="muted">Only you can see “{album.name}”.</p>}
-      <div role="status" className="link-status">
-        {said}
-      </div>
-      {failure && <Notice tone="error">{failure}</Notice>}
-      {isOwner ? (
-        <AddPerson
-          exclude={new Set([me, album.owner_id, ...people.map((person) => person.user_id)])}
-          busy={invite.isPending}
-          roles={ROLE_CHOICES}
-          onAdd={(person, role) =>
-            invite.mutate(
-              { userId: person.id, role },
-              {
-                onSuccess: () =>
-                  setSaid(
-                    `${person.name} can now see “${album.name}”${role === 'contributor' ? ' and add their photos to it' : ''}. It shows under Albums for them.`,
-                  ),
-              },
-            )
-          }
-        />
-      ) : (
-        <div className="album-leave">
-          <p className="muted">Only {album.owner_name} can change who is in this album.</p>
-          <Button variant="danger" icon="logout" onClick={onLeave}>
-            Leave this album
-          </Button>
-        </div>
-      )}
-    </div>
+    <PeopleList
+      label="People in this album"
+      owner={{ name: album.owner_name, text: isOwner ? `${album.owner_name} (you)` : album.owner_name }}
+      people={people}
+      me={me}
+      manage={isOwner}
+      roleWords={ROLE_WORDS}
+      roleBusy={invite.isPending}
+      onRole={(person, role) =>
+        invite.mutate(
+          { userId: person.user_id, role },
+          {
+            onSuccess: () =>
+              setSaid(role === 'contributor' ? `${person.name} can now add their photos.` : `${person.name} can now only look.`),
+          },
+        )
+      }
+      removeLabel={(person) => `Take ${person.name} out of the album`}
+      removeBusy={removeMember.isPending}
+      onRemove={(person) =>
+        removeMember.mutate(person.user_id, {
+          onSuccess: () => setSaid(`${person.name} is no longer in the album. The photos they added went with them.`),
+        })
+      }
+      notes={
+        <>
+          {members.isPending && <Spinner label="Loading who is in the album" />}
+          {members.isError && <Notice tone="error">{members.error.message}</Notice>}
+          {isOwner && members.isSuccess && people.length === 0 && <p className="muted">Only you can see “{album.name}”.</p>}
+        </>
+      }
+      said={said}
+      failure={failure}
+      footer={
+        isOwner ? (
+          <AddPerson
+            exclude={new Set([me, album.owner_id, ...people.map((person) => person.user_id)])}
+            busy={invite.isPending}
+            roles={ROLE_CHOICES}
+            onAdd={(person, role) =>
+              invite.mutate(
+                { userId: person.id, role },
+                {
+                  onSuccess: () =>
+                    setSaid(
+                      `${person.name} can now see “${album.name}”${role === 'contributor' ? ' and add their photos to it' : ''}. It shows under Albums for them.`,
+                    ),
+                },
+              )
+            }
+          />
+        ) : (
+          <div className="album-leave">
+            <p className="muted">Only {album.owner_name} can change who is in this album.</p>
+            <Button variant="danger" icon="logout" onClick={onLeave}>
+              Leave this album
+            </Button>
+          </div>
+        )
+      }
+    />
   );
 }

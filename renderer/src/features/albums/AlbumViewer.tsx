@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { personNamesQuery } from '../../api/queries.ts';
-import { loadThumbnail, thumbnailPath } from '../../api/thumbnails.ts';
 import { Spinner } from '../../ui/Notice.tsx';
-import { downloadFile, peekThumbnail, renewExpiredMedia, useMediaLinks } from '../gallery/index.ts';
+import { PhotoViewer, usePhotoSource } from '../../kits/photos/index.ts';
+import type { DetailLine, ViewerAction } from '../../kits/viewer/index.ts';
 import { PhotoAppearances } from '../share/index.ts';
-import { LazyViewer, type DetailLine, type ViewerAction, type ViewerSource } from '../viewer/index.ts';
 import type { AlbumItem } from './queries.ts';
 
 export interface AlbumViewerProps {
@@ -52,17 +51,7 @@ export function AlbumViewer({
     if (index < 0 || index > items.length - 4) loadMore();
   }, [index, items.length, hasMore, loading, loadMore]);
 
-  const media = useMediaLinks(index < 0 ? [] : items.slice(Math.max(0, index - 2), index + 3));
-  const source = useMemo<ViewerSource<AlbumItem>>(
-    () => ({
-      preview: (item) => loadThumbnail(thumbnailPath(item, 1024)),
-      placeholder: (item) => (item.has_thumbnail ? peekThumbnail(thumbnailPath(item)) : null),
-      media: (item) => media.url(item),
-      mediaLoading: (item) => media.loading(item),
-      video: (item) => media.video(item),
-    }),
-    [media],
-  );
+  const source = usePhotoSource(items, index);
   const nameOf = (id: string) => names.data?.get(id);
   // Someone else's: who added it, and whom it reaches here when its owner did not put it here.
   // One's own: every album and link showing it, for its owner to change.
@@ -102,20 +91,16 @@ export function AlbumViewer({
     );
   }
   return (
-    <Suspense fallback={<Spinner label="Opening the photo" />}>
-      <LazyViewer
-        items={items}
-        index={index}
-        onIndexChange={(next) => items[next] && onShow(items[next]!)}
-        onClose={onClose}
-        source={source as ViewerSource}
-        onDownload={(item) => void downloadFile(item).catch(() => undefined)}
-        renewMedia={(item, failedUrl) => renewExpiredMedia(item, failedUrl)}
-        actions={actions as ViewerAction[]}
-        details={(item) => details(item as AlbumItem)}
-        overlay={overlay}
-        closeLabel="Back to the album"
-      />
-    </Suspense>
+    <PhotoViewer
+      items={items}
+      index={index}
+      source={source}
+      onShow={onShow}
+      onClose={onClose}
+      actions={actions}
+      details={details}
+      overlay={overlay}
+      closeLabel="Back to the album"
+    />
   );
 }

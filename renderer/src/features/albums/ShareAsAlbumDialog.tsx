@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import type { Node } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
@@ -7,20 +6,8 @@ import { Notice } from '../../ui/Notice.tsx';
 import { AlbumShareDialog } from './AlbumShareDialog.tsx';
 import { MAX_ALBUM_NAME } from './NameDialog.tsx';
 import { useCreateAlbum, type Album } from './queries.ts';
-import { selectionWords } from './words.ts';
+import { selectionWords, type ShareAsAlbumDialogProps } from '../../kits/photos/index.ts';
 import './albums.css';
-
-export interface ShareAsAlbumDialogProps {
-  /** The person's own photos and videos of the selection. */
-  nodes: readonly Node[];
-  /** What of the selection was left out, and why ("One is Emma’s: …"). */
-  note?: string | null;
-  /** The album's name until they type another ("August 2024"). */
-  suggestedName: string;
-  /** The album is made: the selection can end. */
-  onMade: () => void;
-  onClose: () => void;
-}
 
 /**
  * Share for a selection: the photos become a new album (by reference, nothing copied) and the

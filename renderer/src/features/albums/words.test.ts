@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { countWords, selectionWords, takenRange } from './words.ts';
+import { selectionWords } from '../../kits/photos/index.ts';
+import { countWords, takenRange } from './words.ts';
 
 describe('takenRange', () => {
   test('one day, days of a month, and a year or more as months, in the zone the photos were taken in (UTC as stored)', () => {

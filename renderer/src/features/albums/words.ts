@@ -21,12 +21,3 @@ export function countWords(photos: number, videos: number): string {
   if (photos + videos === 0) return 'Empty';
   return [photos > 0 && plural(photos, 'photo'), videos > 0 && plural(videos, 'video')].filter(Boolean).join(', ');
 }
-
-/** What selected photos are called in a sentence: "this photo", "this video", "3 photos", "2 items". */
-export function selectionWords(items: readonly { mime_type: string | null }[]): string {
-  const videos = items.filter((item) => item.mime_type?.startsWith('video/')).length;
-  if (items.length === 1) return videos === 1 ? 'this video' : 'this photo';
-  if (videos === 0) return plural(items.length, 'photo');
-  if (videos === items.length) return plural(items.length, 'video');
-  return plural(items.length, 'item');
-}

@@ -11,7 +11,7 @@ import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, plural } from '../../ui/format.ts';
 import { idempotencyKey } from '../../api/ids.ts';
 import { ShareDialog } from '../share/index.ts';
-import { formatTakenFull } from '../viewer/index.ts';
+import { formatTakenFull } from '../../kits/viewer/index.ts';
 import { useCreateFolder, useNodeAction, useRestoreVersion, type Action } from './mutations.ts';
 import { FolderPicker } from './FolderPicker.tsx';
 import { useNodeGrants, useVersions } from './queries.ts';

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Suspense, useCallback, useState, type ReactNode } from 'react';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { personNamesQuery } from '../../api/queries.ts';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
@@ -8,8 +8,17 @@ import { Button } from '../../ui/Button.tsx';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import {
+  monthOfNode,
+  PhotoActionBar,
+  useEscapeEndsSelection,
+  useGallerySelection,
+  useTrash,
+  useViewerRoute,
+  type Selection,
+  type SelectionDialogs,
+} from '../../kits/photos/index.ts';
 import { BackUpButtons, BackupCard, BackupStatus, CutBackupCard } from '../phone-backup/index.ts';
-import { PhotoActionBar } from '../photo-actions/index.ts';
 import { ShareDialog } from '../share/index.ts';
 import { UploadButton } from '../upload/index.ts';
 import { GalleryViewer } from './GalleryViewer.tsx';
@@ -19,11 +28,14 @@ import { useTimelineScope } from './scope.ts';
 import { useGalleryMonths, type GalleryMonth } from './queries.ts';
 import { loadMonthItems } from './load.ts';
 import { Timeline } from './Timeline.tsx';
-import { useTrash } from './trash.tsx';
 import { useLiveGallery } from './useLiveGallery.ts';
-import { monthOfNode, useGallerySelection } from './useSelection.ts';
 import { monthLabel } from './layout.ts';
 import './gallery.css';
+
+export interface GalleryPageProps {
+  /** Add to album and Share for a selection: the albums' dialogs, given by the app. */
+  albumDialogs: SelectionDialogs;
+}
 
 /**
  * Photos: every photo and video of the account, from every folder, newest taken first, by month;
@@ -31,11 +43,9 @@ import './gallery.css';
  * `/gallery/<id>` opens one full screen over the timeline (so Back closes it, as on a phone).
  * `?q=` is a search: the same timeline, of what it finds, and the viewer pages through those.
  */
-export function GalleryPage() {
+export function GalleryPage({ albumDialogs }: GalleryPageProps) {
   const { nodeId = null } = useParams();
-  const navigate = useNavigate();
   const location = useLocation();
-  const queryClient = useQueryClient();
   const session = useSession();
   const userId = session.kind === 'signed-in' ? session.user.id : '';
   const [params, setParams] = useSearchParams();
@@ -54,69 +64,27 @@ export function GalleryPage() {
     (next: string) => setParams(next ? { q: next } : {}, { replace: true, state: location.state }),
     [setParams, location.state],
   );
-  const query = q ? `?${new URLSearchParams({ q })}` : '';
-  const [lastViewed, setLastViewed] = useState<string | null>(null);
+  const viewer = useViewerRoute<Node>('/gallery', q ? `?${new URLSearchParams({ q })}` : '', 'fromTimeline');
   // The share feature's dialog, drawn inside the viewer (which makes the rest of the page inert).
   const [sharing, setSharing] = useState<Node | null>(null);
   useLiveGallery(userId);
 
-  const viewerOpenedHere = (location.state as { fromTimeline?: boolean } | null)?.fromTimeline === true;
-  const open = useCallback(
-    (node: Node) => {
-      setLastViewed(node.id);
-      navigate(`/gallery/${node.id}${query}`, { state: { fromTimeline: true } });
-    },
-    [navigate, query],
-  );
-  const show = useCallback(
-    (node: Node) => {
-      setLastViewed(node.id);
-      navigate(`/gallery/${node.id}${query}`, { replace: true, state: location.state });
-    },
-    [navigate, location.state, query],
-  );
-  const close = useCallback(() => {
-    if (viewerOpenedHere) navigate(-1);
-    else navigate(`/gallery${query}`, { replace: true });
-  }, [navigate, viewerOpenedHere, query]);
-
-  const viewing = useRef<{ node: Node | null; next: Node | null }>({ node: null, next: null });
-  const remember = useCallback((node: Node | null, next: Node | null) => {
-    viewing.current = { node, next };
-  }, []);
   const trash = useTrash((trashed) => {
     selection.clear();
     // Trashed from the viewer: show the next photo, or go back to the timeline.
-    const shown = viewing.current.node;
+    const shown = viewer.viewing.current.item;
     if (nodeId && shown && trashed.some((node) => node.id === shown.id)) {
-      const next = viewing.current.next;
-      if (next) show(next);
-      else close();
+      const next = viewer.viewing.current.next;
+      if (next) viewer.show(next);
+      else viewer.close();
     }
   });
-
-  const selectMonth = useCallback(
-    async (month: GalleryMonth, select: boolean) => {
-      // A month's heading starts selecting too: the bar is there at once, its photos as they load.
-      if (select) selection.start();
-      const nodes = await loadMonthItems(queryClient, month.month, month.photos + month.videos, q);
-      selection.set(nodes, select);
-    },
-    [queryClient, selection, q],
-  );
-
-  // Escape leaves selection mode (unless it is answering the trash question).
-  useEffect(() => {
-    if (!selection.active || nodeId || trash.busy) return;
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && selection.clear();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [selection, nodeId, trash.busy]);
+  const selectMonth = useSelectMonth(selection, q);
+  useEscapeEndsSelection(selection, Boolean(nodeId) || trash.busy);
 
   const all = months.data ?? [];
   const photos = all.reduce((sum, m) => sum + m.photos, 0);
   const videos = all.reduce((sum, m) => sum + m.videos, 0);
-  const total = photos + videos;
   const results = q ? found.data : undefined;
   const list = q ? (results ?? []) : all;
 
@@ -128,46 +96,12 @@ export function GalleryPage() {
         name={selectionName(selection.items(), q)}
         onTrash={(nodes, note) => trash.ask(nodes, note)}
         trashBusy={trash.busy}
+        dialogs={albumDialogs}
       />
       {!selection.active && (
-        <div className="topbar">
-          <div className="gallery-title">
-            <h1>Photos</h1>
-            {total > 0 && (
-              <span className="muted gallery-total">
-                {[photos > 0 && plural(photos, 'photo'), videos > 0 && plural(videos, 'video')].filter(Boolean).join(', ')}
-              </span>
-            )}
-          </div>
-          {total > 0 && (
-            <Button icon="check" onClick={() => selection.start()} className="gallery-select">
-              Select
-            </Button>
-          )}
-          {total > 0 && <UploadButton parentId={null} />}
-          <BackUpButtons inBar />
-        </div>
-      )}
-
-      {!selection.active && (total > 0 || q) && <PhotoSearch value={q} onSearch={search} />}
-      {!selection.active && (
-        <div className="gallery-views">
+        <GalleryHeader photos={photos} videos={videos} q={q} onSearch={search} onSelect={() => selection.start()}>
           <ScopeChoice value={scope} onChange={setScope} />
-          {!q && (
-            <nav aria-label="Views" className="chips">
-              <Link className="chip" to="/albums">
-                <Icon name="albums" /> Albums
-              </Link>
-            </nav>
-          )}
-        </div>
-      )}
-      {!selection.active && !q && (
-        <>
-          <BackupStatus />
-          <BackupCard />
-          <CutBackupCard />
-        </>
+        </GalleryHeader>
       )}
 
       {months.isPending && <Spinner label="Loading photos" />}
@@ -179,9 +113,9 @@ export function GalleryPage() {
           key={`${scope}:${q}`}
           months={list}
           selection={selection}
-          onOpen={open}
+          onOpen={viewer.open}
           onSelectMonth={(month, select) => void selectMonth(month, select)}
-          reveal={nodeId ? null : lastViewed}
+          reveal={nodeId ? null : viewer.lastViewed}
           q={q}
           label={q ? `Photos and videos found for “${q}”, newest first` : undefined}
           whose={scope === 'family' ? whose : undefined}
@@ -193,11 +127,11 @@ export function GalleryPage() {
           key="viewer"
           nodeId={nodeId}
           months={list}
-          onShow={show}
-          onClose={close}
+          onShow={viewer.show}
+          onClose={viewer.close}
           onTrash={(node) => trash.ask([node])}
           onShare={setSharing}
-          onPosition={remember}
+          onPosition={viewer.remember}
           q={q}
           whose={whose}
           overlay={
@@ -214,6 +148,82 @@ export function GalleryPage() {
       )}
       {!nodeId && trash.view}
     </div>
+  );
+}
+
+/** A month's heading starts selecting too: the bar is there at once, its photos as they load. */
+function useSelectMonth(selection: Selection, q: string) {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (month: GalleryMonth, select: boolean) => {
+      if (select) selection.start();
+      const nodes = await loadMonthItems(queryClient, month.month, month.photos + month.videos, q);
+      selection.set(nodes, select);
+    },
+    [queryClient, selection, q],
+  );
+}
+
+/**
+ * What sits above the timeline when nothing is being selected: the title and count with Select,
+ * Upload and the phone's backup; the search; whose photos (`children`) with the way to Albums;
+ * and the backup's cards.
+ */
+function GalleryHeader({
+  photos,
+  videos,
+  q,
+  onSearch,
+  onSelect,
+  children,
+}: {
+  photos: number;
+  videos: number;
+  q: string;
+  onSearch: (q: string) => void;
+  onSelect: () => void;
+  children: ReactNode;
+}) {
+  const total = photos + videos;
+  return (
+    <>
+      <div className="topbar">
+        <div className="gallery-title">
+          <h1>Photos</h1>
+          {total > 0 && (
+            <span className="muted gallery-total">
+              {[photos > 0 && plural(photos, 'photo'), videos > 0 && plural(videos, 'video')].filter(Boolean).join(', ')}
+            </span>
+          )}
+        </div>
+        {total > 0 && (
+          <Button icon="check" onClick={onSelect} className="gallery-select">
+            Select
+          </Button>
+        )}
+        {total > 0 && <UploadButton parentId={null} />}
+        <BackUpButtons inBar />
+      </div>
+
+      {(total > 0 || q) && <PhotoSearch value={q} onSearch={onSearch} />}
+      <div className="gallery-views">
+        {children}
+        {!q && (
+          <nav aria-label="Views" className="chips">
+            <Link className="chip" to="/albums">
+              <Icon name="albums" /> Albums
+            </Link>
+          </nav>
+        )}
+      </div>
+      {!q && (
+        <>
+          <BackupStatus />
+          <BackupCard />
+          <CutBackupCard />
+        </>
+      )}
+    </>
   );
 }
 

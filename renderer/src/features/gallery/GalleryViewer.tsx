@@ -1,17 +1,14 @@
-import { useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client.ts';
-import { loadThumbnail, thumbnailPath } from '../../api/thumbnails.ts';
 import type { Node, NodePage } from '../../api/types.ts';
 import { Spinner } from '../../ui/Notice.tsx';
+import { monthOfNode, PhotoViewer, usePhotoSource } from '../../kits/photos/index.ts';
+import type { DetailLine, ViewerAction } from '../../kits/viewer/index.ts';
 import { PhotoAppearances } from '../share/index.ts';
-import { LazyViewer, type DetailLine, type ViewerAction, type ViewerSource } from '../viewer/index.ts';
-import { downloadFile, renewExpiredMedia, useMediaLinks } from './media.ts';
 import { findLoaded, loadMonthItems as loadMonth } from './load.ts';
 import { flatItems, galleryKeys, type GalleryMonth } from './queries.ts';
-import { peekThumbnail } from './thumbs.ts';
-import { monthOfNode } from './useSelection.ts';
 
 type MonthData = InfiniteData<NodePage, unknown>;
 
@@ -51,14 +48,7 @@ export function GalleryViewer({
   whose,
 }: GalleryViewerProps) {
   const queryClient = useQueryClient();
-  const version = useSyncExternalStore(
-    useCallback((notify) => queryClient.getQueryCache().subscribe(notify), [queryClient]),
-    () =>
-      queryClient
-        .getQueryCache()
-        .findAll({ queryKey: galleryKeys.all })
-        .reduce((sum, query) => sum + query.state.dataUpdatedAt, 0),
-  );
+  const version = useGalleryVersion(queryClient);
   const loaded = useMemo(() => findLoaded(queryClient, nodeId), [queryClient, nodeId, version]); // eslint-disable-line react-hooks/exhaustive-deps
   const single = useQuery({
     queryKey: ['gallery', 'node', nodeId],
@@ -66,6 +56,81 @@ export function GalleryViewer({
     queryFn: () => data(api.GET('/nodes/{id}', { params: { path: { id: nodeId } } })),
   });
   const node = loaded ?? single.data ?? null;
+  const { items, index } = useRun({ queryClient, version, nodeId, node, months, q });
+  useEffect(() => {
+    onPosition(items[index] ?? null, items[index + 1] ?? items[index - 1] ?? null);
+  }, [items, index, onPosition]);
+
+  // The lightbox draws the photo on screen and two on each side.
+  const source = usePhotoSource(items, index);
+  // Someone else's photo is theirs to share or trash: here it is looked at and downloaded.
+  const actions = useMemo<ViewerAction<Node>[]>(
+    () => [
+      ...(onShare ? [{ label: 'Share', icon: 'share' as const, onClick: onShare, offered: mine }] : []),
+      { label: 'Move to trash', icon: 'trash' as const, onClick: onTrash, offered: mine },
+    ],
+    [onShare, onTrash],
+  );
+
+  // Gone: trashed (here or on another device), or never this account's.
+  if ((single.isError && loaded === null) || (loaded === null && single.data?.trashed_at)) {
+    return (
+      <div className="viewer-missing" role="alert">
+        <p>This photo is not here any more: it may have been moved to the trash.</p>
+        <Link className="btn" to="/gallery" replace>
+          Back to photos
+        </Link>
+      </div>
+    );
+  }
+  if (index < 0) return <Spinner label="Opening the photo" />;
+  return (
+    <PhotoViewer
+      items={items}
+      index={index}
+      source={source}
+      onShow={onShow}
+      onClose={onClose}
+      actions={actions}
+      details={(item) => detailLines(item, whose)}
+      overlay={overlay}
+    />
+  );
+}
+
+const mine = (node: Node) => !node.shared;
+
+/** Changes whenever any of the gallery's queries gets new data: the run is read from them again. */
+function useGalleryVersion(queryClient: QueryClient): number {
+  return useSyncExternalStore(
+    useCallback((notify) => queryClient.getQueryCache().subscribe(notify), [queryClient]),
+    () =>
+      queryClient
+        .getQueryCache()
+        .findAll({ queryKey: galleryKeys.all })
+        .reduce((sum, query) => sum + query.state.dataUpdatedAt, 0),
+  );
+}
+
+/**
+ * The run of photos the viewer pages through: the whole months loaded around the photo's own,
+ * kept long enough on both sides of the photo on screen.
+ */
+function useRun({
+  queryClient,
+  version,
+  nodeId,
+  node,
+  months,
+  q,
+}: {
+  queryClient: QueryClient;
+  version: number;
+  nodeId: string;
+  node: Node | null;
+  months: GalleryMonth[];
+  q: string;
+}): { items: Node[]; index: number } {
   const home = node ? monthOfNode(node) : null;
   const [span, setSpan] = useState<{ from: string; to: string } | null>(null);
   const run = span && home && span.from >= home && span.to <= home ? span : home ? { from: home, to: home } : null;
@@ -81,9 +146,6 @@ export function GalleryViewer({
     return out;
   }, [months, run?.from, run?.to, queryClient, version, q]); // eslint-disable-line react-hooks/exhaustive-deps
   const index = items.findIndex((item) => item.id === nodeId);
-  useEffect(() => {
-    onPosition(items[index] ?? null, items[index + 1] ?? items[index - 1] ?? null);
-  }, [items, index, onPosition]);
 
   // Keep the run long enough on both sides of the photo on screen.
   useEffect(() => {
@@ -112,60 +174,8 @@ export function GalleryViewer({
       void loadMonth(queryClient, newer.month, newer.photos + newer.videos, q).then(() => setSpan({ from: newer.month, to: run.to }));
     }
   }, [index, items.length, run?.from, run?.to, months, node, queryClient, q]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  // The lightbox draws the photo on screen and two on each side.
-  const media = useMediaLinks(index < 0 ? [] : items.slice(Math.max(0, index - 2), index + 3));
-  const source = useMemo<ViewerSource<Node>>(
-    () => ({
-      preview: (item) => loadThumbnail(thumbnailPath(item, 1024)),
-      placeholder: (item) => (item.has_thumbnail ? peekThumbnail(thumbnailPath(item)) : null),
-      media: (item) => media.url(item),
-      mediaLoading: (item) => media.loading(item),
-      video: (item) => media.video(item),
-    }),
-    [media],
-  );
-  // Someone else's photo is theirs to share or trash: here it is looked at and downloaded.
-  const actions = useMemo<ViewerAction<Node>[]>(
-    () => [
-      ...(onShare ? [{ label: 'Share', icon: 'share' as const, onClick: onShare, offered: mine }] : []),
-      { label: 'Move to trash', icon: 'trash' as const, onClick: onTrash, offered: mine },
-    ],
-    [onShare, onTrash],
-  );
-
-  // Gone: trashed (here or on another device), or never this account's.
-  if ((single.isError && loaded === null) || (loaded === null && single.data?.trashed_at)) {
-    return (
-      <div className="viewer-missing" role="alert">
-        <p>This photo is not here any more: it may have been moved to the trash.</p>
-        <Link className="btn" to="/gallery" replace>
-          Back to photos
-        </Link>
-      </div>
-    );
-  }
-  if (index < 0) return <Spinner label="Opening the photo" />;
-  return (
-    <Suspense fallback={<Spinner label="Opening the photo" />}>
-      <LazyViewer
-        items={items}
-        index={index}
-        onIndexChange={(next) => items[next] && onShow(items[next]!)}
-        onClose={onClose}
-        source={source as ViewerSource}
-        // A link the server cannot make now (it is away) starts nothing; the app already says it cannot reach it.
-        onDownload={(item) => void downloadFile(item).catch(() => undefined)}
-        renewMedia={(item, failedUrl) => renewExpiredMedia(item, failedUrl)}
-        actions={actions as ViewerAction[]}
-        details={(item) => detailLines(item as Node, whose)}
-        overlay={overlay}
-      />
-    </Suspense>
-  );
+  return { items, index };
 }
-
-const mine = (node: Node) => !node.shared;
 
 /**
  * Whose it is, when someone else's; and the folder it is in, when the account may open that

@@ -23,14 +23,12 @@ function scrollSpan(virtualizer: Virtualizer<Window, Element>, below: number, sc
 }
 
 /**
- * The date scrubber at the right edge: years marked along it, a drag or a tap jumps there
- * (showing the month under the finger), and from the keyboard it is a slider over the months
- * (arrows a month, Page Up/Down a year).
+ * The scrubber's track and thumb: the track's height as it changes, and the thumb placed at the
+ * page's scroll in every frame it moves, straight on the element, without a render.
  */
-export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
+function useScrubberTrack(virtualizer: Virtualizer<Window, Element>, layout: Timeline) {
   const track = useRef<HTMLDivElement>(null);
   const thumb = useRef<HTMLDivElement>(null);
-  const [drag, setDrag] = useState<{ y: number; month: number } | null>(null);
   const [height, setHeight] = useState(0);
   const below = useRef(0);
   const screen = useRef(0);
@@ -75,6 +73,24 @@ export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
     return () => observer.disconnect();
   }, []);
 
+  // Measured again as a drag starts: what sits above the list may have changed its height.
+  const remeasure = () => {
+    below.current = Math.max(0, document.documentElement.scrollHeight - virtualizer.getTotalSize());
+    screen.current = window.innerHeight;
+  };
+  const span = () => scrollSpan(virtualizer, below.current, screen.current);
+  return { track, thumb, height, remeasure, span };
+}
+
+/**
+ * The date scrubber at the right edge: years marked along it, a drag or a tap jumps there
+ * (showing the month under the finger), and from the keyboard it is a slider over the months
+ * (arrows a month, Page Up/Down a year).
+ */
+export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
+  const { track, thumb, height, remeasure, span: scrollRange } = useScrubberTrack(virtualizer, layout);
+  const [drag, setDrag] = useState<{ y: number; month: number } | null>(null);
+
   if (layout.months.length < 2) return null;
 
   // A point on the track is both a place in the list (its bottom is the oldest month: what the
@@ -91,7 +107,7 @@ export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
     return Math.min(1, Math.max(0, (clientY - rect.top) / rect.height));
   };
   const scrollToFraction = (fraction: number) => {
-    const { start, span } = scrollSpan(virtualizer, below.current, screen.current);
+    const { start, span } = scrollRange();
     window.scrollTo({ top: start + fraction * span });
   };
   const jumpToMonth = (index: number) => {
@@ -103,8 +119,7 @@ export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
     event.preventDefault();
     // Measured again as a drag starts (once, not in every frame): what sits above the list (the
     // phone backup's card and status) may have changed its height since the list was laid out.
-    below.current = Math.max(0, document.documentElement.scrollHeight - virtualizer.getTotalSize());
-    screen.current = window.innerHeight;
+    remeasure();
     event.currentTarget.setPointerCapture(event.pointerId);
     const fraction = fractionAt(event.clientY);
     setDrag({ y: event.clientY - track.current!.getBoundingClientRect().top, month: monthAt(fraction) });

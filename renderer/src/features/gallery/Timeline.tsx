@@ -4,16 +4,12 @@ import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, type Re
 import type { Node } from '../../api/types.ts';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
-import { buildTimeline, columnsFor, GAP, HEADER_HEIGHT, monthIndexOfRow, monthLabel, type TimelineRow } from './layout.ts';
+import { columnsFor, GAP, monthOfNode, noteScrolling, Tile, useOffsetTop, useWidth, type Selection } from '../../kits/photos/index.ts';
+import { buildTimeline, HEADER_HEIGHT, monthIndexOfRow, monthLabel, type TimelineRow } from './layout.ts';
 import type { GalleryMonth } from './queries.ts';
 import { useMonthItems } from './queries.ts';
 import { Scrubber } from './Scrubber.tsx';
-import { Tile } from './Tile.tsx';
 import { findLoaded, loadedItems } from './load.ts';
-import { noteScrolling } from './thumbs.ts';
-import { monthOfNode } from './useSelection.ts';
-import type { Selection } from './useSelection.ts';
-import { useOffsetTop, useWidth } from './useListPlacement.ts';
 
 export interface TimelineProps {
   months: GalleryMonth[];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildTimeline, columnsFor, monthIndexOfRow, monthLabel, type Timeline } from './layout.ts';
+import { buildTimeline, monthIndexOfRow, monthLabel, type Timeline } from './layout.ts';
 import type { GalleryMonth } from './queries.ts';
 
 const month = (name: string, photos: number, videos = 0): GalleryMonth => ({ month: name, photos, videos });
@@ -88,25 +88,6 @@ describe("the gallery's timeline, laid out from the months' counts alone", () =>
     const timeline = buildTimeline([month('2024-05', 9), month('2024-04', 1), month('2024-01', 4)], 4);
     // Headings at rows 0, 4 and 6.
     expect([0, 1, 3, 4, 5, 6, 7, 8].map((row) => monthIndexOfRow(timeline, row))).toEqual([0, 0, 0, 1, 1, 2, 2, 2]);
-  });
-
-  it('about four columns on a phone, tiles of about 170 px on wider screens, never fewer than 3 nor more than 12', () => {
-    expect(columnsFor(360)).toBe(4);
-    expect(columnsFor(390)).toBe(4);
-    expect(columnsFor(1280)).toBe(8);
-    expect(columnsFor(200)).toBe(3);
-    expect(columnsFor(0)).toBe(3);
-    expect(columnsFor(3840)).toBe(12);
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 10_000 }), (a, b) => {
-        const [narrow, wide] = a <= b ? [a, b] : [b, a];
-        const columns = columnsFor(wide);
-        expect(columns).toBeGreaterThanOrEqual(3);
-        expect(columns).toBeLessThanOrEqual(12);
-        // Wider never means fewer columns, except where the phone's smaller tiles end (600 px).
-        if (narrow >= 600 || wide < 600) expect(columnsFor(narrow)).toBeLessThanOrEqual(columns);
-      }),
-    );
   });
 
   it('months are named in UTC, as the server counts them: the first and last month of a year on any device', () => {

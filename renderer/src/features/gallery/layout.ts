@@ -14,7 +14,6 @@ export interface Timeline {
 }
 
 export const HEADER_HEIGHT = 56;
-export const GAP = 3;
 
 /** Lays out every month from the counts alone: no item needs to be loaded to know where it goes. */
 export function buildTimeline(months: readonly GalleryMonth[], columns: number): Timeline {
@@ -31,12 +30,6 @@ export function buildTimeline(months: readonly GalleryMonth[], columns: number):
     }
   }
   return { rows, headerRows, months: [...months], total };
-}
-
-/** Columns for a width: about 4 on a phone, tiles of about 170 px on a wider screen. */
-export function columnsFor(width: number): number {
-  const target = width < 600 ? 92 : 170;
-  return Math.max(3, Math.min(12, Math.round(width / target)));
 }
 
 /** Which month a row belongs to, by the heading at or above it. */

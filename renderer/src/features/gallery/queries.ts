@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, data } from '../../api/client.ts';
 import type { Answer, Node } from '../../api/types.ts';
+import { timelineRoot } from '../../kits/photos/index.ts';
 import { timelineScope, type TimelineScope } from './scope.ts';
 
 export type GalleryMonth = Answer<'/nodes/gallery/months', 'get'>['items'][number];
@@ -18,7 +19,7 @@ export type GalleryMonth = Answer<'/nodes/gallery/months', 'get'>['items'][numbe
  * timelines never mix, and switching back finds the other still loaded.
  */
 export const galleryKeys = {
-  all: ['gallery'] as const,
+  all: timelineRoot,
   months: (q = '', scope: TimelineScope = timelineScope()) =>
     q ? (['gallery', 'months', scope, { q }] as const) : (['gallery', 'months', scope] as const),
   month: (month: string, q = '', scope: TimelineScope = timelineScope()) =>

@@ -1,7 +1,7 @@
 import { Suspense, useMemo } from 'react';
 import { Spinner } from '../../ui/Notice.tsx';
 import { saveFrom } from '../../ui/saveFrom.ts';
-import { isVideo, LazyViewer, useVideoPlayback, type PlaybackSource, type ViewerSource } from '../viewer/index.ts';
+import { isVideo, LazyViewer, useVideoPlayback, type PlaybackSource, type ViewerSource } from '../../kits/viewer/index.ts';
 import type { SharedNode } from './api.ts';
 
 /** Where a link's page finds a node's pictures and bytes: plain URLs, null where the link does not allow it. */

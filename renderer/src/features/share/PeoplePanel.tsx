@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
-import { IconButton } from '../../ui/Button.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { AddPerson, Avatar } from './AddPerson.tsx';
+import { PeopleList } from './PeopleList.tsx';
 import { useFindPeople, useGrantMutations, useGrants, useInheritedGrants, type Role } from './queries.ts';
 
 const ROLE_WORDS: Record<Role, string> = { viewer: 'Can view', editor: 'Can edit' };
@@ -31,90 +31,68 @@ export function PeoplePanel({ node }: { node: Node }) {
   const failure = grant.error?.message ?? remove.error?.message ?? null;
 
   return (
-    <div className="people-panel">
-      <ul className="people-list" aria-label="People with access">
-        <li className="person">
-          <Avatar name={ownerName} />
-          <span className="person-name">{ownerName}</span>
-          <span className="person-role">Owner</span>
+    <PeopleList
+      label="People with access"
+      owner={{ name: ownerName, text: ownerName }}
+      people={direct}
+      me={me}
+      manage={isOwner}
+      roleWords={ROLE_WORDS}
+      roleBusy={grant.isPending}
+      onRole={(person, role) =>
+        grant.mutate(
+          { userId: person.user_id, role },
+          {
+            onSuccess: () => setSaid(`${person.name} ${role === 'editor' ? 'can now add and change files here' : 'can now only look'}.`),
+          },
+        )
+      }
+      removeLabel={(person) => `Remove ${person.name}`}
+      removeBusy={remove.isPending}
+      onRemove={(person) => remove.mutate(person.user_id, { onSuccess: () => setSaid(`${person.name} no longer has access.`) })}
+      more={inherited.map((person) => (
+        <li key={`${person.folder.id}-${person.user_id}`} className="person">
+          <Avatar name={person.name} />
+          <span className="person-name">
+            {person.name}
+            <span className="person-via">Through the folder “{person.folder.name}”</span>
+          </span>
+          <span className="person-role">{ROLE_WORDS[person.role]}</span>
         </li>
-        {direct.map((person) => (
-          <li key={person.user_id} className="person">
-            <Avatar name={person.name} />
-            <span className="person-name">{person.user_id === me ? `${person.name} (you)` : person.name}</span>
-            {isOwner ? (
-              <>
-                <select
-                  className="person-role-select"
-                  aria-label={`What ${person.name} can do`}
-                  value={person.role}
-                  disabled={grant.isPending}
-                  onChange={(event) => {
-                    const role = event.target.value as Role;
-                    grant.mutate(
-                      { userId: person.user_id, role },
-                      {
-                        onSuccess: () =>
-                          setSaid(`${person.name} ${role === 'editor' ? 'can now add and change files here' : 'can now only look'}.`),
-                      },
-                    );
-                  }}
-                >
-                  <option value="viewer">{ROLE_WORDS.viewer}</option>
-                  <option value="editor">{ROLE_WORDS.editor}</option>
-                </select>
-                <IconButton
-                  icon="close"
-                  label={`Remove ${person.name}`}
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate(person.user_id, { onSuccess: () => setSaid(`${person.name} no longer has access.`) })}
-                />
-              </>
-            ) : (
-              <span className="person-role">{ROLE_WORDS[person.role]}</span>
-            )}
-          </li>
-        ))}
-        {inherited.map((person) => (
-          <li key={`${person.folder.id}-${person.user_id}`} className="person">
-            <Avatar name={person.name} />
-            <span className="person-name">
-              {person.name}
-              <span className="person-via">Through the folder “{person.folder.name}”</span>
-            </span>
-            <span className="person-role">{ROLE_WORDS[person.role]}</span>
-          </li>
-        ))}
-      </ul>
-      {isOwner && grants.isSuccess && direct.length === 0 && inherited.length === 0 && (
-        <p className="muted">Only you can see “{node.name}”.</p>
-      )}
-      {grants.isPending && <Spinner label="Loading who has access" />}
-      {grants.isError && <Notice tone="error">{grants.error.message}</Notice>}
-      <div role="status" className="link-status">
-        {said}
-      </div>
-      {failure && <Notice tone="error">{failure}</Notice>}
-      {isOwner ? (
-        <AddPerson
-          exclude={new Set([me, node.owner_id, ...direct.map((person) => person.user_id)])}
-          busy={grant.isPending}
-          roles={ROLE_CHOICES}
-          onAdd={(person, role) =>
-            grant.mutate(
-              { userId: person.id, role },
-              {
-                onSuccess: () =>
-                  setSaid(
-                    `${person.name} can now ${role === 'editor' ? 'see, add and change' : 'see'} “${node.name}”. It appears under Shared for them.`,
-                  ),
-              },
-            )
-          }
-        />
-      ) : (
-        <p className="muted">Only {ownerName === 'The owner' ? 'the owner' : ownerName} can change who has access.</p>
-      )}
-    </div>
+      ))}
+      notes={
+        <>
+          {isOwner && grants.isSuccess && direct.length === 0 && inherited.length === 0 && (
+            <p className="muted">Only you can see “{node.name}”.</p>
+          )}
+          {grants.isPending && <Spinner label="Loading who has access" />}
+          {grants.isError && <Notice tone="error">{grants.error.message}</Notice>}
+        </>
+      }
+      said={said}
+      failure={failure}
+      footer={
+        isOwner ? (
+          <AddPerson
+            exclude={new Set([me, node.owner_id, ...direct.map((person) => person.user_id)])}
+            busy={grant.isPending}
+            roles={ROLE_CHOICES}
+            onAdd={(person, role) =>
+              grant.mutate(
+                { userId: person.id, role },
+                {
+                  onSuccess: () =>
+                    setSaid(
+                      `${person.name} can now ${role === 'editor' ? 'see, add and change' : 'see'} “${node.name}”. It appears under Shared for them.`,
+                    ),
+                },
+              )
+            }
+          />
+        ) : (
+          <p className="muted">Only {ownerName === 'The owner' ? 'the owner' : ownerName} can change who has access.</p>
+        )
+      }
+    />
   );
 }

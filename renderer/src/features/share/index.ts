@@ -10,6 +10,8 @@ export const LinksPanel = lazy(() => import('./LinksPanel.tsx').then((m) => ({ d
 export type { LinkTarget } from './queries.ts';
 // Finding family members by name: albums add their people with it too.
 export { AddPerson, Avatar, type RoleChoice } from './AddPerson.tsx';
+// Who has something shared with them, each with what they may do: an album's people use it too.
+export { PeopleList, type PeopleListProps, type Person } from './PeopleList.tsx';
 // The share dialogs' tabs: an album's dialog has the same two.
 export { ShareTabs, type ShareTab } from './ShareTabs.tsx';
 // A photo's Details say where it is shown (albums, links), for its owner to change.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Node } from '../../api/types.ts';
+import type { Node } from '../../../api/types.ts';
 import { isMedia, skippedWords, splitByOwner } from './rules.ts';
 
 const node = (id: string, owner: string, mime = 'image/jpeg'): Node =>

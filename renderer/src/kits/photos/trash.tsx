@@ -6,7 +6,8 @@ import type { Node } from '../../api/types.ts';
 import { plural } from '../../ui/format.ts';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { ProgressBar } from '../../ui/Notice.tsx';
-import { galleryKeys } from './queries.ts';
+import { timelineRoot } from './keys.ts';
+import './photos.css';
 
 const PARALLEL = 4;
 const TOAST_MS = 10_000;
@@ -59,7 +60,7 @@ export function useTrash(onTrashed?: (nodes: Node[]) => void) {
     return () => clearTimeout(timer);
   }, [stage]);
 
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: timelineRoot });
 
   const run = async (nodes: Node[], restoring: boolean) => {
     setStage({ kind: 'working', nodes, done: 0, restoring });

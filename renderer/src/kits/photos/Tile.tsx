@@ -3,10 +3,10 @@ import { thumbnailPath } from '../../api/thumbnails.ts';
 import type { Node } from '../../api/types.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { useGalleryThumbnail } from './thumbs.ts';
-import type { Selection } from './useSelection.ts';
+import type { Selection } from './selection.ts';
 import { describeTaken, formatLength } from '../viewer/index.ts';
 // The tiles are drawn wherever they are used (the timeline, an album).
-import './gallery.css';
+import './photos.css';
 
 const LONG_PRESS_MS = 450;
 

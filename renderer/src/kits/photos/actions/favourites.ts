@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api, data } from '../../api/client.ts';
-import { nodeKeys } from '../../api/queries.ts';
-import type { Node } from '../../api/types.ts';
+import { api, data } from '../../../api/client.ts';
+import { nodeKeys } from '../../../api/queries.ts';
+import type { Node } from '../../../api/types.ts';
 
 /**
  * A favourite is the star of My files: one mark per person, on anything they can see, private

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, test } from 'vitest';
-import type { Node } from '../../api/types.ts';
+import type { Node } from '../../../api/types.ts';
 import { markStarred } from './favourites.ts';
 
 const node = (id: string, starred = false) => ({ id, starred, name: `${id}.jpg` }) as Node;

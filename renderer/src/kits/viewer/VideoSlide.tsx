@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Icon } from '../../ui/Icon.tsx';
 import { Spinner } from '../../ui/Notice.tsx';
-import type { VideoPlayback, ViewerItem } from './types.ts';
+import type { VideoCopy, VideoPlayback, ViewerItem } from './types.ts';
 
 /**
  * Whether to try playing at all. canPlayType answers '' for a type the browser knows it cannot
@@ -81,6 +81,93 @@ export function VideoSlide({
 
   // Until the server says what the video is, nothing is loaded: the original may be the wrong one to ask for.
   const waiting = playback?.deciding || (current === null && (loading || (mode === 'copy' && copy?.state === 'ready')));
+  const notice = noticeInstead({ item, poster, width, height, onDownload, cannotPlay, waiting, mode, copy, current, playback });
+  // A card always stands in for a video with no URL: `current` is there past this.
+  if (notice || current === null) return notice;
+
+  const fail = () => (mode === 'original' ? setOriginalFailed(true) : setCopyFailed(true));
+  return (
+    <video
+      key={mode}
+      ref={video}
+      className="viewer-video"
+      src={current}
+      poster={poster ?? undefined}
+      controls
+      playsInline
+      preload="metadata"
+      width={size.width}
+      height={size.height}
+      aria-label={item.name}
+      data-playing={mode}
+      onLoadedMetadata={(event) => {
+        settled.current = true;
+        const element = event.currentTarget;
+        if (element.videoWidth === 0 && element.videoHeight === 0) return fail();
+        const resume = resumeAt.current;
+        if (resume) {
+          resumeAt.current = null;
+          element.currentTime = resume.time;
+          if (resume.play) void element.play().catch(() => undefined);
+        }
+      }}
+      onError={async (event) => {
+        const element = event.currentTarget;
+        const failed = element.getAttribute('src');
+        // A link whose token expired fails like a file that cannot play: renew, and go on from here.
+        if (settled.current && renew && failed) {
+          const at = { time: element.currentTime, play: !element.paused };
+          const fresh = await renew(failed);
+          if (fresh) {
+            settled.current = false;
+            resumeAt.current = at;
+            setShown({ mode, url: fresh });
+            return;
+          }
+        }
+        fail();
+      }}
+      // The controls' seek bar is dragged sideways: that is not a swipe to the next photo.
+      onPointerDown={(event) => {
+        if (event.currentTarget.getBoundingClientRect().bottom - event.clientY < 64) event.stopPropagation();
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'ArrowLeft' || event.key === 'ArrowRight' || event.key === ' ') event.stopPropagation();
+      }}
+    />
+  );
+}
+
+/**
+ * What the slide shows instead of the video, if anything: a spinner on the poster while it
+ * waits, or a card that says why it does not play (its copy is being made, there is no room for
+ * one, this browser cannot play it, or its link could not be made).
+ */
+function noticeInstead({
+  item,
+  poster,
+  width,
+  height,
+  onDownload,
+  cannotPlay,
+  waiting,
+  mode,
+  copy,
+  current,
+  playback,
+}: {
+  item: ViewerItem;
+  poster: string | null;
+  width: number;
+  height: number;
+  onDownload: (() => void) | null;
+  cannotPlay: boolean;
+  waiting: boolean;
+  mode: Mode;
+  copy: VideoCopy | null;
+  current: string | null;
+  playback: VideoPlayback | null;
+}): ReactNode {
   if (!cannotPlay && waiting) {
     return (
       <div className="video-fallback" style={{ width, height }}>
@@ -136,58 +223,7 @@ export function VideoSlide({
       </Card>
     );
   }
-
-  const fail = () => (mode === 'original' ? setOriginalFailed(true) : setCopyFailed(true));
-  return (
-    <video
-      key={mode}
-      ref={video}
-      className="viewer-video"
-      src={current}
-      poster={poster ?? undefined}
-      controls
-      playsInline
-      preload="metadata"
-      width={size.width}
-      height={size.height}
-      aria-label={item.name}
-      data-playing={mode}
-      onLoadedMetadata={(event) => {
-        settled.current = true;
-        const element = event.currentTarget;
-        if (element.videoWidth === 0 && element.videoHeight === 0) return fail();
-        const resume = resumeAt.current;
-        if (resume) {
-          resumeAt.current = null;
-          element.currentTime = resume.time;
-          if (resume.play) void element.play().catch(() => undefined);
-        }
-      }}
-      onError={async (event) => {
-        const element = event.currentTarget;
-        const failed = element.getAttribute('src');
-        // A link whose token expired fails like a file that cannot play: renew, and go on from here.
-        if (settled.current && renew && failed) {
-          const at = { time: element.currentTime, play: !element.paused };
-          const fresh = await renew(failed);
-          if (fresh) {
-            settled.current = false;
-            resumeAt.current = at;
-            setShown({ mode, url: fresh });
-            return;
-          }
-        }
-        fail();
-      }}
-      // The controls' seek bar is dragged sideways: that is not a swipe to the next photo.
-      onPointerDown={(event) => {
-        if (event.currentTarget.getBoundingClientRect().bottom - event.clientY < 64) event.stopPropagation();
-      }}
-      onKeyDown={(event) => {
-        if (event.key === 'ArrowLeft' || event.key === 'ArrowRight' || event.key === ' ') event.stopPropagation();
-      }}
-    />
-  );
+  return null;
 }
 
 /** The poster with a few words over it instead of a video, and the download button; named by the video. */

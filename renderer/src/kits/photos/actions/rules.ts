@@ -1,4 +1,4 @@
-import type { Node } from '../../api/types.ts';
+import type { Node } from '../../../api/types.ts';
 
 /**
  * What a person may do with what they selected. Their own photos they may move and put in the
