@@ -8,7 +8,7 @@ import { AppSetupPage, ForcedPasswordPage, RecoverPage, RegisterPage, SignInPage
 import { AlbumPage, AlbumsPage } from '../features/albums/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
 import { SharedLinksPage } from '../features/share/index.ts';
-import { uploadQueue } from '../features/upload/index.ts';
+import { uploadQueue } from '../kits/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from './queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';

@@ -5,7 +5,7 @@ import { personNamesQuery } from '../../api/queries.ts';
 import { loadThumbnail, thumbnailPath } from '../../api/thumbnails.ts';
 import { Spinner } from '../../ui/Notice.tsx';
 import { downloadFile, peekThumbnail, renewExpiredMedia, useMediaLinks } from '../gallery/index.ts';
-import { PhotoAppearances } from '../share/index.ts';
+import { PhotoAppearances } from '../../kits/sharing/index.ts';
 import { LazyViewer, type DetailLine, type ViewerAction, type ViewerSource } from '../viewer/index.ts';
 import type { AlbumItem } from './queries.ts';
 

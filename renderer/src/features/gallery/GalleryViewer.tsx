@@ -5,7 +5,7 @@ import { api, data } from '../../api/client.ts';
 import { loadThumbnail, thumbnailPath } from '../../api/thumbnails.ts';
 import type { Node, NodePage } from '../../api/types.ts';
 import { Spinner } from '../../ui/Notice.tsx';
-import { PhotoAppearances } from '../share/index.ts';
+import { PhotoAppearances } from '../../kits/sharing/index.ts';
 import { LazyViewer, type DetailLine, type ViewerAction, type ViewerSource } from '../viewer/index.ts';
 import { downloadFile, renewExpiredMedia, useMediaLinks } from './media.ts';
 import { findLoaded, loadMonthItems as loadMonth } from './load.ts';

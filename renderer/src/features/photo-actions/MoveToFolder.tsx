@@ -1,6 +1,6 @@
 import type { Node } from '../../api/types.ts';
 import { Notice } from '../../ui/Notice.tsx';
-import { FolderPicker, useNodeAction } from '../files/index.ts';
+import { FolderPicker, useNodeAction } from '../../kits/folders/index.ts';
 import { selectionWords } from '../albums/index.ts';
 
 /**
