@@ -3,7 +3,7 @@ import type { Upload } from 'tus-js-client';
 import { api, API_BASE, data } from '../../api/client.ts';
 import { session } from '../../api/session.ts';
 import type { Node, Status } from '../../api/types.ts';
-import { queryClient } from '../../app/queryClient.ts';
+import { queryClient } from '../../api/queryClient.ts';
 import { meQuery, nodeKeys, statusQuery } from '../../api/queries.ts';
 import { events } from '../../api/events.ts';
 import {
