@@ -23,40 +23,42 @@ const browserOnly = [
 /**
  * A web app feature is used through its index.ts, the door it chooses to open: behind it, its
  * files are its own, so it can move or split them without breaking another feature. Inside a
- * feature (console/people/ from console/settings/) anything goes. A kit (kits/<name>/: what
- * several features use, such as the photo kit) has a door too. A pattern sees only the
- * import's text, so there is one per depth of the importing file; import() is checked too.
+ * feature (console/people/ from console/settings/) anything goes. What several features use is
+ * a kit (kits/<name>/), with a door of its own; a kit stands on api/, ui/ and other kits, never
+ * on a feature or app/, so features compose kits and only app/ composes features. A pattern sees
+ * only the import's text, so there is one per depth of the importing file; import() is checked too.
  */
 const DOOR =
-  'Features use each other and kits only through their index.ts: import from "<feature or kit>/index.ts" and export what is needed there, or move a piece two features share to a kit, ui/ or api/.';
+  'Features use each other only through their index.ts: import from "<feature>/index.ts" and export what is needed there, or move a piece several features share to a kit (kits/<name>/).';
+const KIT_DOOR = 'Kits are used only through their index.ts: import from "kits/<kit>/index.ts" and export what is needed there.';
+const KIT_STANDS_ON =
+  'A kit is what several features stand on: it imports api/, ui/ and other kits (through their index.ts), never a feature or app/.';
 const STANDS_ON = 'api/ and ui/ are what features and kits stand on: they import no feature and no kit.';
-const KIT =
-  "A kit stands on api/, ui/ and other kits (through their index.ts): it imports no feature and no app/. A page passes in what a kit needs of a feature (see the photo kit's SelectionDialogs).";
 const WORKER_ALONE =
   'service-worker/ is bundled into /sw.js on its own: it imports nothing of the app (no feature, kit, app/, api/ or ui/), only its own modules, which the app may use.';
 const doorPattern = (up) => `^${up}[\\w-]+/(?!index\\.ts$)`;
-const featureDoor = (files, up, message = DOOR, pattern = doorPattern(up)) => ({
+/** Each rule is [pattern, message]: the import's text matching the pattern is refused with the message. */
+const importRules = (files, ...rules) => ({
   files,
   rules: {
-    'no-restricted-imports': ['error', { patterns: [...browserOnly, { regex: pattern, message }] }],
+    'no-restricted-imports': ['error', { patterns: [...browserOnly, ...rules.map(([regex, message]) => ({ regex, message }))] }],
     // esquery's regex cannot hold a slash: \x2F stands for one.
-    'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${pattern.replaceAll('/', '\\x2F')}/]`, message }],
+    'no-restricted-syntax': [
+      'error',
+      ...rules.map(([pattern, message]) => ({ selector: `ImportExpression[source.value=/${pattern.replaceAll('/', '\\x2F')}/]`, message })),
+    ],
   },
 });
+const UP = '\\.\\./';
 const featureDoors = [
-  featureDoor(['renderer/src/*.{ts,tsx}'], '\\./(features|kits)/'),
-  featureDoor(['renderer/src/app/**/*.{ts,tsx}'], '\\.\\./(features|kits)/'),
-  featureDoor(['renderer/src/features/*/*.{ts,tsx}'], '(\\.\\./|\\.\\./\\.\\./kits/)'),
-  featureDoor(['renderer/src/features/*/*/*.{ts,tsx}'], '(\\.\\./\\.\\./|\\.\\./\\.\\./\\.\\./kits/)'),
-  featureDoor(['renderer/src/kits/*/*.{ts,tsx}'], '', KIT, '^(\\.\\./\\.\\./(features|app)/|\\.\\./[\\w-]+/(?!index\\.ts$))'),
-  featureDoor(
-    ['renderer/src/kits/*/*/*.{ts,tsx}'],
-    '',
-    KIT,
-    '^(\\.\\./\\.\\./\\.\\./(features|app)/|\\.\\./\\.\\./[\\w-]+/(?!index\\.ts$))',
-  ),
-  featureDoor(['renderer/src/{api,ui}/**/*.{ts,tsx}'], '', STANDS_ON, '(^|/)(features|kits)/'),
-  featureDoor(['renderer/src/service-worker/**/*.ts'], '', WORKER_ALONE, '(^|/)(features|kits|app|api|ui)/'),
+  importRules(['renderer/src/*.{ts,tsx}'], [doorPattern('\\./features/'), DOOR], [doorPattern('\\./kits/'), KIT_DOOR]),
+  importRules(['renderer/src/app/**/*.{ts,tsx}'], [doorPattern(`${UP}features/`), DOOR], [doorPattern(`${UP}kits/`), KIT_DOOR]),
+  importRules(['renderer/src/features/*/*.{ts,tsx}'], [doorPattern(UP), DOOR], [doorPattern(`${UP}${UP}kits/`), KIT_DOOR]),
+  importRules(['renderer/src/features/*/*/*.{ts,tsx}'], [doorPattern(UP + UP), DOOR], [doorPattern(`${UP}${UP}${UP}kits/`), KIT_DOOR]),
+  importRules(['renderer/src/kits/*/*.{ts,tsx}'], [doorPattern(UP), KIT_DOOR], ['(^|/)(features|app)/', KIT_STANDS_ON]),
+  importRules(['renderer/src/kits/*/*/*.{ts,tsx}'], [doorPattern(UP + UP), KIT_DOOR], ['(^|/)(features|app)/', KIT_STANDS_ON]),
+  importRules(['renderer/src/{api,ui}/**/*.{ts,tsx}'], ['(^|/)(features|kits)/', STANDS_ON]),
+  importRules(['renderer/src/service-worker/**/*.ts'], ['(^|/)(features|kits|app|api|ui)/', WORKER_ALONE]),
 ];
 
 export default tseslint.config(

@@ -65,10 +65,16 @@ describe.each([
   });
 });
 
-describe('the session of one tab', () => {
+/** One tab alone: its navigator has the cross-tab lock, and no other tab asks for it. */
+function oneTab() {
   beforeEach(() => {
     vi.stubGlobal('navigator', { locks: new FakeLockManager() });
   });
+}
+
+// Two blocks under one name (refreshing; opening and signing out), so each stays short.
+describe('the session of one tab', () => {
+  oneTab();
 
   it('requests failing together with the same expired token wait on one refresh, and all get its token', async () => {
     const { session } = await openTab();
@@ -136,6 +142,10 @@ describe('the session of one tab', () => {
     await expect(session.refresh(stale)).resolves.toEqual(expect.any(String));
     expect(server.reused).toBe(0);
   });
+});
+
+describe('the session of one tab', () => {
+  oneTab();
 
   it('opened while the server is away, the app shows the stored account; it does not sign out', async () => {
     const before = await openTab();

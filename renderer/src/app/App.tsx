@@ -8,9 +8,9 @@ import { AppSetupPage, ForcedPasswordPage, RecoverPage, RegisterPage, SignInPage
 import { albumDialogs, AlbumPage, AlbumsPage } from '../features/albums/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
 import { SharedLinksPage } from '../features/share/index.ts';
-import { uploadQueue } from '../features/upload/index.ts';
+import { uploadQueue } from '../kits/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
-import { queryClient } from './queryClient.ts';
+import { queryClient } from '../api/queryClient.ts';
 import { SignedInFrame } from './SignedInFrame.tsx';
 import { StartPage } from './StartPage.tsx';
 

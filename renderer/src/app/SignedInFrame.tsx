@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useSession } from '../api/useSession.ts';
 import { Spinner } from '../ui/Notice.tsx';
-import { QuotaBar, UnsentBanner, UploadPanel } from '../features/upload/index.ts';
+import { QuotaBar, UnsentBanner, UploadPanel } from '../kits/upload/index.ts';
 import { StorageBanner } from '../features/storage/index.ts';
 import { useLivePendingDevices, usePendingDevices, WaitingDevicesNotice } from '../features/approvals/index.ts';
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
@@ -9,7 +9,7 @@ import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
 
 /** Loaded after the page: the phone backup's code is Photos' own, and most pages never need it. */
-const CutBackupReminder = lazy(() => import('../features/phone-backup/index.ts').then((m) => ({ default: m.CutBackupReminder })));
+const CutBackupReminder = lazy(() => import('../kits/phone-backup/index.ts').then((m) => ({ default: m.CutBackupReminder })));
 
 const NAV: NavItem[] = [
   { to: '/files', label: 'My files', icon: 'folder', primary: true, within: ['/starred', '/recent', '/trash'] },

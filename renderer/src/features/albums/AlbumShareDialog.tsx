@@ -3,7 +3,7 @@ import { useSession } from '../../api/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { AddPerson, LinksPanel, PeopleList, ShareTabs, type ShareTab } from '../share/index.ts';
+import { AddPerson, LinksPanel, PeopleList, ShareTabs, type ShareTab } from '../../kits/sharing/index.ts';
 import { useAlbumMembers, useAlbumMutations, type Album, type MemberRole } from './queries.ts';
 
 const ROLE_WORDS: Record<MemberRole, string> = { contributor: 'Can add photos', viewer: 'Can look' };

@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Icon } from '../../ui/Icon.tsx';
-import { uploadQueue } from '../upload/index.ts';
+import { uploadQueue } from '../../kits/upload/index.ts';
 import { LinkConsent } from './LinkConsent.tsx';
 import { uploadFolderOf, type Album } from './queries.ts';
 

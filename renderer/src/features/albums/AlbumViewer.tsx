@@ -5,7 +5,7 @@ import { personNamesQuery } from '../../api/queries.ts';
 import { Spinner } from '../../ui/Notice.tsx';
 import { PhotoViewer, usePhotoSource } from '../../kits/photos/index.ts';
 import type { DetailLine, ViewerAction } from '../../kits/viewer/index.ts';
-import { PhotoAppearances } from '../share/index.ts';
+import { PhotoAppearances } from '../../kits/sharing/index.ts';
 import type { AlbumItem } from './queries.ts';
 
 export interface AlbumViewerProps {

@@ -30,26 +30,7 @@ export function AppSetupPage() {
   });
   const phone = phoneKind(navigator.userAgent, navigator.maxTouchPoints);
   const secureHere = window.location.protocol === 'https:';
-  const [check, setCheck] = useState<Check>(secureHere ? { state: 'trusted' } : { state: 'idle' });
-  const httpsAddress = `https://${window.location.host}/`;
-
-  async function checkPhone() {
-    setCheck({ state: 'checking' });
-    try {
-      // From this plain-HTTP page to the same name over HTTPS: the browser completes the request
-      // only if it trusts the certificate (an untrusted one fails before any answer).
-      const response = await fetch(`https://${window.location.host}${API_BASE}/server/https/check`, { cache: 'no-store' });
-      const body = (await response.json()) as { secure?: boolean; authority_fingerprint_sha256?: string | null };
-      if (!response.ok || body.secure !== true) throw new Error('not secure');
-      // The authority this phone trusts: if the owner ever replaces it, the server stops sending
-      // this phone to HTTPS, where it would meet a certificate it does not trust.
-      const trusted = (body.authority_fingerprint_sha256 ?? '').replaceAll(':', '');
-      document.cookie = `${TRUSTS_HTTPS_COOKIE}=${trusted}; max-age=31536000; path=/; samesite=lax`;
-      setCheck({ state: 'trusted' });
-    } catch {
-      setCheck({ state: 'not-yet' });
-    }
-  }
+  const [check, checkPhone] = usePhoneCheck(secureHere);
 
   if (offer.isPending) {
     return (
@@ -77,26 +58,7 @@ export function AppSetupPage() {
   }
 
   const authorityName = offer.data.authority_name ?? 'Hearth';
-  if (check.state === 'trusted') {
-    return (
-      <AuthCard title={secureHere ? 'This phone opens Hearth privately' : 'Done: this phone trusts Hearth'}>
-        <p>Hearth now opens over a private connection (HTTPS) on this phone.</p>
-        <ol className="recover-steps">
-          {!secureHere && <li>Open Hearth below. Sign in once more there: the private address is new to this browser.</li>}
-          {phone.os === 'ios' ? (
-            <li>Hearth’s icon is on your home screen (the profile put it there). You can also tap Share → Add to Home Screen in Safari.</li>
-          ) : (
-            <li>
-              In the browser’s menu (⋮), choose Install app or Add to Home screen. Then Share → Hearth sends photos from your gallery.
-            </li>
-          )}
-        </ol>
-        <a className="btn btn-primary" href={httpsAddress}>
-          Open Hearth
-        </a>
-      </AuthCard>
-    );
-  }
+  if (check.state === 'trusted') return <TrustedPhone secureHere={secureHere} ios={phone.os === 'ios'} />;
 
   const steps = installSteps(phone, authorityName);
   return (
@@ -149,4 +111,50 @@ export function AppSetupPage() {
       </details>
     </AuthCard>
   );
+}
+
+/** The phone trusts Hearth's authority: how to open Hearth privately from now on. */
+function TrustedPhone({ secureHere, ios }: { secureHere: boolean; ios: boolean }) {
+  const httpsAddress = `https://${window.location.host}/`;
+  return (
+    <AuthCard title={secureHere ? 'This phone opens Hearth privately' : 'Done: this phone trusts Hearth'}>
+      <p>Hearth now opens over a private connection (HTTPS) on this phone.</p>
+      <ol className="recover-steps">
+        {!secureHere && <li>Open Hearth below. Sign in once more there: the private address is new to this browser.</li>}
+        {ios ? (
+          <li>Hearth’s icon is on your home screen (the profile put it there). You can also tap Share → Add to Home Screen in Safari.</li>
+        ) : (
+          <li>In the browser’s menu (⋮), choose Install app or Add to Home screen. Then Share → Hearth sends photos from your gallery.</li>
+        )}
+      </ol>
+      <a className="btn btn-primary" href={httpsAddress}>
+        Open Hearth
+      </a>
+    </AuthCard>
+  );
+}
+
+/** Whether this phone trusts Hearth's authority yet, and the check that finds out (and remembers it). */
+function usePhoneCheck(secureHere: boolean) {
+  const [check, setCheck] = useState<Check>(secureHere ? { state: 'trusted' } : { state: 'idle' });
+
+  async function checkPhone() {
+    setCheck({ state: 'checking' });
+    try {
+      // From this plain-HTTP page to the same name over HTTPS: the browser completes the request
+      // only if it trusts the certificate (an untrusted one fails before any answer).
+      const response = await fetch(`https://${window.location.host}${API_BASE}/server/https/check`, { cache: 'no-store' });
+      const body = (await response.json()) as { secure?: boolean; authority_fingerprint_sha256?: string | null };
+      if (!response.ok || body.secure !== true) throw new Error('not secure');
+      // The authority this phone trusts: if the owner ever replaces it, the server stops sending
+      // this phone to HTTPS, where it would meet a certificate it does not trust.
+      const trusted = (body.authority_fingerprint_sha256 ?? '').replaceAll(':', '');
+      document.cookie = `${TRUSTS_HTTPS_COOKIE}=${trusted}; max-age=31536000; path=/; samesite=lax`;
+      setCheck({ state: 'trusted' });
+    } catch {
+      setCheck({ state: 'not-yet' });
+    }
+  }
+
+  return [check, checkPhone] as const;
 }

@@ -114,16 +114,7 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
             }}
           />
         )}
-        {codeRequired && (
-          <Field
-            label="Setup code"
-            hint='Shown on the computer where Hearth was started, in the line "Finish setup at … with setup code".'
-            inputMode="numeric"
-            autoComplete="off"
-            value={setupCode}
-            onChange={(e) => setSetupCode(e.target.value)}
-          />
-        )}
+        {codeRequired && <SetupCodeField value={setupCode} onChange={setSetupCode} />}
         {error && error.field === null && <Notice tone="error">{error.message}</Notice>}
         <Button
           type="submit"
@@ -138,6 +129,20 @@ export function RestoreForm({ codeRequired, onCancel }: { codeRequired: boolean;
         </Button>
       </form>
     </AuthCard>
+  );
+}
+
+/** The code a server started without a desktop asks of whoever sets it up (or restores it). */
+function SetupCodeField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return (
+    <Field
+      label="Setup code"
+      hint='Shown on the computer where Hearth was started, in the line "Finish setup at … with setup code".'
+      inputMode="numeric"
+      autoComplete="off"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
   );
 }
 

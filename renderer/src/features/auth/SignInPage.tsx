@@ -144,10 +144,53 @@ export function SignInFlow({
     );
   }
   return (
-    <AuthCard title={`Sign in to ${serverName}`}>
+    <PasswordStep
+      title={`Sign in to ${serverName}`}
+      reason={reason}
+      unreachable={unreachable}
+      username={username}
+      password={password}
+      busy={busy}
+      error={error}
+      onUsername={setUsername}
+      onPassword={setPassword}
+      onSubmit={submitPassword}
+      onError={setError}
+    />
+  );
+}
+
+/** The first step: username and password (or, in the desktop app, the owner of this PC). */
+function PasswordStep({
+  title,
+  reason,
+  unreachable,
+  username,
+  password,
+  busy,
+  error,
+  onUsername,
+  onPassword,
+  onSubmit,
+  onError,
+}: {
+  title: string;
+  reason: string | null;
+  unreachable: boolean;
+  username: string;
+  password: string;
+  busy: boolean;
+  error: string | null;
+  onUsername: (value: string) => void;
+  onPassword: (value: string) => void;
+  onSubmit: (event: FormEvent) => void;
+  onError: (message: string) => void;
+}) {
+  return (
+    <AuthCard title={title}>
       {reason && <Notice>{reason}</Notice>}
       {unreachable && <Notice tone="error">Can't reach the Hearth server. Check that this device is on the home network.</Notice>}
-      <form onSubmit={submitPassword} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Field
           label="Username"
           name="username"
@@ -157,7 +200,7 @@ export function SignInFlow({
           spellCheck={false}
           required
           value={username}
-          onChange={(e) => setUsername(e.target.value)}
+          onChange={(e) => onUsername(e.target.value)}
         />
         <Field
           label="Password"
@@ -166,7 +209,7 @@ export function SignInFlow({
           autoComplete="current-password"
           required
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={(e) => onPassword(e.target.value)}
         />
         {error && <Notice tone="error">{error}</Notice>}
         <Button type="submit" variant="primary" block disabled={busy || !username || !password}>
@@ -179,7 +222,7 @@ export function SignInFlow({
           onClick={() =>
             void session
               .openAtThisPc()
-              .then((ok) => ok || setError('Hearth could not open the owner account here. Sign in with a password.'))
+              .then((ok) => ok || onError('Hearth could not open the owner account here. Sign in with a password.'))
           }
         >
           Open as the owner of this PC

@@ -8,11 +8,13 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, plural } from '../../ui/format.ts';
 import { useSelection } from '../../ui/useSelection.ts';
-import { SharedTabs } from '../share/index.ts';
-import { UploadButton, uploadQueue } from '../upload/index.ts';
+import { SharedTabs } from '../../kits/sharing/index.ts';
+import { UploadButton, uploadQueue } from '../../kits/upload/index.ts';
 import { FileDialogs, type Open } from './dialogs.tsx';
-import { useNodeAction } from './mutations.ts';
+import { useNodeAction } from '../../kits/folders/index.ts';
+import { ListTools, type Layout } from './ListTools.tsx';
 import { NodeIcon } from './NodeIcon.tsx';
+import { SelectionBar } from './SelectionBar.tsx';
 import { useBreadcrumb, useListing, type SortKey, type SortOrder, type View } from './queries.ts';
 import './files.css';
 
@@ -32,8 +34,6 @@ const EMPTY: Record<View['kind'], string> = {
   trash: 'The trash is empty.',
   search: 'Nothing matches that name.',
 };
-
-type Layout = 'list' | 'grid';
 
 function useLayout(): [Layout, (layout: Layout) => void] {
   const [layout, setLayout] = useState<Layout>(() => (localStorage.getItem('hearth.layout') === 'grid' ? 'grid' : 'list'));
@@ -74,26 +74,7 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
     selection.clear();
   }
 
-  const [dragging, setDragging] = useState(false);
-  const dropProps =
-    view.kind === 'folder'
-      ? {
-          onDragOver: (event: DragEvent) => {
-            if (!event.dataTransfer.types.includes('Files')) return;
-            event.preventDefault();
-            setDragging(true);
-          },
-          onDragLeave: (event: DragEvent) => {
-            if (event.currentTarget === event.target) setDragging(false);
-          },
-          onDrop: (event: DragEvent) => {
-            event.preventDefault();
-            setDragging(false);
-            const files = [...event.dataTransfer.files];
-            if (files.length > 0) void uploadQueue.add(files, view.id);
-          },
-        }
-      : {};
+  const { dragging, dropProps } = useFileDrop(view);
 
   return (
     <div className={dragging ? 'browse drop-target' : 'browse'} {...dropProps}>
@@ -113,81 +94,22 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
       {(view.kind === 'search' || (view.kind === 'folder' && view.id === null)) && (
         <SearchBox initial={view.kind === 'search' ? view.q : ''} />
       )}
-      {view.kind === 'folder' && view.id && (
-        <nav aria-label="Folder path" className="crumbs">
-          <Link to="/files">My files</Link>
-          {crumbs.data?.map((crumb) => (
-            <span key={crumb.id}>
-              <span aria-hidden="true"> › </span>
-              {crumb.id === view.id ? <span aria-current="page">{crumb.name}</span> : <Link to={`/files/${crumb.id}`}>{crumb.name}</Link>}
-            </span>
-          ))}
-        </nav>
-      )}
+      {view.kind === 'folder' && view.id && <Crumbs folderId={view.id} crumbs={crumbs.data} />}
       {inTrash && retention !== undefined && (
         <p className="muted">Items in the trash are deleted for good after {plural(retention, 'day')}.</p>
       )}
-      <div className="list-tools">
-        {view.kind !== 'recent' && !inTrash && (
-          <label className="sort">
-            <span>Sort by</span>
-            <select
-              value={`${sort}:${order}`}
-              onChange={(e) => {
-                const [s, o] = e.target.value.split(':') as [SortKey, SortOrder];
-                setSort(s);
-                setOrder(o);
-              }}
-            >
-              <option value="name:asc">Name</option>
-              <option value="updated:desc">Last changed</option>
-              <option value="size:desc">Size</option>
-              <option value="taken:desc">Date taken</option>
-            </select>
-          </label>
-        )}
-        <div className="spacer" />
-        <div role="group" aria-label="Layout" className="layout-toggle">
-          <IconButton icon="list" label="List" aria-pressed={layout === 'list'} onClick={() => setLayout('list')} />
-          <IconButton icon="grid" label="Grid" aria-pressed={layout === 'grid'} onClick={() => setLayout('grid')} />
-        </div>
-      </div>
-      {chosen.length > 0 && (
-        <div className="selection-bar" role="toolbar" aria-label="Selection">
-          {/* First, beside the count, as in a phone's own apps; the actions follow (their own row on a phone). */}
-          <IconButton icon="close" label="Clear selection" onClick={selection.clear} />
-          <strong>{plural(chosen.length, 'selected', 'selected')}</strong>
-          <div className="spacer" />
-          {inTrash ? (
-            <>
-              <Button
-                icon="restore"
-                onClick={() => star.mutate({ nodes: chosen, action: { kind: 'restore' } }, { onSuccess: selection.clear })}
-              >
-                Restore
-              </Button>
-              <Button icon="trash" variant="danger" onClick={() => setOpen({ kind: 'purge', nodes: chosen })}>
-                Delete for good
-              </Button>
-            </>
-          ) : (
-            <>
-              <Button
-                icon="star"
-                onClick={() => star.mutate({ nodes: chosen, action: { kind: 'star', on: !chosen.every((n) => n.starred) } })}
-              >
-                {chosen.every((n) => n.starred) ? 'Unstar' : 'Star'}
-              </Button>
-              <Button icon="folder" onClick={() => setOpen({ kind: 'move', nodes: chosen })}>
-                Move
-              </Button>
-              <Button icon="trash" variant="danger" onClick={() => setOpen({ kind: 'trash', nodes: chosen })}>
-                Trash
-              </Button>
-            </>
-          )}
-        </div>
-      )}
+      <ListTools
+        sortable={view.kind !== 'recent' && !inTrash}
+        sort={sort}
+        order={order}
+        layout={layout}
+        onSort={(s, o) => {
+          setSort(s);
+          setOrder(o);
+        }}
+        onLayout={setLayout}
+      />
+      {chosen.length > 0 && <SelectionBar chosen={chosen} inTrash={inTrash} act={star} onClear={selection.clear} onOpen={setOpen} />}
       {star.data?.failed.length ? (
         <Notice tone="error">{`${plural(star.data.failed.length, 'item')} could not be changed: ${star.data.failed[0]!.message}`}</Notice>
       ) : null}
@@ -225,6 +147,45 @@ export function BrowsePage({ kind }: { kind: View['kind'] }) {
         onDone={selection.clear}
       />
     </div>
+  );
+}
+
+/** Files dropped on a folder are uploaded into it; the page shows where they will land while dragged over. */
+function useFileDrop(view: View) {
+  const [dragging, setDragging] = useState(false);
+  const dropProps =
+    view.kind === 'folder'
+      ? {
+          onDragOver: (event: DragEvent) => {
+            if (!event.dataTransfer.types.includes('Files')) return;
+            event.preventDefault();
+            setDragging(true);
+          },
+          onDragLeave: (event: DragEvent) => {
+            if (event.currentTarget === event.target) setDragging(false);
+          },
+          onDrop: (event: DragEvent) => {
+            event.preventDefault();
+            setDragging(false);
+            const files = [...event.dataTransfer.files];
+            if (files.length > 0) void uploadQueue.add(files, view.id);
+          },
+        }
+      : {};
+  return { dragging, dropProps };
+}
+
+function Crumbs({ folderId, crumbs }: { folderId: string; crumbs: { id: string; name: string }[] | undefined }) {
+  return (
+    <nav aria-label="Folder path" className="crumbs">
+      <Link to="/files">My files</Link>
+      {crumbs?.map((crumb) => (
+        <span key={crumb.id}>
+          <span aria-hidden="true"> › </span>
+          {crumb.id === folderId ? <span aria-current="page">{crumb.name}</span> : <Link to={`/files/${crumb.id}`}>{crumb.name}</Link>}
+        </span>
+      ))}
+    </nav>
   );
 }
 

@@ -10,10 +10,10 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, plural } from '../../ui/format.ts';
 import { idempotencyKey } from '../../api/ids.ts';
-import { ShareDialog } from '../share/index.ts';
+import { ShareDialog } from '../../kits/sharing/index.ts';
 import { formatTakenFull } from '../../kits/viewer/index.ts';
-import { useCreateFolder, useNodeAction, useRestoreVersion, type Action } from './mutations.ts';
-import { FolderPicker } from './FolderPicker.tsx';
+import { FolderPicker, useNodeAction, type Action } from '../../kits/folders/index.ts';
+import { useCreateFolder, useRestoreVersion } from './mutations.ts';
 import { useNodeGrants, useVersions } from './queries.ts';
 
 export type Open =

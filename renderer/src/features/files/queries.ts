@@ -24,7 +24,6 @@ export interface Sorting {
 export const fileKeys = {
   view: (view: View, sorting: Sorting | null) => [...nodeKeys.all, 'view', view, sorting] as const,
   versions: (id: string) => [...nodeKeys.all, 'versions', id] as const,
-  folders: (parentId: string | null) => [...nodeKeys.all, 'folders', parentId] as const,
 };
 
 const PAGE = 200;
@@ -63,19 +62,6 @@ export function useListing(view: View, sorting: Sorting) {
 
 export function useBreadcrumb(id: string | null) {
   return useQuery({ ...nodePathQuery(id ?? ''), enabled: id !== null });
-}
-
-/** Folders only, for the folder picker. */
-export function useFolders(parentId: string | null) {
-  return useQuery({
-    queryKey: fileKeys.folders(parentId),
-    queryFn: async () => {
-      const page = await data(
-        api.GET('/nodes', { params: { query: { parent_id: parentId ?? 'root', sort: 'name', order: 'asc', limit: 1000 } } }),
-      );
-      return page.items.filter((n) => n.type === 'folder');
-    },
-  });
 }
 
 export function useVersions(id: string) {

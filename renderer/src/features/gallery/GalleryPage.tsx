@@ -18,9 +18,9 @@ import {
   type Selection,
   type SelectionDialogs,
 } from '../../kits/photos/index.ts';
-import { BackUpButtons, BackupCard, BackupStatus, CutBackupCard } from '../phone-backup/index.ts';
-import { ShareDialog } from '../share/index.ts';
-import { UploadButton } from '../upload/index.ts';
+import { BackUpButtons, BackupCard, BackupStatus, CutBackupCard } from '../../kits/phone-backup/index.ts';
+import { ShareDialog } from '../../kits/sharing/index.ts';
+import { UploadButton } from '../../kits/upload/index.ts';
 import { GalleryViewer } from './GalleryViewer.tsx';
 import { PhotoSearch } from './PhotoSearch.tsx';
 import { ScopeChoice } from './ScopeChoice.tsx';

@@ -6,7 +6,7 @@ import type { Node, NodePage } from '../../api/types.ts';
 import { Spinner } from '../../ui/Notice.tsx';
 import { monthOfNode, PhotoViewer, usePhotoSource } from '../../kits/photos/index.ts';
 import type { DetailLine, ViewerAction } from '../../kits/viewer/index.ts';
-import { PhotoAppearances } from '../share/index.ts';
+import { PhotoAppearances } from '../../kits/sharing/index.ts';
 import { findLoaded, loadMonthItems as loadMonth } from './load.ts';
 import { flatItems, galleryKeys, type GalleryMonth } from './queries.ts';
 

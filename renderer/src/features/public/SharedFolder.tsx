@@ -69,25 +69,7 @@ export function SharedFolder({
   return (
     <>
       <ShareHeading info={info} title={here} />
-      {folderId && (
-        <nav aria-label="Folder path" className="public-crumbs">
-          <Link to="." state={null}>
-            {info.node.name}
-          </Link>
-          {trail.map((crumb, i) => (
-            <span key={crumb.id}>
-              <span aria-hidden="true"> › </span>
-              {crumb.id === folderId ? (
-                <span aria-current="page">{crumb.name}</span>
-              ) : (
-                <Link to={`?folder=${encodeURIComponent(crumb.id)}`} state={{ trail: trail.slice(0, i + 1) }}>
-                  {crumb.name}
-                </Link>
-              )}
-            </span>
-          ))}
-        </nav>
-      )}
+      {folderId && <FolderTrail top={info.node.name} trail={trail} folderId={folderId} />}
       {listing.isPending && <Spinner label="Loading the shared files" />}
       {listing.isError && <Notice tone="error">{listing.error.message}</Notice>}
       {listing.isSuccess && items.length === 0 && (
@@ -138,6 +120,29 @@ export function SharedFolder({
         <LinkViewer items={files} index={viewing} sources={sources} onIndex={setViewing} onClose={() => setViewing(null)} />
       )}
     </>
+  );
+}
+
+/** The way down from the shared folder: each folder above is a way back. */
+function FolderTrail({ top, trail, folderId }: { top: string; trail: Crumb[]; folderId: string }) {
+  return (
+    <nav aria-label="Folder path" className="public-crumbs">
+      <Link to="." state={null}>
+        {top}
+      </Link>
+      {trail.map((crumb, i) => (
+        <span key={crumb.id}>
+          <span aria-hidden="true"> › </span>
+          {crumb.id === folderId ? (
+            <span aria-current="page">{crumb.name}</span>
+          ) : (
+            <Link to={`?folder=${encodeURIComponent(crumb.id)}`} state={{ trail: trail.slice(0, i + 1) }}>
+              {crumb.name}
+            </Link>
+          )}
+        </span>
+      ))}
+    </nav>
   );
 }
 

@@ -7,9 +7,9 @@ import { formatBytes } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { middleOut } from '../../ui/middleOut.ts';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { FolderPicker } from '../files/index.ts';
-import { backupDestination } from '../phone-backup/index.ts';
-import { uploadQueue, useLeftBehind, useSaysKeepOpen } from '../upload/index.ts';
+import { FolderPicker } from '../../kits/folders/index.ts';
+import { backupDestination } from '../../kits/phone-backup/index.ts';
+import { uploadQueue, useLeftBehind, useSaysKeepOpen } from '../../kits/upload/index.ts';
 import { openSharedInbox, WAITING_LIMITS, type SharedItem } from '../../service-worker/share-inbox.ts';
 import { whenFinished } from './progress.ts';
 import { onlyPhotosAndVideos, sharedWords } from './words.ts';
@@ -119,17 +119,7 @@ export function SaveSharedPage() {
       <section className="share-target" aria-labelledby={titleId}>
         {shared.isPending && <Spinner label="Looking for what you shared" />}
         {shared.isError && <Notice tone="error">This phone could not open what you shared: {shared.error.message}</Notice>}
-        {phase.kind === 'saved' && (
-          <div className="notice share-target-saved" role="status">
-            <p>
-              <strong>Saved.</strong> {capitalised(phase.words)} {phase.count === 1 ? 'is' : 'are'} now in {phase.path}.
-            </p>
-            <Link className="btn btn-primary" to={phase.folderId ? `/files/${phase.folderId}` : '/files'}>
-              <Icon name="folder" />
-              Open {lastPart(phase.path)}
-            </Link>
-          </div>
-        )}
+        {phase.kind === 'saved' && <SavedNotice phase={phase} />}
         {shared.isSuccess && items.length === 0 && phase.kind !== 'saved' && <NothingHere reason={params.get('share')} />}
         {items.length > 0 && (
           <>
@@ -141,31 +131,9 @@ export function SaveSharedPage() {
                 <SharedRow key={item.id} file={item.file} />
               ))}
             </ul>
-            <div className="share-target-where">
-              <p>
-                Save into{' '}
-                <span className="share-target-folder">
-                  <Icon name="folder" />
-                  <strong>{destination?.path ?? '…'}</strong>
-                </span>
-              </p>
-              <Button icon="folder" disabled={saving} onClick={() => setPicking(true)}>
-                Choose another folder
-              </Button>
-            </div>
+            <SaveInto path={destination?.path ?? '…'} saving={saving} onChoose={() => setPicking(true)} />
             {fallback.isError && !picked && <Notice tone="error">{fallback.error.message}</Notice>}
-            {phase.kind === 'saving' && (
-              <p role="status" className="share-target-progress">
-                Saving into {phase.path}… Keep Hearth open until they are sent.
-              </p>
-            )}
-            {phase.kind === 'not-saved' && (
-              <Notice tone="error">
-                {phase.count === 1 ? '1 was not saved' : `${phase.count.toLocaleString()} were not saved`}
-                {phase.reason ? `: ${phase.reason}` : '.'} They are still on this phone: try again, or let them go.
-              </Notice>
-            )}
-            {phase.kind === 'failed' && <Notice tone="error">Nothing was saved: {phase.message}</Notice>}
+            <PhaseNotice phase={phase} />
             <div className="row share-target-actions">
               <Button variant="primary" icon="upload" disabled={saving || !destination} onClick={() => void save(items, destination!)}>
                 {phase.kind === 'not-saved' || phase.kind === 'failed' ? 'Try again' : 'Save to Hearth'}
@@ -182,20 +150,81 @@ export function SaveSharedPage() {
         )}
       </section>
       {picking && (
-        <FolderPicker
-          title="Where to save them"
-          intro={<p className="muted">Open the folder they should go into, then choose it below.</p>}
-          choice={(here) => ({ label: here ? `Save into ${here.name}` : 'Save into My files', disabled: false })}
-          busy={false}
-          error={null}
+        <PickSaveFolder
           onPick={(folder) => {
-            setPicked(folder ? { path: folder.name, folderId: async () => folder.id } : MY_FILES);
+            setPicked(folder);
             setPicking(false);
           }}
           onClose={() => setPicking(false)}
         />
       )}
     </>
+  );
+}
+
+/** Saved: where they are now, one tap away. */
+function SavedNotice({ phase }: { phase: Extract<Phase, { kind: 'saved' }> }) {
+  return (
+    <div className="notice share-target-saved" role="status">
+      <p>
+        <strong>Saved.</strong> {capitalised(phase.words)} {phase.count === 1 ? 'is' : 'are'} now in {phase.path}.
+      </p>
+      <Link className="btn btn-primary" to={phase.folderId ? `/files/${phase.folderId}` : '/files'}>
+        <Icon name="folder" />
+        Open {lastPart(phase.path)}
+      </Link>
+    </div>
+  );
+}
+
+function SaveInto({ path, saving, onChoose }: { path: string; saving: boolean; onChoose: () => void }) {
+  return (
+    <div className="share-target-where">
+      <p>
+        Save into{' '}
+        <span className="share-target-folder">
+          <Icon name="folder" />
+          <strong>{path}</strong>
+        </span>
+      </p>
+      <Button icon="folder" disabled={saving} onClick={onChoose}>
+        Choose another folder
+      </Button>
+    </div>
+  );
+}
+
+/** Saving, or why the last save did not go through. */
+function PhaseNotice({ phase }: { phase: Phase }) {
+  return (
+    <>
+      {phase.kind === 'saving' && (
+        <p role="status" className="share-target-progress">
+          Saving into {phase.path}… Keep Hearth open until they are sent.
+        </p>
+      )}
+      {phase.kind === 'not-saved' && (
+        <Notice tone="error">
+          {phase.count === 1 ? '1 was not saved' : `${phase.count.toLocaleString()} were not saved`}
+          {phase.reason ? `: ${phase.reason}` : '.'} They are still on this phone: try again, or let them go.
+        </Notice>
+      )}
+      {phase.kind === 'failed' && <Notice tone="error">Nothing was saved: {phase.message}</Notice>}
+    </>
+  );
+}
+
+function PickSaveFolder({ onPick, onClose }: { onPick: (destination: Destination) => void; onClose: () => void }) {
+  return (
+    <FolderPicker
+      title="Where to save them"
+      intro={<p className="muted">Open the folder they should go into, then choose it below.</p>}
+      choice={(here) => ({ label: here ? `Save into ${here.name}` : 'Save into My files', disabled: false })}
+      busy={false}
+      error={null}
+      onPick={(folder) => onPick(folder ? { path: folder.name, folderId: async () => folder.id } : MY_FILES)}
+      onClose={onClose}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UploadItem } from '../upload/index.ts';
+import type { UploadItem } from '../../kits/upload/index.ts';
 import { progressOf, whenFinished } from './progress.ts';
 
 function item(status: UploadItem['status'], error: string | null = null): UploadItem {

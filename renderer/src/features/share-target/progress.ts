@@ -1,4 +1,4 @@
-import type { UploadItem } from '../upload/index.ts';
+import type { UploadItem } from '../../kits/upload/index.ts';
 
 /**
  * Where the uploads of one save stand. Saved only when every one of them arrived (files the

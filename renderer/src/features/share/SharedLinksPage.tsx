@@ -1,15 +1,19 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { Node } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { copyText } from '../../ui/clipboard.ts';
-import { linkFacts } from './LinkCard.tsx';
-import { useLinkedAlbums, useLinkedNodes, useMyLinks, type ShareLink } from './queries.ts';
-import { ShareDialog } from './ShareDialog.tsx';
-import { SharedTabs } from './SharedTabs.tsx';
-import './share.css';
+import {
+  linkFacts,
+  ShareDialog,
+  SharedTabs,
+  useLinkedAlbums,
+  useLinkedNodes,
+  useMyLinks,
+  type ShareLink,
+} from '../../kits/sharing/index.ts';
 
 /** Every link this account made and has not turned off, newest first, each with its file or folder. */
 export function SharedLinksPage() {
@@ -61,7 +65,11 @@ export function SharedLinksPage() {
           {links.isFetchingNextPage ? 'Loading…' : 'Show more'}
         </Button>
       )}
-      {managing && <ShareDialog node={managing} onClose={() => setManaging(null)} />}
+      {managing && (
+        <Suspense fallback={null}>
+          <ShareDialog node={managing} onClose={() => setManaging(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

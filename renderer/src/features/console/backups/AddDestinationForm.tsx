@@ -63,17 +63,7 @@ export function AddDestinationForm({
       }}
     >
       <h3>{title}</h3>
-      <fieldset className="backup-kind">
-        <legend className="visually-hidden">Where to back up</legend>
-        <label>
-          <input type="radio" name="backup-kind" checked={kind === 'folder'} onChange={() => (setKind('folder'), add.reset())} /> On a drive
-          (USB or second disk)
-        </label>
-        <label>
-          <input type="radio" name="backup-kind" checked={kind === 's3'} onChange={() => (setKind('s3'), add.reset())} /> Off-site (S3
-          bucket)
-        </label>
-      </fieldset>
+      <BackupKindChoice kind={kind} onChange={(chosen) => (setKind(chosen), add.reset())} />
       {kind === 's3' ? (
         <>
           <p className="muted">
@@ -110,24 +100,7 @@ export function AddDestinationForm({
         value={name}
         onChange={(e) => setName(e.target.value)}
       />
-      {kind === 'folder' && (
-        <div className="backup-encrypt choice">
-          <label>
-            <input
-              type="checkbox"
-              role="switch"
-              aria-describedby="backup-encrypt-hint"
-              checked={encrypt}
-              onChange={(e) => setEncrypt(e.target.checked)}
-            />{' '}
-            Encrypt this backup
-            {/* Read as the switch's description, not as part of its name. */}
-            <span className="hint" id="backup-encrypt-hint" aria-hidden="true">
-              Whoever finds the disk cannot read it. To restore it you will need the emergency kit, which Hearth offers right after.
-            </span>
-          </label>
-        </div>
-      )}
+      {kind === 'folder' && <EncryptSwitch checked={encrypt} onChange={setEncrypt} />}
       {add.isError && pathError === null && bucketError === null && (
         <Notice tone="error">{refused ? refused.serverMessage : add.error.message}</Notice>
       )}
@@ -140,5 +113,41 @@ export function AddDestinationForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+function BackupKindChoice({ kind, onChange }: { kind: 'folder' | 's3'; onChange: (kind: 'folder' | 's3') => void }) {
+  return (
+    <fieldset className="backup-kind">
+      <legend className="visually-hidden">Where to back up</legend>
+      <label>
+        <input type="radio" name="backup-kind" checked={kind === 'folder'} onChange={() => onChange('folder')} /> On a drive (USB or second
+        disk)
+      </label>
+      <label>
+        <input type="radio" name="backup-kind" checked={kind === 's3'} onChange={() => onChange('s3')} /> Off-site (S3 bucket)
+      </label>
+    </fieldset>
+  );
+}
+
+function EncryptSwitch({ checked, onChange }: { checked: boolean; onChange: (on: boolean) => void }) {
+  return (
+    <div className="backup-encrypt choice">
+      <label>
+        <input
+          type="checkbox"
+          role="switch"
+          aria-describedby="backup-encrypt-hint"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+        />{' '}
+        Encrypt this backup
+        {/* Read as the switch's description, not as part of its name. */}
+        <span className="hint" id="backup-encrypt-hint" aria-hidden="true">
+          Whoever finds the disk cannot read it. To restore it you will need the emergency kit, which Hearth offers right after.
+        </span>
+      </label>
+    </div>
   );
 }

@@ -70,40 +70,8 @@ export function DestinationCard({ destination, running }: { destination: Destina
         </Notice>
       )}
       {!mine && last?.state !== 'failed' && <p>{lastSuccessWords(destination)}</p>}
-      <dl className="facts facts-inline">
-        <div>
-          <dt>Size</dt>
-          <dd>{formatBytes(destination.stored_bytes)}</dd>
-        </div>
-        <div>
-          <dt>Next backup</dt>
-          <dd>{nextRunWords(destination)}</dd>
-        </div>
-        <div className="backup-keeps">
-          <dt>Keeps</dt>
-          <dd>{retentionWords(destination.retention)}</dd>
-        </div>
-      </dl>
-      {destination.last_verify && destination.last_verify.id !== mine?.id && (
-        <div className="backup-check">
-          {destination.last_verify.state === 'failed' ? (
-            <Notice tone="error">
-              {verifyWords(destination.last_verify)}
-              {destination.last_verify.problems.length > 0 && (
-                <ul className="backup-problems" aria-label="Damaged files">
-                  {destination.last_verify.problems.slice(0, 5).map((problem) => (
-                    <li key={problem.path}>
-                      <span className="mono">{problem.path}</span>: {problem.reason}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Notice>
-          ) : (
-            <p>{verifyWords(destination.last_verify)}</p>
-          )}
-        </div>
-      )}
+      <BackupFacts destination={destination} />
+      {destination.last_verify && destination.last_verify.id !== mine?.id && <LastCheck verify={destination.last_verify} />}
       {act.isError && !confirmRemove && <Notice tone="error">{act.error.message}</Notice>}
       <div className="row">
         <Button
@@ -149,6 +117,50 @@ export function DestinationCard({ destination, running }: { destination: Destina
         />
       )}
     </li>
+  );
+}
+
+/** Its size, when it runs next, what it keeps. */
+function BackupFacts({ destination }: { destination: Destination }) {
+  return (
+    <dl className="facts facts-inline">
+      <div>
+        <dt>Size</dt>
+        <dd>{formatBytes(destination.stored_bytes)}</dd>
+      </div>
+      <div>
+        <dt>Next backup</dt>
+        <dd>{nextRunWords(destination)}</dd>
+      </div>
+      <div className="backup-keeps">
+        <dt>Keeps</dt>
+        <dd>{retentionWords(destination.retention)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The last check of its backups: what it found damaged, if anything. */
+function LastCheck({ verify }: { verify: NonNullable<Destination['last_verify']> }) {
+  return (
+    <div className="backup-check">
+      {verify.state === 'failed' ? (
+        <Notice tone="error">
+          {verifyWords(verify)}
+          {verify.problems.length > 0 && (
+            <ul className="backup-problems" aria-label="Damaged files">
+              {verify.problems.slice(0, 5).map((problem) => (
+                <li key={problem.path}>
+                  <span className="mono">{problem.path}</span>: {problem.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Notice>
+      ) : (
+        <p>{verifyWords(verify)}</p>
+      )}
+    </div>
   );
 }
 

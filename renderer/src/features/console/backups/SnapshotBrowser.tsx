@@ -67,82 +67,25 @@ export function SnapshotBrowser({ destinationId, snapshot, onClose }: { destinat
       </p>
       {people.isError && <Notice tone="error">{people.error.message}</Notice>}
       {people.data && (
-        <label className="snapshot-person">
-          <span>Whose files</span>
-          <select
-            value={whose ?? ''}
-            onChange={(event) => {
-              setPersonId(event.target.value);
-              setTrail([]);
-              setPicked(null);
-            }}
-          >
-            {people.data.map((p) => (
-              <option key={p.id} value={p.id} disabled={!p.exists_now}>
-                {p.name} ({plural(p.files, 'file')}){p.exists_now ? '' : ' — no longer here'}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PersonPicker
+          people={people.data}
+          whose={whose}
+          onChange={(id) => {
+            setPersonId(id);
+            setTrail([]);
+            setPicked(null);
+          }}
+        />
       )}
-      <nav aria-label="Folder path" className="snapshot-trail">
-        <button
-          type="button"
-          className="snapshot-link"
-          onClick={() => (setTrail([]), setPicked(null))}
-          aria-current={trail.length === 0 ? 'page' : undefined}
-        >
-          {person ? `${person.name}'s files` : 'Files'}
-        </button>
-        {trail.map((node, i) => (
-          <span key={node.id}>
-            <span aria-hidden="true"> › </span>
-            <button
-              type="button"
-              className="snapshot-link"
-              onClick={() => (setTrail(trail.slice(0, i + 1)), setPicked(null))}
-              aria-current={i === trail.length - 1 ? 'page' : undefined}
-            >
-              {node.name}
-            </button>
-          </span>
-        ))}
-      </nav>
+      <SnapshotTrail top={person ? `${person.name}'s files` : 'Files'} trail={trail} onGo={(to) => (setTrail(to), setPicked(null))} />
       {folder.isPending && whose !== null && <Spinner label="Opening the backup" />}
       {folder.isError && <Notice tone="error">{folder.error.message}</Notice>}
       {folder.isSuccess && items.length === 0 && <p className="muted">This folder was empty on {date}.</p>}
       {items.length > 0 && (
         <ul className="snapshot-files" aria-label={`Files on ${date}`}>
-          {items.map((node) => {
-            const since = SINCE_WORDS[node.since];
-            return (
-              <li key={node.id} className={picked?.id === node.id ? 'picked' : undefined}>
-                <input
-                  type="radio"
-                  name="snapshot-pick"
-                  id={`pick-${node.id}`}
-                  checked={picked?.id === node.id}
-                  onChange={() => setPicked(node)}
-                  aria-label={`Choose ${node.name}`}
-                  disabled={running}
-                />
-                {node.type === 'folder' ? (
-                  <button type="button" className="snapshot-link snapshot-name" onClick={() => open(node)} aria-label={`Open ${node.name}`}>
-                    📁 {node.name}
-                  </button>
-                ) : (
-                  <label htmlFor={`pick-${node.id}`} className="snapshot-name">
-                    {node.name}
-                  </label>
-                )}
-                <span className="muted snapshot-meta">
-                  {node.type === 'folder' ? plural(node.children, 'item') : formatBytes(node.size)} ·{' '}
-                  {shortDate.format(new Date(node.updated_at))}
-                  {since && <span className={node.since === 'deleted' ? 'tag tag-warn' : 'tag'}>{since}</span>}
-                </span>
-              </li>
-            );
-          })}
+          {items.map((node) => (
+            <SnapshotItem key={node.id} node={node} picked={picked?.id === node.id} running={running} onPick={setPicked} onOpen={open} />
+          ))}
         </ul>
       )}
       {folder.hasNextPage && (
@@ -168,30 +111,128 @@ export function SnapshotBrowser({ destinationId, snapshot, onClose }: { destinat
       {finished?.state === 'failed' && (
         <Notice tone="error">{finished.error ?? 'The restore did not finish. Nothing was restored.'}</Notice>
       )}
-      {picked && !running && (
-        <section className="snapshot-actions" aria-label="Get it back">
-          <p>
-            <strong>{picked.name}</strong> as it was on {date}:
-          </p>
-          <div className="dialog-actions">
-            <Button onClick={() => start.mutate('beside')} disabled={start.isPending}>
-              Restore beside the current one
-            </Button>
-            <Button variant="primary" onClick={() => start.mutate('replace')} disabled={start.isPending}>
-              Put back in its place
-            </Button>
-          </div>
-          <p className="muted">
-            “Beside” makes a copy with “(restored …)” and this date in its name, and leaves the current one as it is. “In its place” brings
-            back what is missing; a file that changed since keeps today&apos;s version in its history.
-          </p>
-        </section>
-      )}
+      {picked && !running && <GetItBack name={picked.name} date={date} busy={start.isPending} onRestore={(mode) => start.mutate(mode)} />}
       <div className="dialog-actions">
         <Button variant="quiet" onClick={onClose}>
           Close
         </Button>
       </div>
     </Dialog>
+  );
+}
+
+type Person = NonNullable<ReturnType<typeof useSnapshotPeople>['data']>[number];
+
+function PersonPicker({ people, whose, onChange }: { people: Person[]; whose: string | null; onChange: (id: string) => void }) {
+  return (
+    <label className="snapshot-person">
+      <span>Whose files</span>
+      <select value={whose ?? ''} onChange={(event) => onChange(event.target.value)}>
+        {people.map((p) => (
+          <option key={p.id} value={p.id} disabled={!p.exists_now}>
+            {p.name} ({plural(p.files, 'file')}){p.exists_now ? '' : ' — no longer here'}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Where the browser is in the snapshot: each folder above is a way back. */
+function SnapshotTrail({ top, trail, onGo }: { top: string; trail: SnapshotNode[]; onGo: (trail: SnapshotNode[]) => void }) {
+  return (
+    <nav aria-label="Folder path" className="snapshot-trail">
+      <button type="button" className="snapshot-link" onClick={() => onGo([])} aria-current={trail.length === 0 ? 'page' : undefined}>
+        {top}
+      </button>
+      {trail.map((node, i) => (
+        <span key={node.id}>
+          <span aria-hidden="true"> › </span>
+          <button
+            type="button"
+            className="snapshot-link"
+            onClick={() => onGo(trail.slice(0, i + 1))}
+            aria-current={i === trail.length - 1 ? 'page' : undefined}
+          >
+            {node.name}
+          </button>
+        </span>
+      ))}
+    </nav>
+  );
+}
+
+/** A file or folder of the snapshot: chosen to get it back, a folder also opened. */
+function SnapshotItem({
+  node,
+  picked,
+  running,
+  onPick,
+  onOpen,
+}: {
+  node: SnapshotNode;
+  picked: boolean;
+  running: boolean;
+  onPick: (node: SnapshotNode) => void;
+  onOpen: (node: SnapshotNode) => void;
+}) {
+  const since = SINCE_WORDS[node.since];
+  return (
+    <li className={picked ? 'picked' : undefined}>
+      <input
+        type="radio"
+        name="snapshot-pick"
+        id={`pick-${node.id}`}
+        checked={picked}
+        onChange={() => onPick(node)}
+        aria-label={`Choose ${node.name}`}
+        disabled={running}
+      />
+      {node.type === 'folder' ? (
+        <button type="button" className="snapshot-link snapshot-name" onClick={() => onOpen(node)} aria-label={`Open ${node.name}`}>
+          📁 {node.name}
+        </button>
+      ) : (
+        <label htmlFor={`pick-${node.id}`} className="snapshot-name">
+          {node.name}
+        </label>
+      )}
+      <span className="muted snapshot-meta">
+        {node.type === 'folder' ? plural(node.children, 'item') : formatBytes(node.size)} · {shortDate.format(new Date(node.updated_at))}
+        {since && <span className={node.since === 'deleted' ? 'tag tag-warn' : 'tag'}>{since}</span>}
+      </span>
+    </li>
+  );
+}
+
+function GetItBack({
+  name,
+  date,
+  busy,
+  onRestore,
+}: {
+  name: string;
+  date: string;
+  busy: boolean;
+  onRestore: (mode: 'beside' | 'replace') => void;
+}) {
+  return (
+    <section className="snapshot-actions" aria-label="Get it back">
+      <p>
+        <strong>{name}</strong> as it was on {date}:
+      </p>
+      <div className="dialog-actions">
+        <Button onClick={() => onRestore('beside')} disabled={busy}>
+          Restore beside the current one
+        </Button>
+        <Button variant="primary" onClick={() => onRestore('replace')} disabled={busy}>
+          Put back in its place
+        </Button>
+      </div>
+      <p className="muted">
+        “Beside” makes a copy with “(restored …)” and this date in its name, and leaves the current one as it is. “In its place” brings back
+        what is missing; a file that changed since keeps today&apos;s version in its history.
+      </p>
+    </section>
   );
 }

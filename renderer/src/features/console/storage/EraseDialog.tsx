@@ -57,9 +57,6 @@ export function EraseDialog({
 }) {
   const queryClient = useQueryClient();
   const detail = useDriveDetail(drive.id);
-  const phraseId = useId();
-  const phraseHint = useId();
-  const fsName = useId();
   const labelId = useId();
   const choices = fileSystemChoices(capability);
   const [filesystem, setFilesystem] = useState<FileSystem>(choices.offered[0]?.value ?? 'ext4');
@@ -101,33 +98,7 @@ export function EraseDialog({
     <Dialog title={`Erase ${name}?`} onClose={() => !erase.isPending && onClose()} wide>
       <div className="danger-zone">
         <p className="danger-lead">Erasing deletes everything on this drive. It cannot be undone.</p>
-        <dl className="facts">
-          <div>
-            <dt>Drive</dt>
-            <dd>{driveDescription(drive)}</dd>
-          </div>
-          <div>
-            <dt>Size</dt>
-            <dd>{driveSize(drive.size)}</dd>
-          </div>
-          <div>
-            <dt>Label</dt>
-            <dd>{drive.label ?? 'No label'}</dd>
-          </div>
-        </dl>
-        <details className="drive-details">
-          <summary>Technical details</summary>
-          <dl className="facts">
-            <div>
-              <dt>File system</dt>
-              <dd>{filesystemWords(drive)}</dd>
-            </div>
-            <div>
-              <dt>Device</dt>
-              <dd className="mono">{drive.device}</dd>
-            </div>
-          </dl>
-        </details>
+        <DriveFacts drive={drive} />
         <h3>What is on it now</h3>
         {detail.isPending && <Spinner label="Looking at what is on the drive" />}
         {detail.isError && (
@@ -137,17 +108,7 @@ export function EraseDialog({
       </div>
 
       {refusal ? (
-        <>
-          <div id="erase-refusal">
-            <Notice tone="error">{refusal}</Notice>
-          </div>
-          <div className="dialog-actions">
-            <Button onClick={onClose}>Close</Button>
-            <Button variant="danger" disabled aria-describedby="erase-refusal">
-              Erase this drive
-            </Button>
-          </div>
-        </>
+        <RefusedErase refusal={refusal} onClose={onClose} />
       ) : (
         <form
           onSubmit={(event: FormEvent) => {
@@ -155,20 +116,7 @@ export function EraseDialog({
             if (matches) erase.mutate(detail.data?.contents ?? null);
           }}
         >
-          <fieldset className="choice" disabled={erase.isPending}>
-            <legend>Prepare it</legend>
-            {choices.offered.map((fs) => (
-              <label key={fs.value}>
-                <input type="radio" name={fsName} checked={filesystem === fs.value} onChange={() => setFilesystem(fs.value)} /> {fs.label}
-                <span className="hint">{fs.hint}</span>
-              </label>
-            ))}
-            {choices.missing.map((fs) => (
-              <p key={fs.value} className="muted">
-                Not offered: {fs.label}. {fs.reason}
-              </p>
-            ))}
-          </fieldset>
+          <FileSystemChoice choices={choices} filesystem={filesystem} disabled={erase.isPending} onChange={setFilesystem} />
           <div className="field">
             <label htmlFor={labelId}>New label (optional)</label>
             <input
@@ -179,26 +127,7 @@ export function EraseDialog({
               onChange={(e) => setLabel(e.target.value)}
             />
           </div>
-          <div className="field">
-            <label htmlFor={phraseId}>
-              To erase it, type <span className="mono phrase">{phrase}</span>
-            </label>
-            <input
-              id={phraseId}
-              className="mono"
-              autoComplete="off"
-              autoCapitalize="characters"
-              autoCorrect="off"
-              spellCheck={false}
-              value={typed}
-              disabled={erase.isPending}
-              aria-describedby={phraseHint}
-              onChange={(e) => setTyped(e.target.value)}
-            />
-            <span id={phraseHint} className="hint" aria-live="polite">
-              {typed === '' ? 'Exactly as shown, capitals and spaces too.' : matches ? 'That matches.' : 'Not the same yet.'}
-            </span>
-          </div>
+          <PhraseField phrase={phrase} typed={typed} disabled={erase.isPending} onChange={setTyped} />
           {erase.isPending && (
             <div className="erasing" role="status">
               <div className="progress progress-busy" aria-hidden="true">
@@ -219,6 +148,126 @@ export function EraseDialog({
         </form>
       )}
     </Dialog>
+  );
+}
+
+/** What the drive is, so the owner recognises it before erasing. */
+function DriveFacts({ drive }: { drive: Drive }) {
+  return (
+    <>
+      <dl className="facts">
+        <div>
+          <dt>Drive</dt>
+          <dd>{driveDescription(drive)}</dd>
+        </div>
+        <div>
+          <dt>Size</dt>
+          <dd>{driveSize(drive.size)}</dd>
+        </div>
+        <div>
+          <dt>Label</dt>
+          <dd>{drive.label ?? 'No label'}</dd>
+        </div>
+      </dl>
+      <details className="drive-details">
+        <summary>Technical details</summary>
+        <dl className="facts">
+          <div>
+            <dt>File system</dt>
+            <dd>{filesystemWords(drive)}</dd>
+          </div>
+          <div>
+            <dt>Device</dt>
+            <dd className="mono">{drive.device}</dd>
+          </div>
+        </dl>
+      </details>
+    </>
+  );
+}
+
+function RefusedErase({ refusal, onClose }: { refusal: string; onClose: () => void }) {
+  return (
+    <>
+      <div id="erase-refusal">
+        <Notice tone="error">{refusal}</Notice>
+      </div>
+      <div className="dialog-actions">
+        <Button onClick={onClose}>Close</Button>
+        <Button variant="danger" disabled aria-describedby="erase-refusal">
+          Erase this drive
+        </Button>
+      </div>
+    </>
+  );
+}
+
+function FileSystemChoice({
+  choices,
+  filesystem,
+  disabled,
+  onChange,
+}: {
+  choices: ReturnType<typeof fileSystemChoices>;
+  filesystem: FileSystem;
+  disabled: boolean;
+  onChange: (filesystem: FileSystem) => void;
+}) {
+  const fsName = useId();
+  return (
+    <fieldset className="choice" disabled={disabled}>
+      <legend>Prepare it</legend>
+      {choices.offered.map((fs) => (
+        <label key={fs.value}>
+          <input type="radio" name={fsName} checked={filesystem === fs.value} onChange={() => onChange(fs.value)} /> {fs.label}
+          <span className="hint">{fs.hint}</span>
+        </label>
+      ))}
+      {choices.missing.map((fs) => (
+        <p key={fs.value} className="muted">
+          Not offered: {fs.label}. {fs.reason}
+        </p>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The exact phrase typed before the button wakes up, told as it is typed. */
+function PhraseField({
+  phrase,
+  typed,
+  disabled,
+  onChange,
+}: {
+  phrase: string;
+  typed: string;
+  disabled: boolean;
+  onChange: (typed: string) => void;
+}) {
+  const phraseId = useId();
+  const phraseHint = useId();
+  const matches = typed === phrase;
+  return (
+    <div className="field">
+      <label htmlFor={phraseId}>
+        To erase it, type <span className="mono phrase">{phrase}</span>
+      </label>
+      <input
+        id={phraseId}
+        className="mono"
+        autoComplete="off"
+        autoCapitalize="characters"
+        autoCorrect="off"
+        spellCheck={false}
+        value={typed}
+        disabled={disabled}
+        aria-describedby={phraseHint}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <span id={phraseHint} className="hint" aria-live="polite">
+        {typed === '' ? 'Exactly as shown, capitals and spaces too.' : matches ? 'That matches.' : 'Not the same yet.'}
+      </span>
+    </div>
   );
 }
 

@@ -44,27 +44,7 @@ export function LibraryCard({ library }: { library: Library }) {
       </div>
       <p className="muted">{LIBRARY_KINDS[library.kind] ?? library.kind}</p>
       {online ? (
-        <>
-          {/* What is not free, not the file system's "used": space the system keeps for itself
-              counts as taken, so used and free add up to the total the owner sees. */}
-          <UsageBar label={`Space on ${library.name}`} used={taken} total={library.total} hearth={library.content_bytes} />
-          <dl className="facts facts-inline">
-            <div>
-              <dt>Family files</dt>
-              <dd data-testid="family-files">{formatBytes(library.content_bytes)}</dd>
-            </div>
-            <div>
-              <dt>Used</dt>
-              <dd>
-                {formatBytes(taken)} of {formatBytes(library.total)}
-              </dd>
-            </div>
-            <div>
-              <dt>Free</dt>
-              <dd>{formatBytes(library.free)}</dd>
-            </div>
-          </dl>
-        </>
+        <LibrarySpace library={library} taken={taken} />
       ) : (
         <p>
           {library.status === 'ejected'
@@ -138,6 +118,32 @@ export function LibraryCard({ library }: { library: Library }) {
         />
       )}
     </li>
+  );
+}
+
+function LibrarySpace({ library, taken }: { library: Library; taken: number }) {
+  return (
+    <>
+      {/* What is not free, not the file system's "used": space the system keeps for itself
+          counts as taken, so used and free add up to the total the owner sees. */}
+      <UsageBar label={`Space on ${library.name}`} used={taken} total={library.total} hearth={library.content_bytes} />
+      <dl className="facts facts-inline">
+        <div>
+          <dt>Family files</dt>
+          <dd data-testid="family-files">{formatBytes(library.content_bytes)}</dd>
+        </div>
+        <div>
+          <dt>Used</dt>
+          <dd>
+            {formatBytes(taken)} of {formatBytes(library.total)}
+          </dd>
+        </div>
+        <div>
+          <dt>Free</dt>
+          <dd>{formatBytes(library.free)}</dd>
+        </div>
+      </dl>
+    </>
   );
 }
 

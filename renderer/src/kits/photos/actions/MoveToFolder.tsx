@@ -1,9 +1,6 @@
 import type { Node } from '../../../api/types.ts';
 import { Notice } from '../../../ui/Notice.tsx';
-// Files' folder picker and node actions leave features/files for a kit of their own (kits/folders) in
-// the same reshaping; until then the photo kit reaches into the feature here, and only here.
-// eslint-disable-next-line no-restricted-imports
-import { FolderPicker, useNodeAction } from '../../../features/files/index.ts';
+import { FolderPicker, useNodeAction } from '../../folders/index.ts';
 import { selectionWords } from '../words.ts';
 
 /**

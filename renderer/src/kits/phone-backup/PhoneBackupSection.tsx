@@ -6,7 +6,7 @@ import type { Node } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { FolderPicker } from '../files/index.ts';
+import { FolderPicker } from '../folders/index.ts';
 import { thisDeviceName } from './device-name.ts';
 import { rememberFolder, useChosenFolderId } from './folder-choice.ts';
 import { BACKUP_FOLDER, inTrash, pathWords } from './folder.ts';

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from '../api/error-messages.ts';
+import { ApiError } from './error-messages.ts';
 
 /** Server state lives here. A 4xx is an answer, not a hiccup: only network and 5xx are retried. */
 export const queryClient = new QueryClient({

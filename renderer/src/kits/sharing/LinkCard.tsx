@@ -2,22 +2,12 @@ import { useRef, useState } from 'react';
 import { Button } from '../../ui/Button.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { copyText } from '../../ui/clipboard.ts';
-import { formatUntil } from './expiry.ts';
+import { linkFacts } from './link-facts.ts';
 import { LinkForm } from './LinkForm.tsx';
 import { QrCode } from './QrCode.tsx';
 import type { LinkSettings, ShareLink } from './queries.ts';
 
 type Open = 'none' | 'qr' | 'edit' | 'revoke';
-
-/** What a link allows, in a few words. */
-export function linkFacts(link: ShareLink): string[] {
-  const facts: string[] = [];
-  if (!link.active && link.expires_at !== null) facts.push(`Expired ${formatUntil(link.expires_at)}`);
-  else facts.push(link.expires_at === null ? 'No end date' : `Works until ${formatUntil(link.expires_at)}`);
-  facts.push(link.password_protected ? 'Password needed' : 'No password');
-  facts.push(link.allow_download ? 'Downloads allowed' : 'View only');
-  return facts;
-}
 
 /**
  * One link: its address to copy (the async clipboard where the page is a secure context, else

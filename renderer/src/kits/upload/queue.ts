@@ -1,103 +1,17 @@
-import { hashKey } from '@tanstack/react-query';
-import type { Upload } from 'tus-js-client';
-import { api, API_BASE, data } from '../../api/client.ts';
-import { session } from '../../api/session.ts';
-import type { Node, Status } from '../../api/types.ts';
-import { queryClient } from '../../app/queryClient.ts';
-import { meQuery, nodeKeys, statusQuery } from '../../api/queries.ts';
-import { events } from '../../api/events.ts';
-import {
-  afterClash,
-  afterLongNames,
-  fingerprintOf,
-  sortAgainstFolder,
-  tooLong,
-  type Chosen,
-  type ClashChoice,
-  type LongNamesChoice,
-} from './batch.ts';
-import { handlingOf, messageOf, outcomeOf, quotaMayHaveChanged, readAnswer, retriesNow, type FailedAnswer } from './decisions.ts';
-import { kindOf, type FileKind } from './line.ts';
+import type { Node } from '../../api/types.ts';
+import { afterClash, afterLongNames, sortAgainstFolder, tooLong, type Chosen, type ClashChoice, type LongNamesChoice } from './batch.ts';
+import type { AddOptions, ClashQuestion, Entry, LongNamesQuestion, Snapshot, UploadItem } from './items.ts';
+import { kindOf } from './line.ts';
+import { accountId, namesIn } from './lookups.ts';
 import { manifest, matchIn, type Unsent } from './manifest.ts';
+import { send } from './send.ts';
 import { ScreenAwake } from './wake-lock.ts';
+import { watchConnection } from './watch.ts';
 
-/**
- * `held`: the server's disk is full (or read-only); it continues by itself once there is room.
- * `offline`: the connection dropped for longer than the retries; it continues by itself once
- * the device is online again or the server answers again.
- */
-export type UploadStatus = 'queued' | 'sending' | 'paused' | 'held' | 'offline' | 'done' | 'failed' | 'cancelled';
-
-export interface UploadItem {
-  key: string;
-  name: string;
-  size: number;
-  sent: number;
-  status: UploadStatus;
-  parentId: string | null;
-  error: string | null;
-  /** False once the server refused the file for good (its name, its size, no space): trying again cannot help. */
-  retryable: boolean;
-  kind: FileKind;
-  /** Sending, but its last request got no answer: tried again shortly, nothing moves meanwhile. */
-  stalled: boolean;
-}
-
-export interface AddOptions {
-  /** Names the part of the app that tells the person itself how to finish after a reload (see Unsent.batch). */
-  batch?: string;
-  /** The album each file joins once uploaded (the server adds it in the same step as the file). */
-  albumId?: string;
-}
-
-/** Files with the same name in the target folder, waiting for one answer for the whole batch. */
-export interface ClashQuestion {
-  names: string[];
-  answer(choice: ClashChoice): void;
-}
-
-/** The status query's key as the cache knows it: its answers are how held uploads learn there is room. */
-const STATUS_HASH = hashKey(statusQuery.queryKey);
-
-/** What a held upload says (the panel shows it in place of a percentage). */
-const HELD_FULL = 'Waiting: Hearth is full. It goes on by itself once space is freed.';
-const HELD_READ_ONLY = 'Waiting: Hearth cannot save anything right now. It goes on once its disk is fixed.';
-
-/** Files whose names are over the server's limit, with the shorter names they would get: one answer for the batch. */
-export interface LongNamesQuestion {
-  names: { name: string; shorter: string }[];
-  answer(choice: LongNamesChoice): void;
-}
+export type { AddOptions, ClashQuestion, LongNamesQuestion, UploadItem, UploadStatus } from './items.ts';
 
 /** Files sent at once: enough to fill a home link, few enough that each shows progress. */
 const PARALLEL = 3;
-/**
- * Each PATCH carries at most this much: a request already under way is not stopped by the
- * browser going offline, so smaller requests mean a stalled link is noticed (and retried)
- * within one chunk, at a cost that is small on a LAN.
- */
-const CHUNK_BYTES = 8 * 1024 * 1024;
-/** A dropped network is retried on its own for about two minutes, then waits for the connection to be back. */
-const RETRY_DELAYS = [0, 1_000, 3_000, 5_000, 10_000, 15_000, 20_000, 30_000, 30_000];
-
-interface Entry {
-  item: UploadItem;
-  file: File;
-  upload: Upload | null;
-  manifestId: string;
-  replaceNodeId: string | null;
-  /** The album each photo of the batch joins once it is sent (the server adds it as the upload completes). */
-  albumId: string | null;
-}
-
-interface Snapshot {
-  items: UploadItem[];
-  alreadyHere: number;
-  clash: ClashQuestion | null;
-  longNames: LongNamesQuestion | null;
-  /** The device says it has no network. */
-  offline: boolean;
-}
 
 /**
  * The uploads of this tab: batches checked against the folder (same name and size: already
@@ -124,29 +38,13 @@ class UploadQueue {
   constructor() {
     if (typeof window === 'undefined') return;
     this.snapshot = { ...this.snapshot, offline: !navigator.onLine };
-    window.addEventListener('online', () => {
-      this.changed();
-      this.resumeFailed();
-      this.resumeConnection();
+    watchConnection({
+      changed: () => this.changed(),
+      resumeFailed: () => this.resumeFailed(),
+      resumeConnection: () => this.resumeConnection(),
+      resumeHeld: () => this.resumeHeld(),
+      recheckAwake: () => void this.awake.recheck(),
     });
-    window.addEventListener('offline', () => this.changed());
-    // The server answers its live channel again (the network came back without the device ever
-    // saying it was gone, or the server restarted): what waited for it goes on now, not at the
-    // next of its retries, up to 30 s later.
-    let socket = events.currentStatus();
-    events.subscribeStatus(() => {
-      const now = events.currentStatus();
-      if (now === 'open' && socket !== 'open') this.resumeConnection();
-      socket = now;
-    });
-    // The server's disk has room again (its event or a status check updated the status): what
-    // waited for it goes on, from where the server says it got.
-    queryClient.getQueryCache().subscribe((event) => {
-      if (event.type !== 'updated' || event.query.queryHash !== STATUS_HASH) return;
-      if ((event.query.state.data as Status | undefined)?.storage === 'ok') this.resumeHeld();
-    });
-    // The screen lock is released when the page is hidden; take it again on return.
-    document.addEventListener('visibilitychange', () => void this.awake.recheck());
   }
 
   subscribe = (listener: () => void) => {
@@ -384,93 +282,20 @@ class UploadQueue {
   private pump(): void {
     const sending = this.entries.filter((e) => e.item.status === 'sending').length;
     const next = this.entries.filter((e) => e.item.status === 'queued').slice(0, Math.max(0, PARALLEL - sending));
-    for (const entry of next) void this.start(entry);
+    for (const entry of next) void send(entry, this.sendHooks);
     // The screen stays on while anything is to be sent, waiting for the connection included:
     // a sleeping phone would not notice it come back.
     void this.awake.want(this.entries.some((e) => ['sending', 'queued', 'offline'].includes(e.item.status)));
   }
 
-  private async start(entry: Entry): Promise<void> {
-    this.update(entry, { status: 'sending' });
-    const tus = await import('tus-js-client');
-    if (entry.item.status !== 'sending') return;
-    const metadata: Record<string, string> = { filename: entry.item.name, filetype: entry.file.type || 'application/octet-stream' };
-    if (entry.item.parentId) metadata.parent_id = entry.item.parentId;
-    if (entry.replaceNodeId) metadata.node_id = entry.replaceNodeId;
-    if (entry.albumId) metadata.album_id = entry.albumId;
-    const upload = new tus.Upload(entry.file, {
-      endpoint: `${API_BASE}/uploads`,
-      metadata,
-      retryDelays: RETRY_DELAYS,
-      chunkSize: CHUNK_BYTES,
-      removeFingerprintOnSuccess: true,
-      fingerprint: async (file) => fingerprintOf(accountId(), file, entry.item.parentId, entry.replaceNodeId),
-      onBeforeRequest: async (req) => {
-        const token = await session.accessToken();
-        if (token) req.setHeader('Authorization', `Bearer ${token}`);
-      },
-      onShouldRetry: (error) => {
-        const answer = answerOf(error);
-        const handling = handlingOf(answer);
-        // An expired access token: refresh, then the retry carries the new one.
-        if (handling === 'refresh') void session.refresh(null).catch(() => undefined);
-        // Nothing answered: the connection dropped. Said as such until bytes move again.
-        if (answer.status === 0 && !entry.item.stalled) this.update(entry, { stalled: true });
-        return retriesNow(handling);
-      },
-      onProgress: (sent) => this.update(entry, { sent, stalled: false }),
-      onSuccess: () => {
-        manifest.remove(entry.manifestId);
-        this.unsentVersion += 1;
-        this.update(entry, { status: 'done', sent: entry.item.size, stalled: false });
-        void queryClient.invalidateQueries({ queryKey: nodeKeys.all });
-        void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
-        this.pump();
-      },
-      onError: (error) => {
-        if (entry.item.status !== 'sending') return;
-        const answer = answerOf(error);
-        if (answer.status === 0) {
-          // Still no answer after the retries: not a failure, it waits for the connection.
-          this.update(entry, { status: 'offline', stalled: false, error: null });
-          this.pump();
-          return;
-        }
-        if (quotaMayHaveChanged(answer)) void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
-        const outcome = outcomeOf(answer);
-        if (outcome.kind === 'hold') {
-          void this.holdForSpace(entry, answer);
-          return;
-        }
-        // A refusal is told here, once; after a reload the banner says it once more, never as "choose it again".
-        if (outcome.forGood) {
-          manifest.refuse(entry.manifestId, outcome.message);
-          this.unsentVersion += 1;
-        }
-        this.update(entry, { status: 'failed', error: outcome.message, retryable: !outcome.forGood, stalled: false });
-        this.pump();
-      },
-    });
-    entry.upload = upload;
-    const previous = await upload.findPreviousUploads();
-    if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
-    if (entry.item.status === 'sending') upload.start();
-  }
-
-  /**
-   * The server's disk refused the upload: it waits and goes on by itself once the disk has room
-   * again (or takes writes again). Should the server already say it has room, waiting would
-   * not help: the upload fails with its reason, and Resume tries again.
-   */
-  private async holdForSpace(entry: Entry, answer: FailedAnswer): Promise<void> {
-    // Still `sending` while the status is asked: a status saying "ok" must not resume this
-    // very upload (a file too big for the room left would then go round forever).
-    const server = await queryClient.fetchQuery({ ...statusQuery, staleTime: 0 }).catch(() => null);
-    if (entry.item.status !== 'sending') return;
-    if (server?.storage === 'ok') this.update(entry, { status: 'failed', error: messageOf(answer) });
-    else this.update(entry, { status: 'held', error: server?.storage === 'read_only' ? HELD_READ_ONLY : HELD_FULL });
-    this.pump();
-  }
+  /** What a file being sent changes in its queue. */
+  private readonly sendHooks = {
+    update: (entry: Entry, patch: Partial<UploadItem>) => this.update(entry, patch),
+    unsentChanged: () => {
+      this.unsentVersion += 1;
+    },
+    pump: () => this.pump(),
+  };
 
   private update(entry: Entry, patch: Partial<UploadItem>): void {
     entry.item = { ...entry.item, ...patch };
@@ -487,31 +312,6 @@ class UploadQueue {
     };
     for (const listener of this.listeners) listener();
   }
-}
-
-function accountId(): string {
-  const state = session.current();
-  return state.kind === 'signed-in' ? state.user.id : 'nobody';
-}
-
-/** Every file in the target folder by lower-cased name (names are unique ignoring case). */
-async function namesIn(parentId: string | null): Promise<Map<string, Node>> {
-  const names = new Map<string, Node>();
-  let cursor: string | undefined;
-  do {
-    const page = await data(
-      api.GET('/nodes', { params: { query: { parent_id: parentId ?? 'root', limit: 1000, ...(cursor ? { cursor } : {}) } } }),
-    );
-    for (const node of page.items) names.set(node.name.toLowerCase(), node);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return names;
-}
-
-/** A failed request as tus-js-client reports it (no response when nothing answered). */
-function answerOf(error: Error): FailedAnswer {
-  const response = (error as { originalResponse?: { getStatus(): number; getBody(): string } | null }).originalResponse;
-  return readAnswer(response?.getStatus() ?? 0, response?.getBody());
 }
 
 export const uploadQueue = new UploadQueue();
