@@ -10,7 +10,7 @@ import { PlaybackFiles } from '../../store/playback-files.ts';
 import type { PlaybackRow } from '../../store/playback.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
-import type { AccessService } from './access.ts';
+import type { AccessService } from '../files/access.ts';
 import { JobBackoff } from './media-backoff.ts';
 import type { PlaybackRoom } from './playback-room.ts';
 

@@ -9,11 +9,11 @@ import type { ContentStores } from '../../store/content-stores.ts';
 import { NO_FACTS, type MediaFacts, type MediaJobRow } from '../../store/media.repo.ts';
 import type { NodeRow } from '../../store/nodes.repo.ts';
 import type { ThumbnailStore } from '../../store/thumbs.ts';
-import type { AccessService } from './access.ts';
+import type { AccessService } from '../files/access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { JobBackoff } from './media-backoff.ts';
-import { searchKey } from './node-names.ts';
-import { toNodeDto } from './node-dto.ts';
+import { searchKey } from '../files/node-names.ts';
+import { toNodeDto } from '../files/node-dto.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
 
 /**
