@@ -38,7 +38,7 @@ import { OwnerService } from './identity/owner.ts';
 import { OwnerRecoveryService } from './identity/owner-recovery.ts';
 import { SetupGate } from './identity/setup-gate.ts';
 import type { ThumbnailStore } from '../store/thumbs.ts';
-import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/processor.ts';
+import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../media/media-info.ts';
 import type { PublicOrigin } from './server/public-origin.ts';
 import type { Tailnet } from './server/tailnet.ts';
 import { SecretBox } from './common/secret-box.ts';

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { AppError } from '../../app-error.ts';
-import { eagerSizes, GRID_SIZE, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from '../../media/processor.ts';
+import { eagerSizes } from '../../media/processor.ts';
+import { GRID_SIZE, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from '../../media/media-info.ts';
 import { countryWords, sharedPlaces, type Places } from '../../media/places.ts';
 import { mediaSearchText } from '../../store/gallery-search.ts';
 import { MediaWorkerPool } from '../../media/worker-pool.ts';

@@ -1,5 +1,5 @@
 import type { PlaybackQueue as QueueView, QueuePause } from '../../contract/playback-responses.ts';
-import type { MediaTools } from '../../media/processor.ts';
+import type { MediaTools } from '../../media/media-info.ts';
 import { judge } from '../../media/playback-rules.ts';
 import { copyArguments, runTranscode, TranscodeError, type PriorityTools, type TranscodeHandle } from '../../media/transcode.ts';
 import { NotAVideoError, videoInput } from '../../media/video-input.ts';
