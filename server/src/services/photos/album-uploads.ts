@@ -7,7 +7,7 @@ import type { Actor, ServiceDeps } from '../common/context.ts';
 import { isMediaType } from '../files/media-types.ts';
 import { nameKey } from '../files/node-names.ts';
 import { containerOf, type NodeService } from '../files/nodes.ts';
-import type { UploadTargets } from '../files/uploads.ts';
+import type { UploadTargets } from '../files/upload-state.ts';
 
 /** The top-level folder of each account's album uploads. */
 const ALBUMS_FOLDER = 'Albums';
