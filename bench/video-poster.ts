@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEFAULT_MEDIA_LIMITS, processMedia, type MediaTools } from '../server/src/media/processor.ts';
+import { processMedia } from '../server/src/media/processor.ts';
+import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../server/src/media/media-info.ts';
 import { bundledFfmpeg } from '../server/src/media/tools.ts';
 import { findExecutable } from '../server/src/platform/run.ts';
 import { removeTempDir, tempDir } from './lib/proc.ts';

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import type { ThumbnailFile } from '../services/files/media.ts';
+import type { ThumbnailFile } from '../services/photos/media.ts';
 
 /**
  * A thumbnail with a validator. It is someone's photo: a browser may keep it, but must ask

@@ -6,53 +6,21 @@ import sharp, { type Metadata } from 'sharp';
 import { captureTime, orientedSize } from './capture-time.ts';
 import { NO_DETAILS, photoDetails, type MediaDetails } from './details.ts';
 import { heifImageSize } from './heif-header.ts';
+import {
+  failedWith,
+  GRID_SIZE,
+  message,
+  THUMBNAIL_SIZES,
+  type MediaInfo,
+  type MediaLimits,
+  type MediaTools,
+  type ThumbnailSize,
+} from './media-info.ts';
 import { runTool } from './run-tool.ts';
+import { renderThumbnails } from './thumbnails.ts';
 import { processVideo } from './video-poster.ts';
 
-/** System tools found at start-up; any may be missing, and what needs it is then skipped. */
-export interface MediaTools {
-  heifConvert: string | null;
-  ffmpeg: string | null;
-  ffprobe: string | null;
-  prlimit: string | null;
-}
-
-export interface MediaLimits {
-  /** Decompression bombs: images with more pixels are refused before decoding. */
-  maxPixels: number;
-  /**
-   * HEIF decoders allocate from the size the file declares and hold the whole file: both are
-   * checked before one starts (a phone's 48 MP photo is 10 to 25 MB).
-   */
-  maxHeifPixels: number;
-  maxHeifBytes: number;
-  /** Wall-clock bound of one job's decoding and resizing. */
-  timeoutMs: number;
-  /** Address-space bound of the external decoders. */
-  toolMemoryBytes: number;
-  /** Resident memory a worker process may reach; past it the pool kills it (its job fails alone). */
-  workerMemoryBytes: number;
-  /** Bound of the WebAssembly HEIC decoder's memory inside a worker. */
-  wasmMemoryBytes: number;
-}
-
 const HEIF_TYPES = new Set(['image/heic', 'image/heif']);
-
-export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
-  maxPixels: 200_000_000,
-  maxHeifPixels: 64_000_000,
-  maxHeifBytes: 128 * 1024 ** 2,
-  timeoutMs: 60_000,
-  toolMemoryBytes: 2 * 1024 ** 3,
-  workerMemoryBytes: 1536 * 1024 ** 2,
-  wasmMemoryBytes: 1024 ** 3,
-};
-
-/** Long edge of each cached thumbnail: the grid size and the full-screen size. */
-export const THUMBNAIL_SIZES = [512, 1024] as const;
-export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
-/** The size every listing shows: made when a file is processed, before node.thumbnail_ready. */
-export const GRID_SIZE: ThumbnailSize = 512;
 
 /**
  * The sizes made when a file is processed; any other size is made on its first request.
@@ -63,20 +31,6 @@ export const GRID_SIZE: ThumbnailSize = 512;
  */
 export function eagerSizes(mime: string): ThumbnailSize[] {
   return mime.startsWith('video/') || HEIF_TYPES.has(mime) ? [...THUMBNAIL_SIZES] : [GRID_SIZE];
-}
-
-export interface MediaInfo {
-  width: number | null;
-  height: number | null;
-  takenAt: number | null;
-  /** Place, camera, zone and length, as far as the file says. */
-  details: MediaDetails;
-  /** WebP thumbnails of the sizes asked for (none asked: a re-read of the details only), or null when the file could not be rendered. */
-  thumbnails: Map<ThumbnailSize, Buffer> | null;
-  /** Why there is no thumbnail, for the log. */
-  failure: string | null;
-  /** The tool whose absence is the failure: the file is processed again once it is installed. */
-  missingTool: 'ffmpeg' | null;
 }
 
 /**
@@ -144,47 +98,6 @@ async function processImage(
     info.failure = `cannot render: ${message(error)}`;
   }
   return info;
-}
-
-/** WebP effort 2 of 6: about half the CPU of the default for a thumbnail that looks the same. */
-const WEBP = { quality: 78, effort: 2 } as const;
-
-/** One decode for all `sizes`; orientation applied so the picture is the right way up. */
-export async function renderThumbnails(
-  input: string | Buffer,
-  limits: MediaLimits,
-  sizes: readonly ThumbnailSize[],
-  autoOrient = true,
-  pixels?: { width: number; height: number; channels: 4 },
-): Promise<Map<ThumbnailSize, Buffer>> {
-  // Decoded straight to the largest size asked for, so JPEG shrink-on-load picks the smallest
-  // scale that still covers it; smaller sizes are made from those pixels, not a second decode.
-  const largest = Math.max(...sizes) as ThumbnailSize;
-  const decoder = sharp(input, {
-    limitInputPixels: limits.maxPixels,
-    failOn: 'error',
-    sequentialRead: true,
-    ...(pixels && { raw: pixels }),
-  });
-  const decoded = (autoOrient ? decoder.rotate() : decoder)
-    .timeout({ seconds: Math.ceil(limits.timeoutMs / 1000) })
-    .resize({ width: largest, height: largest, fit: 'inside', withoutEnlargement: true });
-  const out = new Map<ThumbnailSize, Buffer>();
-  if (sizes.length === 1) {
-    // One size: no raw copy in between, decode and encode in one pipeline.
-    out.set(largest, await decoded.webp(WEBP).toBuffer());
-    return out;
-  }
-  const { data, info } = await decoded.raw().toBuffer({ resolveWithObject: true });
-  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-  for (const size of sizes) {
-    const encoded = await sharp(data, raw)
-      .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
-      .webp(WEBP)
-      .toBuffer();
-    out.set(size, encoded);
-  }
-  return out;
 }
 
 /**
@@ -289,13 +202,4 @@ function exifFacts(exif: Buffer): { takenAt: number | null; details: MediaDetail
   } catch {
     return NO_FACTS;
   }
-}
-
-/** Nothing read, nothing rendered, and why (or null when that is not a failure: a re-read of details only). */
-export function failedWith(failure: string | null): MediaInfo {
-  return { width: null, height: null, takenAt: null, details: NO_DETAILS, thumbnails: null, failure, missingTool: null };
-}
-
-export function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

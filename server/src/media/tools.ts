@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { findExecutable } from '../platform/run.ts';
-import type { MediaTools } from './processor.ts';
+import type { MediaTools } from './media-info.ts';
 
 /** Where the ffmpeg in use came from, for the start-up log and the README's promise. */
 export type FfmpegOrigin = 'configured' | 'system' | 'bundled';

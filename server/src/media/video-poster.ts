@@ -1,13 +1,6 @@
 import sharp from 'sharp';
-import {
-  failedWith,
-  message,
-  renderThumbnails,
-  type MediaInfo,
-  type MediaLimits,
-  type MediaTools,
-  type ThumbnailSize,
-} from './processor.ts';
+import { failedWith, message, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from './media-info.ts';
+import { renderThumbnails } from './thumbnails.ts';
 import { runTool } from './run-tool.ts';
 import { summaryTags, videoDetails, type ContainerTags } from './video-details.ts';
 import { inputArguments, videoInput, type VideoInput } from './video-input.ts';

@@ -1,4 +1,4 @@
-import type { MediaTools } from './processor.ts';
+import type { MediaTools } from './media-info.ts';
 import { runTool } from './run-tool.ts';
 import { inputArguments, type VideoInput } from './video-input.ts';
 

@@ -6,7 +6,8 @@
 import v8 from 'node:v8';
 import sharp from 'sharp';
 import type { MediaDetails } from './details.ts';
-import { failedWith, processMedia, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from './processor.ts';
+import { processMedia } from './processor.ts';
+import { failedWith, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from './media-info.ts';
 
 // The WebAssembly HEIC decoder's memory may grow only this far: past it decoding fails with an
 // error instead of taking the machine's memory. Set before any module is instantiated. V8

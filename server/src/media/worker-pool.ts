@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { failedWith, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from './processor.ts';
+import { failedWith, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from './media-info.ts';
 import type { WorkerJob, WorkerReply } from './worker-main.ts';
 
 /** Below the server's own priority: requests first, thumbnails with what is left. */

@@ -1,6 +1,6 @@
 import type { ContentStores } from '../store/content/content-stores.ts';
 import type { ThumbnailStore } from '../store/content/thumbs.ts';
-import type { MediaTools } from '../media/processor.ts';
+import type { MediaTools } from '../media/media-info.ts';
 import type { PublicOrigin } from './server/public-origin.ts';
 import type { Tailnet } from './server/tailnet.ts';
 import type { HttpsCertificates } from './server/https-certificates.ts';

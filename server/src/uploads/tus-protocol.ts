@@ -4,7 +4,7 @@ import { AppError } from '../app-error.ts';
 import { API_PREFIX } from '../http/paths.ts';
 import type { Actor } from '../services/common/context.ts';
 import type { Services } from '../services/index.ts';
-import { MAX_UPLOAD_BYTES, type AppendResult, type UploadState } from '../services/files/uploads.ts';
+import { MAX_UPLOAD_BYTES, type AppendResult, type UploadState } from '../services/files/upload-state.ts';
 
 /*
  * The tus 1.0.0 wire protocol (core, creation, creation-with-upload, creation-defer-length,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { JobBackoff, MAX_JOB_TRIES, retryDelayMs } from '../../src/services/files/media-backoff.ts';
+import { JobBackoff, MAX_JOB_TRIES, retryDelayMs } from '../../src/services/photos/media-backoff.ts';
 
 test('a failing media job waits longer after each failure (5 s, 20 s, 80 s...) and never more than 10 minutes', () => {
   assert.deepEqual(

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parsePhotoQuery } from '../../src/services/files/photo-query.ts';
+import { parsePhotoQuery } from '../../src/services/photos/photo-query.ts';
 
 const day = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d);
 const range = (from: number, before: number) => ({ range: { from, before }, everyYear: null, words: [] });

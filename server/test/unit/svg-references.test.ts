@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
-import { DEFAULT_MEDIA_LIMITS, processMedia, type MediaTools } from '../../src/media/processor.ts';
+import { processMedia } from '../../src/media/processor.ts';
+import { DEFAULT_MEDIA_LIMITS, type MediaTools } from '../../src/media/media-info.ts';
 import { makeTempDir } from '../helpers/server.ts';
 
 const NO_TOOLS: MediaTools = { ffmpeg: null, ffprobe: null, heifConvert: null, prlimit: null };

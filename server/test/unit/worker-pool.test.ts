@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import sharp from 'sharp';
-import { DEFAULT_MEDIA_LIMITS, GRID_SIZE, type MediaTools } from '../../src/media/processor.ts';
+import { DEFAULT_MEDIA_LIMITS, GRID_SIZE, type MediaTools } from '../../src/media/media-info.ts';
 import { MediaWorkerPool } from '../../src/media/worker-pool.ts';
 import { makeTempDir } from '../helpers/server.ts';
 

@@ -1,60 +1,30 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { AppError } from '../../app-error.ts';
 import type { ErrorCode } from '../../contract/error-codes.ts';
 import type { BackupDestination, BackupKit, BackupOverview, BackupRun, BackupSnapshots } from '../../contract/backup-responses.ts';
-import { ArchiveKeyProblem, ArchiveUnreachable, BackupArchive, type ArchiveStorage } from '../../store/archives/backup-archive.ts';
-import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
+import { BackupArchive, type ArchiveStorage } from '../../store/archives/backup-archive.ts';
 import { BackupSecrets } from '../../store/data-dir/backup-secrets.ts';
-import { S3Storage } from '../../store/archives/s3-storage.ts';
 import { BackupKeyFile, keyFileText, type BackupKey } from '../../store/data-dir/backup-key.ts';
-import type { BackupDestinationRow, BackupRunRow } from '../../store/database/backup.repo.ts';
+import type { BackupDestinationRow } from '../../store/database/backup.repo.ts';
 import type { ContentStores } from '../../store/content/content-stores.ts';
 import { nextDailyAt } from '../../jobs/schedule.ts';
 import { FamilyFirst } from '../common/family-first.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';
+import { BackupDestinations, type DestinationChangesInput, type DestinationInput } from './backup-destinations.ts';
+import { destinationDto, runDto, type LiveRun } from './backup-dtos.ts';
 import { runBackup, runVerify, failureCode, failureInWords, type RunCounts } from './backup-run.ts';
-import { DEFAULT_RETENTION, type Retention } from './retention.ts';
-import { checkedS3Place, s3Address, type S3Input } from './s3-destination.ts';
 import { storageOfDestination } from './destination-archive.ts';
-import { checkedFolder, checkedName, NOT_S3, pad, parseTime, retentionOf } from './destination-rules.ts';
+import { retentionOf } from './destination-rules.ts';
 
-export const DEFAULT_DAILY_AT = { hour: 3, minute: 0 };
 /** A scheduled run that failed is tried again this much later (or at its usual time, if sooner). */
 export const SCHEDULED_RETRY_MS = 60 * 60_000;
 /** Progress on the WebSocket at most this often: a run over 100 000 small files must not flood the sockets. */
 const PROGRESS_EVERY_MS = 500;
 
-export type DestinationInput =
-  | {
-      kind: 'folder';
-      path: string;
-      name?: string | undefined;
-      /**
-       * Encrypt everything written there with the server's backup key (the emergency kit's).
-       * Omitted: encrypted. A disk that leaves the house must not hand anyone the family's files.
-       */
-      encrypt?: boolean | undefined;
-    }
-  | (S3Input & { name?: string | undefined });
-
 /** What the owner must keep: without it an encrypted backup cannot be restored. */
 export const KIT_WARNING =
   'Without this key, an encrypted backup cannot be restored: not by you, not by Hearth, not by anyone. A plain backup is signed with it: a new Hearth needs it to restore one with its links and two-step sign-in. Print it or keep the file somewhere safe, away from this PC.';
-
-export interface DestinationChangesInput {
-  name?: string | undefined;
-  schedule?: { daily_at: string } | null | undefined;
-  /** `last` omitted: unchanged (a client that knows only days, weeks and months). */
-  retention?: (Omit<Retention, 'last'> & { last?: number | undefined }) | undefined;
-  /** An s3 destination's keys, typed again (changed, or after a restore from elsewhere). */
-  access_key_id?: string | undefined;
-  secret_access_key?: string | undefined;
-}
-
-/** A run as the service holds it: a restore of one item is never stored in backup_runs (kept in memory, see restoreRuns). */
-type LiveRun = Omit<BackupRunRow, 'kind'> & { kind: BackupRun['kind']; restored?: BackupRun['restored'] };
 
 /** The work of a restore of one file or folder (restore-item.ts), run under the one-run-at-a-time rule. */
 export type RestoreWork = (counts: RunCounts, signal: AbortSignal, onProgress: () => void) => Promise<NonNullable<BackupRun['restored']>>;
@@ -83,6 +53,7 @@ export class BackupService {
   private lastProgress = 0;
   private readonly keyFile: BackupKeyFile;
   private readonly secrets: BackupSecrets;
+  private readonly destinations: BackupDestinations;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -93,6 +64,7 @@ export class BackupService {
   ) {
     this.keyFile = new BackupKeyFile(deps.config.dataDir);
     this.secrets = new BackupSecrets(deps.config.dataDir);
+    this.destinations = new BackupDestinations(deps, this.keyFile, this.secrets);
     try {
       deps.store.backup.failInterrupted(deps.now(), 'The server stopped before this run finished. The next run completes the backup.');
     } catch (error) {
@@ -112,125 +84,13 @@ export class BackupService {
 
   async add(actor: Actor, input: DestinationInput): Promise<BackupDestination> {
     requireAdmin(actor);
-    if (input.kind === 's3') return this.addS3(actor, input);
-    const folder = checkedFolder(this.deps, input.path);
-    const name = input.name === undefined ? path.basename(folder) || folder : checkedName(input.name);
-    const key = (input.encrypt ?? true) ? await this.keyFile.getOrCreate(this.deps.now()) : null;
-    // Made now, while the drive is surely there: runs only ever use it (BackupArchive.open).
-    const archive = await BackupArchive.open(folder, { create: true, encryptTo: key?.recipient ?? null, key }).catch((error: unknown) => {
-      if (error instanceof ArchiveUnsafe) throw new AppError('destination_unsafe', error.words, { field: 'path' });
-      throw new AppError(
-        'invalid_destination',
-        error instanceof ArchiveKeyProblem
-          ? 'That folder holds a backup encrypted with another key. Choose another folder.'
-          : 'Hearth cannot write to that folder. Check its permissions, or that the drive is not read-only.',
-        { field: 'path' },
-      );
-    });
-    if (archive.encrypted !== (key !== null))
-      throw new AppError(
-        'invalid_destination',
-        archive.encrypted
-          ? 'That folder holds an encrypted backup: add it with encryption on, or choose another folder.'
-          : 'That folder holds a backup that is not encrypted: add it with encryption off, or choose another folder.',
-        { field: 'path' },
-      );
-    const now = this.deps.now();
-    const id = newId();
-    this.deps.store.backup.insert({
-      id,
-      kind: 'folder',
-      name,
-      path: folder,
-      encrypted: key ? 1 : 0,
-      daily_at: DEFAULT_DAILY_AT.hour * 60 + DEFAULT_DAILY_AT.minute,
-      keep_last: DEFAULT_RETENTION.last,
-      keep_daily: DEFAULT_RETENTION.daily,
-      keep_weekly: DEFAULT_RETENTION.weekly,
-      keep_monthly: DEFAULT_RETENTION.monthly,
-      next_run_at: nextDailyAt(now, DEFAULT_DAILY_AT),
-      created_at: now,
-      ...NOT_S3,
-    });
-    return this.toDto(this.row(id));
-  }
-
-  /**
-   * An off-site destination: always encrypted with the server's backup key, so the bucket's
-   * owner sees neither file names nor content. Checked now (the endpoint answers, the keys are
-   * right, the bucket is there, Hearth may write and delete in it), each failure in the bucket's
-   * words with the field it points at.
-   */
-  private async addS3(_actor: Actor, input: S3Input & { name?: string | undefined }): Promise<BackupDestination> {
-    const place = checkedS3Place(input);
-    const address = s3Address(place);
-    const name = input.name === undefined ? `${place.bucket}${place.prefix ? `/${place.prefix}` : ''}` : checkedName(input.name);
-    if (this.deps.store.backup.byPath(address))
-      throw new AppError('invalid_destination', 'That bucket and prefix are already a backup destination.', { field: 'prefix' });
-    const key = await this.keyFile.getOrCreate(this.deps.now());
-    const archive = await BackupArchive.open(new S3Storage(place), { create: true, encryptTo: key.recipient, key }).catch(
-      (error: unknown) => {
-        if (error instanceof ArchiveKeyProblem)
-          throw new AppError(
-            'invalid_destination',
-            'That place in the bucket holds a backup encrypted with another key. Give another prefix.',
-            {
-              field: 'prefix',
-            },
-          );
-        if (error instanceof ArchiveUnreachable && error.words)
-          throw new AppError('invalid_destination', error.words, { field: error.field ?? 'endpoint' });
-        throw error;
-      },
-    );
-    if (!archive.encrypted)
-      throw new AppError('invalid_destination', 'That place in the bucket holds a backup that is not encrypted. Give another prefix.', {
-        field: 'prefix',
-      });
-    const now = this.deps.now();
-    const id = newId();
-    // The secret first: a destination row never exists without it.
-    this.secrets.set(id, place.secret_access_key);
-    this.deps.store.backup.insert({
-      id,
-      kind: 's3',
-      name,
-      path: address,
-      encrypted: 1,
-      daily_at: DEFAULT_DAILY_AT.hour * 60 + DEFAULT_DAILY_AT.minute,
-      keep_last: DEFAULT_RETENTION.last,
-      keep_daily: DEFAULT_RETENTION.daily,
-      keep_weekly: DEFAULT_RETENTION.weekly,
-      keep_monthly: DEFAULT_RETENTION.monthly,
-      next_run_at: nextDailyAt(now, DEFAULT_DAILY_AT),
-      created_at: now,
-      endpoint: place.endpoint,
-      region: place.region,
-      bucket: place.bucket,
-      prefix: place.prefix,
-      access_key_id: place.access_key_id,
-    });
-    return this.toDto(this.row(id));
+    return this.toDto(this.row(await this.destinations.add(input)));
   }
 
   async update(actor: Actor, id: string, input: DestinationChangesInput): Promise<BackupDestination> {
     requireAdmin(actor);
     const row = this.row(id);
-    if (input.access_key_id !== undefined || input.secret_access_key !== undefined) await this.replaceKeys(row, input);
-    const changes: Parameters<ServiceDeps['store']['backup']['update']>[1] = {};
-    if (input.name !== undefined) changes.name = checkedName(input.name);
-    if (input.schedule !== undefined) {
-      const at = input.schedule === null ? null : parseTime(input.schedule.daily_at);
-      changes.daily_at = at === null ? null : at.hour * 60 + at.minute;
-      changes.next_run_at = at === null ? null : nextDailyAt(this.deps.now(), at);
-    }
-    if (input.retention !== undefined) {
-      if (input.retention.last !== undefined) changes.keep_last = input.retention.last;
-      changes.keep_daily = input.retention.daily;
-      changes.keep_weekly = input.retention.weekly;
-      changes.keep_monthly = input.retention.monthly;
-    }
-    this.deps.store.backup.update(id, changes);
+    await this.destinations.update(row, input);
     return this.toDto(this.row(id));
   }
 
@@ -241,33 +101,6 @@ export class BackupService {
     if (this.current?.run.destination_id === id) throw new AppError('backup_running');
     this.deps.store.backup.remove(id);
     this.secrets.remove(id);
-  }
-
-  /** New keys for a bucket: checked against the backup already there before they replace the old ones. */
-  private async replaceKeys(row: BackupDestinationRow, input: DestinationChangesInput): Promise<void> {
-    if (row.kind !== 's3') throw new AppError('invalid_input', 'Only an off-site destination has keys.', { field: 'access_key_id' });
-    const place = checkedS3Place({
-      kind: 's3',
-      endpoint: row.endpoint!,
-      region: row.region ?? undefined,
-      bucket: row.bucket!,
-      prefix: row.prefix ?? undefined,
-      access_key_id: input.access_key_id ?? row.access_key_id!,
-      secret_access_key: input.secret_access_key ?? this.secrets.get(row.id) ?? '',
-    });
-    try {
-      await BackupArchive.open(new S3Storage(place), { create: true, key: await this.keyFile.read() });
-    } catch (error) {
-      if (error instanceof ArchiveUnreachable && error.words)
-        throw new AppError('invalid_destination', error.words, { field: error.field ?? 'endpoint' });
-      if (error instanceof ArchiveKeyProblem)
-        throw new AppError('invalid_destination', "The backup in that bucket is not encrypted with this server's backup key.", {
-          field: 'access_key_id',
-        });
-      throw error;
-    }
-    this.secrets.set(row.id, place.secret_access_key);
-    this.deps.store.backup.update(row.id, { access_key_id: place.access_key_id });
   }
 
   startBackup(actor: Actor, id: string): BackupRun {
@@ -509,53 +342,11 @@ export class BackupService {
   }
 
   private runDto(row: LiveRun): BackupRun {
-    const live = this.current?.run.id === row.id && row.state === 'running' ? this.current.counts : null;
-    return {
-      id: row.id,
-      destination_id: row.destination_id,
-      kind: row.kind,
-      state: row.state,
-      started_at: row.started_at,
-      finished_at: row.finished_at,
-      files: live?.files ?? row.files,
-      bytes: live?.bytes ?? row.bytes,
-      bytes_copied: live?.bytes_copied ?? row.bytes_copied,
-      problems: live ? live.problems.slice(0, 1000) : (JSON.parse(row.problems) as BackupRun['problems']),
-      ...(row.error !== null && { error: row.error }),
-      ...(row.error_code !== null && { error_code: row.error_code }),
-      snapshot_id: row.snapshot_id,
-      ...(row.restored && { restored: row.restored }),
-    };
+    return runDto(row, this.current?.run.id === row.id && row.state === 'running' ? this.current.counts : null);
   }
 
   private toDto(row: BackupDestinationRow): BackupDestination {
-    const { backup } = this.deps.store;
-    const last = backup.lastRun(row.id);
-    const verify = backup.lastVerify(row.id);
-    return {
-      id: row.id,
-      kind: row.kind,
-      name: row.name,
-      path: row.path,
-      s3:
-        row.kind === 's3'
-          ? {
-              endpoint: row.endpoint!,
-              region: row.region!,
-              bucket: row.bucket!,
-              prefix: row.prefix ?? '',
-              access_key_id: row.access_key_id!,
-            }
-          : null,
-      encrypted: row.encrypted === 1,
-      schedule: row.daily_at === null ? null : { daily_at: `${pad(Math.floor(row.daily_at / 60))}:${pad(row.daily_at % 60)}` },
-      retention: retentionOf(row),
-      last_run: last ? this.runDto(this.current?.run.id === last.id ? this.current.run : last) : null,
-      last_success_at: backup.lastSuccess(row.id)?.finished_at ?? null,
-      last_verify: verify ? this.runDto(this.current?.run.id === verify.id ? this.current.run : verify) : null,
-      next_run_at: row.next_run_at,
-      stored_bytes: row.stored_bytes,
-    };
+    return destinationDto(this.deps.store.backup, row, (run) => this.runDto(this.current?.run.id === run.id ? this.current.run : run));
   }
 
   private row(id: string): BackupDestinationRow {

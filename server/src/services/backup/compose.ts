@@ -2,7 +2,7 @@ import { BackupKeyFile } from '../../store/data-dir/backup-key.ts';
 import { BackupSecrets } from '../../store/data-dir/backup-secrets.ts';
 import { SnapshotDbCache } from '../../store/database/snapshot-db.ts';
 import type { ServiceDeps } from '../common/context.ts';
-import type { FileServices } from '../files/compose.ts';
+import type { FileCore } from '../files/compose.ts';
 import type { SetupGate } from '../identity/setup-gate.ts';
 import type { ServiceParts } from '../parts.ts';
 import { BackupHealthService } from './backup-health.ts';
@@ -36,7 +36,7 @@ export interface BackupServices {
 export function backupServices(
   deps: ServiceDeps,
   { content, storage, restart = () => {} }: ServiceParts,
-  { backup, setupGate, files }: { backup: BackupService; setupGate: SetupGate; files: FileServices },
+  { backup, setupGate, files }: { backup: BackupService; setupGate: SetupGate; files: FileCore },
 ): BackupServices {
   const { dataDir, sqliteEngine } = deps.config;
   const snapshotDbs = new SnapshotDbCache(dataDir, sqliteEngine);

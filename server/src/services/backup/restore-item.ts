@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { AppError } from '../../app-error.ts';
 import type { BackupRun } from '../../contract/backup-responses.ts';
-import type { Node } from '../../contract/files-responses.ts';
 import { ArchiveFileDamaged, type ManifestFile } from '../../store/archives/backup-archive.ts';
 import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
 import type { BlobStore } from '../../store/content/blobs.ts';
@@ -11,40 +10,21 @@ import type { SnapshotNode } from '../../store/database/snapshot-db.ts';
 import type { AccessService } from '../files/access.ts';
 import type { ActivityService } from '../files/activity.ts';
 import type { FileService } from '../files/files.ts';
-import { decideMimeType } from '../files/media-types.ts';
-import { toNodeDto } from '../files/node-dto.ts';
-import { nameKey } from '../files/node-names.ts';
-import { containerOf, nameColumns, type NodeService } from '../files/nodes.ts';
+import type { NodeService } from '../files/nodes.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
 import type { BackupService } from './backups.ts';
 import type { RunCounts } from './backup-run.ts';
 import { manifestIndex, sameContent, type OpenSnapshot, type SnapshotFilesService } from './snapshot-files.ts';
-import { besideName, familyPaths, restorableItems, restoredName } from './snapshot-rows.ts';
-
-/**
- * `beside`: a copy next to the current one, named "Holiday (restored 3 May 2026)"; the current
- * one is not touched. `replace`: back in its place; what is there now is never lost (a changed
- * file keeps its current content as an older version, files added since stay).
- */
-export type RestoreMode = 'beside' | 'replace';
-
-type Restored = NonNullable<BackupRun['restored']>;
+import { familyPaths, restorableItems, restoredName } from './snapshot-rows.ts';
+import { liveNode, RestorePlacement, type Placed, type Restored, type RestoreMode, type Staged } from './restore-placement.ts';
 
 /** A file of the backup whose content is missing or does not match its SHA-256: named by its place in the family's files. */
 class DamagedInBackup extends Error {
   constructor(readonly where: string) {
     super(`damaged in the backup: ${where}`);
   }
-}
-
-interface Staged {
-  temp: string;
-  blob: string | null;
-  entry: ManifestFile;
-  /** The file's first bytes: its type is sniffed again, as an upload's is, whatever the snapshot says. */
-  head: Buffer;
 }
 
 /**
@@ -203,13 +183,6 @@ export class ItemRestoreService {
     onProgress();
   }
 
-  /**
-   * The restored tree, in one transaction. `replace` matches each item to what is there now: the
-   * same node if it is still in the same folder, else an item of the same name and kind there;
-   * a matched file whose content differs gets the backed-up content as a new version (the
-   * current one stays as an older version), and anything missing is made again. A top item
-   * whose folder is gone lands in its owner's top level.
-   */
   private place(
     actor: Actor,
     open: OpenSnapshot,
@@ -218,137 +191,9 @@ export class ItemRestoreService {
     mode: RestoreMode,
     staged: Map<string, Staged>,
     libraryId: string,
-  ) {
-    const { store } = this.deps;
-    const ownerId = top.owner_id;
-    const folders: Node[] = [];
-    const files: Node[] = [];
-    const used = new Set<string>();
-    let restoredFiles = 0;
-    let unchanged = 0;
-    /** Snapshot folder id → the folder its children go into now, and whether it was made by this restore. */
-    const into = new Map<string, { id: string; made: boolean }>();
-    const liveFolder = (id: string | null) => {
-      const node = id === null ? undefined : this.live(id, actor.userId);
-      return node && node.type === 'folder' && node.owner_id === ownerId ? node : undefined;
-    };
-
-    const make = (item: SnapshotNode, parentId: string | null, name: string): string => {
-      if (item.type === 'folder') {
-        const id = newId();
-        const free = this.nodes.freeName(containerOf(ownerId, parentId), name, false);
-        store.nodes.insert({
-          id,
-          owner_id: ownerId,
-          parent_id: parentId,
-          type: 'folder',
-          ...nameColumns(free),
-          size: 0,
-          mime_type: null,
-          version: 0,
-          created_by: actor.userId,
-          created_at: this.deps.now(),
-          is_media: 0,
-        });
-        this.activity.record(ownerId, actor.userId, 'folder.created', id, { name: free, restored_from: open.manifest.snapshot });
-        folders.push(toNodeDto(store.nodes.byId(id, actor.userId)!));
-        into.set(item.id, { id, made: true });
-        return id;
-      }
-      const one = staged.get(item.id)!;
-      used.add(one.blob!);
-      restoredFiles++;
-      const dto = this.files.recordContent({
-        uploaderId: actor.userId,
-        ownerId,
-        parentId,
-        nodeId: null,
-        filename: name,
-        mimeType: decideMimeType(one.head, name, item.mime_type),
-        size: one.entry.size,
-        libraryId,
-        blob: one.blob!,
-        sha256: one.entry.sha256,
-      });
-      files.push(dto);
-      return dto.id;
-    };
-
-    const match = (item: SnapshotNode, now: NodeRow): string => {
-      if (item.type === 'folder') {
-        into.set(item.id, { id: now.id, made: false });
-        return now.id;
-      }
-      const one = staged.get(item.id);
-      if (!one || sameContent(item, store.versions.current(now.id), one.entry.sha256)) {
-        // Already as in the backup (or, proved so when the restore began, changed since by someone: the newer change stays).
-        unchanged++;
-        return now.id;
-      }
-      used.add(one.blob!);
-      restoredFiles++;
-      files.push(
-        this.files.recordContent({
-          uploaderId: actor.userId,
-          ownerId,
-          parentId: now.parent_id,
-          nodeId: now.id,
-          filename: now.name,
-          mimeType: decideMimeType(one.head, now.name, item.mime_type),
-          size: one.entry.size,
-          libraryId,
-          blob: one.blob!,
-          sha256: one.entry.sha256,
-        }),
-      );
-      return now.id;
-    };
-
-    const sameNameIn = (item: SnapshotNode, parentId: string | null) => {
-      const id = store.nodes.activeSiblingId(containerOf(ownerId, parentId), nameKey(item.name));
-      const node = id === undefined ? undefined : this.live(id, actor.userId);
-      return node && node.type === item.type ? node : undefined;
-    };
-
-    let topId: string;
-    const current = this.live(top.id, actor.userId);
-    if (mode === 'beside') {
-      const parentId = current ? current.parent_id : (liveFolder(top.parent_id)?.id ?? null);
-      topId = make(top, parentId, besideName(top.name, top.type === 'file', open.manifest.at));
-    } else if (current && current.type === top.type && current.owner_id === ownerId) {
-      topId = match(top, current);
-    } else {
-      const parentId = liveFolder(top.parent_id)?.id ?? null;
-      const named = sameNameIn(top, parentId);
-      topId = named ? match(top, named) : make(top, parentId, top.name);
-    }
-
-    for (const item of items) {
-      if (item.id === top.id) continue;
-      const parent = into.get(item.parent_id!)!;
-      if (parent.made) {
-        make(item, parent.id, item.name);
-        continue;
-      }
-      const now = this.live(item.id, actor.userId);
-      if (now && now.parent_id === parent.id && now.type === item.type) match(item, now);
-      else {
-        const named = sameNameIn(item, parent.id);
-        if (named) match(item, named);
-        else make(item, parent.id, item.name);
-      }
-    }
-    for (const blob of used) store.garbage.forget(libraryId, blob);
-    const path = store.nodes
-      .pathOf(topId, actor.userId)
-      .map((n) => n.name)
-      .join('/');
-    return {
-      folders,
-      files,
-      used,
-      restored: { node_id: topId, owner_id: ownerId, path, files: restoredFiles, unchanged, folders: folders.length } satisfies Restored,
-    };
+  ): Placed {
+    const services = { files: this.files, nodes: this.nodes, activity: this.activity };
+    return new RestorePlacement(this.deps, services, actor, open, staged, libraryId, top).place(items, mode);
   }
 
   /** Content copied but not used (a restore that failed, or files that turned out unchanged): removed, and its garbage row with it. */
@@ -373,8 +218,7 @@ export class ItemRestoreService {
 
   /** A node of the server now, not in the trash. */
   private live(id: string, viewerId: string): NodeRow | undefined {
-    const node = this.deps.store.nodes.byId(id, viewerId);
-    return node && !node.in_trash ? node : undefined;
+    return liveNode(this.deps.store, id, viewerId);
   }
 }
 

@@ -5,13 +5,29 @@ import type { GalleryFilter } from '../../store/database/gallery-search.ts';
 import type { Keyset, ListedNodeRow, ListScope, SortField } from '../../store/database/nodes.repo.ts';
 import { normaliseParentId, type AccessService } from './access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
-import { monthRange, photoSearch, type TimelineScope } from './gallery.ts';
 import { searchKey } from './node-names.ts';
 import { toNodeDto } from './node-dto.ts';
 import { pageLimit } from '../common/paging.ts';
 import type { SettingsService } from '../server/settings.ts';
 
 export type ListFilter = 'shared' | 'starred' | 'recent' | 'gallery';
+
+/**
+ * Whose photos a timeline shows: `mine`, the account's own; `family`, with everything others
+ * share with it (folders and files granted, albums it is in, partners' photos from their day).
+ */
+export type TimelineScope = 'mine' | 'family';
+
+/**
+ * How the listing reads Photos' own words (filter=gallery): photos owns what a search and a month
+ * mean, the listing only lists; the composition hands it photos' reading, so files never imports photos.
+ */
+export interface GalleryFilters {
+  /** A search in Photos as typed (`q`): null when blank (the whole gallery). */
+  search(q: string | undefined): GalleryFilter | null;
+  /** `YYYY-MM` as the half-open range of milliseconds the gallery's months are counted in. */
+  month(month: string): { from: number; before: number };
+}
 
 export interface ListInput {
   parent_id?: string | undefined;
@@ -35,6 +51,7 @@ export class ListingService {
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
     private readonly settings: SettingsService,
+    private readonly gallery: GalleryFilters,
   ) {}
 
   list(actor: Actor, input: ListInput): Page<Node> {
@@ -48,7 +65,7 @@ export class ListingService {
       throw new AppError('invalid_input', 'scope chooses whose photos Photos shows: it goes with filter=gallery.', { field: 'scope' });
     }
     const search = input.query?.trim() ? searchKey(input.query.trim()) : null;
-    return this.page(this.scopeOf(actor, input, search !== null), search, actor.userId, input, photoSearch(input.q));
+    return this.page(this.scopeOf(actor, input, search !== null), search, actor.userId, input, this.gallery.search(input.q));
   }
 
   /** The children of a folder the caller has already been cleared to read (public links). */
@@ -76,7 +93,7 @@ export class ListingService {
       after: decodeListCursor(input.cursor, sort, desc),
       limit: limit + 1,
       viewerId,
-      ...(input.month !== undefined && { taken: monthRange(input.month) }),
+      ...(input.month !== undefined && { taken: this.gallery.month(input.month) }),
       ...(gallerySearch && { gallerySearch }),
     });
     const more = rows.length > limit;

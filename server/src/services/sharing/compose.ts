@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '../common/context.ts';
-import type { AlbumAccess } from '../files/album-access.ts';
-import type { FileServices } from '../files/compose.ts';
+import type { FileCore } from '../files/compose.ts';
+import type { PhotoInnards, PhotoServices } from '../photos/compose.ts';
 import { PartnerService } from './partners.ts';
 import { PublicShareService } from './public-shares.ts';
 import { SharingService } from './sharing.ts';
@@ -13,10 +13,15 @@ export interface SharingServices {
 }
 
 /** Grants, links and partners: what one account shares with others and with visitors. */
-export function sharingServices(deps: ServiceDeps, link: Buffer, files: FileServices, albumAccess: AlbumAccess): SharingServices {
+export function sharingServices(
+  deps: ServiceDeps,
+  link: Buffer,
+  files: FileCore,
+  photos: Pick<PhotoServices, 'albums'> & Pick<PhotoInnards, 'albumAccess'>,
+): SharingServices {
   return {
-    sharing: new SharingService(deps, files.access, link, albumAccess),
+    sharing: new SharingService(deps, files.access, link, photos.albumAccess),
     partners: new PartnerService(deps),
-    publicShares: new PublicShareService(deps, files.files, files.listing, link, files.albums),
+    publicShares: new PublicShareService(deps, files.files, files.listing, link, photos.albums),
   };
 }

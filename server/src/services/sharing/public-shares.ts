@@ -7,7 +7,7 @@ import type { AlbumRow } from '../../store/database/albums.repo.ts';
 import type { NodeRow } from '../../store/database/nodes.repo.ts';
 import type { ShareRow } from '../../store/database/sharing.repo.ts';
 import type { ClientInfo, ServiceDeps } from '../common/context.ts';
-import type { AlbumService } from '../files/albums.ts';
+import type { AlbumService } from '../photos/albums.ts';
 import type { FileContent, FileService } from '../files/files.ts';
 import type { ListInput, ListingService } from '../files/listing.ts';
 import { toNodeDto } from '../files/node-dto.ts';

@@ -4,7 +4,7 @@ import type { Grant, Link } from '../../contract/sharing-responses.ts';
 import { AppError } from '../../app-error.ts';
 import type { GrantRole, ShareRow } from '../../store/database/sharing.repo.ts';
 import type { AccessService } from '../files/access.ts';
-import type { AlbumAccess } from '../files/album-access.ts';
+import type { AlbumAccess } from '../photos/album-access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { toNodeDto } from '../files/node-dto.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';

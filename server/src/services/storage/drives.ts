@@ -9,7 +9,8 @@ import { holdsContent } from '../../store/content/content-stores.ts';
 import { readMarker } from '../../store/content/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountedMember, type MountSpec } from '../../store/database/libraries.repo.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
-import { checkedName, type LibraryService } from './libraries.ts';
+import type { LibraryService } from './libraries.ts';
+import { checkedName } from './library-inputs.ts';
 import { newId } from '../common/secrets.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 

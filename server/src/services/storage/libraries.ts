@@ -1,22 +1,19 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Library } from '../../contract/storage-responses.ts';
 import { AppError } from '../../app-error.ts';
 import { isNetworkFs, mountOf } from '../../platform/mounts.ts';
 import { LIBRARY_FOLDER, type DriveMounts } from './drive-mounts.ts';
-import { contentFileNames } from '../../store/content/content-files.ts';
-import { clearLibraryFolder, holdsContent, inspectFolder, type ContentStores } from '../../store/content/content-stores.ts';
-import { emptyExpiredHolding, heldUntil } from '../../store/content/holding.ts';
-import { hasMarker, holdsFilesOf, LIBRARY_MARKER, markerState, writeMarker } from '../../store/content/library-marker.ts';
+import { holdsContent, inspectFolder, type ContentStores } from '../../store/content/content-stores.ts';
+import { hasMarker, writeMarker } from '../../store/content/library-marker.ts';
 import { parseMountSpec, type LibraryRow, type MountSpec } from '../../store/database/libraries.repo.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';
-import { checkReadableName } from '../common/readable-names.ts';
-import { coarseSpace } from './coarse-space.ts';
+import { libraryDto, type LibraryViewer } from './library-dto.ts';
+import { checkedName, checkedPath, overlaps } from './library-inputs.ts';
+import { MarkerRepair } from './library-markers.ts';
+import { clearAndRelease, holdsUnknownContent, refuseWhileHolding, unmountUnlessShared } from './library-removal.ts';
 
 const USAGE_EVENT_INTERVAL_MS = 2_000;
-/** How many content files a folder may show before it is judged not to be a library's (each one a lookup). */
-const MARKER_PROOF_SCAN_LIMIT = 1000;
 const CONTENT_EVENTS = new Set(['node.created', 'node.updated', 'node.deleted']);
 
 /**
@@ -28,12 +25,14 @@ const CONTENT_EVENTS = new Set(['node.created', 'node.updated', 'node.deleted'])
 export class LibraryService {
   private usageTimer: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
+  private readonly markers: MarkerRepair;
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly content: ContentStores,
     private readonly mounts: DriveMounts,
   ) {
+    this.markers = new MarkerRepair(deps);
     // Usage changes with content (uploads, new versions, deletes); the owners hear of it at most
     // every 2 s. Members do not: the event's timing alone would tell them when someone uploaded.
     this.unsubscribe = deps.bus.subscribe((event) => {
@@ -68,7 +67,7 @@ export class LibraryService {
   async register(actor: Actor, input: { name: string; path: string; make_default?: boolean | undefined }): Promise<Library> {
     requireAdmin(actor);
     const name = checkedName(input.name);
-    const folder = this.checkedPath(input.path);
+    const folder = checkedPath(this.deps.config, input.path);
     const returning = await this.bringBackByFolder(folder);
     if (returning) return returning;
     const mount = mountOf(folder);
@@ -176,13 +175,13 @@ export class LibraryService {
     const library = this.row(id);
     if (library.kind === 'internal') throw new AppError('cannot_remove_internal');
     await this.mounts.serially(async () => {
-      if (this.content.isOnline(id) && this.holdsUnknownContent(library)) {
+      if (this.content.isOnline(id) && holdsUnknownContent(this.deps.store, library)) {
         throw new AppError(
           'library_not_empty',
           "The library's folder holds files this server has no record of (from a newer backup?): nothing was removed.",
         );
       }
-      if (this.content.isOnline(id)) await this.refuseWhileHolding(library);
+      if (this.content.isOnline(id)) await refuseWhileHolding(library, this.deps.now());
       this.deps.store.transaction(() => {
         const now = this.row(id);
         if (now.is_default) throw new AppError('library_is_default', 'Choose another library for new files before removing this one.');
@@ -193,60 +192,11 @@ export class LibraryService {
         this.deps.store.libraries.remove(id);
       });
       const online = this.content.isOnline(id);
-      this.unproven.delete(id);
+      this.markers.forget(id);
       this.content.detach(id);
       this.deps.bus.publish('library.changed', { library: this.toDto(library, 'members'), removed: true }, { everyone: true });
-      if (online) await this.clearAndRelease(library);
+      if (online) await clearAndRelease(this.deps, this.mounts, library);
     });
-  }
-
-  /**
-   * Removing a library clears its folder; that may take only what the database knows to be
-   * garbage. A content file it has no record of (the database is older than the drive's
-   * files) makes the removal wait, like any file still stored there.
-   */
-  private holdsUnknownContent(library: LibraryRow): boolean {
-    const { store } = this.deps;
-    for (const blob of contentFileNames(path.join(library.path, 'blobs'))) {
-      if (!store.versions.hasBlob(library.id, blob) && store.garbage.get(library.id, blob) === undefined) return true;
-    }
-    return false;
-  }
-
-  /**
-   * The holding folder keeps what the clean-up took for HOLDING_DAYS, for when the clean-up
-   * was wrong: removing the library would take that chance away, so it waits until the last
-   * held day is over (the owner is told when).
-   */
-  private async refuseWhileHolding(library: LibraryRow): Promise<void> {
-    const until = await heldUntil(library.path, this.deps.now());
-    if (until === null) return;
-    const day = new Date(until).toISOString().slice(0, 10);
-    throw new AppError(
-      'library_not_empty',
-      `Hearth's clean-up set aside files here that looked unused (in the holding folder) and keeps them until ${day}, in case they are needed after all. This place can be removed from ${day} on.`,
-    );
-  }
-
-  /** After a removal: the folder goes back to how it was, and what the server mounted for it is unmounted. */
-  private async clearAndRelease(library: LibraryRow): Promise<void> {
-    const spec = parseMountSpec(library);
-    await this.tidy(library, () => emptyExpiredHolding(library.path, this.deps.now()));
-    await this.tidy(library, () => clearLibraryFolder(library.path));
-    if (spec?.kind === 'pool') await this.tidy(library, () => this.mounts.releasePool(spec.mount_point));
-    for (const member of spec === null ? [] : spec.kind === 'drive' ? [spec.member] : spec.members) {
-      await this.tidy(library, () => fs.rmdirSync(path.join(member.mount_point, LIBRARY_FOLDER)));
-      if (member.mounted_by_server) await this.tidy(library, () => this.unmountUnlessShared(library.id, member.mount_point));
-    }
-  }
-
-  /** The library is forgotten whatever happens here: a folder or a mount left behind holds nothing of it. */
-  private async tidy(library: LibraryRow, step: () => unknown): Promise<void> {
-    try {
-      await step();
-    } catch (error) {
-      this.deps.log.warn('a removed library could not be tidied away', { library_id: library.id, error: String(error) });
-    }
   }
 
   private async ejectNow(library: LibraryRow): Promise<Library> {
@@ -255,7 +205,7 @@ export class LibraryService {
     try {
       if (spec?.kind === 'pool') await this.mounts.releasePool(spec.mount_point);
       const drives = spec?.kind === 'pool' ? spec.members.map((m) => m.mount_point) : [library.path];
-      for (const folder of drives) await this.unmountUnlessShared(library.id, folder);
+      for (const folder of drives) await unmountUnlessShared(this.deps, this.mounts, library.id, folder);
     } catch (error) {
       // Still mounted (busy): it stays online rather than being reported safe to unplug.
       this.deps.log.warn('eject failed', { library_id: library.id, error: String(error) });
@@ -264,23 +214,6 @@ export class LibraryService {
     }
     this.deps.store.libraries.setStatus(library.id, 'ejected');
     return this.announce(library.id);
-  }
-
-  /**
-   * Unmounts the drive a folder lives on, unless the system, the data dir or another library
-   * (not ejected) lives on it too.
-   */
-  private async unmountUnlessShared(libraryId: string, folder: string): Promise<void> {
-    const mount = mountOf(folder);
-    if (!mount || mount.mountPoint === '/') return;
-    const shared =
-      mount.mountPoint === mountOf(this.deps.config.dataDir)?.mountPoint ||
-      this.deps.store.libraries
-        .all()
-        .some((o) => o.id !== libraryId && o.status !== 'ejected' && mountOf(o.path)?.mountPoint === mount.mountPoint);
-    if (shared) return;
-    await this.mounts.unmount(mount);
-    this.mounts.forgetMountPoint(mount.mountPoint);
   }
 
   /** Mounts (when the server mounted it) and opens a library again; answers whether it is online. */
@@ -294,62 +227,14 @@ export class LibraryService {
         current = this.row(library.id);
       }
     }
-    if (!hasMarker(current) && !this.repairMarker(current)) return false;
+    if (!hasMarker(current) && !this.markers.repair(current)) return false;
     await this.content.attach(current);
     return true;
   }
 
   /**
-   * A library whose marker a power cut or a pulled drive left empty or garbled (or took away)
-   * is recognised by its files: when its folder holds a content file or an upload that the
-   * database records on this library, the marker is written again and the library comes back.
-   * A marker naming another library is never overwritten, and an empty folder is never taken
-   * for the library (an empty mount point is not the drive), unless its marker is there but
-   * damaged and the library holds nothing the folder should have.
-   */
-  private repairMarker(library: LibraryRow): boolean {
-    const state = markerState(library.path);
-    if (state.kind === 'names' || state.kind === 'unreadable') return false;
-    // An offline library is looked at every few seconds: its folder is walked again only once
-    // something there changed since the walk that did not prove it (a drive mounted on it,
-    // files or a marker written), not a thousand lookups each time.
-    const look = folderLook(library.path, state.kind);
-    if (this.unproven.get(library.id) === look) return false;
-    const { store } = this.deps;
-    const proven = holdsFilesOf(
-      library.path,
-      {
-        knowsBlob: (blob) => store.versions.hasBlob(library.id, blob) || store.garbage.get(library.id, blob) !== undefined,
-        knowsUpload: (uploadId) => store.uploads.byId(uploadId)?.library_id === library.id,
-      },
-      MARKER_PROOF_SCAN_LIMIT,
-    );
-    const emptyLibrary =
-      state.kind === 'damaged' &&
-      !holdsContent(library.path) &&
-      store.versions.countOnLibrary(library.id) === 0 &&
-      store.uploads.countOnLibrary(library.id) === 0;
-    if (!proven && !emptyLibrary) {
-      this.unproven.set(library.id, look);
-      return false;
-    }
-    this.unproven.delete(library.id);
-    try {
-      writeMarker(library.path, library.id);
-    } catch (error) {
-      this.deps.log.warn('a library marker could not be written again', { library_id: library.id, error: String(error) });
-      return false;
-    }
-    this.deps.log.warn("wrote a library marker again: it was damaged or missing, and the folder holds this library's files", {
-      library_id: library.id,
-      marker: state.kind,
-    });
-    return true;
-  }
-
-  /**
    * Adding a folder again that is an offline library's: the owner means that library. It comes
-   * back when the folder proves to be it (see repairMarker), rather than the add answering 409.
+   * back when the folder proves to be it (see library-markers.ts), rather than the add answering 409.
    */
   private async bringBackByFolder(folder: string): Promise<Library | null> {
     const library = this.deps.store.libraries
@@ -361,8 +246,6 @@ export class LibraryService {
   }
 
   private refreshing: Promise<void> | null = null;
-  /** Per library, how its folder looked when its files last failed to prove it (see repairMarker). */
-  private readonly unproven = new Map<string, string>();
 
   /**
    * Startup, every few seconds, and maintenance: a library whose drive is back comes online
@@ -400,7 +283,7 @@ export class LibraryService {
         } else if (library.status === 'online') {
           this.deps.store.libraries.setStatus(library.id, 'offline');
         }
-      } else if (!present && !this.repairMarker(library)) {
+      } else if (!present && !this.markers.repair(library)) {
         this.content.detach(library.id);
         this.deps.store.libraries.setStatus(library.id, 'offline');
         this.announce(library.id);
@@ -418,33 +301,6 @@ export class LibraryService {
       this.deps.log.warn('library could not be mounted again', { library_id: library.id, error: reason });
     }
     return false;
-  }
-
-  /** A real, writable directory under a mounts root or the data dir (symlinks resolved first). */
-  private checkedPath(input: string): string {
-    let folder: string;
-    try {
-      folder = fs.realpathSync(input);
-    } catch {
-      throw new AppError('invalid_library_path', 'That folder does not exist.', { field: 'path' });
-    }
-    const roots = [...this.deps.config.mountsRoots, this.deps.config.dataDir].map((r) => {
-      try {
-        return fs.realpathSync(r);
-      } catch {
-        return path.resolve(r);
-      }
-    });
-    if (!roots.some((root) => folder.startsWith(root.endsWith('/') ? root : `${root}/`))) {
-      throw new AppError('invalid_library_path', undefined, { field: 'path' });
-    }
-    try {
-      if (!fs.statSync(folder).isDirectory()) throw new Error('not a directory');
-      fs.accessSync(folder, fs.constants.W_OK);
-    } catch {
-      throw new AppError('invalid_library_path', 'The folder must be a directory the server can write to.', { field: 'path' });
-    }
-    return folder;
   }
 
   private row(id: string): LibraryRow {
@@ -468,69 +324,6 @@ export class LibraryService {
   }
 
   private toDto(library: LibraryRow, viewer: LibraryViewer, options: { path?: boolean } = {}): Library {
-    const forAdmin = viewer === 'admin';
-    const online = this.content.isOnline(library.id);
-    let space = { used: 0, free: 0, total: 0 };
-    if (online) {
-      try {
-        const s = fs.statfsSync(library.path);
-        space = { used: (s.blocks - s.bfree) * s.bsize, free: s.bavail * s.bsize, total: s.blocks * s.bsize };
-      } catch {
-        // Vanished since the last check: the next refresh marks it offline.
-      }
-    }
-    const dto: Library = {
-      id: library.id,
-      name: library.name,
-      kind: library.kind,
-      status: online ? 'online' : library.status === 'ejected' ? 'ejected' : 'offline',
-      ...(forAdmin ? space : coarseSpace(space)),
-      content_bytes:
-        viewer === 'admin'
-          ? this.deps.store.libraries.contentBytes(library.id)
-          : viewer === 'members'
-            ? 0
-            : this.deps.store.libraries.ownContentBytes(library.id, viewer.member),
-      default: library.is_default === 1,
-    };
-    if (forAdmin && options.path !== false) {
-      dto.path = library.path;
-      const spec = parseMountSpec(library);
-      if (spec?.kind === 'pool') dto.members = spec.members.map((m) => ({ device: m.device, uuid: m.uuid, path: m.mount_point }));
-    }
-    return dto;
+    return libraryDto(this.deps, this.content, library, viewer, options);
   }
-}
-
-/** Whom a library's figures are for: the owners (every figure), one member (its own files), or every member at once (no one's files). */
-type LibraryViewer = 'admin' | { member: string } | 'members';
-
-export function checkedName(input: string): string {
-  const name = input.trim();
-  if (name === '' || [...name].length > 64) throw new AppError('invalid_input', 'A library name is 1 to 64 characters.', { field: 'name' });
-  checkReadableName(name, 'name');
-  return name;
-}
-
-/**
- * How a library folder looks, cheaply: its marker's state and the identity and times of the
- * folder, its marker, blobs/ and tmp/. A drive mounted on the folder, a file added to tmp/ or
- * a new shard in blobs/, a marker written or damaged: each changes it.
- */
-function folderLook(folder: string, marker: string): string {
-  const parts = [marker];
-  for (const entry of [folder, path.join(folder, LIBRARY_MARKER), path.join(folder, 'blobs'), path.join(folder, 'tmp')]) {
-    try {
-      const stat = fs.statSync(entry, { throwIfNoEntry: false, bigint: true });
-      parts.push(stat === undefined ? '-' : `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}`);
-    } catch (error) {
-      parts.push(String((error as NodeJS.ErrnoException).code));
-    }
-  }
-  return parts.join('|');
-}
-
-function overlaps(a: string, b: string): boolean {
-  const inside = (x: string, y: string) => x === y || x.startsWith(y.endsWith('/') ? y : `${y}/`);
-  return inside(a, b) || inside(b, a);
 }

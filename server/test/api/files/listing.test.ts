@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import type { Actor, ServiceDeps } from '../../../src/services/common/context.ts';
 import { AccessService } from '../../../src/services/files/access.ts';
 import { ListingService, type ListInput } from '../../../src/services/files/listing.ts';
+import { galleryFilters } from '../../../src/services/photos/gallery.ts';
 import type { SettingsService } from '../../../src/services/server/settings.ts';
 import { GalleryRepo } from '../../../src/store/database/gallery.repo.ts';
 import { NodesRepo } from '../../../src/store/database/nodes.repo.ts';
@@ -393,7 +394,7 @@ async function listingPlans(
     const store = { nodes: new NodesRepo(recording), gallery: new GalleryRepo(recording) } as unknown as Store;
     const deps = { store, now: Date.now } as unknown as ServiceDeps;
     const settings = { current: () => ({ trash_retention_days: 30 }) } as unknown as SettingsService;
-    const listing = new ListingService(deps, new AccessService(deps), settings);
+    const listing = new ListingService(deps, new AccessService(deps), settings, galleryFilters);
     const actor: Actor = { userId, sessionId: 'plan', role: 'member', scope: 'full', mustChangePassword: false };
     for (const input of inputs) {
       current = input;

@@ -4,13 +4,13 @@ import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
 import type { AlbumRow, AlbumScope } from '../../store/database/albums.repo.ts';
 import type { NodeRow } from '../../store/database/nodes.repo.ts';
-import type { AccessService } from './access.ts';
+import type { AccessService } from '../files/access.ts';
 import type { AlbumAccess } from './album-access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { pageLimit, type PageRequest } from '../common/paging.ts';
 import { withoutSpoofingCharacters } from '../common/readable-names.ts';
 import { newId } from '../common/secrets.ts';
-import { toNodeDto } from './node-dto.ts';
+import { toNodeDto } from '../files/node-dto.ts';
 
 /** Long enough for "Grandma's 90th birthday, Lisbon, August 2024", short enough for a tile. */
 const MAX_ALBUM_NAME = 100;

@@ -1,4 +1,4 @@
-import { searchKey } from './node-names.ts';
+import { searchKey } from '../files/node-names.ts';
 
 /**
  * What a search in Photos asks for, as a family types it: dates ("2019", "July 2021",

@@ -7,7 +7,7 @@ import type { PlaybackRow } from '../../store/database/playback.repo.ts';
 import type { NodeRow } from '../../store/database/nodes.repo.ts';
 import type { VersionRow } from '../../store/database/versions.repo.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
-import type { AccessService } from './access.ts';
+import type { AccessService } from '../files/access.ts';
 import type { PlaybackQueue } from './playback-queue.ts';
 import type { PlaybackRoom } from './playback-room.ts';
 

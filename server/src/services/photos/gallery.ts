@@ -1,13 +1,8 @@
 import { AppError } from '../../app-error.ts';
 import type { GalleryMonths } from '../../contract/files-responses.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
+import type { GalleryFilters, TimelineScope } from '../files/listing.ts';
 import { parsePhotoQuery, type PhotoQuery } from './photo-query.ts';
-
-/**
- * Whose photos a timeline shows: `mine`, the account's own; `family`, with everything others
- * share with it (folders and files granted, albums it is in, partners' photos from their day).
- */
-export type TimelineScope = 'mine' | 'family';
 
 /** Words a search may hold: each is one more LIKE over the gallery. */
 const MAX_SEARCH_WORDS = 8;
@@ -92,3 +87,6 @@ function utcMonthStart(year: number, monthIndex: number): number {
   date.setUTCFullYear(year, monthIndex, 1);
   return date.getTime();
 }
+
+/** Photos' reading of a search and a month, for the files listing's filter=gallery. */
+export const galleryFilters: GalleryFilters = { search: photoSearch, month: monthRange };

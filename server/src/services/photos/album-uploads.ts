@@ -4,10 +4,10 @@ import { AppError } from '../../app-error.ts';
 import type { AlbumRow } from '../../store/database/albums.repo.ts';
 import type { AlbumAccess, OpenAlbum } from './album-access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
-import { isMediaType } from './media-types.ts';
-import { nameKey } from './node-names.ts';
-import { containerOf, type NodeService } from './nodes.ts';
-import type { UploadTargets } from './uploads.ts';
+import { isMediaType } from '../files/media-types.ts';
+import { nameKey } from '../files/node-names.ts';
+import { containerOf, type NodeService } from '../files/nodes.ts';
+import type { UploadTargets } from '../files/upload-state.ts';
 
 /** The top-level folder of each account's album uploads. */
 const ALBUMS_FOLDER = 'Albums';

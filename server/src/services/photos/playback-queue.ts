@@ -1,52 +1,25 @@
 import type { PlaybackQueue as QueueView, QueuePause } from '../../contract/playback-responses.ts';
-import type { MediaTools } from '../../media/processor.ts';
-import { judge } from '../../media/playback-rules.ts';
-import { copyArguments, runTranscode, TranscodeError, type PriorityTools, type TranscodeHandle } from '../../media/transcode.ts';
-import { NotAVideoError, videoInput } from '../../media/video-input.ts';
-import { probeVideo, type VideoProbe } from '../../media/video-probe.ts';
+import type { MediaTools } from '../../media/media-info.ts';
+import type { PriorityTools } from '../../media/transcode.ts';
 import type { ContentStores } from '../../store/content/content-stores.ts';
 import { freeBytes } from '../../store/common/disk-space.ts';
 import { PlaybackFiles } from '../../store/content/playback-files.ts';
 import type { PlaybackRow } from '../../store/database/playback.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
-import type { AccessService } from './access.ts';
+import type { AccessService } from '../files/access.ts';
 import { JobBackoff } from './media-backoff.ts';
+import { checkLibraryCopies } from './playback-check.ts';
+import { BATCH, keyOf } from './playback-keys.ts';
+import { CopyMaker, type ThumbnailQueue } from './playback-making.ts';
+import { VideoProbes } from './playback-probes.ts';
 import type { PlaybackRoom } from './playback-room.ts';
 
-/** Address space ffmpeg may take while making a copy: room for x264's threads on a many-core PC, not for a runaway decoder. */
-const TRANSCODE_MEMORY_BYTES = 8 * 1024 ** 3;
-const PROBE_MEMORY_BYTES = 2 * 1024 ** 3;
-/** ffmpeg that writes nothing for this long (paused time aside) is stopped: the file makes it spin. */
-const STALL_MS = 5 * 60_000;
-/** How often free space is looked at while a copy is made (while the queue waits for room: as often as a full disk is, storageRecheckMs). */
-const SPACE_CHECK_MS = 5_000;
 /** The owners hear how a copy goes at most this often. */
 const PROGRESS_EVENT_MS = 2_000;
 /** Rows no current content needs are looked for this long after the last delete or new version, and every so often (merged duplicates publish nothing). */
 const SWEEP_DELAY_MS = 2_000;
 const SWEEP_EVERY_MS = 10 * 60_000;
-const BATCH = 200;
-
-/** What the queue needs of the thumbnail queue: to go after it. */
-export interface ThumbnailQueue {
-  idle(): Promise<void>;
-  busy(): boolean;
-}
-
-interface Making {
-  key: string;
-  libraryId: string;
-  blob: string;
-  startedAt: number;
-  durationSeconds: number | null;
-  progress: number;
-  handle: TranscodeHandle | null;
-  /** Why it was stopped from outside (switched off, its content went, the disk filled): not a failure of the file. */
-  stoppedFor: string | null;
-}
-
-const keyOf = (row: Pick<PlaybackRow, 'library_id' | 'blob'>) => `${row.library_id}/${row.blob}`;
 
 /**
  * The queue of playback copies: one video looked at or copied at a time, in the background.
@@ -63,12 +36,8 @@ const keyOf = (row: Pick<PlaybackRow, 'library_id' | 'blob'>) => `${row.library_
  */
 export class PlaybackQueue {
   private readonly backoff: JobBackoff;
-  private readonly priority: PriorityTools;
-  /** Probes under way, by content: asked twice (a viewer and the queue), probed once. */
-  private readonly probing = new Map<string, Promise<void>>();
-  /** Tone-mapping an HDR video failed once: its next try makes a plain copy. */
-  private readonly withoutTonemap = new Set<string>();
-  private making: Making | null = null;
+  private readonly probes: VideoProbes;
+  private readonly maker: CopyMaker;
   private pause: QueuePause | null = null;
   private wakeUp: (() => void) | null = null;
   private stopped = false;
@@ -77,7 +46,6 @@ export class PlaybackQueue {
   private lastSweep = 0;
   private lastProgressEvent = 0;
   private idleWaiters: (() => void)[] = [];
-  private thumbnailsWaiting = false;
   /** The loop sleeps with nothing it can do now: nothing to look at, and no copy it may make. */
   private resting = false;
   private readonly unsubscribe: () => void;
@@ -85,7 +53,7 @@ export class PlaybackQueue {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly access: AccessService,
+    access: AccessService,
     private readonly content: ContentStores,
     private readonly tools: MediaTools,
     private readonly thumbnails: ThumbnailQueue,
@@ -95,8 +63,19 @@ export class PlaybackQueue {
     /** Room in the quotas of the accounts whose videos the copies are. */
     private readonly room: PlaybackRoom,
   ) {
-    this.priority = priority;
     this.backoff = new JobBackoff(deps.now, () => this.wake(), deps.config.mediaRetryMs);
+    this.probes = new VideoProbes(deps, content, tools, this.backoff, {
+      stopped: () => this.stopped,
+      needsCopy: () => {
+        this.publishQueue(true);
+        this.wake();
+      },
+    });
+    this.maker = new CopyMaker(deps, access, content, tools, thumbnails, storage, priority, room, this.backoff, {
+      filesOf: (libraryId) => this.filesOf(libraryId),
+      changed: (now) => this.publishQueue(now),
+      settled: () => this.notifyIdle(),
+    });
     this.unwatchStorage = storage.onChange(() => this.wake());
     this.unsubscribe = deps.bus.subscribe(({ message }) => {
       switch (message.type) {
@@ -106,14 +85,14 @@ export class PlaybackQueue {
           if (node.type === 'file' && node.mime_type?.startsWith('video/')) this.noteVideo(node.id);
           if (message.type === 'node.updated') this.sweepSoon();
           // Photos arriving go first: the copy under way stops until their thumbnails are made.
-          this.yieldToThumbnails();
+          this.maker.yieldToThumbnails();
           break;
         }
         case 'node.deleted':
           if ((message.payload as { permanent: boolean }).permanent) this.sweepSoon();
           break;
         case 'server.settings_changed':
-          if (!this.enabled()) this.stopCurrent('copies were switched off');
+          if (!this.enabled()) this.maker.stop('copies were switched off');
           this.wake();
           break;
         // A drive back, or room in someone's quota (a delete, a higher quota): a copy that waited may go.
@@ -131,7 +110,7 @@ export class PlaybackQueue {
   async start(): Promise<void> {
     for (const [libraryId] of this.content.online()) {
       try {
-        await this.checkLibrary(libraryId);
+        await checkLibraryCopies(this.deps, libraryId, this.filesOf(libraryId), (row) => this.lost(row));
       } catch (error) {
         if (!this.storage.noteFailure(error))
           this.deps.log.warn('playback copies not checked', { library_id: libraryId, error: String(error) });
@@ -154,10 +133,10 @@ export class PlaybackQueue {
     this.unwatchStorage();
     this.backoff.stop();
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
-    this.stopCurrent('the server is stopping');
+    this.maker.stop('the server is stopping');
     this.wake();
     await this.loop;
-    await Promise.allSettled(this.probing.values());
+    await this.probes.settled();
   }
 
   /** Resolves once nothing is waiting to be looked at or made (tests, benchmarks); or when it cannot go on. */
@@ -168,7 +147,7 @@ export class PlaybackQueue {
 
   /** The content being made now, and how far. */
   current(): { key: string; progress: number } | null {
-    return this.making ? { key: this.making.key, progress: this.making.progress } : null;
+    return this.maker.current();
   }
 
   /** A library's copies, where the library is now (a drive may come back at another path). */
@@ -191,13 +170,7 @@ export class PlaybackQueue {
 
   /** Looks at a content file now (a viewer is waiting for the answer); once, however many ask. */
   probeNow(row: PlaybackRow): Promise<void> {
-    const key = keyOf(row);
-    let running = this.probing.get(key);
-    if (!running) {
-      running = this.probe(row).finally(() => this.probing.delete(key));
-      this.probing.set(key, running);
-    }
-    return running;
+    return this.probes.probeNow(row);
   }
 
   /** Files were merged (content-merge.ts): the copy of the one that went goes too. */
@@ -217,7 +190,7 @@ export class PlaybackQueue {
   /** The owner's view of the queue. */
   view(): QueueView {
     const counts = this.deps.store.playback.counts();
-    const making = this.making;
+    const making = this.maker.underWay();
     return {
       enabled: this.enabled(),
       waiting: Math.max(0, counts.waiting - (making ? 1 : 0)),
@@ -236,7 +209,7 @@ export class PlaybackQueue {
    * crash in between leaves a ready row without its file, which the start-up check makes waiting.
    */
   async removeAll(): Promise<number> {
-    this.stopCurrent('the owner removed the copies');
+    this.maker.stop('the owner removed the copies');
     let removed = 0;
     for (const [libraryId] of this.content.online()) {
       const files = this.filesOf(libraryId);
@@ -279,7 +252,7 @@ export class PlaybackQueue {
   }
 
   private isIdle(): boolean {
-    return this.stopped || (this.resting && this.making === null && this.probing.size === 0);
+    return this.stopped || (this.resting && this.maker.current() === null && this.probes.running === 0);
   }
 
   private notifyIdle(): void {
@@ -297,7 +270,7 @@ export class PlaybackQueue {
     while (!this.stopped) {
       try {
         if (this.deps.now() - this.lastSweep > SWEEP_EVERY_MS) await this.sweep();
-        if (await this.probeNext()) continue;
+        if (await this.probes.probeNext()) continue;
         const next = this.nextToMake();
         if (next.kind === 'wait') {
           this.setPause(next.pause);
@@ -316,7 +289,7 @@ export class PlaybackQueue {
           continue;
         }
         this.setPause(null);
-        await this.make(next.row);
+        await this.maker.make(next.row);
       } catch (error) {
         if (this.stopped) return;
         if (!this.storage.noteFailure(error)) this.deps.log.error('playback queue step failed', { error: String(error) });
@@ -324,44 +297,6 @@ export class PlaybackQueue {
       }
     }
     this.notifyIdle();
-  }
-
-  /** Looks at the next video not looked at yet; false when there is none to look at now. */
-  private async probeNext(): Promise<boolean> {
-    if (!this.tools.ffmpeg && !this.tools.ffprobe) return false;
-    const row = this.deps.store.playback
-      .next('unprobed', BATCH)
-      .find((r) => this.content.isOnline(r.library_id) && this.backoff.ready(`probe:${keyOf(r)}`));
-    if (!row) return false;
-    await this.probeNow(row);
-    return true;
-  }
-
-  private async probe(row: PlaybackRow): Promise<void> {
-    const key = keyOf(row);
-    const file = this.content.of(row.library_id).pathOf(row.blob);
-    let probe: VideoProbe;
-    try {
-      probe = await probeVideo(await videoInput(file), this.tools, PROBE_MEMORY_BYTES);
-    } catch (error) {
-      if (this.stopped) return;
-      // A file whose bytes are no video is not tried again: they will not change.
-      const outcome = error instanceof NotAVideoError ? { giveUp: true } : this.backoff.fail(`probe:${key}`);
-      if (outcome.giveUp) {
-        this.deps.log.warn('video not readable: no playback copy', { blob: row.blob, error: String(error) });
-        this.deps.store.playback.failed(row.library_id, row.blob, `not readable: ${String(error)}`);
-      }
-      return;
-    }
-    this.backoff.forget(`probe:${key}`);
-    const verdict = judge(probe);
-    if (this.deps.store.playback.probed(row.library_id, row.blob, JSON.stringify(probe), verdict.needed)) {
-      this.deps.log.info(verdict.needed ? 'video needs a playback copy' : 'video plays as it is', { blob: row.blob, why: verdict.why });
-      if (verdict.needed) {
-        this.publishQueue(true);
-        this.wake();
-      }
-    }
   }
 
   /**
@@ -398,140 +333,6 @@ export class PlaybackQueue {
     return free - 2 * this.deps.store.playback.originalSize(row.library_id, row.blob) - this.deps.config.playbackKeepFreeBytes;
   }
 
-  private async make(row: PlaybackRow): Promise<void> {
-    const key = keyOf(row);
-    const probe = JSON.parse(row.probe ?? 'null') as VideoProbe | null;
-    const verdict = probe ? judge(probe) : null;
-    if (!probe || !verdict?.needed) {
-      // Probed by an older rule that no longer asks for a copy: nothing to make.
-      this.deps.store.playback.notNeeded(row.library_id, row.blob);
-      return;
-    }
-    const files = this.filesOf(row.library_id);
-    const source = this.content.of(row.library_id).pathOf(row.blob);
-    const making: Making = {
-      key,
-      libraryId: row.library_id,
-      blob: row.blob,
-      startedAt: this.deps.now(),
-      durationSeconds: probe.durationSeconds,
-      progress: 0,
-      handle: null,
-      stoppedFor: null,
-    };
-    this.making = making;
-    this.publishQueue(true);
-    const spaceWatch = setInterval(() => {
-      // The room kept for photos: a copy that eats into half of it stops, and waits for space.
-      const free = freeBytes(files.libraryRoot) ?? Infinity;
-      if (free < this.deps.config.playbackKeepFreeBytes / 2) this.stopCurrent('the disk is running out of room');
-    }, SPACE_CHECK_MS);
-    spaceWatch.unref();
-    try {
-      const temp = await files.prepare(row.blob);
-      const tonemap = !this.withoutTonemap.has(key);
-      const input = await videoInput(source);
-      const cap = this.room.of(row);
-      const maxBytes = Number.isFinite(cap) ? cap : null;
-      const handle = runTranscode(
-        this.tools.ffmpeg!,
-        copyArguments(input, temp, probe, verdict.plan, { tonemap, maxBytes }),
-        this.priority,
-        {
-          memoryBytes: TRANSCODE_MEMORY_BYTES,
-          stallMs: STALL_MS,
-          onProgress: (seconds) => {
-            making.progress = probe.durationSeconds ? Math.min(1, seconds / probe.durationSeconds) : 0;
-            this.publishQueue(false);
-          },
-        },
-      );
-      making.handle = handle;
-      if (making.stoppedFor) handle.kill();
-      if (handle.pid) await files.notePid(row.blob, handle.pid).catch(() => {});
-      // Photos that arrived while it started go first.
-      this.yieldToThumbnails();
-      const failure = await handle.done.then(
-        () => null,
-        (error: unknown) => error,
-      );
-      if (failure !== null || making.stoppedFor) {
-        await files.discardTemp(row.blob).catch(() => {});
-        if (making.stoppedFor) {
-          this.deps.log.info('playback copy stopped', { blob: row.blob, why: making.stoppedFor });
-          return;
-        }
-        this.failed(row, key, failure, verdict.plan.hdr && tonemap);
-        return;
-      }
-      // Before the rename (a crash after it makes the copy ready at start), and again as it is marked ready.
-      if (!this.room.keeps(row, await files.tempSize(row.blob), cap)) {
-        await files.discardTemp(row.blob);
-        this.outOfRoom(row);
-        return;
-      }
-      const size = await files.commit(row.blob);
-      if (!this.room.keeps(row, size, cap)) {
-        await files.remove(row.blob);
-        this.outOfRoom(row);
-        return;
-      }
-      if (!this.deps.store.playback.ready(row.library_id, row.blob, size, this.deps.now())) {
-        // Its content went while it was made (deleted for good, a new version): so does the copy.
-        await files.remove(row.blob);
-        return;
-      }
-      this.room.charged(row);
-      this.backoff.forget(key);
-      this.withoutTonemap.delete(key);
-      this.deps.log.info('playback copy made', {
-        blob: row.blob,
-        bytes: size,
-        seconds: Math.round((this.deps.now() - making.startedAt) / 1000),
-        video_seconds: probe.durationSeconds,
-      });
-      this.announce(row, 'ready');
-    } catch (error) {
-      await files.discardTemp(row.blob).catch(() => {});
-      const fault = this.storage.noteFailure(error, files.root);
-      if (!fault) this.failed(row, key, error, false);
-    } finally {
-      clearInterval(spaceWatch);
-      this.making = null;
-      this.publishQueue(true);
-      this.notifyIdle();
-    }
-  }
-
-  private failed(row: PlaybackRow, key: string, error: unknown, tonemapped: boolean): void {
-    if (error instanceof TranscodeError && error.diskFull) {
-      // Not the file's fault: the queue waits for room (nextToMake looks at free space first).
-      this.deps.log.warn('playback copy stopped: the disk is full', { blob: row.blob });
-      return;
-    }
-    if (tonemapped) this.withoutTonemap.add(key);
-    const outcome = error instanceof NotAVideoError ? { giveUp: true, failures: 1 } : this.backoff.fail(key);
-    if (!outcome.giveUp) {
-      this.deps.log.warn('playback copy failed; trying again later', { blob: row.blob, tries: outcome.failures, error: String(error) });
-      return;
-    }
-    this.deps.log.warn('no playback copy can be made of this video', { blob: row.blob, error: String(error) });
-    this.deps.store.playback.failed(row.library_id, row.blob, String(error));
-    this.announce(row, 'failed');
-  }
-
-  private outOfRoom(row: PlaybackRow): void {
-    this.deps.log.info("playback copy waits for room in its owners' quota", { blob: row.blob });
-    this.announce(row, 'over_quota');
-  }
-
-  /** Tells everyone who can see a file of this content that its copy is ready (or will not be, or not now). */
-  private announce(row: Pick<PlaybackRow, 'library_id' | 'blob'>, copy: 'ready' | 'failed' | 'over_quota'): void {
-    for (const holder of this.deps.store.playback.holders(row.library_id, row.blob)) {
-      this.deps.bus.publish('node.playback_changed', { node_id: holder.id, copy }, this.access.audienceOf(holder));
-    }
-  }
-
   private publishQueue(now: boolean): void {
     const at = this.deps.now();
     if (!now && at - this.lastProgressEvent < PROGRESS_EVENT_MS) return;
@@ -541,27 +342,6 @@ export class PlaybackQueue {
     } catch (error) {
       if (!this.storage.noteFailure(error)) this.deps.log.warn('playback queue not announced', { error: String(error) });
     }
-  }
-
-  private stopCurrent(why: string): void {
-    const making = this.making;
-    if (!making || making.stoppedFor) return;
-    making.stoppedFor = why;
-    making.handle?.kill();
-  }
-
-  /** Stops the copy under way while the thumbnail queue has work, and lets it go on once that is done. */
-  private yieldToThumbnails(): void {
-    const handle = this.making?.handle;
-    if (!handle || this.thumbnailsWaiting) return;
-    // The event that called this is published with its job already queued (same transaction).
-    if (!this.thumbnails.busy()) return;
-    this.thumbnailsWaiting = true;
-    handle.pause();
-    void this.thumbnails.idle().then(() => {
-      this.thumbnailsWaiting = false;
-      handle.resume();
-    });
   }
 
   private sweepSoon(): void {
@@ -584,7 +364,7 @@ export class PlaybackQueue {
     const { store } = this.deps;
     for (let rows = store.playback.unreferenced(BATCH); rows.length > 0; rows = store.playback.unreferenced(BATCH)) {
       for (const row of rows) {
-        if (this.making && this.making.key === keyOf(row)) this.stopCurrent('its video is gone');
+        if (this.maker.current()?.key === keyOf(row)) this.maker.stop('its video is gone');
         store.playback.remove(row.library_id, row.blob);
         this.backoff.forget(keyOf(row));
         if (row.state === 'ready' && this.content.isOnline(row.library_id)) {
@@ -595,33 +375,5 @@ export class PlaybackQueue {
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
-  }
-
-  /**
-   * A library's copies against their rows, at start. No process is making a copy yet, so what
-   * is under .making was cut short. A ready row without its file (a database restored from a
-   * backup) waits to be made again; a waiting row whose file is in place was renamed just
-   * before a crash (a file is renamed only once whole): it is ready. A file no row wants is
-   * taken away: a copy is derived from content that stays, never anyone's only data.
-   */
-  private async checkLibrary(libraryId: string): Promise<void> {
-    const files = this.filesOf(libraryId);
-    const cut = await files.clearUnfinished();
-    if (cut > 0) this.deps.log.info('took away playback copies a stop cut short; they will be made again', { count: cut });
-    const { store } = this.deps;
-    for (const row of store.playback.withFilesOn(libraryId)) {
-      const size = await files.size(row.blob);
-      if (row.state === 'ready' && size === null) this.lost(row);
-      if (row.state === 'waiting' && size !== null) store.playback.ready(libraryId, row.blob, size, this.deps.now());
-    }
-    let orphans = 0;
-    for await (const blob of files.list()) {
-      const row = store.playback.get(libraryId, blob);
-      if (row?.state !== 'ready' && row?.state !== 'waiting') {
-        await files.remove(blob);
-        orphans++;
-      }
-    }
-    if (orphans > 0) this.deps.log.info('took away playback copies no video needs', { count: orphans });
   }
 }

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { AppError } from '../../app-error.ts';
-import { eagerSizes, GRID_SIZE, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from '../../media/processor.ts';
+import { eagerSizes } from '../../media/processor.ts';
+import { GRID_SIZE, type MediaInfo, type MediaLimits, type MediaTools, type ThumbnailSize } from '../../media/media-info.ts';
 import { countryWords, sharedPlaces, type Places } from '../../media/places.ts';
 import { mediaSearchText } from '../../store/database/gallery-search.ts';
 import { MediaWorkerPool } from '../../media/worker-pool.ts';
@@ -9,11 +10,11 @@ import type { ContentStores } from '../../store/content/content-stores.ts';
 import { NO_FACTS, type MediaFacts, type MediaJobRow } from '../../store/database/media.repo.ts';
 import type { NodeRow } from '../../store/database/nodes.repo.ts';
 import type { ThumbnailStore } from '../../store/content/thumbs.ts';
-import type { AccessService } from './access.ts';
+import type { AccessService } from '../files/access.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { JobBackoff } from './media-backoff.ts';
-import { searchKey } from './node-names.ts';
-import { toNodeDto } from './node-dto.ts';
+import { searchKey } from '../files/node-names.ts';
+import { toNodeDto } from '../files/node-dto.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
 
 /**

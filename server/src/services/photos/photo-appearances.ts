@@ -1,6 +1,6 @@
 import type { AlbumAppearance, LinkAppearance, NodeAppearances } from '../../contract/albums-responses.ts';
 import { AppError } from '../../app-error.ts';
-import type { AccessService } from './access.ts';
+import type { AccessService } from '../files/access.ts';
 import type { AlbumAccess } from './album-access.ts';
 import type { AlbumService } from './albums.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';

@@ -1,0 +1,75 @@
+import { findExecutable } from '../../platform/run.ts';
+import { DEFAULT_MEDIA_LIMITS } from '../../media/media-info.ts';
+import type { ServiceDeps } from '../common/context.ts';
+import type { FileCore } from '../files/compose.ts';
+import type { ServiceParts } from '../parts.ts';
+import type { SettingsService } from '../server/settings.ts';
+import { AlbumAccess } from './album-access.ts';
+import { AlbumMemberService } from './album-members.ts';
+import { AlbumUploads } from './album-uploads.ts';
+import { AlbumService } from './albums.ts';
+import { GalleryService } from './gallery.ts';
+import { MediaService } from './media.ts';
+import { PhotoAppearances } from './photo-appearances.ts';
+import { PlaybackQueue } from './playback-queue.ts';
+import { PlaybackRoom } from './playback-room.ts';
+import { PlaybackService } from './playback.ts';
+
+export interface PhotoServices {
+  gallery: GalleryService;
+  /** Albums: photos and videos gathered by reference, in time order. */
+  albums: AlbumService;
+  /** Who an album is shared with (viewers, contributors), and leaving one. */
+  albumMembers: AlbumMemberService;
+  /** Photos sent straight into an album: the uploader's folder for them, and adding each as it completes. */
+  albumUploads: AlbumUploads;
+  photoAppearances: PhotoAppearances;
+  media: MediaService;
+  /** Playback copies of videos some browsers cannot play, made in the background after thumbnails. */
+  playback: PlaybackService;
+}
+
+/** What photos hands back besides its services: the album access sharing grants by, and the copies' queue files wakes. */
+export interface PhotoInnards {
+  albumAccess: AlbumAccess;
+  playbackQueue: PlaybackQueue;
+}
+
+/** Photos, built on files: albums, the timeline, thumbnails and playback copies. */
+export function photoServices(
+  deps: ServiceDeps,
+  { content, storage, thumbs, mediaTools }: ServiceParts,
+  settings: SettingsService,
+  { access, nodes, files }: FileCore,
+): PhotoServices & PhotoInnards {
+  const albumAccess = new AlbumAccess(deps);
+  const albums = new AlbumService(deps, access, albumAccess);
+  const media = new MediaService(deps, access, content, thumbs, mediaTools, DEFAULT_MEDIA_LIMITS, deps.config.mediaConcurrency, storage);
+  const copiesOn = () => settings.current().make_playback_copies;
+  const copyRoom = new PlaybackRoom(deps, {
+    room: (ownerId) => files.remainingQuota(ownerId, deps.store.uploads.pendingBytes(ownerId)),
+    changed: (ownerId) => nodes.publishQuota(ownerId),
+  });
+  const playbackQueue = new PlaybackQueue(
+    deps,
+    access,
+    content,
+    mediaTools,
+    { idle: () => media.idle(), busy: () => media.busy() },
+    storage,
+    copiesOn,
+    { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: mediaTools.prlimit },
+    copyRoom,
+  );
+  return {
+    albumAccess,
+    playbackQueue,
+    albums,
+    media,
+    gallery: new GalleryService(deps),
+    albumUploads: new AlbumUploads(deps, albumAccess, nodes),
+    albumMembers: new AlbumMemberService(deps, albumAccess, albums),
+    photoAppearances: new PhotoAppearances(deps, access, albumAccess, albums),
+    playback: new PlaybackService(deps, access, playbackQueue, copyRoom, mediaTools.ffmpeg !== null, copiesOn),
+  };
+}
