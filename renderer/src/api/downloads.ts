@@ -1,4 +1,4 @@
-import { saveFrom } from '../ui/saveFrom.ts';
+import { saveFrom } from './saveFrom.ts';
 import { API_BASE, api, data } from './client.ts';
 
 /**

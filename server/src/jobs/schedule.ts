@@ -1,4 +1,8 @@
 import type { Schedule } from './job.ts';
+import { nextDailyAt } from '../services/common/daily-time.ts';
+
+// A time of day is the services' too (a backup says when it runs next): it lives with them.
+export { nextDailyAt };
 
 /** A run that failed is tried again after this long, twice as long after each further failure... */
 export const FIRST_RETRY_MS = 30_000;
@@ -24,19 +28,4 @@ export function retryAt(
   const wait = Math.min(retry.longestMs, retry.firstMs * 2 ** Math.max(0, failures - 1));
   const usual = nextRunAt(schedule, now);
   return 'everyMs' in schedule ? Math.max(usual, now + wait) : Math.min(usual, now + wait);
-}
-
-/**
- * The next time after `now` that the wall clock reads `hour:minute`. Across a change to or
- * from summer time that is 23 or 25 hours later; a time the change skips (02:30 on the night
- * clocks go forward) comes as the same time after the gap (03:30).
- */
-export function nextDailyAt(now: number, { hour, minute }: { hour: number; minute: number }): number {
-  const at = new Date(now);
-  at.setHours(hour, minute, 0, 0);
-  if (at.getTime() <= now) {
-    at.setDate(at.getDate() + 1);
-    at.setHours(hour, minute, 0, 0);
-  }
-  return at.getTime();
 }

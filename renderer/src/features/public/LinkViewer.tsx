@@ -1,6 +1,6 @@
 import { Suspense, useMemo } from 'react';
 import { Spinner } from '../../ui/Notice.tsx';
-import { saveFrom } from '../../ui/saveFrom.ts';
+import { saveFrom } from '../../api/saveFrom.ts';
 import { isVideo, LazyViewer, useVideoPlayback, type PlaybackSource, type ViewerSource } from '../../kits/viewer/index.ts';
 import type { SharedNode } from './api.ts';
 

@@ -6,7 +6,7 @@ import type { BackupSecrets } from '../../store/data-dir/backup-secrets.ts';
 import { S3Storage } from '../../store/archives/s3-storage.ts';
 import type { BackupKeyFile } from '../../store/data-dir/backup-key.ts';
 import type { BackupDestinationRow } from '../../store/database/backup.repo.ts';
-import { nextDailyAt } from '../../jobs/schedule.ts';
+import { nextDailyAt } from '../common/daily-time.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';
 import { DEFAULT_RETENTION, type Retention } from './retention.ts';

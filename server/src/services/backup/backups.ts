@@ -7,7 +7,7 @@ import { BackupSecrets } from '../../store/data-dir/backup-secrets.ts';
 import { BackupKeyFile, keyFileText, type BackupKey } from '../../store/data-dir/backup-key.ts';
 import type { BackupDestinationRow } from '../../store/database/backup.repo.ts';
 import type { ContentStores } from '../../store/content/content-stores.ts';
-import { nextDailyAt } from '../../jobs/schedule.ts';
+import { nextDailyAt } from '../common/daily-time.ts';
 import { FamilyFirst } from '../common/family-first.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { newId } from '../common/secrets.ts';

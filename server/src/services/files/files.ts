@@ -11,7 +11,7 @@ import { isMediaType } from './media-types.ts';
 import { toNodeDto } from './node-dto.ts';
 import { containerOf, nameColumns, type NodeService } from './nodes.ts';
 import { newId } from '../common/secrets.ts';
-import { quotaUsed } from './quota-usage.ts';
+import { quotaUsed } from '../identity/quota-usage.ts';
 
 /** What a download needs: the bytes of one version, and what identifies them for caches. */
 export interface FileContent {

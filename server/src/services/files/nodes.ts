@@ -10,7 +10,7 @@ import { cleanNodeName, nameKey, naturalSortKey, numberedName, searchKey } from 
 import { toNodeDto } from './node-dto.ts';
 import { ContentRefs } from './content-refs.ts';
 import { newId } from '../common/secrets.ts';
-import { quotaUsed } from './quota-usage.ts';
+import { quotaUsed } from '../identity/quota-usage.ts';
 
 export interface NodePatch {
   name?: string | undefined;

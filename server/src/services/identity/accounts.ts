@@ -4,7 +4,7 @@ import { AppError } from '../../app-error.ts';
 import type { UserRow } from '../../store/database/users.repo.ts';
 import type { Actor, ClientInfo, ServiceDeps } from '../common/context.ts';
 import { toMe, toPublicUser } from './user-dto.ts';
-import { quotaUsed } from '../files/quota-usage.ts';
+import { quotaUsed } from './quota-usage.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
 import { addressKey, type GuessBuckets } from '../common/rate-limiter.ts';
 import { checkNamesFree, cleanDisplayName } from './account-names.ts';

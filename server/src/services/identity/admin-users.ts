@@ -3,7 +3,7 @@ import type { Page } from '../../contract/page.ts';
 import { AppError } from '../../app-error.ts';
 import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts';
 import { toAdminUser } from './user-dto.ts';
-import { quotaUsed } from '../files/quota-usage.ts';
+import { quotaUsed } from './quota-usage.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
 import { newTypableSecret } from '../common/secrets.ts';
 import type { OwnerService } from './owner.ts';

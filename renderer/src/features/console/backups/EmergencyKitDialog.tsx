@@ -4,7 +4,7 @@ import { api, data } from '../../../api/client.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { Dialog } from '../../../ui/Dialog.tsx';
 import { Notice, Spinner } from '../../../ui/Notice.tsx';
-import { saveFrom } from '../../../ui/saveFrom.ts';
+import { saveFrom } from '../../../api/saveFrom.ts';
 import { consoleKeys } from '../keys.ts';
 import { QrImage } from '../QrImage.tsx';
 import { useBackups } from './queries.ts';

@@ -1,7 +1,7 @@
 import { api, data } from '../../../api/client.ts';
 import { startDownload } from '../../../api/downloads.ts';
 import type { Node } from '../../../api/types.ts';
-import { saveFrom } from '../../../ui/saveFrom.ts';
+import { saveFrom } from '../../../api/saveFrom.ts';
 
 export type Downloaded = { kind: 'file'; name: string } | { kind: 'zip'; name: string; files: number; bytes: number };
 
