@@ -51,7 +51,7 @@ export type RestoreChoice = RestoreSource & { snapshot_id?: string | undefined; 
  * Everything is checked before the answer (the folder, the key, the snapshot): a wrong key is a
  * clear error and nothing is touched. Then the snapshot is copied (decrypted) into a staging
  * folder and every file proved against its SHA-256; only when complete does the server stop and
- * swap it in (store/restore-swap.ts), then start again on the restored data.
+ * swap it in (store/data-dir/restore-swap.ts), then start again on the restored data.
  *
  * Content of every library goes into the internal library (the data folder): the drives of the
  * old PC are not here, and a restored server must work on another PC with other disks. The

@@ -25,7 +25,7 @@ import { UploadUpkeep } from './upload-upkeep.ts';
 import { UploadWrites } from './upload-writes.ts';
 
 /**
- * The rules of resumable uploads; the tus wire protocol is in http/tus.ts. An upload writes
+ * The rules of resumable uploads; the tus wire protocol is in uploads/tus-protocol.ts. An upload writes
  * to a temp file on the default library; only when every byte is there does it become a
  * node (or a new version), so an unfinished upload is never listed. The temp file's size is
  * the upload's offset, which is why a crash mid-upload resumes where the disk says it got.
