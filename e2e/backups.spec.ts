@@ -72,8 +72,9 @@ test('the owner adds a backup folder, encrypted by default, backs up twice in a 
     await expect(card.getByText(/^Checked just now: all \d+ files are whole\.$/)).toBeVisible({ timeout: 30_000 });
 
     // "Back up now" once more the same day: the morning's snapshot stays beside the new one.
+    // A run with nothing new to copy can end before the card shows it under way: the second
+    // snapshot in the list is what proves it ran.
     await card.getByRole('button', { name: `Back up now to ${name}` }).click();
-    await expect(card.getByText('Backing up now')).toBeVisible();
     await expect(card.getByText('Backed up', { exact: true })).toBeVisible({ timeout: 30_000 });
     await card.getByText('Snapshots').click();
     await expect(card.getByRole('list', { name: `Snapshots on ${name}` }).getByRole('listitem')).toHaveCount(2);

@@ -47,6 +47,11 @@ async function queuedBehindTwo(hearth: Hearth, owner: Account, member: Account, 
   return { id, data };
 }
 
+/** The room given back: the worker's server is shared, and a copy left waiting for room would wait in later tests too. */
+async function roomAgain(hearth: Hearth, owner: Account, member: Account): Promise<void> {
+  await hearth.api.ok('PATCH', `/admin/users/${member.id}`, owner.access, { quota_bytes: null });
+}
+
 /** An iPhone video of `member`'s whose copy does not fit: the quota leaves room for the video and not a byte more. */
 async function overQuotaVideo(hearth: Hearth, owner: Account, member: Account, name: string): Promise<string> {
   const data = await fresh('iphone-hevc-sound.mov');
@@ -150,6 +155,7 @@ test.describe('every video plays', () => {
     await expect(card).toContainText('there is no room left for one in the storage of the person it belongs to');
     await expect(slide(page, 'IMG_0060.MOV').getByRole('button', { name: 'Download video' })).toBeVisible();
     await captureScreen(page, testInfo, 'viewer-video-no-room');
+    await roomAgain(hearth, owner, member);
   });
 
   test("the owner's Storage page says the copies wait for room in their people's storage", async ({
@@ -177,6 +183,7 @@ test.describe('every video plays', () => {
     await expect(section.getByText('Waiting for room: a copy counts in the storage of the person the video belongs to')).toBeVisible();
     await section.scrollIntoViewIfNeeded();
     await captureScreen(page, testInfo, 'console-playback-quota');
+    await roomAgain(hearth, owner, member);
   });
 
   test("someone without an account, on a folder's link, plays its iPhone video from the copy", async ({ page, member, hearth }) => {
@@ -218,7 +225,10 @@ test.describe('every video plays', () => {
     await signIn(page, owner);
     await openConsole(page, 'Storage');
     const section = page.getByRole('region', { name: 'Videos for every browser' });
-    await expect(section.getByText('3 videos waiting')).toBeVisible();
+    // The worker's server is shared: a video an earlier test left waiting for room waits here too.
+    const { waiting } = await hearth.api.ok('GET', '/admin/playback-copies', owner.access);
+    expect(waiting).toBeGreaterThanOrEqual(3);
+    await expect(section.getByText(`${waiting} videos waiting`)).toBeVisible();
     await expect(section.getByText('Switched off: no new copies are made.')).toBeVisible();
     const toggle = section.getByRole('checkbox', { name: /Make copies of videos that some browsers can't play/ });
     await expect(toggle).not.toBeChecked();
