@@ -13,6 +13,7 @@ const DOMAINS = [
   'services/storage',
   'services/backup',
   'services/server',
+  'services/notifications',
 ];
 
 /**
@@ -74,6 +75,11 @@ export const serverLayers = allowLists('server', {
     files: at('services/server/'),
     may: [...BASE, 'events', 'platform', ...STORE, 'services/common', 'services/storage', 'services/backup'],
     types: ['services/identity'],
+  },
+  'services/notifications': {
+    files: at('services/notifications/'),
+    may: [...BASE, 'events', ...STORE, 'services/common'],
+    why: 'Notifications hear the other domains through their events, and call none of them.',
   },
   jobs: {
     files: at('jobs/'),

@@ -21,3 +21,57 @@ export function parseWhole(raw: string, name: string, min: number, max: number):
   }
   return value;
 }
+
+/**
+ * The browsers' own push services (Chrome and Edge on Android and computers, Firefox, Safari on
+ * iPhone and Mac, Windows' own): where a subscription made by a family browser points.
+ */
+export const DEFAULT_PUSH_SERVICES = [
+  'https://fcm.googleapis.com',
+  'https://*.push.services.mozilla.com',
+  'https://web.push.apple.com',
+  'https://*.push.apple.com',
+  'https://*.notify.windows.com',
+];
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * PUSH_SERVICES: where Web Push may be sent. Each is `https://host[:port]` or
+ * `https://*.domain` (any host under it); `http://` only on a loopback address (a test's own
+ * push service), never a path, user or query.
+ */
+export function parsePushServices(raw: readonly string[]): string[] {
+  return raw
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const match = /^(https?):\/\/(\*\.)?([a-z0-9.-]+|\[::1\])(:\d{1,5})?\/?$/.exec(entry);
+      if (!match) throw new Error(`PUSH_SERVICES entries are https://host or https://*.domain, got "${entry}"`);
+      const [, scheme, wildcard, host] = match;
+      if (scheme === 'http' && (wildcard || !LOOPBACK_HOSTS.has(host!))) {
+        throw new Error(`PUSH_SERVICES takes http:// only for a loopback address (a test's push service), got "${entry}"`);
+      }
+      return entry.replace(/\/$/, '');
+    });
+}
+
+/** Whether a push subscription's endpoint is on one of the push services (parsePushServices' form). */
+export function pushServiceAllows(services: readonly string[], endpoint: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.username !== '' || url.password !== '') return false;
+  const scheme = url.protocol.slice(0, -1);
+  const host = url.hostname.toLowerCase();
+  return services.some((entry) => {
+    const match = /^(https?):\/\/(\*\.)?([^:/]+)(?::(\d+))?$/.exec(entry);
+    if (!match || match[1] !== scheme) return false;
+    const [, , wildcard, name, port] = match;
+    if ((port ?? '') !== url.port) return false;
+    return wildcard ? host.endsWith(`.${name}`) : host === name;
+  });
+}

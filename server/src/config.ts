@@ -1,7 +1,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { parseTrustedProxyHeader, parseWhole, type TrustedProxyHeader } from './config-values.ts';
+import { DEFAULT_PUSH_SERVICES, parsePushServices, parseTrustedProxyHeader, parseWhole, type TrustedProxyHeader } from './config-values.ts';
 import { findWebDir } from './web-dir.ts';
 
 /** Everything the server can be told, with the embedded defaults a fresh install runs on. */
@@ -121,6 +121,14 @@ export interface ServerConfig {
    * beyond the copy itself: they are a convenience, and must never take the room new photos need.
    */
   playbackKeepFreeBytes: number;
+  /**
+   * The push services Web Push is sent to (a browser's subscription endpoint is outside input):
+   * `https://host` or `https://*.domain`; `http://` only for a loopback address (tests). Any
+   * other endpoint is refused and never contacted.
+   */
+  pushServices: string[];
+  /** A push service that has not answered in this long is given up on (that one message). */
+  pushTimeoutMs: number;
   /** Where drives are mounted: a library folder must be under one of these (or the data dir). */
   mountsRoots: string[];
   /** Mount points whose drive holds the operating system: never formatted. */
@@ -210,6 +218,8 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mediaWorkersAtStart: true,
   mountsRoots: ['/media', '/mnt', '/run/media'],
+  pushServices: DEFAULT_PUSH_SERVICES,
+  pushTimeoutMs: 10_000,
   systemPaths: systemPathsOf(process.platform),
   includeLoopDevices: false,
   driveTools: 'auto',
@@ -250,6 +260,7 @@ export function resolveConfig(input: ConfigInput = {}): ServerConfig {
     hostNames: (input.hostNames ?? DEFAULT_CONFIG.hostNames).map(normaliseHostName).filter((n) => n !== ''),
     publicUrl: input.publicUrl == null ? null : parsePublicUrl(input.publicUrl),
     trustedProxies: (input.trustedProxies ?? DEFAULT_CONFIG.trustedProxies).map(parseTrustedProxy).filter((p) => p !== ''),
+    pushServices: parsePushServices(input.pushServices ?? DEFAULT_CONFIG.pushServices),
     version: input.version ?? VERSION,
     webDir: input.webDir === undefined ? findWebDir() : input.webDir,
   };
@@ -286,6 +297,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.DOWNLOADS_PER_SESSION)
     (input.downloads ??= {}).perSession = parseWhole(env.DOWNLOADS_PER_SESSION, 'DOWNLOADS_PER_SESSION', 1, 10_000);
   if (env.DOWNLOADS_PER_LINK) (input.downloads ??= {}).perLink = parseWhole(env.DOWNLOADS_PER_LINK, 'DOWNLOADS_PER_LINK', 1, 10_000);
+  if (env.PUSH_SERVICES) input.pushServices = env.PUSH_SERVICES.split(',');
   if (env.STORAGE_RESERVE_MB) input.storageReserveBytes = parseMegabytes(env.STORAGE_RESERVE_MB, 'STORAGE_RESERVE_MB');
   return input;
 }

@@ -64,6 +64,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   cannot_share_with_owner: 'That person owns it already.',
   unknown_user: 'There is no such person on this server.',
   cannot_share_with_self: 'Your own photos are in your Photos already. Choose someone else.',
+  push_endpoint_refused: 'This browser’s push service is not one Hearth sends to. Notifications still show in the app.',
   not_media: 'Only photos and videos can go into an album.',
   too_many_files: 'That is too many to download at once (at most 20,000). Choose fewer and download them in parts.',
   invalid_album_name: 'Give the album a name of up to 100 letters.',

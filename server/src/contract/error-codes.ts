@@ -20,6 +20,10 @@ export const ERROR_CATALOGUE = {
   cannot_share_with_owner: { status: 400, message: 'The owner already has access.' },
   unknown_user: { status: 400, message: 'There is no such account.' },
   cannot_share_with_self: { status: 400, message: 'Your own photos are in your Photos already: choose someone else.' },
+  push_endpoint_refused: {
+    status: 400,
+    message: 'This browser’s push service is not one Hearth sends to: notifications still show in the app.',
+  },
   not_media: { status: 400, message: 'Only photos and videos go into albums.' },
   invalid_album_name: { status: 400, message: 'An album name is 1 to 100 characters, with no control characters.' },
   invalid_name: { status: 400, message: 'That name cannot be used.' },

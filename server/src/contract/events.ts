@@ -1,4 +1,5 @@
 import type { BackupHealth, BackupRun } from './backup-responses.ts';
+import type { Notification } from './notifications-responses.ts';
 import type { CopyState, PlaybackQueue } from './playback-responses.ts';
 import type { SettingsView, StorageState } from './server-responses.ts';
 
@@ -62,6 +63,10 @@ export interface EventPayloads {
   'backup.progress': { run: BackupRun };
   /** Whether backups are overdue changed (owners only): the console's header and the tray warn or stop warning. */
   'backup.health': { health: BackupHealth };
+  /** The account was told something (or an album's new photos were told again): the bell counts it at once. Only to that account. */
+  'notification.created': { notification: Notification; unread_count: number };
+  /** Some were marked read (on another device too): the bell shows the new count. */
+  'notification.read': { unread_count: number };
   /** The playback copies' queue moved on (owners only): a copy began or ended, or every few seconds while one is made. */
   'playback.queue': { queue: PlaybackQueue };
 }

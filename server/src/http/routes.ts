@@ -11,6 +11,7 @@ import { eventRoutes } from './routes/events.ts';
 import { libraryRoutes } from './routes/libraries.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { nodeRoutes } from './routes/nodes.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 import { playbackRoutes } from './routes/playback.ts';
 import { partnerRoutes } from './routes/partners.ts';
 import { publicLinkRoutes } from './routes/public-links.ts';
@@ -42,6 +43,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...libraryRoutes,
   ...driveRoutes,
   ...backupRoutes,
+  ...notificationRoutes,
   ...uploadRoutes,
   ...eventRoutes,
 ];

@@ -7,6 +7,7 @@ import { contentIndexJob } from './content-index.ts';
 import { homeNetworkJobs, type HomeNetworkUpkeep } from './home-network.ts';
 import { libraryCheckJob } from './library-check.ts';
 import { maintenanceJob } from './maintenance.ts';
+import { staleNotificationsJob } from './notifications.ts';
 
 /** Every job the server runs on its own: a new one is a file in jobs/ and a line here. */
 export function createJobs(services: Services, { config, rateLimiter }: ServiceDeps, homeNetwork: HomeNetworkUpkeep): Job[] {
@@ -16,6 +17,7 @@ export function createJobs(services: Services, { config, rateLimiter }: ServiceD
     backupJob(services.backup),
     backupHealthJob(services.backupHealth),
     contentIndexJob(services.contentIndex),
+    staleNotificationsJob(services.notificationCauses),
     ...homeNetworkJobs(homeNetwork, config.tailnetCheckIntervalMs),
   ];
 }

@@ -7,6 +7,7 @@ import { fileCore, fileTransfers, type FileServices } from './files/compose.ts';
 import { galleryFilters } from './photos/gallery.ts';
 import { photoServices, type PhotoServices } from './photos/compose.ts';
 import { identityServices, type IdentityServices } from './identity/compose.ts';
+import { notificationServices, type NotificationServices } from './notifications/compose.ts';
 import type { ServiceParts } from './parts.ts';
 import { serverServices, type ServerServices } from './server/compose.ts';
 import { SettingsService } from './server/settings.ts';
@@ -17,7 +18,16 @@ export type { ServerKeys, ServiceParts } from './parts.ts';
 
 /** Every service, by its name: what routes, jobs and the server's areas call. */
 export interface Services
-  extends CommonServices, IdentityServices, FileServices, PhotoServices, SharingServices, StorageServices, ServerServices, BackupServices {}
+  extends
+    CommonServices,
+    IdentityServices,
+    FileServices,
+    PhotoServices,
+    SharingServices,
+    StorageServices,
+    ServerServices,
+    BackupServices,
+    NotificationServices {}
 
 interface CommonServices {
   /** Requests being answered, which background work (backups) waits behind. */
@@ -62,5 +72,6 @@ export function createServices(deps: ServiceDeps, parts: ServiceParts): Services
     ...storageServices(deps, parts),
     ...backups,
     ...serverServices(deps, parts, { settings, setupGate: identity.setupGate, restore: backups.restore }),
+    ...notificationServices(deps),
   };
 }
