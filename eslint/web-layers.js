@@ -3,7 +3,7 @@ import { allowLists } from './allow-lists.js';
 const R = '^renderer/src/';
 const at = (pattern) => new RegExp(`${R}${pattern}`);
 const FLOOR = ['api', 'ui', 'contract'];
-const KITS = ['kits/viewer', 'kits/folders', 'kits/sharing', 'kits/upload', 'kits/phone-backup', 'kits/photos'];
+const KITS = ['kits/viewer', 'kits/folders', 'kits/sharing', 'kits/upload', 'kits/phone-backup', 'kits/photos', 'kits/notifications'];
 const kit = (name, ...others) => ({ files: at(`kits/${name}/`), may: [...FLOOR, ...others.map((other) => `kits/${other}`)] });
 
 /**
@@ -26,11 +26,12 @@ export const webLayers = allowLists('web', {
   'kits/upload': kit('upload'),
   'kits/phone-backup': kit('phone-backup', 'folders', 'upload'),
   'kits/photos': kit('photos', 'folders', 'viewer'),
+  'kits/notifications': kit('notifications'),
   features: {
     files: at('features/'),
     may: [...FLOOR, 'service-worker', ...KITS],
     why: 'A feature imports no other feature: what two share moves to a kit, and app/ composes features.',
   },
-  app: { files: at('app/'), may: [...FLOOR, 'service-worker', 'features', 'kits/upload', 'kits/phone-backup'] },
+  app: { files: at('app/'), may: [...FLOOR, 'service-worker', 'features', 'kits/upload', 'kits/phone-backup', 'kits/notifications'] },
   entries: { files: at('[\\w-]+\\.tsx?$'), may: ['app', 'features', ...FLOOR] },
 });

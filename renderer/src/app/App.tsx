@@ -8,6 +8,7 @@ import { AppSetupPage, ForcedPasswordPage, RecoverPage, RegisterPage, SignInPage
 import { albumDialogs, AlbumPage, AlbumsPage } from '../features/albums/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
 import { SharedLinksPage } from '../features/share/index.ts';
+import { NotificationsPage } from '../kits/notifications/index.ts';
 import { uploadQueue } from '../kits/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from '../api/queryClient.ts';
@@ -122,6 +123,7 @@ function AppRoutes() {
         <Route path="/trash" element={<BrowsePage kind="trash" />} />
         <Route path="/search" element={<BrowsePage kind="search" />} />
         <Route path="/account" element={<AccountPage />} />
+        <Route path="/notifications" element={<NotificationsPage />} />
         <Route path="/shared-with-hearth" element={<SaveSharedPage />} />
         <Route path="/console/*" element={<ConsolePages />} />
         <Route path="*" element={<Navigate to="/files" replace />} />

@@ -4,6 +4,7 @@ import { Spinner } from '../ui/Notice.tsx';
 import { QuotaBar, UnsentBanner, UploadPanel } from '../kits/upload/index.ts';
 import { StorageBanner } from '../features/storage/index.ts';
 import { useLivePendingDevices, usePendingDevices, WaitingDevicesNotice } from '../features/approvals/index.ts';
+import { NotificationBell } from '../kits/notifications/index.ts';
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
 import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
@@ -34,7 +35,7 @@ export function SignedInFrame({ children }: { children: ReactNode }) {
   const waiting = usePendingDevices({ enabled: isOwner }).data?.length ?? 0;
   const manage = { ...CONSOLE, badge: waiting, badgeLabel: waiting === 1 ? 'device waiting' : 'devices waiting' };
   return (
-    <AppShell nav={isOwner ? [...NAV, manage] : NAV} footer={<QuotaBar />}>
+    <AppShell nav={isOwner ? [...NAV, manage] : NAV} footer={<QuotaBar />} actions={<NotificationBell />}>
       <LiveUpdates />
       <ConnectionBanner />
       <StorageBanner />

@@ -23,12 +23,31 @@ interface WorkerFetchEvent extends LifecycleEvent {
   readonly clientId: string;
   respondWith(response: Promise<Response> | Response): void;
 }
+interface WorkerPushEvent extends LifecycleEvent {
+  readonly data: { json(): unknown } | null;
+}
+interface WorkerNotificationEvent extends LifecycleEvent {
+  readonly notification: { data: unknown; close(): void };
+}
+interface WindowClient {
+  readonly url: string;
+  focus(): Promise<unknown>;
+  navigate(url: string): Promise<unknown>;
+}
 interface WorkerScope {
   readonly location: Location;
-  readonly clients: { get(id: string): Promise<unknown>; claim(): Promise<void> };
+  readonly clients: {
+    get(id: string): Promise<unknown>;
+    claim(): Promise<void>;
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClient[]>;
+    openWindow(url: string): Promise<unknown>;
+  };
+  readonly registration: { showNotification(title: string, options: { body: string; icon: string; tag: string; data: unknown }): Promise<void> };
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate', listener: (event: LifecycleEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: WorkerFetchEvent) => void): void;
+  addEventListener(type: 'push', listener: (event: WorkerPushEvent) => void): void;
+  addEventListener(type: 'notificationclick', listener: (event: WorkerNotificationEvent) => void): void;
 }
 const worker = self as unknown as WorkerScope;
 
@@ -124,3 +143,35 @@ async function receiveShare(event: WorkerFetchEvent): Promise<Response> {
   const query = outcome === 'kept' ? '' : `?share=${outcome}`;
   return Response.redirect(new URL(SHARED_SCREEN + query, worker.location.origin).href, 303);
 }
+
+/**
+ * A notification the server pushed (Web Push, to a device whose person said yes): shown with
+ * its words, and a tap opens its place in the app. Only a path inside the app is opened.
+ */
+worker.addEventListener('push', (event) => {
+  let told: { id?: unknown; title?: unknown; body?: unknown; link?: unknown } = {};
+  try {
+    told = (event.data?.json() ?? {}) as typeof told;
+  } catch {
+    // Not ours to read: said as a plain "something new".
+  }
+  const title = typeof told.title === 'string' ? told.title : 'Something new in Hearth';
+  const body = typeof told.body === 'string' ? told.body : '';
+  const link = typeof told.link === 'string' && told.link.startsWith('/') && !told.link.startsWith('//') ? told.link : '/notifications';
+  const tag = typeof told.id === 'string' ? told.id : 'hearth';
+  event.waitUntil(worker.registration.showNotification(title, { body, icon: '/icon.svg', tag, data: { link } }));
+});
+
+worker.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const link = (event.notification.data as { link?: string } | null)?.link ?? '/notifications';
+  const target = new URL(link, worker.location.origin).href;
+  event.waitUntil(
+    worker.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (open) => {
+      const own = open.find((c) => new URL(c.url).origin === worker.location.origin);
+      if (!own) return worker.clients.openWindow(target);
+      await own.focus();
+      return own.navigate(target);
+    }),
+  );
+});

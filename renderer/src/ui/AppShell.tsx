@@ -28,7 +28,18 @@ function Badge({ item }: { item: NavItem }) {
 }
 
 /** The frame around signed-in screens: a side bar on wide screens, a bottom bar on phones. */
-export function AppShell({ nav, footer, children }: { nav: NavItem[]; footer?: ReactNode; children: ReactNode }) {
+export function AppShell({
+  nav,
+  footer,
+  actions,
+  children,
+}: {
+  nav: NavItem[];
+  footer?: ReactNode;
+  /** Beside the name at the top (the bell): in the side bar on a computer, in a slim row above the page on a phone. */
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   const { pathname } = useLocation();
   return (
     <div className="shell">
@@ -36,6 +47,7 @@ export function AppShell({ nav, footer, children }: { nav: NavItem[]; footer?: R
         <div className="brand">
           <img src="/icon.svg" alt="" width="36" height="36" />
           <span>Hearth</span>
+          {actions && <div className="brand-actions">{actions}</div>}
         </div>
         {nav.map((item) => (
           <NavLink key={item.to} to={item.to} className="nav-link">
@@ -48,6 +60,7 @@ export function AppShell({ nav, footer, children }: { nav: NavItem[]; footer?: R
         {footer}
       </nav>
       <main className="main" id="main">
+        {actions && <div className="phone-top">{actions}</div>}
         {children}
       </main>
       <nav className="bottombar" aria-label="Main">

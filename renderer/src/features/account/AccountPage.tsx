@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { PhoneBackupSection } from '../../kits/phone-backup/index.ts';
 import { QuotaBar } from '../../kits/upload/index.ts';
+import { NotificationSettingsSection } from '../../kits/notifications/index.ts';
 import { DevicesSection } from './DevicesSection.tsx';
 import { PartnersSection } from './PartnersSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
@@ -42,6 +43,7 @@ export function AccountPage() {
           <TwoFactorSection enabled={me.data.totp_enabled} />
           <PartnersSection userId={state.user.id} />
           <PhoneStartSection value={me.data.phone_start} />
+          <NotificationSettingsSection isOwner={state.user.role === 'admin'} />
           <PhoneBackupSection userId={state.user.id} />
           <DevicesSection />
         </div>

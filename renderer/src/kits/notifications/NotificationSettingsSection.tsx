@@ -1,0 +1,96 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, data } from '../../api/client.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { notificationKeys, useNotificationSettings } from './queries.ts';
+import { pushIsOn, pushSupport, turnPushOff, turnPushOn } from './push.ts';
+import './notifications.css';
+
+type Kinds = NonNullable<ReturnType<typeof useNotificationSettings>['data']>['kinds'];
+type Kind = keyof Kinds;
+
+const KINDS: { kind: Kind; label: string; ownersOnly?: true }[] = [
+  { kind: 'shared_with_you', label: 'Someone shares something with me' },
+  { kind: 'album_new_photos', label: 'New photos in an album I am in' },
+  { kind: 'device_waiting', label: 'A phone waits for my yes to sign in', ownersOnly: true },
+  { kind: 'backup_failed', label: 'A backup did not finish', ownersOnly: true },
+  { kind: 'backup_stale', label: 'No backup for 2 days', ownersOnly: true },
+];
+
+const WHY_NOT: Record<Exclude<ReturnType<typeof pushSupport>, 'ready'>, string> = {
+  insecure:
+    'Notifications on this phone need Hearth’s secure address (one starting with https://). Open Hearth that way, or set up the secure address on this phone, then come back here.',
+  'ios-home-screen':
+    'On an iPhone or iPad (iOS 16.4 or later), add Hearth to the Home Screen first: tap Share, then “Add to Home Screen”. Open Hearth from there and come back here.',
+  unsupported: 'This browser cannot show notifications from Hearth. You still see them under the bell.',
+};
+
+/** The Account page's Notifications: what this person is told, and whether this phone shows it too. */
+export function NotificationSettingsSection({ isOwner }: { isOwner: boolean }) {
+  const queryClient = useQueryClient();
+  const settings = useNotificationSettings();
+  const save = useMutation({
+    mutationFn: (kinds: Partial<Kinds>) => data(api.PUT('/me/notification-settings', { body: { kinds } })),
+    onSuccess: (saved) => queryClient.setQueryData(notificationKeys.settings, saved),
+  });
+  return (
+    <section className="card section" aria-labelledby="notifications-title">
+      <h2 id="notifications-title">Notifications</h2>
+      <p className="muted">Tell me when:</p>
+      {settings.isPending && <Spinner label="Loading notification settings" />}
+      {settings.isError && <Notice tone="error">{settings.error.message}</Notice>}
+      {settings.data && (
+        <ul className="notification-kinds">
+          {KINDS.filter((k) => isOwner || !k.ownersOnly).map(({ kind, label }) => (
+            <li key={kind}>
+              <label className="switch-row">
+                <span>{label}</span>
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={save.isPending && save.variables[kind] !== undefined ? save.variables[kind] : settings.data.kinds[kind]}
+                  disabled={save.isPending}
+                  onChange={(event) => save.mutate({ [kind]: event.target.checked })}
+                />
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      {save.isError && <Notice tone="error">{save.error.message}</Notice>}
+      <ThisPhone />
+    </section>
+  );
+}
+
+/** "Notify me on this phone": the browser is asked for permission only after this tap. */
+function ThisPhone() {
+  const support = pushSupport();
+  const on = useQuery({ queryKey: [...notificationKeys.all, 'this-device'], queryFn: pushIsOn, enabled: support === 'ready' });
+  const queryClient = useQueryClient();
+  const change = useMutation({
+    mutationFn: (want: boolean) => (want ? turnPushOn() : turnPushOff()),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [...notificationKeys.all, 'this-device'] }),
+  });
+  if (support !== 'ready') return <p className="muted">{WHY_NOT[support]}</p>;
+  return (
+    <div className="this-phone">
+      {on.data ? (
+        <>
+          <p>This phone shows Hearth’s notifications, even when Hearth is closed.</p>
+          <Button disabled={change.isPending} onClick={() => change.mutate(false)}>
+            Stop notifications on this phone
+          </Button>
+        </>
+      ) : (
+        <>
+          <p className="muted">Hearth can also show these on this phone when Hearth is closed. Your browser will ask you first.</p>
+          <Button variant="primary" icon="bell" disabled={change.isPending} onClick={() => change.mutate(true)}>
+            Notify me on this phone
+          </Button>
+        </>
+      )}
+      {change.isError && <Notice tone="error">{change.error.message}</Notice>}
+    </div>
+  );
+}
