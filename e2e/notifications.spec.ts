@@ -49,7 +49,7 @@ test('Mum turns off "Someone shares something with me": a new share is not told,
   page,
   hearth,
   owner,
-}) => {
+}, testInfo) => {
   const dad = await hearth.api.member(owner, uniqueName('dad'));
   const mum = await hearth.api.member(owner, uniqueName('mum'));
   const dadName = await callThem(hearth, dad, 'Dad');
@@ -64,11 +64,11 @@ test('Mum turns off "Someone shares something with me": a new share is not told,
   await expect(shares).toBeChecked();
   // Owners' kinds are not offered to a family member.
   await expect(section.getByRole('switch', { name: 'A backup did not finish' })).toHaveCount(0);
+  await section.scrollIntoViewIfNeeded();
+  await captureScreen(page, testInfo, 'notifications-settings');
   await shares.click();
   await expect(shares).not.toBeChecked();
-  await expect
-    .poll(async () => (await hearth.api.ok('GET', '/me/notification-settings', mum.access)).kinds.shared_with_you)
-    .toBe(false);
+  await expect.poll(async () => (await hearth.api.ok('GET', '/me/notification-settings', mum.access)).kinds.shared_with_you).toBe(false);
 
   await hearth.api.ok('POST', `/albums/${(await hearth.api.ok('POST', '/albums', dad.access, { name: 'Quiet' })).id}/members`, dad.access, {
     user_id: mum.id,

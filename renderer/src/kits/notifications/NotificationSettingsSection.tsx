@@ -12,6 +12,7 @@ type Kind = keyof Kinds;
 const KINDS: { kind: Kind; label: string; ownersOnly?: true }[] = [
   { kind: 'shared_with_you', label: 'Someone shares something with me' },
   { kind: 'album_new_photos', label: 'New photos in an album I am in' },
+  { kind: 'phone_backup_stale', label: 'A phone of mine has not backed up for a week' },
   { kind: 'device_waiting', label: 'A phone waits for my yes to sign in', ownersOnly: true },
   { kind: 'backup_failed', label: 'A backup did not finish', ownersOnly: true },
   { kind: 'backup_stale', label: 'No backup for 2 days', ownersOnly: true },

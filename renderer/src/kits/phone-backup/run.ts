@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { api } from '../../api/client.ts';
 import { session } from '../../api/session.ts';
 import { uploadQueue } from '../upload/index.ts';
 import { planBackup, type BackupPlan } from './check.ts';
@@ -69,6 +70,8 @@ class PhoneBackup {
       this.set({ phase: 'decided', plan, folder, deletedSent: false, earlier });
       if (folder && plan.toSend.length > 0) void uploadQueue.add(plan.toSend, folder.id, { batch: BACKUP_BATCH });
       localStorage.setItem(DONE_KEY, String(Date.now()));
+      // The server tells this person if this phone then goes a week without a backup.
+      void api.POST('/me/phone-backups').catch(() => undefined);
     } catch (caught) {
       this.set({ phase: 'failed', message: caught instanceof Error ? caught.message : String(caught) });
     } finally {

@@ -71,6 +71,18 @@ export const notificationRoutes: readonly AnyRoute[] = [
     handler: ({ services, actor, body }) => services.notifications.setSettings(actor, body.kinds),
   }),
   route({
+    method: 'POST',
+    path: '/me/phone-backups',
+    tag: 'notifications',
+    summary:
+      'This phone ran "Back up this phone" just now: a phone that does not again for 7 days is told so (phone_backup_stale). Kept per device, until it signs out',
+    auth: 'user',
+    responses: none,
+    handler: ({ services, actor }) => {
+      services.notificationCauses.phoneBackedUp(actor);
+    },
+  }),
+  route({
     method: 'GET',
     path: '/push/key',
     tag: 'notifications',

@@ -1,6 +1,6 @@
 import type { EventPayloads } from '../../contract/events.ts';
 import type { BusEvent } from '../../events/bus.ts';
-import type { ServiceDeps } from '../common/context.ts';
+import type { Actor, ServiceDeps } from '../common/context.ts';
 import { notifiable } from './notifiable.ts';
 import type { NotificationService } from './notifications.ts';
 
@@ -11,6 +11,8 @@ const DAY = 24 * HOUR;
 export const ALBUM_BURST_MS = HOUR;
 /** A scheduled backup with no success for this long: its owners are told (the console warns at 3 days). */
 export const BACKUP_STALE_MS = 2 * DAY;
+/** A phone that ran "Back up this phone" and not again for this long: its person is told. */
+export const PHONE_STALE_MS = 7 * DAY;
 /** A sharing that began longer ago than this is not news (a server updated to tell notifications hears old albums change). */
 const NEWS_MS = 10 * MINUTE;
 
@@ -174,8 +176,33 @@ export class NotificationCauses {
     }
   }
 
+  /** The caller's phone ran "Back up this phone" just now. */
+  phoneBackedUp(actor: Actor): void {
+    this.deps.store.notifications.phoneBackedUp(actor.sessionId, actor.userId, this.deps.now());
+  }
+
+  /** Phones silent for a week: their person is told once for each silence. */
+  checkPhones(): void {
+    const now = this.deps.now();
+    for (const phone of this.deps.store.notifications.silentPhones(now - PHONE_STALE_MS)) {
+      const days = Math.floor((now - phone.backed_up_at) / DAY);
+      this.notifications.tell(
+        phone.user_id,
+        'phone_backup_stale',
+        {
+          topic: `phone:${phone.session_id}:${phone.backed_up_at}`,
+          title: `${phone.device_name ?? 'Your phone'} has not backed up for ${days} days`,
+          body: 'Open Photos on that phone and tap “Back up this phone”.',
+          link: '/gallery',
+        },
+        { once: true },
+      );
+    }
+  }
+
   /** Scheduled backups with no success for two days: their owners are told once for each (until one succeeds). */
   checkStale(): void {
+    this.checkPhones();
     const { backup, users } = this.deps.store;
     const now = this.deps.now();
     for (const destination of backup.all()) {

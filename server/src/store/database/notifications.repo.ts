@@ -71,6 +71,11 @@ export class NotificationsRepo {
       deliverable: db.prepare(`SELECT p.* FROM push_subscriptions p JOIN sessions s ON s.id = p.session_id
         WHERE p.user_id = ? AND s.status = 'active'`),
       unsubscribe: db.prepare('DELETE FROM push_subscriptions WHERE id = @id AND (@user IS NULL OR user_id = @user)'),
+      phoneBackedUp: db.prepare(`INSERT INTO phone_backups (session_id, user_id, backed_up_at) VALUES (@session, @user, @at)
+        ON CONFLICT (session_id) DO UPDATE SET backed_up_at = excluded.backed_up_at`),
+      // Phones still signed in whose last backup is older than @before.
+      silentPhones: db.prepare(`SELECT pb.session_id, pb.user_id, pb.backed_up_at, s.device_name FROM phone_backups pb
+        JOIN sessions s ON s.id = pb.session_id WHERE s.status = 'active' AND pb.backed_up_at < @before`),
       unsubscribeEndpoint: db.prepare('DELETE FROM push_subscriptions WHERE endpoint = ? AND user_id = ?'),
     };
   }
@@ -136,6 +141,19 @@ export class NotificationsRepo {
   /** Removes a subscription: the account's own (`userId`), or any (null: the push service said it is gone). */
   unsubscribe(id: string, userId: string | null): boolean {
     return Number(this.stmts.unsubscribe.run({ id, user: userId }).changes) === 1;
+  }
+
+  phoneBackedUp(sessionId: string, userId: string, at: number): void {
+    this.stmts.phoneBackedUp.run({ session: sessionId, user: userId, at });
+  }
+
+  silentPhones(before: number): { session_id: string; user_id: string; backed_up_at: number; device_name: string | null }[] {
+    return this.stmts.silentPhones.all({ before }) as {
+      session_id: string;
+      user_id: string;
+      backed_up_at: number;
+      device_name: string | null;
+    }[];
   }
 
   unsubscribeEndpoint(endpoint: string, userId: string): boolean {

@@ -1,6 +1,6 @@
 /**
  * 22: notifications: what the family is told (shared with you, new photos in an album, a phone
- * waiting, a backup failing), each account's choice of what to be told, and the browsers that
+ * waiting, a backup failing, a phone not backed up), each account's choice of what to be told, and the browsers that
  * asked to be told by Web Push. `topic` names what a notification is about, so that one cause is
  * told once and a burst of photos in an album is one notification.
  */
@@ -38,5 +38,11 @@ export const migration = {
     created_at INTEGER NOT NULL
   ) STRICT;
   CREATE INDEX push_subscriptions_user ON push_subscriptions(user_id);
+  -- When each phone last ran "Back up this phone": a phone silent for a week is told so.
+  CREATE TABLE phone_backups (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    backed_up_at INTEGER NOT NULL
+  ) STRICT;
   `,
 };
