@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { useNavigate } from 'react-router';
 import { meQuery } from '../../api/queries.ts';
 import { session } from '../../api/session.ts';
@@ -43,7 +44,9 @@ export function AccountPage() {
           <TwoFactorSection enabled={me.data.totp_enabled} />
           <PartnersSection userId={state.user.id} />
           <PhoneStartSection value={me.data.phone_start} />
-          <NotificationSettingsSection isOwner={state.user.role === 'admin'} />
+          <Suspense fallback={null}>
+            <NotificationSettingsSection isOwner={state.user.role === 'admin'} />
+          </Suspense>
           <PhoneBackupSection userId={state.user.id} />
           <DevicesSection />
         </div>
