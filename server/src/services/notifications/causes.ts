@@ -27,7 +27,17 @@ export class NotificationCauses {
     private readonly deps: ServiceDeps,
     private readonly notifications: NotificationService,
   ) {
-    deps.bus.subscribe((event) => this.hear(event));
+    // After every listener has heard the event itself: a notification about something never
+    // reaches a socket before the event it tells of.
+    deps.bus.subscribe((event) => queueMicrotask(() => this.safely(event)));
+  }
+
+  private safely(event: BusEvent): void {
+    try {
+      this.hear(event);
+    } catch (caught) {
+      this.deps.log.error('a notification could not be made', { type: event.message.type, error: String(caught) });
+    }
   }
 
   private hear({ message }: BusEvent): void {
