@@ -42,7 +42,9 @@ interface WorkerScope {
     matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClient[]>;
     openWindow(url: string): Promise<unknown>;
   };
-  readonly registration: { showNotification(title: string, options: { body: string; icon: string; tag: string; data: unknown }): Promise<void> };
+  readonly registration: {
+    showNotification(title: string, options: { body: string; icon: string; tag: string; data: unknown }): Promise<void>;
+  };
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate', listener: (event: LifecycleEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: WorkerFetchEvent) => void): void;

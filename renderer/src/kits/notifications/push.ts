@@ -5,7 +5,8 @@ export type PushSupport = 'ready' | 'insecure' | 'ios-home-screen' | 'unsupporte
 
 function onIosBrowserTab(): boolean {
   const ios = /iPhone|iPad|iPod/.test(navigator.userAgent) || (navigator.userAgent.includes('Macintosh') && navigator.maxTouchPoints > 1);
-  const standalone = window.matchMedia?.('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true;
+  const standalone =
+    window.matchMedia?.('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true;
   return ios && !standalone;
 }
 
