@@ -111,3 +111,20 @@ test('"Notify me on this phone" asks the browser for permission only after the t
   // This browser has no notification service to reach (or said no): it says so in words, and nothing was subscribed.
   await expect(section.getByText(/Notifications|notification service|not allowed/).last()).toBeVisible();
 });
+
+test('@lan on the plain home address (no HTTPS) the Account page says plainly what notifications on this phone need, and offers no button that cannot work', async ({
+  page,
+  member,
+  world,
+}) => {
+  await signIn(page, member);
+  await page.goto('/account');
+  const section = page.getByRole('region', { name: 'Notifications' });
+  await expect(section.getByRole('switch', { name: 'Someone shares something with me' })).toBeChecked();
+  if (world === 'lan') {
+    await expect(section).toContainText('Notifications on this phone need Hearth’s secure address (one starting with https://).');
+    await expect(section.getByRole('button', { name: 'Notify me on this phone' })).toHaveCount(0);
+  } else {
+    await expect(section.getByRole('button', { name: 'Notify me on this phone' })).toBeVisible();
+  }
+});
