@@ -1822,6 +1822,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shared-with-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything someone else shares with the caller, newest first by when it was shared with it: files and folders (their grants), albums it is a member of, and partners whose photos it sees; each with who shared it. Only what the caller may open now (a disabled account's shares are suspended, a node in the trash opens nothing) */
+        get: operations["getSharedWithMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shares": {
         parameters: {
             query?: never;
@@ -22794,6 +22811,220 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSharedWithMe: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of what is shared with the caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The album as the caller sees it (null for anything else) */
+                            album: {
+                                /** @description The cover the owner chose while it is in the album, else its newest photo; null when empty */
+                                cover: {
+                                    has_thumbnail: boolean;
+                                    id: string;
+                                    version: number;
+                                } | null;
+                                created_at: number;
+                                /** @description Taken time (else upload time) of its oldest item; null when empty */
+                                first_taken_at: number | null;
+                                id: string;
+                                /** @description Of its newest item */
+                                last_taken_at: number | null;
+                                /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                                live_links: number;
+                                /** @description How many people it is shared with, the owner not counted */
+                                members: number;
+                                name: string;
+                                owner_id: string;
+                                /** @description The owner's name as /users gives it */
+                                owner_name: string;
+                                /** @description Photos shown in it: in the trash, or no longer readable by whoever added them, they are not */
+                                photos: number;
+                                /**
+                                 * @description The caller: its owner; a contributor (adds and removes their own photos and videos); or a viewer
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "contributor" | "viewer";
+                                /** @description Last change of its name, cover or items: albums are listed most recently changed first */
+                                updated_at: number;
+                                videos: number;
+                            } | null;
+                            /** @description The file or folder (a node id), the album, or (partner) the account whose photos the caller sees */
+                            id: string;
+                            /**
+                             * @description file or folder: shared with the caller in Share; album: an album it is in; partner: all the photos of someone
+                             * @enum {string}
+                             */
+                            kind: "file" | "folder" | "album" | "partner";
+                            /** @description The file's, folder's or album's name; for a partner, that person's name */
+                            name: string;
+                            /** @description The file or folder as the caller sees it (null for albums and partners) */
+                            node: {
+                                /** @description What took it and how, as far as the file says */
+                                camera?: {
+                                    /** @description Seconds: 0.008333 for 1/120 s */
+                                    exposure_time?: number;
+                                    /** @description 1.8 for f/1.8 */
+                                    f_number?: number;
+                                    /** @description Millimetres, as the lens says */
+                                    focal_length?: number;
+                                    iso?: number;
+                                    lens?: string;
+                                    make?: string;
+                                    model?: string;
+                                };
+                                color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                                created_at: number;
+                                /** @description A video's length */
+                                duration_ms?: number;
+                                has_thumbnail: boolean;
+                                id: string;
+                                image_height?: number;
+                                image_width?: number;
+                                mime_type: string | null;
+                                name: string;
+                                owner_id: string;
+                                parent_id: string | null;
+                                /** @description Where it was taken, when the file carries a position */
+                                place?: {
+                                    /** @description ISO 3166-1 alpha-2 ("PT") */
+                                    country_code?: string;
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                    town?: string;
+                                };
+                                /** @description Another account shared it with the caller */
+                                shared: boolean;
+                                size: number;
+                                starred: boolean;
+                                /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                                taken_at?: number;
+                                /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                                taken_offset?: number;
+                                trashed_at: number | null;
+                                /** @enum {string} */
+                                type: "folder" | "file";
+                                updated_at: number;
+                                version: number;
+                            } | null;
+                            /**
+                             * @description What the caller may do: viewer looks; editor (files) also changes; contributor (albums) also adds photos
+                             * @enum {string}
+                             */
+                            role: "viewer" | "editor" | "contributor";
+                            /** @description When it was shared with the caller: the list is newest first by this */
+                            shared_at: number;
+                            /** @description Who shared it with the caller */
+                            shared_by: {
+                                avatar_seed: string;
+                                id: string;
+                                name: string;
+                            };
+                            /** @description Partner only: the first day shown; null: all of them (or not a partner) */
+                            since: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. `invalid_cursor`: The paging cursor is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input" | "invalid_cursor";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
                             field?: string;
                             message: string;
                         };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf } from '../../contract/page.ts';
+import { SharedWithMeItem } from '../../contract/shared-with-me-responses.ts';
 import { Grant, Link } from '../../contract/sharing-responses.ts';
 import type { Services } from '../../services/index.ts';
 import { IdParam, LinkBody, PageQuery } from '../common-inputs.ts';
@@ -86,6 +87,17 @@ export const sharingRoutes: readonly AnyRoute[] = [
       }));
       return reply(201, services.sharing.linkOf(actor, value.id, originOf(services)), headers);
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/shared-with-me',
+    tag: 'sharing',
+    summary:
+      "Everything someone else shares with the caller, newest first by when it was shared with it: files and folders (their grants), albums it is a member of, and partners whose photos it sees; each with who shared it. Only what the caller may open now (a disabled account's shares are suspended, a node in the trash opens nothing)",
+    auth: 'user',
+    query: PageQuery,
+    responses: ok('A page of what is shared with the caller', pageOf(SharedWithMeItem)),
+    handler: ({ services, actor, query }) => services.sharedWithMe.list(actor, query),
   }),
   route({
     method: 'GET',

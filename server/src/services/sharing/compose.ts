@@ -3,6 +3,7 @@ import type { FileCore } from '../files/compose.ts';
 import type { PhotoInnards, PhotoServices } from '../photos/compose.ts';
 import { PartnerService } from './partners.ts';
 import { PublicShareService } from './public-shares.ts';
+import { SharedWithMeService } from './shared-with-me.ts';
 import { SharingService } from './sharing.ts';
 
 export interface SharingServices {
@@ -10,6 +11,8 @@ export interface SharingServices {
   /** Partner sharing: an account's photos in another's Photos, from a day on. */
   partners: PartnerService;
   publicShares: PublicShareService;
+  /** Everything shared with an account (grants, albums, partners), newest first: the Shared page. */
+  sharedWithMe: SharedWithMeService;
 }
 
 /** Grants, links and partners: what one account shares with others and with visitors. */
@@ -23,5 +26,6 @@ export function sharingServices(
     sharing: new SharingService(deps, files.access, link, photos.albumAccess),
     partners: new PartnerService(deps),
     publicShares: new PublicShareService(deps, files.files, files.listing, link, photos.albums),
+    sharedWithMe: new SharedWithMeService(deps, photos.albums),
   };
 }
