@@ -1649,6 +1649,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/s/{token}/zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download all: everything the link shows as one zip, streamed as it is made (an album's photos its links show, or the shared folder with all below it), where the link allows downloads; as GET /downloads/{ticket} makes it. The browser follows this address itself (an <a download>), so a protected link's grant rides as ?grant=, as for /download */
+        get: operations["getSTokenZip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/server/https": {
         parameters: {
             query?: never;
@@ -19816,19 +19833,6 @@ export interface operations {
                         kind: "node" | "album";
                         /** @description For an album: a folder named as the album, whose children are its photos in the order they were taken */
                         node: {
-                            /** @description What took it and how, as far as the file says */
-                            camera?: {
-                                /** @description Seconds: 0.008333 for 1/120 s */
-                                exposure_time?: number;
-                                /** @description 1.8 for f/1.8 */
-                                f_number?: number;
-                                /** @description Millimetres, as the lens says */
-                                focal_length?: number;
-                                iso?: number;
-                                lens?: string;
-                                make?: string;
-                                model?: string;
-                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
                             /** @description A video's length */
@@ -19840,13 +19844,9 @@ export interface operations {
                             mime_type: string | null;
                             name: string;
                             parent_id: string | null;
-                            /** @description Where it was taken, when the file carries a position */
+                            /** @description Where a photo or video was taken, in words only (its town, its country): never its coordinates */
                             place?: {
-                                /** @description ISO 3166-1 alpha-2 ("PT") */
                                 country_code?: string;
-                                latitude: number;
-                                longitude: number;
-                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
                             /** @description Another account shared it with the caller */
@@ -19864,6 +19864,11 @@ export interface operations {
                             version: number;
                         };
                         owner_name: string;
+                        /**
+                         * @description How to show it: photos (an album, or a folder of photos: no folders inside, four in five of its files photos or videos), by day, without file names; files: a list of files and folders
+                         * @enum {string}
+                         */
+                        view: "photos" | "files";
                     };
                 };
             };
@@ -19991,19 +19996,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
-                            /** @description What took it and how, as far as the file says */
-                            camera?: {
-                                /** @description Seconds: 0.008333 for 1/120 s */
-                                exposure_time?: number;
-                                /** @description 1.8 for f/1.8 */
-                                f_number?: number;
-                                /** @description Millimetres, as the lens says */
-                                focal_length?: number;
-                                iso?: number;
-                                lens?: string;
-                                make?: string;
-                                model?: string;
-                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
                             /** @description A video's length */
@@ -20015,13 +20007,9 @@ export interface operations {
                             mime_type: string | null;
                             name: string;
                             parent_id: string | null;
-                            /** @description Where it was taken, when the file carries a position */
+                            /** @description Where a photo or video was taken, in words only (its town, its country): never its coordinates */
                             place?: {
-                                /** @description ISO 3166-1 alpha-2 ("PT") */
                                 country_code?: string;
-                                latitude: number;
-                                longitude: number;
-                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
                             /** @description Another account shared it with the caller */
@@ -21035,6 +21023,174 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSTokenZip: {
+        parameters: {
+            query?: {
+                grant?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": unknown;
+                };
+            };
+            /** @description `too_many_files`: A zip holds at most 20,000 files and folders: download fewer at a time. `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_files" | "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_password_required`: This link is protected by a password. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_password_required";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `download_disabled`: The owner turned downloads off for this link. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "download_disabled";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_expired`: This link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `too_many_downloads`: Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_downloads";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `library_offline`: The drive holding this file is not connected. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "library_offline";
                             field?: string;
                             message: string;
                         };
