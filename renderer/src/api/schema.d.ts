@@ -1204,6 +1204,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/nodes/{id}/keep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keep a copy of a file someone shared with the caller (through an album, a partner, a grant, or a link opened while signed in: its token in X-Share-Token, never in the URL, with X-Share-Grant for a protected link) as the caller's own, in its "Kept copies" folder under the file's name. The server copies by content (nothing is sent again), charged to the caller's quota (507 quota_exceeded when it would not fit); the copy has its original's capture time, place and camera from the first moment and stays when the original is deleted. 404 for what the caller cannot see; 409 already_yours for its own files */
+        post: operations["postNodesIdKeep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/nodes/{id}/path": {
         parameters: {
             query?: never;
@@ -16314,6 +16331,236 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "library_offline";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postNodesIdKeep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copy: the caller's own file */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
+                        color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                        created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
+                        has_thumbnail: boolean;
+                        id: string;
+                        image_height?: number;
+                        image_width?: number;
+                        mime_type: string | null;
+                        name: string;
+                        owner_id: string;
+                        parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
+                        /** @description Another account shared it with the caller */
+                        shared: boolean;
+                        size: number;
+                        starred: boolean;
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                        taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
+                        trashed_at: number | null;
+                        /** @enum {string} */
+                        type: "folder" | "file";
+                        updated_at: number;
+                        version: number;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_password_required`: This link is protected by a password. `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_password_required" | "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `download_disabled`: The owner turned downloads off for this link. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "download_disabled" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `already_yours`: This is yours already: it is in your own files. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "already_yours";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_expired`: This link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `quota_exceeded`: There is not enough storage left in this account. `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "quota_exceeded" | "storage_full";
                             field?: string;
                             message: string;
                         };

@@ -139,6 +139,17 @@ export class PublicShareService {
     return this.files.contentOf(this.nodeOf(opened, nodeId));
   }
 
+  /**
+   * A file of the link a signed-in visitor may keep a copy of: one the link shows, where the
+   * link lets its files be downloaded (a copy is a download that stays on the server).
+   */
+  keepable(credentials: LinkCredentials, nodeId: string): NodeRow {
+    const opened = this.open(credentials);
+    const node = this.nodeOf(opened, nodeId);
+    if (opened.share.allow_download !== 1) throw new AppError('download_disabled');
+    return node;
+  }
+
   /** Thumbnails of what the link opens (they exist once the media pipeline made them). */
   thumbnailTarget(credentials: LinkCredentials, nodeId: string | undefined): NodeRow {
     return this.nodeOf(this.open(credentials), nodeId);
