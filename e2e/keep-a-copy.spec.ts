@@ -1,7 +1,7 @@
 import { uniqueName } from './support/hearth.ts';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
 import { photo, processed, upload } from './support/media.ts';
-import { callThem } from './support/share.ts';
+import { callThem, linkPath } from './support/share.ts';
 import { captureScreen } from './support/screens.ts';
 
 test("Mum keeps a copy of Dad's photo from their album and of one of his partner photos: her own files, charged to her, still there once Dad deletes his", async ({
@@ -9,6 +9,7 @@ test("Mum keeps a copy of Dad's photo from their album and of one of his partner
   hearth,
   owner,
 }, testInfo) => {
+  test.setTimeout(120_000);
   const dad = await hearth.api.member(owner, uniqueName('dad'));
   const mum = await hearth.api.member(owner, uniqueName('mum'));
   await callThem(hearth, dad, 'Dad');
@@ -57,4 +58,54 @@ test("Mum keeps a copy of Dad's photo from their album and of one of his partner
   await expect(page.getByRole('list', { name: 'Files and folders' }).getByRole('listitem')).toHaveCount(2);
   const download = await hearth.api.call('GET', `/nodes/${copy!.id}/download`, mum.access);
   expect(download.status).toBe(200);
+});
+
+test("Dad, signed in on this browser, opens Grandma's album link and keeps a copy of a photo in his own files", async ({
+  page,
+  hearth,
+  owner,
+  member,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const gran = await hearth.api.member(owner, uniqueName('gran'));
+  const cake = await upload(hearth.api, gran, await photo('2022:03:12 16:00:00', 800, 600), 'IMG_4001.jpg');
+  await processed(hearth.api, gran, [cake]);
+  const album = await hearth.api.ok('POST', '/albums', gran.access, { name: 'Birthday', node_ids: [cake] });
+  const link = await hearth.api.ok('POST', `/albums/${album.id}/share`, gran.access, {});
+
+  await signIn(page, member);
+  const seen: string[] = [];
+  page.on('request', (request) => seen.push(request.url()));
+  await page.goto(linkPath(link));
+  await page.getByRole('button', { name: 'Photo 1 of 1' }).click();
+  const viewer = page.getByRole('dialog', { name: 'Photo viewer' });
+  await viewer.getByRole('button', { name: 'Keep a copy' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Kept a copy in your files, in Kept copies.' })).toBeVisible();
+  await captureScreen(page, testInfo, 'keep-a-copy-from-link');
+  // The link's token went in a header: no address the browser asked for names it outside the link's own routes.
+  expect(
+    seen.filter(
+      (url) =>
+        url.includes(link.token) &&
+        !new URL(url).pathname.startsWith(`/s/${link.token}`) &&
+        !new URL(url).pathname.startsWith(`/api/v1/s/${link.token}`),
+    ),
+  ).toEqual([]);
+  const top = (await hearth.api.ok('GET', '/nodes?parent_id=root', member.access)).items as { id: string; name: string }[];
+  const kept = top.find((node) => node.name === 'Kept copies')!;
+  const inside = (await hearth.api.ok('GET', `/nodes?parent_id=${kept.id}`, member.access)).items as { name: string; owner_id: string }[];
+  expect(inside.map((node) => [node.name, node.owner_id])).toEqual([['IMG_4001.jpg', member.id]]);
+});
+
+test('someone without an account on the same link is not offered Keep a copy', async ({ page, hearth, owner }) => {
+  const gran = await hearth.api.member(owner, uniqueName('gran'));
+  const tea = await upload(hearth.api, gran, await photo('2022:03:13 16:00:00', 800, 600), 'IMG_4002.jpg');
+  await processed(hearth.api, gran, [tea]);
+  const album = await hearth.api.ok('POST', '/albums', gran.access, { name: 'Tea', node_ids: [tea] });
+  const link = await hearth.api.ok('POST', `/albums/${album.id}/share`, gran.access, {});
+  await page.goto(linkPath(link));
+  await page.getByRole('button', { name: 'Photo 1 of 1' }).click();
+  const viewer = page.getByRole('dialog', { name: 'Photo viewer' });
+  await expect(viewer.getByRole('button', { name: 'Download' })).toBeVisible();
+  await expect(viewer.getByRole('button', { name: 'Keep a copy' })).toHaveCount(0);
 });

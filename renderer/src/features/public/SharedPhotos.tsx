@@ -6,6 +6,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { fetchChildren, mediaKind, zipUrl, type SharedInfo, type SharedNode } from './api.ts';
 import { groupByDay } from './days.ts';
+import { useLinkKeep } from './keep.tsx';
 import { LinkViewer, type LinkSources } from './LinkViewer.tsx';
 import { ShareHeading } from './ShareHeading.tsx';
 import { TilePicture } from './SharedFolder.tsx';
@@ -33,6 +34,7 @@ export function SharedPhotos({
   onLinkError: () => void;
 }) {
   const [viewing, setViewing] = useState<number | null>(null);
+  const keep = useLinkKeep(token, grant, info.allow_download);
   const listing = useInfiniteQuery({
     queryKey: ['share', token, grant, 'photos'],
     initialPageParam: undefined as string | undefined,
@@ -119,7 +121,7 @@ export function SharedPhotos({
         </div>
       )}
       {viewing !== null && (
-        <LinkViewer items={media} index={viewing} sources={sources} onIndex={setViewing} onClose={() => setViewing(null)} />
+        <LinkViewer items={media} index={viewing} sources={sources} onIndex={setViewing} onClose={() => setViewing(null)} keep={keep} />
       )}
     </>
   );
