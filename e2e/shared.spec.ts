@@ -34,11 +34,12 @@ test('a folder shared with a family member in the Share dialog shows up for them
   const phone = await hers.newPage();
   await signIn(phone, sister);
   const list = phone.getByRole('list', { name: 'Files and folders' });
+  const shared = phone.getByRole('list', { name: 'Shared with me' });
   await expect(list.getByRole('listitem').filter({ hasText: 'Family recipes' })).toContainText(`Shared by ${memberName}`);
   await phone.getByRole('navigation', { name: 'Main' }).locator('visible=true').getByRole('link', { name: 'Shared' }).click();
   await expect(phone.getByRole('heading', { name: 'Shared with me' })).toBeVisible();
-  await expect(list.getByRole('listitem')).toHaveCount(1);
-  await expect(list.getByRole('listitem').filter({ hasText: 'Family recipes' })).toContainText(`Shared by ${memberName}`);
+  await expect(shared.getByRole('listitem')).toHaveCount(1);
+  await expect(shared.getByRole('listitem').filter({ hasText: 'Family recipes' })).toContainText(`Shared by ${memberName}`);
   await captureScreen(phone, testInfo, 'shared-with-me');
   await hers.close();
 });

@@ -128,6 +128,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   invalid_move: "A folder can't go inside itself.",
   in_trash: 'Restore it from the trash first.',
   not_in_trash: 'It is not in the trash.',
+  already_yours: 'This is yours already: it is in your own files.',
   idempotency_conflict: 'That was already done. Reload to see it.',
   share_expired: 'This link has expired. Ask the person who sent it for a new one.',
   download_expired: 'That download did not start in time. Try Download again.',

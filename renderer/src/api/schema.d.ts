@@ -1239,6 +1239,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/nodes/{id}/keep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keep a copy of a file someone shared with the caller (through an album, a partner, a grant, or a link opened while signed in: its token in X-Share-Token, never in the URL, with X-Share-Grant for a protected link) as the caller's own, in its "Kept copies" folder under the file's name. The server copies by content (nothing is sent again), charged to the caller's quota (507 quota_exceeded when it would not fit); the copy has its original's capture time, place and camera from the first moment and stays when the original is deleted. 404 for what the caller cannot see; 409 already_yours for its own files */
+        post: operations["postNodesIdKeep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/nodes/{id}/path": {
         parameters: {
             query?: never;
@@ -1770,6 +1787,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/s/{token}/zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download all: everything the link shows as one zip, streamed as it is made (an album's photos its links show, or the shared folder with all below it), where the link allows downloads; as GET /downloads/{ticket} makes it. The browser follows this address itself (an <a download>), so a protected link's grant rides as ?grant=, as for /download */
+        get: operations["getSTokenZip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/server/https": {
         parameters: {
             query?: never;
@@ -1937,6 +1971,23 @@ export interface paths {
         put?: never;
         /** Fresh install only: the snapshots of a backup folder, newest first, to choose one to restore (same protection as POST /setup) */
         post: operations["postSetupRestoreSnapshots"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shared-with-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything someone else shares with the caller, newest first by when it was shared with it: files and folders (their grants), albums it is a member of, and partners whose photos it sees; each with who shared it. Only what the caller may open now (a disabled account's shares are suspended, a node in the trash opens nothing) */
+        get: operations["getSharedWithMe"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -16792,6 +16843,236 @@ export interface operations {
             };
         };
     };
+    postNodesIdKeep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copy: the caller's own file */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What took it and how, as far as the file says */
+                        camera?: {
+                            /** @description Seconds: 0.008333 for 1/120 s */
+                            exposure_time?: number;
+                            /** @description 1.8 for f/1.8 */
+                            f_number?: number;
+                            /** @description Millimetres, as the lens says */
+                            focal_length?: number;
+                            iso?: number;
+                            lens?: string;
+                            make?: string;
+                            model?: string;
+                        };
+                        color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                        created_at: number;
+                        /** @description A video's length */
+                        duration_ms?: number;
+                        has_thumbnail: boolean;
+                        id: string;
+                        image_height?: number;
+                        image_width?: number;
+                        mime_type: string | null;
+                        name: string;
+                        owner_id: string;
+                        parent_id: string | null;
+                        /** @description Where it was taken, when the file carries a position */
+                        place?: {
+                            /** @description ISO 3166-1 alpha-2 ("PT") */
+                            country_code?: string;
+                            latitude: number;
+                            longitude: number;
+                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                            town?: string;
+                        };
+                        /** @description Another account shared it with the caller */
+                        shared: boolean;
+                        size: number;
+                        starred: boolean;
+                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                        taken_at?: number;
+                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                        taken_offset?: number;
+                        trashed_at: number | null;
+                        /** @enum {string} */
+                        type: "folder" | "file";
+                        updated_at: number;
+                        version: number;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_password_required`: This link is protected by a password. `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_password_required" | "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `download_disabled`: The owner turned downloads off for this link. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "download_disabled" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `already_yours`: This is yours already: it is in your own files. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "already_yours";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_expired`: This link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `quota_exceeded`: There is not enough storage left in this account. `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "quota_exceeded" | "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getNodesIdPath: {
         parameters: {
             query?: never;
@@ -21107,19 +21388,6 @@ export interface operations {
                         kind: "node" | "album";
                         /** @description For an album: a folder named as the album, whose children are its photos in the order they were taken */
                         node: {
-                            /** @description What took it and how, as far as the file says */
-                            camera?: {
-                                /** @description Seconds: 0.008333 for 1/120 s */
-                                exposure_time?: number;
-                                /** @description 1.8 for f/1.8 */
-                                f_number?: number;
-                                /** @description Millimetres, as the lens says */
-                                focal_length?: number;
-                                iso?: number;
-                                lens?: string;
-                                make?: string;
-                                model?: string;
-                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
                             /** @description A video's length */
@@ -21131,13 +21399,9 @@ export interface operations {
                             mime_type: string | null;
                             name: string;
                             parent_id: string | null;
-                            /** @description Where it was taken, when the file carries a position */
+                            /** @description Where a photo or video was taken, in words only (its town, its country): never its coordinates */
                             place?: {
-                                /** @description ISO 3166-1 alpha-2 ("PT") */
                                 country_code?: string;
-                                latitude: number;
-                                longitude: number;
-                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
                             /** @description Another account shared it with the caller */
@@ -21155,6 +21419,11 @@ export interface operations {
                             version: number;
                         };
                         owner_name: string;
+                        /**
+                         * @description How to show it: photos (an album, or a folder of photos: no folders inside, four in five of its files photos or videos), by day, without file names; files: a list of files and folders
+                         * @enum {string}
+                         */
+                        view: "photos" | "files";
                     };
                 };
             };
@@ -21282,19 +21551,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
-                            /** @description What took it and how, as far as the file says */
-                            camera?: {
-                                /** @description Seconds: 0.008333 for 1/120 s */
-                                exposure_time?: number;
-                                /** @description 1.8 for f/1.8 */
-                                f_number?: number;
-                                /** @description Millimetres, as the lens says */
-                                focal_length?: number;
-                                iso?: number;
-                                lens?: string;
-                                make?: string;
-                                model?: string;
-                            };
                             color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
                             created_at: number;
                             /** @description A video's length */
@@ -21306,13 +21562,9 @@ export interface operations {
                             mime_type: string | null;
                             name: string;
                             parent_id: string | null;
-                            /** @description Where it was taken, when the file carries a position */
+                            /** @description Where a photo or video was taken, in words only (its town, its country): never its coordinates */
                             place?: {
-                                /** @description ISO 3166-1 alpha-2 ("PT") */
                                 country_code?: string;
-                                latitude: number;
-                                longitude: number;
-                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
                             /** @description Another account shared it with the caller */
@@ -22326,6 +22578,174 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSTokenZip: {
+        parameters: {
+            query?: {
+                grant?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": unknown;
+                };
+            };
+            /** @description `too_many_files`: A zip holds at most 20,000 files and folders: download fewer at a time. `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_files" | "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_password_required`: This link is protected by a password. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_password_required";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `download_disabled`: The owner turned downloads off for this link. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "download_disabled";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `share_expired`: This link has expired. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "share_expired";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `too_many_downloads`: Too many downloads are running at once from here (or through this link). Wait for one to finish, then try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "too_many_downloads";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `library_offline`: The drive holding this file is not connected. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "library_offline";
                             field?: string;
                             message: string;
                         };
@@ -24102,6 +24522,220 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSharedWithMe: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of what is shared with the caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The album as the caller sees it (null for anything else) */
+                            album: {
+                                /** @description The cover the owner chose while it is in the album, else its newest photo; null when empty */
+                                cover: {
+                                    has_thumbnail: boolean;
+                                    id: string;
+                                    version: number;
+                                } | null;
+                                created_at: number;
+                                /** @description Taken time (else upload time) of its oldest item; null when empty */
+                                first_taken_at: number | null;
+                                id: string;
+                                /** @description Of its newest item */
+                                last_taken_at: number | null;
+                                /** @description How many public links to it are open now (for everyone in it: a contributor knows whether the photos they let links show are seen outside the family) */
+                                live_links: number;
+                                /** @description How many people it is shared with, the owner not counted */
+                                members: number;
+                                name: string;
+                                owner_id: string;
+                                /** @description The owner's name as /users gives it */
+                                owner_name: string;
+                                /** @description Photos shown in it: in the trash, or no longer readable by whoever added them, they are not */
+                                photos: number;
+                                /**
+                                 * @description The caller: its owner; a contributor (adds and removes their own photos and videos); or a viewer
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "contributor" | "viewer";
+                                /** @description Last change of its name, cover or items: albums are listed most recently changed first */
+                                updated_at: number;
+                                videos: number;
+                            } | null;
+                            /** @description The file or folder (a node id), the album, or (partner) the account whose photos the caller sees */
+                            id: string;
+                            /**
+                             * @description file or folder: shared with the caller in Share; album: an album it is in; partner: all the photos of someone
+                             * @enum {string}
+                             */
+                            kind: "file" | "folder" | "album" | "partner";
+                            /** @description The file's, folder's or album's name; for a partner, that person's name */
+                            name: string;
+                            /** @description The file or folder as the caller sees it (null for albums and partners) */
+                            node: {
+                                /** @description What took it and how, as far as the file says */
+                                camera?: {
+                                    /** @description Seconds: 0.008333 for 1/120 s */
+                                    exposure_time?: number;
+                                    /** @description 1.8 for f/1.8 */
+                                    f_number?: number;
+                                    /** @description Millimetres, as the lens says */
+                                    focal_length?: number;
+                                    iso?: number;
+                                    lens?: string;
+                                    make?: string;
+                                    model?: string;
+                                };
+                                color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                                created_at: number;
+                                /** @description A video's length */
+                                duration_ms?: number;
+                                has_thumbnail: boolean;
+                                id: string;
+                                image_height?: number;
+                                image_width?: number;
+                                mime_type: string | null;
+                                name: string;
+                                owner_id: string;
+                                parent_id: string | null;
+                                /** @description Where it was taken, when the file carries a position */
+                                place?: {
+                                    /** @description ISO 3166-1 alpha-2 ("PT") */
+                                    country_code?: string;
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                    town?: string;
+                                };
+                                /** @description Another account shared it with the caller */
+                                shared: boolean;
+                                size: number;
+                                starred: boolean;
+                                /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                                taken_at?: number;
+                                /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                                taken_offset?: number;
+                                trashed_at: number | null;
+                                /** @enum {string} */
+                                type: "folder" | "file";
+                                updated_at: number;
+                                version: number;
+                            } | null;
+                            /**
+                             * @description What the caller may do: viewer looks; editor (files) also changes; contributor (albums) also adds photos
+                             * @enum {string}
+                             */
+                            role: "viewer" | "editor" | "contributor";
+                            /** @description When it was shared with the caller: the list is newest first by this */
+                            shared_at: number;
+                            /** @description Who shared it with the caller */
+                            shared_by: {
+                                avatar_seed: string;
+                                id: string;
+                                name: string;
+                            };
+                            /** @description Partner only: the first day shown; null: all of them (or not a partner) */
+                            since: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. `invalid_cursor`: The paging cursor is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input" | "invalid_cursor";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
                             field?: string;
                             message: string;
                         };

@@ -56,6 +56,14 @@ function readStored(): Stored | null {
   }
 }
 
+/**
+ * Whether a family member's session is kept in this browser, read without a request: a link's
+ * page offers "Keep a copy" then, and uses the session only when it is tapped.
+ */
+export function sessionKeptHere(): boolean {
+  return readStored() !== null;
+}
+
 class Session {
   private access: Access | null = null;
   private readonly tab = tabStorage();

@@ -7,8 +7,8 @@ import { useSession } from '../api/useSession.ts';
 import { AppSetupPage, ForcedPasswordPage, RecoverPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
 import { albumDialogs, AlbumPage, AlbumsPage } from '../features/albums/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
-import { SharedLinksPage } from '../features/share/index.ts';
 import { NotificationsPage } from '../kits/notifications/index.ts';
+import { SharedLinksPage, SharedWithMePage } from '../features/share/index.ts';
 import { uploadQueue } from '../kits/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from '../api/queryClient.ts';
@@ -118,7 +118,7 @@ function AppRoutes() {
         <Route path="/albums/:albumId/:nodeId?" element={<AlbumPage />} />
         <Route path="/starred" element={<BrowsePage kind="starred" />} />
         <Route path="/recent" element={<BrowsePage kind="recent" />} />
-        <Route path="/shared" element={<BrowsePage kind="shared" />} />
+        <Route path="/shared" element={<SharedWithMePage />} />
         <Route path="/shared/links" element={<SharedLinksPage />} />
         <Route path="/trash" element={<BrowsePage kind="trash" />} />
         <Route path="/search" element={<BrowsePage kind="search" />} />

@@ -120,6 +120,7 @@ export const ERROR_CATALOGUE = {
   invalid_move: { status: 409, message: 'A folder cannot move into itself or a folder inside it.' },
   in_trash: { status: 409, message: 'Restore this item from the trash first.' },
   not_in_trash: { status: 409, message: 'This item is not in the trash.' },
+  already_yours: { status: 409, message: 'This is yours already: it is in your own files.' },
   idempotency_conflict: {
     status: 409,
     message: 'This Idempotency-Key was already used for a different request.',

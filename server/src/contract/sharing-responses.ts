@@ -38,9 +38,14 @@ export type Link = z.output<typeof Link>;
  * A node as a visitor of a link sees it: no owner id (an account id is for the family, not the
  * Internet), and the shared root has no parent (what is above it is not shared).
  */
-export const PublicNode = Node.omit({ owner_id: true }).describe(
-  'A node as a link visitor sees it: no owner id; the shared root has parent_id null',
-);
+export const PublicNode = Node.omit({ owner_id: true, place: true, camera: true })
+  .extend({
+    place: z
+      .object({ town: z.string().optional(), country_code: z.string().optional() })
+      .optional()
+      .describe('Where a photo or video was taken, in words only (its town, its country): never its coordinates'),
+  })
+  .describe('A node as a link visitor sees it: no owner id, no camera, a place in words only; the shared root has parent_id null');
 export type PublicNode = z.output<typeof PublicNode>;
 
 export const PublicShare = z.object({
@@ -49,6 +54,11 @@ export const PublicShare = z.object({
   owner_name: z.string(),
   allow_download: z.boolean(),
   expires_at: z.number().int().nullable(),
+  view: z
+    .enum(['photos', 'files'])
+    .describe(
+      'How to show it: photos (an album, or a folder of photos: no folders inside, four in five of its files photos or videos), by day, without file names; files: a list of files and folders',
+    ),
 });
 export type PublicShare = z.output<typeof PublicShare>;
 

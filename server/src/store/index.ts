@@ -22,6 +22,7 @@ import { DownloadsRepo } from './database/downloads.repo.ts';
 import { PlaybackRepo } from './database/playback.repo.ts';
 import { PartnersRepo } from './database/partners.repo.ts';
 import { NotificationsRepo } from './database/notifications.repo.ts';
+import { SharedWithMeRepo } from './database/shared-with-me.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -54,6 +55,8 @@ export interface Store {
   partners: PartnersRepo;
   /** What each account is told, its choice of kinds, and its browsers' push subscriptions. */
   notifications: NotificationsRepo;
+  /** Every way something reaches an account (grants, albums, partners), newest first. */
+  sharedWithMe: SharedWithMeRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -87,6 +90,7 @@ export function createStore(db: Db): Store {
     playback: new PlaybackRepo(db),
     partners: new PartnersRepo(db),
     notifications: new NotificationsRepo(db),
+    sharedWithMe: new SharedWithMeRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

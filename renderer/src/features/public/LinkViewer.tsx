@@ -1,7 +1,14 @@
-import { Suspense, useMemo } from 'react';
+import { Suspense, useMemo, type ReactNode } from 'react';
 import { Spinner } from '../../ui/Notice.tsx';
 import { saveFrom } from '../../api/saveFrom.ts';
-import { isVideo, LazyViewer, useVideoPlayback, type PlaybackSource, type ViewerSource } from '../../kits/viewer/index.ts';
+import {
+  isVideo,
+  LazyViewer,
+  useVideoPlayback,
+  type PlaybackSource,
+  type ViewerAction,
+  type ViewerSource,
+} from '../../kits/viewer/index.ts';
 import type { SharedNode } from './api.ts';
 
 /** Where a link's page finds a node's pictures and bytes: plain URLs, null where the link does not allow it. */
@@ -29,12 +36,15 @@ export function LinkViewer({
   sources,
   onIndex,
   onClose,
+  keep,
 }: {
   items: SharedNode[];
   index: number;
   sources: LinkSources;
   onIndex: (index: number) => void;
   onClose: () => void;
+  /** Keep a copy, for a family member signed in in this browser, and what it says. */
+  keep?: { action: ViewerAction<SharedNode> | null; view: ReactNode } | undefined;
 }) {
   const near = sources.playback ? items.slice(Math.max(0, index - 2), index + 3).filter(isVideo) : [];
   const video = useVideoPlayback(near, sources.playback ?? NOWHERE);
@@ -61,6 +71,8 @@ export function LinkViewer({
         onClose={onClose}
         source={source as ViewerSource}
         onDownload={downloads ? (item) => download(item as SharedNode) : undefined}
+        actions={keep?.action ? [keep.action as ViewerAction] : []}
+        overlay={keep?.view}
         closeLabel="Close"
       />
     </Suspense>

@@ -11,6 +11,7 @@ import { PublicFrame } from './PublicFrame.tsx';
 import { publicQueryClient } from './queryClient.ts';
 import { SharedFile } from './SharedFile.tsx';
 import { SharedFolder } from './SharedFolder.tsx';
+import { SharedPhotos } from './SharedPhotos.tsx';
 import { UnlockPage } from './UnlockPage.tsx';
 import './public.css';
 
@@ -79,7 +80,10 @@ function SharedLink({ token }: { token: string }) {
   }
   return (
     <PublicFrame>
-      {info.data.node.type === 'folder' ? (
+      {info.data.node.type === 'folder' && info.data.view === 'photos' ? (
+        // An album, or a folder of photos: by day, as photos, with Download all.
+        <SharedPhotos token={token} grant={grant} info={info.data} sources={sources} onLinkError={recheck} />
+      ) : info.data.node.type === 'folder' ? (
         <SharedFolder token={token} grant={grant} info={info.data} sources={sources} onLinkError={recheck} />
       ) : (
         <SharedFile info={info.data} sources={sources} />

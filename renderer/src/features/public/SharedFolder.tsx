@@ -9,6 +9,7 @@ import { plural } from '../../ui/format.ts';
 import { fetchChildren, mediaKind, type SharedInfo, type SharedNode } from './api.ts';
 import { LinkViewer, type LinkSources } from './LinkViewer.tsx';
 import { ShareHeading } from './ShareHeading.tsx';
+import { useLinkKeep } from './keep.tsx';
 
 interface Crumb {
   id: string;
@@ -39,6 +40,7 @@ export function SharedFolder({
   const trail = ((location.state as { trail?: Crumb[] } | null)?.trail ?? []).filter(Boolean);
   const here = folderId ? (trail.at(-1)?.id === folderId ? trail.at(-1)!.name : 'Folder') : info.node.name;
   const [viewing, setViewing] = useState<number | null>(null);
+  const keep = useLinkKeep(token, grant, info.allow_download);
 
   const listing = useInfiniteQuery({
     queryKey: ['share', token, grant, 'children', folderId],
@@ -117,7 +119,7 @@ export function SharedFolder({
         </div>
       )}
       {viewing !== null && (
-        <LinkViewer items={files} index={viewing} sources={sources} onIndex={setViewing} onClose={() => setViewing(null)} />
+        <LinkViewer items={files} index={viewing} sources={sources} onIndex={setViewing} onClose={() => setViewing(null)} keep={keep} />
       )}
     </>
   );

@@ -26,12 +26,13 @@ export function fetchChildren(
   grant: string | null,
   parentId: string | null,
   cursor: string | undefined,
+  sort: 'name' | 'taken' = 'name',
 ): Promise<SharedPage> {
   return data(
     publicApi.GET('/s/{token}/children', {
       params: {
         path: { token },
-        query: { sort: 'name', order: 'asc', limit: 120, ...(parentId ? { parent_id: parentId } : {}), ...(cursor ? { cursor } : {}) },
+        query: { sort, order: 'asc', limit: 120, ...(parentId ? { parent_id: parentId } : {}), ...(cursor ? { cursor } : {}) },
       },
       headers: headersFor(grant),
     }),
@@ -54,7 +55,7 @@ export function playbackCopyUrl(token: string, grant: string | null, nodeId: str
 
 function linkUrl(
   token: string,
-  route: 'thumbnail' | 'download' | 'playback-copy',
+  route: 'thumbnail' | 'download' | 'playback-copy' | 'zip',
   params: Record<string, string | null | undefined>,
 ): string {
   const query = new URLSearchParams();
@@ -70,6 +71,11 @@ export function thumbnailUrl(token: string, grant: string | null, node: SharedNo
 
 export function downloadUrl(token: string, grant: string | null, node: SharedNode, inline = false): string {
   return linkUrl(token, 'download', { node_id: node.id, inline: inline ? '1' : null, grant });
+}
+
+/** Download all: one zip of everything the link shows (the browser saves it as it comes). */
+export function zipUrl(token: string, grant: string | null): string {
+  return linkUrl(token, 'zip', { grant });
 }
 
 export type MediaKind = 'image' | 'video' | 'other';

@@ -2,6 +2,7 @@ import { Suspense, useMemo, type ReactNode } from 'react';
 import { loadThumbnail, thumbnailPath } from '../../api/thumbnails.ts';
 import { Spinner } from '../../ui/Notice.tsx';
 import { LazyViewer, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from '../viewer/index.ts';
+import { useKeepCopy } from './keep.tsx';
 import { downloadFile, renewExpiredMedia, useMediaLinks } from './media.ts';
 import { peekThumbnail } from './thumbs.ts';
 
@@ -48,6 +49,8 @@ export function PhotoViewer<T extends ViewerItem>({
   overlay,
   closeLabel,
 }: PhotoViewerProps<T>) {
+  // Someone else's photo may be kept as one's own (the action is offered only for those).
+  const keep = useKeepCopy<T>();
   return (
     <Suspense fallback={<Spinner label="Opening the photo" />}>
       <LazyViewer
@@ -59,9 +62,14 @@ export function PhotoViewer<T extends ViewerItem>({
         // A link the server cannot make now (it is away) starts nothing; the app already says it cannot reach it.
         onDownload={(item) => void downloadFile(item).catch(() => undefined)}
         renewMedia={(item, failedUrl) => renewExpiredMedia(item, failedUrl)}
-        actions={actions as ViewerAction[]}
+        actions={[...actions, keep.action] as ViewerAction[]}
         details={(item) => details(item as T)}
-        overlay={overlay}
+        overlay={
+          <>
+            {overlay}
+            {keep.view}
+          </>
+        }
         closeLabel={closeLabel}
       />
     </Suspense>

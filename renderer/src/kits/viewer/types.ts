@@ -14,8 +14,8 @@ export interface ViewerItem {
   /** Minutes east of UTC where it was taken: its times are shown in that zone. */
   taken_offset?: number;
   duration_ms?: number;
-  /** Where it was taken (never on a link's page). */
-  place?: { latitude: number; longitude: number; town?: string; country_code?: string };
+  /** Where it was taken (on a link's page, in words only: no coordinates). */
+  place?: { latitude?: number; longitude?: number; town?: string; country_code?: string };
   /** What took it and how (never on a link's page). */
   camera?: {
     make?: string;
@@ -71,7 +71,7 @@ export interface VideoPlayback {
 /** A button of the viewer's bar (share, trash…); the viewer adds Info, Download and Close itself. */
 export interface ViewerAction<T extends ViewerItem = ViewerItem> {
   label: string;
-  icon: 'share' | 'trash' | 'star' | 'download' | 'info' | 'photo' | 'remove';
+  icon: 'share' | 'trash' | 'star' | 'download' | 'info' | 'photo' | 'remove' | 'copy';
   onClick(item: T): void;
   /** Whether the photo on screen offers it (someone else's cannot be trashed here); always, when absent. */
   offered?(item: T): boolean;

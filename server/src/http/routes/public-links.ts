@@ -7,6 +7,7 @@ import { PageQuery } from '../common-inputs.ts';
 import { ok, route, type AnyRoute } from '../route-def.ts';
 import { sendContent, sendFile } from '../send-file.ts';
 import { sendThumbnail } from '../send-thumbnail.ts';
+import { sendZip } from '../send-zip.ts';
 
 // No length limit here: a token of any form that opens nothing is an unknown link (404), which
 // the public service decides.
@@ -87,6 +88,23 @@ export const publicLinkRoutes: readonly AnyRoute[] = [
     handler: ({ services, params, query, koa }) => {
       const file = services.publicShares.download({ token: params.token, grant: grantOf(koa, query) }, query.node_id);
       sendFile(koa, file, { inline: query.inline === '1' || query.inline === 'true' });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/s/:token/zip',
+    tag: 'public',
+    summary:
+      "Download all: everything the link shows as one zip, streamed as it is made (an album's photos its links show, or the shared folder with all below it), where the link allows downloads; as GET /downloads/{ticket} makes it. The browser follows this address itself (an <a download>), so a protected link's grant rides as ?grant=, as for /download",
+    auth: 'none',
+    params: TokenParam,
+    query: GrantQuery,
+    responses: { 200: { description: 'The zip', contentType: 'application/zip' } },
+    errors: ['share_password_required', 'share_expired', 'download_disabled', 'too_many_files', 'library_offline'],
+    download: true,
+    handler: ({ services, params, query, koa }) => {
+      const shown = services.publicShares.zipOf({ token: params.token, grant: grantOf(koa, query) });
+      sendZip(koa, services.zipDownloads.forLink(shown));
     },
   }),
   // A video the link shares plays where downloading is allowed, as its file does: the copy follows the file's rule.

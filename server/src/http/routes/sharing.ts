@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { pageOf } from '../../contract/page.ts';
+import { SharedWithMeItem } from '../../contract/shared-with-me-responses.ts';
+import { Node } from '../../contract/files-responses.ts';
 import { Grant, Link } from '../../contract/sharing-responses.ts';
 import type { Services } from '../../services/index.ts';
 import { IdParam, LinkBody, PageQuery } from '../common-inputs.ts';
@@ -86,6 +88,41 @@ export const sharingRoutes: readonly AnyRoute[] = [
       }));
       return reply(201, services.sharing.linkOf(actor, value.id, originOf(services)), headers);
     },
+  }),
+  route({
+    method: 'POST',
+    path: '/nodes/:id/keep',
+    tag: 'sharing',
+    summary:
+      "Keep a copy of a file someone shared with the caller (through an album, a partner, a grant, or a link opened while signed in: its token in X-Share-Token, never in the URL, with X-Share-Grant for a protected link) as the caller's own, in its \"Kept copies\" folder under the file's name. The server copies by content (nothing is sent again), charged to the caller's quota (507 quota_exceeded when it would not fit); the copy has its original's capture time, place and camera from the first moment and stays when the original is deleted. 404 for what the caller cannot see; 409 already_yours for its own files",
+    auth: 'user',
+    params: IdParam,
+    responses: { 201: { description: "The copy: the caller's own file", schema: Node } },
+    errors: [
+      'not_found',
+      'quota_exceeded',
+      'already_yours',
+      'invalid_input',
+      'download_disabled',
+      'share_password_required',
+      'share_expired',
+    ],
+    handler: ({ services, actor, params, koa }) => {
+      const token = koa.get('X-Share-Token');
+      const link = token ? { token, grant: koa.get('X-Share-Grant') || undefined } : null;
+      return reply(201, services.keepCopies.keep(actor, params.id, link));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/shared-with-me',
+    tag: 'sharing',
+    summary:
+      "Everything someone else shares with the caller, newest first by when it was shared with it: files and folders (their grants), albums it is a member of, and partners whose photos it sees; each with who shared it. Only what the caller may open now (a disabled account's shares are suspended, a node in the trash opens nothing)",
+    auth: 'user',
+    query: PageQuery,
+    responses: ok('A page of what is shared with the caller', pageOf(SharedWithMeItem)),
+    handler: ({ services, actor, query }) => services.sharedWithMe.list(actor, query),
   }),
   route({
     method: 'GET',

@@ -39,6 +39,13 @@ export interface MintedZip {
   bytes: number;
 }
 
+/** What a public link's zip holds: a folder (with all below it), else these files; named `name`. */
+export interface LinkZip {
+  name: string;
+  folder: NodeRow | null;
+  files: readonly NodeRow[];
+}
+
 export interface ZipRequest {
   node_ids: string[];
   name?: string | undefined;
@@ -104,7 +111,27 @@ export class ZipDownloadService {
     const row = this.deps.store.downloads.take(hashSecret(ticket));
     if (!row || row.expires_at <= this.deps.now()) throw new AppError('download_expired');
     const actor = this.sessions.liveActor(row.session_id);
-    const plan = this.plan(actor, JSON.parse(row.node_ids) as string[], row.name);
+    return this.send(this.plan(actor, JSON.parse(row.node_ids) as string[], row.name));
+  }
+
+  /**
+   * A public link's "Download all": what the link shows, which the public service has checked
+   * (its state, its password, its download switch): an album's photos, or a folder with all
+   * below it that is not in the trash (a link on a folder opens everything under it).
+   */
+  forLink(shown: LinkZip): SendingZip {
+    const name = zipFileName(shown.name);
+    const plan: ZipPlan = { name, entries: [], files: 0, folders: 0, bytes: 0 };
+    if (shown.folder) {
+      this.addFolder(plan, `${name.slice(0, -'.zip'.length)}/`, shown.folder, () => true);
+    } else {
+      const names = zipEntryNames(shown.files.map((node) => ({ name: node.name, isFile: true })));
+      shown.files.forEach((node, i) => this.addFile(plan, names[i]!, node.id, node.updated_at));
+    }
+    return this.send(plan);
+  }
+
+  private send(plan: ZipPlan): SendingZip {
     this.sending += 1;
     let over = false;
     const done = () => {
@@ -129,7 +156,7 @@ export class ZipDownloadService {
     const names = zipEntryNames(nodes.map((node) => ({ name: node.name, isFile: node.type === 'file' })));
     nodes.forEach((node, i) => {
       if (node.type === 'file') this.addFile(plan, names[i]!, node.id, node.updated_at);
-      else this.addFolder(actor, plan, `${names[i]}/`, node);
+      else this.addFolder(plan, `${names[i]}/`, node, this.keepFor(actor, node));
     });
     return plan;
   }
@@ -166,14 +193,13 @@ export class ZipDownloadService {
    * theirs to read; below one of their own, an item of someone else's is left out unless they
    * may read it on its own.
    */
-  private addFolder(actor: Actor, plan: ZipPlan, path: string, folder: NodeRow): void {
+  private addFolder(plan: ZipPlan, path: string, folder: NodeRow, keep: (row: SubtreeRow) => boolean): void {
     const max = this.deps.config.zipMaxEntries;
     const rows = this.deps.store.downloads.subtree(folder.id, max + 1);
     if (rows.length > max) throw new AppError('too_many_files');
-    const granted = folder.owner_id !== actor.userId;
     const children = new Map<string, SubtreeRow[]>();
     for (const row of rows) {
-      if (!granted && row.owner_id !== actor.userId && !this.mayRead(actor, row.id)) continue;
+      if (!keep(row)) continue;
       const list = children.get(row.parent_id);
       if (list) list.push(row);
       else children.set(row.parent_id, [row]);
@@ -200,6 +226,12 @@ export class ZipDownloadService {
       });
     };
     walk(folder.id, path, folder.updated_at);
+  }
+
+  /** What of a folder's subtree the caller's zip holds (see addFolder). */
+  private keepFor(actor: Actor, folder: NodeRow): (row: SubtreeRow) => boolean {
+    const granted = folder.owner_id !== actor.userId;
+    return (row) => granted || row.owner_id === actor.userId || this.mayRead(actor, row.id);
   }
 
   private mayRead(actor: Actor, id: string): boolean {

@@ -10,9 +10,13 @@ import type { ClientInfo, ServiceDeps } from '../common/context.ts';
 import type { AlbumService } from '../photos/albums.ts';
 import type { FileContent, FileService } from '../files/files.ts';
 import type { ListInput, ListingService } from '../files/listing.ts';
+import type { LinkZip } from '../files/zip-downloads.ts';
 import { toNodeDto } from '../files/node-dto.ts';
 import { addressKey } from '../common/rate-limiter.ts';
 import { hashSecret, safeEqual } from '../common/secrets.ts';
+
+/** How many of a shared folder's items say whether it is a folder of photos. */
+const MOSTLY_MEDIA_SAMPLE = 200;
 
 /** How long an unlocked password-protected link stays open for the browser that unlocked it. */
 const GRANT_TTL_MS = 12 * 60 * 60_000;
@@ -50,7 +54,47 @@ export class PublicShareService {
       owner_name: owner ? (owner.display_name ?? owner.username) : '',
       allow_download: opened.share.allow_download === 1,
       expires_at: opened.share.expires_at,
+      view: opened.album || this.mostlyMedia(opened.node) ? 'photos' : 'files',
     };
+  }
+
+  /**
+   * Whether a shared folder is a folder of photos (shown by day, as an album is): no folders
+   * inside, and at least four in five of its files photos or videos. Judged on its first
+   * {@link MOSTLY_MEDIA_SAMPLE} items, which is where a visitor starts.
+   */
+  private mostlyMedia(node: NodeRow): boolean {
+    if (node.type !== 'folder') return false;
+    const { items } = this.listing.children(node.id, '', { limit: MOSTLY_MEDIA_SAMPLE, sort: 'name', order: 'asc' });
+    if (items.length === 0 || items.some((item) => item.type === 'folder')) return false;
+    const media = items.filter((item) => item.mime_type?.startsWith('image/') || item.mime_type?.startsWith('video/')).length;
+    return media * 5 >= items.length * 4;
+  }
+
+  /**
+   * What "Download all" zips: everything the link shows (an album's photos its links show, or
+   * the shared folder with all below it), when the link lets its files be downloaded.
+   */
+  zipOf(credentials: LinkCredentials): LinkZip {
+    const opened = this.open(credentials);
+    if (opened.share.allow_download !== 1) throw new AppError('download_disabled');
+    if (!opened.album) {
+      const { node } = opened;
+      return node.type === 'folder' ? { name: node.name, folder: node, files: [] } : { name: node.name, folder: null, files: [node] };
+    }
+    const max = this.deps.config.zipMaxEntries;
+    const files: NodeRow[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = this.albums.shownItems(opened.album.id, null, { limit: 1000, cursor });
+      for (const item of page.items) {
+        const node = this.deps.store.nodes.byId(item.id, '');
+        if (node) files.push(node);
+      }
+      if (files.length > max) throw new AppError('too_many_files');
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    return { name: opened.album.name, folder: null, files };
   }
 
   /** Trades the link's password for a grant; wrong passwords are rate limited per link and per address. */
@@ -93,6 +137,17 @@ export class PublicShareService {
     const opened = this.open(credentials);
     if (opened.share.allow_download !== 1) throw new AppError('download_disabled');
     return this.files.contentOf(this.nodeOf(opened, nodeId));
+  }
+
+  /**
+   * A file of the link a signed-in visitor may keep a copy of: one the link shows, where the
+   * link lets its files be downloaded (a copy is a download that stays on the server).
+   */
+  keepable(credentials: LinkCredentials, nodeId: string): NodeRow {
+    const opened = this.open(credentials);
+    const node = this.nodeOf(opened, nodeId);
+    if (opened.share.allow_download !== 1) throw new AppError('download_disabled');
+    return node;
   }
 
   /** Thumbnails of what the link opens (they exist once the media pipeline made them). */
@@ -219,6 +274,14 @@ function withoutOwner(node: Node): PublicNode {
   if (node.taken_at !== undefined) dto.taken_at = node.taken_at;
   if (node.taken_offset !== undefined) dto.taken_offset = node.taken_offset;
   if (node.duration_ms !== undefined) dto.duration_ms = node.duration_ms;
-  // Never place or camera: a link may travel anywhere, and where the family lives is not for it to say.
+  // The town a photo was taken in, as its day, is the story an album link tells (Grandma sees
+  // "Saturday 3 August, Lisbon"); never its coordinates nor the camera: a link may travel
+  // anywhere, and where exactly the family lives is not for it to say.
+  if (node.place?.town !== undefined || node.place?.country_code !== undefined) {
+    dto.place = {
+      ...(node.place.town !== undefined && { town: node.place.town }),
+      ...(node.place.country_code !== undefined && { country_code: node.place.country_code }),
+    };
+  }
   return dto;
 }

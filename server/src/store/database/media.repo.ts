@@ -68,6 +68,10 @@ const SET_FACTS = `taken_at = @taken_at, taken_offset = @taken_offset,
   place_country = @place_country, camera_make = @camera_make, camera_model = @camera_model, lens = @lens,
   f_number = @f_number, exposure_time = @exposure_time, iso = @iso, focal_length = @focal_length, media_search = @media_search`;
 
+/** What a kept copy takes of its original at once: its size, when and where it was taken, with what. */
+const COPIED_FACTS = `image_width, image_height, taken_at, taken_offset, taken_sort, duration_ms, latitude, longitude,
+  place_town, place_country, camera_make, camera_model, lens, f_number, exposure_time, iso, focal_length, media_search`;
+
 /** The media queue lives in the database: work waiting at a crash or restart is not forgotten. */
 export class MediaRepo {
   private readonly stmts;
@@ -96,6 +100,7 @@ export class MediaRepo {
       waitingFor: db.prepare(`SELECT m.node_id, n.version FROM media_missing_tools m JOIN nodes n ON n.id = m.node_id
         WHERE m.tool = ? AND n.type = 'file'`),
       forgetTool: db.prepare('DELETE FROM media_missing_tools WHERE tool = ?'),
+      copyFacts: db.prepare(`UPDATE nodes SET (${COPIED_FACTS}) = (SELECT ${COPIED_FACTS} FROM nodes WHERE id = @from) WHERE id = @to`),
     };
   }
 
@@ -137,6 +142,14 @@ export class MediaRepo {
   /** Forgets a job without recording anything (a re-read of details that could not be done). */
   drop(job: MediaJobRow): void {
     this.stmts.remove.run(job.node_id, job.version);
+  }
+
+  /**
+   * A copy of the same bytes says what its original says, from its first moment: it lands in
+   * the timeline at its day, not today's, while its thumbnails are made.
+   */
+  copyFacts(fromNodeId: string, toNodeId: string): void {
+    this.stmts.copyFacts.run({ from: fromNodeId, to: toNodeId });
   }
 
   /** Media never processed (an upgrade, a crash before the job was written): queue them. */

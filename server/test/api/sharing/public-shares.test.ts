@@ -110,10 +110,11 @@ after(() => t.close());
 // ---------------------------------------------------------------------------------------------
 
 describe('what a link shares', () => {
-  test('GET /s/{token} without any account answers {node, kind, owner_name, allow_download, expires_at}', async () => {
+  test('GET /s/{token} without any account answers {node, kind, owner_name, allow_download, expires_at, view}', async () => {
     const got = await get(`/s/${fileLink.token}`);
     assert.equal(got.status, 200, got.body.toString());
-    assert.deepEqual(Object.keys(got.json).sort(), ['allow_download', 'expires_at', 'kind', 'node', 'owner_name']);
+    assert.deepEqual(Object.keys(got.json).sort(), ['allow_download', 'expires_at', 'kind', 'node', 'owner_name', 'view']);
+    assert.equal(got.json.view, 'files');
     assert.equal(got.json.kind, 'node');
     assert.equal(got.json.node.id, ids.report);
     assert.equal(got.json.node.type, 'file');
