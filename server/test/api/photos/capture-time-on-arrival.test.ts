@@ -96,6 +96,26 @@ describe('a photo is placed by its capture time from the moment it arrives', () 
     assert.equal((await createdEvent(other)).taken_at, undefined);
   });
 
+  test('with a queue that runs nothing yet, the gallery already counts the photo in May 2019 and lists it there, never in this month', async () => {
+    const held = await startTestServer({ mediaConcurrency: 0 });
+    try {
+      const who = await setupOwner(held.client);
+      const id = await uploadFile(held.api, who.access, await jpegTaken('2019:05:12 10:30:00', 20), { filename: 'held.jpg' });
+      const months = (await held.client.get('/nodes/gallery/months', { token: who.access })).body.items;
+      assert.deepEqual(
+        months.map((m: any) => [m.month, m.photos]),
+        [['2019-05', 1]],
+      );
+      const listed = (await held.client.get('/nodes?filter=gallery&month=2019-05', { token: who.access })).body.items;
+      assert.deepEqual(
+        listed.map((n: any) => [n.id, n.taken_at, n.has_thumbnail]),
+        [[id, Date.UTC(2019, 4, 12, 8, 30, 0), false]],
+      );
+    } finally {
+      await held.close();
+    }
+  });
+
   test('an MP4 whose movie header says 2 January 2020: placed there from its first event', async () => {
     const id = await uploadFile(t.api, owner.access, await mediaFixture('clip.mp4'), { filename: 'clip.mp4' });
     assert.equal((await createdEvent(id)).taken_at, Date.UTC(2020, 0, 2, 3, 4, 5));
