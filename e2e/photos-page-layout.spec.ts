@@ -70,9 +70,11 @@ test('Photos first: one main button (Back up this phone on a phone, Upload on a 
   const bar = page.getByRole('toolbar', { name: 'Selected photos' });
   // A smaller phone too (360 wide, as many Android phones): still whole words.
   if (phone) await page.setViewportSize({ width: 360, height: 780 });
-  const cut = await bar.locator('button span:visible').evaluateAll((spans) =>
-    spans.filter((s) => s.scrollWidth > s.clientWidth).map((s) => `${s.textContent} ${s.scrollWidth}>${s.clientWidth}`),
-  );
+  const cut = await bar
+    .locator('button span:visible')
+    .evaluateAll((spans) =>
+      spans.filter((s) => s.scrollWidth > s.clientWidth).map((s) => `${s.textContent} ${s.scrollWidth}>${s.clientWidth}`),
+    );
   expect(cut, 'labels cut short').toEqual([]);
   await expect(bar.getByText('Download', { exact: true }).locator('visible=true')).toHaveCount(1);
   await captureScreen(page, testInfo, 'photos-page-selecting');

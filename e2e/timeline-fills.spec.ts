@@ -55,7 +55,11 @@ async function chooseBackup(page: Page, testInfo: TestInfo, files: string[]): Pr
 
 const thisMonth = () => new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date());
 
-test('photos from 2019 backed up while Photos is open appear under their months, never under this month', async ({ page, member, hearth }, testInfo) => {
+test('photos from 2019 backed up while Photos is open appear under their months, never under this month', async ({
+  page,
+  member,
+  hearth,
+}, testInfo) => {
   test.setTimeout(120_000);
   await signIn(page, member);
   await openPhotos(page);
@@ -65,11 +69,22 @@ test('photos from 2019 backed up while Photos is open appear under their months,
   await chooseBackup(page, testInfo, await rollFrom2019(8));
   await expect(page.getByText('8 photos')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('heading', { name: /March 2019/ })).toBeVisible();
-  await expect.poll(async () => (await hearth.api.ok('GET', '/nodes?filter=gallery&limit=100', member.access)).items.every((n: { has_thumbnail: boolean }) => n.has_thumbnail), { timeout: 60_000 }).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await hearth.api.ok('GET', '/nodes?filter=gallery&limit=100', member.access)).items.every(
+          (n: { has_thumbnail: boolean }) => n.has_thumbnail,
+        ),
+      { timeout: 60_000 },
+    )
+    .toBe(true);
   await expect(page.locator('.tile img')).toHaveCount(8);
   const months = await seen();
   expect(months.some((m) => m.startsWith('January 2019'))).toBe(true);
-  expect(months.filter((m) => m.startsWith(thisMonth())), `headings ever shown: ${months.join(' | ')}`).toEqual([]);
+  expect(
+    months.filter((m) => m.startsWith(thisMonth())),
+    `headings ever shown: ${months.join(' | ')}`,
+  ).toEqual([]);
 });
 
 /** The pinned month's words and the month of the first row seen under it. */
@@ -135,7 +150,9 @@ test('a timeline that was empty gets a working scrubber as photos arrive: year m
   // month pinned at the top is always the month of the first row under it.
   for (const fraction of [0.35, 0.6, 0.8, 0.47, 1]) {
     const handle = (await thumb.boundingBox())!;
-    const start = phone ? { x: handle.x + handle.width / 2, y: handle.y + handle.height / 2 } : { x: box.x + box.width / 2, y: handle.y + handle.height / 2 };
+    const start = phone
+      ? { x: handle.x + handle.width / 2, y: handle.y + handle.height / 2 }
+      : { x: box.x + box.width / 2, y: handle.y + handle.height / 2 };
     await page.mouse.move(start.x, start.y);
     await page.mouse.down();
     await page.mouse.move(start.x, box.y + box.height * fraction - (fraction === 1 ? 2 : 0), { steps: 5 });

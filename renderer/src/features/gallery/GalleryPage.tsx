@@ -278,7 +278,7 @@ function EmptyGallery({ everyone }: { everyone: boolean }) {
         Photos and videos you upload, into any folder, show up here, newest first and grouped by month
         {everyone ? ', with those the family shares with you' : ''}.
       </p>
-      <p className="muted">Add them with the button at the top of the page.</p>
+      <p className="muted">Add them with the buttons above.</p>
     </div>
   );
 }

@@ -90,25 +90,19 @@ export function AddPhotos({ parentId = null, withCard = true }: { parentId?: str
           if (files.length > 0) void uploadQueue.add(files, parentId);
         }}
       />
-      {phone
-        ? !cardShown && (
-            <Button
-              variant="primary"
-              icon="phone"
-              aria-label="Back up this phone"
-              disabled={busy}
-              onClick={() => pick(backupInput.current)}
-            >
-              {/* A narrow phone says it shorter, beside the title on one line. */}
-              <span className="add-photos-long">Back up this phone</span>
-              <span className="add-photos-short">Back up</span>
-            </Button>
-          )
-        : (
-            <Button variant="primary" icon="upload" onClick={() => pick(uploadInput.current)}>
-              Upload
-            </Button>
-          )}
+      {phone ? (
+        !cardShown && (
+          <Button variant="primary" icon="phone" aria-label="Back up this phone" disabled={busy} onClick={() => pick(backupInput.current)}>
+            {/* A narrow phone says it shorter, beside the title on one line. */}
+            <span className="add-photos-long">Back up this phone</span>
+            <span className="add-photos-short">Back up</span>
+          </Button>
+        )
+      ) : (
+        <Button variant="primary" icon="upload" onClick={() => pick(uploadInput.current)}>
+          Upload
+        </Button>
+      )}
       <button
         type="button"
         className={phone ? 'btn btn-icon add-photos-more' : 'btn add-photos-more'}
