@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { createMember, setupOwner } from '../server/test/helpers/accounts.ts';
 import { uploadFile } from '../server/test/helpers/upload.ts';
@@ -6,6 +10,7 @@ import { type BenchResult, type Row } from './lib/report.ts';
 import { startBenchServer } from './lib/server.ts';
 import { bundleSize, type LighthouseRun } from './web.ts';
 
+const DIST = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), 'renderer', 'dist');
 const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = [
   '--no-sandbox',
@@ -51,6 +56,27 @@ export async function benchWebPhotos(): Promise<BenchResult> {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'My files' }).waitFor();
       await page.waitForFunction(() => localStorage.getItem('hearth.session') !== null);
+      // What opening Photos really loads: the first screen's files and the page's own.
+      const loaded = new Set<string>();
+      page.on('response', (response) => {
+        const file = new URL(response.url()).pathname;
+        if (/^\/assets\/.+\.(js|css)$/.test(file)) loaded.add(file);
+      });
+      await page.goto(`${origin}/gallery`);
+      await page.locator('.tile img').first().waitFor();
+      const photosBytes = [...loaded].reduce(
+        (sum, file) => sum + zlib.gzipSync(fs.readFileSync(path.join(DIST, file)), { level: 9 }).length,
+        0,
+      );
+      notes.push(`Photos loads ${loaded.size} JS and CSS files: ${[...loaded].join(', ')}`);
+      rows.push({
+        figure: 'Photos page JS+CSS (gzip)',
+        value: photosBytes / 1024,
+        reference: 150,
+        unit: 'KB',
+        better: 'lower',
+        referenceIs: 'the goal (issue 32)',
+      });
       await page.goto('about:blank');
       await pw.close();
       const result = await run(`${origin}/gallery`, {
