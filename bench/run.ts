@@ -27,6 +27,7 @@ import { benchSqliteEngines } from './sqlite-engines.ts';
 import { benchUpload } from './upload.ts';
 import { benchVideoPoster } from './video-poster.ts';
 import { benchWeb } from './web.ts';
+import { benchWebPhotos } from './web-photos.ts';
 import { benchWsFanout } from './ws-fanout.ts';
 import { benchZip } from './zip.ts';
 
@@ -53,6 +54,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['appliance', 'appliance', benchAppliance],
   ['fuzz', 'fuzz', benchFuzz],
   ['web', 'web app', benchWeb],
+  ['web-photos', 'Photos page in Lighthouse', benchWebPhotos],
   // The "npm run bench -- web" names it with the web app's figures.
   ['web', 'zip download', benchZip],
 ];

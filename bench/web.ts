@@ -71,7 +71,7 @@ export async function benchWeb(): Promise<BenchResult> {
   return { name: 'web', rows, notes };
 }
 
-async function bundleSize(notes: string[]): Promise<Row[]> {
+export async function bundleSize(notes: string[]): Promise<Row[]> {
   const gz = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(DIST, file)), { level: 9 }).length;
   const all = (await fsp.readdir(path.join(DIST, 'assets'))).filter((f) => /\.(js|css)$/.test(f)).map((f) => `/assets/${f}`);
   const allBytes = all.reduce((sum, f) => sum + gz(f), 0);
@@ -278,7 +278,7 @@ async function xhrPatches(args: { api: string; token: string; chunk: number }): 
   return performance.now() - started;
 }
 
-type LighthouseRun = (url: string, flags: object) => Promise<{ lhr: Lhr } | undefined>;
+export type LighthouseRun = (url: string, flags: object) => Promise<{ lhr: Lhr } | undefined>;
 interface Lhr {
   finalDisplayedUrl: string;
   categories: Record<string, { score: number | null }>;

@@ -261,6 +261,9 @@ test.describe('gallery', () => {
     await signIn(phone, member);
     await openPhotos(phone);
     const chooser = phone.waitForEvent('filechooser');
+    // On a phone Upload is under Add photos (the main button there is Back up this phone).
+    const addPhotos = phone.getByRole('button', { name: 'Add photos' });
+    if (await addPhotos.count()) await addPhotos.click();
     await phone.getByRole('button', { name: 'Upload' }).click();
     await (
       await chooser

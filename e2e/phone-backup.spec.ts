@@ -91,8 +91,16 @@ function countUploads(page: Page): string[] {
 
 async function chooseForBackup(page: Page, files: string[]): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Back up this phone' }).click();
+  await startBackup(page);
   await (await chooser).setFiles(files);
+}
+
+/** "Back up this phone" on a phone; on a computer (no such button there) More, then Back up photos. */
+async function startBackup(page: Page): Promise<void> {
+  const phone = page.getByRole('button', { name: 'Back up this phone' }).locator('visible=true');
+  if (await phone.count()) return phone.first().click();
+  await page.getByRole('button', { name: 'More', exact: true }).click();
+  await page.getByRole('button', { name: 'Back up photos' }).click();
 }
 
 const status = (page: Page) => page.getByRole('region', { name: 'Backing up this phone' });

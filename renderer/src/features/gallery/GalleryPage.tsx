@@ -18,9 +18,8 @@ import {
   type Selection,
   type SelectionDialogs,
 } from '../../kits/photos/index.ts';
-import { BackUpButtons, BackupCard, BackupStatus, CutBackupCard } from '../../kits/phone-backup/index.ts';
+import { AddPhotos, BackupCard, BackupStatus, CutBackupCard } from '../../kits/phone-backup/index.ts';
 import { ShareDialog } from '../../kits/sharing/index.ts';
-import { UploadButton } from '../../kits/upload/index.ts';
 import { GalleryViewer } from './GalleryViewer.tsx';
 import { PhotoSearch } from './PhotoSearch.tsx';
 import { ScopeChoice } from './ScopeChoice.tsx';
@@ -197,12 +196,11 @@ function GalleryHeader({
           )}
         </div>
         {total > 0 && (
-          <Button icon="check" onClick={onSelect} className="gallery-select">
-            Select
+          <Button icon="check" onClick={onSelect} className="gallery-select" aria-label="Select">
+            <span className="gallery-select-words">Select</span>
           </Button>
         )}
-        {total > 0 && <UploadButton parentId={null} />}
-        <BackUpButtons inBar />
+        <AddPhotos withCard={total === 0 && !q} />
       </div>
 
       {(total > 0 || q) && <PhotoSearch value={q} onSearch={onSearch} />}
@@ -219,7 +217,8 @@ function GalleryHeader({
       {!q && (
         <>
           <BackupStatus />
-          <BackupCard />
+          {/* The first backup's offer, for a phone with no photos here yet: once there are, the bar's button says it. */}
+          {total === 0 && <BackupCard />}
           <CutBackupCard />
         </>
       )}
@@ -279,8 +278,7 @@ function EmptyGallery({ everyone }: { everyone: boolean }) {
         Photos and videos you upload, into any folder, show up here, newest first and grouped by month
         {everyone ? ', with those the family shares with you' : ''}.
       </p>
-      <p className="muted">Use Upload to add them from this phone or computer.</p>
-      <UploadButton parentId={null} />
+      <p className="muted">Add them with the buttons above.</p>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { monthIndexOfRow, monthLabel, type Timeline } from './layout.ts';
 
 interface ScrubberProps {
@@ -27,7 +27,14 @@ function scrollSpan(virtualizer: Virtualizer<Window, Element>, below: number, sc
  * page's scroll in every frame it moves, straight on the element, without a render.
  */
 function useScrubberTrack(virtualizer: Virtualizer<Window, Element>, layout: Timeline) {
-  const track = useRef<HTMLDivElement>(null);
+  const track = useRef<HTMLDivElement | null>(null);
+  // The track exists only from the second month on: a timeline that started empty gets it later,
+  // and its size is observed from then (an observer set at mount watched nothing, for good).
+  const [trackElement, setTrackElement] = useState<HTMLDivElement | null>(null);
+  const trackRef = useCallback((element: HTMLDivElement | null) => {
+    track.current = element;
+    setTrackElement(element);
+  }, []);
   const thumb = useRef<HTMLDivElement>(null);
   const [height, setHeight] = useState(0);
   const below = useRef(0);
@@ -66,12 +73,11 @@ function useScrubberTrack(virtualizer: Virtualizer<Window, Element>, layout: Tim
   }, [virtualizer, layout, height]);
 
   useEffect(() => {
-    const element = track.current;
-    if (!element) return;
+    if (!trackElement) return;
     const observer = new ResizeObserver(([entry]) => setHeight(entry!.contentRect.height));
-    observer.observe(element);
+    observer.observe(trackElement);
     return () => observer.disconnect();
-  }, []);
+  }, [trackElement]);
 
   // Measured again as a drag starts: what sits above the list may have changed its height.
   const remeasure = () => {
@@ -79,7 +85,7 @@ function useScrubberTrack(virtualizer: Virtualizer<Window, Element>, layout: Tim
     screen.current = window.innerHeight;
   };
   const span = () => scrollSpan(virtualizer, below.current, screen.current);
-  return { track, thumb, height, remeasure, span };
+  return { track, trackRef, thumb, height, remeasure, span };
 }
 
 /**
@@ -88,7 +94,7 @@ function useScrubberTrack(virtualizer: Virtualizer<Window, Element>, layout: Tim
  * (arrows a month, Page Up/Down a year).
  */
 export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
-  const { track, thumb, height, remeasure, span: scrollRange } = useScrubberTrack(virtualizer, layout);
+  const { track, trackRef, thumb, height, remeasure, span: scrollRange } = useScrubberTrack(virtualizer, layout);
   const [drag, setDrag] = useState<{ y: number; month: number } | null>(null);
 
   if (layout.months.length < 2) return null;
@@ -159,7 +165,7 @@ export function Scrubber({ layout, virtualizer, current }: ScrubberProps) {
       onPointerUp={onPointerEnd}
       onPointerCancel={onPointerEnd}
     >
-      <div ref={track} className="scrubber-track">
+      <div ref={trackRef} className="scrubber-track">
         <YearMarks layout={layout} virtualizer={virtualizer} height={height} total={total} />
         <div ref={thumb} className="scrubber-thumb" />
         {drag && (

@@ -5,7 +5,8 @@ import type { Node } from '../../api/types.ts';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { columnsFor, GAP, monthOfNode, noteScrolling, Tile, useOffsetTop, useWidth, type Selection } from '../../kits/photos/index.ts';
-import { buildTimeline, HEADER_HEIGHT, monthIndexOfRow, monthLabel, type TimelineRow } from './layout.ts';
+import { buildTimeline, HEADER_HEIGHT, monthLabel, type TimelineRow } from './layout.ts';
+import { usePinnedMonth } from './usePinnedMonth.ts';
 import type { GalleryMonth } from './queries.ts';
 import { useMonthItems } from './queries.ts';
 import { Scrubber } from './Scrubber.tsx';
@@ -96,14 +97,15 @@ export function Timeline({
   }, [reveal]);
 
   const items = virtualizer.getVirtualItems();
-  const topRow = virtualizer.range?.startIndex ?? 0;
-  const currentMonth = layout.months.length > 0 ? monthIndexOfRow(layout, topRow) : 0;
+  // The virtualizer's sizes change with the width and the layout: the pinned month is read after them.
+  const pinned = usePinnedMonth(virtualizer, layout, selection.active ? 2 * HEADER_HEIGHT : HEADER_HEIGHT);
+  const currentMonth = Math.min(pinned.month, Math.max(0, layout.months.length - 1));
 
   return (
     <div className="timeline">
       <div ref={listRef} className="timeline-list" aria-label={label} role="region">
         {/* While the month's own heading is on screen it speaks for itself. */}
-        {layout.months.length > 0 && layout.rows[topRow]?.kind === 'tiles' && (
+        {layout.months.length > 0 && pinned.shown && (
           <div className="month-sticky" aria-hidden="true">
             {monthLabel(layout.months[currentMonth]!.month)}
           </div>
@@ -144,7 +146,7 @@ function Rows({
   return (
     <div ref={containerRef} className="timeline-rows">
       {items.map((item) => (
-        <div key={item.key} ref={measureElement} data-index={item.index} className="timeline-row">
+        <div key={item.key} ref={measureElement} data-index={item.index} data-month={rows[item.index]!.month} className="timeline-row">
           {render(rows[item.index]!)}
         </div>
       ))}

@@ -123,7 +123,7 @@ export function BackupStatus() {
   );
 }
 
-function cardOffered(run: BackupRun): boolean {
+export function cardOffered(run: BackupRun): boolean {
   return run.phase === 'idle' && !phoneBackup.hasRun();
 }
 
@@ -145,7 +145,7 @@ export function BackupCard() {
  * Photos left to send by a backup that stopped: an earlier page (a closed tab, a reload) left
  * them behind. Counted from the upload manifest, read again only when it changed.
  */
-function useCutBackup(): { count: number; forget(): void } {
+export function useCutBackup(): { count: number; forget(): void } {
   const session = useSession();
   const run = usePhoneBackup();
   const left = useLeftBehind(session.kind === 'signed-in' ? session.user.id : null);

@@ -76,6 +76,11 @@ export async function rememberedFolder(userId: string): Promise<Node[] | null> {
  * to), else `Phone backup/<device>/` in My files, found or made, and remembered from then on.
  * A phone's photos never land loose among documents.
  */
+/** A folder chosen on a computer keeps its own name in Hearth: My files/<its name>, made if missing. */
+export async function namedFolder(name: string): Promise<BackupFolder> {
+  return { id: await folderIn(null, name), path: name };
+}
+
 export async function deviceBackupFolder(userId: string, device: string): Promise<BackupFolder> {
   const remembered = await rememberedFolder(userId);
   if (remembered) return { id: remembered.at(-1)!.id, path: pathWords(remembered) };

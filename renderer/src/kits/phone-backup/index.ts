@@ -1,3 +1,4 @@
 export { BackUpButtons, BackupCard, BackupStatus, CutBackupCard, CutBackupReminder } from './BackUpPhone.tsx';
 export { PhoneBackupSection } from './PhoneBackupSection.tsx';
 export { backupDestination, type Destination } from './destination.ts';
+export { AddPhotos, useIsPhone } from './AddPhotos.tsx';

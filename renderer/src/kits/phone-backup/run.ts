@@ -5,7 +5,7 @@ import { uploadQueue } from '../upload/index.ts';
 import { planBackup, type BackupPlan } from './check.ts';
 import { BACKUP_BATCH } from './cut.ts';
 import { thisDeviceName } from './device-name.ts';
-import { deviceBackupFolder, type BackupFolder } from './folder.ts';
+import { deviceBackupFolder, namedFolder, type BackupFolder } from './folder.ts';
 import { openHashCache } from './hash-cache.ts';
 import { hashFiles, workerHashers } from './hashing.ts';
 
@@ -47,7 +47,8 @@ class PhoneBackup {
     return localStorage.getItem(DONE_KEY) !== null;
   }
 
-  async start(files: File[]): Promise<void> {
+  /** `folderName`: a folder chosen on a computer, backed up into a folder of its own name rather than this device's. */
+  async start(files: File[], { folderName }: { folderName?: string | undefined } = {}): Promise<void> {
     if (this.run.phase === 'looking' || files.length === 0) return;
     this.set({ phase: 'looking', done: 0, total: files.length });
     const hashers = workerHashers();
@@ -63,7 +64,8 @@ class PhoneBackup {
       });
       const plan = await planBackup(files, hashes);
       const name = await device;
-      const folder = plan.toSend.length + plan.deleted.length > 0 ? await deviceBackupFolder(signedIn.user.id, name) : null;
+      const where = () => (folderName ? namedFolder(folderName) : deviceBackupFolder(signedIn.user.id, name));
+      const folder = plan.toSend.length + plan.deleted.length > 0 ? await where() : null;
       const earlier = new Set(uploadQueue.state().items.map((item) => item.key));
       // What an earlier, cut run left to send and is here now (or was not chosen this time) stops being "still to send".
       uploadQueue.keepOnlyOfBatch(BACKUP_BATCH, plan.toSend);

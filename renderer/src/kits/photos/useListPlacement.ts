@@ -18,7 +18,14 @@ export function useOffsetTop(ref: RefObject<HTMLElement | null>, width: number):
   const [top, setTop] = useState(0);
   useLayoutEffect(() => {
     const element = ref.current;
-    if (element) setTop(element.getBoundingClientRect().top + window.scrollY);
+    if (!element) return;
+    const read = () => setTop(element.getBoundingClientRect().top + window.scrollY);
+    read();
+    // What sits above the list changes its height after the list is laid out (an empty page's
+    // card leaving, the backup's status coming): the rows and the scrubber follow.
+    const observer = new ResizeObserver(read);
+    observer.observe(document.body);
+    return () => observer.disconnect();
   }, [ref, width]);
   return top;
 }

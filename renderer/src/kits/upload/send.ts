@@ -7,6 +7,7 @@ import { handlingOf, messageOf, outcomeOf, quotaMayHaveChanged, readAnswer, retr
 import type { Entry, UploadItem } from './items.ts';
 import { accountId } from './lookups.ts';
 import { manifest } from './manifest.ts';
+import { captureHint } from './capture-hint.ts';
 
 /** What a held upload says (the panel shows it in place of a percentage). */
 const HELD_FULL = 'Waiting: Hearth is full. It goes on by itself once space is freed.';
@@ -39,6 +40,7 @@ export async function send(entry: Entry, queue: SendHooks): Promise<void> {
   if (entry.item.parentId) metadata.parent_id = entry.item.parentId;
   if (entry.replaceNodeId) metadata.node_id = entry.replaceNodeId;
   if (entry.albumId) metadata.album_id = entry.albumId;
+  Object.assign(metadata, captureHint(entry.file));
   const upload = new tus.Upload(entry.file, {
     endpoint: `${API_BASE}/uploads`,
     metadata,

@@ -18,7 +18,7 @@ export const uploadRoutes: readonly AnyRoute[] = [
     path: '/uploads',
     tag: 'uploads',
     summary:
-      'Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id, album_id: a photo or video also joins that album when it completes, for its owner and contributors); may carry the first bytes',
+      'Create an upload (Upload-Length or Upload-Defer-Length; Upload-Metadata filename, filetype, parent_id, node_id, album_id: a photo or video also joins that album when it completes, for its owner and contributors; taken_at (ms) and taken_offset (minutes east of UTC): the device capture time of a photo or video, used until its own date is read and when the file has none); may carry the first bytes',
     auth: 'user',
     responses: {
       201: { description: "Location: the upload's absolute URL, on the Host the request used; Service-Node-Id if already complete" },

@@ -12,6 +12,7 @@ import { toNodeDto } from './node-dto.ts';
 import { containerOf, nameColumns, type NodeService } from './nodes.ts';
 import { newId } from '../common/secrets.ts';
 import { quotaUsed } from '../identity/quota-usage.ts';
+import type { CaptureMoment } from '../../media/early-capture.ts';
 
 /** What a download needs: the bytes of one version, and what identifies them for caches. */
 export interface FileContent {
@@ -35,6 +36,8 @@ export interface CompletedContent {
   libraryId: string;
   blob: string;
   sha256: string | null;
+  /** The capture time known as the upload completes (media/early-capture.ts), else null. */
+  capture?: CaptureMoment | null;
 }
 
 /** File content: downloads, versions, and turning finished uploads into nodes. */
@@ -193,6 +196,7 @@ export class FileService {
         if (isMediaType(c.mimeType)) store.media.enqueue(nodeId, 1, now);
         this.activity.record(ownerId, c.uploaderId, 'file.uploaded', nodeId, { name, size: c.size });
       }
+      if (c.capture && isMediaType(c.mimeType)) store.media.placeEarly(nodeId, c.capture.takenAt, c.capture.takenOffset);
       return toNodeDto(store.nodes.byId(nodeId, c.uploaderId)!);
     });
     return dto;

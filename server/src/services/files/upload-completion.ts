@@ -9,6 +9,7 @@ import { decideMimeType } from './media-types.ts';
 import { newId } from '../common/secrets.ts';
 import type { ContentMerge } from './content-merge.ts';
 import { tempName, type UploadTargets } from './upload-state.ts';
+import { earlyCaptureTime, hintedCaptureTime, type CaptureMoment } from '../../media/early-capture.ts';
 
 /** An upload whose every byte arrived becoming a file, and one that may no longer be kept dropped. */
 export class UploadCompletion {
@@ -48,13 +49,13 @@ export class UploadCompletion {
       this.deps.store.uploads.setBlob(upload.id, blob);
       const head = await blobs.headOfTemp(tempName(upload.id));
       await blobs.commitTemp(tempName(upload.id), blob);
-      return this.finish(upload, blob, contentSha256, head);
+      return this.finish(upload, blob, contentSha256, head, await this.captureOf(upload, blobs.pathOf(blob), head));
     } finally {
       release();
     }
   }
 
-  finish(upload: UploadRow, blob: string, sha256: string, head: Buffer): Node {
+  finish(upload: UploadRow, blob: string, sha256: string, head: Buffer, capture: CaptureMoment | null = null): Node {
     const node = this.deps.store.transaction(() => {
       const dto = this.files.completeContent({
         uploaderId: upload.user_id,
@@ -67,6 +68,7 @@ export class UploadCompletion {
         libraryId: upload.library_id,
         blob,
         sha256,
+        capture,
       });
       this.deps.store.uploads.markCompleted(upload.id, dto.id, this.deps.now() + this.deps.config.uploadExpiryMs);
       this.targets.completed(upload.user_id, JSON.parse(upload.metadata) as Record<string, string | null>, dto);
@@ -74,6 +76,18 @@ export class UploadCompletion {
     });
     this.merge.soon({ library_id: upload.library_id, blob, sha256, size: upload.length ?? 0 });
     return node;
+  }
+
+  /**
+   * When the photo or video was taken, read before its node exists so that it appears in its
+   * month at once, not under today until processing: the file's own date, else the date the
+   * uploading device gave (a phone's file date).
+   */
+  private async captureOf(upload: UploadRow, file: string, head: Buffer): Promise<CaptureMoment | null> {
+    const metadata = JSON.parse(upload.metadata) as Record<string, string | null>;
+    const mime = decideMimeType(head, upload.filename, upload.filetype);
+    const now = this.deps.now();
+    return (await earlyCaptureTime(file, mime, now)) ?? hintedCaptureTime(metadata, now);
   }
 
   /**

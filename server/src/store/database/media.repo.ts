@@ -60,10 +60,12 @@ export interface MediaResult extends MediaFacts {
 /**
  * The facts' columns, and taken_sort from them: the time on the camera's clock where it was
  * taken (the instant plus its zone), else the upload time. Months and searched dates are
- * counted on it, so a photo of 00:30 on 1 August in Lisbon is in August.
+ * counted on it, so a photo of 00:30 on 1 August in Lisbon is in August. A file that says no
+ * capture time keeps the one placed as its upload completed (placeEarly: the device's hint).
  */
-const SET_FACTS = `taken_at = @taken_at, taken_offset = @taken_offset,
-  taken_sort = coalesce(@taken_at + coalesce(@taken_offset, 0) * 60000, created_at),
+const SET_FACTS = `taken_at = coalesce(@taken_at, taken_at),
+  taken_offset = CASE WHEN @taken_at IS NULL THEN taken_offset ELSE @taken_offset END,
+  taken_sort = coalesce(@taken_at + coalesce(@taken_offset, 0) * 60000, taken_at + coalesce(taken_offset, 0) * 60000, created_at),
   duration_ms = @duration_ms, latitude = @latitude, longitude = @longitude, place_town = @place_town,
   place_country = @place_country, camera_make = @camera_make, camera_model = @camera_model, lens = @lens,
   f_number = @f_number, exposure_time = @exposure_time, iso = @iso, focal_length = @focal_length, media_search = @media_search`;
@@ -80,6 +82,8 @@ export class MediaRepo {
     this.stmts = {
       enqueue: db.prepare(`INSERT INTO media_jobs (node_id, version, enqueued_at) VALUES (@node_id, @version, @at)
         ON CONFLICT (node_id) DO UPDATE SET version = excluded.version, attempts = 0, enqueued_at = excluded.enqueued_at, details_only = 0`),
+      placeEarly: db.prepare(`UPDATE nodes SET taken_at = @taken_at, taken_offset = @taken_offset,
+        taken_sort = @taken_at + coalesce(@taken_offset, 0) * 60000 WHERE id = @node_id`),
       markPending: db.prepare("UPDATE nodes SET media_state = 'pending' WHERE id = ?"),
       // Every upload's job before any re-read of details: the family's new photos never wait for an upgrade's catching up.
       next: db.prepare('SELECT * FROM media_jobs ORDER BY details_only, enqueued_at, node_id LIMIT @limit'),
@@ -102,6 +106,11 @@ export class MediaRepo {
       forgetTool: db.prepare('DELETE FROM media_missing_tools WHERE tool = ?'),
       copyFacts: db.prepare(`UPDATE nodes SET (${COPIED_FACTS}) = (SELECT ${COPIED_FACTS} FROM nodes WHERE id = @from) WHERE id = @to`),
     };
+  }
+
+  /** The capture time known as an upload completes, before processing: the photo is in its month at once. */
+  placeEarly(nodeId: string, takenAt: number, takenOffset: number | null): void {
+    this.stmts.placeEarly.run({ node_id: nodeId, taken_at: takenAt, taken_offset: takenOffset });
   }
 
   enqueue(nodeId: string, version: number, at: number): void {

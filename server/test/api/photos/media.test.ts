@@ -1136,7 +1136,7 @@ describe('with an ffmpeg that fails', () => {
 });
 
 describe('before processing', () => {
-  test('until the queue has processed a photo, /thumbnail answers 404 no_thumbnail and the media fields are absent; a restart processes it', async () => {
+  test('until the queue has processed a photo, /thumbnail answers 404 no_thumbnail and its size is absent (its capture time, read as the upload completed, is there); a restart processes it', async () => {
     // A server whose queue runs no jobs: every photo stays where it is right after upload.
     const blocked = await startTestServer({ mediaConcurrency: 0 });
     let restarted: TestServer | undefined;
@@ -1147,7 +1147,9 @@ describe('before processing', () => {
       const id = await uploadFile(blocked.api, who.access, jpeg, { filename: 'waiting.jpg', parentId: folder });
       const node = (await blocked.client.get(`/nodes/${id}`, { token: who.access })).body;
       assert.equal(node.has_thumbnail, false);
-      assert.equal('image_width' in node || 'image_height' in node || 'taken_at' in node, false, JSON.stringify(node));
+      assert.equal('image_width' in node || 'image_height' in node, false, JSON.stringify(node));
+      // Issue 32: placed in its month from the first moment, not under today until processed.
+      assert.equal(node.taken_at, Date.UTC(2021, 6, 4, 10, 20, 30));
       const early = await fetchRaw(`${blocked.api}/nodes/${id}/thumbnail`, { authorization: `Bearer ${who.access}` });
       assertError(early, 404, 'no_thumbnail');
       const emptyPreview = await fetchRaw(`${blocked.api}/nodes/${folder}/preview`, {

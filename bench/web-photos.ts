@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { createMember, setupOwner } from '../server/test/helpers/accounts.ts';
+import { uploadFile } from '../server/test/helpers/upload.ts';
+import sharp from 'sharp';
+import { type BenchResult, type Row } from './lib/report.ts';
+import { startBenchServer } from './lib/server.ts';
+import { bundleSize, type LighthouseRun } from './web.ts';
+
+const DIST = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), 'renderer', 'dist');
+const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/**
+ * The Photos page alone, as issue 32 asks: the first screen's JS+CSS (goal under 150 KB gzip)
+ * and one Lighthouse mobile run of Photos with 50 photos over five years, signed in (goal:
+ * performance >= 90). One run, not three: Lighthouse is heavy; `npm run bench -- web` has the medians.
+ */
+export async function benchWebPhotos(): Promise<BenchResult> {
+  const notes: string[] = [];
+  const rows: Row[] = (await bundleSize(notes)).filter((r) => r.figure.startsWith('first screen'));
+  const lhName = 'lighthouse';
+  const clName = 'chrome-launcher';
+  const run = (await import(lhName)).default as LighthouseRun;
+  const launch = (await import(clName)).launch as (opts: object) => Promise<{ port: number; kill(): void }>;
+  const bench = await startBenchServer({ LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '4096' });
+  try {
+    const owner = await setupOwner(bench.client);
+    const who = await createMember(bench.client, owner, 'photos');
+    for (let i = 0; i < 50; i++) {
+      const year = 2020 + (i % 5);
+      const jpeg = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: (i * 37) % 256, g: 120, b: 160 } } })
+        .jpeg()
+        .withExif({ IFD0: { Make: 'bench' }, IFD2: { DateTimeOriginal: `${year}:0${1 + (i % 9)}:10 10:00:00` } })
+        .toBuffer();
+      await uploadFile(bench.server.api, who.access, jpeg, { filename: `p${i}.jpg` });
+    }
+    const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', ...ARGS] });
+    try {
+      const origin = bench.server.url;
+      const pw = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+      const page = pw.contexts()[0]!.pages()[0] ?? (await pw.contexts()[0]!.newPage());
+      await page.goto(`${origin}/files`);
+      await page.getByLabel('Username').fill(who.username);
+      await page.getByLabel('Password').fill(who.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'My files' }).waitFor();
+      await page.waitForFunction(() => localStorage.getItem('hearth.session') !== null);
+      // What opening Photos really loads: the first screen's files and the page's own.
+      const loaded = new Set<string>();
+      page.on('response', (response) => {
+        const file = new URL(response.url()).pathname;
+        if (/^\/assets\/.+\.(js|css)$/.test(file)) loaded.add(file);
+      });
+      await page.goto(`${origin}/gallery`);
+      await page.locator('.tile img').first().waitFor();
+      const photosBytes = [...loaded].reduce(
+        (sum, file) => sum + zlib.gzipSync(fs.readFileSync(path.join(DIST, file)), { level: 9 }).length,
+        0,
+      );
+      notes.push(`Photos loads ${loaded.size} JS and CSS files: ${[...loaded].join(', ')}`);
+      rows.push({
+        figure: 'Photos page JS+CSS (gzip)',
+        value: photosBytes / 1024,
+        reference: 150,
+        unit: 'KB',
+        better: 'lower',
+        referenceIs: 'the goal (issue 32)',
+      });
+      await page.goto('about:blank');
+      await pw.close();
+      const result = await run(`${origin}/gallery`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+      });
+      if (!result) throw new Error('Lighthouse gave no result');
+      const { categories, audits } = result.lhr;
+      const timing = (key: string) => audits[key]?.numericValue ?? Number.NaN;
+      notes.push(
+        `lighthouse Photos (one run, mobile): FCP ${(timing('first-contentful-paint') / 1000).toFixed(2)} s, LCP ${(timing('largest-contentful-paint') / 1000).toFixed(2)} s, TBT ${Math.round(timing('total-blocking-time'))} ms, CLS ${timing('cumulative-layout-shift').toFixed(3)}; goal: performance >= 90`,
+      );
+      rows.push({
+        figure: 'lighthouse Photos: performance',
+        value: Math.round((categories.performance?.score ?? 0) * 100),
+        reference: 90,
+        unit: 'score',
+        better: 'higher',
+        referenceIs: 'the goal (issue 32)',
+      });
+    } finally {
+      chrome.kill();
+    }
+  } finally {
+    await bench.close();
+  }
+  return { name: 'web-photos', rows, notes };
+}
