@@ -12,6 +12,7 @@ import { libraryRoutes } from './routes/libraries.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { playbackRoutes } from './routes/playback.ts';
+import { privateRoutes } from './routes/private.ts';
 import { partnerRoutes } from './routes/partners.ts';
 import { publicLinkRoutes } from './routes/public-links.ts';
 import { openApiRoute, serverRoutes } from './routes/server.ts';
@@ -32,6 +33,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...deviceRoutes,
   ...adminRoutes,
   ...nodeRoutes,
+  ...privateRoutes,
   ...mediaRoutes,
   ...downloadRoutes,
   ...albumRoutes,

@@ -21,6 +21,7 @@ import { AlbumsRepo } from './database/albums.repo.ts';
 import { DownloadsRepo } from './database/downloads.repo.ts';
 import { PlaybackRepo } from './database/playback.repo.ts';
 import { PartnersRepo } from './database/partners.repo.ts';
+import { PrivateRepo } from './database/private.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -51,6 +52,8 @@ export interface Store {
   playback: PlaybackRepo;
   /** Accounts showing their photos in another's Photos (partner sharing). */
   partners: PartnersRepo;
+  /** Each account's Private folder, what is in it, and the sessions that opened it. */
+  privateFolders: PrivateRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -83,6 +86,7 @@ export function createStore(db: Db): Store {
     downloads: new DownloadsRepo(db),
     playback: new PlaybackRepo(db),
     partners: new PartnersRepo(db),
+    privateFolders: new PrivateRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };
