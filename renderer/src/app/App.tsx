@@ -7,6 +7,7 @@ import { useSession } from '../api/useSession.ts';
 import { AppSetupPage, ForcedPasswordPage, RecoverPage, RegisterPage, SignInPage } from '../features/auth/index.ts';
 import { albumDialogs, AlbumPage, AlbumsPage } from '../features/albums/index.ts';
 import { BrowsePage } from '../features/files/index.ts';
+import { PrivatePage } from '../features/private/index.ts';
 import { SharedLinksPage } from '../features/share/index.ts';
 import { uploadQueue } from '../kits/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
@@ -120,6 +121,7 @@ function AppRoutes() {
         <Route path="/shared" element={<BrowsePage kind="shared" />} />
         <Route path="/shared/links" element={<SharedLinksPage />} />
         <Route path="/trash" element={<BrowsePage kind="trash" />} />
+        <Route path="/private/:nodeId?" element={<PrivatePage />} />
         <Route path="/search" element={<BrowsePage kind="search" />} />
         <Route path="/account" element={<AccountPage />} />
         <Route path="/shared-with-hearth" element={<SaveSharedPage />} />

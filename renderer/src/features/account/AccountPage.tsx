@@ -10,6 +10,7 @@ import { QuotaBar } from '../../kits/upload/index.ts';
 import { DevicesSection } from './DevicesSection.tsx';
 import { PartnersSection } from './PartnersSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
+import { PrivatePinSection } from './PrivatePinSection.tsx';
 import { PhoneStartSection } from './PhoneStartSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
@@ -40,6 +41,7 @@ export function AccountPage() {
           <ProfileSection displayName={me.data.display_name} username={me.data.username} />
           <PasswordSection />
           <TwoFactorSection enabled={me.data.totp_enabled} />
+          <PrivatePinSection />
           <PartnersSection userId={state.user.id} />
           <PhoneStartSection value={me.data.phone_start} />
           <PhoneBackupSection userId={state.user.id} />
