@@ -16,5 +16,15 @@ export const migration = {
     created_at INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;
   ALTER TABLE sessions ADD COLUMN private_until INTEGER;
+  -- The timeline's indexes hold the mark too, so its counts stay on the index alone (a third
+  -- condition in a partial index's WHERE would make SQLite read each row for it).
+  DROP INDEX nodes_gallery;
+  CREATE INDEX nodes_gallery ON nodes(owner_id, taken_sort, id, in_private) WHERE is_media = 1 AND in_trash = 0;
+  DROP INDEX nodes_gallery_videos;
+  CREATE INDEX nodes_gallery_videos ON nodes(owner_id, taken_sort, in_private) WHERE is_media = 1 AND in_trash = 0 AND mime_type LIKE 'video/%';
+  DROP INDEX nodes_gallery_folder;
+  CREATE INDEX nodes_gallery_folder ON nodes(parent_id, taken_sort, mime_type, in_private) WHERE is_media = 1 AND in_trash = 0;
+  DROP INDEX nodes_gallery_dated;
+  CREATE INDEX nodes_gallery_dated ON nodes(owner_id, taken_sort, media_state, mime_type, in_private) WHERE is_media = 1 AND in_trash = 0;
   `,
 };
