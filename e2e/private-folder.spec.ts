@@ -93,3 +93,42 @@ test('a PIN set in Account opens Private; a wrong one is refused', async ({ page
   await page.getByRole('button', { name: 'Open Private' }).click();
   await expect(page.getByRole('list', { name: 'In Private' }).getByText('Note.jpg')).toBeVisible();
 });
+
+test('“Move to Private” from a file’s menu in My files and from a selection in Photos: each is one action, and both are in Private after', async ({
+  page,
+  hearth,
+  member,
+}) => {
+  test.setTimeout(90_000);
+  const letter = await upload(hearth.api, member, Buffer.from('dear diary'), 'Letter.txt');
+  const kiss = await upload(hearth.api, member, await photo('2023:02:14 20:00:00'), 'Kiss.jpg');
+  await processed(hearth.api, member, [kiss]);
+  expect(letter).toBeTruthy();
+  await signIn(page, member);
+
+  const files = page.getByRole('list', { name: 'Files and folders' });
+  await expect(files.getByText('Letter.txt')).toBeVisible();
+  await page.getByRole('button', { name: 'More for Letter.txt' }).click();
+  await page.getByRole('list', { name: 'Actions for Letter.txt' }).getByRole('button', { name: 'Move to Private', exact: true }).click();
+  await expect(files.getByText('Letter.txt')).toHaveCount(0);
+
+  await openPhotos(page);
+  await page.getByRole('button', { name: 'Select', exact: true }).click();
+  await tile(page, 'Kiss.jpg').click();
+  const bar = page.getByRole('toolbar', { name: 'Selected photos' });
+  const direct = bar.getByRole('button', { name: 'Move to Private', exact: true });
+  if (await direct.isVisible()) await direct.click();
+  else {
+    await bar.getByRole('button', { name: 'More', exact: true }).click();
+    await page.getByRole('list', { name: 'More actions' }).getByRole('button', { name: 'Move to Private', exact: true }).click();
+  }
+  await expect(page.getByText('Moved to Private. Only you can open it there.')).toBeVisible();
+  await expect(tile(page, 'Kiss.jpg')).toHaveCount(0);
+
+  await openPrivate(page);
+  await page.getByLabel('Your password').fill(member.password);
+  await page.getByRole('button', { name: 'Open Private' }).click();
+  const inPrivate = page.getByRole('list', { name: 'In Private' });
+  await expect(inPrivate.getByText('Letter.txt')).toBeVisible();
+  await expect(inPrivate.getByText('Kiss.jpg')).toBeVisible();
+});
