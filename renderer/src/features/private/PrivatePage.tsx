@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, data } from '../../api/client.ts';
-import type { Node } from '../../api/types.ts';
+import type { Answer, Node } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
@@ -23,21 +23,15 @@ export function PrivatePage() {
   const queryClient = useQueryClient();
   const until = status.data?.unlocked_until ?? null;
   const open = until !== null;
-  // When the unlock runs out, ask the server again (it says locked), which drops what was shown.
+  // When the unlock runs out, what was shown goes at once.
   useEffect(() => {
     if (until === null) return;
-    const timer = setTimeout(
-      () => void queryClient.invalidateQueries({ queryKey: privateKeys.all }),
-      Math.max(0, until - Date.now()) + 250,
-    );
+    const timer = setTimeout(() => lockedHere(queryClient), Math.max(0, until - Date.now()) + 250);
     return () => clearTimeout(timer);
   }, [until, queryClient]);
   const lock = useMutation({
     mutationFn: () => data(api.POST('/private/lock')),
-    onSuccess: (next) => {
-      queryClient.setQueryData(privateKeys.status, next);
-      queryClient.removeQueries({ queryKey: ['private', 'items'] });
-    },
+    onSuccess: () => lockedHere(queryClient),
   });
   const { mutate: lockNow } = lock;
   useLockWhenAway(open, lockNow);
@@ -61,6 +55,15 @@ export function PrivatePage() {
     </div>
   );
 }
+
+/** Locked: what was shown is dropped from memory at once, and the server is asked how things stand. */
+function lockedHere(queryClient: QueryClient): void {
+  queryClient.setQueryData<PrivateStatus>(privateKeys.status, (old) => old && { ...old, unlocked_until: null });
+  queryClient.removeQueries({ queryKey: ['private', 'items'] });
+  void queryClient.invalidateQueries({ queryKey: privateKeys.status });
+}
+
+type PrivateStatus = Answer<'/private', 'get'>;
 
 function OpenPrivate({ folderId, until }: { folderId: string; until: number }) {
   const items = useQuery(privateItemsQuery(folderId));

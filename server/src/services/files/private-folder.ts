@@ -34,7 +34,7 @@ export class PrivateFolderService {
       folder_id: folder?.node_id ?? null,
       unlocked_until: until !== null && until > this.deps.now() ? until : null,
       has_pin: !!folder?.pin_hash,
-      unlock_minutes: Math.round(this.deps.config.privateUnlockMs / 60_000),
+      unlock_minutes: Math.max(1, Math.round(this.deps.config.privateUnlockMs / 60_000)),
     };
   }
 

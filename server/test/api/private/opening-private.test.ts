@@ -41,7 +41,7 @@ after(() => t.close());
 
 describe('opening Private', () => {
   test('before first use there is no folder, and it is locked', async () => {
-    assert.deepEqual(await ok(mum, 'GET', '/private'), { folder_id: null, unlocked_until: null, has_pin: false, unlock_minutes: 0 });
+    assert.deepEqual(await ok(mum, 'GET', '/private'), { folder_id: null, unlocked_until: null, has_pin: false, unlock_minutes: 1 });
   });
 
   test('the password opens it in this session only, until the unlock runs out; Lock now locks it', async () => {
