@@ -19,6 +19,8 @@ export interface ServerConfig {
    * expires under a playing video), short enough that a URL left in a downloads list is dead.
    */
   nodeTokenTtlMs: number;
+  /** How long a session keeps the Private folder open after its unlock (PRIVATE_UNLOCK_MINUTES). */
+  privateUnlockMs: number;
   /**
    * A zip download's ticket (POST /downloads): the browser follows its URL at once, so a minute
    * is plenty; unused by then it is gone, and a URL in a downloads list opens nothing.
@@ -186,6 +188,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   accessTokenTtlMs: 15 * 60_000,
   pendingTokenTtlMs: 60 * 60_000,
   nodeTokenTtlMs: 5 * 60_000,
+  privateUnlockMs: 5 * 60_000,
   downloadTicketTtlMs: 60_000,
   zipMaxEntries: 20_000,
   // A browser opens at most 6 connections to one server, a video 1 or 2; a household behind one
@@ -276,6 +279,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.LOG_LEVEL) input.logLevel = parseLogLevel(env.LOG_LEVEL);
   if (env.PASSWORD_HASH_COST) input.passwordHashCost = parseCost(env.PASSWORD_HASH_COST);
   if (env.FFMPEG_PATH) input.ffmpegPath = env.FFMPEG_PATH;
+  if (env.PRIVATE_UNLOCK_MINUTES) input.privateUnlockMs = Math.min(60, Math.max(1, Number(env.PRIVATE_UNLOCK_MINUTES) || 5)) * 60_000;
   if (env.MOUNTS_ROOT) input.mountsRoots = env.MOUNTS_ROOT.split(':').filter(Boolean);
   if (env.HEIF_CONVERT_PATH) input.heifConvertPath = env.HEIF_CONVERT_PATH;
   if (env.MEDIA_CONCURRENCY) input.mediaConcurrency = Math.max(1, Number.parseInt(env.MEDIA_CONCURRENCY, 10) || 1);

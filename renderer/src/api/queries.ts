@@ -69,3 +69,6 @@ export const personNamesQuery = queryOptions({
   staleTime: 5 * 60_000,
   queryFn: async () => new Map((await data(api.GET('/users', { params: { query: { limit: 1000 } } }))).items.map((u) => [u.id, u.name])),
 });
+
+/** The Private folder's state in this session (open until when, a PIN set): the Private page and Account's PIN. */
+export const privateStatusQuery = queryOptions({ queryKey: ['private', 'status'], queryFn: () => data(api.GET('/private')) });

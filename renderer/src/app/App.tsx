@@ -9,6 +9,7 @@ import { albumDialogs, AlbumPage, AlbumsPage } from '../features/albums/index.ts
 import { BrowsePage } from '../features/files/index.ts';
 import { NotificationsPage } from '../kits/notifications/index.ts';
 import { SharedLinksPage, SharedWithMePage } from '../features/share/index.ts';
+import { PrivatePage } from '../features/private/index.ts';
 import { uploadQueue } from '../kits/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
 import { queryClient } from '../api/queryClient.ts';
@@ -121,6 +122,7 @@ function AppRoutes() {
         <Route path="/shared" element={<SharedWithMePage />} />
         <Route path="/shared/links" element={<SharedLinksPage />} />
         <Route path="/trash" element={<BrowsePage kind="trash" />} />
+        <Route path="/private/:nodeId?" element={<PrivatePage />} />
         <Route path="/search" element={<BrowsePage kind="search" />} />
         <Route path="/account" element={<AccountPage />} />
         <Route path="/notifications" element={<NotificationsPage />} />

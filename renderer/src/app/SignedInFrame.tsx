@@ -13,7 +13,7 @@ import { LiveUpdates } from './LiveUpdates.tsx';
 const CutBackupReminder = lazy(() => import('../kits/phone-backup/index.ts').then((m) => ({ default: m.CutBackupReminder })));
 
 const NAV: NavItem[] = [
-  { to: '/files', label: 'My files', icon: 'folder', primary: true, within: ['/starred', '/recent', '/trash'] },
+  { to: '/files', label: 'My files', icon: 'folder', primary: true, within: ['/starred', '/recent', '/trash', '/private'] },
   // On a phone Albums is reached from Photos (its tab stays lit there): the bottom bar keeps four places.
   { to: '/gallery', label: 'Photos', icon: 'photo', primary: true, within: ['/albums'] },
   { to: '/albums', label: 'Albums', icon: 'albums' },
@@ -21,6 +21,7 @@ const NAV: NavItem[] = [
   { to: '/starred', label: 'Starred', icon: 'star' },
   { to: '/recent', label: 'Recent', icon: 'clock' },
   { to: '/trash', label: 'Trash', icon: 'trash' },
+  { to: '/private', label: 'Private', icon: 'lock' },
   { to: '/account', label: 'Account', icon: 'person', primary: true },
 ];
 

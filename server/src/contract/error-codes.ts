@@ -81,6 +81,10 @@ export const ERROR_CATALOGUE = {
   must_change_password: { status: 403, message: 'Choose a new password before continuing.' },
   invite_required: { status: 403, message: 'An invite code is needed to register.' },
   wrong_password: { status: 403, message: 'The current password is wrong.' },
+  private_locked: { status: 403, message: 'Private is locked. Open it with your password or PIN.' },
+  wrong_pin: { status: 403, message: 'That PIN is wrong.' },
+  invalid_pin: { status: 400, message: 'A PIN is 4 to 8 digits.' },
+  no_pin: { status: 409, message: 'No PIN is set for Private: use your password.' },
   account_disabled: { status: 403, message: 'This account is disabled.' },
   not_your_album_item: {
     status: 403,

@@ -13,6 +13,7 @@ import { mediaRoutes } from './routes/media.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { playbackRoutes } from './routes/playback.ts';
+import { privateRoutes } from './routes/private.ts';
 import { partnerRoutes } from './routes/partners.ts';
 import { publicLinkRoutes } from './routes/public-links.ts';
 import { openApiRoute, serverRoutes } from './routes/server.ts';
@@ -33,6 +34,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...deviceRoutes,
   ...adminRoutes,
   ...nodeRoutes,
+  ...privateRoutes,
   ...mediaRoutes,
   ...downloadRoutes,
   ...albumRoutes,

@@ -23,6 +23,7 @@ import { PlaybackRepo } from './database/playback.repo.ts';
 import { PartnersRepo } from './database/partners.repo.ts';
 import { NotificationsRepo } from './database/notifications.repo.ts';
 import { SharedWithMeRepo } from './database/shared-with-me.repo.ts';
+import { PrivateRepo } from './database/private.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -57,6 +58,8 @@ export interface Store {
   notifications: NotificationsRepo;
   /** Every way something reaches an account (grants, albums, partners), newest first. */
   sharedWithMe: SharedWithMeRepo;
+  /** Each account's Private folder, what is in it, and the sessions that opened it. */
+  privateFolders: PrivateRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -91,6 +94,7 @@ export function createStore(db: Db): Store {
     partners: new PartnersRepo(db),
     notifications: new NotificationsRepo(db),
     sharedWithMe: new SharedWithMeRepo(db),
+    privateFolders: new PrivateRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

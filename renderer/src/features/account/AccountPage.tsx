@@ -12,6 +12,7 @@ import { NotificationSettingsSection } from '../../kits/notifications/index.ts';
 import { DevicesSection } from './DevicesSection.tsx';
 import { PartnersSection } from './PartnersSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
+import { PrivatePinSection } from './PrivatePinSection.tsx';
 import { PhoneStartSection } from './PhoneStartSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
@@ -42,6 +43,7 @@ export function AccountPage() {
           <ProfileSection displayName={me.data.display_name} username={me.data.username} />
           <PasswordSection />
           <TwoFactorSection enabled={me.data.totp_enabled} />
+          <PrivatePinSection />
           <PartnersSection userId={state.user.id} />
           <PhoneStartSection value={me.data.phone_start} />
           <Suspense fallback={null}>

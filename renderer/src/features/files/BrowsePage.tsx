@@ -289,6 +289,9 @@ function QuickLinks() {
       <Link className="chip" to="/trash">
         <Icon name="trash" /> Trash
       </Link>
+      <Link className="chip" to="/private">
+        <Icon name="lock" /> Private
+      </Link>
     </nav>
   );
 }

@@ -13,7 +13,7 @@ import { idempotencyKey } from '../../api/ids.ts';
 import { ShareDialog } from '../../kits/sharing/index.ts';
 import { formatTakenFull } from '../../kits/viewer/index.ts';
 import { FolderPicker, useNodeAction, type Action } from '../../kits/folders/index.ts';
-import { useCreateFolder, useRestoreVersion } from './mutations.ts';
+import { useCreateFolder, useMoveToPrivate, useRestoreVersion } from './mutations.ts';
 import { useNodeGrants, useVersions } from './queries.ts';
 
 export type Open =
@@ -154,6 +154,7 @@ function ActionSheet({
 }) {
   // The sheet stays until the server has made the file's link: if it cannot, it says why here.
   const [downloadFailed, setDownloadFailed] = useState<string | null>(null);
+  const toPrivate = useMoveToPrivate();
   const item = (icon: Parameters<typeof Icon>[0]['name'], text: string, onClick: () => void, danger = false) => (
     <li>
       <button type="button" className={danger ? 'danger' : undefined} onClick={onClick}>
@@ -165,6 +166,7 @@ function ActionSheet({
   return (
     <Dialog title={node.name} onClose={() => setOpen(null)}>
       {downloadFailed && <Notice tone="error">{downloadFailed}</Notice>}
+      {toPrivate.isError && <Notice tone="error">{toPrivate.error.message}</Notice>}
       <ul className="menu" aria-label={`Actions for ${node.name}`}>
         {inTrash ? (
           <>
@@ -186,6 +188,7 @@ function ActionSheet({
             {item('star', node.starred ? 'Remove star' : 'Star', () => onStar(!node.starred))}
             {item('file', 'Rename', () => setOpen({ kind: 'rename', node }))}
             {item('folder', 'Move', () => setOpen({ kind: 'move', nodes: [node] }))}
+            {!node.shared && item('lock', 'Move to Private', () => toPrivate.mutate(node, { onSuccess: () => setOpen(null) }))}
             {node.type === 'folder' && item('grid', 'Colour', () => setOpen({ kind: 'color', node }))}
             {node.type === 'file' && item('clock', 'Versions', () => setOpen({ kind: 'versions', node }))}
             {item('trash', 'Move to trash', () => setOpen({ kind: 'trash', nodes: [node] }), true)}

@@ -20,3 +20,12 @@ export function useRestoreVersion(node: Node) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: nodeKeys.all }),
   });
 }
+
+/** "Move to Private": out of My files, Photos, albums and shares, into the person's locked folder. */
+export function useMoveToPrivate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (node: Node) => data(api.POST('/nodes/{id}/private', { params: { path: { id: node.id } } })),
+    onSettled: () => queryClient.invalidateQueries(),
+  });
+}

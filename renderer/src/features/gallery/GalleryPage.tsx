@@ -28,6 +28,7 @@ import { useGalleryMonths, type GalleryMonth } from './queries.ts';
 import { loadMonthItems } from './load.ts';
 import { Timeline } from './Timeline.tsx';
 import { useLiveGallery } from './useLiveGallery.ts';
+import { stepPast, useMoveToPrivate } from './useMoveToPrivate.tsx';
 import { monthLabel } from './layout.ts';
 import './gallery.css';
 
@@ -78,6 +79,10 @@ export function GalleryPage({ albumDialogs }: GalleryPageProps) {
       else viewer.close();
     }
   });
+  const movePrivate = useMoveToPrivate((moved) => {
+    selection.clear();
+    if (nodeId) stepPast(viewer, moved);
+  });
   const selectMonth = useSelectMonth(selection, q);
   useEscapeEndsSelection(selection, Boolean(nodeId) || trash.busy);
 
@@ -96,7 +101,11 @@ export function GalleryPage({ albumDialogs }: GalleryPageProps) {
         onTrash={(nodes, note) => trash.ask(nodes, note)}
         trashBusy={trash.busy}
         dialogs={albumDialogs}
+        extra={[
+          { label: 'Move to Private', short: 'Private', icon: 'lock', place: 'more', onClick: () => movePrivate.mutate(selection.items()) },
+        ]}
       />
+      {!nodeId && movePrivate.said}
       {!selection.active && (
         <GalleryHeader photos={photos} videos={videos} q={q} onSearch={search} onSelect={() => selection.start()}>
           <ScopeChoice value={scope} onChange={setScope} />
@@ -129,6 +138,7 @@ export function GalleryPage({ albumDialogs }: GalleryPageProps) {
           onShow={viewer.show}
           onClose={viewer.close}
           onTrash={(node) => trash.ask([node])}
+          onMovePrivate={(node) => movePrivate.mutate([node])}
           onShare={setSharing}
           onPosition={viewer.remember}
           q={q}

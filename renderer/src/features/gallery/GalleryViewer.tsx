@@ -18,6 +18,8 @@ export interface GalleryViewerProps {
   onShow: (node: Node) => void;
   onClose: () => void;
   onTrash: (node: Node) => void;
+  /** "Move to Private", for one's own photo. */
+  onMovePrivate?: ((node: Node) => void) | undefined;
   /** The trash question and message, drawn inside the viewer. */
   overlay: ReactNode;
   /** The share feature's own dialog for a node, when the app has one. */
@@ -41,6 +43,7 @@ export function GalleryViewer({
   onShow,
   onClose,
   onTrash,
+  onMovePrivate,
   overlay,
   onShare,
   onPosition,
@@ -67,9 +70,10 @@ export function GalleryViewer({
   const actions = useMemo<ViewerAction<Node>[]>(
     () => [
       ...(onShare ? [{ label: 'Share', icon: 'share' as const, onClick: onShare, offered: mine }] : []),
+      ...(onMovePrivate ? [{ label: 'Move to Private', icon: 'lock' as const, onClick: onMovePrivate, offered: mine }] : []),
       { label: 'Move to trash', icon: 'trash' as const, onClick: onTrash, offered: mine },
     ],
-    [onShare, onTrash],
+    [onShare, onTrash, onMovePrivate],
   );
 
   // Gone: trashed (here or on another device), or never this account's.

@@ -71,7 +71,7 @@ export interface VideoPlayback {
 /** A button of the viewer's bar (share, trash…); the viewer adds Info, Download and Close itself. */
 export interface ViewerAction<T extends ViewerItem = ViewerItem> {
   label: string;
-  icon: 'share' | 'trash' | 'star' | 'download' | 'info' | 'photo' | 'remove' | 'copy';
+  icon: 'share' | 'trash' | 'star' | 'download' | 'info' | 'photo' | 'remove' | 'copy' | 'lock';
   onClick(item: T): void;
   /** Whether the photo on screen offers it (someone else's cannot be trashed here); always, when absent. */
   offered?(item: T): boolean;

@@ -13,6 +13,7 @@ import { FileService } from './files.ts';
 import { ListingService, type GalleryFilters } from './listing.ts';
 import { NodeAccessService } from './node-access.ts';
 import { NodeService } from './nodes.ts';
+import { PrivateFolderService } from './private-folder.ts';
 import { ContentUpkeep } from './reconcile.ts';
 import type { UploadTargets } from './upload-state.ts';
 import { UploadService } from './uploads.ts';
@@ -31,6 +32,8 @@ export interface FileCore {
   nodeAccess: NodeAccessService;
   /** Start-up reconciliation of files and rows, and the holding folder's upkeep. */
   contentUpkeep: ContentUpkeep;
+  /** Each account's locked Private folder: opening, locking, moving in and out. */
+  privateFolder: PrivateFolderService;
 }
 
 /** Files coming and going: uploads, zips, and content files merged when their bytes are the same. */
@@ -83,6 +86,7 @@ export function fileCore(
     contentCheck: new ContentCheckService(deps),
     nodeAccess: new NodeAccessService(deps, access, sessions, () => settings.current().session_tokens_in_urls),
     contentUpkeep: new ContentUpkeep(deps, content),
+    privateFolder: new PrivateFolderService(deps, access, nodes),
   };
 }
 

@@ -107,7 +107,7 @@ export class ListingService {
   trash(actor: Actor, input: { limit?: number | undefined; cursor?: string | undefined }): TrashPage {
     const limit = pageLimit(input.limit);
     const after = decodeListCursor(input.cursor, 'trash', true);
-    const rows = this.deps.store.nodes.trashPage(actor.userId, after, limit + 1);
+    const rows = this.deps.store.nodes.trashPage(actor.userId, after, limit + 1, this.access.privateOpen(actor));
     const more = rows.length > limit;
     const pageRows = more ? rows.slice(0, limit) : rows;
     const last = pageRows[pageRows.length - 1];

@@ -111,6 +111,8 @@ export class NodeService {
       });
       if (renamed) this.activity.record(node.owner_id, actor.userId, 'node.renamed', node.id, { from: node.name, to: name });
       if (moving) this.activity.record(node.owner_id, actor.userId, 'node.moved', node.id, { from: node.parent_id, to: parentId });
+      // In or out of Private: the subtree takes its new place's mark (and, going in, loses its shares).
+      if (moving && (target?.in_private ?? 0) !== node.in_private) store.privateFolders.moved(node.id, node.owner_id, !!target?.in_private);
       if (recolored) this.activity.record(node.owner_id, actor.userId, 'node.recolored', node.id, { color: patch.color });
     });
     if (moving) {
@@ -150,7 +152,9 @@ export class NodeService {
     const { store } = this.deps;
     store.transaction(() => {
       const parent = node.parent_id === null ? undefined : store.nodes.byId(node.parent_id, actor.userId);
-      const parentId = parent && !parent.in_trash ? parent.id : null;
+      // What was trashed in Private goes back into Private, never to the top of My files.
+      const parentId =
+        parent && !parent.in_trash ? parent.id : node.in_private ? (store.privateFolders.folderOf(node.owner_id)?.node_id ?? null) : null;
       const name = this.freeName(containerOf(node.owner_id, parentId), node.name, node.type === 'file');
       store.nodes.update(node.id, { ...nameColumns(name), parent_id: parentId, updated_at: this.deps.now() });
       store.nodes.restore(node.id);

@@ -294,7 +294,7 @@ export class AlbumService {
       throw new AppError('invalid_input', `Add at most ${MAX_ITEMS_PER_REQUEST} at a time.`, { field: 'node_ids' });
     }
     return [...new Set(nodeIds)].map((id) => {
-      const node = this.access.node(actor, id, 'read', { albums: false });
+      const node = this.access.node(actor, id, 'read', { albums: false, sharing: true });
       if (node.type !== 'file' || node.is_media !== 1) throw new AppError('not_media', undefined, { field: 'node_ids' });
       if (node.in_trash) throw new AppError('in_trash', undefined, { field: 'node_ids' });
       if (role !== 'owner' && node.owner_id !== actor.userId) {

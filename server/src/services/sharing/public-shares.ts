@@ -172,7 +172,8 @@ export class PublicShareService {
       return { share, node: null, album };
     }
     const node = this.deps.store.nodes.byId(share.node_id!, '');
-    if (!node || node.in_trash) throw new AppError('not_found');
+    // Nothing in Private is reached by a link (moving in took its links away; this keeps it so).
+    if (!node || node.in_trash || node.in_private) throw new AppError('not_found');
     return { share, node, album: null };
   }
 
@@ -203,7 +204,9 @@ export class PublicShareService {
   /** A node under the shared one; anything outside the shared tree does not exist here. */
   private inside(share: ShareRow, root: NodeRow, nodeId: string): NodeRow {
     const node = this.deps.store.nodes.byId(nodeId, '');
-    if (!node || node.in_trash || !this.deps.store.nodes.isSelfOrAncestor(root.id, node.id)) throw new AppError('not_found');
+    if (!node || node.in_trash || node.in_private || !this.deps.store.nodes.isSelfOrAncestor(root.id, node.id)) {
+      throw new AppError('not_found');
+    }
     return node;
   }
 

@@ -47,7 +47,7 @@ export class SharingService {
   }
 
   grant(actor: Actor, nodeId: string, input: { user_id: string; role: GrantRole }): Grant {
-    const node = this.access.node(actor, nodeId, 'manage');
+    const node = this.access.node(actor, nodeId, 'manage', { sharing: true });
     if (node.in_trash) throw new AppError('in_trash');
     if (input.user_id === node.owner_id) throw new AppError('cannot_share_with_owner', undefined, { field: 'user_id' });
     const grantee = this.deps.store.users.byId(input.user_id);
@@ -93,7 +93,7 @@ export class SharingService {
    * (`insertLink`) is synchronous so it can share a transaction with an Idempotency-Key record.
    */
   async prepareLink(actor: Actor, nodeId: string, input: LinkInput): Promise<PreparedLink> {
-    const node = this.access.node(actor, nodeId, 'manage');
+    const node = this.access.node(actor, nodeId, 'manage', { sharing: true });
     if (node.in_trash) throw new AppError('in_trash');
     return this.prepare({ nodeId: node.id, albumId: null }, input);
   }

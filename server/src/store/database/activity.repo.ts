@@ -17,7 +17,9 @@ export class ActivityRepo {
     this.stmts = {
       insert: db.prepare(`INSERT INTO activity (id, user_id, actor_id, type, node_id, at, details)
         VALUES (@id, @user_id, @actor_id, @type, @node_id, @at, @details)`),
-      page: db.prepare('SELECT * FROM activity WHERE user_id = @user AND (@before IS NULL OR id < @before) ORDER BY id DESC LIMIT @limit'),
+      // What happened in Private is not listed: a list that names files is seen locked or not.
+      page: db.prepare(`SELECT * FROM activity WHERE user_id = @user AND (@before IS NULL OR id < @before)
+        AND (node_id IS NULL OR node_id NOT IN (SELECT id FROM nodes WHERE in_private = 1)) ORDER BY id DESC LIMIT @limit`),
     };
   }
 

@@ -38,10 +38,11 @@ export class DownloadsRepo {
       sessionOf: db.prepare('SELECT session_id FROM download_tickets WHERE ticket_hash = ?'),
       purgeExpired: db.prepare('DELETE FROM download_tickets WHERE expires_at <= ?'),
       // What is below a folder and not in the trash (a trashed folder hides what it holds), each
-      // file with its current version: the highest, as VersionsRepo.current reads it.
+      // file with its current version: the highest, as VersionsRepo.current reads it. Nothing
+      // private comes in the zip of a folder that is not.
       subtree: db.prepare(`WITH RECURSIVE down(id) AS (
-          SELECT id FROM nodes WHERE parent_id = @id AND in_trash = 0
-          UNION ALL SELECT n.id FROM nodes n JOIN down ON n.parent_id = down.id WHERE n.in_trash = 0)
+          SELECT id FROM nodes WHERE parent_id = @id AND in_trash = 0 AND in_private <= (SELECT top.in_private FROM nodes top WHERE top.id = @id)
+          UNION ALL SELECT n.id FROM nodes n JOIN down ON n.parent_id = down.id WHERE n.in_trash = 0 AND n.in_private <= (SELECT top.in_private FROM nodes top WHERE top.id = @id))
         SELECT n.id, n.parent_id, n.owner_id, n.type, n.name, n.updated_at,
           v.size AS size, v.blob AS blob, v.library_id AS library_id, v.created_at AS content_at
         FROM down JOIN nodes n ON n.id = down.id

@@ -120,17 +120,18 @@ function scopeWhere(scope: Exclude<ListScope, { kind: 'gallery' }>, params: Reco
     case 'root':
       params.container = `root:${scope.userId}`;
       params.scope_user = scope.userId;
+      // The Private folder has a page of its own: My files never lists it.
       return `(n.container = @container OR (n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user) AND ${OWNER_ENABLED}))
-        AND n.in_trash = 0`;
+        AND n.in_trash = 0 AND n.in_private = 0`;
     case 'shared':
       params.scope_user = scope.userId;
-      return `n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user) AND ${OWNER_ENABLED} AND n.in_trash = 0`;
+      return `n.id IN (SELECT node_id FROM permissions WHERE user_id = @scope_user) AND ${OWNER_ENABLED} AND n.in_trash = 0 AND n.in_private = 0`;
     case 'starred':
       params.scope_user = scope.userId;
       params.user = scope.userId;
       // A bookmark on what the account can no longer open (moved out of a shared folder, taken
       // out of an album) is not listed; a favourite of a photo an album or a partner shows it is.
-      return `n.id IN (SELECT node_id FROM stars WHERE user_id = @scope_user) AND n.in_trash = 0
+      return `n.id IN (SELECT node_id FROM stars WHERE user_id = @scope_user) AND n.in_trash = 0 AND n.in_private = 0
         AND (n.owner_id = @scope_user OR ${OWNER_ENABLED} AND EXISTS (WITH RECURSIVE up(id, parent_id) AS (
           SELECT n.id, n.parent_id UNION ALL SELECT p.id, p.parent_id FROM nodes p JOIN up ON p.id = up.parent_id)
           SELECT 1 FROM up JOIN permissions g ON g.node_id = up.id AND g.user_id = @scope_user)
@@ -138,9 +139,9 @@ function scopeWhere(scope: Exclude<ListScope, { kind: 'gallery' }>, params: Reco
           OR (${OWNER_ENABLED} AND EXISTS (SELECT 1 FROM partner_shares ps WHERE ps.partner_id = @scope_user AND ${PARTNER_SHOWS})))`;
     case 'recent':
       params.owner = scope.ownerId;
-      return "n.owner_id = @owner AND n.type = 'file' AND n.in_trash = 0";
+      return "n.owner_id = @owner AND n.type = 'file' AND n.in_trash = 0 AND n.in_private = 0";
     case 'search':
       params.owner = scope.ownerId;
-      return 'n.owner_id = @owner AND n.in_trash = 0';
+      return 'n.owner_id = @owner AND n.in_trash = 0 AND n.in_private = 0';
   }
 }

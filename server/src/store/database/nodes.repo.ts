@@ -15,9 +15,10 @@ export class NodesRepo {
         n.owner_id != @viewer AS shared
         FROM nodes n WHERE n.id = @id`),
       insert: db.prepare(`INSERT INTO nodes (id, owner_id, parent_id, type, name, name_key, sort_name, search_name, size,
-          mime_type, version, created_by, created_at, updated_at, taken_sort, is_media)
+          mime_type, version, created_by, created_at, updated_at, taken_sort, is_media, in_private)
         VALUES (@id, @owner_id, @parent_id, @type, @name, @name_key, @sort_name, @search_name, @size,
-          @mime_type, @version, @created_by, @created_at, @created_at, @created_at, @is_media)`),
+          @mime_type, @version, @created_by, @created_at, @created_at, @created_at, @is_media,
+          coalesce((SELECT p.in_private FROM nodes p WHERE p.id = @parent_id), 0))`),
       activeSibling: db.prepare('SELECT id FROM nodes WHERE container = @container AND name_key = @name_key AND in_trash = 0'),
       siblingKeysLike: db.prepare(
         "SELECT name_key FROM nodes WHERE container = @container AND in_trash = 0 AND name_key LIKE @pattern ESCAPE '\\'",
@@ -144,16 +145,25 @@ export class NodesRepo {
     return statement;
   }
 
-  /** Trashed items (the roots of what was trashed), most recently trashed first. */
-  trashPage(ownerId: string, after: Keyset | null, limit: number): NodeRow[] {
+  /**
+   * Trashed items (the roots of what was trashed), most recently trashed first; what was trashed
+   * in Private only `withPrivate` (the session has it open).
+   */
+  trashPage(ownerId: string, after: Keyset | null, limit: number, withPrivate = false): NodeRow[] {
     return this.db
       .prepare(
         `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM stars s WHERE s.node_id = n.id AND s.user_id = @owner) AS starred, 0 AS shared
-         FROM nodes n WHERE n.owner_id = @owner AND n.trashed_at IS NOT NULL
+         FROM nodes n WHERE n.owner_id = @owner AND n.trashed_at IS NOT NULL AND (n.in_private = 0 OR @with_private = 1)
            AND (@after_at IS NULL OR n.trashed_at < @after_at OR (n.trashed_at = @after_at AND n.id < @after_id))
          ORDER BY n.trashed_at DESC, n.id DESC LIMIT @limit`,
       )
-      .all({ owner: ownerId, after_at: after?.value ?? null, after_id: after?.id ?? null, limit }) as NodeRow[];
+      .all({
+        owner: ownerId,
+        after_at: after?.value ?? null,
+        after_id: after?.id ?? null,
+        limit,
+        with_private: withPrivate ? 1 : 0,
+      }) as NodeRow[];
   }
 
   /** Up to `limit` children of a folder that have a thumbnail, newest first (folder previews). */

@@ -45,10 +45,19 @@ const WITH_VERSION = 'FROM nodes n LEFT JOIN node_versions v ON v.node_id = n.id
  * family's files then either.
  */
 export class SnapshotDb {
+  /**
+   * What is in someone's Private folder is never browsed in a snapshot (the owner of the PC
+   * browses everyone's): a condition on `n`, empty for a snapshot from before Private (migration 023).
+   */
+  private readonly notPrivate: string;
+
   private constructor(
     private readonly db: Db,
     readonly file: string,
-  ) {}
+  ) {
+    const columns = db.prepare('SELECT name FROM pragma_table_info(?)').all('nodes') as { name: string }[];
+    this.notPrivate = columns.some((column) => column.name === 'in_private') ? ' AND n.in_private = 0' : '';
+  }
 
   /** `file` is a private copy: its journal is made a plain one so that no -wal or -shm is needed, then writes are refused. */
   static open(file: string, engine: SqliteEngine | 'auto'): SnapshotDb {
@@ -76,7 +85,8 @@ export class SnapshotDb {
   }
 
   node(id: string): SnapshotNode | undefined {
-    return this.db.prepare(`SELECT ${NODE_COLUMNS} ${WITH_VERSION} WHERE n.id = ? AND n.in_trash = 0`).get(id) as SnapshotNode | undefined;
+    return this.db.prepare(`SELECT ${NODE_COLUMNS} ${WITH_VERSION} WHERE n.id = ? AND n.in_trash = 0${this.notPrivate}`).get(id) as
+      SnapshotNode | undefined;
   }
 
   /** A folder's (or someone's top level's) children, folders first, by name as the Files page sorts them. */
@@ -84,7 +94,7 @@ export class SnapshotDb {
     const where = parentId === null ? 'n.parent_id IS NULL AND n.owner_id = ?' : 'n.parent_id = ?';
     return this.db
       .prepare(
-        `SELECT ${NODE_COLUMNS} ${WITH_VERSION} WHERE ${where} AND n.in_trash = 0
+        `SELECT ${NODE_COLUMNS} ${WITH_VERSION} WHERE ${where} AND n.in_trash = 0${this.notPrivate}
         ORDER BY n.type = 'file', n.sort_name, n.id LIMIT ? OFFSET ?`,
       )
       .all(parentId ?? ownerId, limit, offset) as SnapshotNode[];
@@ -107,7 +117,7 @@ export class SnapshotDb {
     if (!top) return [];
     const out: SnapshotNode[] = [top];
     const statement = this.db.prepare(
-      `SELECT ${NODE_COLUMNS} ${WITH_VERSION} WHERE n.parent_id = ? AND n.in_trash = 0 ORDER BY n.type, n.sort_name`,
+      `SELECT ${NODE_COLUMNS} ${WITH_VERSION} WHERE n.parent_id = ? AND n.in_trash = 0${this.notPrivate} ORDER BY n.type, n.sort_name`,
     );
     for (let i = 0; i < out.length; i++) {
       if (out[i]!.type === 'folder') out.push(...(statement.all(out[i]!.id) as SnapshotNode[]));

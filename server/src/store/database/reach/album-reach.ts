@@ -28,8 +28,11 @@ export const OWNER_PUT_IT = 'n.owner_id = ai.added_by';
  */
 export const ADDER_READS = `n.owner_id NOT IN (${DISABLED}) AND (${OWNER_PUT_IT} OR ${granted('ai.added_by')})`;
 
-/** Item `ai` of node `n` is live in its album: out of the trash, and its adder may still read it. */
-export const ITEM_SHOWN = `n.in_trash = 0 AND ${ADDER_READS}`;
+/**
+ * Item `ai` of node `n` is live in its album: out of the trash and out of Private (moving in takes
+ * it out of its albums; this keeps it so), and its adder may still read it.
+ */
+export const ITEM_SHOWN = `n.in_trash = 0 AND n.in_private = 0 AND ${ADDER_READS}`;
 
 /**
  * Item `ai` of node `n` reaches account @viewer in its album (who is in it): its owner put it

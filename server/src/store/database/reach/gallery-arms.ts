@@ -58,7 +58,7 @@ export function galleryArms(scope: GalleryScope, params: Record<string, unknown>
     params[`partner_${i}`] = partner.ownerId;
     if (partner.takenFrom !== null) params[`partner_${i}_from`] = partner.takenFrom;
     // PARTNER_SHOWS (partner-reach.ts), with the share's values in place (nodes_gallery_dated's condition).
-    return `n.owner_id = @partner_${i} AND n.is_media = 1 AND n.in_trash = 0 AND n.media_state IS NOT 'pending'${
+    return `n.owner_id = @partner_${i} AND n.is_media = 1 AND n.in_trash = 0 AND n.in_private = 0 AND n.media_state IS NOT 'pending'${
       partner.takenFrom === null ? '' : ` AND n.taken_sort >= @partner_${i}_from`
     }`;
   });
@@ -97,8 +97,8 @@ export function galleryArms(scope: GalleryScope, params: Record<string, unknown>
   return arms;
 }
 
-/** A photo or video out of the trash: the partial indexes' condition, written as they are. */
-const MEDIA = 'n.is_media = 1 AND n.in_trash = 0';
+/** A photo or video out of the trash (the partial indexes' condition, written as they are), and out of Private. */
+const MEDIA = 'n.is_media = 1 AND n.in_trash = 0 AND n.in_private = 0';
 
 function nodesArm(shows: string): GalleryArm {
   return {
