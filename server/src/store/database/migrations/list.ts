@@ -25,3 +25,5 @@ export { migration as m018 } from './018-album-links-consent.ts';
 export { migration as m019 } from './019-backup-keep-latest-error-codes.ts';
 export { migration as m020 } from './020-media-missing-tools.ts';
 export { migration as m021 } from './021-playback-quota.ts';
+export { migration as m022 } from './022-placeholder-edits-branch.ts';
+export { migration as m023 } from './023-placeholder-edits-branch.ts';
