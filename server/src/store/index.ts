@@ -17,6 +17,7 @@ import { OwnerRepo } from './database/owner.repo.ts';
 import { GarbageRepo } from './database/garbage.repo.ts';
 import { BackupRepo } from './database/backup.repo.ts';
 import { ContentIndexRepo } from './database/content-index.repo.ts';
+import { AlbumRemovalsRepo } from './database/album-removals.repo.ts';
 import { AlbumsRepo } from './database/albums.repo.ts';
 import { DownloadsRepo } from './database/downloads.repo.ts';
 import { PlaybackRepo } from './database/playback.repo.ts';
@@ -47,6 +48,8 @@ export interface Store {
   backup: BackupRepo;
   contentIndex: ContentIndexRepo;
   albums: AlbumsRepo;
+  /** Members taken out of an album, kept while the owner may still undo it. */
+  albumRemovals: AlbumRemovalsRepo;
   downloads: DownloadsRepo;
   playback: PlaybackRepo;
   /** Accounts showing their photos in another's Photos (partner sharing). */
@@ -80,6 +83,7 @@ export function createStore(db: Db): Store {
     backup: new BackupRepo(db),
     contentIndex: new ContentIndexRepo(db),
     albums: new AlbumsRepo(db),
+    albumRemovals: new AlbumRemovalsRepo(db),
     downloads: new DownloadsRepo(db),
     playback: new PlaybackRepo(db),
     partners: new PartnersRepo(db),
