@@ -615,8 +615,25 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove someone (its owner), or leave it (the member themselves): effective at once; what they added leaves with them */
+        /** Remove someone (its owner), or leave it (the member themselves): effective at once; what they added leaves the album with them (their files stay theirs). The owner may undo a removal for 10 minutes (POST …/restore) */
         delete: operations["deleteAlbumsIdMembersUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/albums/{id}/members/{userId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo taking someone out (its owner, within 10 minutes of the removal): they are a member again with their role, and the photos they had added are back as they were. Someone who left on their own cannot be brought back this way */
+        post: operations["postAlbumsIdMembersUserIdRestore"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -9287,6 +9304,8 @@ export interface operations {
                             avatar_seed: string;
                             created_at: number;
                             name: string;
+                            /** @description How many photos and videos they put in the album: these leave it with them if they are taken out (their files stay theirs) */
+                            photos_added: number;
                             /** @enum {string} */
                             role: "viewer" | "contributor";
                             user_id: string;
@@ -9422,6 +9441,8 @@ export interface operations {
                         avatar_seed: string;
                         created_at: number;
                         name: string;
+                        /** @description How many photos and videos they put in the album: these leave it with them if they are taken out (their files stay theirs) */
+                        photos_added: number;
                         /** @enum {string} */
                         role: "viewer" | "contributor";
                         user_id: string;
@@ -9667,6 +9688,186 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAlbumsIdMembersUserIdRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back in the album */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: {
+                            avatar_seed: string;
+                            created_at: number;
+                            name: string;
+                            /** @description How many photos and videos they put in the album: these leave it with them if they are taken out (their files stay theirs) */
+                            photos_added: number;
+                            /** @enum {string} */
+                            role: "viewer" | "contributor";
+                            user_id: string;
+                        };
+                        /** @description How many of the photos they had added are back in the album (one trashed meanwhile stays out) */
+                        photos_restored: number;
+                    };
+                };
+            };
+            /** @description `unknown_user`: There is no such account. `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unknown_user" | "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `undo_too_late`: It is too late to undo that. Share the album with them again: they can add their photos again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "undo_too_late";
                             field?: string;
                             message: string;
                         };
