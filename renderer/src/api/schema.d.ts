@@ -1547,6 +1547,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/photos/{id}/edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A photo's edits and what its file itself says (anyone who sees the photo) */
+        get: operations["getPhotosIdEdits"];
+        put?: never;
+        post?: never;
+        /** Back to what the file says: no turn, its own date and place (whoever may change it) */
+        delete: operations["deletePhotosIdEdits"];
+        options?: never;
+        head?: never;
+        /** Turn a photo, correct its date or place (whoever may change it: its owner or an editor; someone who only looks 403). The timeline, search and albums follow at once; everyone who sees it hears node.updated. The file is untouched */
+        patch: operations["patchPhotosIdEdits"];
+        trace?: never;
+    };
     "/s/{token}": {
         parameters: {
             query?: never;
@@ -8698,6 +8717,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             /** @description Its owner put it in the album: everyone in it sees it. False: someone its owner shared it with put it there, and only the people its owner shared it with see it here (never the album's links) */
@@ -10357,6 +10378,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -14861,6 +14884,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
@@ -15045,6 +15070,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -15211,6 +15238,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -15434,6 +15463,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -16542,6 +16573,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
@@ -17459,6 +17492,7 @@ export interface operations {
         parameters: {
             query?: {
                 access_token?: string;
+                r?: number;
                 size?: "512" | "1024";
                 v?: number;
             };
@@ -17641,6 +17675,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -18461,6 +18497,7 @@ export interface operations {
         parameters: {
             query?: {
                 access_token?: string;
+                r?: number;
                 size?: "512" | "1024";
                 v?: number;
             };
@@ -18766,6 +18803,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -19172,6 +19211,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -19971,6 +20012,692 @@ export interface operations {
             };
         };
     };
+    getPhotosIdEdits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its edits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The photo as it is shown now (its taken_at, place and rotation are the edited ones) */
+                        node: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
+                            color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                            created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
+                            has_thumbnail: boolean;
+                            id: string;
+                            image_height?: number;
+                            image_width?: number;
+                            mime_type: string | null;
+                            name: string;
+                            owner_id: string;
+                            parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
+                            /** @description Another account shared it with the caller */
+                            shared: boolean;
+                            size: number;
+                            starred: boolean;
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                            taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
+                            trashed_at: number | null;
+                            /** @enum {string} */
+                            type: "folder" | "file";
+                            updated_at: number;
+                            version: number;
+                        };
+                        /** @description What the file itself says, untouched by the edits */
+                        original: {
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            taken_at?: number;
+                            taken_offset?: number;
+                        };
+                        /** @description The place shown is a correction (or was taken away), not what the file says */
+                        place_edited: boolean;
+                        /** @description Degrees clockwise: 0, 90, 180 or 270 */
+                        rotation: number;
+                        /** @description The date shown is a correction, not what the file says */
+                        taken_edited: boolean;
+                    };
+                };
+            };
+            /** @description `not_a_photo`: Only photos and videos have a date and place to correct. `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_a_photo" | "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deletePhotosIdEdits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its edits now (none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The photo as it is shown now (its taken_at, place and rotation are the edited ones) */
+                        node: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
+                            color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                            created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
+                            has_thumbnail: boolean;
+                            id: string;
+                            image_height?: number;
+                            image_width?: number;
+                            mime_type: string | null;
+                            name: string;
+                            owner_id: string;
+                            parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
+                            /** @description Another account shared it with the caller */
+                            shared: boolean;
+                            size: number;
+                            starred: boolean;
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                            taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
+                            trashed_at: number | null;
+                            /** @enum {string} */
+                            type: "folder" | "file";
+                            updated_at: number;
+                            version: number;
+                        };
+                        /** @description What the file itself says, untouched by the edits */
+                        original: {
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            taken_at?: number;
+                            taken_offset?: number;
+                        };
+                        /** @description The place shown is a correction (or was taken away), not what the file says */
+                        place_edited: boolean;
+                        /** @description Degrees clockwise: 0, 90, 180 or 270 */
+                        rotation: number;
+                        /** @description The date shown is a correction, not what the file says */
+                        taken_edited: boolean;
+                    };
+                };
+            };
+            /** @description `not_a_photo`: Only photos and videos have a date and place to correct. `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_a_photo" | "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    patchPhotosIdEdits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where it was taken: a town by name, or a position (a name with it names the town); null: nowhere known */
+                    place?: {
+                        /** @description -90 to 90, with longitude */
+                        latitude?: number;
+                        /** @description -180 to 180, with latitude */
+                        longitude?: number;
+                        /** @description A town's name ("Lisbon"): alone, its position is looked up in Hearth's own table of towns */
+                        name?: string;
+                    } | null;
+                    /** @description Degrees clockwise its pictures are shown turned by, a multiple of 90 (kept as 0, 90, 180 or 270) */
+                    rotation?: number;
+                    /** @description When it was taken, ms since 1970 UTC: from 1826 to a day ahead of now */
+                    taken_at?: number;
+                    /** @description Minutes east of UTC where it was taken, with taken_at (absent: the photo's own, if it had one) */
+                    taken_offset?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Its edits now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The photo as it is shown now (its taken_at, place and rotation are the edited ones) */
+                        node: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
+                            color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                            created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
+                            has_thumbnail: boolean;
+                            id: string;
+                            image_height?: number;
+                            image_width?: number;
+                            mime_type: string | null;
+                            name: string;
+                            owner_id: string;
+                            parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
+                            /** @description Another account shared it with the caller */
+                            shared: boolean;
+                            size: number;
+                            starred: boolean;
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                            taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
+                            trashed_at: number | null;
+                            /** @enum {string} */
+                            type: "folder" | "file";
+                            updated_at: number;
+                            version: number;
+                        };
+                        /** @description What the file itself says, untouched by the edits */
+                        original: {
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            taken_at?: number;
+                            taken_offset?: number;
+                        };
+                        /** @description The place shown is a correction (or was taken away), not what the file says */
+                        place_edited: boolean;
+                        /** @description Degrees clockwise: 0, 90, 180 or 270 */
+                        rotation: number;
+                        /** @description The date shown is a correction, not what the file says */
+                        taken_edited: boolean;
+                    };
+                };
+            };
+            /** @description `invalid_rotation`: A photo turns a quarter at a time: 0, 90, 180 or 270 degrees. `cannot_rotate_video`: Only photos can be turned; a video plays the way it was filmed. `taken_in_future`: That date has not happened yet: choose a day up to today. `place_out_of_range`: That place is not on the map: latitude goes from -90 to 90 and longitude from -180 to 180. `unknown_place`: No town of that name is known here: try the name of the nearest town. `not_a_photo`: Only photos and videos have a date and place to correct. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_rotation" | "cannot_rotate_video" | "taken_in_future" | "place_out_of_range" | "unknown_place" | "not_a_photo" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getSToken: {
         parameters: {
             query?: {
@@ -20033,6 +20760,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
@@ -20208,6 +20937,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
@@ -23603,6 +24334,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;

@@ -93,6 +93,7 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: 'That place is not on the map: latitude goes from -90 to 90 and longitude from -180 to 180.',
   },
+  unknown_place: { status: 400, message: 'No town of that name is known here: try the name of the nearest town.' },
   not_a_photo: { status: 400, message: 'Only photos and videos have a date and place to correct.' },
   album_viewer: { status: 403, message: 'Only the people who can add to this album may do that: ask its owner.' },
   share_from_other_site: {

@@ -13,6 +13,7 @@ import { mediaRoutes } from './routes/media.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { playbackRoutes } from './routes/playback.ts';
 import { partnerRoutes } from './routes/partners.ts';
+import { photoEditRoutes } from './routes/photo-edits.ts';
 import { publicLinkRoutes } from './routes/public-links.ts';
 import { openApiRoute, serverRoutes } from './routes/server.ts';
 import { httpsRoutes } from './routes/https.ts';
@@ -35,6 +36,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...mediaRoutes,
   ...downloadRoutes,
   ...albumRoutes,
+  ...photoEditRoutes,
   ...playbackRoutes,
   ...sharingRoutes,
   ...partnerRoutes,

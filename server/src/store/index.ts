@@ -19,6 +19,7 @@ import { BackupRepo } from './database/backup.repo.ts';
 import { ContentIndexRepo } from './database/content-index.repo.ts';
 import { AlbumRemovalsRepo } from './database/album-removals.repo.ts';
 import { AlbumsRepo } from './database/albums.repo.ts';
+import { PhotoEditsRepo } from './database/photo-edits.repo.ts';
 import { DownloadsRepo } from './database/downloads.repo.ts';
 import { PlaybackRepo } from './database/playback.repo.ts';
 import { PartnersRepo } from './database/partners.repo.ts';
@@ -50,6 +51,8 @@ export interface Store {
   albums: AlbumsRepo;
   /** Members taken out of an album, kept while the owner may still undo it. */
   albumRemovals: AlbumRemovalsRepo;
+  /** A photo's turn, date and place as the family corrected them, beside what its file says. */
+  photoEdits: PhotoEditsRepo;
   downloads: DownloadsRepo;
   playback: PlaybackRepo;
   /** Accounts showing their photos in another's Photos (partner sharing). */
@@ -84,6 +87,7 @@ export function createStore(db: Db): Store {
     contentIndex: new ContentIndexRepo(db),
     albums: new AlbumsRepo(db),
     albumRemovals: new AlbumRemovalsRepo(db),
+    photoEdits: new PhotoEditsRepo(db),
     downloads: new DownloadsRepo(db),
     playback: new PlaybackRepo(db),
     partners: new PartnersRepo(db),

@@ -51,7 +51,6 @@ export const migration = {
     file_longitude REAL,
     file_place_town TEXT,
     file_place_country TEXT,
-    file_media_search TEXT,
     edited_by TEXT NOT NULL,
     edited_at INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;
