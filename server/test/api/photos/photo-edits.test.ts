@@ -84,7 +84,9 @@ describe('PATCH /photos/{id}/edits', () => {
     assert.ok(turned.height > turned.width, 'its thumbnail is portrait now');
     assert.notEqual(turned.etag, before.etag, 'a browser does not reuse the unturned copy');
     assert.equal((await raw(mum, `/nodes/${id}/thumbnail`, { 'if-none-match': before.etag! })).status, 200);
-    const large = await sharp((await raw(mum, `/nodes/${id}/thumbnail?size=1024`)).body).metadata();
+    const largeGot = await raw(mum, `/nodes/${id}/thumbnail?v=1&size=1024&r=90`);
+    assert.equal(largeGot.status, 200, largeGot.body.toString());
+    const large = await sharp(largeGot.body).metadata();
     assert.ok(large.height! > large.width!);
     const download = await raw(mum, `/nodes/${id}/download`);
     assert.equal(download.status, 200);
