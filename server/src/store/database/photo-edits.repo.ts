@@ -13,6 +13,14 @@ export interface PhotoEditRow {
   file_longitude: number | null;
   file_place_town: string | null;
   file_place_country: string | null;
+  edit_taken_at: number | null;
+  edit_taken_offset: number | null;
+  edit_taken_sort: number | null;
+  edit_latitude: number | null;
+  edit_longitude: number | null;
+  edit_place_town: string | null;
+  edit_place_country: string | null;
+  edit_media_search: string | null;
   edited_by: string;
   edited_at: number;
 }
@@ -39,9 +47,11 @@ export class PhotoEditsRepo {
       get: db.prepare('SELECT * FROM photo_edits WHERE node_id = ?'),
       save: db.prepare(`INSERT OR REPLACE INTO photo_edits (node_id, rotation, taken_edited, place_edited, file_taken_at,
           file_taken_offset, file_taken_sort, file_latitude, file_longitude, file_place_town, file_place_country,
-          edited_by, edited_at)
+          edit_taken_at, edit_taken_offset, edit_taken_sort, edit_latitude, edit_longitude, edit_place_town, edit_place_country,
+          edit_media_search, edited_by, edited_at)
         VALUES (@node_id, @rotation, @taken_edited, @place_edited, @file_taken_at, @file_taken_offset, @file_taken_sort,
-          @file_latitude, @file_longitude, @file_place_town, @file_place_country, @edited_by, @edited_at)`),
+          @file_latitude, @file_longitude, @file_place_town, @file_place_country, @edit_taken_at, @edit_taken_offset, @edit_taken_sort, @edit_latitude, @edit_longitude,
+          @edit_place_town, @edit_place_country, @edit_media_search, @edited_by, @edited_at)`),
       remove: db.prepare('DELETE FROM photo_edits WHERE node_id = ?'),
       // taken_sort moves the photo in every timeline and album at once (album_items follow it by trigger).
       show: db.prepare(`UPDATE nodes SET rotation = @rotation, taken_at = @taken_at, taken_offset = @taken_offset,

@@ -160,6 +160,27 @@ describe('PATCH /photos/{id}/edits', () => {
     assert.equal(back.body.node.place, undefined);
   });
 
+  test('a new version of the file is read again, and the family’s date and place stay; revert shows what the new file says', async () => {
+    const mum = await person();
+    const id = await uploadPhoto(t, mum, 'party.jpg', { when: '2019:04:02 12:00:00' });
+    await t.server.mediaIdle();
+    const when = Date.UTC(2015, 5, 14, 9, 30);
+    assert.equal((await edit(mum, id, { taken_at: when, place: { name: 'Lisbon' }, rotation: 90 })).status, 200);
+    await uploadFile(t.api, mum.access, await jpeg('2022:12:24 18:00:00'), { filename: 'party.jpg', nodeId: id });
+    await t.server.mediaIdle();
+    const node = (await t.client.get(`/nodes/${id}`, { token: mum.access })).body;
+    assert.equal(node.version, 2);
+    assert.equal(node.taken_at, when, 'the corrected date outlasts the re-read');
+    assert.equal(node.place?.town, 'Lisbon');
+    assert.equal(node.rotation, 90);
+    assert.deepEqual(await found(mum, '2015'), [id]);
+    assert.deepEqual(await found(mum, 'lisbon'), [id]);
+    const back = await t.client.delete(`/photos/${id}/edits`, { token: mum.access });
+    assert.equal(back.body.node.taken_at, Date.UTC(2022, 11, 24, 18, 0));
+    assert.equal(back.body.node.place, undefined);
+    assert.deepEqual(await found(mum, '2022'), [id]);
+  });
+
   test('bad values: 400 with a code of their own, and nothing changes', async () => {
     const mum = await person();
     const id = await uploadPhoto(t, mum, 'x.jpg', { when: '2019:04:02 12:00:00' });

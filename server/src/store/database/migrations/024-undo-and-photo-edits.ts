@@ -51,8 +51,38 @@ export const migration = {
     file_longitude REAL,
     file_place_town TEXT,
     file_place_country TEXT,
+    -- What the edit shows, written again over a re-read of the file (a new version, an upgrade's catching up).
+    edit_taken_at INTEGER,
+    edit_taken_offset INTEGER,
+    edit_taken_sort INTEGER,
+    edit_latitude REAL,
+    edit_longitude REAL,
+    edit_place_town TEXT,
+    edit_place_country TEXT,
+    edit_media_search TEXT,
     edited_by TEXT NOT NULL,
     edited_at INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;
+  -- The media worker writes a file's facts (media.repo's SET_FACTS, camera_make among them; an
+  -- edit's own write never names camera_make): what the file says now is kept for a revert, and
+  -- the family's date and place are shown again, so a re-read never undoes their correction.
+  CREATE TRIGGER photo_edits_outlast_rereads AFTER UPDATE OF camera_make ON nodes
+  WHEN EXISTS (SELECT 1 FROM photo_edits e WHERE e.node_id = NEW.id AND (e.taken_edited = 1 OR e.place_edited = 1))
+  BEGIN
+    UPDATE photo_edits SET file_taken_at = NEW.taken_at, file_taken_offset = NEW.taken_offset, file_taken_sort = NEW.taken_sort,
+      file_latitude = NEW.latitude, file_longitude = NEW.longitude, file_place_town = NEW.place_town,
+      file_place_country = NEW.place_country
+    WHERE node_id = NEW.id;
+    UPDATE nodes SET
+      taken_at = (SELECT CASE WHEN e.taken_edited = 1 THEN e.edit_taken_at ELSE NEW.taken_at END FROM photo_edits e WHERE e.node_id = NEW.id),
+      taken_offset = (SELECT CASE WHEN e.taken_edited = 1 THEN e.edit_taken_offset ELSE NEW.taken_offset END FROM photo_edits e WHERE e.node_id = NEW.id),
+      taken_sort = (SELECT CASE WHEN e.taken_edited = 1 THEN e.edit_taken_sort ELSE NEW.taken_sort END FROM photo_edits e WHERE e.node_id = NEW.id),
+      latitude = (SELECT CASE WHEN e.place_edited = 1 THEN e.edit_latitude ELSE NEW.latitude END FROM photo_edits e WHERE e.node_id = NEW.id),
+      longitude = (SELECT CASE WHEN e.place_edited = 1 THEN e.edit_longitude ELSE NEW.longitude END FROM photo_edits e WHERE e.node_id = NEW.id),
+      place_town = (SELECT CASE WHEN e.place_edited = 1 THEN e.edit_place_town ELSE NEW.place_town END FROM photo_edits e WHERE e.node_id = NEW.id),
+      place_country = (SELECT CASE WHEN e.place_edited = 1 THEN e.edit_place_country ELSE NEW.place_country END FROM photo_edits e WHERE e.node_id = NEW.id),
+      media_search = (SELECT CASE WHEN e.place_edited = 1 THEN e.edit_media_search ELSE NEW.media_search END FROM photo_edits e WHERE e.node_id = NEW.id)
+    WHERE id = NEW.id;
+  END;
   `,
 };
