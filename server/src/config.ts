@@ -143,6 +143,8 @@ export interface ServerConfig {
    * desktop sees the same mounts as a USB disk it mounted itself.
    */
   driveTools: 'auto' | 'udisks';
+  /** How long the owner of an album may undo taking someone out of it (their photos come back with them). */
+  albumUndoMs: number;
   /** Media worker processes; they run at a lower priority, so requests stay fast while they work. */
   mediaConcurrency: number;
   /**
@@ -218,6 +220,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   storageRecheckMs: 5_000,
   mediaRetryMs: 5_000,
   playbackKeepFreeBytes: 1024 ** 3,
+  albumUndoMs: 10 * 60_000,
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mediaWorkersAtStart: true,
   mountsRoots: ['/media', '/mnt', '/run/media'],

@@ -109,6 +109,13 @@ const SENTENCES: Record<ErrorCode, string> = {
   invalid_pin: 'A PIN is 4 to 8 digits.',
   no_pin: 'You have not set a PIN yet. Use your password.',
   account_disabled: 'This account is switched off. Ask the owner of the server.',
+  undo_too_late: 'It is too late to undo that. Share the album with them again: they can add their photos again.',
+  invalid_rotation: 'A photo turns a quarter at a time.',
+  cannot_rotate_video: 'Only photos can be turned; a video plays the way it was filmed.',
+  taken_in_future: 'That date has not happened yet: choose a day up to today.',
+  place_out_of_range: 'That place is not on the map: latitude goes from -90 to 90 and longitude from -180 to 180.',
+  unknown_place: 'No town of that name is known here: try the name of the nearest town.',
+  not_a_photo: 'Only photos and videos have a date and place to correct.',
   not_your_album_item: 'Someone else added that one: only they or the owner of the album can take it out.',
   album_viewer: 'You can look at this album but not add to it. Ask its owner if you want to add photos.',
   album_item_not_yours:

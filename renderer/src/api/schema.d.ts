@@ -615,8 +615,25 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove someone (its owner), or leave it (the member themselves): effective at once; what they added leaves with them */
+        /** Remove someone (its owner), or leave it (the member themselves): effective at once; what they added leaves the album with them (their files stay theirs). The owner may undo a removal for 10 minutes (POST …/restore) */
         delete: operations["deleteAlbumsIdMembersUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/albums/{id}/members/{userId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo taking someone out (its owner, within 10 minutes of the removal): they are a member again with their role, and the photos they had added are back as they were. Someone who left on their own cannot be brought back this way */
+        post: operations["postAlbumsIdMembersUserIdRestore"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1307,24 +1324,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/nodes/{id}/private": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Move to Private (locked or not): out of Photos, albums, shares and links */
-        post: operations["postNodesIdPrivate"];
-        /** Move out of Private, to the top of My files (Private must be open) */
-        delete: operations["deleteNodesIdPrivate"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/nodes/{id}/restore": {
         parameters: {
             query?: never;
@@ -1548,72 +1547,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/private": {
+    "/photos/{id}/edits": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The Private folder: made yet, open in this session until when, whether a PIN opens it */
-        get: operations["getPrivate"];
+        /** A photo's edits and what its file itself says (anyone who sees the photo) */
+        get: operations["getPhotosIdEdits"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Back to what the file says: no turn, its own date and place (whoever may change it) */
+        delete: operations["deletePhotosIdEdits"];
         options?: never;
         head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/private/lock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Lock Private now in this session */
-        post: operations["postPrivateLock"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/private/pin": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Set, change or take away the PIN that opens Private (the password confirms it) */
-        put: operations["putPrivatePin"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/private/unlock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Open Private in this session for a few minutes, with the password or the PIN */
-        post: operations["postPrivateUnlock"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
+        /** Turn a photo, correct its date or place (whoever may change it: its owner or an editor; someone who only looks 403). The timeline, search and albums follow at once; everyone who sees it hears node.updated. The file is untouched */
+        patch: operations["patchPhotosIdEdits"];
         trace?: never;
     };
     "/s/{token}": {
@@ -8767,6 +8717,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             /** @description Its owner put it in the album: everyone in it sees it. False: someone its owner shared it with put it there, and only the people its owner shared it with see it here (never the album's links) */
@@ -9373,6 +9325,8 @@ export interface operations {
                             avatar_seed: string;
                             created_at: number;
                             name: string;
+                            /** @description How many photos and videos they put in the album: these leave it with them if they are taken out (their files stay theirs) */
+                            photos_added: number;
                             /** @enum {string} */
                             role: "viewer" | "contributor";
                             user_id: string;
@@ -9508,6 +9462,8 @@ export interface operations {
                         avatar_seed: string;
                         created_at: number;
                         name: string;
+                        /** @description How many photos and videos they put in the album: these leave it with them if they are taken out (their files stay theirs) */
+                        photos_added: number;
                         /** @enum {string} */
                         role: "viewer" | "contributor";
                         user_id: string;
@@ -9753,6 +9709,186 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAlbumsIdMembersUserIdRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back in the album */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: {
+                            avatar_seed: string;
+                            created_at: number;
+                            name: string;
+                            /** @description How many photos and videos they put in the album: these leave it with them if they are taken out (their files stay theirs) */
+                            photos_added: number;
+                            /** @enum {string} */
+                            role: "viewer" | "contributor";
+                            user_id: string;
+                        };
+                        /** @description How many of the photos they had added are back in the album (one trashed meanwhile stays out) */
+                        photos_restored: number;
+                    };
+                };
+            };
+            /** @description `unknown_user`: There is no such account. `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unknown_user" | "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `undo_too_late`: It is too late to undo that. Share the album with them again: they can add their photos again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "undo_too_late";
                             field?: string;
                             message: string;
                         };
@@ -10242,6 +10378,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -14746,6 +14884,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
@@ -14930,6 +15070,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -15096,6 +15238,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -15319,6 +15463,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -16427,6 +16573,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
@@ -17344,6 +17492,7 @@ export interface operations {
         parameters: {
             query?: {
                 access_token?: string;
+                r?: number;
                 size?: "512" | "1024";
                 v?: number;
             };
@@ -17474,434 +17623,6 @@ export interface operations {
             };
         };
     };
-    postNodesIdPrivate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The node, now in Private */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description What took it and how, as far as the file says */
-                        camera?: {
-                            /** @description Seconds: 0.008333 for 1/120 s */
-                            exposure_time?: number;
-                            /** @description 1.8 for f/1.8 */
-                            f_number?: number;
-                            /** @description Millimetres, as the lens says */
-                            focal_length?: number;
-                            iso?: number;
-                            lens?: string;
-                            make?: string;
-                            model?: string;
-                        };
-                        color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
-                        created_at: number;
-                        /** @description A video's length */
-                        duration_ms?: number;
-                        has_thumbnail: boolean;
-                        id: string;
-                        image_height?: number;
-                        image_width?: number;
-                        mime_type: string | null;
-                        name: string;
-                        owner_id: string;
-                        parent_id: string | null;
-                        /** @description Where it was taken, when the file carries a position */
-                        place?: {
-                            /** @description ISO 3166-1 alpha-2 ("PT") */
-                            country_code?: string;
-                            latitude: number;
-                            longitude: number;
-                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
-                            town?: string;
-                        };
-                        /** @description Another account shared it with the caller */
-                        shared: boolean;
-                        size: number;
-                        starred: boolean;
-                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
-                        taken_at?: number;
-                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
-                        taken_offset?: number;
-                        trashed_at: number | null;
-                        /** @enum {string} */
-                        type: "folder" | "file";
-                        updated_at: number;
-                        version: number;
-                    };
-                };
-            };
-            /** @description `invalid_input`: A field has a value of the wrong type or form. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "invalid_input";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "unauthorized" | "invalid_token";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "forbidden" | "pending_approval" | "must_change_password";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `not_found`: Nothing was found here. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `in_trash`: Restore this item from the trash first. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "in_trash";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "misdirected_request";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `internal`: Something went wrong on the server. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "internal";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "storage_read_only";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "storage_full";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    deleteNodesIdPrivate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The node, out of Private */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description What took it and how, as far as the file says */
-                        camera?: {
-                            /** @description Seconds: 0.008333 for 1/120 s */
-                            exposure_time?: number;
-                            /** @description 1.8 for f/1.8 */
-                            f_number?: number;
-                            /** @description Millimetres, as the lens says */
-                            focal_length?: number;
-                            iso?: number;
-                            lens?: string;
-                            make?: string;
-                            model?: string;
-                        };
-                        color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
-                        created_at: number;
-                        /** @description A video's length */
-                        duration_ms?: number;
-                        has_thumbnail: boolean;
-                        id: string;
-                        image_height?: number;
-                        image_width?: number;
-                        mime_type: string | null;
-                        name: string;
-                        owner_id: string;
-                        parent_id: string | null;
-                        /** @description Where it was taken, when the file carries a position */
-                        place?: {
-                            /** @description ISO 3166-1 alpha-2 ("PT") */
-                            country_code?: string;
-                            latitude: number;
-                            longitude: number;
-                            /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
-                            town?: string;
-                        };
-                        /** @description Another account shared it with the caller */
-                        shared: boolean;
-                        size: number;
-                        starred: boolean;
-                        /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
-                        taken_at?: number;
-                        /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
-                        taken_offset?: number;
-                        trashed_at: number | null;
-                        /** @enum {string} */
-                        type: "folder" | "file";
-                        updated_at: number;
-                        version: number;
-                    };
-                };
-            };
-            /** @description `invalid_input`: A field has a value of the wrong type or form. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "invalid_input";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "unauthorized" | "invalid_token";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `private_locked`: Private is locked. Open it with your password or PIN. `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "private_locked" | "forbidden" | "pending_approval" | "must_change_password";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `not_found`: Nothing was found here. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "not_found";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `invalid_move`: A folder cannot move into itself or a folder inside it. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "invalid_move";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "misdirected_request";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `internal`: Something went wrong on the server. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "internal";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "storage_read_only";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "storage_full";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-    };
     postNodesIdRestore: {
         parameters: {
             query?: never;
@@ -17954,6 +17675,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -18774,6 +18497,7 @@ export interface operations {
         parameters: {
             query?: {
                 access_token?: string;
+                r?: number;
                 size?: "512" | "1024";
                 v?: number;
             };
@@ -19079,6 +18803,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -19485,6 +19211,8 @@ export interface operations {
                             /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                             town?: string;
                         };
+                        /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                        rotation?: number;
                         /** @description Another account shared it with the caller */
                         shared: boolean;
                         size: number;
@@ -20284,26 +20012,111 @@ export interface operations {
             };
         };
     };
-    getPrivate: {
+    getPhotosIdEdits: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Its state */
+            /** @description Its edits */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        folder_id: string | null;
-                        has_pin: boolean;
-                        unlock_minutes: number;
-                        unlocked_until: number | null;
+                        /** @description The photo as it is shown now (its taken_at, place and rotation are the edited ones) */
+                        node: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
+                            color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                            created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
+                            has_thumbnail: boolean;
+                            id: string;
+                            image_height?: number;
+                            image_width?: number;
+                            mime_type: string | null;
+                            name: string;
+                            owner_id: string;
+                            parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
+                            /** @description Another account shared it with the caller */
+                            shared: boolean;
+                            size: number;
+                            starred: boolean;
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                            taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
+                            trashed_at: number | null;
+                            /** @enum {string} */
+                            type: "folder" | "file";
+                            updated_at: number;
+                            version: number;
+                        };
+                        /** @description What the file itself says, untouched by the edits */
+                        original: {
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            taken_at?: number;
+                            taken_offset?: number;
+                        };
+                        /** @description The place shown is a correction (or was taken away), not what the file says */
+                        place_edited: boolean;
+                        /** @description Degrees clockwise: 0, 90, 180 or 270 */
+                        rotation: number;
+                        /** @description The date shown is a correction, not what the file says */
+                        taken_edited: boolean;
+                    };
+                };
+            };
+            /** @description `not_a_photo`: Only photos and videos have a date and place to correct. `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_a_photo" | "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
                     };
                 };
             };
@@ -20333,6 +20146,22 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             field?: string;
                             message: string;
                         };
@@ -20373,26 +20202,111 @@ export interface operations {
             };
         };
     };
-    postPrivateLock: {
+    deletePhotosIdEdits: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Its state */
+            /** @description Its edits now (none) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        folder_id: string | null;
-                        has_pin: boolean;
-                        unlock_minutes: number;
-                        unlocked_until: number | null;
+                        /** @description The photo as it is shown now (its taken_at, place and rotation are the edited ones) */
+                        node: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
+                            color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                            created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
+                            has_thumbnail: boolean;
+                            id: string;
+                            image_height?: number;
+                            image_width?: number;
+                            mime_type: string | null;
+                            name: string;
+                            owner_id: string;
+                            parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
+                            /** @description Another account shared it with the caller */
+                            shared: boolean;
+                            size: number;
+                            starred: boolean;
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                            taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
+                            trashed_at: number | null;
+                            /** @enum {string} */
+                            type: "folder" | "file";
+                            updated_at: number;
+                            version: number;
+                        };
+                        /** @description What the file itself says, untouched by the edits */
+                        original: {
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            taken_at?: number;
+                            taken_offset?: number;
+                        };
+                        /** @description The place shown is a correction (or was taken away), not what the file says */
+                        place_edited: boolean;
+                        /** @description Degrees clockwise: 0, 90, 180 or 270 */
+                        rotation: number;
+                        /** @description The date shown is a correction, not what the file says */
+                        taken_edited: boolean;
+                    };
+                };
+            };
+            /** @description `not_a_photo`: Only photos and videos have a date and place to correct. `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_a_photo" | "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
                     };
                 };
             };
@@ -20412,7 +20326,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20421,7 +20335,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "pending_approval" | "must_change_password";
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             field?: string;
                             message: string;
                         };
@@ -20494,38 +20424,119 @@ export interface operations {
             };
         };
     };
-    putPrivatePin: {
+    patchPhotosIdEdits: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
-                    password: string;
-                    /** @description 4 to 8 digits; null takes the PIN away */
-                    pin: string | null;
+                    /** @description Where it was taken: a town by name, or a position (a name with it names the town); null: nowhere known */
+                    place?: {
+                        /** @description -90 to 90, with longitude */
+                        latitude?: number;
+                        /** @description -180 to 180, with latitude */
+                        longitude?: number;
+                        /** @description A town's name ("Lisbon"): alone, its position is looked up in Hearth's own table of towns */
+                        name?: string;
+                    } | null;
+                    /** @description Degrees clockwise its pictures are shown turned by, a multiple of 90 (kept as 0, 90, 180 or 270) */
+                    rotation?: number;
+                    /** @description When it was taken, ms since 1970 UTC: from 1826 to a day ahead of now */
+                    taken_at?: number;
+                    /** @description Minutes east of UTC where it was taken, with taken_at (absent: the photo's own, if it had one) */
+                    taken_offset?: number | null;
                 };
             };
         };
         responses: {
-            /** @description Its state */
+            /** @description Its edits now */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        folder_id: string | null;
-                        has_pin: boolean;
-                        unlock_minutes: number;
-                        unlocked_until: number | null;
+                        /** @description The photo as it is shown now (its taken_at, place and rotation are the edited ones) */
+                        node: {
+                            /** @description What took it and how, as far as the file says */
+                            camera?: {
+                                /** @description Seconds: 0.008333 for 1/120 s */
+                                exposure_time?: number;
+                                /** @description 1.8 for f/1.8 */
+                                f_number?: number;
+                                /** @description Millimetres, as the lens says */
+                                focal_length?: number;
+                                iso?: number;
+                                lens?: string;
+                                make?: string;
+                                model?: string;
+                            };
+                            color: ("blue" | "green" | "orange" | "red" | "purple" | "teal" | "neutral") | null;
+                            created_at: number;
+                            /** @description A video's length */
+                            duration_ms?: number;
+                            has_thumbnail: boolean;
+                            id: string;
+                            image_height?: number;
+                            image_width?: number;
+                            mime_type: string | null;
+                            name: string;
+                            owner_id: string;
+                            parent_id: string | null;
+                            /** @description Where it was taken, when the file carries a position */
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
+                            /** @description Another account shared it with the caller */
+                            shared: boolean;
+                            size: number;
+                            starred: boolean;
+                            /** @description Capture time; absent when the file has none. With taken_offset the instant it was taken; without, the clock of the camera read as UTC (show it in UTC, with no zone) */
+                            taken_at?: number;
+                            /** @description Minutes east of UTC of the zone it was taken in (60 for 19:59 +01:00): show taken_at in that zone. Absent when the file does not say */
+                            taken_offset?: number;
+                            trashed_at: number | null;
+                            /** @enum {string} */
+                            type: "folder" | "file";
+                            updated_at: number;
+                            version: number;
+                        };
+                        /** @description What the file itself says, untouched by the edits */
+                        original: {
+                            place?: {
+                                /** @description ISO 3166-1 alpha-2 ("PT") */
+                                country_code?: string;
+                                latitude: number;
+                                longitude: number;
+                                /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
+                                town?: string;
+                            };
+                            taken_at?: number;
+                            taken_offset?: number;
+                        };
+                        /** @description The place shown is a correction (or was taken away), not what the file says */
+                        place_edited: boolean;
+                        /** @description Degrees clockwise: 0, 90, 180 or 270 */
+                        rotation: number;
+                        /** @description The date shown is a correction, not what the file says */
+                        taken_edited: boolean;
                     };
                 };
             };
-            /** @description `invalid_pin`: A PIN is 4 to 8 digits. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            /** @description `invalid_rotation`: A photo turns a quarter at a time: 0, 90, 180 or 270 degrees. `cannot_rotate_video`: Only photos can be turned; a video plays the way it was filmed. `taken_in_future`: That date has not happened yet: choose a day up to today. `place_out_of_range`: That place is not on the map: latitude goes from -90 to 90 and longitude from -180 to 180. `unknown_place`: No town of that name is known here: try the name of the nearest town. `not_a_photo`: Only photos and videos have a date and place to correct. `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20534,7 +20545,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_pin" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            code: "invalid_rotation" | "cannot_rotate_video" | "taken_in_future" | "place_out_of_range" | "unknown_place" | "not_a_photo" | "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
                             field?: string;
                             message: string;
                         };
@@ -20557,7 +20568,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `wrong_password`: The current password is wrong. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
+            /** @description `forbidden`: You do not have permission to do that. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20566,7 +20577,23 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "wrong_password" | "pending_approval" | "must_change_password";
+                            code: "forbidden" | "pending_approval" | "must_change_password";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
                             field?: string;
                             message: string;
                         };
@@ -20621,22 +20648,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limited`: Too many attempts. Try again later. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
             /** @description `internal`: Something went wrong on the server. */
             500: {
                 headers: {
@@ -20653,7 +20664,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20662,215 +20673,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "busy" | "storage_read_only";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
-            507: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "storage_full";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    postPrivateUnlock: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    password?: string;
-                    pin?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Its state */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        folder_id: string | null;
-                        has_pin: boolean;
-                        unlock_minutes: number;
-                        unlocked_until: number | null;
-                    };
-                };
-            };
-            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "unauthorized" | "invalid_token";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `wrong_password`: The current password is wrong. `wrong_pin`: That PIN is wrong. `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "wrong_password" | "wrong_pin" | "pending_approval" | "must_change_password";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `no_pin`: No PIN is set for Private: use your password. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "no_pin";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `payload_too_large`: The request body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "payload_too_large";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `unsupported_media_type`: Send the request body as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "unsupported_media_type";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "misdirected_request";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `rate_limited`: Too many attempts. Try again later. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "rate_limited";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `internal`: Something went wrong on the server. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "internal";
-                            field?: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description `busy`: Too many passwords are being checked right now. Try again in a moment. `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "busy" | "storage_read_only";
+                            code: "storage_read_only";
                             field?: string;
                             message: string;
                         };
@@ -20957,6 +20760,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
@@ -21132,6 +20937,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;
@@ -24527,6 +24334,8 @@ export interface operations {
                                 /** @description The nearest town of the offline table (GeoNames places of 1,000 people or more); absent far from any */
                                 town?: string;
                             };
+                            /** @description Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is */
+                            rotation?: number;
                             /** @description Another account shared it with the caller */
                             shared: boolean;
                             size: number;

@@ -23,10 +23,12 @@ export interface Thumbable {
   id: string;
   version: number;
   has_thumbnail: boolean;
+  /** A turn the family gave the photo: the server sends it turned, under a URL of its own. */
+  rotation?: number;
 }
 
 export function thumbnailPath(node: Thumbable, size: 512 | 1024 = 512): string {
-  return `${API_BASE}/nodes/${node.id}/thumbnail?v=${node.version}${size === 1024 ? '&size=1024' : ''}`;
+  return `${API_BASE}/nodes/${node.id}/thumbnail?v=${node.version}${size === 1024 ? '&size=1024' : ''}${node.rotation ? `&r=${node.rotation}` : ''}`;
 }
 
 async function slot<T>(task: () => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { IconButton } from './Button.tsx';
 import './dialog.css';
 
@@ -8,6 +8,8 @@ import './dialog.css';
  */
 export function Dialog({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Its own id: a question asked over another dialog (Take out?) must not be named by the one below.
+  const titleId = useId();
   // A layout effect: its cleanup runs while the dialog is still in the page, so close() hands
   // focus back to what opened it (a plain effect's cleanup runs after removal, and focus is lost).
   useLayoutEffect(() => {
@@ -19,7 +21,7 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
     <dialog
       ref={ref}
       className={wide ? 'dialog dialog-wide' : 'dialog'}
-      aria-labelledby="dialog-title"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         onClose();
@@ -31,7 +33,7 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
     >
       <div className="dialog-body">
         <header className="dialog-head">
-          <h2 id="dialog-title">{title}</h2>
+          <h2 id={titleId}>{title}</h2>
           <IconButton icon="close" label="Close" onClick={onClose} />
         </header>
         {children}

@@ -60,8 +60,21 @@ export const AlbumMember = z.object({
   avatar_seed: z.string(),
   role: AlbumMemberRole,
   created_at: z.number().int(),
+  photos_added: z
+    .number()
+    .int()
+    .describe('How many photos and videos they put in the album: these leave it with them if they are taken out (their files stay theirs)'),
 });
 export type AlbumMember = z.output<typeof AlbumMember>;
+
+export const AlbumMemberRestored = z.object({
+  member: AlbumMember,
+  photos_restored: z
+    .number()
+    .int()
+    .describe('How many of the photos they had added are back in the album (one trashed meanwhile stays out)'),
+});
+export type AlbumMemberRestored = z.output<typeof AlbumMemberRestored>;
 
 export const AlbumItemsAdded = z.object({
   added: z.number().int().describe('How many were not in the album before'),

@@ -90,6 +90,19 @@ export const ERROR_CATALOGUE = {
     status: 403,
     message: 'Someone else added this to the album: only they or the owner of the album can take it out.',
   },
+  undo_too_late: {
+    status: 410,
+    message: 'It is too late to undo that. Share the album with them again: they can add their photos again.',
+  },
+  invalid_rotation: { status: 400, message: 'A photo turns a quarter at a time: 0, 90, 180 or 270 degrees.' },
+  cannot_rotate_video: { status: 400, message: 'Only photos can be turned; a video plays the way it was filmed.' },
+  taken_in_future: { status: 400, message: 'That date has not happened yet: choose a day up to today.' },
+  place_out_of_range: {
+    status: 400,
+    message: 'That place is not on the map: latitude goes from -90 to 90 and longitude from -180 to 180.',
+  },
+  unknown_place: { status: 400, message: 'No town of that name is known here: try the name of the nearest town.' },
+  not_a_photo: { status: 400, message: 'Only photos and videos have a date and place to correct.' },
   album_viewer: { status: 403, message: 'Only the people who can add to this album may do that: ask its owner.' },
   share_from_other_site: {
     status: 403,

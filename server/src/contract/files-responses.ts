@@ -74,6 +74,13 @@ export const Node = z.object({
   duration_ms: z.number().int().optional().describe("A video's length"),
   place: MediaPlace.optional().describe('Where it was taken, when the file carries a position'),
   camera: MediaCamera.optional().describe('What took it and how, as far as the file says'),
+  rotation: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      "Degrees clockwise (90, 180, 270) its thumbnails and previews are turned by, a family member's edit (the file is untouched; image_width and image_height are the file's). Absent: as the file is",
+    ),
 });
 export type Node = z.output<typeof Node>;
 

@@ -19,6 +19,7 @@ export function maintenanceJob(services: Services, rateLimiter: RateLimiter, eve
     { name: 'uploads cut short', run: () => services.uploads.finishCutShort() },
     { name: 'libraries', run: () => services.libraries.refresh() },
     { name: 'trash', run: () => services.nodes.purgeTrash(services.settings.current().trash_retention_days) },
+    { name: 'album removals past undo', run: () => services.albumMembers.forgetOldRemovals() },
     { name: 'holding', run: () => services.contentUpkeep.emptyHolding() },
   ]);
 }

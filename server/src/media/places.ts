@@ -28,18 +28,7 @@ export class Places {
 
   /** The place of a position, or null where no town lies within reach (at sea, in a desert). */
   async placeOf(latitude: number, longitude: number): Promise<Place | null> {
-    this.table ??= loadGazetteer().then(
-      (table) => {
-        this.ready = true;
-        return table;
-      },
-      (error: unknown) => {
-        // A failed load is tried again on the next photo, not remembered for ever.
-        this.table = null;
-        throw error;
-      },
-    );
-    const table = await this.table;
+    const table = await this.load();
     const near = geokdbush.around(table.index, longitude, latitude, CANDIDATES, MAX_DISTANCE_KM);
     let best: { at: number; score: number } | null = null;
     for (const at of near) {
@@ -53,6 +42,39 @@ export class Places {
     return { town: best.score <= TOWN_REACHES ? table.names[best.at]! : null, country: table.countries[best.at]! };
   }
 
+  /**
+   * A town by its name, as someone correcting a photo's place types it ("Lisbon", "sao paulo"):
+   * the most populous of that name, with its position; null when none is called so. A scan of
+   * the table, a few ms: it runs when a person saves an edit, not per photo.
+   */
+  async townNamed(name: string): Promise<(Place & { latitude: number; longitude: number }) | null> {
+    const wanted = foldName(name);
+    if (!wanted) return null;
+    const table = await this.load();
+    let best = -1;
+    for (let at = 0; at < table.names.length; at++) {
+      if (foldName(table.names[at]!) !== wanted) continue;
+      if (best < 0 || table.population[at]! > table.population[best]!) best = at;
+    }
+    if (best < 0) return null;
+    return { town: table.names[best]!, country: table.countries[best]!, latitude: table.lat[best]!, longitude: table.lon[best]! };
+  }
+
+  private load(): Promise<Gazetteer> {
+    this.table ??= loadGazetteer().then(
+      (table) => {
+        this.ready = true;
+        return table;
+      },
+      (error: unknown) => {
+        // A failed load is tried again on the next photo, not remembered for ever.
+        this.table = null;
+        throw error;
+      },
+    );
+    return this.table;
+  }
+
   get loaded(): boolean {
     return this.ready;
   }
@@ -60,6 +82,11 @@ export class Places {
 
 /** One table per process, loaded on its first use: every server of a process shares it. */
 export const sharedPlaces = new Places();
+
+/** Case and accents aside: "São Paulo" is "sao paulo". */
+function foldName(name: string): string {
+  return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
 
 /** How many of the nearest places are weighed, and how far away the farthest of them may be. */
 const CANDIDATES = 40;

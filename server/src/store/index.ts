@@ -17,7 +17,9 @@ import { OwnerRepo } from './database/owner.repo.ts';
 import { GarbageRepo } from './database/garbage.repo.ts';
 import { BackupRepo } from './database/backup.repo.ts';
 import { ContentIndexRepo } from './database/content-index.repo.ts';
+import { AlbumRemovalsRepo } from './database/album-removals.repo.ts';
 import { AlbumsRepo } from './database/albums.repo.ts';
+import { PhotoEditsRepo } from './database/photo-edits.repo.ts';
 import { DownloadsRepo } from './database/downloads.repo.ts';
 import { PlaybackRepo } from './database/playback.repo.ts';
 import { PartnersRepo } from './database/partners.repo.ts';
@@ -50,6 +52,10 @@ export interface Store {
   backup: BackupRepo;
   contentIndex: ContentIndexRepo;
   albums: AlbumsRepo;
+  /** Members taken out of an album, kept while the owner may still undo it. */
+  albumRemovals: AlbumRemovalsRepo;
+  /** A photo's turn, date and place as the family corrected them, beside what its file says. */
+  photoEdits: PhotoEditsRepo;
   downloads: DownloadsRepo;
   playback: PlaybackRepo;
   /** Accounts showing their photos in another's Photos (partner sharing). */
@@ -89,6 +95,8 @@ export function createStore(db: Db): Store {
     backup: new BackupRepo(db),
     contentIndex: new ContentIndexRepo(db),
     albums: new AlbumsRepo(db),
+    albumRemovals: new AlbumRemovalsRepo(db),
+    photoEdits: new PhotoEditsRepo(db),
     downloads: new DownloadsRepo(db),
     playback: new PlaybackRepo(db),
     partners: new PartnersRepo(db),

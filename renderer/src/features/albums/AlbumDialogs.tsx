@@ -1,7 +1,7 @@
 import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { Icon, type IconName } from '../../ui/Icon.tsx';
 import { Notice } from '../../ui/Notice.tsx';
-import { AlbumShareDialog } from './AlbumShareDialog.tsx';
+import { AlbumShareDialog, type RemovalUndo } from './AlbumShareDialog.tsx';
 import { NameDialog } from './NameDialog.tsx';
 import type { Album, useAlbumMutations } from './queries.ts';
 
@@ -19,6 +19,7 @@ export function AlbumDialogs({
   mutations,
   onLeave,
   onGone,
+  undo,
 }: {
   album: Album;
   open: Open;
@@ -27,11 +28,13 @@ export function AlbumDialogs({
   onLeave: () => void;
   /** The album is deleted: back to the albums. */
   onGone: () => void;
+  /** Undo of the last removal of someone (the owner's). */
+  undo?: RemovalUndo;
 }) {
   const close = () => onOpen(null);
   return (
     <>
-      {open === 'people' && <AlbumShareDialog album={album} onLeave={() => onOpen('leave')} onClose={close} />}
+      {open === 'people' && <AlbumShareDialog album={album} onLeave={() => onOpen('leave')} onClose={close} undo={undo} />}
       {open === 'more' && <MoreForAlbum album={album} onOpen={onOpen} />}
       {open === 'rename' && (
         <NameDialog

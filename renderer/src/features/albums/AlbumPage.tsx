@@ -101,6 +101,7 @@ export function AlbumPage() {
       )}
       {!nodeId && messages}
       {!nodeId && trash.view}
+      {!nodeId && open !== 'people' && edits.undoRemoval.view}
 
       {items.isError && <Notice tone="error">{items.error.message}</Notice>}
       {items.isSuccess && loaded.length === 0 && <EmptyAlbum canAdd={canAdd} />}
@@ -139,6 +140,7 @@ export function AlbumPage() {
         mutations={edits.mutations}
         onLeave={edits.leave}
         onGone={() => navigate('/albums', { replace: true })}
+        undo={edits.undoRemoval}
       />
     </div>
   );

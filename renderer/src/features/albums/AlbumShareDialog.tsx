@@ -1,10 +1,12 @@
-import { Suspense, useState } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { useSession } from '../../api/useSession.ts';
 import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { AddPerson, LinksPanel, PeopleList, ShareTabs, type ShareTab } from '../../kits/sharing/index.ts';
-import { useAlbumMembers, useAlbumMutations, type Album, type MemberRole } from './queries.ts';
+import { useAlbumMembers, useAlbumMutations, type Album, type AlbumMember, type MemberRole } from './queries.ts';
+import { UNDO_MINUTES } from './useMemberUndo.tsx';
+import { removalQuestion } from './words.ts';
 
 const ROLE_WORDS: Record<MemberRole, string> = { contributor: 'Can add photos', viewer: 'Can look' };
 const ROLE_CHOICES = [
@@ -19,6 +21,12 @@ const TABS: ShareTab<Tab>[] = [
   { id: 'link', label: 'Link', icon: 'link' },
 ];
 
+/** What the album's page does once someone is taken out: it offers Undo (drawn here while this is open). */
+export interface RemovalUndo {
+  offer: (person: AlbumMember) => void;
+  view: ReactNode;
+}
+
 /**
  * Sharing an album. Its owner shares it with family members (Family) or makes a link for anyone
  * (Link: expiry, password, downloads, as for a folder); anyone else sees who is in it and may leave.
@@ -28,19 +36,21 @@ export function AlbumShareDialog({
   initialTab = 'people',
   onLeave,
   onClose,
+  undo,
 }: {
   album: Album;
   /** Link: a selection shared as a new album opens where its link is made. */
   initialTab?: Tab;
   onLeave: () => void;
   onClose: () => void;
+  undo?: RemovalUndo | undefined;
 }) {
   const isOwner = album.role === 'owner';
   const [tab, setTab] = useState<Tab>(initialTab);
   if (!isOwner) {
     return (
       <Dialog title={`People in “${album.name}”`} onClose={onClose} wide>
-        <PeoplePanel album={album} onLeave={onLeave} />
+        <PeoplePanel album={album} onLeave={onLeave} undo={undo} />
       </Dialog>
     );
   }
@@ -48,7 +58,7 @@ export function AlbumShareDialog({
     <Dialog title={`Share “${album.name}”`} onClose={onClose} wide>
       <ShareTabs tabs={TABS} tab={tab} onTab={setTab} idPrefix="album">
         {tab === 'people' ? (
-          <PeoplePanel album={album} onLeave={onLeave} />
+          <PeoplePanel album={album} onLeave={onLeave} undo={undo} />
         ) : (
           <Suspense fallback={<Spinner label="Loading links" />}>
             <LinksPanel target={{ kind: 'album', id: album.id }} what="this album's photos and videos" />
@@ -66,15 +76,17 @@ export function AlbumShareDialog({
 
 /**
  * Who is in an album. Its owner adds family members (to look, or to look and add their own
- * photos), changes that, and takes people out; anyone else sees who is in it and may leave.
+ * photos), changes that, and takes people out (after saying what leaves with them, and with Undo
+ * for a while); anyone else sees who is in it and may leave.
  */
-function PeoplePanel({ album, onLeave }: { album: Album; onLeave: () => void }) {
+function PeoplePanel({ album, onLeave, undo }: { album: Album; onLeave: () => void; undo?: RemovalUndo | undefined }) {
   const state = useSession();
   const me = state.kind === 'signed-in' ? state.user.id : '';
   const isOwner = album.role === 'owner';
   const members = useAlbumMembers(album.id);
   const { invite, removeMember } = useAlbumMutations(album.id);
   const [said, setSaid] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState<AlbumMember | null>(null);
   const people = members.data ?? [];
   const failure = invite.error?.message ?? removeMember.error?.message ?? null;
 
@@ -98,13 +110,32 @@ function PeoplePanel({ album, onLeave }: { album: Album; onLeave: () => void }) 
       }
       removeLabel={(person) => `Take ${person.name} out of the album`}
       removeBusy={removeMember.isPending}
-      onRemove={(person) =>
-        removeMember.mutate(person.user_id, {
-          onSuccess: () => setSaid(`${person.name} is no longer in the album. The photos they added went with them.`),
-        })
-      }
+      onRemove={(person) => {
+        removeMember.reset();
+        setLeaving(people.find((member) => member.user_id === person.user_id) ?? null);
+      }}
       notes={
         <>
+          {leaving && (
+            <ConfirmDialog
+              title={`Take ${leaving.name} out of “${album.name}”?`}
+              message={removalQuestion(leaving, UNDO_MINUTES)}
+              confirm="Take out"
+              danger
+              busy={removeMember.isPending}
+              onConfirm={() =>
+                removeMember.mutate(leaving.user_id, {
+                  onSuccess: () => {
+                    setSaid(null);
+                    undo?.offer(leaving);
+                    setLeaving(null);
+                  },
+                })
+              }
+              onClose={() => setLeaving(null)}
+            />
+          )}
+          {undo?.view}
           {members.isPending && <Spinner label="Loading who is in the album" />}
           {members.isError && <Notice tone="error">{members.error.message}</Notice>}
           {isOwner && members.isSuccess && people.length === 0 && <p className="muted">Only you can see “{album.name}”.</p>}

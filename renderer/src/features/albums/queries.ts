@@ -114,7 +114,11 @@ export function useAlbumMutations(id: string) {
     mutationFn: (userId: string) => data(api.DELETE('/albums/{id}/members/{userId}', { params: { path: { id, userId } } })),
     onSettled: settle,
   });
-  return { update, remove, removeItems, invite, removeMember };
+  const restoreMember = useMutation({
+    mutationFn: (userId: string) => data(api.POST('/albums/{id}/members/{userId}/restore', { params: { path: { id, userId } } })),
+    onSettled: settle,
+  });
+  return { update, remove, removeItems, invite, removeMember, restoreMember };
 }
 
 export function useAddToAlbum() {

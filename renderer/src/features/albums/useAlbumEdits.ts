@@ -4,14 +4,16 @@ import type { Node } from '../../api/types.ts';
 import type { Selection } from '../../ui/useSelection.ts';
 import { capitalise, selectionWords } from '../../kits/photos/index.ts';
 import { useAlbumMutations, type AlbumItem } from './queries.ts';
+import { useMemberUndo } from './useMemberUndo.tsx';
 
 /**
- * The album's changes from its page: take photos out, use one as the cover, leave it. Each says
- * how it went, in the page's message (`said`) or its error (`failure`).
+ * The album's changes from its page: take photos out, use one as the cover, leave it, undo taking
+ * someone out (`undoRemoval`). Each says how it went, in the page's message (`said`) or its error (`failure`).
  */
 export function useAlbumEdits(albumId: string, me: string, selection: Selection<Node>, afterTakenOut: (ids: readonly string[]) => void) {
   const navigate = useNavigate();
   const mutations = useAlbumMutations(albumId);
+  const undoRemoval = useMemberUndo(mutations);
   const [said, setSaid] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -49,5 +51,5 @@ export function useAlbumEdits(albumId: string, me: string, selection: Selection<
       onSuccess: () => navigate('/albums', { replace: true }),
       onError: (error) => setFailure(error.message),
     });
-  return { mutations, said, setSaid, failure, setFailure, takeOut, makeCover, leave };
+  return { mutations, said, setSaid, failure, setFailure, takeOut, makeCover, leave, undoRemoval };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { selectionWords } from '../../kits/photos/index.ts';
-import { countWords, takenRange } from './words.ts';
+import { countWords, removalQuestion, takenOutWords, takenRange } from './words.ts';
 
 describe('takenRange', () => {
   test('one day, days of a month, and a year or more as months, in the zone the photos were taken in (UTC as stored)', () => {
@@ -34,5 +34,17 @@ describe('countWords and selectionWords', () => {
     expect(selectionWords([{ mime_type: 'video/mp4' }])).toBe('this video');
     expect(selectionWords([{ mime_type: 'image/jpeg' }, { mime_type: 'image/png' }])).toBe('2 photos');
     expect(selectionWords([{ mime_type: 'image/jpeg' }, { mime_type: 'video/mp4' }])).toBe('2 items');
+  });
+});
+
+describe('removalQuestion', () => {
+  test('says what leaves the album (them and what they added), that their files stay theirs, and for how long it can be undone', () => {
+    expect(removalQuestion({ name: 'Dad', photos_added: 23 }, 10)).toBe(
+      "Dad and the 23 photos they added will leave this album. Their photos stay in Dad's own files. You can undo this for 10 minutes.",
+    );
+    expect(removalQuestion({ name: 'Dad', photos_added: 1 }, 10)).toContain('Dad and the photo they added will leave');
+    expect(removalQuestion({ name: 'Gran', photos_added: 0 }, 10)).toBe('Gran will leave this album. You can undo this for 10 minutes.');
+    expect(takenOutWords({ name: 'Dad', photos_added: 23 })).toBe('Dad is out of the album, with the 23 photos they added.');
+    expect(takenOutWords({ name: 'Gran', photos_added: 0 })).toBe('Gran is out of the album.');
   });
 });

@@ -21,3 +21,33 @@ export function countWords(photos: number, videos: number): string {
   if (photos + videos === 0) return 'Empty';
   return [photos > 0 && plural(photos, 'photo'), videos > 0 && plural(videos, 'video')].filter(Boolean).join(', ');
 }
+
+/** Someone taken out of an album, with how many photos and videos they put in it. */
+interface Leaving {
+  name: string;
+  photos_added: number;
+}
+
+function theirPhotos(count: number): string {
+  return count === 1 ? 'the photo they added' : `the ${count.toLocaleString()} photos they added`;
+}
+
+/**
+ * What the owner is told before taking someone out, as it happens: what they added leaves the
+ * album with them, their files stay theirs, and it can be undone for a while.
+ */
+export function removalQuestion(person: Leaving, undoMinutes: number): string {
+  const what =
+    person.photos_added > 0
+      ? `${person.name} and ${theirPhotos(person.photos_added)} will leave this album.`
+      : `${person.name} will leave this album.`;
+  const files = person.photos_added > 0 ? ` Their photos stay in ${person.name}'s own files.` : '';
+  return `${what}${files} You can undo this for ${undoMinutes} minutes.`;
+}
+
+/** After it: "Dad is out of the album, with the 23 photos they added." */
+export function takenOutWords(person: Leaving): string {
+  return person.photos_added > 0
+    ? `${person.name} is out of the album, with ${theirPhotos(person.photos_added)}.`
+    : `${person.name} is out of the album.`;
+}

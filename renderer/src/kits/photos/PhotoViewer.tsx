@@ -1,10 +1,12 @@
-import { Suspense, useMemo, type ReactNode } from 'react';
-import { loadThumbnail, thumbnailPath } from '../../api/thumbnails.ts';
+import { Suspense, useMemo, useState, type ReactNode } from 'react';
+import { thumbnailPath } from '../../api/thumbnails.ts';
+import { useSession } from '../../api/useSession.ts';
 import { Spinner } from '../../ui/Notice.tsx';
 import { LazyViewer, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from '../viewer/index.ts';
 import { useKeepCopy } from './keep.tsx';
 import { downloadFile, renewExpiredMedia, useMediaLinks } from './media.ts';
-import { peekThumbnail } from './thumbs.ts';
+import { PhotoEditPanel } from './PhotoEditPanel.tsx';
+import { peekThumbnail, requestThumbnail } from './thumbs.ts';
 
 /**
  * What the viewer draws for the signed-in app's photos: the 1024 px preview (the grid's
@@ -15,7 +17,9 @@ export function usePhotoSource<T extends ViewerItem>(items: readonly T[], index:
   const media = useMediaLinks(index < 0 ? [] : items.slice(Math.max(0, index - 2), index + 3));
   return useMemo<ViewerSource<T>>(
     () => ({
-      preview: (item) => loadThumbnail(thumbnailPath(item, 1024)),
+      // Through the grid's loader: api/thumbnails' loadThumbnail sends only what a mounted image
+      // wants, and nothing here mounts one, so the 1024 px preview never came (the grid's 512 stood in).
+      preview: (item) => new Promise<string | null>((resolve) => requestThumbnail(thumbnailPath(item, 1024), resolve)),
       placeholder: (item) => (item.has_thumbnail ? peekThumbnail(thumbnailPath(item)) : null),
       media: (item) => media.url(item),
       mediaLoading: (item) => media.loading(item),
@@ -37,7 +41,11 @@ export interface PhotoViewerProps<T extends ViewerItem> {
   closeLabel?: string;
 }
 
-/** The viewer of Photos and of an album, loaded when first opened; a download saves the file as it is. */
+/**
+ * The viewer of Photos and of an album, loaded when first opened; a download saves the file as it
+ * is (the original, whatever edits it has). Its owner may edit the photo on screen (Edit: turn it,
+ * correct its day and place); an editor may too through the API.
+ */
 export function PhotoViewer<T extends ViewerItem>({
   items,
   index,
@@ -51,6 +59,12 @@ export function PhotoViewer<T extends ViewerItem>({
 }: PhotoViewerProps<T>) {
   // Someone else's photo may be kept as one's own (the action is offered only for those).
   const keep = useKeepCopy<T>();
+  const session = useSession();
+  const me = session.kind === 'signed-in' ? session.user.id : null;
+  const [editing, setEditing] = useState<string | null>(null);
+  const current = items[index];
+  const mine = (item: T) => me !== null && (item as { owner_id?: string }).owner_id === me;
+  const edit: ViewerAction<T> = { label: 'Edit', icon: 'edit', offered: mine, onClick: (item) => setEditing(item.id) };
   return (
     <Suspense fallback={<Spinner label="Opening the photo" />}>
       <LazyViewer
@@ -62,10 +76,11 @@ export function PhotoViewer<T extends ViewerItem>({
         // A link the server cannot make now (it is away) starts nothing; the app already says it cannot reach it.
         onDownload={(item) => void downloadFile(item).catch(() => undefined)}
         renewMedia={(item, failedUrl) => renewExpiredMedia(item, failedUrl)}
-        actions={[...actions, keep.action] as ViewerAction[]}
+        actions={[...actions, keep.action, edit] as ViewerAction[]}
         details={(item) => details(item as T)}
         overlay={
           <>
+            {current && editing === current.id && <PhotoEditPanel key={current.id} item={current} onClose={() => setEditing(null)} />}
             {overlay}
             {keep.view}
           </>

@@ -212,12 +212,14 @@ function useScreen(): Screen {
 function slideOf(item: ViewerItem, picture: string | null, original: string | null, screen: Screen): Slide {
   if (isVideo(item)) return { type: 'hearth', item, kind: 'video', poster: picture };
   if (!picture) return { type: 'hearth', item, kind: item.has_thumbnail ? 'pending' : 'none', poster: null };
-  const width = item.image_width;
-  const height = item.image_height;
+  // A turned photo's preview is turned by the server; the original is not, so it is not zoomed into.
+  const turned = item.rotation === 90 || item.rotation === 270;
+  const width = turned ? item.image_height : item.image_width;
+  const height = turned ? item.image_width : item.image_height;
   if (!width || !height) return { type: 'image', src: picture, alt: item.name, item };
   const fitted = Math.min(screen.width, (screen.height * width) / height);
   const previewWidth = Math.max(Math.min(1024, width, (1024 * width) / height), Math.ceil(fitted * screen.dpr));
-  const zoomable = original !== null && browserCanShow(item) && width > previewWidth;
+  const zoomable = original !== null && !item.rotation && browserCanShow(item) && width > previewWidth;
   return {
     type: 'image',
     src: picture,
@@ -235,7 +237,7 @@ function slideOf(item: ViewerItem, picture: string | null, original: string | nu
 }
 
 function previewKey(item: ViewerItem): string {
-  return `${item.id}:${item.version}`;
+  return `${item.id}:${item.version}:${item.rotation ?? 0}`;
 }
 
 /** The 1024 px previews of the photo on screen and its neighbours, loaded as they come near. */

@@ -11,6 +11,8 @@ export interface ViewerItem {
   image_width?: number;
   image_height?: number;
   taken_at?: number;
+  /** Degrees clockwise its pictures are turned by (a family member's edit; the file and its width and height are as they were). */
+  rotation?: number;
   /** Minutes east of UTC where it was taken: its times are shown in that zone. */
   taken_offset?: number;
   duration_ms?: number;
@@ -71,7 +73,7 @@ export interface VideoPlayback {
 /** A button of the viewer's bar (share, trash…); the viewer adds Info, Download and Close itself. */
 export interface ViewerAction<T extends ViewerItem = ViewerItem> {
   label: string;
-  icon: 'share' | 'trash' | 'star' | 'download' | 'info' | 'photo' | 'remove' | 'copy' | 'lock';
+  icon: 'share' | 'trash' | 'star' | 'download' | 'info' | 'photo' | 'remove' | 'copy' | 'lock' | 'edit';
   onClick(item: T): void;
   /** Whether the photo on screen offers it (someone else's cannot be trashed here); always, when absent. */
   offered?(item: T): boolean;

@@ -5,6 +5,7 @@ import {
   AlbumItem,
   AlbumItemsAdded,
   AlbumMember,
+  AlbumMemberRestored,
   AlbumMemberRole,
   NodeAppearances,
 } from '../../contract/albums-responses.ts';
@@ -237,7 +238,8 @@ export const albumRoutes: readonly AnyRoute[] = [
     method: 'DELETE',
     path: '/albums/:id/members/:userId',
     tag: 'albums',
-    summary: 'Remove someone (its owner), or leave it (the member themselves): effective at once; what they added leaves with them',
+    summary:
+      'Remove someone (its owner), or leave it (the member themselves): effective at once; what they added leaves the album with them (their files stay theirs). The owner may undo a removal for 10 minutes (POST …/restore)',
     auth: 'user',
     params: MemberParams,
     responses: none,
@@ -245,6 +247,18 @@ export const albumRoutes: readonly AnyRoute[] = [
     handler: ({ services, actor, params }) => {
       services.albumMembers.remove(actor, params.id, params.userId);
     },
+  }),
+  route({
+    method: 'POST',
+    path: '/albums/:id/members/:userId/restore',
+    tag: 'albums',
+    summary:
+      'Undo taking someone out (its owner, within 10 minutes of the removal): they are a member again with their role, and the photos they had added are back as they were. Someone who left on their own cannot be brought back this way',
+    auth: 'user',
+    params: MemberParams,
+    responses: ok('Back in the album', AlbumMemberRestored),
+    errors: ['undo_too_late', 'unknown_user', 'forbidden'],
+    handler: ({ services, actor, params }) => services.albumMembers.restore(actor, params.id, params.userId),
   }),
   route({
     method: 'GET',

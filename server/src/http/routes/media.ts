@@ -14,6 +14,11 @@ const ThumbnailQuery = z.object({
     .describe(
       'The node version the client shows: a new version is a new URL (the answer is private and revalidated before each use all the same)',
     ),
+  r: z.coerce
+    .number()
+    .int()
+    .optional()
+    .describe("The rotation the client shows (the node's `rotation`): a photo turned is a new URL. The server turns it by the node's own"),
   access_token: z
     .string()
     .optional()

@@ -28,6 +28,7 @@ export function toNodeDto(row: NodeRow): Node {
   if (place) dto.place = place;
   const camera = cameraOf(row);
   if (camera) dto.camera = camera;
+  if (row.rotation) dto.rotation = row.rotation;
   return dto;
 }
 

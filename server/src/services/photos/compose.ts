@@ -11,6 +11,7 @@ import { AlbumService } from './albums.ts';
 import { GalleryService } from './gallery.ts';
 import { MediaService } from './media.ts';
 import { PhotoAppearances } from './photo-appearances.ts';
+import { PhotoEditService } from './photo-edits.ts';
 import { PlaybackQueue } from './playback-queue.ts';
 import { PlaybackRoom } from './playback-room.ts';
 import { PlaybackService } from './playback.ts';
@@ -24,6 +25,8 @@ export interface PhotoServices {
   /** Photos sent straight into an album: the uploader's folder for them, and adding each as it completes. */
   albumUploads: AlbumUploads;
   photoAppearances: PhotoAppearances;
+  /** A photo turned, its date or place corrected: kept beside the original. */
+  photoEdits: PhotoEditService;
   media: MediaService;
   /** Playback copies of videos some browsers cannot play, made in the background after thumbnails. */
   playback: PlaybackService;
@@ -70,6 +73,7 @@ export function photoServices(
     albumUploads: new AlbumUploads(deps, albumAccess, nodes),
     albumMembers: new AlbumMemberService(deps, albumAccess, albums),
     photoAppearances: new PhotoAppearances(deps, access, albumAccess, albums),
+    photoEdits: new PhotoEditService(deps, access),
     playback: new PlaybackService(deps, access, playbackQueue, copyRoom, mediaTools.ffmpeg !== null, copiesOn),
   };
 }

@@ -124,9 +124,25 @@ export class MediaService {
   /** `node` must be one the caller may read: access is checked before this. */
   thumbnailOf(node: NodeRow, size: ThumbnailSize): ThumbnailFile {
     if (!node.has_thumbnail) throw new AppError('no_thumbnail');
+    if (node.rotation) return this.turned(node, size);
     return {
       etag: `"${node.id}-${node.version}-${size}"`,
       open: async () => (await this.thumbs.open(node.id, node.version, size)) ?? Readable.from([await this.render(node, size)]),
+    };
+  }
+
+  /**
+   * A turned photo's thumbnail (photo-edits.ts): the cached one turned as it is sent, about 5-15 ms
+   * of libvips for a 512 or 1024 px WebP, rather than a second cache to keep in step with every
+   * edit. The validator names the turn, so a browser's copy of the unturned one is not reused.
+   */
+  private turned(node: NodeRow, size: ThumbnailSize): ThumbnailFile {
+    return {
+      etag: `"${node.id}-${node.version}-${size}-r${node.rotation}"`,
+      open: async () => {
+        const source = (await this.thumbs.readBuffer(node.id, node.version, size)) ?? (await this.render(node, size));
+        return Readable.from([await sharp(source).rotate(node.rotation).webp({ quality: 78, effort: 2 }).toBuffer()]);
+      },
     };
   }
 

@@ -42,6 +42,8 @@ export interface NodeRow extends NodeDetails {
   has_thumbnail: number;
   /** 1 for an account's Private folder and everything in it (migration 023). */
   in_private: number;
+  /** Clockwise quarter turns of its pictures, in degrees: a family's edit (photo_edits), the file untouched. */
+  rotation: number;
   /** Per caller: whether the reading account starred it. */
   starred: number;
   /** Per caller: whether it belongs to someone else (shared with the reader). */
@@ -68,7 +70,7 @@ export interface NewNode {
 export const COLUMNS = `n.id, n.owner_id, n.parent_id, n.type, n.name, n.size, n.mime_type, n.color, n.version,
   n.created_by, n.created_at, n.updated_at, n.trashed_at, n.in_trash, n.is_media, n.image_width, n.image_height,
   n.taken_at, n.taken_sort, n.has_thumbnail, n.taken_offset, n.duration_ms, n.latitude, n.longitude, n.place_town,
-  n.place_country, n.camera_make, n.camera_model, n.lens, n.f_number, n.exposure_time, n.iso, n.focal_length, n.in_private`;
+  n.place_country, n.camera_make, n.camera_model, n.lens, n.f_number, n.exposure_time, n.iso, n.focal_length, n.in_private, n.rotation`;
 
 /** A listed node, with the value it was sorted on (what a page's cursor continues from). */
 export interface ListedNodeRow extends NodeRow {
@@ -117,8 +119,9 @@ export function listedRow(r: unknown[]): ListedNodeRow {
     iso: r[31] as number | null,
     focal_length: r[32] as number | null,
     in_private: r[33] as number,
-    starred: r[34] as number,
-    shared: r[35] as number,
-    sort_value: r[36] as string | number,
+    rotation: r[34] as number,
+    starred: r[35] as number,
+    shared: r[36] as number,
+    sort_value: r[37] as string | number,
   };
 }

@@ -44,7 +44,7 @@ describe('POST /albums/{id}/members', () => {
     const album = await makeAlbum(t, emma, 'Holiday');
     const res = await t.client.post(`/albums/${album.id}/members`, { user_id: mum.userId, role: 'viewer' }, { token: emma.access });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.deepEqual(Object.keys(res.body).sort(), ['avatar_seed', 'created_at', 'name', 'role', 'user_id']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['avatar_seed', 'created_at', 'name', 'photos_added', 'role', 'user_id']);
     assert.equal(res.body.name, mum.username);
     assert.equal(res.body.role, 'viewer');
     const changed = await invite(t, emma, album.id, mum, 'contributor');

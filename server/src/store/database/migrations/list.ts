@@ -27,3 +27,4 @@ export { migration as m020 } from './020-media-missing-tools.ts';
 export { migration as m021 } from './021-playback-quota.ts';
 export { migration as m022 } from './022-notifications.ts';
 export { migration as m023 } from './023-private-folder.ts';
+export { migration as m024 } from './024-undo-and-photo-edits.ts';
