@@ -9,9 +9,10 @@ export interface NamedNode {
 /**
  * The one gate every notification that names a node passes: one naming what this returns false
  * for is not made (and a count leaves it out). What the person may see is checked before it
- * comes here (the grant, the album's reach); this is where a rule about what is never told goes,
- * such as a private folder's contents.
+ * comes here (the grant, the album's reach); this holds what is never told whoever may see it:
+ * what sits in someone's Private folder (moving in already removes its grants and album places,
+ * so this only matters for a move racing a notification, and is kept as the last word).
  */
-export function notifiable(_store: Store, _node: NamedNode): boolean {
-  return true;
+export function notifiable(store: Store, node: NamedNode): boolean {
+  return !store.privateFolders.isInPrivate(node.id);
 }

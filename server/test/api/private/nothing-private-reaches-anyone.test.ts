@@ -181,6 +181,19 @@ describe('everyone else, locked or not', () => {
     }
   });
 
+  test('no one is told of it: a photo added to Private while an album and a grant showed it makes no notification, and none names it', async () => {
+    // Gran was told of the album's photos and the son of the folder before the move; after it,
+    // photos added in Private (where no grant or album reaches) tell no one anything.
+    await ok(mum, 'POST', '/private/unlock', { password: mum.password });
+    await uploadPhoto(t, mum, 'hidden-note.jpg', { when: MAY, parentId: privateId });
+    await t.server.mediaIdle();
+    for (const [name, who] of Object.entries({ mum, dad, son, gran })) {
+      const told = JSON.stringify((await ok(who, 'GET', '/notifications?limit=100')).items);
+      assert.ok(!told.includes('hidden-note') && !told.includes(privateId), `${name} was told: ${told.slice(0, 300)}`);
+    }
+    await ok(mum, 'POST', '/private/lock');
+  });
+
   test('nothing in Private can be shared: a grant or a link on it, or on the folder, is 404', async () => {
     await refused(mum, 'POST', `/nodes/${secretId}/permissions`, 404, 'not_found', { user_id: son.userId, role: 'viewer' });
     await refused(mum, 'POST', `/nodes/${secretId}/share`, 404, 'not_found', {});
