@@ -3,6 +3,7 @@
  * cannot read at startup, naming the variable, rather than run on a guess. config.ts alone calls
  * them, with what it read from the environment.
  */
+import type { LogLevel } from './config.ts';
 
 export const TRUSTED_PROXY_HEADERS = ['x-forwarded-for', 'forwarded'] as const;
 export type TrustedProxyHeader = (typeof TRUSTED_PROXY_HEADERS)[number];
@@ -74,4 +75,28 @@ export function pushServiceAllows(services: readonly string[], endpoint: string)
     if ((port ?? '') !== url.port) return false;
     return wildcard ? host.endsWith(`.${name}`) : host === name;
   });
+}
+
+export function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be an integer from 0 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+export function parseLogLevel(raw: string): LogLevel {
+  const levels: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+  if (!levels.includes(raw as LogLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${levels.join(', ')}, got "${raw}"`);
+  }
+  return raw as LogLevel;
+}
+
+export function parseCost(raw: string): number {
+  const cost = Number(raw);
+  if (!Number.isInteger(cost) || cost < 2 ** 10 || (cost & (cost - 1)) !== 0) {
+    throw new Error(`PASSWORD_HASH_COST must be a power of two of at least 1024, got "${raw}"`);
+  }
+  return cost;
 }

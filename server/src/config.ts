@@ -1,7 +1,16 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_PUSH_SERVICES, parsePushServices, parseTrustedProxyHeader, parseWhole, type TrustedProxyHeader } from './config-values.ts';
+import {
+  DEFAULT_PUSH_SERVICES,
+  parseCost,
+  parseLogLevel,
+  parsePort,
+  parsePushServices,
+  parseTrustedProxyHeader,
+  parseWhole,
+  type TrustedProxyHeader,
+} from './config-values.ts';
 import { findWebDir } from './web-dir.ts';
 
 /** Everything the server can be told, with the embedded defaults a fresh install runs on. */
@@ -282,7 +291,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.LOG_LEVEL) input.logLevel = parseLogLevel(env.LOG_LEVEL);
   if (env.PASSWORD_HASH_COST) input.passwordHashCost = parseCost(env.PASSWORD_HASH_COST);
   if (env.FFMPEG_PATH) input.ffmpegPath = env.FFMPEG_PATH;
-  if (env.PRIVATE_UNLOCK_MINUTES) input.privateUnlockMs = Math.min(60, Math.max(1, Number(env.PRIVATE_UNLOCK_MINUTES) || 5)) * 60_000;
+  if (env.PRIVATE_UNLOCK_MINUTES) input.privateUnlockMs = parseWhole(env.PRIVATE_UNLOCK_MINUTES, 'PRIVATE_UNLOCK_MINUTES', 1, 60) * 60_000;
   if (env.MOUNTS_ROOT) input.mountsRoots = env.MOUNTS_ROOT.split(':').filter(Boolean);
   if (env.HEIF_CONVERT_PATH) input.heifConvertPath = env.HEIF_CONVERT_PATH;
   if (env.MEDIA_CONCURRENCY) input.mediaConcurrency = Math.max(1, Number.parseInt(env.MEDIA_CONCURRENCY, 10) || 1);
@@ -378,28 +387,4 @@ function parseTailscale(raw: string): ServerConfig['tailscale'] {
 function parseDriveTools(raw: string): ServerConfig['driveTools'] {
   if (raw === 'auto' || raw === 'udisks') return raw;
   throw new Error(`DRIVE_TOOLS must be auto or udisks, got "${raw}"`);
-}
-
-function parsePort(raw: string): number {
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be an integer from 0 to 65535, got "${raw}"`);
-  }
-  return port;
-}
-
-function parseLogLevel(raw: string): LogLevel {
-  const levels: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
-  if (!levels.includes(raw as LogLevel)) {
-    throw new Error(`LOG_LEVEL must be one of ${levels.join(', ')}, got "${raw}"`);
-  }
-  return raw as LogLevel;
-}
-
-function parseCost(raw: string): number {
-  const cost = Number(raw);
-  if (!Number.isInteger(cost) || cost < 2 ** 10 || (cost & (cost - 1)) !== 0) {
-    throw new Error(`PASSWORD_HASH_COST must be a power of two of at least 1024, got "${raw}"`);
-  }
-  return cost;
 }
