@@ -90,10 +90,10 @@ test('several items selected at once are starred, moved and trashed together, an
   for (const name of ['Alpha', 'Bravo', 'Charlie']) await page.getByRole('checkbox', { name: `Select ${name}` }).check();
   const bar = page.getByRole('toolbar', { name: 'Selection' });
   await expect(bar).toContainText('3 selected');
-  await bar.getByRole('button', { name: 'Star' }).click();
+  await bar.getByRole('button', { name: 'Favourite' }).click();
   await mainNav(page)
-    .getByRole('link', { name: 'Starred' })
-    .or(page.getByRole('link', { name: 'Starred' }))
+    .getByRole('link', { name: 'Favourites' })
+    .or(page.getByRole('link', { name: 'Favourites' }))
     .first()
     .click();
   await expect(list(page).getByRole('listitem')).toHaveCount(3);

@@ -128,7 +128,11 @@ test.describe('back up this phone @lan', () => {
     await expect.poll(async () => (await backedUp(hearth, member)).files.length, { timeout: 60_000 }).toBe(6);
     const first = await backedUp(hearth, member);
     expect(first.files).toEqual(roll.slice(0, 6).map((p) => path.basename(p)));
+    // The folder is named after the person's device ("Kid’s phone"), not the browser ("Chrome on Pixel 7").
+    expect(first.device).toMatch(/^\S+’s (phone|computer)$/);
     await expect(status(page)).toContainText('All 6 sent.');
+    // Sent: the summary no longer says "6 to send".
+    await expect(status(page).getByRole('status')).toHaveText('Done');
     await expect(status(page)).toContainText(`Into Phone backup/${first.device}.`);
     await expect(status(page)).not.toContainText('Keep Hearth open');
     // Nothing loose among the documents.
@@ -143,6 +147,7 @@ test.describe('back up this phone @lan', () => {
     expect((await backedUp(hearth, member)).files).toEqual(roll.map((p) => path.basename(p)));
     expect(created).toHaveLength(8);
     await expect(status(page)).toContainText('All 2 sent.');
+    await expect(status(page).getByRole('status')).toHaveText('Done: 6 were already here');
     await captureScreen(page, testInfo, 'phone-backup-summary');
 
     // One backed-up photo is moved to the trash in Hearth: the next run skips it, and says so.

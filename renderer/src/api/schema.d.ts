@@ -3268,6 +3268,8 @@ export interface operations {
                             id: string;
                             signed: boolean;
                         }[];
+                        /** @description False when the destination cannot be read now (a folder whose drive is unplugged, a bucket out of reach): items is then empty */
+                        reachable: boolean;
                     };
                 };
             };
@@ -11115,6 +11117,8 @@ export interface operations {
                     "application/json": {
                         /** @description Pending scope: only GET /auth/session/{id}/status accepts it */
                         access_token: string;
+                        /** @description Whether the account is an owner (the waiting screen offers "Owner locked out?" to owners only) */
+                        owner: boolean;
                         /** @description Six digits derived from the pending session: shown on the waiting device and beside its request in the console */
                         pairing_code: string;
                         session_id: string;

@@ -104,7 +104,7 @@ export function BackupStatus() {
     <section className="backup-status" aria-label="Backing up this phone">
       <div className="backup-status-text">
         <p role="status" className="backup-summary">
-          {summaryOf(run.plan)}
+          {summaryOf(run.plan, ours.length > 0 && ours.every((item) => item.status === 'done'))}
         </p>
         {run.folder && run.plan.toSend.length + (run.deletedSent ? run.plan.deleted.length : 0) > 0 && (
           <p className="muted">
@@ -169,9 +169,10 @@ export function CutBackupCard() {
       <div className="row">
         <BackUpButtons />
         <Button variant="quiet" onClick={cut.forget}>
-          Forget them
+          Don’t send them
         </Button>
       </div>
+      <p className="muted">Nothing is deleted: the photos stay on this phone, and this note goes away.</p>
     </section>
   );
 }

@@ -13,8 +13,8 @@ import { BACKUP_FOLDER, inTrash, pathWords } from './folder.ts';
 import './phone-backup.css';
 
 /**
- * This device's name, under the sessions' key: renaming the device in "Your devices" refreshes
- * it (until the first backup, the folder it names is where photos go).
+ * This device's backup folder name ("Mum’s phone"), under the sessions' key; until the first
+ * backup, the folder it names is where photos go.
  */
 const deviceNameQuery = { queryKey: ['sessions', 'this-device-name'] as const, queryFn: thisDeviceName };
 
