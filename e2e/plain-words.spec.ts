@@ -161,3 +161,19 @@ test('the owner’s Status says when the last good backup was, and an unplugged 
     for (const made of [folder, unplugged]) fs.rmSync(made, { recursive: true, force: true });
   }
 });
+
+test('a phone’s backup folder is suggested as the person’s own ("Kid’s phone"), and the person may name it', async ({
+  page,
+  member,
+}, testInfo) => {
+  await signIn(page, member);
+  await mainNav(page).getByRole('link', { name: 'Account' }).click();
+  const settings = page.getByRole('region', { name: 'Back up this phone' });
+  // Not the browser's name ("Chrome on Pixel 7"): the person's and the kind of device.
+  await expect(settings).toContainText(/Photos backed up from this device go into Phone backup\/\S+’s (phone|computer)/);
+  await settings.getByRole('button', { name: 'Name this device' }).click();
+  await settings.getByLabel('This device’s name').fill('Mum’s phone');
+  await captureScreen(page, testInfo, 'words-name-this-device');
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await expect(settings).toContainText('Photos backed up from this device go into Phone backup/Mum’s phone');
+});

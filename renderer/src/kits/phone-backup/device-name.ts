@@ -25,9 +25,19 @@ export function folderSafe(name: string): string {
   return clean.length > 0 ? clean : 'This device';
 }
 
-/** The name of this device's backup folder for the person signed in ("Mum’s phone"). */
+const nameKey = (userId: string) => `hearth.backup-device-name.${userId}`;
+
+/** The name the person gave this device for its backup folder (Account), kept in this browser. */
+export function chooseDeviceName(userId: string, name: string): void {
+  localStorage.setItem(nameKey(userId), folderSafe(name));
+}
+
+/** The name of this device's backup folder for the person signed in: the one they chose, else "Mum’s phone". */
 export async function thisDeviceName(): Promise<string> {
   const state = session.current();
-  const person = state.kind === 'signed-in' ? (state.user.display_name ?? state.user.username) : '';
+  if (state.kind !== 'signed-in') return personalDeviceName('', navigator.userAgent, window.matchMedia('(max-width: 640px)').matches);
+  const chosen = localStorage.getItem(nameKey(state.user.id));
+  if (chosen) return chosen;
+  const person = state.user.display_name ?? state.user.username;
   return personalDeviceName(person, navigator.userAgent, window.matchMedia('(max-width: 640px)').matches);
 }
