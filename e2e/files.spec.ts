@@ -100,7 +100,7 @@ test('several items selected at once are starred, moved and trashed together, an
   await page.goto('/files');
 
   for (const name of ['Alpha', 'Bravo']) await page.getByRole('checkbox', { name: `Select ${name}` }).check();
-  await bar.getByRole('button', { name: 'Move' }).click();
+  await bar.getByRole('button', { name: 'Move', exact: true }).click();
   const picker = page.getByRole('dialog', { name: 'Move 2 items' });
   await picker.getByRole('button', { name: 'Target' }).click();
   await picker.getByRole('button', { name: 'Move to Target' }).click();

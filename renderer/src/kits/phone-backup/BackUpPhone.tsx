@@ -99,12 +99,14 @@ export function BackupStatus() {
       </section>
     );
   const deleted = deletedLine(run.plan, run.deletedSent);
-  const sending = sendingLine(ours);
+  const allSent = ours.length > 0 && ours.every((item) => item.status === 'done');
+  // Once all are sent the summary says so: the progress line would only repeat it.
+  const sending = allSent ? null : sendingLine(ours);
   return (
     <section className="backup-status" aria-label="Backing up this phone">
       <div className="backup-status-text">
         <p role="status" className="backup-summary">
-          {summaryOf(run.plan, ours.length > 0 && ours.every((item) => item.status === 'done'))}
+          {summaryOf(run.plan, allSent)}
         </p>
         {run.folder && run.plan.toSend.length + (run.deletedSent ? run.plan.deleted.length : 0) > 0 && (
           <p className="muted">
