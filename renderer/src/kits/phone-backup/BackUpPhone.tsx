@@ -100,8 +100,9 @@ export function BackupStatus() {
     );
   const deleted = deletedLine(run.plan, run.deletedSent);
   const allSent = ours.length > 0 && ours.every((item) => item.status === 'done');
-  // Once all are sent the summary says so: the progress line would only repeat it.
-  const sending = allSent ? null : sendingLine(ours);
+  // Once all new ones are sent the summary says so: the progress line would only repeat it
+  // (it stays for deleted ones sent on their own, which the summary does not count).
+  const sending = allSent && run.plan.toSend.length > 0 ? null : sendingLine(ours);
   return (
     <section className="backup-status" aria-label="Backing up this phone">
       <div className="backup-status-text">
