@@ -26,12 +26,14 @@ test('the Connect page shows the tailnet address, its code and the steps for a p
   await expect(away.getByText('Tailscale is on.')).toBeVisible();
   await expect(away.getByRole('textbox', { name: 'Address on Tailscale' })).toHaveValue(`https://${NAME}:${hearth.port}/`);
   await expect(away.getByRole('img', { name: `QR code of the Tailscale address https://${NAME}:${hearth.port}/` })).toBeVisible();
-  const steps = away.getByRole('listitem');
-  await expect(steps).toHaveText([
-    'Install the Tailscale app (App Store or Google Play).',
-    'Sign in to the same Tailscale network as this PC (with the same account, or one you invited).',
-    'Open this address in the browser, or point the camera at the code.',
+  await expect(away.getByRole('listitem')).toHaveText([
+    /^On this PC: install Tailscale and sign in.*Done\.$/,
+    'On each phone: install the Tailscale app from the App Store or Google Play, and sign in with the same account (or one you invited from Tailscale).',
+    'Then open Hearth on the phone at the address shown here, with Tailscale on.',
   ]);
+  await expect(away).toContainText(
+    'Grandma can open it if her phone has Tailscale, signed in to your network. For anyone else it does not open.',
+  );
   // Served over HTTPS with Tailscale's own certificate: no word about plain http.
   await expect(away.getByText('Tailscale encrypts everything between the phone and this PC')).toHaveCount(0);
   await away.scrollIntoViewIfNeeded();

@@ -75,7 +75,7 @@ test.describe('the appliance story', () => {
       await phone.getByLabel('Username').fill('rose');
       await phone.getByLabel('Password').fill('roses are red 12');
       await phone.getByRole('button', { name: 'Create my account' }).click();
-      await expect(phone.getByRole('heading', { name: 'My files' })).toBeVisible();
+      await expect(phone.getByRole('heading', { name: 'Photos', exact: true })).toBeVisible();
     });
 
     await test.step('the owner turns device approval on', async () => {

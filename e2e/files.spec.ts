@@ -90,17 +90,17 @@ test('several items selected at once are starred, moved and trashed together, an
   for (const name of ['Alpha', 'Bravo', 'Charlie']) await page.getByRole('checkbox', { name: `Select ${name}` }).check();
   const bar = page.getByRole('toolbar', { name: 'Selection' });
   await expect(bar).toContainText('3 selected');
-  await bar.getByRole('button', { name: 'Star' }).click();
+  await bar.getByRole('button', { name: 'Favourite' }).click();
   await mainNav(page)
-    .getByRole('link', { name: 'Starred' })
-    .or(page.getByRole('link', { name: 'Starred' }))
+    .getByRole('link', { name: 'Favourites' })
+    .or(page.getByRole('link', { name: 'Favourites' }))
     .first()
     .click();
   await expect(list(page).getByRole('listitem')).toHaveCount(3);
   await page.goto('/files');
 
   for (const name of ['Alpha', 'Bravo']) await page.getByRole('checkbox', { name: `Select ${name}` }).check();
-  await bar.getByRole('button', { name: 'Move' }).click();
+  await bar.getByRole('button', { name: 'Move', exact: true }).click();
   const picker = page.getByRole('dialog', { name: 'Move 2 items' });
   await picker.getByRole('button', { name: 'Target' }).click();
   await picker.getByRole('button', { name: 'Move to Target' }).click();

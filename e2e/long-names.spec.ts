@@ -135,6 +135,7 @@ test('a file that can still continue is offered again after a reload, by a short
   const shown = await banner.locator('span[title]').first().textContent();
   expect(shown!.length).toBeLessThan(45);
   expect(shown!.endsWith('.mov')).toBe(true);
-  await banner.getByRole('button', { name: 'Forget them' }).click();
+  await expect(banner).toContainText('Nothing is deleted: it stays on this device');
+  await banner.getByRole('button', { name: 'Don’t send it' }).click();
   await expect(page.getByText(/not sent/)).toHaveCount(0);
 });

@@ -29,7 +29,7 @@ async function openPhotos(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Photos', level: 1 })).toBeVisible();
 }
 
-test('on a phone or a computer: three photos come down as one zip, two move to a folder, one becomes a favourite (marked, and in Starred), a selection is shared as a new album whose link opens it, and a whole month is selected from its heading @lan', async ({
+test('on a phone or a computer: three photos come down as one zip, two move to a folder, one becomes a favourite (marked, and in Favourites), a selection is shared as a new album whose link opens it, and a whole month is selected from its heading @lan', async ({
   browser,
   page,
   hearth,
@@ -89,7 +89,7 @@ test('on a phone or a computer: three photos come down as one zip, two move to a
   const inFolder = await hearth.api.ok('GET', `/nodes?parent_id=${holiday.id}`, member.access);
   expect(inFolder.items.map((n: { name: string }) => n.name).sort()).toEqual(['Beach.jpg', 'Dinner.jpg']);
 
-  // One becomes a favourite: its tile shows the star at once, and Starred lists it.
+  // One becomes a favourite: its tile shows the star at once, and Favourites lists it.
   await page.getByRole('button', { name: 'Select', exact: true }).click();
   await tile(page, 'Boat.jpg').click();
   await act(page, 'Favourite');

@@ -48,7 +48,7 @@ test('every problem of the form shows at once beside its field, and the username
   await username.fill(mine);
   await expect(username).not.toHaveAttribute('aria-invalid', 'true');
   await page.getByRole('button', { name: 'Create my account' }).click();
-  await expect(page.getByRole('heading', { name: 'My files' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Photos', exact: true })).toBeVisible();
 });
 
 test('an empty form says what each field needs, instead of a button that does nothing', async ({ page, hearth, owner }) => {

@@ -394,6 +394,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/network/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Look at Tailscale on this PC again now, then answer as GET /admin/network (the Connect page's "Check it works") */
+        post: operations["postAdminNetworkCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/playback-copies": {
         parameters: {
             query?: never;
@@ -3545,6 +3562,8 @@ export interface operations {
                             id: string;
                             signed: boolean;
                         }[];
+                        /** @description False when the destination cannot be read now (a folder whose drive is unplugged, a bucket out of reach): items is then empty */
+                        reachable: boolean;
                     };
                 };
             };
@@ -6645,6 +6664,170 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postAdminNetworkCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description LAN addresses, and Tailscale as seen just now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description IPv4 first; no loopback, link-local or virtual adapters (containers, VMs, VPNs) */
+                        addresses: {
+                            address: string;
+                            /** @enum {string} */
+                            family: "IPv4" | "IPv6";
+                            /** @description The adapter's name as the OS reports it */
+                            interface: string;
+                            /** @description What a phone on the same network opens */
+                            url: string;
+                        }[];
+                        /** @description How the family reaches this server away from home */
+                        away: {
+                            /** @description PUBLIC_URL: the address a reverse proxy or tunnel gives this server; null when not set */
+                            public_url: string | null;
+                            /** @description The PC on its tailnet while Tailscale is up; null otherwise */
+                            tailnet: {
+                                /** @description The PC's Tailscale addresses, IPv4 first */
+                                addresses: string[];
+                                /** @description When the tailnet name's certificate ends, ms since the epoch (it is renewed 30 days before); null when there is none */
+                                certificate_expires_at: number | null;
+                                /** @description Why there is no certificate, in words for the owner; null when there is one */
+                                certificate_problem: string | null;
+                                /** @description Whether the server answers HTTPS on the tailnet name with the certificate Tailscale gave */
+                                https: boolean;
+                                /** @description The PC's name on the tailnet (MagicDNS), e.g. family-pc.tail1234.ts.net */
+                                name: string;
+                                /** @description What a phone on the same tailnet opens */
+                                url: string;
+                            } | null;
+                            /**
+                             * @description What the server last saw of Tailscale on this PC: off (TAILSCALE=off), not_found (not installed), not_running (installed but logged out or stopped), running
+                             * @enum {string}
+                             */
+                            tailscale: "off" | "not_found" | "not_running" | "running";
+                            /** @description Tailscale's own words while it is not running ("Tailscale is stopped."); null otherwise */
+                            tailscale_detail: string | null;
+                            /** @description How many addresses or ranges TRUSTED_PROXIES lists (their X-Forwarded-* headers are believed) */
+                            trusted_proxies: number;
+                        };
+                        /** @description Null while the server does not announce itself (headless without ANNOUNCE=1, before its owner exists in the desktop app, or when announcing failed) */
+                        local_name: {
+                            /** @description The name this server announces on the home network (mDNS), such as hearth.local; hearth-2.local when another device had that one */
+                            host: string;
+                            /** @description What a phone on the same network opens: unlike an address, it stays the same when the router gives the PC another one */
+                            url: string;
+                        } | null;
+                        port: number;
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
                             field?: string;
                             message: string;
                         };
@@ -11416,6 +11599,8 @@ export interface operations {
                     "application/json": {
                         /** @description Pending scope: only GET /auth/session/{id}/status accepts it */
                         access_token: string;
+                        /** @description Whether the account is an owner (the waiting screen offers "Owner locked out?" to owners only) */
+                        owner: boolean;
                         /** @description Six digits derived from the pending session: shown on the waiting device and beside its request in the console */
                         pairing_code: string;
                         session_id: string;

@@ -111,6 +111,8 @@ function AppRoutes() {
     <SignedInFrame>
       <Routes>
         <Route path="/" element={<StartPage />} />
+        {/* A new member, just registered at their invite: Photos and its "Back up this phone", not an empty My files. */}
+        <Route path="/invite/:code" element={<Navigate to="/gallery" replace />} />
         <Route path="/files" element={<BrowsePage kind="folder" />} />
         <Route path="/files/:folderId" element={<BrowsePage kind="folder" />} />
         {/* Photos offers the albums' dialogs for a selection: the gallery itself knows no albums. */}

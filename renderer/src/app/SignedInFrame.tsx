@@ -18,7 +18,7 @@ const NAV: NavItem[] = [
   { to: '/gallery', label: 'Photos', icon: 'photo', primary: true, within: ['/albums'] },
   { to: '/albums', label: 'Albums', icon: 'albums' },
   { to: '/shared', label: 'Shared', icon: 'people', primary: true },
-  { to: '/starred', label: 'Starred', icon: 'star' },
+  { to: '/starred', label: 'Favourites', icon: 'star' },
   { to: '/recent', label: 'Recent', icon: 'clock' },
   { to: '/trash', label: 'Trash', icon: 'trash' },
   { to: '/private', label: 'Private', icon: 'lock' },

@@ -119,7 +119,14 @@ export const BackupSnapshotResponse = z.object({
    */
   signed: z.boolean(),
 });
-export const BackupSnapshotsResponse = z.object({ items: z.array(BackupSnapshotResponse) });
+export const BackupSnapshotsResponse = z.object({
+  items: z.array(BackupSnapshotResponse),
+  reachable: z
+    .boolean()
+    .describe(
+      'False when the destination cannot be read now (a folder whose drive is unplugged, a bucket out of reach): items is then empty',
+    ),
+});
 /** The snapshots of a backup folder a fresh install may restore, newest first. */
 export const RestoreSnapshotsResponse = z.object({ encrypted: z.boolean(), items: z.array(BackupSnapshotResponse) });
 

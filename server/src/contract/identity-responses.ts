@@ -52,6 +52,7 @@ export const PendingResponse = z.object({
   session_id: z.string(),
   access_token: z.string().describe('Pending scope: only GET /auth/session/{id}/status accepts it'),
   pairing_code: PairingCode,
+  owner: z.boolean().describe('Whether the account is an owner (the waiting screen offers "Owner locked out?" to owners only)'),
 });
 export type PendingResponse = z.output<typeof PendingResponse>;
 

@@ -15,7 +15,9 @@ function dayWords(day: string): string {
   return new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
-const fromWords = (share: PartnerShare) => (share.since ? `photos taken from ${dayWords(share.since)}` : 'all photos');
+/** "all your photos" / "your photos taken from 3 May 2024"; `whose` is "your" or "their". */
+const fromWords = (share: PartnerShare, whose: string) =>
+  share.since ? `${whose} photos taken from ${dayWords(share.since)}` : `all ${whose} photos`;
 
 /**
  * Partner sharing: my photos and videos shown in a family member's Photos (Everyone's), all of
@@ -57,7 +59,7 @@ export function PartnersSection({ userId }: { userId: string }) {
             <li key={share.partner.id} className="device-row">
               <div className="device-text">
                 <strong>{share.partner.name}</strong>
-                <div className="muted">Sees your {fromWords(share)}</div>
+                <div className="muted">Sees {fromWords(share, 'your')}</div>
               </div>
               <Button
                 disabled={stop.isPending}
@@ -86,7 +88,7 @@ export function PartnersSection({ userId }: { userId: string }) {
             <li key={share.owner.id} className="device-row">
               <div className="device-text">
                 <strong>{share.owner.name}</strong>
-                <div className="muted">Shares {fromWords(share)} with you: they are in Photos, under Everyone’s</div>
+                <div className="muted">Shares {fromWords(share, 'their')} with you: they are in Photos, under Everyone’s</div>
               </div>
             </li>
           ))}

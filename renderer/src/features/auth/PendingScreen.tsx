@@ -112,10 +112,12 @@ export function PendingScreen({ pending, onDone, onRestart }: { pending: Pending
       <Button variant="quiet" block onClick={onRestart}>
         Cancel
       </Button>
-      {/* The owner with no other device has nobody to approve this one. */}
-      <p className="auth-aside">
-        <Link to="/recover">Owner locked out?</Link>
-      </p>
+      {/* The owner with no other device has nobody to approve this one; a teenager has the owner. */}
+      {pending.owner && (
+        <p className="auth-aside">
+          <Link to="/recover">Owner locked out?</Link>
+        </p>
+      )}
     </AuthCard>
   );
 }

@@ -10,6 +10,8 @@ export interface PendingSignIn {
   access_token: string;
   pairing_code?: string;
   poll_after_ms?: number;
+  /** An owner's sign-in: only they are offered "Owner locked out?" while waiting. */
+  owner?: boolean;
 }
 
 export type LoginOutcome =

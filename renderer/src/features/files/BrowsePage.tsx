@@ -19,7 +19,7 @@ import { useBreadcrumb, useListing, type SortKey, type SortOrder, type View } fr
 import './files.css';
 
 const TITLES: Record<Exclude<View['kind'], 'folder'>, string> = {
-  starred: 'Starred',
+  starred: 'Favourites',
   recent: 'Recent',
   shared: 'Shared with me',
   trash: 'Trash',
@@ -28,7 +28,7 @@ const TITLES: Record<Exclude<View['kind'], 'folder'>, string> = {
 
 const EMPTY: Record<View['kind'], string> = {
   folder: 'This folder is empty.',
-  starred: 'Nothing starred yet. Star files and folders to find them here.',
+  starred: 'No favourites yet. Mark files, folders and photos as favourites to find them here.',
   recent: 'No files yet.',
   shared: 'Nobody has shared anything with you yet.',
   trash: 'The trash is empty.',
@@ -216,7 +216,7 @@ function NodeRow({
       <span className="node-text">
         <span className="node-name">
           {node.name}
-          {node.starred && <Icon name="star" label="Starred" />}
+          {node.starred && <Icon name="star" label="Favourite" />}
         </span>
         <span className="node-meta">{meta}</span>
       </span>
@@ -281,7 +281,7 @@ function QuickLinks() {
   return (
     <nav aria-label="Views" className="chips">
       <Link className="chip" to="/starred">
-        <Icon name="star" /> Starred
+        <Icon name="star" /> Favourites
       </Link>
       <Link className="chip" to="/recent">
         <Icon name="clock" /> Recent

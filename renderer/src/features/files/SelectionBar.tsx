@@ -36,7 +36,7 @@ export function SelectionBar({
       ) : (
         <>
           <Button icon="star" onClick={() => act.mutate({ nodes: chosen, action: { kind: 'star', on: !chosen.every((n) => n.starred) } })}>
-            {chosen.every((n) => n.starred) ? 'Unstar' : 'Star'}
+            {chosen.every((n) => n.starred) ? 'Remove from favourites' : 'Favourite'}
           </Button>
           <Button icon="folder" onClick={() => onOpen({ kind: 'move', nodes: chosen })}>
             Move

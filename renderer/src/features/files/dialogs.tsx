@@ -185,7 +185,7 @@ function ActionSheet({
               })}
             {!node.shared && item('share', 'Share', () => setOpen({ kind: 'share', node }))}
             {item('info', 'Details', () => setOpen({ kind: 'details', node }))}
-            {item('star', node.starred ? 'Remove star' : 'Star', () => onStar(!node.starred))}
+            {item('star', node.starred ? 'Remove from favourites' : 'Favourite', () => onStar(!node.starred))}
             {item('file', 'Rename', () => setOpen({ kind: 'rename', node }))}
             {item('folder', 'Move', () => setOpen({ kind: 'move', nodes: [node] }))}
             {!node.shared && item('lock', 'Move to Private', () => toPrivate.mutate(node, { onSuccess: () => setOpen(null) }))}

@@ -4,6 +4,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { NewFolderHere } from './NewFolderHere.tsx';
 import { useFolders } from './queries.ts';
 import './folder-picker.css';
 
@@ -79,6 +80,7 @@ export function FolderPicker({
         ))}
         {shown && shown.length === 0 && <li className="muted">No folders inside.</li>}
       </ul>
+      <NewFolderHere key={here?.id ?? 'root'} parent={here} onMade={(folder) => setTrail([...trail, folder])} />
       {error && <Notice tone="error">{error}</Notice>}
       <div className="dialog-actions">
         <Button onClick={onClose}>Cancel</Button>

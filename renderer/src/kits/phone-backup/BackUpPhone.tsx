@@ -99,12 +99,15 @@ export function BackupStatus() {
       </section>
     );
   const deleted = deletedLine(run.plan, run.deletedSent);
-  const sending = sendingLine(ours);
+  const allSent = ours.length > 0 && ours.every((item) => item.status === 'done');
+  // Once all new ones are sent the summary says so: the progress line would only repeat it
+  // (it stays for deleted ones sent on their own, which the summary does not count).
+  const sending = allSent && run.plan.toSend.length > 0 ? null : sendingLine(ours);
   return (
     <section className="backup-status" aria-label="Backing up this phone">
       <div className="backup-status-text">
         <p role="status" className="backup-summary">
-          {summaryOf(run.plan)}
+          {summaryOf(run.plan, allSent)}
         </p>
         {run.folder && run.plan.toSend.length + (run.deletedSent ? run.plan.deleted.length : 0) > 0 && (
           <p className="muted">
@@ -169,9 +172,10 @@ export function CutBackupCard() {
       <div className="row">
         <BackUpButtons />
         <Button variant="quiet" onClick={cut.forget}>
-          Forget them
+          Don’t send them
         </Button>
       </div>
+      <p className="muted">Nothing is deleted: the photos stay on this phone, and this note goes away.</p>
     </section>
   );
 }

@@ -8,13 +8,14 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { FolderPicker } from '../folders/index.ts';
 import { thisDeviceName } from './device-name.ts';
+import { NameThisDevice } from './NameThisDevice.tsx';
 import { rememberFolder, useChosenFolderId } from './folder-choice.ts';
 import { BACKUP_FOLDER, inTrash, pathWords } from './folder.ts';
 import './phone-backup.css';
 
 /**
- * This device's name, under the sessions' key: renaming the device in "Your devices" refreshes
- * it (until the first backup, the folder it names is where photos go).
+ * This device's backup folder name ("Mum’s phone"), under the sessions' key; until the first
+ * backup, the folder it names is where photos go.
  */
 const deviceNameQuery = { queryKey: ['sessions', 'this-device-name'] as const, queryFn: thisDeviceName };
 
@@ -54,6 +55,8 @@ export function PhoneBackupSection({ userId }: { userId: string }) {
       {gone && <p className="muted">The folder chosen before was deleted: the next backup makes this one.</p>}
       {chosen.isError && !gone && <Notice tone="error">{chosen.error.message}</Notice>}
       <div className="row">
+        {/* Until a folder is chosen or made, the one this device's photos will go into can be named. */}
+        {!live && device.data && <NameThisDevice userId={userId} current={device.data} queryKey={deviceNameQuery.queryKey} />}
         <Button icon="folder" onClick={() => setPicking(true)}>
           Choose another folder
         </Button>

@@ -48,6 +48,8 @@ describe('deciding what to send', () => {
     expect(deletedLine(plan, false)).toBe('3 photos you deleted before are skipped');
     expect(deletedLine(plan, true)).toBe('3 photos you deleted before are sent too');
     expect(summaryOf({ ...plan, toSend: [] })).toBe('1,842 already here, nothing new to send');
+    expect(summaryOf(plan, true)).toBe('1,842 already here, 56 sent');
+    expect(summaryOf({ ...plan, here: 0 }, true)).toBe('All 56 sent');
     expect(deletedLine({ ...plan, deleted: [] }, false)).toBeNull();
     // A first run: nothing here yet, and it does not say "0 already here".
     expect(summaryOf({ ...plan, here: 0 })).toBe('56 to send');

@@ -1,9 +1,16 @@
 import type { BackupPlan } from './check.ts';
 
-/** The plain-words answer of a run: "1,842 already here, 56 to send". */
-export function summaryOf(plan: BackupPlan): string {
+/**
+ * The plain-words answer of a run: "1,842 already here, 56 to send"; once every one of them is
+ * sent, "1,842 already here, 56 sent" ("All 56 sent" on a first run), never "56 to send".
+ */
+export function summaryOf(plan: BackupPlan, allSent = false): string {
   const send = plan.toSend.length;
   const here = `${plan.here.toLocaleString()} already here`;
+  if (allSent && send > 0) {
+    if (plan.here > 0) return `${here}, ${send.toLocaleString()} sent`;
+    return send === 1 ? 'Sent' : `All ${send.toLocaleString()} sent`;
+  }
   // Not "nothing new to send": that would tell the family their photos are safe.
   if (send === 0 && plan.here === 0 && plan.deleted.length === 0 && plan.unreadable > 0) {
     return plan.unreadable === 1 ? 'This photo could not be read on this device' : 'None of these could be read on this device';

@@ -7,6 +7,7 @@ import { plural } from '../../ui/format.ts';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { ProgressBar } from '../../ui/Notice.tsx';
 import { timelineRoot } from './keys.ts';
+import { selectionWords } from './words.ts';
 import './photos.css';
 
 const PARALLEL = 4;
@@ -32,10 +33,7 @@ async function eachNode(nodes: readonly Node[], task: (node: Node) => Promise<un
   return failed;
 }
 
-function what(nodes: readonly Node[]): string {
-  if (nodes.length === 1) return nodes[0]!.mime_type?.startsWith('video/') ? 'this video' : 'this photo';
-  return plural(nodes.length, 'item');
-}
+const what = (nodes: readonly Node[]): string => selectionWords(nodes);
 
 type Stage =
   | { kind: 'idle' }
@@ -79,7 +77,7 @@ export function useTrash(onTrashed?: (nodes: Node[]) => void) {
     const message =
       failed.length === 0
         ? `${capitalise(what(nodes))} ${verb}.`
-        : `${plural(succeeded.length, 'item')} ${verb}; ${plural(failed.length, 'item')} could not be. Check your connection and try again.`;
+        : `${capitalise(selectionWords(succeeded))} ${verb}; ${selectionWords(failed)} could not be. Check your connection and try again.`;
     setStage({ kind: 'done', message, undo: restoring || succeeded.length === 0 ? null : succeeded });
   };
 

@@ -77,10 +77,12 @@ function ResumableNotice({ unsent, onForget }: { unsent: Unsent[]; onForget: () 
         <Button variant="primary" icon="upload" onClick={() => (document.getElementById(inputId) as HTMLInputElement).click()}>
           Choose files again
         </Button>
+        {/* "Forget them" read as if the files were deleted: nothing is, only the reminder goes. */}
         <Button variant="quiet" onClick={onForget}>
-          Forget them
+          {unsent.length === 1 ? 'Don’t send it' : 'Don’t send them'}
         </Button>
       </div>
+      <p className="muted">Nothing is deleted: {unsent.length === 1 ? 'it stays' : 'they stay'} on this device, and this note goes away.</p>
     </div>
   );
 }

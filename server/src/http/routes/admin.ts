@@ -141,6 +141,15 @@ export const adminRoutes: readonly AnyRoute[] = [
     handler: ({ services, actor, koa }) => services.network.lan(actor, koa.socket.localPort ?? 0),
   }),
   route({
+    method: 'POST',
+    path: '/admin/network/check',
+    tag: 'admin',
+    summary: 'Look at Tailscale on this PC again now, then answer as GET /admin/network (the Connect page\'s "Check it works")',
+    auth: 'admin',
+    responses: ok('LAN addresses, and Tailscale as seen just now', NetworkResponse),
+    handler: ({ services, actor, koa }) => services.network.check(actor, koa.socket.localPort ?? 0),
+  }),
+  route({
     method: 'GET',
     path: '/admin/invites',
     tag: 'admin',

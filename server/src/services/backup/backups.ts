@@ -135,13 +135,14 @@ export class BackupService {
   async snapshots(actor: Actor, id: string): Promise<BackupSnapshots> {
     requireAdmin(actor);
     const row = this.row(id);
-    if (row.kind === 'folder' && !fs.existsSync(row.path)) return { items: [] };
+    // Unplugged: the console says so, not "no snapshots", which would read as nothing backed up.
+    if (row.kind === 'folder' && !fs.existsSync(row.path)) return { items: [], reachable: false };
     try {
       const archive = await BackupArchive.open(this.storageOf(row), { create: false, key: await this.keyFile.read() });
-      return { items: (await archive.snapshots()).reverse() };
+      return { items: (await archive.snapshots()).reverse(), reachable: true };
     } catch {
-      // Unplugged or unreadable: the destination's last run says why in words.
-      return { items: [] };
+      // Unreadable: the destination's last run says why in words.
+      return { items: [], reachable: false };
     }
   }
 

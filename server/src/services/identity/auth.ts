@@ -177,7 +177,7 @@ export class AuthService {
         },
         { users: [...new Set([user.id, ...store.users.activeAdminIds()])] },
       );
-      return { status: 202, body: this.sessions.pendingResponse(session) };
+      return { status: 202, body: this.sessions.pendingResponse(session, user) };
     }
     const session = this.sessions.open(user, client, input, 'active');
     return { status: 200, body: this.sessions.issueTokens(session, user) };

@@ -67,13 +67,21 @@ export class SessionService {
     return this.tokenResponse(session, user, refreshToken, now);
   }
 
-  pendingResponse(session: SessionRow): PendingResponse {
+  pendingResponse(session: SessionRow, user: Pick<UserRow, 'role'>): PendingResponse {
     const access = this.deps.accessTokens.sign({
       sessionId: session.id,
       scope: 'pending',
       expiresAt: session.expires_at,
     });
-    return { status: 'pending', session_id: session.id, access_token: access, pairing_code: this.pairingCode(session.id) };
+    return {
+      status: 'pending',
+      session_id: session.id,
+      access_token: access,
+      pairing_code: this.pairingCode(session.id),
+      // Only an owner with no other device has nobody to approve it: the waiting screen offers
+      // "Owner locked out?" to owners alone. The password was right, so this tells no stranger.
+      owner: user.role === 'admin',
+    };
   }
 
   /**

@@ -28,6 +28,16 @@ export class NetworkService {
     };
   }
 
+  /**
+   * The console's "Check it works": looks at Tailscale again now rather than at the next
+   * scheduled look (every few minutes), so an owner who just signed in to it sees the result.
+   */
+  async check(actor: Actor, port: number): Promise<NetworkResponse> {
+    requireAdmin(actor);
+    await this.tailnet?.refresh();
+    return this.lan(actor, port);
+  }
+
   private away(port: number): AwayAccess {
     const status = this.tailnet?.status() ?? { tailscale: 'off' as const, detail: null, certificateProblem: null };
     const now = this.tailnet?.current() ?? null;

@@ -128,10 +128,16 @@ describe('backup faults: a cut run leaves the earlier snapshots whole and the ne
       assert.equal(onEmptyMountPoint.state, 'failed');
       assert.match(onEmptyMountPoint.error, /is not there\. Is its drive connected\?/);
       assert.deepEqual(fs.readdirSync(folder), [], 'nothing was written to the system disk');
+      // Unplugged, the snapshots are said to be out of reach, not "none yet".
+      const onMountPoint = await t.client.get(`/admin/backup/destinations/${dest.id}/snapshots`, { token: owner.access });
+      assert.deepEqual(onMountPoint.body, { items: [], reachable: false });
       fs.rmdirSync(folder);
+      const unplugged = await t.client.get(`/admin/backup/destinations/${dest.id}/snapshots`, { token: owner.access });
+      assert.deepEqual(unplugged.body, { items: [], reachable: false });
 
       fs.renameSync(away, folder);
       const listed = await t.client.get(`/admin/backup/destinations/${dest.id}/snapshots`, { token: owner.access });
+      assert.equal(listed.body.reachable, true);
       assert.deepEqual(
         listed.body.items.map((s: any) => s.id),
         [first.snapshot_id],

@@ -17,7 +17,7 @@ interface Pending {
 async function loginPending(client: ApiClient, username: string, password: string, device = 'Phone'): Promise<Pending> {
   const res = await client.post('/auth/login', { username, password, device_name: device, platform: 'android' });
   assert.equal(res.status, 202, JSON.stringify(res.body));
-  assert.deepEqual(Object.keys(res.body).sort(), ['access_token', 'pairing_code', 'session_id', 'status']);
+  assert.deepEqual(Object.keys(res.body).sort(), ['access_token', 'owner', 'pairing_code', 'session_id', 'status']);
   assert.equal(res.body.status, 'pending');
   assert.equal(typeof res.body.session_id, 'string');
   assert.equal(typeof res.body.access_token, 'string');
@@ -68,6 +68,15 @@ describe('device approval (fast poll interval)', () => {
     assert.equal(status.body.require_device_approval, true);
     const pending = await loginPending(t.client, 'alice', alice.password);
     assert.notEqual(pending.sessionId, alice.sessionId);
+  });
+
+  test('the 202 answer says whether the account is an owner: only an owner is offered "Owner locked out?" while waiting', async () => {
+    const member = await t.client.post('/auth/login', { username: 'alice', password: alice.password, device_name: 'Phone' });
+    assert.equal(member.status, 202, JSON.stringify(member.body));
+    assert.equal(member.body.owner, false);
+    const admin = await t.client.post('/auth/login', { username: owner.username, password: owner.password, device_name: 'Phone' });
+    assert.equal(admin.status, 202, JSON.stringify(admin.body));
+    assert.equal(admin.body.owner, true);
   });
 
   test('a pending token gets 403 pending_approval on every route but the status poll', async () => {

@@ -150,3 +150,29 @@ test('a family member cannot read the network page (403)', async () => {
     await t.close();
   }
 });
+
+test('"Check it works" looks at Tailscale again at once: signed in on the PC a moment ago, the tailnet address is there', async () => {
+  const root = await makeTempDir('hearth-away-');
+  dirs.push(root);
+  const cli = new TailscaleCli(path.join(root, 'bin')).status('stopped');
+  // The scheduled look is far off: only the check can see the change.
+  const t = await startTestServer({ tailscale: 'auto', tailscalePath: cli.command, tailnetCheckIntervalMs: 3_600_000 });
+  try {
+    const owner = await setupOwner(t.client);
+    const before = await networkOnceLooked(t, owner);
+    assert.equal(before.away.tailscale, 'not_running');
+    cli.status('running');
+    assert.equal((await t.client.get('/admin/network', { token: owner.access })).body.away.tailscale, 'not_running');
+    const checked = await t.client.post('/admin/network/check', {}, { token: owner.access });
+    assert.equal(checked.status, 200, JSON.stringify(checked.body));
+    assert.equal(checked.body.away.tailscale, 'running');
+    assert.equal(checked.body.away.tailnet.name, NAME);
+    assert.ok(checked.body.away.tailnet.url.includes(NAME), checked.body.away.tailnet.url);
+
+    const kim = await createMember(t.client, owner, 'kim');
+    assertError(await t.client.post('/admin/network/check', {}, { token: kim.access }), 403, 'forbidden');
+    assertError(await t.client.post('/admin/network/check', {}), 401, 'unauthorized');
+  } finally {
+    await t.close();
+  }
+});

@@ -21,7 +21,14 @@ import { type BackupRun, type Destination } from './queries.ts';
 import { ScheduleDialog } from './ScheduleDialog.tsx';
 import { SnapshotList } from './SnapshotList.tsx';
 
-const HEALTH_TAG = { running: 'tag', ok: 'tag tag-ok', failing: 'tag tag-danger', never: 'tag tag-quiet', stale: 'tag tag-warn' } as const;
+const HEALTH_TAG = {
+  running: 'tag',
+  checking: 'tag',
+  ok: 'tag tag-ok',
+  failing: 'tag tag-danger',
+  never: 'tag tag-quiet',
+  stale: 'tag tag-warn',
+} as const;
 
 /** One destination: whether its backups work, in words, and "Back up now" / "Check backup". */
 export function DestinationCard({ destination, running }: { destination: Destination; running: BackupRun | null }) {
@@ -103,7 +110,9 @@ export function DestinationCard({ destination, running }: { destination: Destina
       </div>
       <details className="drive-details" onToggle={(event) => setSnapshotsOpen((event.target as HTMLDetailsElement).open)}>
         <summary>Snapshots</summary>
-        {snapshotsOpen && <SnapshotList destinationId={destination.id} name={destination.name} open={snapshotsOpen} />}
+        {snapshotsOpen && (
+          <SnapshotList destinationId={destination.id} name={destination.name} kind={destination.kind} open={snapshotsOpen} />
+        )}
       </details>
       {editing && <ScheduleDialog destination={destination} onClose={() => setEditing(false)} />}
       {confirmRemove && (

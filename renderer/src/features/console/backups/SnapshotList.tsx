@@ -28,17 +28,37 @@ function whenWords(snapshots: readonly Snapshot[]): Map<string, string> {
 }
 
 /** The snapshots kept on a destination, newest first: each is the whole server as it was then. */
-export function SnapshotList({ destinationId, name, open }: { destinationId: string; name: string; open: boolean }) {
+export function SnapshotList({
+  destinationId,
+  name,
+  kind,
+  open,
+}: {
+  destinationId: string;
+  name: string;
+  kind: 'folder' | 's3';
+  open: boolean;
+}) {
   const snapshots = useSnapshots(destinationId, open);
   const [browsing, setBrowsing] = useState<Snapshot | null>(null);
   if (snapshots.isPending) return <Spinner label="Loading snapshots" />;
   if (snapshots.isError) return <Notice tone="error">{snapshots.error.message}</Notice>;
-  if (snapshots.data.length === 0) return <p className="muted">No snapshots here yet.</p>;
-  const when = whenWords(snapshots.data);
+  if (!snapshots.data.reachable) {
+    return (
+      <p className="muted">
+        {kind === 'folder'
+          ? 'This drive is not plugged in (or its folder is not there). Plug it in to see its snapshots.'
+          : 'Hearth cannot reach this backup right now, so its snapshots cannot be listed.'}
+      </p>
+    );
+  }
+  const items = snapshots.data.items;
+  if (items.length === 0) return <p className="muted">No snapshots here yet.</p>;
+  const when = whenWords(items);
   return (
     <>
       <ul className="snapshot-list" aria-label={`Snapshots on ${name}`}>
-        {snapshots.data.map((snapshot) => (
+        {items.map((snapshot) => (
           <li key={snapshot.id}>
             <span>{when.get(snapshot.id)}</span>
             <span className="muted">

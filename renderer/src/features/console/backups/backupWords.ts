@@ -6,9 +6,11 @@ const DAY = 86_400_000;
 /** No success for this long: the destination is shown as needing attention. */
 export const STALE_AFTER_MS = 3 * DAY;
 
-export type Health = 'running' | 'ok' | 'failing' | 'never' | 'stale';
+export type Health = 'running' | 'checking' | 'ok' | 'failing' | 'never' | 'stale';
 
 export function healthOf(destination: Destination, running: BackupRun | null, now = Date.now()): Health {
+  // A check reads the backup and changes nothing: never "Backing up now".
+  if (running?.destination_id === destination.id && running.kind === 'verify') return 'checking';
   if (running?.destination_id === destination.id && running.kind !== 'restore') return 'running';
   if (destination.last_run?.state === 'failed') return 'failing';
   if (destination.last_success_at === null) return 'never';
@@ -17,6 +19,7 @@ export function healthOf(destination: Destination, running: BackupRun | null, no
 
 export const HEALTH_WORDS: Record<Health, string> = {
   running: 'Backing up now',
+  checking: 'Checking…',
   ok: 'Backed up',
   failing: 'Last backup failed',
   never: 'Not backed up yet',

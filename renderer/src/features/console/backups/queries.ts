@@ -16,8 +16,7 @@ export function useBackups() {
 export function useSnapshots(destinationId: string, enabled: boolean) {
   return useQuery({
     queryKey: consoleKeys.snapshots(destinationId),
-    queryFn: async () =>
-      (await data(api.GET('/admin/backup/destinations/{id}/snapshots', { params: { path: { id: destinationId } } }))).items,
+    queryFn: () => data(api.GET('/admin/backup/destinations/{id}/snapshots', { params: { path: { id: destinationId } } })),
     enabled,
   });
 }

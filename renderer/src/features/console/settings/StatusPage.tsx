@@ -3,6 +3,8 @@ import { Link } from 'react-router';
 import { statusQuery } from '../../../api/queries.ts';
 import { Notice, Spinner } from '../../../ui/Notice.tsx';
 import { formatDate } from '../../../ui/format.ts';
+import { ago } from '../../../ui/timeWords.ts';
+import { useBackups } from '../backups/queries.ts';
 import { ConsoleLayout } from '../ConsoleLayout.tsx';
 import { LIBRARY_STATUS } from '../storage/libraryWords.ts';
 import { useLibraries } from '../storage/queries.ts';
@@ -18,6 +20,7 @@ export function StatusPage() {
   const status = useAdminStatus();
   const libraries = useLibraries();
   const server = useQuery(statusQuery);
+  const backups = useBackups();
   const online = libraries.data?.filter((l) => l.status === 'online').length ?? 0;
   return (
     <ConsoleLayout title="Status">
@@ -60,6 +63,10 @@ export function StatusPage() {
                 )}
               </dd>
             </div>
+            <div>
+              <dt>Last good backup</dt>
+              <dd>{backups.data ? lastGoodBackup(backups.data.destinations) : '…'}</dd>
+            </div>
           </dl>
           <p className="muted">
             A second copy of everything on another drive keeps the family's files safe if this PC's disk fails:{' '}
@@ -82,4 +89,13 @@ export function StatusPage() {
       )}
     </ConsoleLayout>
   );
+}
+
+/** When the newest backup that succeeded anywhere finished ("3 days ago, to USB disk"), or that there is none. */
+function lastGoodBackup(destinations: readonly { name: string; last_success_at: number | null }[]): string {
+  if (destinations.length === 0) return 'None: no backup is set up';
+  const best = destinations.reduce((a, b) => ((b.last_success_at ?? 0) > (a.last_success_at ?? 0) ? b : a));
+  if (best.last_success_at === null) return 'None yet';
+  const when = ago(best.last_success_at);
+  return `${when[0]!.toUpperCase()}${when.slice(1)}, to ${best.name}`;
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../../api/client.ts';
 import { settingsQuery } from '../../../api/queries.ts';
 import type { Answer } from '../../../api/types.ts';
@@ -24,4 +24,13 @@ export function useNetwork() {
 
 export function useHomeHttps() {
   return useQuery({ queryKey: consoleKeys.https, queryFn: () => data(api.GET('/admin/https')) });
+}
+
+/** "Check it works": the server looks at Tailscale again now; the Connect page shows what it saw. */
+export function useCheckNetwork() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => data(api.POST('/admin/network/check')),
+    onSuccess: (network) => queryClient.setQueryData(consoleKeys.network, network),
+  });
 }

@@ -87,7 +87,12 @@ export function PlaybackCopies() {
                 }}
               />{' '}
               Make copies of videos that some browsers can't play
-              <span className="hint">Off: no new copies are made. Those already made are kept, and still play.</span>
+              {/* Said for the box as it is: "Off: …" under a ticked box reads as if it were off. */}
+              <span className="hint">
+                {(choosing ?? queue.data.enabled)
+                  ? 'On: each such video gets a copy every browser plays. Untick to stop making new ones.'
+                  : 'Off: no new copies are made. Those already made are kept, and still play.'}
+              </span>
             </label>
           </div>
           {toggle.isError && <Notice tone="error">{toggle.error.message}</Notice>}

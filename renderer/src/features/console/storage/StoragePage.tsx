@@ -21,6 +21,10 @@ export function StoragePage() {
   const libraryName = (id: string | null) => (id === null ? null : (libraries.data?.find((l) => l.id === id)?.name ?? 'a library'));
   const chosen = drives.data?.items.filter((d) => selected.has(d.id)) ?? [];
   const capabilities = drives.data?.capabilities;
+  // A PC with only its own disk has nothing Hearth could erase, open or combine: what it does not
+  // allow yet would only worry the owner. Said once another drive is plugged in.
+  const others = drives.data?.items.filter((d) => !d.system) ?? [];
+  const onlySystem = drives.data !== undefined && drives.data.items.length > 0 && others.length === 0;
 
   return (
     <ConsoleLayout title="Storage">
@@ -39,7 +43,8 @@ export function StoragePage() {
 
       <section className="console-section" aria-labelledby="drives-title">
         <h2 id="drives-title">Drives in this PC</h2>
-        {capabilities && <Capabilities capabilities={capabilities} />}
+        {capabilities && others.length > 0 && <Capabilities capabilities={capabilities} />}
+        {onlySystem && <p className="muted">Only this PC’s own disk is here. Plug in a USB disk to keep files or backups on it.</p>}
         {drives.isPending && <Spinner label="Looking for drives" />}
         {drives.isError && <Notice tone="error">{drives.error.message}</Notice>}
         {drives.data?.items.length === 0 && <p className="muted empty">No drives found.</p>}

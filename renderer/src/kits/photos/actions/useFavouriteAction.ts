@@ -29,7 +29,7 @@ export function useFavouriteAction(
           }
           const what = selectionWords(done);
           const message = on
-            ? `${capitalise(what)} ${done.length === 1 ? 'is a favourite' : 'are favourites'} now: find ${done.length === 1 ? 'it' : 'them'} in Starred too.`
+            ? `${capitalise(what)} ${done.length === 1 ? 'is a favourite' : 'are favourites'} now: find ${done.length === 1 ? 'it' : 'them'} in Favourites too.`
             : `${capitalise(what)} ${done.length === 1 ? 'is' : 'are'} no longer ${done.length === 1 ? 'a favourite' : 'favourites'}.`;
           if (failed.length > 0)
             messages.setFailure(`${capitalise(selectionWords(failed))} could not be changed. Check your connection and try again.`);
