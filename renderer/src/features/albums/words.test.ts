@@ -33,7 +33,7 @@ describe('countWords and selectionWords', () => {
     expect(selectionWords([{ mime_type: 'image/jpeg' }])).toBe('this photo');
     expect(selectionWords([{ mime_type: 'video/mp4' }])).toBe('this video');
     expect(selectionWords([{ mime_type: 'image/jpeg' }, { mime_type: 'image/png' }])).toBe('2 photos');
-    expect(selectionWords([{ mime_type: 'image/jpeg' }, { mime_type: 'video/mp4' }])).toBe('2 items');
+    expect(selectionWords([{ mime_type: 'image/jpeg' }, { mime_type: 'video/mp4' }])).toBe('1 photo and 1 video');
   });
 });
 
