@@ -133,7 +133,7 @@ test('Dad shares his photos with Mum from a day on, from his Account: only those
   await openAccount(mumPage);
   await expect(
     mumPage.getByRole('list', { name: 'People who share their photos with you' }).getByRole('listitem').filter({ hasText: 'Dad' }),
-  ).toContainText(/Shares photos taken from (1 January 2022|January 1, 2022) with you/);
+  ).toContainText(/Shares their photos taken from (1 January 2022|January 1, 2022) with you/);
   await openPhotos(mumPage);
   await expect(tiles(mumPage)).toHaveCount(1);
 
