@@ -59,7 +59,7 @@ export function GalleryViewer({
     queryFn: () => data(api.GET('/nodes/{id}', { params: { path: { id: nodeId } } })),
   });
   const node = loaded ?? single.data ?? null;
-  const { items, index } = useRun({ queryClient, version, nodeId, node, months, q });
+  const { items, index } = useHeldRun(useRun({ queryClient, version, nodeId, node, months, q }), nodeId);
   useEffect(() => {
     onPosition(items[index] ?? null, items[index + 1] ?? items[index - 1] ?? null);
   }, [items, index, onPosition]);
@@ -103,6 +103,18 @@ export function GalleryViewer({
 }
 
 const mine = (node: Node) => !node.shared;
+
+/**
+ * The run on screen, held while the photo shown is between runs: a new date moves it to a month
+ * not loaded yet, and for that moment the run does not hold it. Without this the viewer would
+ * close and open again around the same photo, losing what was open over it (its Edit panel).
+ */
+function useHeldRun(run: { items: Node[]; index: number }, nodeId: string): { items: Node[]; index: number } {
+  const [held, setHeld] = useState(run);
+  if (run.index >= 0 && (held.items !== run.items || held.index !== run.index)) setHeld(run);
+  if (run.index < 0 && held.items[held.index]?.id === nodeId) return held;
+  return run;
+}
 
 /** Changes whenever any of the gallery's queries gets new data: the run is read from them again. */
 function useGalleryVersion(queryClient: QueryClient): number {
