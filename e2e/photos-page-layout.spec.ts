@@ -1,6 +1,3 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
 import type { Account, Hearth } from './support/hearth.ts';
@@ -89,30 +86,4 @@ test('the empty Photos page: one main button', async ({ page, member }, testInfo
   await expect(page.getByRole('heading', { name: 'No photos yet' })).toBeVisible();
   await expect(primaryButtons(page)).toHaveCount(1);
   await captureScreen(page, testInfo, 'photos-page-empty');
-});
-
-test('on a computer, Back up a folder keeps the folder’s own name in Hearth', async ({ page, member, hearth }, testInfo) => {
-  test.skip(testInfo.project.name.startsWith('phone'), 'a phone’s picker has no folders');
-  const dir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-folder-')), 'Holiday 2019');
-  await fs.mkdir(dir);
-  for (const name of ['beach.jpg', 'pier.jpg'])
-    await fs.writeFile(path.join(dir, name), await photo('2019:08:0' + name.length + ' 10:00:00'));
-  await signIn(page, member);
-  await mainNav(page).getByRole('link', { name: 'Photos' }).click();
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'More', exact: true }).click();
-  await page.getByRole('button', { name: 'Back up a folder' }).click();
-  await (await chooser).setFiles(dir);
-  const status = page.getByRole('region', { name: 'Backing up this phone' });
-  await expect(status).toContainText('Into Holiday 2019.');
-  await expect
-    .poll(async () => {
-      const top = (await hearth.api.ok('GET', '/nodes?parent_id=root', member.access)).items as { id: string; name: string }[];
-      const folder = top.find((n) => n.name === 'Holiday 2019');
-      if (!folder) return [];
-      return ((await hearth.api.ok('GET', `/nodes?parent_id=${folder.id}&sort=name`, member.access)).items as { name: string }[]).map(
-        (n) => n.name,
-      );
-    })
-    .toEqual(['beach.jpg', 'pier.jpg']);
 });

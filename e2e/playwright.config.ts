@@ -44,7 +44,7 @@ export default defineConfig<{ world: World }>({
     // The phone's HTTPS story launches its own phones (browsers with their own certificates): it runs under phone.
     { name: 'desktop', use: { ...desktop, world: 'secure' }, testIgnore: /home-https\.spec\.ts/ },
     // The appliance's story makes its own desktop and phone contexts: it runs once, under desktop.
-    { name: 'phone', use: { ...phone, world: 'secure' }, testIgnore: /console-story\.spec\.ts/ },
+    { name: 'phone', use: { ...phone, world: 'secure' }, testIgnore: /console-story\.spec\.ts|back-up-a-folder\.spec\.ts/ },
     // The key flows again where a phone meets the app: plain HTTP under a LAN name.
     { name: 'phone-lan', use: { ...phone, world: 'lan' }, grep: /@lan/ },
   ],
