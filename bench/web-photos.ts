@@ -86,6 +86,7 @@ export async function benchWebPhotos(): Promise<BenchResult> {
         onlyCategories: ['performance'],
       });
       if (!result) throw new Error('Lighthouse gave no result');
+      if (process.env.BENCH_LHR) fs.writeFileSync(process.env.BENCH_LHR, JSON.stringify(result.lhr));
       const { categories, audits } = result.lhr;
       const timing = (key: string) => audits[key]?.numericValue ?? Number.NaN;
       notes.push(
