@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, data } from '../../api/client.ts';
+import { queryClient } from '../../api/queryClient.ts';
 import type { Answer, Node } from '../../api/types.ts';
 import { timelineRoot } from '../../kits/photos/index.ts';
 import { timelineScope, type TimelineScope } from './scope.ts';
@@ -39,9 +40,29 @@ export const MONTH_PAGE = 500;
 export function useGalleryMonths(q = '', scope: TimelineScope = timelineScope()) {
   return useQuery({
     queryKey: galleryKeys.months(q, scope),
-    queryFn: async ({ signal }) =>
-      (await data(api.GET('/nodes/gallery/months', { params: { query: { scope, ...(q ? { q } : {}) } }, signal }))).items,
+    queryFn: async ({ signal }) => {
+      const months = (await data(api.GET('/nodes/gallery/months', { params: { query: { scope, ...(q ? { q } : {}) } }, signal }))).items;
+      askForFirstScreen(months, q, scope);
+      return months;
+    },
   });
+}
+
+/** About a first screen's photos on a large phone or a laptop. */
+const FIRST_SCREEN = 60;
+
+/**
+ * The newest months' items are asked for as soon as the months are known, not once the timeline
+ * has drawn their rows: the first photos show one round trip and one render sooner. The rows
+ * then find the same queries under way.
+ */
+function askForFirstScreen(months: readonly GalleryMonth[], q: string, scope: TimelineScope): void {
+  let covered = 0;
+  for (const month of months) {
+    if (covered >= FIRST_SCREEN) return;
+    covered += month.photos + month.videos;
+    void queryClient.prefetchInfiniteQuery(monthItemsQuery(month.month, q, scope));
+  }
 }
 
 export function monthItemsQuery(month: string, q = '', scope: TimelineScope = timelineScope()) {
