@@ -12,6 +12,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatDate, plural } from '../../ui/format.ts';
 import { KeptNotice, SharedTabs, useKeepCopy } from '../../kits/sharing/index.ts';
+import { useLiveShared } from './useLiveShared.ts';
 import './shared-with-me.css';
 
 type SharedItem = Answer<'/shared-with-me', 'get'>['items'][number];
@@ -25,6 +26,7 @@ const sharedWithMeKey = [...nodeKeys.all, 'shared-with-me'] as const;
  * shared it and one tap that opens it.
  */
 export function SharedWithMePage() {
+  useLiveShared(sharedWithMeKey);
   const list = useInfiniteQuery({
     queryKey: sharedWithMeKey,
     initialPageParam: undefined as string | undefined,
