@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import exifReader from 'exif-reader';
 import { captureTime, plausibleCaptureTime } from './capture-time.ts';
 import { exifOffsetMinutes } from './details.ts';
+import { heifExif, pngExif, withFile } from './early-capture-still.ts';
 
 /** When a photo or video was taken, as far as is known before its processing. */
 export interface CaptureMoment {
@@ -12,20 +13,25 @@ export interface CaptureMoment {
 
 /** A JPEG's EXIF block is one APP1 segment of at most 64 KB, near the start. */
 const JPEG_HEAD_BYTES = 192 * 1024;
+/** The kinds of HEIF a phone or camera sends: an iPhone's HEIC, and AVIF, on the same boxes. */
+const HEIF_TYPES = new Set(['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif']);
 /** Seconds from 1904-01-01 (QuickTime's epoch) to 1970-01-01. */
 const QUICKTIME_EPOCH_S = 2_082_844_800;
 
 /**
  * The capture time read from a file's first bytes as its upload completes, so a photo is in its
  * month from the moment it appears rather than under today until the media workers reach it
- * (a phone's backup queues hundreds). Only what plain JavaScript reads without decoding: a JPEG's
- * EXIF, an MP4 or MOV container's creation time. The workers read the file in full later and
+ * (a phone's backup queues hundreds). Only what plain JavaScript reads without decoding: the
+ * EXIF of a JPEG, a PNG (its eXIf chunk) or a HEIC/HEIF/AVIF (its Exif item), an MP4 or MOV
+ * container's creation time. The workers read the file in full later and
  * their reading replaces this one. Never throws: a file it cannot read yields null.
  */
 export async function earlyCaptureTime(file: string, mime: string, now = Date.now()): Promise<CaptureMoment | null> {
   try {
     if (mime === 'image/jpeg') return jpegCapture(await readAt(file, 0, JPEG_HEAD_BYTES), now);
     if (mime === 'video/mp4' || mime === 'video/quicktime') return await movieCapture(file, now);
+    if (mime === 'image/png') return exifCapture(await withFile(file, pngExif), now);
+    if (HEIF_TYPES.has(mime)) return exifCapture(await withFile(file, heifExif), now);
   } catch {
     return null;
   }
@@ -46,13 +52,19 @@ export function jpegCapture(head: Buffer, now = Date.now()): CaptureMoment | nul
     const length = head.readUInt16BE(at + 2);
     if (marker === 0xe1 && head.toString('latin1', at + 4, at + 10) === 'Exif\0\0') {
       if (at + 2 + length > head.length) return null;
-      const parsed = exifReader(head.subarray(at + 4, at + 2 + length)) as { Photo?: Record<string, unknown> };
-      const takenAt = captureTime(parsed.Photo, undefined, now);
-      return takenAt === null ? null : { takenAt, takenOffset: exifOffsetMinutes(parsed.Photo) };
+      return exifCapture(head.subarray(at + 4, at + 2 + length), now);
     }
     at += 2 + length;
   }
   return null;
+}
+
+/** The capture time in an EXIF block (with or without its "Exif\0\0" prefix); null when it names none. */
+export function exifCapture(exif: Buffer | null, now = Date.now()): CaptureMoment | null {
+  if (!exif) return null;
+  const parsed = exifReader(exif) as { Photo?: Record<string, unknown> };
+  const takenAt = captureTime(parsed.Photo, undefined, now);
+  return takenAt === null ? null : { takenAt, takenOffset: exifOffsetMinutes(parsed.Photo) };
 }
 
 /**
@@ -99,7 +111,7 @@ async function readAt(file: string, position: number, bytes: number): Promise<Bu
 /**
  * The capture time the uploading device gave in the upload's metadata (`taken_at`, ms, and
  * `taken_offset`, minutes east of UTC): a phone's file date, for what the server cannot read
- * early (HEIC, PNG, other videos). Kept only when plausible.
+ * early (a photo without EXIF, other videos). Kept only when plausible.
  */
 export function hintedCaptureTime(metadata: Record<string, string | null>, now = Date.now()): CaptureMoment | null {
   const raw = metadata.taken_at;

@@ -23,6 +23,7 @@ export type MediaFixture =
   | 'quadrants-1600x1200.heic'
   | 'exif-minus3.heic'
   | 'iphone-irot.heic'
+  | 'exif-2017.avif'
   | 'lisbon-pixel.jpg'
   | 'paris-canon.jpg'
   | 'christmas-newyork.jpg'

@@ -10,7 +10,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatBytes, formatDate, plural } from '../../ui/format.ts';
 import { idempotencyKey } from '../../api/ids.ts';
-import { ShareDialog } from '../../kits/sharing/index.ts';
+import { KeptNotice, ShareDialog, useKeepCopy } from '../../kits/sharing/index.ts';
 import { formatTakenFull } from '../../kits/viewer/index.ts';
 import { FolderPicker, useNodeAction, type Action } from '../../kits/folders/index.ts';
 import { useCreateFolder, useMoveToPrivate, useRestoreVersion } from './mutations.ts';
@@ -155,6 +155,7 @@ function ActionSheet({
   // The sheet stays until the server has made the file's link: if it cannot, it says why here.
   const [downloadFailed, setDownloadFailed] = useState<string | null>(null);
   const toPrivate = useMoveToPrivate();
+  const keep = useKeepCopy();
   const item = (icon: Parameters<typeof Icon>[0]['name'], text: string, onClick: () => void, danger = false) => (
     <li>
       <button type="button" className={danger ? 'danger' : undefined} onClick={onClick}>
@@ -167,6 +168,7 @@ function ActionSheet({
     <Dialog title={node.name} onClose={() => setOpen(null)}>
       {downloadFailed && <Notice tone="error">{downloadFailed}</Notice>}
       {toPrivate.isError && <Notice tone="error">{toPrivate.error.message}</Notice>}
+      <KeptNotice keep={keep} onLeave={() => setOpen(null)} />
       <ul className="menu" aria-label={`Actions for ${node.name}`}>
         {inTrash ? (
           <>
@@ -183,6 +185,8 @@ function ActionSheet({
                   (error: unknown) => setDownloadFailed(error instanceof Error ? error.message : 'The download could not start.'),
                 );
               })}
+            {/* Someone else's file, shared with this person: theirs to keep, without a download and upload. */}
+            {node.shared && node.type === 'file' && item('copy', 'Keep a copy', () => keep.mutate(node.id))}
             {!node.shared && item('share', 'Share', () => setOpen({ kind: 'share', node }))}
             {item('info', 'Details', () => setOpen({ kind: 'details', node }))}
             {item('star', node.starred ? 'Remove from favourites' : 'Favourite', () => onStar(!node.starred))}

@@ -86,7 +86,7 @@ function SharedLink({ token }: { token: string }) {
       ) : info.data.node.type === 'folder' ? (
         <SharedFolder token={token} grant={grant} info={info.data} sources={sources} onLinkError={recheck} />
       ) : (
-        <SharedFile info={info.data} sources={sources} />
+        <SharedFile token={token} grant={grant} info={info.data} sources={sources} />
       )}
     </PublicFrame>
   );

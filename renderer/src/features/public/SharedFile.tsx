@@ -5,10 +5,27 @@ import { mediaKind, type SharedInfo } from './api.ts';
 import { LinkViewer, type LinkSources } from './LinkViewer.tsx';
 import { ShareHeading } from './ShareHeading.tsx';
 import { TilePicture } from './SharedFolder.tsx';
+import { useLinkKeep } from './keep.tsx';
 
-/** One shared file: its picture (a tap opens it full screen), what it is, and the download. */
-export function SharedFile({ info, sources }: { info: SharedInfo; sources: LinkSources }) {
+/**
+ * One shared file: its picture (a tap opens it full screen), what it is, the download, and "Keep
+ * a copy" for a family member signed in in this browser. A visitor without a session is not
+ * offered it (nor told to sign in): most who open a link have no account here, and a sign-in
+ * prompt would only puzzle them; the same rule as an album's link.
+ */
+export function SharedFile({
+  token,
+  grant,
+  info,
+  sources,
+}: {
+  token: string;
+  grant: string | null;
+  info: SharedInfo;
+  sources: LinkSources;
+}) {
   const node = info.node;
+  const keep = useLinkKeep(token, grant, info.allow_download);
   const [viewing, setViewing] = useState(false);
   const download = sources.download(node);
   const kind = mediaKind(node);
@@ -30,9 +47,18 @@ export function SharedFile({ info, sources }: { info: SharedInfo; sources: LinkS
               Download
             </a>
           )}
+          {keep.keep && (
+            <button type="button" className="btn" onClick={() => keep.keep?.(node)}>
+              <Icon name="copy" />
+              Keep a copy
+            </button>
+          )}
         </div>
       </div>
-      {viewing && <LinkViewer items={[node]} index={0} sources={sources} onIndex={() => undefined} onClose={() => setViewing(false)} />}
+      {viewing && (
+        <LinkViewer items={[node]} index={0} sources={sources} onIndex={() => undefined} onClose={() => setViewing(false)} keep={keep} />
+      )}
+      {!viewing && keep.view}
     </>
   );
 }

@@ -16,7 +16,7 @@ export function useLinkKeep(
   token: string,
   grant: string | null,
   allowed: boolean,
-): { action: ViewerAction<SharedNode> | null; view: ReactNode } {
+): { action: ViewerAction<SharedNode> | null; keep: ((node: SharedNode) => void) | null; view: ReactNode } {
   const [said, setSaid] = useState<Said | null>(null);
   const offered = allowed && sessionKeptHere();
   const keep = useCallback(
@@ -66,5 +66,5 @@ export function useLinkKeep(
       </div>
     );
   }
-  return { action, view };
+  return { action, keep: offered ? (node) => void keep(node) : null, view };
 }

@@ -1,15 +1,18 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, data } from '../../api/client.ts';
-import { downloadLink } from '../../api/downloads.ts';
+import { downloadLink, startDownload } from '../../api/downloads.ts';
 import { nodeKeys } from '../../api/queries.ts';
 import { useThumbnail, type Thumbable } from '../../api/thumbnails.ts';
 import type { Answer } from '../../api/types.ts';
-import { Button } from '../../ui/Button.tsx';
+import { Button, IconButton } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { formatDate, plural } from '../../ui/format.ts';
-import { SharedTabs } from '../../kits/sharing/index.ts';
+import { KeptNotice, SharedTabs, useKeepCopy } from '../../kits/sharing/index.ts';
+import { useLiveShared } from './useLiveShared.ts';
 import './shared-with-me.css';
 
 type SharedItem = Answer<'/shared-with-me', 'get'>['items'][number];
@@ -23,6 +26,7 @@ const sharedWithMeKey = [...nodeKeys.all, 'shared-with-me'] as const;
  * shared it and one tap that opens it.
  */
 export function SharedWithMePage() {
+  useLiveShared(sharedWithMeKey);
   const list = useInfiniteQuery({
     queryKey: sharedWithMeKey,
     initialPageParam: undefined as string | undefined,
@@ -102,6 +106,7 @@ function SharedRow({ item }: { item: SharedItem }) {
         <button type="button" className="shared-main" aria-label={`Open ${name}`} onClick={() => void openFile(item.id)}>
           {body}
         </button>
+        <FileMenu id={item.id} name={name} />
       </li>
     );
   }
@@ -112,6 +117,56 @@ function SharedRow({ item }: { item: SharedItem }) {
         {body}
       </Link>
     </li>
+  );
+}
+
+/** A shared file's menu: open it, download it, or keep a copy of it as one's own. */
+function FileMenu({ id, name }: { id: string; name: string }) {
+  const [open, setOpen] = useState(false);
+  const keep = useKeepCopy();
+  const [failed, setFailed] = useState<string | null>(null);
+  const close = () => {
+    setOpen(false);
+    setFailed(null);
+    keep.reset();
+  };
+  return (
+    <>
+      <IconButton icon="more" label={`More for ${name}`} onClick={() => setOpen(true)} />
+      {open && (
+        <Dialog title={name} onClose={close}>
+          {failed && <Notice tone="error">{failed}</Notice>}
+          <KeptNotice keep={keep} onLeave={close} />
+          <ul className="menu" aria-label={`Actions for ${name}`}>
+            <li>
+              <button type="button" onClick={() => void openFile(id)}>
+                <Icon name="photo" />
+                Open
+              </button>
+            </li>
+            <li>
+              <button
+                type="button"
+                onClick={() =>
+                  startDownload({ id, name }).then(close, (error: unknown) =>
+                    setFailed(error instanceof Error ? error.message : 'The download could not start.'),
+                  )
+                }
+              >
+                <Icon name="download" />
+                Download
+              </button>
+            </li>
+            <li>
+              <button type="button" onClick={() => keep.mutate(id)} disabled={keep.isPending}>
+                <Icon name="copy" />
+                Keep a copy
+              </button>
+            </li>
+          </ul>
+        </Dialog>
+      )}
+    </>
   );
 }
 

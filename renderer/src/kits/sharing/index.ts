@@ -20,3 +20,5 @@ export { PeopleList, type PeopleListProps, type Person } from './PeopleList.tsx'
 export { ShareTabs, type ShareTab } from './ShareTabs.tsx';
 // A photo's Details say where it is shown (albums, links), for its owner to change.
 export const PhotoAppearances = lazy(() => import('./PhotoAppearances.tsx').then((m) => ({ default: m.PhotoAppearances })));
+// Keep a copy of a shared file from a list's menu: Shared with me and a shared folder.
+export { KeptNotice, useKeepCopy } from './KeepCopy.tsx';

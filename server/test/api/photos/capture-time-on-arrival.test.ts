@@ -120,4 +120,39 @@ describe('a photo is placed by its capture time from the moment it arrives', () 
     const id = await uploadFile(t.api, owner.access, await mediaFixture('clip.mp4'), { filename: 'clip.mp4' });
     assert.equal((await createdEvent(id)).taken_at, Date.UTC(2020, 0, 2, 3, 4, 5));
   });
+
+  test("an iPhone's HEIC and a PNG with EXIF, with a queue that runs nothing yet: each is in its own month from its first event and in the gallery's months", async () => {
+    const held = await startTestServer({ mediaConcurrency: 0 });
+    const who = await setupOwner(held.client);
+    const heard = await EventSocket.open(held.url, who.access);
+    try {
+      const heic = await uploadFile(held.api, who.access, await mediaFixture('iphone-irot.heic'), { filename: 'IMG_0001.HEIC' });
+      const png = await uploadFile(
+        held.api,
+        who.access,
+        await sharp({ create: { width: 32, height: 24, channels: 3, background: '#468' } })
+          .withExif({ IFD0: { Make: 'Hearth test' }, IFD2: { DateTimeOriginal: '2018:06:07 08:09:10', OffsetTimeOriginal: '+02:00' } })
+          .png()
+          .toBuffer(),
+        { filename: 'Screenshot.png' },
+      );
+      const created = async (id: string) =>
+        (await heard.waitFor((m) => m.type === 'node.created' && m.payload.node.id === id)).payload.node;
+      const heicNode = await created(heic);
+      assert.deepEqual([heicNode.taken_at, heicNode.taken_offset], [Date.UTC(2019, 4, 6, 6, 8, 9), 60]);
+      const pngNode = await created(png);
+      assert.deepEqual([pngNode.taken_at, pngNode.taken_offset], [Date.UTC(2018, 5, 7, 6, 9, 10), 120]);
+      const months = (await held.client.get('/nodes/gallery/months', { token: who.access })).body.items;
+      assert.deepEqual(
+        months.map((m: any) => [m.month, m.photos]),
+        [
+          ['2019-05', 1],
+          ['2018-06', 1],
+        ],
+      );
+    } finally {
+      heard.ws.close();
+      await held.close();
+    }
+  });
 });
