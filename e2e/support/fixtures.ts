@@ -14,7 +14,14 @@ interface WorkerFixtures {
 interface TestFixtures {
   /** A fresh family member for this test, not yet signed in in the browser. */
   member: Account;
+  /** Signs the worker's owner in again when the access token is near its 15 minutes. */
+  ownerSignedIn: void;
 }
+
+/** When each worker's owner last signed in. */
+const ownerSignedInAt = new WeakMap<Account, number>();
+/** Well inside the access token's 15 minutes, so no test starts on a token about to lapse. */
+const OWNER_TOKEN_KEPT_MS = 10 * 60_000;
 
 /**
  * One real server per worker, with its owner; each test makes its own family member. The
@@ -33,7 +40,26 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker', timeout: 90_000 },
   ],
-  owner: [async ({ hearth }, use) => use(await hearth.api.setupOwner()), { scope: 'worker' }],
+  owner: [
+    async ({ hearth }, use) => {
+      const owner = await hearth.api.setupOwner();
+      ownerSignedInAt.set(owner, Date.now());
+      await use(owner);
+    },
+    { scope: 'worker' },
+  ],
+  // A worker lives longer than an access token on a busy machine: its owner's tests then failed
+  // with invalid_token, whatever they tested.
+  ownerSignedIn: [
+    async ({ hearth, owner }, use) => {
+      if (Date.now() - (ownerSignedInAt.get(owner) ?? 0) > OWNER_TOKEN_KEPT_MS) {
+        Object.assign(owner, await hearth.api.login(owner.username, owner.password));
+        ownerSignedInAt.set(owner, Date.now());
+      }
+      await use();
+    },
+    { auto: true },
+  ],
   baseURL: async ({ hearth, world }, use) => use(world === 'lan' ? `http://hearth.local:${hearth.port}` : hearth.url),
   member: async ({ hearth, owner }, use) => use(await hearth.api.member(owner, uniqueName('kid'))),
 });
