@@ -25,10 +25,16 @@ export interface TellOptions {
   once?: boolean;
   /** Told about this topic within this long: that one is told again (its words changed, unread again), no new one. */
   coalesceMs?: number;
+  /**
+   * It is about these devices (sessions) alone: only they are pushed it. "This phone has not
+   * backed up" buzzing the person's computer, or the phone that backed up yesterday, would be
+   * wrong there. Unset: every device of the person that said yes.
+   */
+  devices?: readonly string[];
 }
 
-/** Who hears of a notification as it is made: the Web Push sender. */
-export type Teller = (userId: string, notification: Notification) => void;
+/** Who hears of a notification as it is made: the Web Push sender (`devices`: only those sessions, when set). */
+export type Teller = (userId: string, notification: Notification, devices?: readonly string[]) => void;
 
 /**
  * Each account's notifications: made by the causes (causes.ts) for the one account they concern,
@@ -64,7 +70,7 @@ export class NotificationService {
     const row: NotificationRow = { id: newId(), user_id: userId, kind, ...telling, created_at: now, updated_at: now, read_at: null };
     store.notifications.insert(row);
     const notification = this.announce(userId, row);
-    for (const teller of this.tellers) teller(userId, notification);
+    for (const teller of this.tellers) teller(userId, notification, options.devices);
     return notification;
   }
 
