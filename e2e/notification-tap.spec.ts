@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, signIn, test } from './support/fixtures.ts';
 import { uniqueName } from './support/hearth.ts';
+import { captureScreen } from './support/screens.ts';
 
 /** The bell on screen: in the side bar on a computer, in the slim top row on a phone. */
 const bell = (page: Page) => page.getByRole('link', { name: /^Notifications/ }).locator('visible=true');
@@ -14,7 +15,7 @@ test('a tapped push notification opens its album, is read (over the API too), an
   page,
   hearth,
   owner,
-}) => {
+}, testInfo) => {
   const dad = await hearth.api.member(owner, uniqueName('dad'));
   const mum = await hearth.api.member(owner, uniqueName('mum'));
   const album = await hearth.api.ok('POST', '/albums', dad.access, { name: 'Lakeside' });
@@ -45,6 +46,7 @@ test('a tapped push notification opens its album, is read (over the API too), an
   await expect(bell(page)).toHaveAccessibleName('Notifications');
   expect((await firstOf(mum)).read_at).not.toBeNull();
   expect((await hearth.api.ok('GET', '/notifications', mum.access)).unread_count).toBe(0);
+  await captureScreen(page, testInfo, 'notification-tap-opened');
   // A reload does not carry the id on (nothing to read again), and Back does not return to it.
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Lakeside', level: 1 })).toBeVisible();

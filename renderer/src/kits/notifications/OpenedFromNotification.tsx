@@ -19,6 +19,9 @@ export function OpenedFromNotification() {
   const handled = useRef<string | null>(null);
   const id = new URLSearchParams(location.search).get(PARAM);
   useEffect(() => {
+    // Cleared once the id has left the address: the same notification tapped again (told again
+    // after a burst of photos) is marked read again.
+    if (id === null) handled.current = null;
     if (id === null || handled.current === id) return;
     handled.current = id;
     const rest = new URLSearchParams(location.search);
