@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 import { expect, signIn, test } from './support/fixtures.ts';
 import { uniqueName } from './support/hearth.ts';
 import { photo, processed, upload } from './support/media.ts';
@@ -87,7 +87,13 @@ test('Mum turns off "Someone shares something with me": a new share is not told,
   await expect(list.getByText('Unread:')).toHaveCount(0);
 });
 
-test('"Notify me on this phone" asks the browser for permission only after the tap', async ({ page, member }) => {
+/** The device the project plays, as the Account page names it: "this phone" on a phone, "this computer" on a computer. */
+const thisDevice = (testInfo: TestInfo) => (testInfo.project.name.startsWith('phone') ? 'phone' : 'computer');
+
+test('"Notify me on this phone" ("this computer" on a computer) asks the browser for permission only after the tap', async ({
+  page,
+  member,
+}, testInfo) => {
   await page.addInitScript(() => {
     const w = window as unknown as { askedForPermission: number };
     w.askedForPermission = 0;
@@ -102,9 +108,17 @@ test('"Notify me on this phone" asks the browser for permission only after the t
   await signIn(page, member);
   await page.goto('/account');
   const section = page.getByRole('region', { name: 'Notifications' });
-  const notifyMe = section.getByRole('button', { name: 'Notify me on this phone' });
+  const device = thisDevice(testInfo);
+  const notifyMe = section.getByRole('button', { name: `Notify me on this ${device}` });
   await expect(notifyMe).toBeVisible();
-  await expect(section).toContainText('Your browser will ask you first.');
+  await expect(section).toContainText(
+    `Hearth can also show these on this ${device} when Hearth is closed. Your browser will ask you first.`,
+  );
+  // A computer is never called a phone, nor a phone a computer.
+  const other = device === 'phone' ? 'computer' : 'phone';
+  await expect(section.getByText(new RegExp(`this ${other}`))).toHaveCount(0);
+  await notifyMe.scrollIntoViewIfNeeded();
+  await captureScreen(page, testInfo, 'notifications-this-device');
   expect(await asked()).toBe(0);
   await notifyMe.click();
   await expect.poll(asked).toBe(1);
@@ -116,15 +130,17 @@ test('@lan on the plain home address (no HTTPS) the Account page says plainly wh
   page,
   member,
   world,
-}) => {
+}, testInfo) => {
   await signIn(page, member);
   await page.goto('/account');
   const section = page.getByRole('region', { name: 'Notifications' });
   await expect(section.getByRole('switch', { name: 'Someone shares something with me' })).toBeChecked();
   if (world === 'lan') {
-    await expect(section).toContainText('Notifications on this phone need Hearth’s secure address (one starting with https://).');
-    await expect(section.getByRole('button', { name: 'Notify me on this phone' })).toHaveCount(0);
+    await expect(section).toContainText(
+      `Notifications on this ${thisDevice(testInfo)} need Hearth’s secure address (one starting with https://).`,
+    );
+    await expect(section.getByRole('button', { name: /^Notify me on this/ })).toHaveCount(0);
   } else {
-    await expect(section.getByRole('button', { name: 'Notify me on this phone' })).toBeVisible();
+    await expect(section.getByRole('button', { name: `Notify me on this ${thisDevice(testInfo)}` })).toBeVisible();
   }
 });

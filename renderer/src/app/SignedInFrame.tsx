@@ -4,7 +4,7 @@ import { Spinner } from '../ui/Notice.tsx';
 import { QuotaBar, UnsentBanner, UploadPanel } from '../kits/upload/index.ts';
 import { StorageBanner } from '../features/storage/index.ts';
 import { useLivePendingDevices, usePendingDevices, WaitingDevicesNotice } from '../features/approvals/index.ts';
-import { NotificationBell } from '../kits/notifications/index.ts';
+import { NotificationBell, OpenedFromNotification } from '../kits/notifications/index.ts';
 import { AppShell, type NavItem } from '../ui/AppShell.tsx';
 import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { LiveUpdates } from './LiveUpdates.tsx';
@@ -38,6 +38,7 @@ export function SignedInFrame({ children }: { children: ReactNode }) {
   return (
     <AppShell nav={isOwner ? [...NAV, manage] : NAV} footer={<QuotaBar />} actions={<NotificationBell />}>
       <LiveUpdates />
+      <OpenedFromNotification />
       <ConnectionBanner />
       <StorageBanner />
       {isOwner && <WaitingDevicesNotice />}

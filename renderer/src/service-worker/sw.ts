@@ -11,6 +11,7 @@
  * sign-in, so nothing goes to the server from here. A post another site's page made is refused
  * (share-origin.ts).
  */
+import { notificationTarget } from './notification-target.ts';
 import { openSharedInbox } from './share-inbox.ts';
 import { postedByAnotherSite } from './share-origin.ts';
 
@@ -148,7 +149,7 @@ async function receiveShare(event: WorkerFetchEvent): Promise<Response> {
 
 /**
  * A notification the server pushed (Web Push, to a device whose person said yes): shown with
- * its words, and a tap opens its place in the app. Only a path inside the app is opened.
+ * its words, and a tap opens its place in the app (notification-target.ts), which marks it read.
  */
 worker.addEventListener('push', (event) => {
   let told: { id?: unknown; title?: unknown; body?: unknown; link?: unknown } = {};
@@ -159,15 +160,15 @@ worker.addEventListener('push', (event) => {
   }
   const title = typeof told.title === 'string' ? told.title : 'Something new in Hearth';
   const body = typeof told.body === 'string' ? told.body : '';
-  const link = typeof told.link === 'string' && told.link.startsWith('/') && !told.link.startsWith('//') ? told.link : '/notifications';
   const tag = typeof told.id === 'string' ? told.id : 'hearth';
-  event.waitUntil(worker.registration.showNotification(title, { body, icon: '/icon.svg', tag, data: { link } }));
+  event.waitUntil(worker.registration.showNotification(title, { body, icon: '/icon.svg', tag, data: { link: told.link, id: told.id } }));
 });
 
 worker.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const link = (event.notification.data as { link?: string } | null)?.link ?? '/notifications';
-  const target = new URL(link, worker.location.origin).href;
+  // The app, opened there, marks the notification read (this worker holds no sign-in to do it).
+  const told = (event.notification.data ?? {}) as { link?: unknown; id?: unknown };
+  const target = notificationTarget(told.link, told.id, worker.location.origin);
   event.waitUntil(
     worker.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (open) => {
       const own = open.find((c) => new URL(c.url).origin === worker.location.origin);

@@ -17,7 +17,7 @@ export function createJobs(services: Services, { config, rateLimiter }: ServiceD
     backupJob(services.backup),
     backupHealthJob(services.backupHealth),
     contentIndexJob(services.contentIndex),
-    staleNotificationsJob(services.notificationCauses),
+    staleNotificationsJob(services.notificationCauses, services.notifications),
     ...homeNetworkJobs(homeNetwork, config.tailnetCheckIntervalMs),
   ];
 }

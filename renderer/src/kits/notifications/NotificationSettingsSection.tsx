@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { useIsPhone } from '../../ui/useIsPhone.ts';
 import { notificationKeys, useNotificationSettings } from './queries.ts';
 import { pushIsOn, pushSupport, turnPushOff, turnPushOn } from './push.ts';
 import './notifications.css';
@@ -18,15 +19,16 @@ const KINDS: { kind: Kind; label: string; ownersOnly?: true }[] = [
   { kind: 'backup_stale', label: 'No backup for 2 days', ownersOnly: true },
 ];
 
-const WHY_NOT: Record<Exclude<ReturnType<typeof pushSupport>, 'ready'>, string> = {
-  insecure:
-    'Notifications on this phone need Hearth’s secure address (one starting with https://). Open Hearth that way, or set up the secure address on this phone, then come back here.',
-  'ios-home-screen':
+/** Why this device cannot say yes, in words for it ("phone" or "computer"). */
+const WHY_NOT: Record<Exclude<ReturnType<typeof pushSupport>, 'ready'>, (device: string) => string> = {
+  insecure: (device) =>
+    `Notifications on this ${device} need Hearth’s secure address (one starting with https://). Open Hearth that way, or set up the secure address on this ${device}, then come back here.`,
+  'ios-home-screen': () =>
     'On an iPhone or iPad (iOS 16.4 or later), add Hearth to the Home Screen first: tap Share, then “Add to Home Screen”. Open Hearth from there and come back here.',
-  unsupported: 'This browser cannot show notifications from Hearth. You still see them under the bell.',
+  unsupported: () => 'This browser cannot show notifications from Hearth. You still see them under the bell.',
 };
 
-/** The Account page's Notifications: what this person is told, and whether this phone shows it too. */
+/** The Account page's Notifications: what this person is told, and whether this device shows it too. */
 export function NotificationSettingsSection({ isOwner }: { isOwner: boolean }) {
   const queryClient = useQueryClient();
   const settings = useNotificationSettings();
@@ -64,8 +66,12 @@ export function NotificationSettingsSection({ isOwner }: { isOwner: boolean }) {
   );
 }
 
-/** "Notify me on this phone": the browser is asked for permission only after this tap. */
+/**
+ * "Notify me on this phone" ("this computer" on one: the person knows which they hold): the
+ * browser is asked for permission only after this tap.
+ */
 function ThisPhone() {
+  const device = useIsPhone() ? 'phone' : 'computer';
   const support = pushSupport();
   const on = useQuery({ queryKey: [...notificationKeys.all, 'this-device'], queryFn: pushIsOn, enabled: support === 'ready' });
   const queryClient = useQueryClient();
@@ -73,21 +79,21 @@ function ThisPhone() {
     mutationFn: (want: boolean) => (want ? turnPushOn() : turnPushOff()),
     onSettled: () => queryClient.invalidateQueries({ queryKey: [...notificationKeys.all, 'this-device'] }),
   });
-  if (support !== 'ready') return <p className="muted">{WHY_NOT[support]}</p>;
+  if (support !== 'ready') return <p className="muted">{WHY_NOT[support](device)}</p>;
   return (
     <div className="this-phone">
       {on.data ? (
         <>
-          <p>This phone shows Hearth’s notifications, even when Hearth is closed.</p>
+          <p>This {device} shows Hearth’s notifications, even when Hearth is closed.</p>
           <Button disabled={change.isPending} onClick={() => change.mutate(false)}>
-            Stop notifications on this phone
+            Stop notifications on this {device}
           </Button>
         </>
       ) : (
         <>
-          <p className="muted">Hearth can also show these on this phone when Hearth is closed. Your browser will ask you first.</p>
+          <p className="muted">Hearth can also show these on this {device} when Hearth is closed. Your browser will ask you first.</p>
           <Button variant="primary" icon="bell" disabled={change.isPending} onClick={() => change.mutate(true)}>
-            Notify me on this phone
+            Notify me on this {device}
           </Button>
         </>
       )}

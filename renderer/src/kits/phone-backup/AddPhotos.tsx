@@ -1,22 +1,10 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
+import { useIsPhone } from '../../ui/useIsPhone.ts';
 import { uploadQueue } from '../upload/index.ts';
 import { cardOffered, useCutBackup } from './BackUpPhone.tsx';
 import { phoneBackup, usePhoneBackup } from './run.ts';
-
-/** A phone (or a tablet held like one): a touch screen without hover, or a narrow screen. */
-const PHONE_QUERY = '(max-width: 640px), (hover: none) and (pointer: coarse)';
-
-function subscribe(listener: () => void): () => void {
-  const query = window.matchMedia(PHONE_QUERY);
-  query.addEventListener('change', listener);
-  return () => query.removeEventListener('change', listener);
-}
-
-export function useIsPhone(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia(PHONE_QUERY).matches);
-}
 
 const isMedia = (file: File) => /^(image|video)\//.test(file.type) || file.type === '';
 

@@ -1,4 +1,5 @@
 export { BackUpButtons, BackupCard, BackupStatus, CutBackupCard, CutBackupReminder } from './BackUpPhone.tsx';
 export { PhoneBackupSection } from './PhoneBackupSection.tsx';
 export { backupDestination, type Destination } from './destination.ts';
-export { AddPhotos, useIsPhone } from './AddPhotos.tsx';
+export { AddPhotos } from './AddPhotos.tsx';
+export { useIsPhone } from '../../ui/useIsPhone.ts';

@@ -191,7 +191,10 @@ export class NotificationCauses {
     this.deps.store.notifications.phoneBackedUp(actor.sessionId, actor.userId, this.deps.now());
   }
 
-  /** Phones silent for a week: their person is told once for each silence. */
+  /**
+   * Phones silent for a week: their person is told once for each silence (in the bell on every
+   * device), and pushed it on that phone alone: the one that should back up.
+   */
   checkPhones(): void {
     const now = this.deps.now();
     for (const phone of this.deps.store.notifications.silentPhones(now - PHONE_STALE_MS)) {
@@ -205,7 +208,7 @@ export class NotificationCauses {
           body: 'Open Photos on that phone and tap “Back up this phone”.',
           link: '/gallery',
         },
-        { once: true },
+        { once: true, devices: [phone.session_id] },
       );
     }
   }

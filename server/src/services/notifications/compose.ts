@@ -16,6 +16,6 @@ export interface NotificationServices {
 export function notificationServices(deps: ServiceDeps): NotificationServices {
   const notifications = new NotificationService(deps);
   const push = new PushService(deps);
-  notifications.onTold((userId, notification) => push.send(userId, notification));
+  notifications.onTold((userId, notification, devices) => push.send(userId, notification, devices));
   return { notifications, notificationCauses: new NotificationCauses(deps, notifications), push };
 }

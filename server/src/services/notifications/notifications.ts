@@ -25,10 +25,27 @@ export interface TellOptions {
   once?: boolean;
   /** Told about this topic within this long: that one is told again (its words changed, unread again), no new one. */
   coalesceMs?: number;
+  /**
+   * It is about these devices (sessions) alone: only they are pushed it. "This phone has not
+   * backed up" buzzing the person's computer, or the phone that backed up yesterday, would be
+   * wrong there. Unset: every device of the person that said yes.
+   */
+  devices?: readonly string[];
 }
 
-/** Who hears of a notification as it is made: the Web Push sender. */
-export type Teller = (userId: string, notification: Notification) => void;
+const DAY_MS = 24 * 60 * 60_000;
+/**
+ * A read notification is kept about a season (90 days): long enough to find again "what was that
+ * album Dad shared?", short enough that the list stays about now. An unread one is kept a year,
+ * so someone who rarely opens the app still finds what they missed, but nothing is kept for
+ * ever on a family's PC. A silence that outlasts its notification (a phone never backed up
+ * again) is told again by the next hourly check: a fair reminder, at most once a season.
+ */
+export const KEEP_READ_MS = 90 * DAY_MS;
+export const KEEP_UNREAD_MS = 365 * DAY_MS;
+
+/** Who hears of a notification as it is made: the Web Push sender (`devices`: only those sessions, when set). */
+export type Teller = (userId: string, notification: Notification, devices?: readonly string[]) => void;
 
 /**
  * Each account's notifications: made by the causes (causes.ts) for the one account they concern,
@@ -64,8 +81,14 @@ export class NotificationService {
     const row: NotificationRow = { id: newId(), user_id: userId, kind, ...telling, created_at: now, updated_at: now, read_at: null };
     store.notifications.insert(row);
     const notification = this.announce(userId, row);
-    for (const teller of this.tellers) teller(userId, notification);
+    for (const teller of this.tellers) teller(userId, notification, options.devices);
     return notification;
+  }
+
+  /** Old notifications leave every account's list (the hourly job): read ones after 90 days, any after a year. */
+  prune(): number {
+    const now = this.deps.now();
+    return this.deps.store.notifications.prune(now - KEEP_READ_MS, now - KEEP_UNREAD_MS);
   }
 
   /** The last time this account was told of the topic, if ever. */

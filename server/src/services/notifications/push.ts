@@ -56,9 +56,11 @@ export class PushService {
     if (!this.deps.store.notifications.unsubscribe(id, actor.userId)) throw new AppError('not_found');
   }
 
-  /** Sends a new notification to each signed-in device of the account that subscribed. */
-  send(userId: string, notification: Notification): void {
-    const subscriptions = this.deps.store.notifications.deliverable(userId);
+  /** Sends a new notification to each signed-in device of the account that subscribed (of `devices`, when named). */
+  send(userId: string, notification: Notification, devices?: readonly string[]): void {
+    const subscriptions = this.deps.store.notifications
+      .deliverable(userId)
+      .filter((subscription) => devices === undefined || devices.includes(subscription.session_id));
     if (subscriptions.length === 0) return;
     // What a lock screen shows: the words and where to go, nothing the link does not already say.
     const payload = JSON.stringify({

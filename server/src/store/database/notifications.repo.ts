@@ -77,6 +77,8 @@ export class NotificationsRepo {
       silentPhones: db.prepare(`SELECT pb.session_id, pb.user_id, pb.backed_up_at, s.device_name FROM phone_backups pb
         JOIN sessions s ON s.id = pb.session_id WHERE s.status = 'active' AND pb.backed_up_at < @before`),
       unsubscribeEndpoint: db.prepare('DELETE FROM push_subscriptions WHERE endpoint = ? AND user_id = ?'),
+      prune: db.prepare(`DELETE FROM notifications
+        WHERE (read_at IS NOT NULL AND updated_at < @read_before) OR updated_at < @any_before`),
     };
   }
 
@@ -154,6 +156,11 @@ export class NotificationsRepo {
       backed_up_at: number;
       device_name: string | null;
     }[];
+  }
+
+  /** Deletes the read ones last told before `readBefore` and any last told before `anyBefore`; answers how many. */
+  prune(readBefore: number, anyBefore: number): number {
+    return Number(this.stmts.prune.run({ read_before: readBefore, any_before: anyBefore }).changes);
   }
 
   unsubscribeEndpoint(endpoint: string, userId: string): boolean {
