@@ -66,7 +66,7 @@ test('a photo moved to Private from the viewer leaves Photos; Private asks for t
   await page.getByLabel('Your password').fill(member.password);
   await page.getByRole('button', { name: 'Open Private' }).click();
   await inPrivate.getByRole('button', { name: 'Move Secret.jpg out of Private' }).click();
-  await expect(page.getByText('Moved out of Private: it is back in My files and Photos.')).toBeVisible();
+  await expect(page.getByText('Moved to My files.')).toBeVisible();
   await expect(page.getByText('Nothing here yet.', { exact: false })).toBeVisible();
 
   await openPhotos(page);
