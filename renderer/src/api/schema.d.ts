@@ -1404,7 +1404,7 @@ export interface paths {
         put?: never;
         /** Move to Private (locked or not): out of Photos, albums, shares and links */
         post: operations["postNodesIdPrivate"];
-        /** Move out of Private, to the top of My files (Private must be open) */
+        /** Move out of Private, back to the folder it came from (the top of My files if that is gone or in the trash); Private must be open */
         delete: operations["deleteNodesIdPrivate"];
         options?: never;
         head?: never;
@@ -8231,6 +8231,8 @@ export interface operations {
                             cover: {
                                 has_thumbnail: boolean;
                                 id: string;
+                                /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                                rotation?: number;
                                 version: number;
                             } | null;
                             created_at: number;
@@ -8373,6 +8375,8 @@ export interface operations {
                         cover: {
                             has_thumbnail: boolean;
                             id: string;
+                            /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                            rotation?: number;
                             version: number;
                         } | null;
                         created_at: number;
@@ -8602,6 +8606,8 @@ export interface operations {
                         cover: {
                             has_thumbnail: boolean;
                             id: string;
+                            /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                            rotation?: number;
                             version: number;
                         } | null;
                         created_at: number;
@@ -8907,6 +8913,8 @@ export interface operations {
                         cover: {
                             has_thumbnail: boolean;
                             id: string;
+                            /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                            rotation?: number;
                             version: number;
                         } | null;
                         created_at: number;
@@ -9312,6 +9320,8 @@ export interface operations {
                             cover: {
                                 has_thumbnail: boolean;
                                 id: string;
+                                /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                                rotation?: number;
                                 version: number;
                             } | null;
                             created_at: number;
@@ -9553,6 +9563,8 @@ export interface operations {
                         cover: {
                             has_thumbnail: boolean;
                             id: string;
+                            /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                            rotation?: number;
                             version: number;
                         } | null;
                         created_at: number;
@@ -26804,6 +26816,8 @@ export interface operations {
                                 cover: {
                                     has_thumbnail: boolean;
                                     id: string;
+                                    /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                                    rotation?: number;
                                     version: number;
                                 } | null;
                                 created_at: number;
