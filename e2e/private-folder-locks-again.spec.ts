@@ -16,9 +16,9 @@ test('open Private locks itself again when the unlock runs out: what was shown g
   await page.goto('/private');
   await page.getByLabel('Your password').fill(member.password);
   await page.getByRole('button', { name: 'Open Private' }).click();
-  const inPrivate = page.getByRole('list', { name: 'In Private' });
-  await expect(inPrivate.getByText('Hidden.jpg')).toBeVisible();
+  const inPrivate = page.getByRole('region', { name: 'Photos in Private' });
+  await expect(inPrivate.getByRole('button', { name: /^Photo Hidden\.jpg/ })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Private is locked' })).toBeVisible({ timeout: 15_000 });
   await expect(inPrivate).toHaveCount(0);
-  await expect(page.getByText('Hidden.jpg')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Hidden\.jpg/ })).toHaveCount(0);
 });

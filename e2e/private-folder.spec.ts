@@ -46,15 +46,15 @@ test('a photo moved to Private from the viewer leaves Photos; Private asks for t
   await openPrivate(page);
   await expect(page.getByRole('heading', { name: 'Private is locked' })).toBeVisible();
   await expect(page.getByText('Only you can open this. It locks again after 5 minutes.')).toBeVisible();
-  await expect(page.getByRole('list', { name: 'In Private' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Photos in Private' })).toHaveCount(0);
   await captureScreen(page, testInfo, 'private-unlock');
   await page.getByLabel('Your password').fill('not my password');
   await page.getByRole('button', { name: 'Open Private' }).click();
   await expect(page.getByText('That password is not right.')).toBeVisible();
   await page.getByLabel('Your password').fill(member.password);
   await page.getByRole('button', { name: 'Open Private' }).click();
-  const inPrivate = page.getByRole('list', { name: 'In Private' });
-  await expect(inPrivate.getByText('Secret.jpg')).toBeVisible();
+  const inPrivate = page.getByRole('region', { name: 'Photos in Private' });
+  await expect(tile(page, 'Secret.jpg')).toBeVisible();
   // Its thumbnail, served now that Private is open.
   await expect(inPrivate.locator('img')).toHaveCount(1);
   await expect.poll(() => inPrivate.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
@@ -66,7 +66,7 @@ test('a photo moved to Private from the viewer leaves Photos; Private asks for t
   await page.getByLabel('Your password').fill(member.password);
   await page.getByRole('button', { name: 'Open Private' }).click();
   await inPrivate.getByRole('button', { name: 'Move Secret.jpg out of Private' }).click();
-  await expect(page.getByText('Moved out of Private: it is back in My files and Photos.')).toBeVisible();
+  await expect(page.getByText('Moved to My files.')).toBeVisible();
   await expect(page.getByText('Nothing here yet.', { exact: false })).toBeVisible();
 
   await openPhotos(page);
@@ -91,7 +91,7 @@ test('a PIN set in Account opens Private; a wrong one is refused', async ({ page
   await expect(page.getByText('That PIN is not right.')).toBeVisible();
   await page.getByLabel('Your PIN').fill('2468');
   await page.getByRole('button', { name: 'Open Private' }).click();
-  await expect(page.getByRole('list', { name: 'In Private' }).getByText('Note.jpg')).toBeVisible();
+  await expect(tile(page, 'Note.jpg')).toBeVisible();
 });
 
 test('“Move to Private” from a file’s menu in My files and from a selection in Photos: each is one action, and both are in Private after', async ({
@@ -128,7 +128,6 @@ test('“Move to Private” from a file’s menu in My files and from a selectio
   await openPrivate(page);
   await page.getByLabel('Your password').fill(member.password);
   await page.getByRole('button', { name: 'Open Private' }).click();
-  const inPrivate = page.getByRole('list', { name: 'In Private' });
-  await expect(inPrivate.getByText('Letter.txt')).toBeVisible();
-  await expect(inPrivate.getByText('Kiss.jpg')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Files in Private' }).getByText('Letter.txt')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Photos in Private' }).getByRole('button', { name: /^Photo Kiss\.jpg/ })).toBeVisible();
 });

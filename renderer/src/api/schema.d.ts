@@ -1404,7 +1404,7 @@ export interface paths {
         put?: never;
         /** Move to Private (locked or not): out of Photos, albums, shares and links */
         post: operations["postNodesIdPrivate"];
-        /** Move out of Private, to the top of My files (Private must be open) */
+        /** Move out of Private, back to the folder it came from (the top of My files if that is gone or in the trash); Private must be open */
         delete: operations["deleteNodesIdPrivate"];
         options?: never;
         head?: never;
@@ -1663,6 +1663,23 @@ export interface paths {
         post?: never;
         /** Stop showing the caller's photos to this family member: effective at once */
         delete: operations["deletePartnerSharesUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/photos/{id}/edited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a photo as edited (anyone who sees it; 404 otherwise): made again from the original, turned as it was turned, its date (DateTimeOriginal and its zone) and place (GPS) as corrected written into its EXIF; a JPEG (a PNG stays PNG) attachment named "<name> (edited).jpg". The original file is untouched and GET /nodes/{id}/download still sends it */
+        get: operations["getPhotosIdEdited"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -8231,6 +8248,8 @@ export interface operations {
                             cover: {
                                 has_thumbnail: boolean;
                                 id: string;
+                                /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                                rotation?: number;
                                 version: number;
                             } | null;
                             created_at: number;
@@ -8373,6 +8392,8 @@ export interface operations {
                         cover: {
                             has_thumbnail: boolean;
                             id: string;
+                            /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                            rotation?: number;
                             version: number;
                         } | null;
                         created_at: number;
@@ -8602,6 +8623,8 @@ export interface operations {
                         cover: {
                             has_thumbnail: boolean;
                             id: string;
+                            /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                            rotation?: number;
                             version: number;
                         } | null;
                         created_at: number;
@@ -8907,6 +8930,8 @@ export interface operations {
                         cover: {
                             has_thumbnail: boolean;
                             id: string;
+                            /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                            rotation?: number;
                             version: number;
                         } | null;
                         created_at: number;
@@ -9312,6 +9337,8 @@ export interface operations {
                             cover: {
                                 has_thumbnail: boolean;
                                 id: string;
+                                /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                                rotation?: number;
                                 version: number;
                             } | null;
                             created_at: number;
@@ -9553,6 +9580,8 @@ export interface operations {
                         cover: {
                             has_thumbnail: boolean;
                             id: string;
+                            /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                            rotation?: number;
                             version: number;
                         } | null;
                         created_at: number;
@@ -21798,6 +21827,140 @@ export interface operations {
             };
         };
     };
+    getPhotosIdEdited: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The photo as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                };
+            };
+            /** @description `not_a_photo`: Only photos and videos have a date and place to correct. `invalid_input`: A field has a value of the wrong type or form. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_a_photo" | "invalid_input";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `library_offline`: The drive holding this file is not connected. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "library_offline";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getPhotosIdEdits: {
         parameters: {
             query?: never;
@@ -26804,6 +26967,8 @@ export interface operations {
                                 cover: {
                                     has_thumbnail: boolean;
                                     id: string;
+                                    /** @description The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned */
+                                    rotation?: number;
                                     version: number;
                                 } | null;
                                 created_at: number;

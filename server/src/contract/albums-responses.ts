@@ -14,7 +14,18 @@ export const AlbumMemberRole = z.enum(['viewer', 'contributor']);
 export type AlbumMemberRole = z.output<typeof AlbumMemberRole>;
 
 /** What a client needs to ask for an album's cover picture (GET /nodes/{id}/thumbnail?v=<version>). */
-export const AlbumCover = z.object({ id: z.string(), version: z.number().int(), has_thumbnail: z.boolean() });
+export const AlbumCover = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  has_thumbnail: z.boolean(),
+  rotation: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      "The photo's turn (its node's `rotation`), absent when none: sent as `&r=` so a turned cover is a new URL; the thumbnail comes turned",
+    ),
+});
 export type AlbumCover = z.output<typeof AlbumCover>;
 
 /** An album as the account that reads it sees it (`role` is the reader's). */

@@ -45,12 +45,5 @@ export function monthIndexOfRow(timeline: Timeline, row: number): number {
   return lo;
 }
 
-const monthNames = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-const shortMonthNames = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
-
-/** "May 2024" for "2024-05" (months are counted in UTC, so they are named in UTC). */
-export function monthLabel(month: string, short = false): string {
-  const date = new Date(0);
-  date.setUTCFullYear(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 15);
-  return (short ? shortMonthNames : monthNames).format(date);
-}
+// Named by the photo kit, which the Private page groups its photos with too.
+export { monthLabel } from '../../kits/photos/index.ts';

@@ -2,7 +2,7 @@ import { useThumbnail } from '../../api/thumbnails.ts';
 import type { Node } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
-import { PhotoViewer, usePhotoSource } from '../../kits/photos/index.ts';
+import { MonthGroups, PhotoViewer, usePhotoSource } from '../../kits/photos/index.ts';
 
 interface PrivateItemsProps {
   items: Node[];
@@ -17,31 +17,39 @@ interface PrivateItemsProps {
 
 const isMedia = (node: Node) => node.type === 'file' && (node.mime_type?.startsWith('image/') || node.mime_type?.startsWith('video/'));
 
-/** What is in Private: each with its picture and "Move out of Private"; a photo opens full screen. */
+/**
+ * What is in Private: its photos and videos by month, as Photos shows them (a tap opens one full
+ * screen), then its other files and folders apart; each with "Move out" under it.
+ */
 export function PrivateItems({ items, viewing, onOpen, onShow, onClose, onMoveOut, busy }: PrivateItemsProps) {
   const media = items.filter(isMedia);
+  const others = items.filter((node) => !isMedia(node));
   const index = viewing ? media.findIndex((node) => node.id === viewing) : -1;
   const source = usePhotoSource(media, index);
+  const moveOut = (node: Node) => (
+    <Button className="private-move-out" aria-label={`Move ${node.name} out of Private`} disabled={busy} onClick={() => onMoveOut(node)}>
+      Move out
+    </Button>
+  );
   return (
     <>
-      <ul className="private-grid" aria-label="In Private">
-        {items.map((node) => (
-          <li key={node.id} className="private-item">
-            <button type="button" className="private-open" onClick={() => isMedia(node) && onOpen(node)} aria-label={`Open ${node.name}`}>
-              <Picture node={node} />
-            </button>
-            <span className="private-name">{node.name}</span>
-            <Button
-              className="private-move-out"
-              aria-label={`Move ${node.name} out of Private`}
-              disabled={busy}
-              onClick={() => onMoveOut(node)}
-            >
-              Move out
-            </Button>
-          </li>
-        ))}
-      </ul>
+      {media.length > 0 && <MonthGroups items={media} label="Photos in Private" onOpen={onOpen} action={moveOut} />}
+      {others.length > 0 && (
+        <section className="private-files" aria-labelledby="private-files-title">
+          <h2 id="private-files-title">Files</h2>
+          <ul className="private-grid" aria-label="Files in Private">
+            {others.map((node) => (
+              <li key={node.id} className="private-item">
+                <span className="private-open">
+                  <Picture node={node} />
+                </span>
+                <span className="private-name">{node.name}</span>
+                {moveOut(node)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {index >= 0 && (
         <PhotoViewer
           items={media}

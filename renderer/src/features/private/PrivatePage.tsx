@@ -71,7 +71,12 @@ function OpenPrivate({ folderId, until }: { folderId: string; until: number }) {
   const navigate = useNavigate();
   const { nodeId = null } = useParams();
   const moveOut = useMutation({
-    mutationFn: (node: Node) => data(api.DELETE('/nodes/{id}/private', { params: { path: { id: node.id } } })),
+    mutationFn: async (node: Node) => {
+      const moved = await data(api.DELETE('/nodes/{id}/private', { params: { path: { id: node.id } } }));
+      // Back where it came from (or the top of My files): the notice names the place.
+      if (moved.parent_id === null) return 'My files';
+      return (await data(api.GET('/nodes/{id}', { params: { path: { id: moved.parent_id } } }))).name;
+    },
     // Back in My files and Photos: every view of files is asked again.
     onSuccess: () => void queryClient.invalidateQueries(),
   });
@@ -80,7 +85,7 @@ function OpenPrivate({ folderId, until }: { folderId: string; until: number }) {
     <>
       <p className="private-note">Only you can see what is here. It locks again at {locksAt}.</p>
       {moveOut.isError && <Notice tone="error">{moveOut.error.message}</Notice>}
-      {moveOut.isSuccess && <Notice>Moved out of Private: it is back in My files and Photos.</Notice>}
+      {moveOut.isSuccess && <Notice>Moved to {moveOut.data}.</Notice>}
       {items.isPending && <Spinner label="Loading" />}
       {items.isError && <Notice tone="error">{items.error.message}</Notice>}
       {items.data?.length === 0 && (

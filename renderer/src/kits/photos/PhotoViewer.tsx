@@ -3,6 +3,7 @@ import { thumbnailPath } from '../../api/thumbnails.ts';
 import { useSession } from '../../api/useSession.ts';
 import { Spinner } from '../../ui/Notice.tsx';
 import { LazyViewer, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from '../viewer/index.ts';
+import { useDownloadEdited } from './downloadEdited.ts';
 import { useKeepCopy } from './keep.tsx';
 import { downloadFile, renewExpiredMedia, useMediaLinks } from './media.ts';
 import { PhotoEditPanel } from './PhotoEditPanel.tsx';
@@ -42,8 +43,8 @@ export interface PhotoViewerProps<T extends ViewerItem> {
 }
 
 /**
- * The viewer of Photos and of an album, loaded when first opened; a download saves the file as it
- * is (the original, whatever edits it has). Its owner may edit the photo on screen (Edit: turn it,
+ * The viewer of Photos and of an album, loaded when first opened; Download saves the file as it
+ * is (the original, whatever edits it has), and a photo with edits offers "Download as edited". Its owner may edit the photo on screen (Edit: turn it,
  * correct its day and place); an editor may too through the API.
  */
 export function PhotoViewer<T extends ViewerItem>({
@@ -65,6 +66,7 @@ export function PhotoViewer<T extends ViewerItem>({
   const current = items[index];
   const mine = (item: T) => me !== null && (item as { owner_id?: string }).owner_id === me;
   const edit: ViewerAction<T> = { label: 'Edit', icon: 'edit', offered: mine, onClick: (item) => setEditing(item.id) };
+  const downloadEdited = useDownloadEdited(current, me !== null);
   return (
     <Suspense fallback={<Spinner label="Opening the photo" />}>
       <LazyViewer
@@ -77,6 +79,7 @@ export function PhotoViewer<T extends ViewerItem>({
         onDownload={(item) => void downloadFile(item).catch(() => undefined)}
         renewMedia={(item, failedUrl) => renewExpiredMedia(item, failedUrl)}
         actions={[...actions, keep.action, edit] as ViewerAction[]}
+        downloads={[downloadEdited] as ViewerAction[]}
         details={(item) => details(item as T)}
         overlay={
           <>

@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, data } from '../../api/client.ts';
 import type { Answer } from '../../api/types.ts';
+import { albumsRoot } from './keys.ts';
 
 export type PhotoEdits = Answer<'/photos/{id}/edits', 'get'>;
 
@@ -14,24 +15,35 @@ export interface EditRequest {
 
 const editKey = (id: string) => ['photos', 'edits', id] as const;
 
+/** A photo's edits (the Edit panel and "Download as edited" read the same answer). */
+export function photoEditsQuery(id: string) {
+  return queryOptions({
+    queryKey: editKey(id),
+    queryFn: () => data(api.GET('/photos/{id}/edits', { params: { path: { id } } })),
+  });
+}
+
 /**
  * A photo's edits as the server keeps them, and the changes to them. The timeline and albums
  * follow through the `node.updated` the server sends everyone who sees the photo.
  */
 export function usePhotoEdits(id: string) {
   const queryClient = useQueryClient();
-  const state = useQuery({
-    queryKey: editKey(id),
-    queryFn: () => data(api.GET('/photos/{id}/edits', { params: { path: { id } } })),
-  });
+  const state = useQuery(photoEditsQuery(id));
   const keep = (answer: PhotoEdits) => queryClient.setQueryData(editKey(id), answer);
+  // A turn changes the photo's picture wherever it shows, an album's cover too: the albums are asked again.
+  const keepTurned = (answer: PhotoEdits) => {
+    const before = queryClient.getQueryData<PhotoEdits>(editKey(id))?.rotation;
+    keep(answer);
+    if (before !== answer.rotation) void queryClient.invalidateQueries({ queryKey: albumsRoot });
+  };
   const edit = useMutation({
     mutationFn: (body: EditRequest) => data(api.PATCH('/photos/{id}/edits', { params: { path: { id } }, body })),
-    onSuccess: keep,
+    onSuccess: keepTurned,
   });
   const revert = useMutation({
     mutationFn: () => data(api.DELETE('/photos/{id}/edits', { params: { path: { id } } })),
-    onSuccess: keep,
+    onSuccess: keepTurned,
   });
   return { state, edit, revert };
 }

@@ -5,6 +5,7 @@ import 'yet-another-react-lightbox/styles.css';
 import { IconButton } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { describeTaken, storyTitle, takenTime } from './dates.ts';
+import { DownloadButton } from './DownloadButton.tsx';
 import { InfoPanel } from './InfoPanel.tsx';
 import { browserCanShow, isVideo, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from './types.ts';
 import { VideoSlide } from './VideoSlide.tsx';
@@ -31,6 +32,8 @@ export interface ViewerProps<T extends ViewerItem> {
   /** A fresh media URL for a video whose URL stopped working (its token expired), or null when that is not why it failed. */
   renewMedia?: ((item: T, failedUrl: string) => Promise<string | null>) | undefined;
   actions?: ViewerAction<T>[] | undefined;
+  /** Other ways to download the photo on screen ("Download as edited"), offered in Download's menu after the original. */
+  downloads?: ViewerAction<T>[] | undefined;
   /** More lines for the details panel (the folder, who shared it). */
   details?: ((item: T) => DetailLine[]) | undefined;
   /**
@@ -57,6 +60,7 @@ export function Viewer<T extends ViewerItem>({
   onDownload,
   renewMedia,
   actions = [],
+  downloads = [],
   details,
   overlay,
   closeLabel = 'Back to photos',
@@ -138,7 +142,13 @@ export function Viewer<T extends ViewerItem>({
                 <ViewerTitle item={current} />
                 <div className="viewer-actions">
                   <IconButton icon="info" label="Details" aria-pressed={infoOpen} onClick={() => setInfoOpen((open) => !open)} />
-                  {onDownload && <IconButton icon="download" label="Download" onClick={() => onDownload(current)} />}
+                  {onDownload && (
+                    <DownloadButton
+                      item={current}
+                      onDownload={onDownload}
+                      others={downloads.filter((action) => action.offered?.(current) ?? true)}
+                    />
+                  )}
                   {actions
                     .filter((action) => action.offered?.(current) ?? true)
                     .map((action) => (

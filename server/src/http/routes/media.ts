@@ -66,7 +66,12 @@ export const mediaRoutes: readonly AnyRoute[] = [
         koa.set('Cache-Control', 'private, no-cache');
         return;
       }
-      return { items: items.map((n) => ({ node_id: n.id, thumbnail_url: `${API_PREFIX}/nodes/${n.id}/thumbnail?v=${n.version}` })) };
+      return {
+        items: items.map((n) => ({
+          node_id: n.id,
+          thumbnail_url: `${API_PREFIX}/nodes/${n.id}/thumbnail?v=${n.version}${n.rotation ? `&r=${n.rotation}` : ''}`,
+        })),
+      };
     },
   }),
 ];

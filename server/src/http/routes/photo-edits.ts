@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PhotoEdits } from '../../contract/photo-edits-responses.ts';
 import { IdParam } from '../common-inputs.ts';
+import { contentDisposition } from '../range.ts';
+import { USER_CONTENT_CSP } from '../served-type.ts';
 import { ok, route, type AnyRoute } from '../route-def.ts';
 
 const PlaceBody = z
@@ -77,5 +79,27 @@ export const photoEditRoutes: readonly AnyRoute[] = [
     responses: ok('Its edits now (none)', PhotoEdits),
     errors: ['not_a_photo', 'forbidden'],
     handler: ({ services, actor, params }) => services.photoEdits.revert(actor, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/photos/:id/edited',
+    tag: 'photos',
+    summary:
+      'Download a photo as edited (anyone who sees it; 404 otherwise): made again from the original, turned as it was turned, its date (DateTimeOriginal and its zone) and place (GPS) as corrected written into its EXIF; a JPEG (a PNG stays PNG) attachment named "<name> (edited).jpg". The original file is untouched and GET /nodes/{id}/download still sends it',
+    auth: 'user',
+    params: IdParam,
+    responses: { 200: { description: 'The photo as edited', contentType: 'image/jpeg' } },
+    errors: ['not_a_photo', 'library_offline'],
+    handler: async ({ services, actor, params, koa }) => {
+      const photo = await services.editedPhotos.render(actor, params.id);
+      koa.state.responded = true;
+      koa.set({
+        'Cache-Control': 'private, no-store',
+        'Content-Disposition': contentDisposition('attachment', photo.filename),
+        'Content-Security-Policy': USER_CONTENT_CSP,
+      });
+      koa.type = photo.mime;
+      koa.body = photo.body;
+    },
   }),
 ];

@@ -72,15 +72,34 @@ export class PrivateFolderService {
     const folder = this.folder(actor.userId);
     if (node.in_private) return this.nodes.get(actor, nodeId);
     const name = this.nodes.freeName(containerOf(actor.userId, folder.node_id), node.name, node.type === 'file');
-    return this.nodes.update(actor, node.id, { parent_id: folder.node_id, name });
+    const moved = this.nodes.update(actor, node.id, { parent_id: folder.node_id, name });
+    // Remembered so "Move out" can put it back where it was.
+    this.deps.store.privateFolders.rememberOrigin(node.id, node.parent_id, this.deps.now());
+    return moved;
   }
 
-  /** "Move out of Private": back to the top of My files (and so to Photos), while Private is open. */
+  /**
+   * "Move out of Private", while Private is open: back to the folder it came from (and so to
+   * Photos), or to the top of My files when that folder is gone, in the trash or itself in Private.
+   */
   moveOut(actor: Actor, nodeId: string): Node {
     const node = this.access.node(actor, nodeId, 'modify');
     if (!node.in_private) throw new AppError('invalid_move', 'That is not in Private.');
-    const name = this.nodes.freeName(containerOf(actor.userId, null), node.name, node.type === 'file');
-    return this.nodes.update(actor, node.id, { parent_id: null, name });
+    const parentId = this.homeOf(node);
+    const name = this.nodes.freeName(containerOf(actor.userId, parentId), node.name, node.type === 'file');
+    const moved = this.nodes.update(actor, node.id, { parent_id: parentId, name });
+    this.deps.store.privateFolders.forgetOrigin(node.id);
+    return moved;
+  }
+
+  /** The folder a node left for Private, if it can still take it back; `null` is the top of My files. */
+  private homeOf(node: { id: string; owner_id: string }): string | null {
+    const { store } = this.deps;
+    const from = store.privateFolders.originOf(node.id);
+    if (!from) return null;
+    const folder = store.nodes.byId(from, node.owner_id);
+    const usable = folder && folder.type === 'folder' && folder.owner_id === node.owner_id && !folder.in_trash && !folder.in_private;
+    return usable ? folder.id : null;
   }
 
   /** The account's Private folder, made the first time it is needed. */

@@ -271,7 +271,14 @@ export class AlbumService {
         owner_id: row.owner_id,
         owner_name: nameOf(row.owner_id),
         role,
-        cover: cover ? { id: cover.id, version: cover.version, has_thumbnail: cover.has_thumbnail === 1 } : null,
+        cover: cover
+          ? {
+              id: cover.id,
+              version: cover.version,
+              has_thumbnail: cover.has_thumbnail === 1,
+              ...(cover.rotation ? { rotation: cover.rotation } : {}),
+            }
+          : null,
         photos: (summary?.items ?? 0) - videos,
         videos,
         first_taken_at: summary?.first_taken ?? null,

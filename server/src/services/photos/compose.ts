@@ -11,6 +11,7 @@ import { AlbumService } from './albums.ts';
 import { GalleryService } from './gallery.ts';
 import { MediaService } from './media.ts';
 import { PhotoAppearances } from './photo-appearances.ts';
+import { EditedPhotoService } from './edited-photo.ts';
 import { PhotoEditService } from './photo-edits.ts';
 import { PlaybackQueue } from './playback-queue.ts';
 import { PlaybackRoom } from './playback-room.ts';
@@ -27,6 +28,8 @@ export interface PhotoServices {
   photoAppearances: PhotoAppearances;
   /** A photo turned, its date or place corrected: kept beside the original. */
   photoEdits: PhotoEditService;
+  /** "Download as edited": a photo made again, turned, its corrected date and place in its EXIF. */
+  editedPhotos: EditedPhotoService;
   media: MediaService;
   /** Playback copies of videos some browsers cannot play, made in the background after thumbnails. */
   playback: PlaybackService;
@@ -74,6 +77,7 @@ export function photoServices(
     albumMembers: new AlbumMemberService(deps, albumAccess, albums),
     photoAppearances: new PhotoAppearances(deps, access, albumAccess, albums),
     photoEdits: new PhotoEditService(deps, access),
+    editedPhotos: new EditedPhotoService(files),
     playback: new PlaybackService(deps, access, playbackQueue, copyRoom, mediaTools.ffmpeg !== null, copiesOn),
   };
 }

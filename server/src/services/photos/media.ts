@@ -202,7 +202,10 @@ export class MediaService {
       items.map(async (node) => {
         const source =
           (await this.thumbs.readBuffer(node.id, node.version, GRID_SIZE)) ?? (await this.render(node, GRID_SIZE).catch(() => null));
-        return source ? sharp(source).resize(tile, tile, { fit: 'cover' }).toBuffer() : null;
+        if (!source) return null;
+        // A photo the family turned is turned here too, as its own thumbnail is.
+        const turned = node.rotation ? sharp(source).rotate(node.rotation) : sharp(source);
+        return turned.resize(tile, tile, { fit: 'cover' }).toBuffer();
       }),
     );
     const composite = tiles.flatMap((input, i) => (input ? [{ input, left: (i % 2) * tile, top: Math.floor(i / 2) * tile }] : []));

@@ -63,6 +63,8 @@ export interface AlbumCoverRow {
   id: string;
   version: number;
   has_thumbnail: number;
+  /** The photo's turn (photo edits), which its cover shows. */
+  rotation: number;
 }
 
 /** Where a page of albums continues: the last album's `updated_at` and id (newest first). */
@@ -136,12 +138,12 @@ export class AlbumsRepo {
         GROUP BY ai.album_id`),
       // The newest shown item with a picture, per album: SQLite takes the bare columns from the row of max().
       newestCovers: db.prepare(`SELECT ai.album_id AS album_id, n.id AS id, n.version AS version, n.has_thumbnail AS has_thumbnail,
-          max(n.taken_sort) AS taken
+          n.rotation AS rotation, max(n.taken_sort) AS taken
         FROM album_items ai JOIN nodes n ON n.id = ai.node_id
         WHERE ai.album_id IN (SELECT value FROM json_each(@ids)) AND n.has_thumbnail = 1 AND ${ITEM_REACHES_VIEWER}
         GROUP BY ai.album_id`),
-      chosenCovers: db.prepare(`SELECT a.id AS album_id, n.id AS id, n.version AS version, n.has_thumbnail AS has_thumbnail
-        FROM albums a JOIN nodes n ON n.id = a.cover_node_id WHERE a.id IN (SELECT value FROM json_each(@ids))`),
+      chosenCovers: db.prepare(`SELECT a.id AS album_id, n.id AS id, n.version AS version, n.has_thumbnail AS has_thumbnail,
+          n.rotation AS rotation FROM albums a JOIN nodes n ON n.id = a.cover_node_id WHERE a.id IN (SELECT value FROM json_each(@ids))`),
       // Whether @user reads @node through an album they are in (its owner or a member), nothing else letting them.
       readable: db.prepare(`SELECT 1 FROM nodes n WHERE n.id = @node AND ${SHOWN_BY_ALBUM_TO_USER}`),
       // Everyone an album holding the node shows it to, in the trash or not: who hears of a trashed

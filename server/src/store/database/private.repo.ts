@@ -36,6 +36,11 @@ export class PrivateRepo {
       dropOthersStars: db.prepare(`${SUBTREE} DELETE FROM stars WHERE node_id IN (SELECT id FROM down) AND user_id != @owner`),
       unlockedUntil: db.prepare('SELECT private_until FROM sessions WHERE id = ?'),
       setUnlockedUntil: db.prepare('UPDATE sessions SET private_until = ? WHERE id = ?'),
+      rememberOrigin: db.prepare(
+        'INSERT INTO private_origins (node_id, from_parent_id, moved_at) VALUES (?, ?, ?) ON CONFLICT (node_id) DO UPDATE SET from_parent_id = excluded.from_parent_id, moved_at = excluded.moved_at',
+      ),
+      originOf: db.prepare('SELECT from_parent_id FROM private_origins WHERE node_id = ?'),
+      forgetOrigin: db.prepare('DELETE FROM private_origins WHERE node_id = ?'),
     };
   }
 
@@ -79,5 +84,19 @@ export class PrivateRepo {
 
   setUnlockedUntil(sessionId: string, until: number | null): void {
     this.stmts.setUnlockedUntil.run(until, sessionId);
+  }
+
+  /** Where a node moved into Private from (`null`: the top of My files). */
+  rememberOrigin(nodeId: string, fromParentId: string | null, at: number): void {
+    this.stmts.rememberOrigin.run(nodeId, fromParentId, at);
+  }
+
+  /** The folder a node left for Private: `undefined` when not remembered, `null` for the top of My files. */
+  originOf(nodeId: string): string | null | undefined {
+    return (this.stmts.originOf.get(nodeId) as { from_parent_id: string | null } | undefined)?.from_parent_id;
+  }
+
+  forgetOrigin(nodeId: string): void {
+    this.stmts.forgetOrigin.run(nodeId);
   }
 }

@@ -1,0 +1,47 @@
+import type { Node } from '../../api/types.ts';
+import { monthOfNode } from './selection.ts';
+
+const monthNames = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const shortMonthNames = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** "May 2024" for "2024-05" (months are counted in UTC, so they are named in UTC). */
+export function monthLabel(month: string, short = false): string {
+  const date = new Date(0);
+  date.setUTCFullYear(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 15);
+  return (short ? shortMonthNames : monthNames).format(date);
+}
+
+export interface MonthGroup {
+  month: string;
+  items: Node[];
+  photos: number;
+  videos: number;
+}
+
+/**
+ * Photos and videos by the month the timeline puts them in (monthOfNode), newest month first and,
+ * within a month, newest first: a short list grouped as the timeline groups its counted months.
+ */
+export function groupByMonth(nodes: readonly Node[]): MonthGroup[] {
+  const byMonth = new Map<string, Node[]>();
+  for (const node of nodes) {
+    const month = monthOfNode(node);
+    const list = byMonth.get(month);
+    if (list) list.push(node);
+    else byMonth.set(month, [node]);
+  }
+  const when = (node: Node) => node.taken_at ?? node.created_at;
+  return [...byMonth.entries()]
+    .sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0))
+    .map(([month, items]) => {
+      const sorted = [...items].sort((a, b) => when(b) - when(a));
+      const videos = sorted.filter((node) => node.mime_type?.startsWith('video/')).length;
+      return { month, items: sorted, photos: sorted.length - videos, videos };
+    });
+}
+
+/** "3 photos, 1 video" for a month's heading. */
+export function monthCountWords(group: Pick<MonthGroup, 'photos' | 'videos'>): string {
+  const words = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  return [group.photos > 0 && words(group.photos, 'photo'), group.videos > 0 && words(group.videos, 'video')].filter(Boolean).join(', ');
+}
