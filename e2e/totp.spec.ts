@@ -37,6 +37,8 @@ test.describe('two-step sign-in @lan', () => {
     await page.getByLabel('Password').fill(member.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('heading', { name: 'Two-step sign-in' })).toBeVisible();
+    // The code's field takes the focus as the step appears: the phone's keyboard is ready for it.
+    await expect(page.getByLabel('6-digit code')).toBeFocused();
     await page.getByLabel('6-digit code').fill('000000');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByRole('alert')).toContainText("doesn't match");

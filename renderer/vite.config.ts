@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
 import { serviceWorker } from './build/service-worker.ts';
+import { preactForReact, zoomUnderPreact } from './build/preact-alias.ts';
 
 /**
  * The web app. `npm run build` writes renderer/dist, which the server serves at `/`;
@@ -11,7 +12,8 @@ import { serviceWorker } from './build/service-worker.ts';
  */
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), serviceWorker(), precompress()],
+  plugins: [react(), zoomUnderPreact(), serviceWorker(), precompress()],
+  resolve: { alias: preactForReact },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -23,6 +25,11 @@ export default defineConfig({
     rolldownOptions: {
       // Two pages: the app, and the page of a shared link, which loads none of the app.
       input: { index: path.join(import.meta.dirname, 'index.html'), share: path.join(import.meta.dirname, 'share.html') },
+      // React Router looks for React 19's useOptimistic and does without it where it is missing, as under Preact.
+      onwarn(warning, warn) {
+        if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) return;
+        warn(warning);
+      },
     },
   },
 });

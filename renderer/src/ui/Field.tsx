@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes } from 'react';
+import { focusWhenShown } from './focusWhenShown.ts';
 import './field.css';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -8,7 +9,7 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 }
 
 /** A labelled input: the label is what people and tests find it by. */
-export function Field({ label, hint, error, id, ...input }: FieldProps) {
+export function Field({ label, hint, error, id, autoFocus, ...input }: FieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
   const hintId = hint ? `${inputId}-hint` : undefined;
@@ -20,6 +21,8 @@ export function Field({ label, hint, error, id, ...input }: FieldProps) {
         id={inputId}
         aria-invalid={error ? true : undefined}
         aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+        autoFocus={autoFocus}
+        ref={autoFocus ? focusWhenShown : undefined}
         {...input}
       />
       {hint && (

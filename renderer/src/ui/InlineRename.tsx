@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from './Button.tsx';
+import { focusWhenShown } from './focusWhenShown.ts';
 import './field.css';
 
 /** Renaming something in its place in a list: the field, Save and Cancel, and the server's reason when it refuses. */
@@ -37,6 +38,7 @@ export function InlineRename({
           value={name}
           maxLength={maxLength}
           autoFocus
+          ref={focusWhenShown}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
           onChange={(e) => setName(e.target.value)}

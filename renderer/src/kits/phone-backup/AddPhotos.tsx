@@ -56,7 +56,8 @@ export function AddPhotos({ parentId = null, withCard = true }: { parentId?: str
         className="visually-hidden"
         type="file"
         multiple
-        {...{ webkitdirectory: '' }}
+        // The folder picker has no typed prop; Preact sets it as the input's property, where '' would mean off.
+        {...{ webkitdirectory: 'true' }}
         tabIndex={-1}
         aria-hidden="true"
         onChange={(event) => {

@@ -54,8 +54,8 @@ export function BackUpButtons({ compact = false, inBar = false }: { compact?: bo
         className="visually-hidden"
         type="file"
         multiple
-        // React has no typed prop for the folder picker; the attribute is what browsers read.
-        {...{ webkitdirectory: '' }}
+        // The folder picker has no typed prop; Preact sets it as the input's property, where '' would mean off.
+        {...{ webkitdirectory: 'true' }}
         tabIndex={-1}
         aria-hidden="true"
         onChange={(event) => chosen(event.target)}
