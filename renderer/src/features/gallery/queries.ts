@@ -48,8 +48,9 @@ export function useGalleryMonths(q = '', scope: TimelineScope = timelineScope())
   });
 }
 
-/** About a first screen's photos on a large phone or a laptop. */
+/** About a first screen's photos on a large phone or a laptop, and its months when they are sparse. */
 const FIRST_SCREEN = 60;
+const FIRST_SCREEN_MONTHS = 4;
 
 /**
  * The newest months' items are asked for as soon as the months are known, not once the timeline
@@ -58,7 +59,7 @@ const FIRST_SCREEN = 60;
  */
 function askForFirstScreen(months: readonly GalleryMonth[], q: string, scope: TimelineScope): void {
   let covered = 0;
-  for (const month of months) {
+  for (const month of months.slice(0, FIRST_SCREEN_MONTHS)) {
     if (covered >= FIRST_SCREEN) return;
     covered += month.photos + month.videos;
     void queryClient.prefetchInfiniteQuery(monthItemsQuery(month.month, q, scope));
