@@ -70,7 +70,8 @@ export const privateRoutes: readonly AnyRoute[] = [
     method: 'DELETE',
     path: '/nodes/:id/private',
     tag: 'private',
-    summary: 'Move out of Private, back to the folder it came from (the top of My files if that is gone or in the trash); Private must be open',
+    summary:
+      'Move out of Private, back to the folder it came from (the top of My files if that is gone or in the trash); Private must be open',
     auth: 'user',
     params: IdParam,
     responses: ok('The node, out of Private', Node),
