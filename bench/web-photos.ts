@@ -87,6 +87,8 @@ export async function benchWebPhotos(): Promise<BenchResult> {
       });
       if (!result) throw new Error('Lighthouse gave no result');
       if (process.env.BENCH_LHR) fs.writeFileSync(process.env.BENCH_LHR, JSON.stringify(result.lhr));
+      if (process.env.BENCH_TRACE)
+        fs.writeFileSync(process.env.BENCH_TRACE, JSON.stringify((result as unknown as { artifacts: { Trace: unknown } }).artifacts.Trace));
       const { categories, audits } = result.lhr;
       const timing = (key: string) => audits[key]?.numericValue ?? Number.NaN;
       notes.push(
