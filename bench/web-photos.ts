@@ -25,6 +25,8 @@ const ARGS = [
  * The Photos page alone, as issue 32 asks: the first screen's JS+CSS (goal under 150 KB gzip)
  * and one Lighthouse mobile run of Photos with 50 photos over five years, signed in (goal:
  * performance >= 90). One run, not three: Lighthouse is heavy; `npm run bench -- web` has the medians.
+ * BENCH_LHR=<file> and BENCH_TRACE=<file> keep Lighthouse's report and the page's trace, to see
+ * where the long tasks go.
  */
 export async function benchWebPhotos(): Promise<BenchResult> {
   const notes: string[] = [];
