@@ -20,7 +20,7 @@ test('a device named under Back up this phone is listed by that name in Your dev
   const browsersName = (await thisOne.locator('strong').textContent()) ?? '';
   expect(browsersName).not.toBe('Kitchen iPad');
 
-  const settings = page.getByRole('region', { name: 'Back up this phone' });
+  const settings = page.getByRole('region', { name: /^Back up (this phone|photos from this computer)$/ });
   await settings.getByRole('button', { name: 'Name this device' }).click();
   await settings.getByLabel('This device’s name').fill('Kitchen iPad');
   await settings.getByRole('button', { name: 'Save' }).click();

@@ -227,7 +227,7 @@ test.describe('back up this phone @lan', () => {
 
     // Before any backup, Account says where this device's photos will go: Phone backup/<device>.
     await mainNav(page).getByRole('link', { name: 'Account' }).click();
-    const settings = page.getByRole('region', { name: 'Back up this phone' });
+    const settings = page.getByRole('region', { name: /^Back up (this phone|photos from this computer)$/ });
     await expect(settings).toContainText(/Photos backed up from this device go into Phone backup\/\S/);
     await settings.getByRole('button', { name: 'Send them again next time' }).scrollIntoViewIfNeeded();
     await captureScreen(page, testInfo, 'phone-backup-settings');

@@ -168,7 +168,7 @@ test('a phone’s backup folder is suggested as the person’s own ("Kid’s pho
 }, testInfo) => {
   await signIn(page, member);
   await mainNav(page).getByRole('link', { name: 'Account' }).click();
-  const settings = page.getByRole('region', { name: 'Back up this phone' });
+  const settings = page.getByRole('region', { name: /^Back up (this phone|photos from this computer)$/ });
   // Not the browser's name ("Chrome on Pixel 7"): the person's and the kind of device.
   await expect(settings).toContainText(/Photos backed up from this device go into Phone backup\/\S+’s (phone|computer)/);
   await settings.getByRole('button', { name: 'Name this device' }).click();

@@ -5,6 +5,7 @@ import { nodePathQuery } from '../../api/queries.ts';
 import type { Node } from '../../api/types.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
+import { useIsPhone } from '../../ui/useIsPhone.ts';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { FolderPicker } from '../folders/index.ts';
 import { thisDeviceName } from './device-name.ts';
@@ -19,9 +20,13 @@ import './phone-backup.css';
  */
 const deviceNameQuery = { queryKey: ['sessions', 'this-device-name'] as const, queryFn: thisDeviceName };
 
-/** The account page's "Back up this phone": where this device's photos go, and the deleted photos a backup skips. */
+/**
+ * The account page's "Back up this phone" ("Back up photos from this computer" on a computer):
+ * where this device's photos go, and the deleted photos a backup skips.
+ */
 export function PhoneBackupSection({ userId }: { userId: string }) {
   const titleId = useId();
+  const phone = useIsPhone();
   const chosenId = useChosenFolderId(userId);
   const device = useQuery(deviceNameQuery);
   const chosen = useQuery({
@@ -40,7 +45,7 @@ export function PhoneBackupSection({ userId }: { userId: string }) {
 
   return (
     <section className="card section backup-settings" aria-labelledby={titleId}>
-      <h2 id={titleId}>Back up this phone</h2>
+      <h2 id={titleId}>{phone ? 'Back up this phone' : 'Back up photos from this computer'}</h2>
       {loading ? (
         <Spinner label="Finding the folder" />
       ) : (
