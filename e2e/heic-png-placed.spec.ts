@@ -2,9 +2,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
+import { chooseForBackup, thisMonth } from './support/photo-backup.ts';
 
 /* Issue 32, item 3: an iPhone's HEIC and a PNG with EXIF are placed by their capture time from the first moment. */
 
@@ -34,29 +35,17 @@ async function roll(): Promise<string[]> {
   return [heic, png];
 }
 
-async function chooseBackup(page: Page, testInfo: TestInfo, files: string[]): Promise<void> {
-  const chooser = page.waitForEvent('filechooser');
-  if (testInfo.project.name.startsWith('phone')) await page.getByRole('button', { name: 'Back up this phone' }).click();
-  else {
-    await page.getByRole('button', { name: 'More', exact: true }).click();
-    await page.getByRole('button', { name: 'Back up photos' }).click();
-  }
-  await (await chooser).setFiles(files);
-}
-
-const thisMonth = () => new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date());
-
 test("an iPhone's HEIC and a PNG backed up while Photos is open go straight to May 2019 and June 2018, never under this month", async ({
   page,
   member,
-}, testInfo) => {
+}) => {
   test.setTimeout(90_000);
   await signIn(page, member);
   await mainNav(page).getByRole('link', { name: 'Photos' }).click();
   await expect(page.getByRole('heading', { name: 'No photos yet' })).toBeVisible();
   const seen = await recordMonthHeadings(page);
 
-  await chooseBackup(page, testInfo, await roll());
+  await chooseForBackup(page, await roll());
   await expect(page.getByRole('heading', { name: /May 2019/ })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('heading', { name: /June 2018/ })).toBeVisible({ timeout: 60_000 });
   const months = await seen();

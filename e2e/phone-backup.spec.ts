@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CDPSession, Page } from '@playwright/test';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
+import { chooseForBackup } from './support/photo-backup.ts';
 import type { Account, Hearth } from './support/hearth.ts';
 import sharp from 'sharp';
 import { captureScreen } from './support/screens.ts';
@@ -87,25 +88,6 @@ function countUploads(page: Page): string[] {
     if (request.method() === 'POST' && /\/api\/v1\/uploads$/.test(new URL(request.url()).pathname)) created.push(request.url());
   });
   return created;
-}
-
-async function chooseForBackup(page: Page, files: string[]): Promise<void> {
-  const chooser = page.waitForEvent('filechooser');
-  await startBackup(page);
-  await (await chooser).setFiles(files);
-}
-
-/** "Back up this phone" on a phone; on a computer (no such button there) More, then Back up photos. */
-async function startBackup(page: Page): Promise<void> {
-  // Told by the project, not by what is on screen: just after a tap on Photos the page can still
-  // be My files, whose Upload made a phone look like a computer.
-  await expect(page.getByRole('heading', { level: 1, name: 'Photos' })).toBeVisible();
-  if (test.info().project.use.isMobile) {
-    await page.getByRole('button', { name: 'Back up this phone' }).locator('visible=true').first().click();
-    return;
-  }
-  await page.getByRole('button', { name: 'More', exact: true }).click();
-  await page.getByRole('button', { name: 'Back up photos' }).click();
 }
 
 const status = (page: Page) => page.getByRole('region', { name: 'Backing up this phone' });

@@ -2,9 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
+import { chooseForBackup, thisMonth } from './support/photo-backup.ts';
 import type { Account, Hearth } from './support/hearth.ts';
 import { photo, processed, upload } from './support/media.ts';
 
@@ -43,30 +44,18 @@ async function rollFrom2019(count: number): Promise<string[]> {
   return files;
 }
 
-async function chooseBackup(page: Page, testInfo: TestInfo, files: string[]): Promise<void> {
-  const chooser = page.waitForEvent('filechooser');
-  if (testInfo.project.name.startsWith('phone')) await page.getByRole('button', { name: 'Back up this phone' }).click();
-  else {
-    await page.getByRole('button', { name: 'More', exact: true }).click();
-    await page.getByRole('button', { name: 'Back up photos' }).click();
-  }
-  await (await chooser).setFiles(files);
-}
-
-const thisMonth = () => new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date());
-
 test('photos from 2019 backed up while Photos is open appear under their months, never under this month', async ({
   page,
   member,
   hearth,
-}, testInfo) => {
+}) => {
   test.setTimeout(120_000);
   await signIn(page, member);
   await openPhotos(page);
   await expect(page.getByRole('heading', { name: 'No photos yet' })).toBeVisible();
   const seen = await recordMonthHeadings(page);
 
-  await chooseBackup(page, testInfo, await rollFrom2019(8));
+  await chooseForBackup(page, await rollFrom2019(8));
   await expect(page.getByText('8 photos')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('heading', { name: /March 2019/ })).toBeVisible();
   await expect
