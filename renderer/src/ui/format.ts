@@ -12,14 +12,18 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${UNITS[unit]}`;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+// Made on first use: making a formatter loads the locale's data, which costs a phone's main thread
+// tens of milliseconds; a page that never shows such a date should not pay for it while it starts.
+let dateMade: Intl.DateTimeFormat | null = null;
+let timeMade: Intl.DateTimeFormat | null = null;
+const dateFormat = () => (dateMade ??= new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' }));
+const timeFormat = () => (timeMade ??= new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }));
 
 export function formatDate(ms: number): string {
   const date = new Date(ms);
   const today = new Date();
-  if (date.toDateString() === today.toDateString()) return `Today, ${timeFormat.format(date)}`;
-  return dateFormat.format(date);
+  if (date.toDateString() === today.toDateString()) return `Today, ${timeFormat().format(date)}`;
+  return dateFormat().format(date);
 }
 
 export function formatDuration(seconds: number): string {

@@ -1,8 +1,12 @@
 import { plural } from '../../ui/format.ts';
 
 /** Taken times are the camera's wall clock stored as UTC (see capture-time.ts): named in UTC, never shifted. */
-const days = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const months = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+// Made on first use: making a formatter loads the locale's data, which costs a phone's main thread
+// tens of milliseconds; a page that never shows such a date should not pay for it while it starts.
+let daysMade: Intl.DateTimeFormat | null = null;
+let monthsMade: Intl.DateTimeFormat | null = null;
+const days = () => (daysMade ??= new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }));
+const months = () => (monthsMade ??= new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' }));
 
 /** A year or more apart, the days are noise: "Aug 2023 – Jan 2025". */
 const LONG_RANGE_MS = 365 * 24 * 60 * 60_000;
@@ -12,7 +16,7 @@ export function takenRange(first: number | null, last: number | null): string {
   if (first === null || last === null) return '';
   const from = new Date(Math.min(first, last));
   const to = new Date(Math.max(first, last));
-  const format = to.getTime() - from.getTime() >= LONG_RANGE_MS ? months : days;
+  const format = to.getTime() - from.getTime() >= LONG_RANGE_MS ? months() : days();
   return format.formatRange(from, to);
 }
 

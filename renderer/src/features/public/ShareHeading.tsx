@@ -2,7 +2,10 @@ import { useEffect } from 'react';
 import { Icon } from '../../ui/Icon.tsx';
 import type { SharedInfo } from './api.ts';
 
-const untilFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
+// Made on first use: making a formatter loads the locale's data, which costs a phone's main thread
+// tens of milliseconds; a page that never shows such a date should not pay for it while it starts.
+let untilMade: Intl.DateTimeFormat | null = null;
+const untilFormat = () => (untilMade ??= new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long', year: 'numeric' }));
 
 /** What a visitor is looking at and from whom, with what the link allows. */
 export function ShareHeading({ info, title }: { info: SharedInfo; title: string }) {
@@ -20,7 +23,7 @@ export function ShareHeading({ info, title }: { info: SharedInfo; title: string 
         </span>
       </p>
       <p className="muted">
-        {info.expires_at !== null && <>This link works until {untilFormat.format(new Date(info.expires_at))}. </>}
+        {info.expires_at !== null && <>This link works until {untilFormat().format(new Date(info.expires_at))}. </>}
         {!info.allow_download && <>{owner} turned off downloads for this link: you can look, but not save.</>}
       </p>
     </div>

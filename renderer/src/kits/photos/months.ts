@@ -1,14 +1,19 @@
 import type { Node } from '../../api/types.ts';
 import { monthOfNode } from './selection.ts';
 
-const monthNames = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-const shortMonthNames = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+// Made on first use: making a formatter loads the locale's data, which costs a phone's main thread
+// tens of milliseconds; a page that never shows such a date should not pay for it while it starts.
+let monthNamesMade: Intl.DateTimeFormat | null = null;
+const monthNames = () => (monthNamesMade ??= new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' }));
+let shortMonthNamesMade: Intl.DateTimeFormat | null = null;
+const shortMonthNames = () =>
+  (shortMonthNamesMade ??= new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' }));
 
 /** "May 2024" for "2024-05" (months are counted in UTC, so they are named in UTC). */
 export function monthLabel(month: string, short = false): string {
   const date = new Date(0);
   date.setUTCFullYear(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 15);
-  return (short ? shortMonthNames : monthNames).format(date);
+  return (short ? shortMonthNames() : monthNames()).format(date);
 }
 
 export interface MonthGroup {

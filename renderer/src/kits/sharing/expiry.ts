@@ -34,14 +34,18 @@ export function dayInput(ms: number): string {
   return `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
 }
 
-const untilFormat = new Intl.DateTimeFormat(undefined, {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
+// Made on first use: making a formatter loads the locale's data, which costs a phone's main thread
+// tens of milliseconds; a page that never shows such a date should not pay for it while it starts.
+let untilFormatMade: Intl.DateTimeFormat | null = null;
+const untilFormat = () =>
+  (untilFormatMade ??= new Intl.DateTimeFormat(undefined, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }));
 
 export function formatUntil(ms: number): string {
-  return untilFormat.format(new Date(ms));
+  return untilFormat().format(new Date(ms));
 }

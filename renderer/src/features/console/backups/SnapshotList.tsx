@@ -13,16 +13,20 @@ const WHEN: Intl.DateTimeFormatOptions = {
   hour: 'numeric',
   minute: '2-digit',
 };
-const whenFormat = new Intl.DateTimeFormat(undefined, WHEN);
-const withSeconds = new Intl.DateTimeFormat(undefined, { ...WHEN, second: '2-digit' });
+// Made on first use: making a formatter loads the locale's data, which costs a phone's main thread
+// tens of milliseconds; a page that never shows such a date should not pay for it while it starts.
+let whenFormatMade: Intl.DateTimeFormat | null = null;
+const whenFormat = () => (whenFormatMade ??= new Intl.DateTimeFormat(undefined, WHEN));
+let withSecondsMade: Intl.DateTimeFormat | null = null;
+const withSeconds = () => (withSecondsMade ??= new Intl.DateTimeFormat(undefined, { ...WHEN, second: '2-digit' }));
 
 /** When each snapshot was made, to the minute; to the second where two share a minute (two "Back up now" in a row). */
 function whenWords(snapshots: readonly Snapshot[]): Map<string, string> {
-  const minutes = snapshots.map((s) => whenFormat.format(new Date(s.at)));
+  const minutes = snapshots.map((s) => whenFormat().format(new Date(s.at)));
   return new Map(
     snapshots.map((s, i) => [
       s.id,
-      minutes.indexOf(minutes[i]!) !== minutes.lastIndexOf(minutes[i]!) ? withSeconds.format(new Date(s.at)) : minutes[i]!,
+      minutes.indexOf(minutes[i]!) !== minutes.lastIndexOf(minutes[i]!) ? withSeconds().format(new Date(s.at)) : minutes[i]!,
     ]),
   );
 }

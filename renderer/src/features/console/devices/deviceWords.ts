@@ -23,11 +23,16 @@ export function platformName(platform: string): string {
   return PLATFORMS[platform.toLowerCase()] ?? platform;
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
-const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' });
+// Made on first use: making a formatter loads the locale's data, which costs a phone's main thread
+// tens of milliseconds; a page that never shows such a date should not pay for it while it starts.
+let timeFormatMade: Intl.DateTimeFormat | null = null;
+const timeFormat = () => (timeFormatMade ??= new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }));
+let dayFormatMade: Intl.DateTimeFormat | null = null;
+const dayFormat = () =>
+  (dayFormatMade ??= new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' }));
 
 /** "at 10:42" today, else "on 3 Mar, 10:42". */
 export function timeOfDay(ms: number): string {
   const date = new Date(ms);
-  return date.toDateString() === new Date().toDateString() ? `today at ${timeFormat.format(date)}` : dayFormat.format(date);
+  return date.toDateString() === new Date().toDateString() ? `today at ${timeFormat().format(date)}` : dayFormat().format(date);
 }
