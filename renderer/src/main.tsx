@@ -5,10 +5,14 @@ import { registerServiceWorker } from './app/serviceWorker.ts';
 import { sharesFollowSession } from './app/sharesFollowSession.ts';
 import './ui/theme.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The first render waits for the next task: evaluating the app's code and drawing its first
+// screen in one go would hold a slow phone's main thread too long to answer a tap.
+setTimeout(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );
 
 registerServiceWorker();

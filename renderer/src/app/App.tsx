@@ -21,8 +21,10 @@ const AccountPage = lazy(() => import('../features/account/index.ts').then((m) =
 const loadGallery = () => import('../features/gallery/index.ts');
 const GalleryPage = lazy(() => loadGallery().then((m) => ({ default: m.GalleryPage })));
 // Opened at Photos (a reload, the installed app's start): its files download while the session is
-// restored, not after it, one round trip less before the first photo shows.
-if (location.pathname.startsWith('/gallery')) void loadGallery();
+// restored, not after it, one round trip less before the first photo shows. Asked for in a task of
+// its own, before the first render's (main.tsx): the links it adds to the page would lengthen the
+// task a phone is busiest in.
+if (location.pathname.startsWith('/gallery')) setTimeout(() => void loadGallery());
 // Opened from the phone's Share sheet ("Share → Hearth"), never from the app's own pages.
 const SaveSharedPage = lazy(() => import('../features/share-target/index.ts').then((m) => ({ default: m.SaveSharedPage })));
 // The owner's pages: a family phone never downloads them.
