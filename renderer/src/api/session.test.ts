@@ -157,6 +157,33 @@ describe('the session of one tab', () => {
     expect(session.current()).toMatchObject({ kind: 'signed-in', user: { id: ANNA.id }, sessionId: server.sessionId });
   });
 
+  it('opened in a new tab, the stored account shows while the session is renewed, and its requests wait for the new token', async () => {
+    const before = await openTab();
+    await before.session.adopt(server.signIn());
+    const { session } = await openTab();
+    // What the app showed at the moment the refresh left for the server.
+    const shownWhileAsking: string[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      shownWhileAsking.push(session.current().kind);
+      return server.fetch(input, init);
+    });
+    await session.restore();
+    expect(shownWhileAsking).toEqual(['signed-in']);
+    expect(server.refreshes).toHaveLength(1);
+    // The renewed token is the one requests get: no second refresh.
+    await session.accessToken();
+    expect(server.refreshes).toHaveLength(1);
+  });
+
+  it("opened in a new tab after the session was ended elsewhere, the stored account gives way to sign-in with the server's reason", async () => {
+    const before = await openTab();
+    await before.session.adopt(server.signIn());
+    await server.fetch('/api/v1/auth/refresh', { method: 'POST', body: JSON.stringify({ refresh_token: server.refreshToken }) });
+    const { session } = await openTab();
+    await session.restore();
+    expect(session.current()).toEqual({ kind: 'signed-out', reason: humanMessage('refresh_token_reused') });
+  });
+
   it('opened with nothing stored, the app shows the sign-in screen without asking the server', async () => {
     const { session } = await openTab();
     expect(session.current()).toEqual({ kind: 'signed-out', reason: null });

@@ -269,13 +269,12 @@ class Session {
       this.set({ kind: 'signed-in', user: stored.user, sessionId: stored.session_id });
       return;
     }
-    try {
-      const token = await this.refresh(null);
-      if (token === null) return;
-    } catch {
-      // Offline or server away: show the stored account; requests will say they cannot reach it.
-      this.set({ kind: 'signed-in', user: stored.user, sessionId: stored.session_id });
-    }
+    // The stored account shows at once, so its first screen is drawn while the session is renewed
+    // rather than after: every request waits for this one refresh, which either renews the
+    // session or ends it with the server's reason (back to sign-in). Offline or with the server
+    // away, the account stays shown and its requests say they cannot reach it.
+    this.set({ kind: 'signed-in', user: stored.user, sessionId: stored.session_id });
+    await this.refresh(null).catch(() => undefined);
   }
 }
 
