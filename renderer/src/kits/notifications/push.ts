@@ -20,6 +20,9 @@ export function pushSupport(): PushSupport {
 
 /** The service worker, or null when none runs here (a development build, or it failed to install) within a few seconds. */
 async function registration(): Promise<ServiceWorkerRegistration | null> {
+  // The app registers its worker a few seconds after the page settles; a tap before that needs it now
+  // (registering the same script again is the same registration).
+  if (!import.meta.env.DEV) void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
   const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000));
   return Promise.race([navigator.serviceWorker.ready, timeout]);
 }
