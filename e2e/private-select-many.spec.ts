@@ -89,7 +89,7 @@ test('in Private a photo and a file chosen together go to the trash in one actio
   page,
   hearth,
   member,
-}) => {
+}, testInfo) => {
   test.setTimeout(90_000);
   const beach = await upload(hearth.api, member, await photo('2024:08:02 10:00:00', 800, 600), 'Beach.jpg');
   const pier = await upload(hearth.api, member, await photo('2024:08:14 10:00:00', 800, 600), 'Pier.jpg');
@@ -102,8 +102,15 @@ test('in Private a photo and a file chosen together go to the trash in one actio
   await page.getByRole('button', { name: 'Select', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Select photos or files' })).toBeVisible();
   await tile(page, 'Beach.jpg').click();
-  await page.getByRole('checkbox', { name: 'Select Letter.txt' }).check();
+  // A file is chosen by a tap on its picture as well as on its tick box.
+  await page
+    .getByRole('list', { name: 'Files in Private' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Letter.txt' })
+    .click({ position: { x: 40, y: 40 } });
+  await expect(page.getByRole('checkbox', { name: 'Select Letter.txt' })).toBeChecked();
   await expect(page.getByRole('heading', { name: '2 selected' })).toBeVisible();
+  await captureScreen(page, testInfo, 'private-select-files');
   // While selecting, a tap chooses: nothing opens, and each one's own "Move out" steps aside.
   await expect(page.getByRole('dialog', { name: 'Photo viewer' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Move .+ out of Private$/ })).toHaveCount(0);
@@ -121,4 +128,38 @@ test('in Private a photo and a file chosen together go to the trash in one actio
   await expect(page.getByRole('status').filter({ hasText: 'restored' })).toContainText('1 photo and 1 file restored.');
   await expect(inPrivate(page).getByRole('button', { name: /^Photo / })).toHaveCount(2);
   await expect(page.getByRole('list', { name: 'Files in Private' }).getByText('Letter.txt')).toBeVisible();
+});
+
+test('Undo after moving several out of Private puts them all back in Private, and out of Photos again', async ({
+  page,
+  hearth,
+  member,
+}) => {
+  test.setTimeout(90_000);
+  const holidays = await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Holidays' });
+  const ids = [
+    await upload(hearth.api, member, await photo('2024:08:02 10:00:00', 800, 600), 'Beach.jpg', holidays.id),
+    await upload(hearth.api, member, await photo('2024:08:14 10:00:00', 800, 600), 'Pier.jpg', holidays.id),
+  ];
+  await processed(hearth.api, member, ids);
+  for (const id of ids) await hearth.api.ok('POST', `/nodes/${id}/private`, member.access);
+
+  await signIn(page, member);
+  await openPrivate(page, member.password);
+  await page.getByRole('button', { name: 'Select', exact: true }).click();
+  await tile(page, 'Beach.jpg').click();
+  await tile(page, 'Pier.jpg').click();
+  await bar(page).getByRole('button', { name: 'Move out of Private' }).click();
+  // One folder for both: it is named.
+  const said = page.getByRole('status').filter({ hasText: 'Private' });
+  await expect(said).toContainText('2 photos moved out of Private, back to Holidays.');
+  await expect(page.getByText('Nothing here yet.')).toBeVisible();
+  expect((await hearth.api.ok('GET', `/nodes?parent_id=${holidays.id}`, member.access)).items).toHaveLength(2);
+
+  await said.getByRole('button', { name: 'Undo' }).click();
+  await expect(said).toContainText('2 photos are back in Private.');
+  await expect(inPrivate(page).getByRole('button', { name: /^Photo / })).toHaveCount(2);
+  expect((await hearth.api.ok('GET', `/nodes?parent_id=${holidays.id}`, member.access)).items).toHaveLength(0);
+  await mainNav(page).locator('visible=true').getByRole('link', { name: 'Photos' }).click();
+  await expect(page.getByRole('heading', { name: 'No photos yet' })).toBeVisible();
 });

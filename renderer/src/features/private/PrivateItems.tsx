@@ -43,21 +43,27 @@ export function PrivateItems({ items, viewing, onOpen, onShow, onClose, onMoveOu
           <ul className="private-grid" aria-label="Files in Private">
             {others.map((node) => (
               <li key={node.id} className={selection.has(node.id) ? 'private-item private-item-selected' : 'private-item'}>
-                <span className="private-open">
-                  <Picture node={node} />
-                </span>
                 {selection.active ? (
+                  // While selecting, the whole card is the tick box's label: a tap on the picture chooses it too.
                   <label className="private-choose">
-                    <input
-                      type="checkbox"
-                      aria-label={`Select ${node.name}`}
-                      checked={selection.has(node.id)}
-                      onChange={() => selection.toggle(node)}
-                    />
-                    <span className="private-name">{node.name}</span>
+                    <span className="private-open">
+                      <Picture node={node} />
+                    </span>
+                    <span className="private-choose-row">
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${node.name}`}
+                        checked={selection.has(node.id)}
+                        onChange={() => selection.toggle(node)}
+                      />
+                      <span className="private-name">{node.name}</span>
+                    </span>
                   </label>
                 ) : (
                   <>
+                    <span className="private-open">
+                      <Picture node={node} />
+                    </span>
                     <span className="private-name">{node.name}</span>
                     {moveOut(node)}
                   </>
