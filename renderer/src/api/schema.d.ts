@@ -1675,7 +1675,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a photo as edited (anyone who sees it; 404 otherwise): made again from the original, turned as it was turned, its date (DateTimeOriginal and its zone) and place (GPS) as corrected written into its EXIF; a JPEG (a PNG stays PNG) attachment named "<name> (edited).jpg". The original file is untouched and GET /nodes/{id}/download still sends it */
+        /** Download a photo as edited (anyone who sees it; 404 otherwise): made again from the original, turned as it was turned, its date (DateTimeOriginal and its zone) and place (GPS) as corrected written into its EXIF; a JPEG (a PNG stays PNG; a HEIC/HEIF is decoded as its thumbnails are, upright by its own irot turn) attachment named "<name> (edited).jpg". The original file is untouched and GET /nodes/{id}/download still sends it */
         get: operations["getPhotosIdEdited"];
         put?: never;
         post?: never;

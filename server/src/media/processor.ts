@@ -153,7 +153,7 @@ async function processHeif(file: string, tools: MediaTools, limits: MediaLimits,
 }
 
 /** Why a HEIF file is not given to a decoder at all, or null when it may be. */
-async function heifRefusal(file: string, limits: MediaLimits): Promise<string | null> {
+export async function heifRefusal(file: string, limits: MediaLimits): Promise<string | null> {
   const { size } = await fs.stat(file);
   if (size > limits.maxHeifBytes) return `HEIC file too large (${size} bytes)`;
   const image = await heifImageSize(file).catch(() => null);

@@ -4,7 +4,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { useIsPhone } from '../../ui/useIsPhone.ts';
 import { uploadQueue } from '../upload/index.ts';
 import { cardOffered, useCutBackup } from './BackUpPhone.tsx';
-import { phoneBackup, usePhoneBackup } from './run.ts';
+import { isBusy, phoneBackup, usePhoneBackup } from './run.ts';
 
 const isMedia = (file: File) => /^(image|video)\//.test(file.type) || file.type === '';
 
@@ -19,7 +19,7 @@ export function AddPhotos({ parentId = null, withCard = true }: { parentId?: str
   const phone = useIsPhone();
   const run = usePhoneBackup();
   const cut = useCutBackup();
-  const busy = run.phase === 'looking';
+  const busy = isBusy(run);
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const wrapper = useRef<HTMLDivElement>(null);

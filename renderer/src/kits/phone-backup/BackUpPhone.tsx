@@ -5,7 +5,7 @@ import { Button, IconButton } from '../../ui/Button.tsx';
 import { Notice, ProgressBar } from '../../ui/Notice.tsx';
 import { isStillToSend, stillToSend, stoppedLine } from './cut.ts';
 import { BACKUP_FOLDER } from './folder.ts';
-import { phoneBackup, usePhoneBackup, type BackupRun } from './run.ts';
+import { isBusy, phoneBackup, usePhoneBackup, type BackupRun } from './run.ts';
 import { deletedLine, sendingLine, summaryOf } from './summary.ts';
 import { uploadQueue, useLeftBehind, useSaysKeepOpen, useUploads } from '../upload/index.ts';
 import './phone-backup.css';
@@ -21,7 +21,7 @@ export function BackUpButtons({ compact = false, inBar = false }: { compact?: bo
   const folderId = useId();
   const run = usePhoneBackup();
   const cut = useCutBackup();
-  const busy = run.phase === 'looking';
+  const busy = isBusy(run);
   // On a phone the card offers the same button: one "Back up this phone" on screen, not two;
   // after a cut backup its card offers them on a computer too.
   const besideCard = inBar && cardOffered(run);
@@ -89,6 +89,22 @@ export function BackupStatus() {
           Looking at {run.done.toLocaleString()} of {run.total.toLocaleString()} photos and videos…
         </p>
         <ProgressBar value={run.total === 0 ? 0 : run.done / run.total} label="Looking at photos" />
+      </section>
+    );
+  if (run.phase === 'checking')
+    return (
+      <section className="backup-status" aria-label="Backing up this phone">
+        <div className="backup-status-text">
+          <p role="status" className="backup-summary">
+            Checking…
+          </p>
+          <p className="muted">
+            {run.total === 1
+              ? 'Seeing whether Hearth already has it.'
+              : `Seeing which of these ${run.total.toLocaleString()} photos and videos Hearth already has.`}{' '}
+            Nothing is sent yet.
+          </p>
+        </div>
       </section>
     );
   if (run.phase === 'failed')

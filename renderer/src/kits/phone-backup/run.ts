@@ -12,6 +12,8 @@ import { hashFiles, workerHashers } from './hashing.ts';
 export type BackupRun =
   | { phase: 'idle' }
   | { phase: 'looking'; done: number; total: number }
+  /** Only comparing with what the server has (nothing is sent yet): "Checking…", never "Backing up now". */
+  | { phase: 'checking'; total: number }
   | {
       phase: 'decided';
       plan: BackupPlan;
@@ -49,7 +51,7 @@ class PhoneBackup {
 
   /** `folderName`: a folder chosen on a computer, backed up into a folder of its own name rather than this device's. */
   async start(files: File[], { folderName }: { folderName?: string | undefined } = {}): Promise<void> {
-    if (this.run.phase === 'looking' || files.length === 0) return;
+    if (isBusy(this.run) || files.length === 0) return;
     this.set({ phase: 'looking', done: 0, total: files.length });
     const hashers = workerHashers();
     try {
@@ -62,6 +64,7 @@ class PhoneBackup {
         parallel: hashers.parallel,
         onProgress: ({ done, total }) => this.set({ phase: 'looking', done, total }),
       });
+      this.set({ phase: 'checking', total: files.length });
       const plan = await planBackup(files, hashes);
       const name = await device;
       const where = () => (folderName ? namedFolder(folderName) : deviceBackupFolder(signedIn.user.id, name));
@@ -90,13 +93,18 @@ class PhoneBackup {
   }
 
   dismiss(): void {
-    if (this.run.phase !== 'looking') this.set({ phase: 'idle' });
+    if (!isBusy(this.run)) this.set({ phase: 'idle' });
   }
 
   private set(run: BackupRun): void {
     this.run = run;
     for (const listener of this.listeners) listener();
   }
+}
+
+/** Reading the chosen files or asking the server about them: a second run waits, the buttons too. */
+export function isBusy(run: BackupRun): boolean {
+  return run.phase === 'looking' || run.phase === 'checking';
 }
 
 export const phoneBackup = new PhoneBackup();

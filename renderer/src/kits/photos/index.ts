@@ -20,5 +20,7 @@ export { useTrash } from './trash.tsx';
 export { capitalise, selectionWords } from './words.ts';
 // The actions on a selection of photos and videos, shared by Photos and an album.
 export { PhotoActionBar, type PhotoActionBarProps } from './actions/PhotoActionBar.tsx';
-export type { PageAction } from './actions/ActionButton.tsx';
+export type { Action, PageAction } from './actions/ActionButton.tsx';
+// A selection bar with only the page's own actions (Private: Move out, Move to trash).
+export { SelectionBar } from './actions/SelectionBar.tsx';
 export type { AddToAlbumDialogProps, SelectionDialogs, ShareAsAlbumDialogProps } from './actions/dialogs.ts';

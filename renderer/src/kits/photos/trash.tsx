@@ -45,8 +45,10 @@ type Stage =
  * Moving photos to the trash: it says how many first ("Move 1,204 items to the trash?"), shows
  * progress, and offers Undo for a while after. `render` returns what to draw (the question, the
  * progress and the message), placed by the caller: inside the viewer while it is open.
+ * `onChanged` runs after each trash and each Undo: a page that lists them apart from the
+ * timeline (Private) asks its own list again.
  */
-export function useTrash(onTrashed?: (nodes: Node[]) => void) {
+export function useTrash(onTrashed?: (nodes: Node[]) => void, onChanged?: () => void) {
   const queryClient = useQueryClient();
   const [stage, setStage] = useState<Stage>({ kind: 'idle' });
   // How long the trash keeps things, said in the question (read when first asked).
@@ -58,7 +60,10 @@ export function useTrash(onTrashed?: (nodes: Node[]) => void) {
     return () => clearTimeout(timer);
   }, [stage]);
 
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: timelineRoot });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: timelineRoot });
+    onChanged?.();
+  };
 
   const run = async (nodes: Node[], restoring: boolean) => {
     setStage({ kind: 'working', nodes, done: 0, restoring });

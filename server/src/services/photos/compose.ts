@@ -77,7 +77,7 @@ export function photoServices(
     albumMembers: new AlbumMemberService(deps, albumAccess, albums),
     photoAppearances: new PhotoAppearances(deps, access, albumAccess, albums),
     photoEdits: new PhotoEditService(deps, access),
-    editedPhotos: new EditedPhotoService(files),
+    editedPhotos: new EditedPhotoService(files, content, mediaTools, DEFAULT_MEDIA_LIMITS),
     playback: new PlaybackService(deps, access, playbackQueue, copyRoom, mediaTools.ffmpeg !== null, copiesOn),
   };
 }

@@ -1,12 +1,15 @@
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
-
-type Exif = Parameters<ReturnType<typeof sharp>['withExif']>[0];
-type ExifDir = Record<string, string>;
+import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../app-error.ts';
+import { heifUprightJpeg } from '../../media/heif-upright.ts';
+import type { MediaLimits, MediaTools } from '../../media/media-info.ts';
+import type { ContentStores } from '../../store/content/content-stores.ts';
 import type { NodeRow } from '../../store/database/node-rows.ts';
 import type { Actor } from '../common/context.ts';
 import type { FileService } from '../files/files.ts';
+
+type Exif = Parameters<ReturnType<typeof sharp>['withExif']>[0];
+type ExifDir = Record<string, string>;
 
 /** A photo as the family edited it, made on request: never kept, the original stays the file. */
 export interface EditedPhoto {
@@ -15,8 +18,10 @@ export interface EditedPhoto {
   body: Buffer;
 }
 
-/** What libvips reads and writes here; a HEIC or RAW original is not made again (its thumbnails come another way). */
+/** What libvips reads itself. */
 const EDITABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/tiff', 'image/gif', 'image/avif']);
+/** An iPhone's photos: decoded as their thumbnails are (media/heif-upright.ts), upright already. */
+const HEIF = new Set(['image/heic', 'image/heif']);
 
 /** Above this an original is not decoded on request (a 40 MP JPEG is about 20 MB). */
 const MAX_BYTES = 80 * 1024 * 1024;
@@ -27,23 +32,46 @@ const MAX_BYTES = 80 * 1024 * 1024;
  * EXIF is not carried over: what is written is what the edits say, with the picture upright.
  */
 export class EditedPhotoService {
-  constructor(private readonly files: FileService) {}
+  constructor(
+    private readonly files: FileService,
+    private readonly content: ContentStores,
+    private readonly tools: MediaTools,
+    private readonly limits: MediaLimits,
+  ) {}
 
   async render(actor: Actor, nodeId: string): Promise<EditedPhoto> {
     // Someone who may not read it gets 404, as for its download.
     const file = this.files.download(actor, nodeId);
     const { node } = file;
     const mime = file.version.mime_type ?? node.mime_type ?? '';
-    if (!node.is_media || !EDITABLE.has(mime)) throw new AppError('not_a_photo', 'Only a photo can be downloaded as edited.');
+    const heif = HEIF.has(mime);
+    if (!node.is_media || !(EDITABLE.has(mime) || heif)) throw new AppError('not_a_photo', 'Only a photo can be downloaded as edited.');
     if (file.version.size > MAX_BYTES)
       throw new AppError('not_a_photo', 'This photo is too large to make again here: download the original.');
     const png = mime === 'image/png';
-    // The camera's own turn (its Orientation tag) first, then the family's.
-    let image = sharp(await bytes(file.open()), { failOn: 'none' }).autoOrient();
+    // The camera's own turn (its Orientation tag, or a HEIC's irot box) first, then the family's.
+    let image = heif ? await this.heifPixels(file.version) : sharp(await bytes(file.open()), { failOn: 'none' }).autoOrient();
     if (node.rotation) image = image.rotate(node.rotation);
     image = image.withExif(exifOf(node));
     const body = await (png ? image.png() : image.jpeg({ quality: 92, mozjpeg: false })).toBuffer();
     return { filename: editedName(node.name, png ? '.png' : '.jpg'), mime: png ? 'image/png' : 'image/jpeg', body };
+  }
+
+  /**
+   * A HEIC's picture, upright, as bare pixels: the decoded JPEG still carries the phone's EXIF
+   * orientation, which libvips would copy into the download for a viewer to turn it again. One
+   * that cannot be decoded here is said plainly; the original still downloads.
+   */
+  private async heifPixels(version: { library_id: string; blob: string }): Promise<Sharp> {
+    const file = this.content.of(version.library_id).pathOf(version.blob);
+    try {
+      const { data, info } = await sharp(await heifUprightJpeg(file, this.tools, this.limits))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+    } catch {
+      throw new AppError('not_a_photo', 'This photo cannot be made again on this computer: download the original.');
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { jpeg } from '../../helpers/albums.ts';
+import { mediaFixture } from '../../helpers/fixtures.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
 
@@ -16,6 +17,29 @@ let dad: SignedIn;
 async function get(who: SignedIn, path: string) {
   const res = await fetch(`${t.api}${path}`, { headers: { authorization: `Bearer ${who.access}` } });
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** The colour at a point of a picture, named as the quadrants fixtures name theirs. */
+async function colourAt(body: Buffer, x: number, y: number): Promise<string> {
+  const { data } = await sharp(body).extract({ left: x, top: y, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+  const [r, g, b] = [data[0]! > 128, data[1]! > 128, data[2]! > 128];
+  if (r && g && !b) return 'yellow';
+  if (r && !g && !b) return 'red';
+  if (!r && g && !b) return 'green';
+  if (!r && !g && b) return 'blue';
+  return `rgb(${data[0]}, ${data[1]}, ${data[2]})`;
+}
+
+/** What a picture's four corners show, from the top left, clockwise. */
+async function corners(body: Buffer): Promise<string[]> {
+  const { width = 0, height = 0 } = await sharp(body).metadata();
+  const inset = 10;
+  return Promise.all([
+    colourAt(body, inset, inset),
+    colourAt(body, width - inset, inset),
+    colourAt(body, width - inset, height - inset),
+    colourAt(body, inset, height - inset),
+  ]);
 }
 
 /** EXIF's ASCII values, read off the raw block: enough to find what was written. */
@@ -72,5 +96,45 @@ describe('GET /photos/{id}/edited', () => {
     const refused = await get(mum, `/photos/${text}/edited`);
     assert.equal(refused.status, 400);
     assert.equal(JSON.parse(refused.body.toString()).error.code, 'not_a_photo');
+  });
+
+  test('an iPhone photo (HEIC) is made again as a JPEG, upright by its own turn once (irot, not again by its EXIF), then turned as the family turned it', async () => {
+    // Stored sideways (400x200: red blue over green yellow), an irot box and EXIF orientation 6 both saying "a quarter turn clockwise".
+    const id = await uploadFile(t.api, mum.access, await mediaFixture('iphone-irot.heic'), { filename: 'IMG_0001.HEIC' });
+    await t.server.mediaIdle();
+    const asIs = await get(mum, `/photos/${id}/edited`);
+    assert.equal(asIs.status, 200, asIs.body.toString().slice(0, 200));
+    assert.equal(asIs.headers.get('content-type'), 'image/jpeg');
+    assert.match(asIs.headers.get('content-disposition') ?? '', /attachment;.*IMG_0001 \(edited\)\.jpg/);
+    const upright = await sharp(asIs.body).metadata();
+    assert.equal(upright.format, 'jpeg');
+    assert.deepEqual([upright.width, upright.height], [200, 400], 'turned once: portrait, as the phone showed it');
+    assert.ok(!upright.orientation || upright.orientation === 1, 'no turn left for a viewer to make again');
+    assert.deepEqual(await corners(asIs.body), ['green', 'red', 'blue', 'yellow']);
+    assert.ok(exifText(upright.exif).includes('2019:05:06 07:08:09'), 'its date, read from the HEIC, in its EXIF');
+
+    const turned = await t.client.patch(`/photos/${id}/edits`, { rotation: 90 }, { token: mum.access });
+    assert.equal(turned.status, 200, JSON.stringify(turned.body));
+    const got = await get(mum, `/photos/${id}/edited`);
+    assert.equal(got.status, 200);
+    const meta = await sharp(got.body).metadata();
+    assert.deepEqual([meta.width, meta.height], [400, 200], 'the family turn on top of the phone’s own');
+    assert.deepEqual(await corners(got.body), ['yellow', 'green', 'red', 'blue']);
+
+    const plain = await get(mum, `/nodes/${id}/download`);
+    assert.ok(plain.body.equals(await mediaFixture('iphone-irot.heic')), 'the download is still the HEIC itself');
+  });
+
+  test('a HEIC without a turn comes out the size and way up it was taken, with its date', async () => {
+    const id = await uploadFile(t.api, mum.access, await mediaFixture('quadrants-640x480.heic'), { filename: 'Garden.heic' });
+    await t.server.mediaIdle();
+    const got = await get(mum, `/photos/${id}/edited`);
+    assert.equal(got.status, 200, got.body.toString().slice(0, 200));
+    const meta = await sharp(got.body).metadata();
+    assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 640, 480]);
+    assert.deepEqual(await corners(got.body), ['red', 'blue', 'yellow', 'green']);
+    assert.ok(exifText(meta.exif).includes('2016:01:02 03:04:05'));
+    // Still nobody else's to download.
+    assert.equal((await get(dad, `/photos/${id}/edited`)).status, 404);
   });
 });
