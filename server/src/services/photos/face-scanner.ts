@@ -173,6 +173,17 @@ export class FaceScanner {
   private save(row: FaceTodoRow, result: FaceResult): void {
     const { store } = this.deps;
     const at = this.deps.now();
+    try {
+      this.saveNow(row, result, at);
+    } catch (error) {
+      // The grouping in memory took faces the database did not: compared afresh from the database next time.
+      this.forget(row.owner_id);
+      throw error;
+    }
+  }
+
+  private saveNow(row: FaceTodoRow, result: FaceResult, at: number): void {
+    const { store } = this.deps;
     store.transaction(() => {
       // Moved into Private, trashed or replaced while it was looked at: the next pass sees it as it is now.
       const node = store.nodes.byId(row.id, row.owner_id);
