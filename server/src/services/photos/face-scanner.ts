@@ -171,7 +171,6 @@ export class FaceScanner {
 
   /** The picture's faces replace what it had, each put with the owner's person it is most like. */
   private save(row: FaceTodoRow, result: FaceResult): void {
-    const { store } = this.deps;
     const at = this.deps.now();
     try {
       this.saveNow(row, result, at);
