@@ -21963,6 +21963,8 @@ export interface operations {
                                 face_id: string;
                                 /** @description The photo whose thumbnail shows the face */
                                 node_id: string;
+                                /** @description The photo's version, for its thumbnail's URL */
+                                version: number;
                             };
                             /** @description Left out of People by choice (their photos stay where they are) */
                             hidden: boolean;
@@ -22079,6 +22081,8 @@ export interface operations {
                             face_id: string;
                             /** @description The photo whose thumbnail shows the face */
                             node_id: string;
+                            /** @description The photo's version, for its thumbnail's URL */
+                            version: number;
                         };
                         /** @description Left out of People by choice (their photos stay where they are) */
                         hidden: boolean;
@@ -22230,6 +22234,8 @@ export interface operations {
                             face_id: string;
                             /** @description The photo whose thumbnail shows the face */
                             node_id: string;
+                            /** @description The photo's version, for its thumbnail's URL */
+                            version: number;
                         };
                         /** @description Left out of People by choice (their photos stay where they are) */
                         hidden: boolean;
@@ -22439,6 +22445,8 @@ export interface operations {
                                 face_id: string;
                                 /** @description The photo whose thumbnail shows the face */
                                 node_id: string;
+                                /** @description The photo's version, for its thumbnail's URL */
+                                version: number;
                             };
                             /** @description Left out of People by choice (their photos stay where they are) */
                             hidden: boolean;
@@ -22621,6 +22629,8 @@ export interface operations {
                             face_id: string;
                             /** @description The photo whose thumbnail shows the face */
                             node_id: string;
+                            /** @description The photo's version, for its thumbnail's URL */
+                            version: number;
                         };
                         /** @description Left out of People by choice (their photos stay where they are) */
                         hidden: boolean;

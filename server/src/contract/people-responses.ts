@@ -15,7 +15,12 @@ export const Person = z.object({
   hidden: z.boolean().describe('Left out of People by choice (their photos stay where they are)'),
   photo_count: z.number().int().describe('Photos (and videos) they are in that the account can see: not in the trash, never Private'),
   cover: z
-    .object({ face_id: z.string(), node_id: z.string().describe('The photo whose thumbnail shows the face'), box: FaceBox })
+    .object({
+      face_id: z.string(),
+      node_id: z.string().describe('The photo whose thumbnail shows the face'),
+      version: z.number().int().describe("The photo's version, for its thumbnail's URL"),
+      box: FaceBox,
+    })
     .describe("Their clearest face: crop the photo's thumbnail to the box"),
 });
 export type Person = z.output<typeof Person>;

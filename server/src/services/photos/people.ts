@@ -126,13 +126,14 @@ export class PeopleService {
 
   private toPerson(row: PersonRow, photos: number, coverFaceId: string | null): Person | null {
     const face = coverFaceId ? this.deps.store.faces.face(coverFaceId) : undefined;
-    if (!face) return null;
+    const node = face && this.deps.store.nodes.byId(face.node_id, row.owner_id);
+    if (!face || !node) return null;
     return {
       id: row.id,
       name: row.name,
       hidden: row.hidden === 1,
       photo_count: photos,
-      cover: { face_id: face.id, node_id: face.node_id, box: { x: face.x, y: face.y, w: face.w, h: face.h } },
+      cover: { face_id: face.id, node_id: face.node_id, version: node.version, box: { x: face.x, y: face.y, w: face.w, h: face.h } },
     };
   }
 }

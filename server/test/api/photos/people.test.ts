@@ -57,7 +57,7 @@ before(async () => {
   const owner = await setupOwner(t.client);
   mum = await createMember(t.client, owner, 'mum');
   neighbour = await createMember(t.client, owner, 'neighbour');
-  for (const name of (await fs.readdir(FACES)).sort()) {
+  for (const name of (await fs.readdir(FACES)).filter((f) => f.endsWith('.jpg')).sort()) {
     const id = await uploadFile(t.api, mum.access, await fs.readFile(path.join(FACES, name)), { filename: name });
     truth.set(id, name.split('-')[0]!.replace('.jpg', ''));
     idOf.set(name, id);
