@@ -232,9 +232,7 @@ export class FacesRepo {
   }
 
   /** A picture's faces with who each is (its owner's people). */
-  shownFacesOf(
-    nodeId: string,
-  ): {
+  shownFacesOf(nodeId: string): {
     id: string;
     person_id: string | null;
     x: number;
