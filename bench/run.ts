@@ -13,6 +13,7 @@ import { benchBackup } from './backup.ts';
 import { benchDownload } from './download.ts';
 import { benchConsole } from './web-console.ts';
 import { benchDurableWrites } from './durable-writes.ts';
+import { benchFaces } from './faces.ts';
 import { benchFuzz } from './fuzz.ts';
 import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
@@ -47,6 +48,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['media', 'media', benchMedia],
   ['media', 'video poster', benchVideoPoster],
   ['playback-copy', 'playback copy', benchPlaybackCopy],
+  ['faces', 'faces', benchFaces],
   ['backup', 'backup', benchBackup],
   ['phone-backup', 'phone backup', benchPhoneBackup],
   ['console', 'console in Lighthouse', benchConsole],

@@ -7,7 +7,16 @@ import { createInterface } from 'node:readline';
 import { startServer } from '../../server/src/index.ts';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
-const server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'error', passwordHashCost: 2 ** 12, tailscale: 'off', ...config });
+// Face finding loads a model and takes a core for each photo: only the specs about faces turn it on.
+const server = await startServer({
+  host: '127.0.0.1',
+  port: 0,
+  logLevel: 'error',
+  passwordHashCost: 2 ** 12,
+  tailscale: 'off',
+  findFaces: false,
+  ...config,
+});
 process.stdout.write(`ready ${server.url}\n`);
 const stop = () =>
   void server.close().then(

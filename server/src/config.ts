@@ -162,6 +162,11 @@ export interface ServerConfig {
    * which start many servers and few photos, turn it off.
    */
   mediaWorkersAtStart: boolean;
+  /**
+   * Find and group the faces in photos, in the background on this PC (FIND_FACES=0 turns it off).
+   * Tests, which start many servers, turn it on only where they look at faces.
+   */
+  findFaces: boolean;
   /** System tools for HEIC and video; null means look them up on PATH. */
   ffmpegPath: string | null;
   heifConvertPath: string | null;
@@ -232,6 +237,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   albumUndoMs: 10 * 60_000,
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mediaWorkersAtStart: true,
+  findFaces: true,
   mountsRoots: ['/media', '/mnt', '/run/media'],
   pushServices: DEFAULT_PUSH_SERVICES,
   pushTimeoutMs: 10_000,
@@ -296,6 +302,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.HEIF_CONVERT_PATH) input.heifConvertPath = env.HEIF_CONVERT_PATH;
   if (env.MEDIA_CONCURRENCY) input.mediaConcurrency = Math.max(1, Number.parseInt(env.MEDIA_CONCURRENCY, 10) || 1);
   if (env.DRIVE_TOOLS) input.driveTools = parseDriveTools(env.DRIVE_TOOLS);
+  if (env.FIND_FACES) input.findFaces = env.FIND_FACES !== '0' && env.FIND_FACES !== 'false';
   if (env.MEDIA_WORKERS_AT_START) input.mediaWorkersAtStart = env.MEDIA_WORKERS_AT_START !== '0' && env.MEDIA_WORKERS_AT_START !== 'false';
   if (env.HOST_NAMES) input.hostNames = env.HOST_NAMES.split(',');
   if (env.HTTPS) input.https = parseSwitch(env.HTTPS, 'HTTPS');

@@ -1,4 +1,4 @@
-import { backups, diskWatch, libraries, media, playback, reconcile, restore } from './areas/background.ts';
+import { backups, diskWatch, faces, libraries, media, playback, reconcile, restore } from './areas/background.ts';
 import { compose } from './areas/compose.ts';
 import { dataFolder, disk } from './areas/data-folder.ts';
 import { jobs } from './areas/jobs.ts';
@@ -84,6 +84,7 @@ export async function startServer(input: ConfigInput = {}): Promise<RunningServe
     runMaintenance: () => current.runMaintenance(),
     httpsReady: () => current.httpsReady(),
     mediaIdle: () => current.mediaIdle(),
+    facesIdle: () => current.facesIdle(),
     playbackIdle: () => current.playbackIdle(),
     contentIdle: () => current.contentIdle(),
     close: async () => {
@@ -118,6 +119,7 @@ async function startOnce(input: ConfigInput, restart: () => void): Promise<Runni
     await lifecycle.start(diskWatch, composed);
     await lifecycle.start(libraries, composed);
     await lifecycle.start(media, composed);
+    await lifecycle.start(faces, composed);
     const { idle: playbackIdle } = await lifecycle.start(playback, composed);
     await lifecycle.start(reconcile, composed);
     await lifecycle.start(backups, composed);

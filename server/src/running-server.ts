@@ -65,6 +65,8 @@ export interface RunningServer {
   httpsReady(): Promise<void>;
   /** Resolves once the media queue is empty (tests, benchmarks). */
   mediaIdle(): Promise<void>;
+  /** Resolves once every photo there is has been looked at for faces (tests, benchmarks). */
+  facesIdle(): Promise<void>;
   /** Resolves once no playback copy waits to be made, or what waits cannot be made now (tests, benchmarks). */
   playbackIdle(): Promise<void>;
   /** Resolves once the files with the same bytes that uploads stored apart are merged, as far as they can be now (tests). */
@@ -119,6 +121,7 @@ export function runningServer({ composed, gateway, homeNetwork, scheduler, playb
     runMaintenance: () => scheduler.runNow(MAINTENANCE),
     httpsReady: () => homeNetwork.httpsReady,
     mediaIdle: () => services.media.idle(),
+    facesIdle: () => services.faceScanner.idle(),
     playbackIdle,
     contentIdle: async () => {
       await services.contentMerge.idle();

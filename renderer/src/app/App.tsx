@@ -9,6 +9,7 @@ import { albumDialogs, AlbumPage, AlbumsPage } from '../features/albums/index.ts
 import { BrowsePage } from '../features/files/index.ts';
 import { NotificationsPage } from '../kits/notifications/index.ts';
 import { SharedLinksPage, SharedWithMePage } from '../features/share/index.ts';
+import { PeoplePage } from '../features/people/index.ts';
 import { PrivatePage } from '../features/private/index.ts';
 import { uploadQueue } from '../kits/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
@@ -124,6 +125,7 @@ function AppRoutes() {
         {/* Photos offers the albums' dialogs for a selection: the gallery itself knows no albums. */}
         <Route path="/gallery/:nodeId?" element={<GalleryPage albumDialogs={albumDialogs} />} />
         <Route path="/albums" element={<AlbumsPage />} />
+        <Route path="/people" element={<PeoplePage />} />
         <Route path="/albums/:albumId/:nodeId?" element={<AlbumPage />} />
         <Route path="/starred" element={<BrowsePage kind="starred" />} />
         <Route path="/recent" element={<BrowsePage kind="recent" />} />

@@ -15,8 +15,9 @@ const CutBackupReminder = lazy(() => import('../kits/phone-backup/index.ts').the
 const NAV: NavItem[] = [
   { to: '/files', label: 'My files', icon: 'folder', primary: true, within: ['/starred', '/recent', '/trash', '/private'] },
   // On a phone Albums is reached from Photos (its tab stays lit there): the bottom bar keeps four places.
-  { to: '/gallery', label: 'Photos', icon: 'photo', primary: true, within: ['/albums'] },
+  { to: '/gallery', label: 'Photos', icon: 'photo', primary: true, within: ['/albums', '/people'] },
   { to: '/albums', label: 'Albums', icon: 'albums' },
+  { to: '/people', label: 'People', icon: 'person' },
   { to: '/shared', label: 'Shared', icon: 'people', primary: true },
   { to: '/starred', label: 'Favourites', icon: 'star' },
   { to: '/recent', label: 'Recent', icon: 'clock' },

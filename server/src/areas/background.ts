@@ -56,6 +56,15 @@ export const media: Area<Composed> = {
   },
 };
 
+/** Faces found and grouped in the background, after the thumbnails and behind the family's requests. */
+export const faces: Area<Composed> = {
+  name: 'faces',
+  start: ({ services }) => {
+    services.faceScanner.start();
+    return { stop: () => services.faceScanner.stop() };
+  },
+};
+
 /** Playback copies: checked against their files before the queue runs; the server answers meanwhile. */
 export const playback: Area<Composed, Started & { idle(): Promise<void> }> = {
   name: 'playback',

@@ -15,6 +15,7 @@ import { notificationRoutes } from './routes/notifications.ts';
 import { playbackRoutes } from './routes/playback.ts';
 import { privateRoutes } from './routes/private.ts';
 import { partnerRoutes } from './routes/partners.ts';
+import { peopleRoutes } from './routes/people.ts';
 import { photoEditRoutes } from './routes/photo-edits.ts';
 import { publicLinkRoutes } from './routes/public-links.ts';
 import { openApiRoute, serverRoutes } from './routes/server.ts';
@@ -40,6 +41,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...downloadRoutes,
   ...albumRoutes,
   ...photoEditRoutes,
+  ...peopleRoutes,
   ...playbackRoutes,
   ...sharingRoutes,
   ...partnerRoutes,

@@ -48,7 +48,7 @@ export function createServices(deps: ServiceDeps, parts: ServiceParts): Services
   const backup = new BackupService(deps, parts.content, parts.serverId, familyFirst);
   const sessions = identity.sessions;
   const files = fileCore(deps, parts, { settings, sessions }, { galleryFilters });
-  const { playbackQueue, albumAccess, ...photos } = photoServices(deps, parts, settings, files);
+  const { playbackQueue, albumAccess, ...photos } = photoServices(deps, parts, settings, files, familyFirst);
   const transfers = fileTransfers(
     deps,
     parts,

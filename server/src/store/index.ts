@@ -26,6 +26,7 @@ import { PartnersRepo } from './database/partners.repo.ts';
 import { NotificationsRepo } from './database/notifications.repo.ts';
 import { SharedWithMeRepo } from './database/shared-with-me.repo.ts';
 import { PrivateRepo } from './database/private.repo.ts';
+import { FacesRepo } from './database/faces.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -66,6 +67,8 @@ export interface Store {
   sharedWithMe: SharedWithMeRepo;
   /** Each account's Private folder, what is in it, and the sessions that opened it. */
   privateFolders: PrivateRepo;
+  /** Faces found in photos, the people they are grouped into, and which pictures were looked at. */
+  faces: FacesRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -103,6 +106,7 @@ export function createStore(db: Db): Store {
     notifications: new NotificationsRepo(db),
     sharedWithMe: new SharedWithMeRepo(db),
     privateFolders: new PrivateRepo(db),
+    faces: new FacesRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

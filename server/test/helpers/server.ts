@@ -31,6 +31,8 @@ export async function startTestServer(config: ConfigInput = {}): Promise<TestSer
     passwordHashCost: TEST_HASH_COST,
     // Dozens of servers, few of them given photos: workers start with the first one.
     mediaWorkersAtStart: false,
+    // Finding faces loads a model and takes a core: only the tests of faces turn it on.
+    findFaces: false,
     // The API suite runs once per SQLite engine (HEARTH_SQLITE=node under Node 24).
     sqliteEngine: configFromEnv().sqliteEngine ?? 'auto',
     // API tests see the API alone, whether or not the web app happens to be built.

@@ -4,12 +4,15 @@ import type { ServiceDeps } from '../common/context.ts';
 import type { FileCore } from '../files/compose.ts';
 import type { ServiceParts } from '../parts.ts';
 import type { SettingsService } from '../server/settings.ts';
+import type { FamilyFirst } from '../common/family-first.ts';
 import { AlbumAccess } from './album-access.ts';
 import { AlbumMemberService } from './album-members.ts';
 import { AlbumUploads } from './album-uploads.ts';
 import { AlbumService } from './albums.ts';
 import { GalleryService } from './gallery.ts';
 import { MediaService } from './media.ts';
+import { FaceScanner } from './face-scanner.ts';
+import { PeopleService } from './people.ts';
 import { PhotoAppearances } from './photo-appearances.ts';
 import { EditedPhotoService } from './edited-photo.ts';
 import { PhotoEditService } from './photo-edits.ts';
@@ -33,6 +36,9 @@ export interface PhotoServices {
   media: MediaService;
   /** Playback copies of videos some browsers cannot play, made in the background after thumbnails. */
   playback: PlaybackService;
+  /** Faces found in the background, grouped into each account's people. */
+  faceScanner: FaceScanner;
+  people: PeopleService;
 }
 
 /** What photos hands back besides its services: the album access sharing grants by, and the copies' queue files wakes. */
@@ -47,6 +53,7 @@ export function photoServices(
   { content, storage, thumbs, mediaTools }: ServiceParts,
   settings: SettingsService,
   { access, nodes, files }: FileCore,
+  familyFirst: FamilyFirst,
 ): PhotoServices & PhotoInnards {
   const albumAccess = new AlbumAccess(deps);
   const albums = new AlbumService(deps, access, albumAccess);
@@ -67,7 +74,10 @@ export function photoServices(
     { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: mediaTools.prlimit },
     copyRoom,
   );
+  const faceScanner = new FaceScanner(deps, content, thumbs, { idle: () => media.idle(), busy: () => media.busy() }, familyFirst);
   return {
+    faceScanner,
+    people: new PeopleService(deps, access, faceScanner),
     albumAccess,
     playbackQueue,
     albums,

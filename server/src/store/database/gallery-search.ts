@@ -1,7 +1,8 @@
 /**
  * A search in the gallery as SQL: dates on taken_sort (the camera's clock where it was
  * taken), each word found at the start of a word of the place and camera (media_search,
- * " lisbon portugal google pixel 8 ") or anywhere in the file's name.
+ * " lisbon portugal google pixel 8 "), anywhere in the file's name, or at the start of a word of
+ * the name of someone in the photo.
  */
 export interface GalleryFilter {
   range: { from: number; before: number } | null;
@@ -27,7 +28,10 @@ export function galleryFilterWhere(filter: GalleryFilter, params: Record<string,
     const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
     params[`word_${i}`] = `%${escaped}%`;
     params[`word_start_${i}`] = `% ${escaped}%`;
-    where.push(`(n.search_name LIKE @word_${i} ESCAPE '\\' OR n.media_search LIKE @word_start_${i} ESCAPE '\\')`);
+    // A person's name finds the photos they are in (people are the photo owner's own: face-scanner.ts).
+    where.push(
+      `(n.search_name LIKE @word_${i} ESCAPE '\\' OR n.media_search LIKE @word_start_${i} ESCAPE '\\' OR EXISTS (SELECT 1 FROM faces f JOIN people p ON p.id = f.person_id WHERE f.node_id = n.id AND p.hidden = 0 AND p.search_name LIKE @word_start_${i} ESCAPE '\\'))`,
+    );
   });
   return where.length > 0 ? where.join(' AND ') : '1';
 }

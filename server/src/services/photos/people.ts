@@ -1,0 +1,147 @@
+import { AppError } from '../../app-error.ts';
+import type { Node } from '../../contract/files-responses.ts';
+import type { Page } from '../../contract/page.ts';
+import type { FaceMovedOut, PeopleList, Person, PhotoFaces } from '../../contract/people-responses.ts';
+import type { PersonRow } from '../../store/database/faces.repo.ts';
+import type { AccessService } from '../files/access.ts';
+import { toNodeDto } from '../files/node-dto.ts';
+import { searchKey } from '../files/node-names.ts';
+import type { Actor, ServiceDeps } from '../common/context.ts';
+import { keysetPage, type PageRequest } from '../common/paging.ts';
+import { newId } from '../common/secrets.ts';
+import type { FaceScanner } from './face-scanner.ts';
+
+const MAX_NAME = 100;
+const MAX_MERGE = 100;
+
+/**
+ * People: the faces in an account's own photos, grouped. Everything here is the caller's own: a
+ * person of another account, or a face in another's photo, is 404, as if it did not exist. A
+ * name is kept on the person, so search finds their photos ("grandma").
+ */
+export class PeopleService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: AccessService,
+    private readonly scanner: FaceScanner,
+  ) {}
+
+  list(actor: Actor): PeopleList {
+    const { faces } = this.deps.store;
+    const items = faces.people(actor.userId).flatMap((row) => {
+      const person = this.toPerson(row, row.photos, row.cover_face_id);
+      return person ? [person] : [];
+    });
+    return { items, progress: this.scanner.progress() };
+  }
+
+  get(actor: Actor, personId: string): Person {
+    this.own(actor, personId);
+    const person = this.deps.store.faces.people(actor.userId).find((p) => p.id === personId);
+    const shown = person && this.toPerson(person, person.photos, person.cover_face_id);
+    // Every face of theirs is in the trash or Private now: as good as gone.
+    if (!shown) throw new AppError('not_found');
+    return shown;
+  }
+
+  /** Their photos, newest taken first, paged as the other photo lists are. */
+  photos(actor: Actor, personId: string, input: PageRequest): Page<Node> {
+    this.own(actor, personId);
+    return keysetPage(
+      input,
+      (key, limit) => this.deps.store.faces.photos(actor.userId, personId, parseKey(key), limit),
+      (row) => `${row.taken_sort}:${row.id}`,
+      toNodeDto,
+    );
+  }
+
+  update(actor: Actor, personId: string, input: { name?: string | null | undefined; hidden?: boolean | undefined }): Person {
+    this.own(actor, personId);
+    const at = this.deps.now();
+    if (input.name !== undefined) {
+      const name = input.name === null ? '' : input.name.trim();
+      if (name.length > MAX_NAME) throw new AppError('invalid_name', undefined, { field: 'name' });
+      this.deps.store.faces.rename(personId, name || null, name ? ` ${searchKey(name)} ` : null, at);
+    }
+    if (input.hidden !== undefined) this.deps.store.faces.setHidden(personId, input.hidden, at);
+    return this.get(actor, personId);
+  }
+
+  /** Puts the faces of `fromIds` with this person: one person, their name kept (or the first name among them). */
+  merge(actor: Actor, personId: string, fromIds: string[]): Person {
+    const into = this.own(actor, personId);
+    const from = [...new Set(fromIds)].filter((id) => id !== personId);
+    if (from.length === 0 || from.length > MAX_MERGE) throw new AppError('invalid_input', undefined, { field: 'from' });
+    const others = from.map((id) => this.own(actor, id));
+    const { store } = this.deps;
+    const at = this.deps.now();
+    store.transaction(() => {
+      for (const other of others) store.faces.moveFaces(other.id, into.id);
+      const named = into.name ?? others.find((o) => o.name !== null)?.name ?? null;
+      if (named !== into.name) store.faces.rename(into.id, named, named ? ` ${searchKey(named)} ` : null, at);
+      for (const other of others) store.faces.deletePerson(other.id);
+      store.faces.resum(into.id, at);
+    });
+    this.scanner.forget(actor.userId);
+    return this.get(actor, personId);
+  }
+
+  /** A face that is not this person: it leaves them and stands alone, never put back with them. */
+  moveOut(actor: Actor, personId: string, faceId: string): FaceMovedOut {
+    this.own(actor, personId);
+    const { store } = this.deps;
+    const face = store.faces.face(faceId);
+    if (!face || face.person_id !== personId) throw new AppError('not_found');
+    const at = this.deps.now();
+    const aloneId = newId();
+    store.transaction(() => {
+      store.faces.insertPerson(aloneId, actor.userId, new Float32Array(0), at);
+      store.faces.setFacePerson(face.id, aloneId, personId);
+      store.faces.resum(aloneId, at);
+      store.faces.resum(personId, at);
+    });
+    this.scanner.forget(actor.userId);
+    return { person: this.get(actor, aloneId) };
+  }
+
+  /** The faces in a photo the caller may see: who they are for its owner; another's photo shows none (its owner names them). */
+  photoFaces(actor: Actor, nodeId: string): PhotoFaces {
+    const node = this.access.node(actor, nodeId, 'read');
+    if (node.owner_id !== actor.userId || node.in_private) return { items: [] };
+    return {
+      items: this.deps.store.faces.shownFacesOf(nodeId).map((f) => ({
+        id: f.id,
+        box: { x: f.x, y: f.y, w: f.w, h: f.h },
+        person_id: f.person_id,
+        name: f.name,
+      })),
+    };
+  }
+
+  private own(actor: Actor, personId: string): PersonRow {
+    const person = this.deps.store.faces.person(personId, actor.userId);
+    if (!person) throw new AppError('not_found');
+    return person;
+  }
+
+  private toPerson(row: PersonRow, photos: number, coverFaceId: string | null): Person | null {
+    const face = coverFaceId ? this.deps.store.faces.face(coverFaceId) : undefined;
+    const node = face && this.deps.store.nodes.byId(face.node_id, row.owner_id);
+    if (!face || !node) return null;
+    return {
+      id: row.id,
+      name: row.name,
+      hidden: row.hidden === 1,
+      photo_count: photos,
+      cover: { face_id: face.id, node_id: face.node_id, version: node.version, box: { x: face.x, y: face.y, w: face.w, h: face.h } },
+    };
+  }
+}
+
+function parseKey(key: string | null): { taken: number; id: string } | null {
+  if (key === null) return null;
+  const at = key.indexOf(':');
+  const taken = Number(key.slice(0, at));
+  if (at < 1 || !Number.isSafeInteger(taken)) throw new AppError('invalid_cursor', undefined, { field: 'cursor' });
+  return { taken, id: key.slice(at + 1) };
+}
