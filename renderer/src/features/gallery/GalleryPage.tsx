@@ -15,6 +15,7 @@ import {
   useGallerySelection,
   useTrash,
   useViewerRoute,
+  warmPhotoDates,
   type Selection,
   type SelectionDialogs,
 } from '../../kits/photos/index.ts';
@@ -43,6 +44,9 @@ export interface GalleryPageProps {
  * `/gallery/<id>` opens one full screen over the timeline (so Back closes it, as on a phone).
  * `?q=` is a search: the same timeline, of what it finds, and the viewer pages through those.
  */
+// Loaded ahead of its first screen (App.tsx): the dates are ready before the photos arrive.
+warmPhotoDates();
+
 export function GalleryPage({ albumDialogs }: GalleryPageProps) {
   const { nodeId = null } = useParams();
   const location = useLocation();

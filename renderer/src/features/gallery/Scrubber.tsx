@@ -1,5 +1,5 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { monthIndexOfRow, monthLabel, type Timeline } from './layout.ts';
 
 interface ScrubberProps {
@@ -41,7 +41,9 @@ function useScrubberTrack(virtualizer: Virtualizer<Window, Element>, layout: Tim
   const screen = useRef(0);
 
   // The space between the list's end and the page's end (the bottom bar's room, the padding).
-  useLayoutEffect(() => {
+  // Read after the frame is drawn, when the layout is already done: read while committing, it
+  // forced the whole first timeline's layout inside its render task.
+  useEffect(() => {
     below.current = Math.max(0, document.documentElement.scrollHeight - virtualizer.getTotalSize());
     screen.current = window.innerHeight;
   }, [virtualizer, layout, height]);

@@ -7,7 +7,7 @@ export { useOffsetTop, useWidth } from './useListPlacement.ts';
 export { noteScrolling } from './thumbs.ts';
 export { monthOfNode, useGallerySelection, type Selection } from './selection.ts';
 // Months as the timeline counts and names them, for a short list shown by month (Private).
-export { groupByMonth, monthCountWords, monthLabel, type MonthGroup } from './months.ts';
+export { groupByMonth, monthCountWords, monthLabel, warmPhotoDates, type MonthGroup } from './months.ts';
 export { MonthGroups } from './MonthGroups.tsx';
 export { useEscapeEndsSelection } from './useEscapeEndsSelection.ts';
 // A photo opened full screen at its own address, and the viewer that shows it.

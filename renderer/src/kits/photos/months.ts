@@ -1,5 +1,6 @@
 import type { Node } from '../../api/types.ts';
 import { monthOfNode } from './selection.ts';
+import { describeTaken } from '../viewer/index.ts';
 
 // Made on first use: making a formatter loads the locale's data, which costs a phone's main thread
 // tens of milliseconds; a page that never shows such a date should not pay for it while it starts.
@@ -8,6 +9,19 @@ const monthNames = () => (monthNamesMade ??= new Intl.DateTimeFormat(undefined, 
 let shortMonthNamesMade: Intl.DateTimeFormat | null = null;
 const shortMonthNames = () =>
   (shortMonthNamesMade ??= new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' }));
+
+/**
+ * Makes the formatters a timeline draws with (its months, its tiles' dates), in a task of its
+ * own while the first photos are on their way: made inside the timeline's first render they
+ * would add the locale's loading to the longest task of a phone's start.
+ */
+export function warmPhotoDates(): void {
+  setTimeout(() => {
+    monthLabel('2000-01');
+    monthLabel('2000-01', true);
+    describeTaken({ taken_at: 0, created_at: 0 });
+  });
+}
 
 /** "May 2024" for "2024-05" (months are counted in UTC, so they are named in UTC). */
 export function monthLabel(month: string, short = false): string {
