@@ -7,7 +7,17 @@ import { createInterface } from 'node:readline';
 import { startServer } from '../../server/src/index.ts';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
-const server = await startServer({ host: '127.0.0.1', port: 0, logLevel: 'error', passwordHashCost: 2 ** 12, tailscale: 'off', ...config });
+// Media workers start with the first photo, as in the API tests: a worker costs 0.7 CPU-s to
+// load, two per server, and many of the suite's servers are never given a photo.
+const server = await startServer({
+  host: '127.0.0.1',
+  port: 0,
+  logLevel: 'error',
+  passwordHashCost: 2 ** 12,
+  tailscale: 'off',
+  mediaWorkersAtStart: false,
+  ...config,
+});
 process.stdout.write(`ready ${server.url}\n`);
 const stop = () =>
   void server.close().then(
