@@ -8,6 +8,8 @@ import { startServer } from '../../server/src/index.ts';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
 // Face finding loads a model and takes a core for each photo: only the specs about faces turn it on.
+// Media workers start with the first photo, as in the API tests: a worker costs 0.7 CPU-s to
+// load, two per server, and many of the suite's servers are never given a photo.
 const server = await startServer({
   host: '127.0.0.1',
   port: 0,
@@ -15,6 +17,7 @@ const server = await startServer({
   passwordHashCost: 2 ** 12,
   tailscale: 'off',
   findFaces: false,
+  mediaWorkersAtStart: false,
   ...config,
 });
 process.stdout.write(`ready ${server.url}\n`);
