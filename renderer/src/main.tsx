@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { registerServiceWorker } from './app/serviceWorker.ts';
 import { sharesFollowSession } from './app/sharesFollowSession.ts';
+import { followScrolling } from './ui/scrollPosition.ts';
 import './ui/theme.css';
 
 // The first render waits for the next task: evaluating the app's code and drawing its first
@@ -15,5 +16,6 @@ setTimeout(() =>
   ),
 );
 
+followScrolling();
 registerServiceWorker();
 sharesFollowSession();

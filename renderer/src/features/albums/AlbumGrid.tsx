@@ -1,6 +1,7 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { Node } from '../../api/types.ts';
+import { lastScrollY } from '../../ui/scrollPosition.ts';
 import { columnsFor, GAP, noteScrolling, Tile, useOffsetTop, useWidth, type Selection } from '../../kits/photos/index.ts';
 import type { AlbumItem } from './queries.ts';
 
@@ -36,6 +37,9 @@ export function AlbumGrid({ total, items, hasMore, loadMore, selection, onOpen, 
     count: width > 0 ? rows : 0,
     estimateSize: () => tile + GAP,
     overscan: 4,
+    // Where the page was last scrolled, not window.scrollY: read during this first render, that
+    // would lay out the page just changed (see ui/scrollPosition.ts).
+    initialOffset: lastScrollY,
     scrollMargin,
   });
   useLayoutEffect(() => virtualizer.measure(), [virtualizer, tile]);

@@ -2,6 +2,7 @@ import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual'
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Node } from '../../api/types.ts';
+import { lastScrollY } from '../../ui/scrollPosition.ts';
 import { plural } from '../../ui/format.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { columnsFor, GAP, monthOfNode, noteScrolling, Tile, useOffsetTop, useWidth, type Selection } from '../../kits/photos/index.ts';
@@ -62,6 +63,9 @@ export function Timeline({
     // The sizes are known exactly: a row is never measured, so nothing shifts as rows mount.
     measureElement: measure,
     overscan: 4,
+    // Where the page was last scrolled, not window.scrollY: read during this first render, that
+    // would lay out the page just changed (see ui/scrollPosition.ts).
+    initialOffset: lastScrollY,
     scrollMargin,
     // A jump lands below the selection bar while it holds the top of the screen.
     scrollPaddingStart: selection.active ? HEADER_HEIGHT : 0,

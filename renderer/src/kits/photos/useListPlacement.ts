@@ -20,7 +20,8 @@ export function useOffsetTop(ref: RefObject<HTMLElement | null>, width: number):
     const element = ref.current;
     if (!element) return;
     const read = () => setTop(element.getBoundingClientRect().top + window.scrollY);
-    read();
+    // Read when the observer first reports (after the frame's layout, so reading costs nothing),
+    // not now: now the page has just changed, and reading would lay it all out inside this task.
     // What sits above the list changes its height after the list is laid out (an empty page's
     // card leaving, the backup's status coming): the rows and the scrubber follow.
     const observer = new ResizeObserver(read);
