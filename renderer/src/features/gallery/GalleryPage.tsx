@@ -111,7 +111,7 @@ export function GalleryPage({ albumDialogs }: GalleryPageProps) {
       />
       {!nodeId && movePrivate.said}
       {!selection.active && (
-        <GalleryHeader photos={photos} videos={videos} q={q} onSearch={search} onSelect={() => selection.start()}>
+        <GalleryHeader counts={{ photos, videos, loading: months.isPending }} q={q} onSearch={search} onSelect={() => selection.start()}>
           <ScopeChoice value={scope} onChange={setScope} />
         </GalleryHeader>
       )}
@@ -183,15 +183,14 @@ function useSelectMonth(selection: Selection, q: string) {
  * and the backup's cards.
  */
 function GalleryHeader({
-  photos,
-  videos,
+  counts: { photos, videos, loading },
   q,
   onSearch,
   onSelect,
   children,
 }: {
-  photos: number;
-  videos: number;
+  /** `loading`: the months are still on their way; laid out as for a gallery with photos, the usual case, so nothing below moves when they come. */
+  counts: { photos: number; videos: number; loading: boolean };
   q: string;
   onSearch: (q: string) => void;
   onSelect: () => void;
@@ -214,10 +213,10 @@ function GalleryHeader({
             <span className="gallery-select-words">Select</span>
           </Button>
         )}
-        <AddPhotos withCard={total === 0 && !q} />
+        <AddPhotos withCard={!loading && total === 0 && !q} />
       </div>
 
-      {(total > 0 || q) && <PhotoSearch value={q} onSearch={onSearch} />}
+      {(total > 0 || loading || q) && <PhotoSearch value={q} onSearch={onSearch} />}
       <div className="gallery-views">
         {children}
         {!q && (
