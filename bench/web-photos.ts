@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
@@ -23,8 +24,8 @@ const ARGS = [
 
 /**
  * The Photos page alone, as issue 32 asks: the first screen's JS+CSS (goal under 150 KB gzip)
- * and one Lighthouse mobile run of Photos with 50 photos over five years, signed in (goal:
- * performance >= 90). One run, not three: Lighthouse is heavy; `npm run bench -- web` has the medians.
+ * and Lighthouse mobile runs of Photos with 50 photos over five years, signed in (goal:
+ * performance >= 90): the median of five (BENCH_LIGHTHOUSE_RUNS).
  * BENCH_LHR=<file> and BENCH_TRACE=<file> keep Lighthouse's report and the page's trace, to see
  * where the long tasks go.
  */
@@ -35,7 +36,7 @@ export async function benchWebPhotos(): Promise<BenchResult> {
   const clName = 'chrome-launcher';
   const run = (await import(lhName)).default as LighthouseRun;
   const launch = (await import(clName)).launch as (opts: object) => Promise<{ port: number; kill(): void }>;
-  const bench = await startBenchServer({ LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '4096' });
+  const bench = await startBenchServer({ LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '4096', FIND_FACES: '0' });
   try {
     const owner = await setupOwner(bench.client);
     const who = await createMember(bench.client, owner, 'photos');
@@ -48,6 +49,9 @@ export async function benchWebPhotos(): Promise<BenchResult> {
       await uploadFile(bench.server.api, who.access, jpeg, { filename: `p${i}.jpg` });
     }
     await thumbnailsMade(bench.server.api, who.access, 50);
+    // A family's server is the PC at home and the page runs on a phone: here both share two
+    // cores, so the server yields to the browser instead of taking the page's CPU mid-task.
+    os.setPriority(bench.pid, 10);
     const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', ...ARGS] });
     try {
       const origin = bench.server.url;
@@ -82,24 +86,43 @@ export async function benchWebPhotos(): Promise<BenchResult> {
       });
       await page.goto('about:blank');
       await pw.close();
-      const result = await run(`${origin}/gallery`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance'],
-      });
-      if (!result) throw new Error('Lighthouse gave no result');
-      if (process.env.BENCH_LHR) fs.writeFileSync(process.env.BENCH_LHR, JSON.stringify(result.lhr));
-      if (process.env.BENCH_TRACE)
-        fs.writeFileSync(process.env.BENCH_TRACE, JSON.stringify((result as unknown as { artifacts: { Trace: unknown } }).artifacts.Trace));
-      const { categories, audits } = result.lhr;
-      const timing = (key: string) => audits[key]?.numericValue ?? Number.NaN;
+      // On two shared cores one run's score swings by 20 points: the median of several is the figure.
+      const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
+      const scores: { score: number; fcp: number; lcp: number; tbt: number; cls: number }[] = [];
+      for (let i = 0; i < runs; i++) {
+        const result = await run(`${origin}/gallery`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance'],
+        });
+        if (!result) throw new Error('Lighthouse gave no result');
+        if (process.env.BENCH_LHR) fs.writeFileSync(process.env.BENCH_LHR, JSON.stringify(result.lhr));
+        if (process.env.BENCH_TRACE)
+          fs.writeFileSync(
+            process.env.BENCH_TRACE,
+            JSON.stringify((result as unknown as { artifacts: { Trace: unknown } }).artifacts.Trace),
+          );
+        const { categories, audits } = result.lhr;
+        const failed = (result.lhr as { runtimeError?: { code: string; message: string } }).runtimeError;
+        if (failed) notes.push(`lighthouse run ${i + 1} failed: ${failed.code} ${failed.message}`);
+        const timing = (key: string) => audits[key]?.numericValue ?? Number.NaN;
+        scores.push({
+          score: Math.round((categories.performance?.score ?? 0) * 100),
+          fcp: timing('first-contentful-paint'),
+          lcp: timing('largest-contentful-paint'),
+          tbt: timing('total-blocking-time'),
+          cls: timing('cumulative-layout-shift'),
+        });
+      }
+      scores.sort((a, b) => a.score - b.score);
+      const middle = scores[Math.floor(scores.length / 2)]!;
       notes.push(
-        `lighthouse Photos (one run, mobile): FCP ${(timing('first-contentful-paint') / 1000).toFixed(2)} s, LCP ${(timing('largest-contentful-paint') / 1000).toFixed(2)} s, TBT ${Math.round(timing('total-blocking-time'))} ms, CLS ${timing('cumulative-layout-shift').toFixed(3)}; goal: performance >= 90`,
+        `lighthouse Photos (median of ${runs} runs, mobile): FCP ${(middle.fcp / 1000).toFixed(2)} s, LCP ${(middle.lcp / 1000).toFixed(2)} s, TBT ${Math.round(middle.tbt)} ms, CLS ${middle.cls.toFixed(3)}; every score: ${scores.map((r) => r.score).join(', ')}; goal: performance >= 90`,
       );
       rows.push({
         figure: 'lighthouse Photos: performance',
-        value: Math.round((categories.performance?.score ?? 0) * 100),
+        value: middle.score,
         reference: 90,
         unit: 'score',
         better: 'higher',
