@@ -53,6 +53,20 @@ export interface EventPayloads {
   'partner_share.changed': { owner_id: string; partner_id: string };
   /** The owner stopped sharing: the partner's timeline loses the owner's photos at once (`access_lost`, for the partner). */
   'partner_share.deleted': { owner_id: string; partner_id: string; access_lost?: true };
+  /**
+   * The account's own people changed: faces were found in one of its photos (`person_ids`: the
+   * people they joined or left; empty when a photo had none, so People's progress moves on), or
+   * someone was named, merged, hidden or had a face moved out. Only to the photos' owner: people
+   * are each account's own. People fetches its list again.
+   */
+  'people.changed': { person_ids: string[] };
+  /**
+   * Who is in these photos changed (faces found, or a person in them named, merged, hidden or a
+   * face moved out): a viewer showing one asks GET /photos/{id}/faces again. Each account hears
+   * only of photos it may see (their owner, grantees, album members, partners), never of one in
+   * the trash or Private.
+   */
+  'photo.faces': { node_ids: string[] };
   /** `removed` when the library was removed: clients drop it from their list. */
   'library.changed': { library: unknown; removed?: true };
   'server.settings_changed': { settings: SettingsView };

@@ -33,12 +33,15 @@ export const PeopleList = z.object({
 });
 export type PeopleList = z.output<typeof PeopleList>;
 
-/** A face in a photo, and who it is. */
+/** A face in a photo, and who it is as the photo's owner named them. */
 export const PhotoFace = z.object({
   id: z.string(),
   box: FaceBox,
-  person_id: z.string().nullable(),
-  name: z.string().nullable().describe("The person's name, if named"),
+  person_id: z.string().nullable().describe("The owner's person (null in someone else's photo: their People is theirs)"),
+  name: z
+    .string()
+    .nullable()
+    .describe("The name the photo's owner gave them, if named (in someone else's photo, only named people they did not hide are listed)"),
 });
 export type PhotoFace = z.output<typeof PhotoFace>;
 

@@ -18,7 +18,8 @@ const FaceParams = z.object({ id: z.string().min(1).max(100), faceId: z.string()
 
 /**
  * People: faces found in the account's own photos on this PC, grouped. Each account sees only
- * the people of its own photos: anyone else's person or face is 404.
+ * the people of its own photos: anyone else's person is 404. A photo's faces go where the photo
+ * goes (GET /photos/{id}/faces), with its owner's names.
  */
 export const peopleRoutes: readonly AnyRoute[] = [
   route({
@@ -90,7 +91,7 @@ export const peopleRoutes: readonly AnyRoute[] = [
     path: '/photos/:id/faces',
     tag: 'people',
     summary:
-      "The faces in a photo and who each is, for its owner (anyone else who sees the photo gets none: its owner's names stay theirs; 404 for a photo the caller cannot see)",
+      "The faces in a photo and who each is, as its owner named them. Its owner gets every face; anyone else who may see the photo (a partner, an album's people, a grantee) gets the people its owner named and did not hide; 404 for a photo the caller cannot see",
     auth: 'user',
     params: IdParam,
     responses: ok('Its faces', PhotoFaces),

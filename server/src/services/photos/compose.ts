@@ -11,6 +11,7 @@ import { AlbumUploads } from './album-uploads.ts';
 import { AlbumService } from './albums.ts';
 import { GalleryService } from './gallery.ts';
 import { MediaService } from './media.ts';
+import { FaceEvents } from './face-events.ts';
 import { FaceScanner } from './face-scanner.ts';
 import { PeopleService } from './people.ts';
 import { PhotoAppearances } from './photo-appearances.ts';
@@ -74,10 +75,11 @@ export function photoServices(
     { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: mediaTools.prlimit },
     copyRoom,
   );
-  const faceScanner = new FaceScanner(deps, content, thumbs, { idle: () => media.idle(), busy: () => media.busy() }, familyFirst);
+  const faceEvents = new FaceEvents(deps, access);
+  const faceScanner = new FaceScanner(deps, content, thumbs, { idle: () => media.idle(), busy: () => media.busy() }, familyFirst, faceEvents);
   return {
     faceScanner,
-    people: new PeopleService(deps, access, faceScanner),
+    people: new PeopleService(deps, access, faceScanner, faceEvents),
     albumAccess,
     playbackQueue,
     albums,

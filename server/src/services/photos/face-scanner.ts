@@ -8,6 +8,7 @@ import type { ServiceDeps } from '../common/context.ts';
 import type { FamilyFirst } from '../common/family-first.ts';
 import { newId } from '../common/secrets.ts';
 import { FaceClusters } from './face-clusters.ts';
+import type { FaceEvents } from './face-events.ts';
 
 const BATCH = 20;
 const WAKES = new Set(['node.thumbnail_ready', 'node.updated', 'node.created', 'node.deleted', 'node.restored']);
@@ -41,6 +42,8 @@ export class FaceScanner {
   private idleWaiters: (() => void)[] = [];
   private loop: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** Owners whose photos were looked at since the finder last rested: told once more when it does (People's progress). */
+  private readonly looked = new Set<string>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -48,6 +51,7 @@ export class FaceScanner {
     private readonly thumbs: ThumbnailStore,
     private readonly thumbnails: ThumbnailWork,
     private readonly familyFirst: FamilyFirst,
+    private readonly events: FaceEvents,
   ) {}
 
   start(): void {
@@ -107,6 +111,7 @@ export class FaceScanner {
         this.dropPrivate();
         const rows = this.deps.store.faces.todo(FACE_MODEL, BATCH + this.skipped.size).filter((r) => !this.skipped.has(r.id));
         if (rows.length === 0) {
+          this.tellRested();
           const sleeping = this.sleep(REST_MS);
           this.resting = true;
           for (const wake of this.idleWaiters.splice(0)) wake();
@@ -169,25 +174,35 @@ export class FaceScanner {
     return this.content.of(version.library_id).pathOf(version.blob);
   }
 
-  /** The picture's faces replace what it had, each put with the owner's person it is most like. */
+  /**
+   * The picture's faces replace what it had, each put with the owner's person it is most like;
+   * then the owner's People hears, and whoever may see the photo hears that its faces changed.
+   */
   private save(row: FaceTodoRow, result: FaceResult): void {
     const at = this.deps.now();
+    let touched: Set<string> | null;
     try {
-      this.saveNow(row, result, at);
+      touched = this.saveNow(row, result, at);
     } catch (error) {
       // The grouping in memory took faces the database did not: compared afresh from the database next time.
       this.forget(row.owner_id);
       throw error;
     }
+    if (touched === null) return;
+    this.looked.add(row.owner_id);
+    this.events.peopleChanged(row.owner_id, touched);
+    if (touched.size > 0) this.events.photosChanged([{ id: row.id, owner_id: row.owner_id }]);
   }
 
-  private saveNow(row: FaceTodoRow, result: FaceResult, at: number): void {
+  /** The people the picture's faces joined or left, or null when it was not saved (it changed meanwhile). */
+  private saveNow(row: FaceTodoRow, result: FaceResult, at: number): Set<string> | null {
     const { store } = this.deps;
-    store.transaction(() => {
+    return store.transaction(() => {
       // Moved into Private, trashed or replaced while it was looked at: the next pass sees it as it is now.
       const node = store.nodes.byId(row.id, row.owner_id);
-      if (!node || node.version !== row.version || node.in_private || node.in_trash) return;
+      if (!node || node.version !== row.version || node.in_private || node.in_trash) return null;
       const left = store.faces.dropFacesOf(row.id);
+      const touched = new Set(left);
       if (left.length > 0) {
         for (const personId of left) store.faces.resum(personId, at);
         this.forget(row.owner_id);
@@ -199,9 +214,17 @@ export class FaceScanner {
         if (person.created) store.faces.insertPerson(person.id, row.owner_id, person.sum, at);
         else store.faces.setSum(person.id, person.sum, at);
         store.faces.insertFace(row.id, row.owner_id, FACE_MODEL, { ...face, id: newId(), person_id: person.id });
+        touched.add(person.id);
       }
       store.faces.recordScan(row.id, row.version, FACE_MODEL, faces.length, result.failure, at);
+      return touched;
     });
+  }
+
+  /** Everything is looked at: each owner whose photos were looked at hears once more, so People's "to go" reaches nothing. */
+  private tellRested(): void {
+    for (const ownerId of this.looked) this.events.peopleChanged(ownerId, []);
+    this.looked.clear();
   }
 
   private clustersOf(ownerId: string): FaceClusters {
@@ -219,12 +242,17 @@ export class FaceScanner {
     const nodes = store.faces.privateFaceNodes();
     if (nodes.length === 0) return;
     const at = this.deps.now();
+    const left = new Map<string, string[]>();
     store.transaction(() => {
-      for (const nodeId of nodes) {
-        for (const personId of store.faces.dropFacesOf(nodeId)) store.faces.resum(personId, at);
-        store.faces.forgetScan(nodeId);
+      for (const { node_id, owner_id } of nodes) {
+        const people = store.faces.dropFacesOf(node_id);
+        for (const personId of people) store.faces.resum(personId, at);
+        left.set(owner_id, [...(left.get(owner_id) ?? []), ...people]);
+        store.faces.forgetScan(node_id);
       }
     });
     this.clusters.clear();
+    // Its owner's People loses the photo; nobody else hears of a photo in Private.
+    for (const [ownerId, people] of left) this.events.peopleChanged(ownerId, people);
   }
 }

@@ -9,6 +9,7 @@ import { searchKey } from '../files/node-names.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import { keysetPage, type PageRequest } from '../common/paging.ts';
 import { newId } from '../common/secrets.ts';
+import type { FaceEvents } from './face-events.ts';
 import type { FaceScanner } from './face-scanner.ts';
 
 const MAX_NAME = 100;
@@ -16,14 +17,17 @@ const MAX_MERGE = 100;
 
 /**
  * People: the faces in an account's own photos, grouped. Everything here is the caller's own: a
- * person of another account, or a face in another's photo, is 404, as if it did not exist. A
- * name is kept on the person, so search finds their photos ("grandma").
+ * person of another account is 404, as if it did not exist. A name is kept on the person, so
+ * search finds their photos ("grandma"). The name travels only with the photo: whoever may see
+ * a photo (AccessService: a partner, an album's people, a grantee) sees who its owner named in
+ * it, and nobody else learns anything of it.
  */
 export class PeopleService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
     private readonly scanner: FaceScanner,
+    private readonly events: FaceEvents,
   ) {}
 
   list(actor: Actor): PeopleList {
@@ -64,7 +68,11 @@ export class PeopleService {
       this.deps.store.faces.rename(personId, name || null, name ? ` ${searchKey(name)} ` : null, at);
     }
     if (input.hidden !== undefined) this.deps.store.faces.setHidden(personId, input.hidden, at);
-    return this.get(actor, personId);
+    const person = this.get(actor, personId);
+    this.events.peopleChanged(actor.userId, [personId]);
+    // What others who see these photos are shown of them changed with the name (or its hiding).
+    this.events.peoplesPhotosChanged([personId]);
+    return person;
   }
 
   /** Puts the faces of `fromIds` with this person: one person, their name kept (or the first name among them). */
@@ -83,7 +91,10 @@ export class PeopleService {
       store.faces.resum(into.id, at);
     });
     this.scanner.forget(actor.userId);
-    return this.get(actor, personId);
+    const person = this.get(actor, personId);
+    this.events.peopleChanged(actor.userId, [personId, ...from]);
+    this.events.peoplesPhotosChanged([personId]);
+    return person;
   }
 
   /** A face that is not this person: it leaves them and stands alone, never put back with them. */
@@ -101,20 +112,33 @@ export class PeopleService {
       store.faces.resum(personId, at);
     });
     this.scanner.forget(actor.userId);
-    return { person: this.get(actor, aloneId) };
+    const moved = { person: this.get(actor, aloneId) };
+    this.events.peopleChanged(actor.userId, [personId, aloneId]);
+    this.events.photosChanged([{ id: face.node_id, owner_id: face.owner_id }]);
+    return moved;
   }
 
-  /** The faces in a photo the caller may see: who they are for its owner; another's photo shows none (its owner names them). */
+  /**
+   * The faces in a photo the caller may see (404 otherwise, as for the photo itself), and who
+   * each is as the photo's OWNER named them. Its owner sees every face. Anyone else who sees the
+   * photo sees only the people its owner named and did not hide, without the person's id (their
+   * People is not the caller's to open): an unnamed face tells them nothing they cannot see in
+   * the photo, and a hidden one is someone the owner chose to leave out. Private shows nothing.
+   */
   photoFaces(actor: Actor, nodeId: string): PhotoFaces {
     const node = this.access.node(actor, nodeId, 'read');
-    if (node.owner_id !== actor.userId || node.in_private) return { items: [] };
+    if (node.in_private) return { items: [] };
+    const mine = node.owner_id === actor.userId;
     return {
-      items: this.deps.store.faces.shownFacesOf(nodeId).map((f) => ({
-        id: f.id,
-        box: { x: f.x, y: f.y, w: f.w, h: f.h },
-        person_id: f.person_id,
-        name: f.name,
-      })),
+      items: this.deps.store.faces
+        .shownFacesOf(nodeId)
+        .filter((f) => mine || (f.name !== null && f.hidden === 0))
+        .map((f) => ({
+          id: f.id,
+          box: { x: f.x, y: f.y, w: f.w, h: f.h },
+          person_id: mine ? f.person_id : null,
+          name: f.name,
+        })),
     };
   }
 

@@ -75,7 +75,9 @@ export class FacesRepo {
       recordScan: db.prepare(`INSERT INTO face_scans (node_id, version, model, faces, failure, scanned_at) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (node_id) DO UPDATE SET version = excluded.version, model = excluded.model, faces = excluded.faces,
           failure = excluded.failure, scanned_at = excluded.scanned_at`),
-      privateFaceNodes: db.prepare('SELECT DISTINCT f.node_id FROM faces f JOIN nodes n ON n.id = f.node_id WHERE n.in_private = 1'),
+      privateFaceNodes: db.prepare(
+        'SELECT DISTINCT f.node_id, n.owner_id FROM faces f JOIN nodes n ON n.id = f.node_id WHERE n.in_private = 1',
+      ),
       forgetScan: db.prepare('DELETE FROM face_scans WHERE node_id = ?'),
       sumsOf: db.prepare('SELECT id, embedding_sum FROM people WHERE owner_id = ?'),
       insertPerson: db.prepare(`INSERT INTO people (id, owner_id, embedding_sum, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`),
@@ -101,7 +103,9 @@ export class FacesRepo {
       setFacePerson: db.prepare('UPDATE faces SET person_id = ?, left_person_id = ? WHERE id = ?'),
       emptyPeople: db.prepare('DELETE FROM people WHERE owner_id = ? AND NOT EXISTS (SELECT 1 FROM faces f WHERE f.person_id = people.id)'),
       shownFacesOfNode: db.prepare(`SELECT f.id, f.person_id, f.x, f.y, f.w, f.h, f.score, p.name, p.hidden FROM faces f
-        LEFT JOIN people p ON p.id = f.person_id WHERE f.node_id = ? ORDER BY f.x`),
+        LEFT JOIN people p ON p.id = f.person_id AND p.owner_id = f.owner_id WHERE f.node_id = ? ORDER BY f.x`),
+      shownNodesOf: db.prepare(`SELECT DISTINCT n.id, n.owner_id FROM faces f JOIN nodes n ON n.id = f.node_id
+        WHERE f.person_id IN (SELECT value FROM json_each(?)) AND ${SHOWN}`),
     };
   }
 
@@ -137,8 +141,8 @@ export class FacesRepo {
   }
 
   /** Pictures with faces that went into a Private folder since: their faces go, and are found again if they come out. */
-  privateFaceNodes(): string[] {
-    return (this.stmts.privateFaceNodes.all() as { node_id: string }[]).map((r) => r.node_id);
+  privateFaceNodes(): { node_id: string; owner_id: string }[] {
+    return this.stmts.privateFaceNodes.all() as { node_id: string; owner_id: string }[];
   }
 
   forgetScan(nodeId: string): void {
@@ -229,6 +233,11 @@ export class FacesRepo {
 
   dropEmptyPeople(ownerId: string): void {
     this.stmts.emptyPeople.run(ownerId);
+  }
+
+  /** The photos (out of the trash and Private) these people are in, with whose each is. */
+  shownNodesOf(personIds: readonly string[]): { id: string; owner_id: string }[] {
+    return this.stmts.shownNodesOf.all(JSON.stringify(personIds)) as { id: string; owner_id: string }[];
   }
 
   /** A picture's faces with who each is (its owner's people). */

@@ -28,9 +28,11 @@ export function galleryFilterWhere(filter: GalleryFilter, params: Record<string,
     const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
     params[`word_${i}`] = `%${escaped}%`;
     params[`word_start_${i}`] = `% ${escaped}%`;
-    // A person's name finds the photos they are in (people are the photo owner's own: face-scanner.ts).
+    // A person's name finds the photos they are in, by the name the photo's OWNER gave (never a
+    // hidden person): whoever's timeline shows the photo (theirs, a partner's, an album's, a shared
+    // folder's: the arms decide) finds it so, and nobody finds a photo the arms do not show them.
     where.push(
-      `(n.search_name LIKE @word_${i} ESCAPE '\\' OR n.media_search LIKE @word_start_${i} ESCAPE '\\' OR EXISTS (SELECT 1 FROM faces f JOIN people p ON p.id = f.person_id WHERE f.node_id = n.id AND p.hidden = 0 AND p.search_name LIKE @word_start_${i} ESCAPE '\\'))`,
+      `(n.search_name LIKE @word_${i} ESCAPE '\\' OR n.media_search LIKE @word_start_${i} ESCAPE '\\' OR EXISTS (SELECT 1 FROM faces f JOIN people p ON p.id = f.person_id WHERE f.node_id = n.id AND p.owner_id = n.owner_id AND p.hidden = 0 AND p.search_name LIKE @word_start_${i} ESCAPE '\\'))`,
     );
   });
   return where.length > 0 ? where.join(' AND ') : '1';
