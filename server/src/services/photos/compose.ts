@@ -76,7 +76,14 @@ export function photoServices(
     copyRoom,
   );
   const faceEvents = new FaceEvents(deps, access);
-  const faceScanner = new FaceScanner(deps, content, thumbs, { idle: () => media.idle(), busy: () => media.busy() }, familyFirst, faceEvents);
+  const faceScanner = new FaceScanner(
+    deps,
+    content,
+    thumbs,
+    { idle: () => media.idle(), busy: () => media.busy() },
+    familyFirst,
+    faceEvents,
+  );
   return {
     faceScanner,
     people: new PeopleService(deps, access, faceScanner, faceEvents),

@@ -11,7 +11,7 @@ import { FaceClusters } from './face-clusters.ts';
 import type { FaceEvents } from './face-events.ts';
 
 const BATCH = 20;
-const WAKES = new Set(['node.thumbnail_ready', 'node.updated', 'node.created', 'node.deleted', 'node.restored']);
+const WAKES = new Set(['node.thumbnail_ready', 'node.updated', 'node.created', 'node.moved', 'node.deleted', 'node.restored']);
 /** A rest between looks for new work when nothing wakes the finder (a missed event costs this much delay). */
 const REST_MS = 10 * 60_000;
 /** How long a turn waits for the thumbnails of an upload before it looks again. */
