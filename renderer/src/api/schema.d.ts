@@ -1797,7 +1797,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The faces in a photo and who each is, for its owner (anyone else who sees the photo gets none: its owner's names stay theirs; 404 for a photo the caller cannot see) */
+        /** The faces in a photo and who each is, as its owner named them. Its owner gets every face; anyone else who may see the photo (a partner, an album's people, a grantee) gets the people its owner named and did not hide; 404 for a photo the caller cannot see */
         get: operations["getPhotosIdFaces"];
         put?: never;
         post?: never;
@@ -23828,8 +23828,9 @@ export interface operations {
                                 y: number;
                             };
                             id: string;
-                            /** @description The person's name, if named */
+                            /** @description The name the photo's owner gave them, if named (in someone else's photo, only named people they did not hide are listed) */
                             name: string | null;
+                            /** @description The owner's person (null in someone else's photo: their People is theirs) */
                             person_id: string | null;
                         }[];
                     };
