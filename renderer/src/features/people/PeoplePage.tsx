@@ -5,6 +5,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { useNamePerson, usePeople, type Person } from './queries.ts';
+import { useLivePeople } from './useLivePeople.ts';
 import './people.css';
 
 const MAX_NAME = 100;
@@ -15,6 +16,7 @@ const MAX_NAME = 100;
  */
 export function PeoplePage() {
   const people = usePeople();
+  useLivePeople();
   const [naming, setNaming] = useState<Person | null>(null);
   const shown = people.data?.items.filter((p) => !p.hidden) ?? [];
   const waiting = people.data?.progress.waiting ?? 0;

@@ -8,12 +8,11 @@ export const peopleKeys = {
   all: ['people'] as const,
 };
 
-/** The faces found so far, grouped; asked again while photos are still being looked at. */
+/** The faces found so far, grouped; fetched again when the server says they changed (useLivePeople). */
 export function usePeople() {
   return useQuery({
     queryKey: peopleKeys.all,
     queryFn: () => data(api.GET('/people')),
-    refetchInterval: (query) => ((query.state.data?.progress.waiting ?? 0) > 0 ? 5_000 : false),
   });
 }
 
