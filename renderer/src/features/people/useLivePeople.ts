@@ -3,8 +3,8 @@ import { useEffect } from 'react';
 import { events } from '../../api/events.ts';
 import { peopleKeys } from './queries.ts';
 
-/** Gathers a burst (a library's faces found one photo after another) into one refresh. */
-const SETTLE_MS = 400;
+/** Gathers a burst (a library's faces found, about one photo a second) into one refresh a second at most. */
+const SETTLE_MS = 1_000;
 
 /**
  * People follows the server instead of asking every few seconds: the server tells the account
