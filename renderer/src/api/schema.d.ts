@@ -21974,7 +21974,7 @@ export interface operations {
                             /** @description Photos (and videos) they are in that the account can see: not in the trash, never Private */
                             photo_count: number;
                         }[];
-                        /** @description Photos and videos on this server still to be looked at for faces, and those looked at */
+                        /** @description The account's own photos and videos still to be looked at for faces, and those looked at (others' are not counted) */
                         progress: {
                             done: number;
                             waiting: number;

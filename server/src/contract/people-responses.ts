@@ -29,7 +29,7 @@ export const PeopleList = z.object({
   items: z.array(Person).describe('Most photos first'),
   progress: z
     .object({ waiting: z.number().int(), done: z.number().int() })
-    .describe('Photos and videos on this server still to be looked at for faces, and those looked at'),
+    .describe("The account's own photos and videos still to be looked at for faces, and those looked at (others' are not counted)"),
 });
 export type PeopleList = z.output<typeof PeopleList>;
 

@@ -83,8 +83,9 @@ export class FaceScanner {
     this.clusters.delete(ownerId);
   }
 
-  progress(): { waiting: number; done: number } {
-    return this.deps.store.faces.progress(FACE_MODEL);
+  /** The account's own photos only: how many photos others have, or are adding, is not theirs to know. */
+  progress(ownerId: string): { waiting: number; done: number } {
+    return this.deps.store.faces.progress(FACE_MODEL, ownerId);
   }
 
   private wake(): void {

@@ -36,7 +36,7 @@ export class PeopleService {
       const person = this.toPerson(row, row.photos, row.cover_face_id);
       return person ? [person] : [];
     });
-    return { items, progress: this.scanner.progress() };
+    return { items, progress: this.scanner.progress(actor.userId) };
   }
 
   get(actor: Actor, personId: string): Person {

@@ -66,8 +66,10 @@ export class FacesRepo {
         WHERE ${SCANNABLE} AND NOT EXISTS (SELECT 1 FROM face_scans s WHERE s.node_id = n.id AND s.version = n.version AND s.model = @model)
         LIMIT @limit`),
       todoCount: db.prepare(`SELECT count(*) AS c FROM nodes n
-        WHERE ${SCANNABLE} AND NOT EXISTS (SELECT 1 FROM face_scans s WHERE s.node_id = n.id AND s.version = n.version AND s.model = @model)`),
-      scanned: db.prepare('SELECT count(*) AS c FROM face_scans WHERE model = ?'),
+        WHERE n.owner_id = @owner AND ${SCANNABLE}
+          AND NOT EXISTS (SELECT 1 FROM face_scans s WHERE s.node_id = n.id AND s.version = n.version AND s.model = @model)`),
+      scanned: db.prepare(`SELECT count(*) AS c FROM face_scans s JOIN nodes n ON n.id = s.node_id
+        WHERE s.model = @model AND n.owner_id = @owner`),
       facesOfNode: db.prepare('SELECT * FROM faces WHERE node_id = ?'),
       deleteFacesOfNode: db.prepare('DELETE FROM faces WHERE node_id = ?'),
       insertFace: db.prepare(`INSERT INTO faces (id, node_id, owner_id, person_id, x, y, w, h, score, embedding, model)
@@ -114,10 +116,11 @@ export class FacesRepo {
     return this.stmts.todo.all({ model, limit }) as FaceTodoRow[];
   }
 
-  progress(model: string): { waiting: number; done: number } {
+  /** The account's own pictures still to be looked at by `model`, and those looked at. */
+  progress(model: string, ownerId: string): { waiting: number; done: number } {
     return {
-      waiting: Number((this.stmts.todoCount.get({ model }) as { c: number }).c),
-      done: Number((this.stmts.scanned.get(model) as { c: number }).c),
+      waiting: Number((this.stmts.todoCount.get({ model, owner: ownerId }) as { c: number }).c),
+      done: Number((this.stmts.scanned.get({ model, owner: ownerId }) as { c: number }).c),
     };
   }
 
