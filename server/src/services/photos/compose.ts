@@ -11,6 +11,8 @@ import { AlbumUploads } from './album-uploads.ts';
 import { AlbumService } from './albums.ts';
 import { GalleryService } from './gallery.ts';
 import { MediaService } from './media.ts';
+import { FaceFindingService, storedFaceChoice } from './face-finding.ts';
+import { FacePace } from './face-pacing.ts';
 import { FaceScanner } from './face-scanner.ts';
 import { PeopleService } from './people.ts';
 import { PhotoAppearances } from './photo-appearances.ts';
@@ -38,6 +40,8 @@ export interface PhotoServices {
   playback: PlaybackService;
   /** Faces found in the background, grouped into each account's people. */
   faceScanner: FaceScanner;
+  /** The owner's view of face finding, its pause and its speed. */
+  faceFinding: FaceFindingService;
   people: PeopleService;
 }
 
@@ -74,9 +78,11 @@ export function photoServices(
     { nice: findExecutable('nice'), ionice: findExecutable('ionice'), prlimit: mediaTools.prlimit },
     copyRoom,
   );
-  const faceScanner = new FaceScanner(deps, content, thumbs, { idle: () => media.idle(), busy: () => media.busy() }, familyFirst);
+  const facePace = new FacePace(storedFaceChoice(deps));
+  const faceScanner = new FaceScanner(deps, content, thumbs, { idle: () => media.idle(), busy: () => media.busy() }, familyFirst, facePace);
   return {
     faceScanner,
+    faceFinding: new FaceFindingService(deps, facePace),
     people: new PeopleService(deps, access, faceScanner),
     albumAccess,
     playbackQueue,

@@ -8,6 +8,7 @@ import type { ServiceDeps } from '../common/context.ts';
 import type { FamilyFirst } from '../common/family-first.ts';
 import { newId } from '../common/secrets.ts';
 import { FaceClusters } from './face-clusters.ts';
+import type { FacePace } from './face-pacing.ts';
 
 const BATCH = 20;
 const WAKES = new Set(['node.thumbnail_ready', 'node.updated', 'node.created', 'node.deleted', 'node.restored']);
@@ -28,6 +29,8 @@ export interface ThumbnailWork {
  * request is being answered (FamilyFirst), one picture at a time. Nothing in a Private folder is
  * ever looked at, and faces of a photo moved there go. What was looked at is kept per content
  * version and model (face_scans), so a restart goes on where it was, and a new model looks again.
+ * The owner's pause and speed (FacePace) are obeyed between pictures: paused, the worker is
+ * stopped with its picture; at a speed, each picture is followed by a rest in proportion.
  */
 export class FaceScanner {
   private readonly worker = new FaceWorker();
@@ -48,6 +51,7 @@ export class FaceScanner {
     private readonly thumbs: ThumbnailStore,
     private readonly thumbnails: ThumbnailWork,
     private readonly familyFirst: FamilyFirst,
+    private readonly pace: FacePace,
   ) {}
 
   start(): void {
@@ -55,6 +59,11 @@ export class FaceScanner {
     this.unsubscribe = this.deps.bus.subscribe(({ message }) => {
       // A photo processed (its thumbnail ready), moved into Private or out of the trash: look again.
       if (WAKES.has(message.type)) this.wake();
+    });
+    this.pace.onChange(() => {
+      // Paused: the worker goes now, with the picture it had (looked at again on resuming).
+      if (this.pace.paused) this.worker.halt();
+      this.wake();
     });
     this.loop = this.run().catch((error: unknown) => this.deps.log.error('face finding stopped', { error: String(error) }));
   }
@@ -64,19 +73,25 @@ export class FaceScanner {
     this.unsubscribe?.();
     this.worker.close();
     this.wake();
+    this.pace.wake();
     await this.loop;
     for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   /** Resolves once every picture there is has been looked at (tests, benchmarks). */
   idle(): Promise<void> {
-    if (!this.deps.config.findFaces || this.stopped || this.resting) return Promise.resolve();
+    if (!this.deps.config.findFaces || this.stopped || this.resting || this.pace.paused) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** People were changed by hand (named, merged, a face moved out): compared afresh from the database. */
   forget(ownerId: string): void {
     this.clusters.delete(ownerId);
+  }
+
+  /** Whether the worker process is there (a pause leaves none). */
+  get working(): boolean {
+    return this.worker.running;
   }
 
   progress(): { waiting: number; done: number } {
@@ -103,6 +118,11 @@ export class FaceScanner {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
+      if (this.pace.paused) {
+        for (const wake of this.idleWaiters.splice(0)) wake();
+        await this.pace.untilRunning(() => this.stopped);
+        continue;
+      }
       try {
         this.dropPrivate();
         const rows = this.deps.store.faces.todo(FACE_MODEL, BATCH + this.skipped.size).filter((r) => !this.skipped.has(r.id));
@@ -110,13 +130,16 @@ export class FaceScanner {
           const sleeping = this.sleep(REST_MS);
           this.resting = true;
           for (const wake of this.idleWaiters.splice(0)) wake();
+          this.pace.finished();
           await sleeping;
           continue;
         }
         for (const row of rows.slice(0, BATCH)) {
-          if (this.stopped) return;
+          if (this.stopped || this.pace.paused) break;
           await this.familysTurn();
-          await this.scan(row);
+          const began = performance.now();
+          const workMs = await this.scan(row);
+          if (workMs !== null) await this.pace.rest(workMs, performance.now() - began, () => this.stopped);
         }
       } catch (error) {
         if (this.stopped) return;
@@ -134,15 +157,18 @@ export class FaceScanner {
     await this.familyFirst.turn();
   }
 
-  private async scan(row: FaceTodoRow): Promise<void> {
+  /** Looks at one picture; returns the worker's CPU time for it, or null when nothing ran (or a pause took its answer). */
+  private async scan(row: FaceTodoRow): Promise<number | null> {
     const file = await this.pictureOf(row);
     if (!file) {
       this.skipped.add(row.id);
-      return;
+      return null;
     }
     const result = await this.worker.find(file);
-    if (this.stopped) return;
+    // Paused while it was looked at: its answer (a halted worker's) is not kept.
+    if (this.stopped || this.pace.paused) return null;
     this.save(row, result);
+    return result.cpuMs;
   }
 
   /**
