@@ -22,14 +22,17 @@ export function storedFaceChoice(deps: ServiceDeps): FaceChoice {
  */
 export class FaceFindingService {
   private lastAnnounced = 0;
+  /** Pictures looked at since the last event. */
+  private unannounced = 0;
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly pace: FacePace,
   ) {
     pace.onPicture((finished) => {
-      const now = performance.now();
-      if (!finished && now - this.lastAnnounced < ANNOUNCE_MS) return;
+      if (!finished) this.unannounced += 1;
+      // Every wake that finds nothing to do says "finished": told once, after the pictures it ends.
+      if (finished ? this.unannounced === 0 : performance.now() - this.lastAnnounced < ANNOUNCE_MS) return;
       this.announce();
     });
   }
@@ -71,6 +74,7 @@ export class FaceFindingService {
 
   private announce(): void {
     this.lastAnnounced = performance.now();
+    this.unannounced = 0;
     try {
       this.deps.bus.publish('faces.progress', { finding: this.current() }, { users: this.deps.store.users.activeAdminIds() });
     } catch (error) {
