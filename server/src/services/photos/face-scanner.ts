@@ -16,6 +16,8 @@ const WAKES = new Set(['node.thumbnail_ready', 'node.updated', 'node.created', '
 const REST_MS = 10 * 60_000;
 /** How long a turn waits for the thumbnails of an upload before it looks again. */
 const THUMBNAIL_WAIT_MS = 5_000;
+/** The longest the worker is held for the family at a time: slowed under use, never stopped. */
+const FAMILY_HOLD_MS = 200;
 
 export interface ThumbnailWork {
   busy(): boolean;
@@ -60,6 +62,8 @@ export class FaceScanner {
       // A photo processed (its thumbnail ready), moved into Private or out of the trash: look again.
       if (WAKES.has(message.type)) this.wake();
     });
+    // While a request is answered the picture's process waits (200 ms at most each time, as turn() does).
+    this.familyFirst.onBusy((busy) => (busy ? this.worker.hold(FAMILY_HOLD_MS) : this.worker.release()));
     this.pace.onChange(() => {
       // Paused: the worker goes now, with the picture it had (looked at again on resuming).
       if (this.pace.paused) this.worker.halt();
@@ -137,6 +141,7 @@ export class FaceScanner {
         for (const row of rows.slice(0, BATCH)) {
           if (this.stopped || this.pace.paused) break;
           await this.familysTurn();
+          if (this.stopped || this.pace.paused) break;
           const began = performance.now();
           const workMs = await this.scan(row);
           if (workMs !== null) await this.pace.rest(workMs, performance.now() - began, () => this.stopped);
@@ -164,6 +169,8 @@ export class FaceScanner {
       this.skipped.add(row.id);
       return null;
     }
+    // Paused while the file was found: the worker is not started for it.
+    if (this.pace.paused) return null;
     const result = await this.worker.find(file);
     // Paused while it was looked at: its answer (a halted worker's) is not kept.
     if (this.stopped || this.pace.paused) return null;
