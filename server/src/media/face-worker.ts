@@ -82,11 +82,6 @@ export class FaceWorker {
     this.pending?.child.kill('SIGCONT');
   }
 
-  /** Whether a worker process is there (tests: a pause leaves none). */
-  get running(): boolean {
-    return this.child !== null;
-  }
-
   private spawn(): ChildProcess {
     const child = fork(workerEntry.file, [], {
       execArgv: [...workerEntry.execArgv, `--max-old-space-size=${WORKER_HEAP_MB}`],

@@ -93,11 +93,6 @@ export class FaceScanner {
     this.clusters.delete(ownerId);
   }
 
-  /** Whether the worker process is there (a pause leaves none). */
-  get working(): boolean {
-    return this.worker.running;
-  }
-
   progress(): { waiting: number; done: number } {
     return this.deps.store.faces.progress(FACE_MODEL);
   }
