@@ -308,6 +308,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/faces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Face finding: photos looked at and waiting, the recent speed and time left, the pause and the CPU it may use */
+        get: operations["getAdminFaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Pause or resume face finding, or change how much of the CPU it may use (kept across restarts) */
+        patch: operations["patchAdminFaces"];
+        trace?: never;
+    };
     "/admin/https": {
         parameters: {
             query?: never;
@@ -2383,7 +2401,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** WebSocket upgrade for events (bearer header or ?access_token; full scope only). Up to 8 sockets per session and 24 per account: a newer one closes the oldest with code 4008; a revoked session's close with 4001. Each socket's queue keeps the newest 256 messages and 1 MiB. Messages are {type, at, payload}: every type (node.*, upload.progress, quota.updated, device.*, share.received, album.*, partner_share.*, library.changed, server.settings_changed, server.storage, session.revoked, backup.progress, backup.health, playback.queue), who hears it and its payload are in docs/api.md, Live events */
+        /** WebSocket upgrade for events (bearer header or ?access_token; full scope only). Up to 8 sockets per session and 24 per account: a newer one closes the oldest with code 4008; a revoked session's close with 4001. Each socket's queue keeps the newest 256 messages and 1 MiB. Messages are {type, at, payload}: every type (node.*, upload.progress, quota.updated, device.*, share.received, album.*, partner_share.*, library.changed, server.settings_changed, server.storage, session.revoked, backup.progress, backup.health, playback.queue, faces.progress), who hears it and its payload are in docs/api.md, Live events */
         get: operations["getWs"];
         put?: never;
         post?: never;
@@ -5916,6 +5934,330 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "pool_unavailable" | "helper_unavailable" | "storage_read_only";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_full`: The server's disk is full: nothing new can be saved until space is freed. Everything already saved is safe and can still be opened. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_full";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminFaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Face finding */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description False when this server was started with face finding off (FIND_FACES=0): nothing is looked at */
+                        available: boolean;
+                        /** @description Of those, looked at */
+                        done: number;
+                        /** @description Since this server started */
+                        last_photo: {
+                            /** @description The rest taken after it, which the speed decides */
+                            rest_ms: number;
+                            /** @description The CPU time the worker spent on the last photo looked at */
+                            work_ms: number;
+                        } | null;
+                        /** @description The owner's pause: while true the face worker runs nothing (kept across restarts) */
+                        paused: boolean;
+                        /** @description Recent speed, rests included; null until measured (or while paused or done) */
+                        photos_per_minute: number | null;
+                        /** @description waiting at the recent speed; null when unknown */
+                        seconds_left: number | null;
+                        /**
+                         * @description The share of one CPU core face finding may use: after each photo the worker rests so its work is 25% (gentle), 50% (normal) or 100% (fast) of the time
+                         * @enum {string}
+                         */
+                        speed: "gentle" | "normal" | "fast";
+                        /**
+                         * @description off: not available; paused: by the owner; finding: photos wait (the family still comes first); done: every photo looked at
+                         * @enum {string}
+                         */
+                        state: "off" | "paused" | "finding" | "done";
+                        /** @description Photos and videos face finding looks at (not in the trash, never Private) */
+                        total: number;
+                        /** @description Of those, still to look at */
+                        waiting: number;
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    patchAdminFaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true stops face finding (its worker with it) until set false again; kept across restarts */
+                    paused?: boolean;
+                    /**
+                     * @description The share of one CPU core it may use: gentle 25%, normal 50%, fast 100%
+                     * @enum {string}
+                     */
+                    speed?: "gentle" | "normal" | "fast";
+                };
+            };
+        };
+        responses: {
+            /** @description Face finding */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description False when this server was started with face finding off (FIND_FACES=0): nothing is looked at */
+                        available: boolean;
+                        /** @description Of those, looked at */
+                        done: number;
+                        /** @description Since this server started */
+                        last_photo: {
+                            /** @description The rest taken after it, which the speed decides */
+                            rest_ms: number;
+                            /** @description The CPU time the worker spent on the last photo looked at */
+                            work_ms: number;
+                        } | null;
+                        /** @description The owner's pause: while true the face worker runs nothing (kept across restarts) */
+                        paused: boolean;
+                        /** @description Recent speed, rests included; null until measured (or while paused or done) */
+                        photos_per_minute: number | null;
+                        /** @description waiting at the recent speed; null when unknown */
+                        seconds_left: number | null;
+                        /**
+                         * @description The share of one CPU core face finding may use: after each photo the worker rests so its work is 25% (gentle), 50% (normal) or 100% (fast) of the time
+                         * @enum {string}
+                         */
+                        speed: "gentle" | "normal" | "fast";
+                        /**
+                         * @description off: not available; paused: by the owner; finding: photos wait (the family still comes first); done: every photo looked at
+                         * @enum {string}
+                         */
+                        state: "off" | "paused" | "finding" | "done";
+                        /** @description Photos and videos face finding looks at (not in the trash, never Private) */
+                        total: number;
+                        /** @description Of those, still to look at */
+                        waiting: number;
+                    };
+                };
+            };
+            /** @description `invalid_json`: The request body is not valid JSON. `missing_field`: A required field is missing. `invalid_input`: A field has a value of the wrong type or form. `invalid_encoding`: The request body does not decompress with its Content-Encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_json" | "missing_field" | "invalid_input" | "invalid_encoding";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. `must_change_password`: Choose a new password before continuing. `forbidden`: You do not have permission to do that. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval" | "must_change_password" | "forbidden";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Send the request body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `storage_read_only`: The server's disk can only be read right now (the system made it read-only, usually after a disk error): nothing new can be saved. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "storage_read_only";
                             field?: string;
                             message: string;
                         };

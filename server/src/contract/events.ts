@@ -1,4 +1,5 @@
 import type { BackupHealth, BackupRun } from './backup-responses.ts';
+import type { FaceFinding } from './face-finding-responses.ts';
 import type { Notification } from './notifications-responses.ts';
 import type { CopyState, PlaybackQueue } from './playback-responses.ts';
 import type { SettingsView, StorageState } from './server-responses.ts';
@@ -83,6 +84,8 @@ export interface EventPayloads {
   'notification.read': { unread_count: number };
   /** The playback copies' queue moved on (owners only): a copy began or ended, or every few seconds while one is made. */
   'playback.queue': { queue: PlaybackQueue };
+  /** Face finding moved on (owners only): at most every 5 s while photos are looked at, when it is done, and at a pause or a new speed. */
+  'faces.progress': { finding: FaceFinding };
 }
 
 export type SessionRevokeReason =

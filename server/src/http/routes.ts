@@ -8,6 +8,7 @@ import { deviceRoutes } from './routes/devices.ts';
 import { downloadRoutes } from './routes/downloads.ts';
 import { driveRoutes } from './routes/drives.ts';
 import { eventRoutes } from './routes/events.ts';
+import { faceFindingRoutes } from './routes/face-finding.ts';
 import { libraryRoutes } from './routes/libraries.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { nodeRoutes } from './routes/nodes.ts';
@@ -42,6 +43,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...albumRoutes,
   ...photoEditRoutes,
   ...peopleRoutes,
+  ...faceFindingRoutes,
   ...playbackRoutes,
   ...sharingRoutes,
   ...partnerRoutes,

@@ -52,3 +52,16 @@ test('an aborted run gets its turn at once, to stop', async () => {
   assert.equal(await settled(turn), true);
   assert.equal(await settled(gauge.turn(abort.signal)), true);
 });
+
+test('work in another process hears when the first request starts and when the last one ends, once each', () => {
+  const first = new FamilyFirst();
+  const heard: boolean[] = [];
+  first.onBusy((busy) => heard.push(busy));
+  const a = first.answering();
+  const b = first.answering();
+  a();
+  a();
+  assert.deepEqual(heard, [true], 'busy once, while any request is answered');
+  b();
+  assert.deepEqual(heard, [true, false]);
+});

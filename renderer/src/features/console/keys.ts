@@ -12,6 +12,8 @@ export const consoleKeys = {
   drives: ['console', 'drives'] as const,
   /** The playback copies' queue (Storage); playback.queue events carry it whole. */
   playback: ['console', 'playback-copies'] as const,
+  /** Face finding (Storage); faces.progress events carry it whole. */
+  faces: ['console', 'face-finding'] as const,
   // Not under `drives`: refreshing the list must not read a drive's contents again (a look may mount it).
   drive: (id: string) => ['console', 'drive-contents', id] as const,
   status: ['console', 'status'] as const,

@@ -38,6 +38,9 @@ export function useConsoleEvents(): void {
           case 'playback.queue':
             queryClient.setQueryData(consoleKeys.playback, (message.payload as { queue: unknown }).queue);
             break;
+          case 'faces.progress':
+            queryClient.setQueryData(consoleKeys.faces, (message.payload as { finding: unknown }).finding);
+            break;
           case 'backup.health':
           case 'backup.progress':
             // The counts move; at the end a snapshot came and retention may have taken some (their lists share the key's prefix).

@@ -8,6 +8,7 @@
 export class FamilyFirst {
   private inFlight = 0;
   private waiting: (() => void)[] = [];
+  private readonly busyListeners: ((busy: boolean) => void)[] = [];
 
   constructor(private readonly maxWaitMs = 200) {}
 
@@ -15,15 +16,27 @@ export class FamilyFirst {
     return this.inFlight > 0;
   }
 
+  /**
+   * Told when the first request starts being answered (true) and when the last one ends (false):
+   * work in another process (face finding) is held for the time, which turn() cannot do.
+   */
+  onBusy(listener: (busy: boolean) => void): void {
+    this.busyListeners.push(listener);
+  }
+
   /** A request is being answered until the returned function is called (once; later calls do nothing). */
   answering(): () => void {
     this.inFlight += 1;
+    if (this.inFlight === 1) for (const listener of this.busyListeners) listener(true);
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       this.inFlight -= 1;
-      if (this.inFlight === 0) this.wakeAll();
+      if (this.inFlight === 0) {
+        for (const listener of this.busyListeners) listener(false);
+        this.wakeAll();
+      }
     };
   }
 

@@ -12,6 +12,8 @@ import { AlbumService } from './albums.ts';
 import { GalleryService } from './gallery.ts';
 import { MediaService } from './media.ts';
 import { FaceEvents } from './face-events.ts';
+import { FaceFindingService, storedFaceChoice } from './face-finding.ts';
+import { FacePace } from './face-pacing.ts';
 import { FaceScanner } from './face-scanner.ts';
 import { PeopleService } from './people.ts';
 import { PhotoAppearances } from './photo-appearances.ts';
@@ -39,6 +41,8 @@ export interface PhotoServices {
   playback: PlaybackService;
   /** Faces found in the background, grouped into each account's people. */
   faceScanner: FaceScanner;
+  /** The owner's view of face finding, its pause and its speed. */
+  faceFinding: FaceFindingService;
   people: PeopleService;
 }
 
@@ -76,6 +80,7 @@ export function photoServices(
     copyRoom,
   );
   const faceEvents = new FaceEvents(deps, access);
+  const facePace = new FacePace(storedFaceChoice(deps));
   const faceScanner = new FaceScanner(
     deps,
     content,
@@ -83,9 +88,11 @@ export function photoServices(
     { idle: () => media.idle(), busy: () => media.busy() },
     familyFirst,
     faceEvents,
+    facePace,
   );
   return {
     faceScanner,
+    faceFinding: new FaceFindingService(deps, facePace),
     people: new PeopleService(deps, access, faceScanner, faceEvents),
     albumAccess,
     playbackQueue,

@@ -9,6 +9,7 @@ import type { FamilyFirst } from '../common/family-first.ts';
 import { newId } from '../common/secrets.ts';
 import { FaceClusters } from './face-clusters.ts';
 import type { FaceEvents } from './face-events.ts';
+import type { FacePace } from './face-pacing.ts';
 
 const BATCH = 20;
 const WAKES = new Set(['node.thumbnail_ready', 'node.updated', 'node.created', 'node.moved', 'node.deleted', 'node.restored']);
@@ -16,6 +17,8 @@ const WAKES = new Set(['node.thumbnail_ready', 'node.updated', 'node.created', '
 const REST_MS = 10 * 60_000;
 /** How long a turn waits for the thumbnails of an upload before it looks again. */
 const THUMBNAIL_WAIT_MS = 5_000;
+/** The longest the worker is held for the family at a time: slowed under use, never stopped. */
+const FAMILY_HOLD_MS = 200;
 
 export interface ThumbnailWork {
   busy(): boolean;
@@ -29,6 +32,8 @@ export interface ThumbnailWork {
  * request is being answered (FamilyFirst), one picture at a time. Nothing in a Private folder is
  * ever looked at, and faces of a photo moved there go. What was looked at is kept per content
  * version and model (face_scans), so a restart goes on where it was, and a new model looks again.
+ * The owner's pause and speed (FacePace) are obeyed between pictures: paused, the worker is
+ * stopped with its picture; at a speed, each picture is followed by a rest in proportion.
  */
 export class FaceScanner {
   private readonly worker = new FaceWorker();
@@ -52,6 +57,7 @@ export class FaceScanner {
     private readonly thumbnails: ThumbnailWork,
     private readonly familyFirst: FamilyFirst,
     private readonly events: FaceEvents,
+    private readonly pace: FacePace,
   ) {}
 
   start(): void {
@@ -59,6 +65,13 @@ export class FaceScanner {
     this.unsubscribe = this.deps.bus.subscribe(({ message }) => {
       // A photo processed (its thumbnail ready), moved into Private or out of the trash: look again.
       if (WAKES.has(message.type)) this.wake();
+    });
+    // While a request is answered the picture's process waits (200 ms at most each time, as turn() does).
+    this.familyFirst.onBusy((busy) => (busy ? this.worker.hold(FAMILY_HOLD_MS) : this.worker.release()));
+    this.pace.onChange(() => {
+      // Paused: the worker goes now, with the picture it had (looked at again on resuming).
+      if (this.pace.paused) this.worker.halt();
+      this.wake();
     });
     this.loop = this.run().catch((error: unknown) => this.deps.log.error('face finding stopped', { error: String(error) }));
   }
@@ -68,13 +81,14 @@ export class FaceScanner {
     this.unsubscribe?.();
     this.worker.close();
     this.wake();
+    this.pace.wake();
     await this.loop;
     for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   /** Resolves once every picture there is has been looked at (tests, benchmarks). */
   idle(): Promise<void> {
-    if (!this.deps.config.findFaces || this.stopped || this.resting) return Promise.resolve();
+    if (!this.deps.config.findFaces || this.stopped || this.resting || this.pace.paused) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -108,6 +122,11 @@ export class FaceScanner {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
+      if (this.pace.paused) {
+        for (const wake of this.idleWaiters.splice(0)) wake();
+        await this.pace.untilRunning(() => this.stopped);
+        continue;
+      }
       try {
         this.dropPrivate();
         const rows = this.deps.store.faces.todo(FACE_MODEL, BATCH + this.skipped.size).filter((r) => !this.skipped.has(r.id));
@@ -116,13 +135,17 @@ export class FaceScanner {
           const sleeping = this.sleep(REST_MS);
           this.resting = true;
           for (const wake of this.idleWaiters.splice(0)) wake();
+          this.pace.finished();
           await sleeping;
           continue;
         }
         for (const row of rows.slice(0, BATCH)) {
-          if (this.stopped) return;
+          if (this.stopped || this.pace.paused) break;
           await this.familysTurn();
-          await this.scan(row);
+          if (this.stopped || this.pace.paused) break;
+          const began = performance.now();
+          const workMs = await this.scan(row);
+          if (workMs !== null) await this.pace.rest(workMs, performance.now() - began, () => this.stopped);
         }
       } catch (error) {
         if (this.stopped) return;
@@ -140,15 +163,20 @@ export class FaceScanner {
     await this.familyFirst.turn();
   }
 
-  private async scan(row: FaceTodoRow): Promise<void> {
+  /** Looks at one picture; returns the worker's CPU time for it, or null when nothing ran (or a pause took its answer). */
+  private async scan(row: FaceTodoRow): Promise<number | null> {
     const file = await this.pictureOf(row);
     if (!file) {
       this.skipped.add(row.id);
-      return;
+      return null;
     }
+    // Paused while the file was found: the worker is not started for it.
+    if (this.pace.paused) return null;
     const result = await this.worker.find(file);
-    if (this.stopped) return;
+    // Paused while it was looked at: its answer (a halted worker's) is not kept.
+    if (this.stopped || this.pace.paused) return null;
     this.save(row, result);
+    return result.cpuMs;
   }
 
   /**

@@ -70,6 +70,10 @@ export class FacesRepo {
           AND NOT EXISTS (SELECT 1 FROM face_scans s WHERE s.node_id = n.id AND s.version = n.version AND s.model = @model)`),
       scanned: db.prepare(`SELECT count(*) AS c FROM face_scans s JOIN nodes n ON n.id = s.node_id
         WHERE s.model = @model AND n.owner_id = @owner`),
+      todoAll: db.prepare(`SELECT count(*) AS c FROM nodes n
+        WHERE ${SCANNABLE} AND NOT EXISTS (SELECT 1 FROM face_scans s WHERE s.node_id = n.id AND s.version = n.version AND s.model = @model)`),
+      scannedShown: db.prepare(`SELECT count(*) AS c FROM nodes n
+        WHERE ${SCANNABLE} AND EXISTS (SELECT 1 FROM face_scans s WHERE s.node_id = n.id AND s.version = n.version AND s.model = @model)`),
       facesOfNode: db.prepare('SELECT * FROM faces WHERE node_id = ?'),
       deleteFacesOfNode: db.prepare('DELETE FROM faces WHERE node_id = ?'),
       insertFace: db.prepare(`INSERT INTO faces (id, node_id, owner_id, person_id, x, y, w, h, score, embedding, model)
@@ -121,6 +125,14 @@ export class FacesRepo {
     return {
       waiting: Number((this.stmts.todoCount.get({ model, owner: ownerId }) as { c: number }).c),
       done: Number((this.stmts.scanned.get({ model, owner: ownerId }) as { c: number }).c),
+    };
+  }
+
+  /** The owner's counts: of the pictures there are now, those looked at and those waiting (so done + waiting is the whole). */
+  shownProgress(model: string): { waiting: number; done: number } {
+    return {
+      waiting: Number((this.stmts.todoAll.get({ model }) as { c: number }).c),
+      done: Number((this.stmts.scannedShown.get({ model }) as { c: number }).c),
     };
   }
 

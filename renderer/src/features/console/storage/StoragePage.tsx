@@ -5,6 +5,7 @@ import { ConsoleLayout } from '../ConsoleLayout.tsx';
 import { Capabilities } from './Capabilities.tsx';
 import { DriveCard } from './DriveCard.tsx';
 import { EraseDialog } from './EraseDialog.tsx';
+import { FaceFinding } from './FaceFinding.tsx';
 import { LibraryCard } from './LibraryCard.tsx';
 import { MountDialog, PoolDialog } from './MountDialogs.tsx';
 import { PlaybackCopies } from './PlaybackCopies.tsx';
@@ -40,6 +41,8 @@ export function StoragePage() {
       </section>
 
       <PlaybackCopies />
+
+      <FaceFinding />
 
       <section className="console-section" aria-labelledby="drives-title">
         <h2 id="drives-title">Drives in this PC</h2>

@@ -34,3 +34,17 @@ export function useDriveDetail(id: string) {
     staleTime: 0,
   });
 }
+
+export type FaceFinding = Answer<'/admin/faces', 'get'>;
+
+/**
+ * Face finding's progress: kept live by the faces.progress events (useConsoleEvents), and read
+ * again now and then while photos are looked at, for an event sent before the socket opened.
+ */
+export function useFaceFinding() {
+  return useQuery({
+    queryKey: consoleKeys.faces,
+    queryFn: () => data(api.GET('/admin/faces')),
+    refetchInterval: (query) => (query.state.data?.state === 'finding' ? 15_000 : false),
+  });
+}
