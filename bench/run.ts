@@ -14,6 +14,7 @@ import { benchDownload } from './download.ts';
 import { benchConsole } from './web-console.ts';
 import { benchDurableWrites } from './durable-writes.ts';
 import { benchFaces } from './faces.ts';
+import { benchThings } from './things.ts';
 import { benchFuzz } from './fuzz.ts';
 import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
@@ -49,6 +50,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['media', 'video poster', benchVideoPoster],
   ['playback-copy', 'playback copy', benchPlaybackCopy],
   ['faces', 'faces', benchFaces],
+  ['things', 'things', benchThings],
   ['backup', 'backup', benchBackup],
   ['phone-backup', 'phone backup', benchPhoneBackup],
   ['console', 'console in Lighthouse', benchConsole],

@@ -2,8 +2,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FoundFace } from './face-model.ts';
+import type { FoundFace, Looks } from './face-model.ts';
 import type { FaceJob, FaceReply } from './face-worker-main.ts';
+import type { FoundThing } from './things.ts';
 
 /** The lowest priority there is: faces are found with the CPU nobody else wants. */
 const FACE_NICENESS = 19;
@@ -13,7 +14,9 @@ const JOB_TIMEOUT_MS = 60_000;
 const IDLE_EXIT_MS = 60_000;
 const WORKER_HEAP_MB = 512;
 
-export type FaceResult = { faces: FoundFace[]; failure: null } | { faces: null; failure: string };
+/** Faces and things found (null for what was not looked for), or why the picture could not be looked at. */
+export type FaceResult =
+  { faces: FoundFace[] | null; things: FoundThing[] | null; failure: null } | { faces: null; things: null; failure: string };
 
 /** One face worker process, one picture at a time, started on the first and stopped when idle. */
 export class FaceWorker {
@@ -23,13 +26,13 @@ export class FaceWorker {
   private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  find(file: string): Promise<FaceResult> {
-    if (this.closed) return Promise.resolve({ faces: null, failure: 'server stopping' });
+  find(file: string, looks: Looks = { faces: true, things: false }): Promise<FaceResult> {
+    if (this.closed) return Promise.resolve({ faces: null, things: null, failure: 'server stopping' });
     if (this.pending) throw new Error('one picture at a time');
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const child = (this.child ??= this.spawn());
     return new Promise((resolve) => {
-      const job: FaceJob = { id: this.nextId++, file };
+      const job: FaceJob = { id: this.nextId++, file, looks };
       const timer = setTimeout(() => child.kill('SIGKILL'), JOB_TIMEOUT_MS);
       this.pending = { id: job.id, resolve, timer };
       child.send(job);
@@ -40,7 +43,7 @@ export class FaceWorker {
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.child?.kill('SIGKILL');
-    this.settle(null, { faces: null, failure: 'server stopping' });
+    this.settle(null, { faces: null, things: null, failure: 'server stopping' });
   }
 
   private spawn(): ChildProcess {
@@ -58,12 +61,14 @@ export class FaceWorker {
       if (reply.id !== this.pending?.id) return;
       this.settle(
         child,
-        reply.faces ? { faces: reply.faces.map(revive), failure: null } : { faces: null, failure: reply.failure ?? 'failed' },
+        reply.failure === null
+          ? { faces: reply.faces?.map(revive) ?? null, things: reply.things, failure: null }
+          : { faces: null, things: null, failure: reply.failure },
       );
     });
     child.on('exit', (code, signal) => {
       if (this.child === child) this.child = null;
-      this.settle(child, { faces: null, failure: `face worker stopped (${signal ?? `exit ${code}`})` });
+      this.settle(child, { faces: null, things: null, failure: `face worker stopped (${signal ?? `exit ${code}`})` });
     });
     return child;
   }

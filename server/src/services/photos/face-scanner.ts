@@ -3,11 +3,12 @@ import { FACE_MODEL } from '../../media/face-model.ts';
 import { FaceWorker, type FaceResult } from '../../media/face-worker.ts';
 import type { ContentStores } from '../../store/content/content-stores.ts';
 import type { ThumbnailStore } from '../../store/content/thumbs.ts';
-import type { FaceTodoRow } from '../../store/database/faces.repo.ts';
+import type { PictureTodoRow } from '../../store/database/things.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import type { FamilyFirst } from '../common/family-first.ts';
 import { newId } from '../common/secrets.ts';
 import { FaceClusters } from './face-clusters.ts';
+import { saveThings, thingModel } from './found-things.ts';
 
 const BATCH = 20;
 const WAKES = new Set(['node.thumbnail_ready', 'node.updated', 'node.created', 'node.deleted', 'node.restored']);
@@ -105,7 +106,9 @@ export class FaceScanner {
     while (!this.stopped) {
       try {
         this.dropPrivate();
-        const rows = this.deps.store.faces.todo(FACE_MODEL, BATCH + this.skipped.size).filter((r) => !this.skipped.has(r.id));
+        const rows = this.deps.store.things
+          .todo(FACE_MODEL, thingModel(this.deps.config.findThings), BATCH + this.skipped.size)
+          .filter((r) => !this.skipped.has(r.id));
         if (rows.length === 0) {
           const sleeping = this.sleep(REST_MS);
           this.resting = true;
@@ -134,13 +137,14 @@ export class FaceScanner {
     await this.familyFirst.turn();
   }
 
-  private async scan(row: FaceTodoRow): Promise<void> {
+  private async scan(row: PictureTodoRow): Promise<void> {
     const file = await this.pictureOf(row);
     if (!file) {
       this.skipped.add(row.id);
       return;
     }
-    const result = await this.worker.find(file);
+    // Faces and things in one look; only what this picture still lacks (a new thing model leaves its faces be).
+    const result = await this.worker.find(file, { faces: row.want_faces === 1, things: row.want_things === 1 });
     if (this.stopped) return;
     this.save(row, result);
   }
@@ -149,7 +153,7 @@ export class FaceScanner {
    * What the model looks at: a video's poster and an HEIC's large thumbnail (made when they came,
    * upright), else the photo itself, which the worker decodes at the size it needs.
    */
-  private async pictureOf(row: FaceTodoRow): Promise<string | null> {
+  private async pictureOf(row: PictureTodoRow): Promise<string | null> {
     const mime = row.mime_type ?? '';
     if (mime.startsWith('video/') || mime === 'image/heic' || mime === 'image/heif') {
       for (const size of [1024, 512]) {
@@ -170,7 +174,7 @@ export class FaceScanner {
   }
 
   /** The picture's faces replace what it had, each put with the owner's person it is most like. */
-  private save(row: FaceTodoRow, result: FaceResult): void {
+  private save(row: PictureTodoRow, result: FaceResult): void {
     const at = this.deps.now();
     try {
       this.saveNow(row, result, at);
@@ -181,12 +185,14 @@ export class FaceScanner {
     }
   }
 
-  private saveNow(row: FaceTodoRow, result: FaceResult, at: number): void {
+  private saveNow(row: PictureTodoRow, result: FaceResult, at: number): void {
     const { store } = this.deps;
     store.transaction(() => {
       // Moved into Private, trashed or replaced while it was looked at: the next pass sees it as it is now.
       const node = store.nodes.byId(row.id, row.owner_id);
       if (!node || node.version !== row.version || node.in_private || node.in_trash) return;
+      if (row.want_things) saveThings(store, row, result, at);
+      if (!row.want_faces) return;
       const left = store.faces.dropFacesOf(row.id);
       if (left.length > 0) {
         for (const personId of left) store.faces.resum(personId, at);
@@ -213,9 +219,10 @@ export class FaceScanner {
     return clusters;
   }
 
-  /** Faces of photos that went into a Private folder go, with their scans (looked at again if they come out). */
+  /** Faces and things of photos that went into a Private folder go, with their scans (looked at again if they come out). */
   private dropPrivate(): void {
     const { store } = this.deps;
+    store.things.dropPrivate();
     const nodes = store.faces.privateFaceNodes();
     if (nodes.length === 0) return;
     const at = this.deps.now();
