@@ -10,9 +10,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { invite, makeAlbum } from '../../helpers/albums.ts';
+import { openConnection } from '../../../src/store/database/db.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
 
@@ -44,7 +44,7 @@ async function search(q: string, as: SignedIn, scope: 'mine' | 'family' = 'mine'
 
 /** What the database holds about a photo's things (nothing of it leaves the server otherwise). */
 function thingRows(nodeId: string): { things: unknown[]; scans: unknown[] } {
-  const db = new Database(path.join(t.dataDir, 'hearth.db'), { readonly: true });
+  const db = openConnection(path.join(t.dataDir, 'hearth.db'), { readonly: true });
   try {
     return {
       things: db.prepare('SELECT label FROM things WHERE node_id = ?').all(nodeId),
