@@ -42,6 +42,8 @@ test('typing "boats" into Photos’ search shows the photo of boats, found on th
   // A thing in none of the photos finds nothing.
   await page.getByRole('searchbox', { name: 'Search photos' }).fill('dog');
   await expect(page.getByRole('heading', { name: 'Nothing found for “dog”' })).toBeVisible();
+  await expect(page.getByText('a thing (dog, bike, boat)')).toBeVisible();
+  await captureScreen(page, testInfo, 'things-search-empty');
 
   // Someone who cannot see the photo never finds it by what is in it.
   await mainNav(page).getByRole('link', { name: 'Account' }).click();
