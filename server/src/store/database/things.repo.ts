@@ -16,7 +16,7 @@ export interface NewThing {
   h: number;
 }
 
-/** Things found in pictures and which pictures were looked at for them (migration 29). */
+/** Things found in pictures and which pictures were looked at for them (migration 27). */
 export class ThingsRepo {
   private readonly stmts;
 

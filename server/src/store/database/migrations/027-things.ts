@@ -1,11 +1,11 @@
 /**
- * 29: things in photos (a dog, a boat, a bike: media/things.ts), found in the face finder's pass.
+ * 27: things in photos (a dog, a boat, a bike: media/things.ts), found in the face finder's pass.
  * Each picture is looked at once per content version and thing model (thing_scans), as for faces
  * (face_scans), so a new version or a new model looks again. A thing keeps its label (COCO's),
  * how sure the model was, its box (fractions of the upright picture) and the model that saw it.
  */
 export const migration = {
-  version: 29,
+  version: 27,
   sql: `
   CREATE TABLE things (
     node_id TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
