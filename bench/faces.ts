@@ -106,7 +106,7 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 }
 
 /** Four real photos of faces, each 2016x1512, side by side: 4032x3024, a phone's 12 MP. */
-async function twelveMegapixels(file: string): Promise<void> {
+export async function twelveMegapixels(file: string): Promise<void> {
   const names = ['franck-01829.jpg', 'cage-1.jpg', 'bieber-2.jpg', 'obama.jpg'];
   const tiles = await Promise.all(
     names.map(async (name, i) => ({

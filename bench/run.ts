@@ -15,6 +15,7 @@ import { benchConsole } from './web-console.ts';
 import { benchDurableWrites } from './durable-writes.ts';
 import { benchFaces } from './faces.ts';
 import { benchFamilyWhileFaces } from './family-while-faces.ts';
+import { benchThings } from './things.ts';
 import { benchFuzz } from './fuzz.ts';
 import { installCleanup } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
@@ -51,6 +52,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['playback-copy', 'playback copy', benchPlaybackCopy],
   ['faces', 'faces', benchFaces],
   ['faces', 'family requests while faces run', benchFamilyWhileFaces],
+  ['things', 'things', benchThings],
   ['backup', 'backup', benchBackup],
   ['phone-backup', 'phone backup', benchPhoneBackup],
   ['console', 'console in Lighthouse', benchConsole],

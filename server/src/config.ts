@@ -167,6 +167,7 @@ export interface ServerConfig {
    * Tests, which start many servers, turn it on only where they look at faces.
    */
   findFaces: boolean;
+  /** Also find things (a dog, a boat: media/things.ts) in the face pass; FIND_THINGS=0 turns it off. */ findThings: boolean;
   /** System tools for HEIC and video; null means look them up on PATH. */
   ffmpegPath: string | null;
   heifConvertPath: string | null;
@@ -238,6 +239,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   mediaConcurrency: Math.max(1, os.availableParallelism()),
   mediaWorkersAtStart: true,
   findFaces: true,
+  findThings: true,
   mountsRoots: ['/media', '/mnt', '/run/media'],
   pushServices: DEFAULT_PUSH_SERVICES,
   pushTimeoutMs: 10_000,
@@ -303,6 +305,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.MEDIA_CONCURRENCY) input.mediaConcurrency = Math.max(1, Number.parseInt(env.MEDIA_CONCURRENCY, 10) || 1);
   if (env.DRIVE_TOOLS) input.driveTools = parseDriveTools(env.DRIVE_TOOLS);
   if (env.FIND_FACES) input.findFaces = env.FIND_FACES !== '0' && env.FIND_FACES !== 'false';
+  if (env.FIND_THINGS) input.findThings = env.FIND_THINGS !== '0' && env.FIND_THINGS !== 'false';
   if (env.MEDIA_WORKERS_AT_START) input.mediaWorkersAtStart = env.MEDIA_WORKERS_AT_START !== '0' && env.MEDIA_WORKERS_AT_START !== 'false';
   if (env.HOST_NAMES) input.hostNames = env.HOST_NAMES.split(',');
   if (env.HTTPS) input.https = parseSwitch(env.HTTPS, 'HTTPS');

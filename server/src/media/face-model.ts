@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
+import { keptThings, type FoundThing, type HumanObject } from './things.ts';
 
 /** Kept with every face: faces made by another model are found again (their numbers do not compare). */
 export const FACE_MODEL = 'human-3.3.6/blazeface-facemesh-faceres/1024';
@@ -16,6 +17,12 @@ export const FACE_INPUT_EDGE = 1024;
 /** Smaller faces (in the picture looked at) are too few pixels to tell who it is. */
 const MIN_FACE_PX = 36;
 const MIN_SCORE = 0.6;
+
+/** What to look for in a picture: a picture already looked at for one is not looked at again for it. */
+export interface Looks {
+  faces: boolean;
+  things: boolean;
+}
 
 export interface FoundFace {
   /** Fractions of the (upright) picture's width and height. */
@@ -31,7 +38,10 @@ export interface FoundFace {
 /** The little of Human's API used here (its bundled types pull in the whole of tfjs). */
 interface HumanLike {
   load(): Promise<void>;
-  detect(input: unknown): Promise<{ face: { box: [number, number, number, number]; score: number; embedding?: number[] }[] }>;
+  detect(
+    input: unknown,
+    config: { face: { enabled: boolean }; object: { enabled: boolean } },
+  ): Promise<{ face: { box: [number, number, number, number]; score: number; embedding?: number[] }[]; object: HumanObject[] }>;
   tf: {
     tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void };
     io: { registerLoadRouter(router: (url: string | unknown) => { load(): Promise<unknown> } | null): void };
@@ -61,7 +71,8 @@ export class FaceModel {
       filter: { enabled: false },
       body: { enabled: false },
       hand: { enabled: false },
-      object: { enabled: false },
+      // CenterNet (things: media/things.ts) is loaded with the faces' models and run when asked.
+      object: { enabled: true, minConfidence: 0.2, iouThreshold: 0.4, maxDetected: 20 },
       gesture: { enabled: false },
       segmentation: { enabled: false },
       face: {
@@ -84,6 +95,11 @@ export class FaceModel {
 
   /** The faces in an image file (a photo, or a video's poster), upright as the family sees it. */
   async find(file: string): Promise<FoundFace[]> {
+    return (await this.look(file, { faces: true, things: false })).faces ?? [];
+  }
+
+  /** The faces and the things of a picture, from one decode; null for what was not asked. */
+  async look(file: string, wants: Looks): Promise<{ faces: FoundFace[] | null; things: FoundThing[] | null }> {
     const { data, info } = await sharp(file, { failOn: 'none' })
       .rotate()
       .resize(FACE_INPUT_EDGE, FACE_INPUT_EDGE, { fit: 'inside', withoutEnlargement: true })
@@ -92,8 +108,11 @@ export class FaceModel {
       .toBuffer({ resolveWithObject: true });
     const tensor = this.human.tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [info.height, info.width, 3], 'int32');
     try {
-      const result = await this.human.detect(tensor);
-      return result.face.flatMap((face) => {
+      // Human keeps what it is given as its config: both switches are set on every call.
+      const result = await this.human.detect(tensor, { face: { enabled: wants.faces }, object: { enabled: wants.things } });
+      const things = wants.things ? keptThings(result.object) : null;
+      if (!wants.faces) return { faces: null, things };
+      const faces = result.face.flatMap((face) => {
         const [x, y, w, h] = face.box;
         if (!face.embedding || face.embedding.length === 0 || face.score < MIN_SCORE) return [];
         if (Math.min(w, h) < MIN_FACE_PX) return [];
@@ -108,6 +127,7 @@ export class FaceModel {
           },
         ];
       });
+      return { faces, things };
     } finally {
       tensor.dispose();
     }

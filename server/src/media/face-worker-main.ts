@@ -1,19 +1,22 @@
 /**
- * The face worker process: finds and describes the faces of one picture at a time. Apart from
+ * The face worker process: finds and describes the faces (and the things) of one picture at a time. Apart from
  * the server, and at the lowest CPU priority, so the family's requests and thumbnails go first
  * and a picture that crashes the decoder takes only this process with it.
  */
 import sharp from 'sharp';
-import { FaceModel, type FoundFace } from './face-model.ts';
+import { FaceModel, type FoundFace, type Looks } from './face-model.ts';
+import type { FoundThing } from './things.ts';
 
 export interface FaceJob {
   id: number;
   file: string;
+  looks: Looks;
 }
 
 export interface FaceReply {
   id: number;
   faces: FoundFace[] | null;
+  things: FoundThing[] | null;
   failure: string | null;
   /** The CPU this process spent on the picture (every thread): what the scanner paces by. */
   cpu_ms: number;
@@ -29,10 +32,10 @@ process.on('message', (job: FaceJob) => {
     return (used.user + used.system) / 1000;
   };
   void model
-    .then((m) => m.find(job.file))
+    .then((m) => m.look(job.file, job.looks))
     .then(
-      (faces) => reply({ id: job.id, faces, failure: null, cpu_ms: spent() }),
-      (error: unknown) => reply({ id: job.id, faces: null, failure: String(error), cpu_ms: spent() }),
+      ({ faces, things }) => reply({ id: job.id, faces, things, failure: null, cpu_ms: spent() }),
+      (error: unknown) => reply({ id: job.id, faces: null, things: null, failure: String(error), cpu_ms: spent() }),
     );
 });
 

@@ -2,8 +2,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FoundFace } from './face-model.ts';
+import type { FoundFace, Looks } from './face-model.ts';
 import type { FaceJob, FaceReply } from './face-worker-main.ts';
+import type { FoundThing } from './things.ts';
 
 /** The lowest priority there is: faces are found with the CPU nobody else wants. */
 const FACE_NICENESS = 19;
@@ -13,8 +14,10 @@ const JOB_TIMEOUT_MS = 60_000;
 const IDLE_EXIT_MS = 60_000;
 const WORKER_HEAP_MB = 512;
 
-/** `cpuMs`: the worker's CPU time for the picture (its wall time when it never answered). */
-export type FaceResult = ({ faces: FoundFace[]; failure: null } | { faces: null; failure: string }) & { cpuMs: number };
+/** Faces and things found (null for what was not looked for), or why the picture could not be looked at; `cpuMs`: the worker's CPU time for the picture (its wall time when it never answered). */
+export type FaceResult = (
+  { faces: FoundFace[] | null; things: FoundThing[] | null; failure: null } | { faces: null; things: null; failure: string }
+) & { cpuMs: number };
 
 /** One face worker process, one picture at a time, started on the first and stopped when idle. */
 export class FaceWorker {
@@ -32,13 +35,13 @@ export class FaceWorker {
   /** Set while the picture's process is stopped for the family: the timer that lets it go on. */
   private held: NodeJS.Timeout | null = null;
 
-  find(file: string): Promise<FaceResult> {
-    if (this.closed) return Promise.resolve({ faces: null, failure: 'server stopping', cpuMs: 0 });
+  find(file: string, looks: Looks = { faces: true, things: false }): Promise<FaceResult> {
+    if (this.closed) return Promise.resolve({ faces: null, things: null, failure: 'server stopping', cpuMs: 0 });
     if (this.pending) throw new Error('one picture at a time');
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const child = (this.child ??= this.spawn());
     return new Promise((resolve) => {
-      const job: FaceJob = { id: this.nextId++, file };
+      const job: FaceJob = { id: this.nextId++, file, looks };
       const timer = setTimeout(() => child.kill('SIGKILL'), JOB_TIMEOUT_MS);
       this.pending = { id: job.id, child, began: performance.now(), resolve, timer };
       child.send(job);
@@ -59,7 +62,7 @@ export class FaceWorker {
     const child = this.child;
     this.child = null;
     child?.kill('SIGKILL');
-    if (this.pending) this.settle(this.pending.child, { faces: null, failure: why, cpuMs: this.wallMs() });
+    if (this.pending) this.settle(this.pending.child, { faces: null, things: null, failure: why, cpuMs: this.wallMs() });
   }
 
   /**
@@ -98,12 +101,14 @@ export class FaceWorker {
       const cpuMs = reply.cpu_ms;
       this.settle(
         child,
-        reply.faces ? { faces: reply.faces.map(revive), failure: null, cpuMs } : { faces: null, failure: reply.failure ?? 'failed', cpuMs },
+        reply.failure === null
+          ? { faces: reply.faces?.map(revive) ?? null, things: reply.things, failure: null, cpuMs }
+          : { faces: null, things: null, failure: reply.failure, cpuMs },
       );
     });
     child.on('exit', (code, signal) => {
       if (this.child === child) this.child = null;
-      this.settle(child, { faces: null, failure: `face worker stopped (${signal ?? `exit ${code}`})`, cpuMs: this.wallMs() });
+      this.settle(child, { faces: null, things: null, failure: `face worker stopped (${signal ?? `exit ${code}`})`, cpuMs: this.wallMs() });
     });
     return child;
   }

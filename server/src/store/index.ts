@@ -27,6 +27,7 @@ import { NotificationsRepo } from './database/notifications.repo.ts';
 import { SharedWithMeRepo } from './database/shared-with-me.repo.ts';
 import { PrivateRepo } from './database/private.repo.ts';
 import { FacesRepo } from './database/faces.repo.ts';
+import { ThingsRepo } from './database/things.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -69,6 +70,8 @@ export interface Store {
   privateFolders: PrivateRepo;
   /** Faces found in photos, the people they are grouped into, and which pictures were looked at. */
   faces: FacesRepo;
+  /** Things (a dog, a boat) found in photos, and which pictures were looked at for them. */
+  things: ThingsRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -107,6 +110,7 @@ export function createStore(db: Db): Store {
     sharedWithMe: new SharedWithMeRepo(db),
     privateFolders: new PrivateRepo(db),
     faces: new FacesRepo(db),
+    things: new ThingsRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

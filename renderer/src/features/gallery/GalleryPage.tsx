@@ -269,7 +269,10 @@ function SearchSummary({
           <Icon name="search" />
         </span>
         <h2>Nothing found for “{q}”</h2>
-        <p>Try a year (2019), a month (July 2021), a holiday (Christmas 2018), a town or country, a camera, or part of a file’s name.</p>
+        <p>
+          Try a year (2019), a month (July 2021), a holiday (Christmas 2018), a town or country, a camera, a thing (dog, bike, boat), or
+          part of a file’s name.
+        </p>
       </div>
     );
   }

@@ -37,7 +37,7 @@ export function PhotoSearch({ value, onSearch }: { value: string; onSearch: (q: 
       <input
         id="photo-search-input"
         type="search"
-        placeholder="Search: 2019, July 2021, Lisbon, Pixel…"
+        placeholder="Search: 2019, July 2021, Lisbon, dog…"
         autoComplete="off"
         enterKeyHint="search"
         value={text}

@@ -31,7 +31,7 @@ const PhotoSearch = z
   .string()
   .max(200)
   .describe(
-    'With filter=gallery: a search in Photos. Dates ("2019", "July 2021", "3 August 2024", "2024-08", "christmas 2018" = 24-26 Dec, "july" or "christmas" of every year; on the clock where it was taken) and words, each found in the town or country where it was taken, the camera (make, model) or the file name. At most 8 words besides dates; blank: no search',
+    'With filter=gallery: a search in Photos. Dates ("2019", "July 2021", "3 August 2024", "2024-08", "christmas 2018" = 24-26 Dec, "july" or "christmas" of every year; on the clock where it was taken) and words, each found in the town or country where it was taken, the camera (make, model) or the file name; a word naming a thing ("dog", "cats", "bike", "boats") also finds the photos it was seen in, among those searched. At most 8 words besides dates; blank: no search',
   );
 
 /** Whose photos Photos shows: the same choice for the months and the listing. */

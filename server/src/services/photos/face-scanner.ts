@@ -3,13 +3,14 @@ import { FACE_MODEL } from '../../media/face-model.ts';
 import { FaceWorker, type FaceResult } from '../../media/face-worker.ts';
 import type { ContentStores } from '../../store/content/content-stores.ts';
 import type { ThumbnailStore } from '../../store/content/thumbs.ts';
-import type { FaceTodoRow } from '../../store/database/faces.repo.ts';
+import type { PictureTodoRow } from '../../store/database/things.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import type { FamilyFirst } from '../common/family-first.ts';
 import { newId } from '../common/secrets.ts';
 import { FaceClusters } from './face-clusters.ts';
 import type { FaceEvents } from './face-events.ts';
 import type { FacePace } from './face-pacing.ts';
+import { saveThings, thingModel } from './found-things.ts';
 
 const BATCH = 20;
 const WAKES = new Set(['node.thumbnail_ready', 'node.updated', 'node.created', 'node.moved', 'node.deleted', 'node.restored']);
@@ -129,7 +130,9 @@ export class FaceScanner {
       }
       try {
         this.dropPrivate();
-        const rows = this.deps.store.faces.todo(FACE_MODEL, BATCH + this.skipped.size).filter((r) => !this.skipped.has(r.id));
+        const rows = this.deps.store.things
+          .todo(FACE_MODEL, thingModel(this.deps.config.findThings), BATCH + this.skipped.size)
+          .filter((r) => !this.skipped.has(r.id));
         if (rows.length === 0) {
           this.tellRested();
           const sleeping = this.sleep(REST_MS);
@@ -164,7 +167,7 @@ export class FaceScanner {
   }
 
   /** Looks at one picture; returns the worker's CPU time for it, or null when nothing ran (or a pause took its answer). */
-  private async scan(row: FaceTodoRow): Promise<number | null> {
+  private async scan(row: PictureTodoRow): Promise<number | null> {
     const file = await this.pictureOf(row);
     if (!file) {
       this.skipped.add(row.id);
@@ -172,7 +175,8 @@ export class FaceScanner {
     }
     // Paused while the file was found: the worker is not started for it.
     if (this.pace.paused) return null;
-    const result = await this.worker.find(file);
+    // Faces and things in one look; only what this picture still lacks (a new thing model leaves its faces be).
+    const result = await this.worker.find(file, { faces: row.want_faces === 1, things: row.want_things === 1 });
     // Paused while it was looked at: its answer (a halted worker's) is not kept.
     if (this.stopped || this.pace.paused) return null;
     this.save(row, result);
@@ -183,7 +187,7 @@ export class FaceScanner {
    * What the model looks at: a video's poster and an HEIC's large thumbnail (made when they came,
    * upright), else the photo itself, which the worker decodes at the size it needs.
    */
-  private async pictureOf(row: FaceTodoRow): Promise<string | null> {
+  private async pictureOf(row: PictureTodoRow): Promise<string | null> {
     const mime = row.mime_type ?? '';
     if (mime.startsWith('video/') || mime === 'image/heic' || mime === 'image/heif') {
       for (const size of [1024, 512]) {
@@ -207,7 +211,7 @@ export class FaceScanner {
    * The picture's faces replace what it had, each put with the owner's person it is most like;
    * then the owner's People hears, and whoever may see the photo hears that its faces changed.
    */
-  private save(row: FaceTodoRow, result: FaceResult): void {
+  private save(row: PictureTodoRow, result: FaceResult): void {
     const at = this.deps.now();
     let touched: Set<string> | null;
     try {
@@ -223,13 +227,16 @@ export class FaceScanner {
     if (touched.size > 0) this.events.photosChanged([{ id: row.id, owner_id: row.owner_id }]);
   }
 
-  /** The people the picture's faces joined or left, or null when it was not saved (it changed meanwhile). */
-  private saveNow(row: FaceTodoRow, result: FaceResult, at: number): Set<string> | null {
+  /** The people the picture's faces joined or left, or null when no faces were saved (it changed meanwhile, or only things were looked for). */
+  private saveNow(row: PictureTodoRow, result: FaceResult, at: number): Set<string> | null {
     const { store } = this.deps;
     return store.transaction(() => {
       // Moved into Private, trashed or replaced while it was looked at: the next pass sees it as it is now.
       const node = store.nodes.byId(row.id, row.owner_id);
       if (!node || node.version !== row.version || node.in_private || node.in_trash) return null;
+      if (row.want_things) saveThings(store, row, result, at);
+      // Looked at for things alone (a new thing model): People has nothing to hear.
+      if (!row.want_faces) return null;
       const left = store.faces.dropFacesOf(row.id);
       const touched = new Set(left);
       if (left.length > 0) {
@@ -265,9 +272,10 @@ export class FaceScanner {
     return clusters;
   }
 
-  /** Faces of photos that went into a Private folder go, with their scans (looked at again if they come out). */
+  /** Faces and things of photos that went into a Private folder go, with their scans (looked at again if they come out). */
   private dropPrivate(): void {
     const { store } = this.deps;
+    store.things.dropPrivate();
     const nodes = store.faces.privateFaceNodes();
     if (nodes.length === 0) return;
     const at = this.deps.now();

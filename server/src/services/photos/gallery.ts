@@ -3,6 +3,7 @@ import type { GalleryMonths } from '../../contract/files-responses.ts';
 import type { Actor, ServiceDeps } from '../common/context.ts';
 import type { GalleryFilters, TimelineScope } from '../files/listing.ts';
 import { parsePhotoQuery, type PhotoQuery } from './photo-query.ts';
+import { thingLabelsOf } from './thing-words.ts';
 
 /** Words a search may hold: each is one more LIKE over the gallery. */
 const MAX_SEARCH_WORDS = 8;
@@ -17,7 +18,8 @@ export function photoSearch(q: string | undefined): PhotoQuery | null {
   if (query.words.length > MAX_SEARCH_WORDS) {
     throw new AppError('invalid_input', `Search with at most ${MAX_SEARCH_WORDS} words besides dates.`, { field: 'q' });
   }
-  return query;
+  // Words that name a thing ("dogs", "bike") also find the photos it was seen in.
+  return { ...query, things: query.words.map(thingLabelsOf) };
 }
 
 /**

@@ -12,8 +12,10 @@ export interface PhotoQuery {
   range: { from: number; before: number } | null;
   /** Taken on these days of any year, as "MM-DD" from and to (inclusive): "christmas", "july". */
   everyYear: { from: string; to: string } | null;
-  /** Folded words, each of which must be found in the file's name, place or camera. */
+  /** Folded words, each of which must be found in the file's name, place or camera (or a person, a thing). */
   words: string[];
+  /** For each word, the things it names ("dogs": dog; thing-words.ts), added by photoSearch. */
+  things?: readonly (readonly string[])[];
 }
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];

@@ -52,8 +52,8 @@ export interface NewFace {
 
 /** Photos a face list may show: not in the trash, and never what is in a Private folder. */
 const SHOWN = 'n.in_trash = 0 AND n.in_private = 0';
-/** What the face finder looks at: photos and videos processed (a video's poster is its picture). */
-const SCANNABLE = `n.is_media = 1 AND n.in_trash = 0 AND n.in_private = 0 AND n.has_thumbnail = 1
+/** What the face (and thing) finder looks at: photos and videos processed (a video's poster is its picture). */
+export const SCANNABLE = `n.is_media = 1 AND n.in_trash = 0 AND n.in_private = 0 AND n.has_thumbnail = 1
   AND (n.mime_type LIKE 'image/%' OR n.mime_type LIKE 'video/%')`;
 
 /** Faces, people and which pictures were looked at (migration 26). */
