@@ -47,3 +47,13 @@ export type PhotoFaces = z.output<typeof PhotoFaces>;
 
 export const FaceMovedOut = z.object({ person: Person.describe('The new person the face is now alone in') });
 export type FaceMovedOut = z.output<typeof FaceMovedOut>;
+
+/** One of a person's faces, to check that it is them. */
+export const PersonFace = z.object({
+  id: z.string(),
+  node_id: z.string().describe('The photo the face is in'),
+  version: z.number().int().describe("The photo's version, for its thumbnail's URL"),
+  name: z.string().describe("The photo's file name"),
+  box: FaceBox,
+});
+export type PersonFace = z.output<typeof PersonFace>;
