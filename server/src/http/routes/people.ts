@@ -56,7 +56,8 @@ export const peopleRoutes: readonly AnyRoute[] = [
     method: 'GET',
     path: '/people/:id/faces',
     tag: 'people',
-    summary: "A person's faces, one for each photo they are in, in the photos' order (newest taken first), paged by cursor: to find one that is not them",
+    summary:
+      "A person's faces, one for each photo they are in, in the photos' order (newest taken first), paged by cursor: to find one that is not them",
     auth: 'user',
     params: IdParam,
     query: PageQuery,

@@ -62,7 +62,13 @@ export class PeopleService {
       input,
       (key, limit) => this.deps.store.faces.faceList(personId, parseKey(key), limit),
       (row) => `${row.taken_sort}:${row.id}`,
-      (row) => ({ id: row.id, node_id: row.node_id, version: row.version, name: row.name, box: { x: row.x, y: row.y, w: row.w, h: row.h } }),
+      (row) => ({
+        id: row.id,
+        node_id: row.node_id,
+        version: row.version,
+        name: row.name,
+        box: { x: row.x, y: row.y, w: row.w, h: row.h },
+      }),
     );
   }
 
