@@ -12,15 +12,7 @@ import { personChoice, personName, personNameInside, photoCount } from './words.
  * The server cannot take a merge apart again, so it asks first; a wrong face can still be
  * moved out afterwards.
  */
-export function MergeDialog({
-  person,
-  onClose,
-  onMerged,
-}: {
-  person: Person;
-  onClose: () => void;
-  onMerged: (other: Person, photos: number) => void;
-}) {
+export function MergeDialog({ person, onClose, onMerged }: { person: Person; onClose: () => void; onMerged: (photos: number) => void }) {
   const people = usePeople();
   const merge = useMergePeople();
   const [other, setOther] = useState<Person | null>(null);
@@ -42,7 +34,7 @@ export function MergeDialog({
             {kept ? `, called ${kept}` : ''}.
           </p>
           <p className="muted">
-            This cannot be undone in one step. If a face turns out not to be them, you can move it out again with Wrong faces?
+            This cannot be undone in one step. If a face turns out not to be theirs, you can still move it out with Fix wrong faces.
           </p>
         </div>
         {merge.error && <Notice tone="error">{merge.error.message}</Notice>}
@@ -53,7 +45,7 @@ export function MergeDialog({
           <Button
             variant="primary"
             disabled={merge.isPending}
-            onClick={() => merge.mutate({ into: person.id, from: [other.id] }, { onSuccess: (now) => onMerged(other, now.photo_count) })}
+            onClick={() => merge.mutate({ into: person.id, from: [other.id] }, { onSuccess: (now) => onMerged(now.photo_count) })}
           >
             Put together
           </Button>

@@ -80,7 +80,7 @@ export function PersonHeader({
           Same person as…
         </Button>
         <Button icon="remove" aria-pressed={checking} onClick={onCheck}>
-          Wrong faces?
+          Fix wrong faces
         </Button>
         {person.hidden ? (
           <Button onClick={() => hide(false)} disabled={update.isPending}>

@@ -9,7 +9,7 @@ import { MergeDialog } from './MergeDialog.tsx';
 import { PersonHeader } from './PersonHeader.tsx';
 import { PersonToast, type Said } from './PersonToast.tsx';
 import { usePerson, usePersonPhotos } from './person-queries.ts';
-import { personName, photoCount } from './words.ts';
+import { personName, personNameInside, photoCount } from './words.ts';
 import './people.css';
 
 /**
@@ -66,7 +66,7 @@ function PersonView({ personId, nodeId }: { personId: string; nodeId: string | n
             selection={selection}
             onOpen={viewer.open}
             reveal={nodeId ? null : viewer.lastViewed}
-            label={`Photos of ${name}, newest first`}
+            label={`Photos of ${personNameInside(current)}, newest first`}
           />
         </>
       )}
@@ -87,9 +87,9 @@ function PersonView({ personId, nodeId }: { personId: string; nodeId: string | n
         <MergeDialog
           person={current}
           onClose={() => setMerging(false)}
-          onMerged={(other, photos) => {
+          onMerged={(photos) => {
             setMerging(false);
-            setSaid({ text: `${personName(other)} and ${name} are one person now, with ${photoCount(photos)}.` });
+            setSaid({ text: `Put together: ${name} now has ${photoCount(photos)}.` });
           }}
         />
       )}
