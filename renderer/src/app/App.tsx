@@ -127,7 +127,7 @@ function AppRoutes() {
         <Route path="/albums" element={<AlbumsPage />} />
         <Route path="/people" element={<PeoplePage />} />
         <Route path="/people/hidden" element={<HiddenPeoplePage />} />
-        <Route path="/people/:personId/:nodeId?" element={<PersonPage />} />
+        <Route path="/people/:personId/:nodeId?" element={<PersonPage albumDialogs={albumDialogs} />} />
         <Route path="/albums/:albumId/:nodeId?" element={<AlbumPage />} />
         <Route path="/starred" element={<BrowsePage kind="starred" />} />
         <Route path="/recent" element={<BrowsePage kind="recent" />} />

@@ -21,12 +21,15 @@ export function PersonHeader({
   checking,
   onCheck,
   onMerge,
+  onSelect,
   onSaid,
 }: {
   person: Person;
   checking: boolean;
   onCheck: () => void;
   onMerge: () => void;
+  /** Choose photos (to download, share or trash them, or to say they are not in them). */
+  onSelect: () => void;
   onSaid: (said: Said | null) => void;
 }) {
   const [renaming, setRenaming] = useState(false);
@@ -71,6 +74,9 @@ export function PersonHeader({
         <p className="person-meta">{photoCount(person.photo_count)}</p>
       </div>
       <div className="person-actions">
+        <Button icon="check" onClick={onSelect} disabled={checking}>
+          Select
+        </Button>
         {!renaming && (
           <Button icon="edit" onClick={() => setRenaming(true)}>
             {person.name ? 'Rename' : 'Add a name'}

@@ -1,33 +1,38 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import type { Node } from '../../api/types.ts';
+import { useSession } from '../../api/useSession.ts';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { PhotoGrid, PhotoViewer, useGallerySelection, usePhotoSource, useViewerRoute } from '../../kits/photos/index.ts';
+import { PhotoActionBar, PhotoGrid, useEscapeEndsSelection, useViewerRoute, type SelectionDialogs } from '../../kits/photos/index.ts';
 import { FacesReview } from './FacesReview.tsx';
 import { MergeDialog } from './MergeDialog.tsx';
 import { PersonHeader } from './PersonHeader.tsx';
 import { PersonToast, type Said } from './PersonToast.tsx';
+import { PersonViewer } from './PersonViewer.tsx';
 import { usePerson, usePersonPhotos } from './person-queries.ts';
+import { usePersonSelection } from './usePersonSelection.ts';
 import { personName, personNameInside, photoCount } from './words.ts';
 import './people.css';
 
 /**
  * A person's page: their face, their name (renamed in place) and their photos newest first,
  * with the timeline's tiles and viewer (`/people/<id>/<photo>` opens one full screen). From here
- * the family says they are the same person as someone else, moves faces that are not them out,
- * and hides them.
+ * the family says they are the same person as someone else, moves faces that are not them out
+ * (picked out among their faces, or by choosing photos they are not in), and hides them; chosen
+ * photos have Photos' actions too (the albums' dialogs come in from the app, as Photos' do).
  */
-export function PersonPage() {
+export function PersonPage({ albumDialogs }: { albumDialogs: SelectionDialogs }) {
   const { personId = '', nodeId = null } = useParams();
   // Another person's page starts afresh: nothing chosen or said on this one carries over.
-  return <PersonView key={personId} personId={personId} nodeId={nodeId} />;
+  return <PersonView key={personId} personId={personId} nodeId={nodeId} albumDialogs={albumDialogs} />;
 }
 
-function PersonView({ personId, nodeId }: { personId: string; nodeId: string | null }) {
+function PersonView({ personId, nodeId, albumDialogs }: { personId: string; nodeId: string | null; albumDialogs: SelectionDialogs }) {
+  const session = useSession();
+  const me = session.kind === 'signed-in' ? session.user.id : '';
   const person = usePerson(personId);
   const photos = usePersonPhotos(personId);
-  const selection = useGallerySelection();
   const [checking, setChecking] = useState(false);
   const [merging, setMerging] = useState(false);
   const [said, setSaid] = useState<Said | null>(null);
@@ -38,6 +43,12 @@ function PersonView({ personId, nodeId }: { personId: string; nodeId: string | n
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   const viewer = useViewerRoute<Node>(`/people/${personId}`, '', 'fromPerson');
+  const chosen = usePersonSelection(personId, person.data, setSaid, (trashed) => {
+    const shown = viewer.viewing.current.item;
+    if (nodeId && shown && trashed.some((node) => node.id === shown.id)) viewer.close();
+  });
+  const { selection } = chosen;
+  useEscapeEndsSelection(selection, Boolean(nodeId) || chosen.trash.busy);
 
   if (person.isPending) return <Spinner label="Opening their page" />;
   if (person.isError) return <PersonGone message={isApiError(person.error, 'not_found') ? null : person.error.message} />;
@@ -45,14 +56,33 @@ function PersonView({ personId, nodeId }: { personId: string; nodeId: string | n
   const name = personName(current);
 
   return (
-    <div className="person-page">
-      <PersonHeader
-        person={current}
-        checking={checking}
-        onCheck={() => setChecking((on) => !on)}
-        onMerge={() => setMerging(true)}
-        onSaid={setSaid}
+    <div className={selection.active ? 'person-page gallery-selecting' : 'person-page'}>
+      <PhotoActionBar
+        selection={selection}
+        me={me}
+        name={name}
+        extra={chosen.extra}
+        trashPlace="more"
+        onTrash={(nodes, note) => chosen.trash.ask(nodes, note)}
+        trashBusy={chosen.trash.busy}
+        dialogs={albumDialogs}
       />
+      {!selection.active && (
+        <PersonHeader
+          person={current}
+          checking={checking}
+          onCheck={() => setChecking((on) => !on)}
+          onMerge={() => setMerging(true)}
+          onSelect={() => selection.start()}
+          onSaid={setSaid}
+        />
+      )}
+      {current.hidden && !said && (
+        <p className="muted person-hidden-note">
+          {name} is hidden: not on People and not found by search. <Link to="/people/hidden">Hidden people</Link>
+        </p>
+      )}
+      {!nodeId && chosen.trash.view}
       {checking ? (
         <FacesReview person={current} onSaid={setSaid} onDone={() => setChecking(false)} />
       ) : (
@@ -94,66 +124,7 @@ function PersonView({ personId, nodeId }: { personId: string; nodeId: string | n
         />
       )}
       {said && !nodeId && <PersonToast said={said} onDismiss={() => setSaid(null)} />}
-      {current.hidden && !said && (
-        <p className="muted person-hidden-note">
-          {name} is hidden: not on People and not found by search. <Link to="/people/hidden">Hidden people</Link>
-        </p>
-      )}
     </div>
-  );
-}
-
-/** Their photos full screen, in the page's order; the next page is listed as the swipe nears its end. */
-function PersonViewer({
-  personId,
-  nodeId,
-  items,
-  hasMore,
-  loading,
-  loadMore,
-  onShow,
-  onClose,
-  name,
-}: {
-  personId: string;
-  nodeId: string;
-  items: readonly Node[];
-  hasMore: boolean;
-  loading: boolean;
-  loadMore: () => void;
-  onShow: (item: Node) => void;
-  onClose: () => void;
-  name: string;
-}) {
-  const index = items.findIndex((item) => item.id === nodeId);
-  useEffect(() => {
-    if (loading || !hasMore) return;
-    if (index < 0 || index > items.length - 4) loadMore();
-  }, [index, items.length, hasMore, loading, loadMore]);
-  const source = usePhotoSource(items, index);
-  if (index < 0) {
-    if (hasMore || loading) return <Spinner label="Opening the photo" />;
-    return (
-      <div className="viewer-missing" role="alert">
-        <p>This photo is not among {name}’s any more: a face in it may have been moved out, or it went to the trash.</p>
-        <Link className="btn" to={`/people/${personId}`} replace>
-          Back to {name}
-        </Link>
-      </div>
-    );
-  }
-  return (
-    <PhotoViewer
-      items={items}
-      index={index}
-      source={source}
-      onShow={onShow}
-      onClose={onClose}
-      actions={[]}
-      details={() => []}
-      overlay={null}
-      closeLabel={`Back to ${name}`}
-    />
   );
 }
 

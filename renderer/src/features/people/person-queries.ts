@@ -80,17 +80,36 @@ export function useMergePeople() {
   });
 }
 
+async function moveOut(person: string, faces: readonly string[]): Promise<Person[]> {
+  const moved: Person[] = [];
+  for (const faceId of faces) {
+    const answer = await data(api.DELETE('/people/{id}/faces/{faceId}', { params: { path: { id: person, faceId } } }));
+    moved.push(answer.person);
+  }
+  return moved;
+}
+
 /** Faces that are not this person leave them, each becoming someone of its own; the new people are returned (for Undo). */
 export function useMoveFacesOut() {
   const refresh = useRefreshPeople();
   return useMutation({
-    mutationFn: async ({ person, faces }: { person: string; faces: string[] }): Promise<Person[]> => {
-      const moved: Person[] = [];
-      for (const faceId of faces) {
-        const answer = await data(api.DELETE('/people/{id}/faces/{faceId}', { params: { path: { id: person, faceId } } }));
-        moved.push(answer.person);
+    mutationFn: ({ person, faces }: { person: string; faces: string[] }) => moveOut(person, faces),
+    // Also when one of several failed: those before it did move.
+    onSettled: refresh,
+  });
+}
+
+/** Photos they are not in after all: their face in each (as the photo's faces say) leaves them. */
+export function useNotInPhotos() {
+  const refresh = useRefreshPeople();
+  return useMutation({
+    mutationFn: async ({ person, photos }: { person: string; photos: readonly string[] }) => {
+      const faces: string[] = [];
+      for (const id of photos) {
+        const found = await data(api.GET('/photos/{id}/faces', { params: { path: { id } } }));
+        faces.push(...found.items.filter((face) => face.person_id === person).map((face) => face.id));
       }
-      return moved;
+      return moveOut(person, faces);
     },
     // Also when one of several failed: those before it did move.
     onSettled: refresh,
