@@ -21980,6 +21980,8 @@ export interface operations {
                                 face_id: string;
                                 /** @description The photo whose thumbnail shows the face */
                                 node_id: string;
+                                /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                                rotation: number;
                                 /** @description The photo's version, for its thumbnail's URL */
                                 version: number;
                             };
@@ -22098,6 +22100,8 @@ export interface operations {
                             face_id: string;
                             /** @description The photo whose thumbnail shows the face */
                             node_id: string;
+                            /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                            rotation: number;
                             /** @description The photo's version, for its thumbnail's URL */
                             version: number;
                         };
@@ -22251,6 +22255,8 @@ export interface operations {
                             face_id: string;
                             /** @description The photo whose thumbnail shows the face */
                             node_id: string;
+                            /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                            rotation: number;
                             /** @description The photo's version, for its thumbnail's URL */
                             version: number;
                         };
@@ -22463,6 +22469,8 @@ export interface operations {
                             name: string;
                             /** @description The photo the face is in */
                             node_id: string;
+                            /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                            rotation: number;
                             /** @description The photo's version, for its thumbnail's URL */
                             version: number;
                         }[];
@@ -22604,6 +22612,8 @@ export interface operations {
                                 face_id: string;
                                 /** @description The photo whose thumbnail shows the face */
                                 node_id: string;
+                                /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                                rotation: number;
                                 /** @description The photo's version, for its thumbnail's URL */
                                 version: number;
                             };
@@ -22788,6 +22798,8 @@ export interface operations {
                             face_id: string;
                             /** @description The photo whose thumbnail shows the face */
                             node_id: string;
+                            /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                            rotation: number;
                             /** @description The photo's version, for its thumbnail's URL */
                             version: number;
                         };

@@ -59,7 +59,7 @@ export function FacesReview({ person, onSaid, onDone }: { person: Person; onSaid
               aria-label={`Face in ${face.name}`}
               onClick={() => toggle(face.id)}
             >
-              <FaceCrop nodeId={face.node_id} version={face.version} box={face.box} />
+              <FaceCrop nodeId={face.node_id} version={face.version} rotation={face.rotation} box={face.box} />
             </button>
           </li>
         ))}

@@ -38,7 +38,12 @@ export function HiddenPeoplePage() {
           {hidden.map((person) => (
             <li key={person.id} className="person-card">
               <Link className="person-open" to={`/people/${person.id}`} aria-label={`Open ${personChoice(person)}`}>
-                <FaceCrop nodeId={person.cover.node_id} version={person.cover.version} box={person.cover.box} />
+                <FaceCrop
+                  nodeId={person.cover.node_id}
+                  version={person.cover.version}
+                  rotation={person.cover.rotation}
+                  box={person.cover.box}
+                />
                 <span className={person.name ? 'person-name' : 'person-name muted'}>{person.name ?? 'Not named yet'}</span>
                 <span className="person-meta">{photoCount(person.photo_count)}</span>
               </Link>

@@ -24,9 +24,9 @@ export function MergeDialog({ person, onClose, onMerged }: { person: Person; onC
     return (
       <Dialog title={`Put ${personNameInside(other)} together with ${personNameInside(person)}?`} onClose={onClose}>
         <div className="merge-pair" aria-hidden="true">
-          <FaceCrop nodeId={person.cover.node_id} version={person.cover.version} box={person.cover.box} />
+          <FaceCrop nodeId={person.cover.node_id} version={person.cover.version} rotation={person.cover.rotation} box={person.cover.box} />
           <span className="merge-plus">+</span>
-          <FaceCrop nodeId={other.cover.node_id} version={other.cover.version} box={other.cover.box} />
+          <FaceCrop nodeId={other.cover.node_id} version={other.cover.version} rotation={other.cover.rotation} box={other.cover.box} />
         </div>
         <div className="dialog-text">
           <p>
@@ -64,7 +64,12 @@ export function MergeDialog({ person, onClose, onMerged }: { person: Person; onC
           {choices.map((choice) => (
             <li key={choice.id}>
               <button type="button" className="merge-choice" aria-label={personChoice(choice)} onClick={() => setOther(choice)}>
-                <FaceCrop nodeId={choice.cover.node_id} version={choice.cover.version} box={choice.cover.box} />
+                <FaceCrop
+                  nodeId={choice.cover.node_id}
+                  version={choice.cover.version}
+                  rotation={choice.cover.rotation}
+                  box={choice.cover.box}
+                />
                 <span className={choice.name ? 'person-name' : 'person-name muted'}>{choice.name ?? 'Not named yet'}</span>
                 <span className="person-meta">{photoCount(choice.photo_count)}</span>
               </button>

@@ -41,7 +41,12 @@ export function PeoplePage() {
           {shown.map((person) => (
             <li key={person.id} className="person-card">
               <Link className="person-open" to={`/people/${person.id}`} aria-label={`Open ${personChoice(person)}`}>
-                <FaceCrop nodeId={person.cover.node_id} version={person.cover.version} box={person.cover.box} />
+                <FaceCrop
+                  nodeId={person.cover.node_id}
+                  version={person.cover.version}
+                  rotation={person.cover.rotation}
+                  box={person.cover.box}
+                />
                 {person.name ? (
                   <span className="person-name">{person.name}</span>
                 ) : (

@@ -56,7 +56,13 @@ export function PersonHeader({
       <Link className="btn btn-quiet btn-icon person-back" to="/people" aria-label="Back to People" title="Back to People">
         <Icon name="back" />
       </Link>
-      <FaceCrop nodeId={person.cover.node_id} version={person.cover.version} box={person.cover.box} className="person-head-face" />
+      <FaceCrop
+        nodeId={person.cover.node_id}
+        version={person.cover.version}
+        rotation={person.cover.rotation}
+        box={person.cover.box}
+        className="person-head-face"
+      />
       <div className="person-head-text">
         {renaming ? (
           <InlineRename

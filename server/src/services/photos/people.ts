@@ -66,6 +66,7 @@ export class PeopleService {
         id: row.id,
         node_id: row.node_id,
         version: row.version,
+        rotation: row.rotation,
         name: row.name,
         box: { x: row.x, y: row.y, w: row.w, h: row.h },
       }),
@@ -150,7 +151,13 @@ export class PeopleService {
       name: row.name,
       hidden: row.hidden === 1,
       photo_count: photos,
-      cover: { face_id: face.id, node_id: face.node_id, version: node.version, box: { x: face.x, y: face.y, w: face.w, h: face.h } },
+      cover: {
+        face_id: face.id,
+        node_id: face.node_id,
+        version: node.version,
+        rotation: node.rotation,
+        box: { x: face.x, y: face.y, w: face.w, h: face.h },
+      },
     };
   }
 }

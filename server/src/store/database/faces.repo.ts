@@ -44,6 +44,7 @@ export interface PersonFaceRow {
   id: string;
   node_id: string;
   version: number;
+  rotation: number;
   name: string;
   taken_sort: number;
   x: number;
@@ -109,7 +110,7 @@ export class FacesRepo {
           AND (@after_taken IS NULL OR n.taken_sort < @after_taken OR (n.taken_sort = @after_taken AND n.id < @after_id))
         ORDER BY n.taken_sort DESC, n.id DESC LIMIT @limit`),
       faceList:
-        db.prepare(`SELECT f.id, f.node_id, n.version, n.name, n.taken_sort, f.x, f.y, f.w, f.h FROM faces f JOIN nodes n ON n.id = f.node_id
+        db.prepare(`SELECT f.id, f.node_id, n.version, n.rotation, n.name, n.taken_sort, f.x, f.y, f.w, f.h FROM faces f JOIN nodes n ON n.id = f.node_id
         WHERE f.person_id = @person AND ${SHOWN}
           AND (@after_taken IS NULL OR n.taken_sort < @after_taken OR (n.taken_sort = @after_taken AND f.id < @after_id))
         ORDER BY n.taken_sort DESC, f.id DESC LIMIT @limit`),

@@ -1,6 +1,6 @@
 /**
  * A person's faces (GET /people/{id}/faces): one for each photo they are in, with the photo's
- * name and where the face is, so the family can spot one that is not them and move it out. A
+ * name, its turn and where the face is, so the family can spot one that is not them and move it out. A
  * face moved out, or a photo in the trash, leaves the list; another account's person is 404.
  */
 import assert from 'node:assert/strict';
@@ -62,6 +62,23 @@ test("a person's faces are listed with their photos' names and boxes, paged by c
     for (const v of Object.values(face.box) as number[]) assert.ok(v >= 0 && v <= 1);
   }
   assertError(await t.client.get(`/people/${franck.id}/faces?cursor=nonsense`, { token: mum.access }), 400, 'invalid_cursor');
+});
+
+test('a photo the family turned says so: its thumbnail comes turned, and its face keeps its box on the photo unturned', async () => {
+  const franck = (await ok('GET', '/people', mum)).items[0];
+  const id = idOf.get('franck-01829.jpg')!;
+  const before = (await allFaces(franck.id, 100)).find((f) => f.node_id === id);
+  assert.equal(before.rotation, 0);
+  await ok('PATCH', `/photos/${id}/edits`, mum, { rotation: 90 });
+  await t.server.facesIdle();
+  const after = (await allFaces(franck.id, 100)).find((f) => f.node_id === id);
+  assert.equal(after.rotation, 90);
+  assert.deepEqual(after.box, before.box);
+  const people = await ok('GET', '/people', mum);
+  for (const person of people.items) {
+    assert.equal(person.cover.rotation, person.cover.node_id === id ? 90 : 0);
+  }
+  await ok('PATCH', `/photos/${id}/edits`, mum, { rotation: 0 });
 });
 
 test('a face moved out, or a photo in the trash, leaves the list', async () => {
