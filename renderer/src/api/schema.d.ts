@@ -1721,6 +1721,23 @@ export interface paths {
         patch: operations["patchPeopleId"];
         trace?: never;
     };
+    "/people/{id}/faces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A person's faces, one for each photo they are in, in the photos' order (newest taken first), paged by cursor: to find one that is not them */
+        get: operations["getPeopleIdFaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/people/{id}/faces/{faceId}": {
         parameters: {
             query?: never;
@@ -22305,6 +22322,8 @@ export interface operations {
                                 face_id: string;
                                 /** @description The photo whose thumbnail shows the face */
                                 node_id: string;
+                                /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                                rotation: number;
                                 /** @description The photo's version, for its thumbnail's URL */
                                 version: number;
                             };
@@ -22423,6 +22442,8 @@ export interface operations {
                             face_id: string;
                             /** @description The photo whose thumbnail shows the face */
                             node_id: string;
+                            /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                            rotation: number;
                             /** @description The photo's version, for its thumbnail's URL */
                             version: number;
                         };
@@ -22576,6 +22597,8 @@ export interface operations {
                             face_id: string;
                             /** @description The photo whose thumbnail shows the face */
                             node_id: string;
+                            /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                            rotation: number;
                             /** @description The photo's version, for its thumbnail's URL */
                             version: number;
                         };
@@ -22751,6 +22774,150 @@ export interface operations {
             };
         };
     };
+    getPeopleIdFaces: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of faces */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            box: {
+                                /** @description Height, a fraction of the height */
+                                h: number;
+                                /** @description Width, a fraction of the width */
+                                w: number;
+                                /** @description Left edge, a fraction of the width */
+                                x: number;
+                                /** @description Top edge, a fraction of the height */
+                                y: number;
+                            };
+                            id: string;
+                            /** @description The photo's file name */
+                            name: string;
+                            /** @description The photo the face is in */
+                            node_id: string;
+                            /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                            rotation: number;
+                            /** @description The photo's version, for its thumbnail's URL */
+                            version: number;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description `invalid_input`: A field has a value of the wrong type or form. `invalid_cursor`: The paging cursor is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_input" | "invalid_cursor";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthorized`: Sign in to continue. `invalid_token`: The access token is invalid or has expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized" | "invalid_token";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `pending_approval`: This device is waiting for approval; only its status can be read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "pending_approval";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `not_found`: Nothing was found here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `misdirected_request`: This server does not answer to that host name. Use its address, localhost, a .local name, or a name set in HOST_NAMES. */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "misdirected_request";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal`: Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal";
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     deletePeopleIdFacesFaceId: {
         parameters: {
             query?: never;
@@ -22787,6 +22954,8 @@ export interface operations {
                                 face_id: string;
                                 /** @description The photo whose thumbnail shows the face */
                                 node_id: string;
+                                /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                                rotation: number;
                                 /** @description The photo's version, for its thumbnail's URL */
                                 version: number;
                             };
@@ -22971,6 +23140,8 @@ export interface operations {
                             face_id: string;
                             /** @description The photo whose thumbnail shows the face */
                             node_id: string;
+                            /** @description Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned) */
+                            rotation: number;
                             /** @description The photo's version, for its thumbnail's URL */
                             version: number;
                         };

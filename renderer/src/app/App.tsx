@@ -9,7 +9,7 @@ import { albumDialogs, AlbumPage, AlbumsPage } from '../features/albums/index.ts
 import { BrowsePage } from '../features/files/index.ts';
 import { NotificationsPage } from '../kits/notifications/index.ts';
 import { SharedLinksPage, SharedWithMePage } from '../features/share/index.ts';
-import { PeoplePage } from '../features/people/index.ts';
+import { HiddenPeoplePage, PeoplePage, PersonPage } from '../features/people/index.ts';
 import { PrivatePage } from '../features/private/index.ts';
 import { uploadQueue } from '../kits/upload/index.ts';
 import { Spinner } from '../ui/Notice.tsx';
@@ -126,6 +126,8 @@ function AppRoutes() {
         <Route path="/gallery/:nodeId?" element={<GalleryPage albumDialogs={albumDialogs} />} />
         <Route path="/albums" element={<AlbumsPage />} />
         <Route path="/people" element={<PeoplePage />} />
+        <Route path="/people/hidden" element={<HiddenPeoplePage />} />
+        <Route path="/people/:personId/:nodeId?" element={<PersonPage albumDialogs={albumDialogs} />} />
         <Route path="/albums/:albumId/:nodeId?" element={<AlbumPage />} />
         <Route path="/starred" element={<BrowsePage kind="starred" />} />
         <Route path="/recent" element={<BrowsePage kind="recent" />} />

@@ -19,6 +19,10 @@ export const Person = z.object({
       face_id: z.string(),
       node_id: z.string().describe('The photo whose thumbnail shows the face'),
       version: z.number().int().describe("The photo's version, for its thumbnail's URL"),
+      rotation: z
+        .number()
+        .int()
+        .describe('Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned)'),
       box: FaceBox,
     })
     .describe("Their clearest face: crop the photo's thumbnail to the box"),
@@ -50,3 +54,17 @@ export type PhotoFaces = z.output<typeof PhotoFaces>;
 
 export const FaceMovedOut = z.object({ person: Person.describe('The new person the face is now alone in') });
 export type FaceMovedOut = z.output<typeof FaceMovedOut>;
+
+/** One of a person's faces, to check that it is them. */
+export const PersonFace = z.object({
+  id: z.string(),
+  node_id: z.string().describe('The photo the face is in'),
+  version: z.number().int().describe("The photo's version, for its thumbnail's URL"),
+  rotation: z
+    .number()
+    .int()
+    .describe('Degrees clockwise the family turned the photo (its thumbnail comes turned; the box is on it unturned)'),
+  name: z.string().describe("The photo's file name"),
+  box: FaceBox,
+});
+export type PersonFace = z.output<typeof PersonFace>;

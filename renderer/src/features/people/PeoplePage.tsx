@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { useThumbnail } from '../../api/thumbnails.ts';
+import { Link } from 'react-router';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
+import { FaceCrop } from '../../kits/photos/index.ts';
 import { useNamePerson, usePeople, type Person } from './queries.ts';
 import { useLivePeople } from './useLivePeople.ts';
+import { personChoice } from './words.ts';
 import './people.css';
 
 const MAX_NAME = 100;
@@ -19,6 +21,7 @@ export function PeoplePage() {
   useLivePeople();
   const [naming, setNaming] = useState<Person | null>(null);
   const shown = people.data?.items.filter((p) => !p.hidden) ?? [];
+  const hidden = people.data?.items.filter((p) => p.hidden).length ?? 0;
   const waiting = people.data?.progress.waiting ?? 0;
   return (
     <div className="people-page">
@@ -39,9 +42,20 @@ export function PeoplePage() {
         <ul className="people-grid" aria-label="People">
           {shown.map((person) => (
             <li key={person.id} className="person-card">
-              <FaceCrop person={person} />
-              {person.name ? <span className="person-name">{person.name}</span> : <span className="person-name muted">Not named yet</span>}
-              <span className="person-meta">{person.photo_count === 1 ? '1 photo' : `${person.photo_count} photos`}</span>
+              <Link className="person-open" to={`/people/${person.id}`} aria-label={`Open ${personChoice(person)}`}>
+                <FaceCrop
+                  nodeId={person.cover.node_id}
+                  version={person.cover.version}
+                  rotation={person.cover.rotation}
+                  box={person.cover.box}
+                />
+                {person.name ? (
+                  <span className="person-name">{person.name}</span>
+                ) : (
+                  <span className="person-name muted">Not named yet</span>
+                )}
+                <span className="person-meta">{person.photo_count === 1 ? '1 photo' : `${person.photo_count} photos`}</span>
+              </Link>
               <Button
                 onClick={() => setNaming(person)}
                 aria-label={
@@ -56,32 +70,13 @@ export function PeoplePage() {
           ))}
         </ul>
       )}
+      {hidden > 0 && (
+        <p className="people-hidden-link">
+          <Link to="/people/hidden">Hidden people ({hidden})</Link>
+        </p>
+      )}
       {naming && <NameDialog person={naming} onClose={() => setNaming(null)} />}
     </div>
-  );
-}
-
-/** The person's clearest face: the photo's thumbnail, scaled and moved so the face fills the circle. */
-function FaceCrop({ person }: { person: Person }) {
-  const { node_id, version, box } = person.cover;
-  const url = useThumbnail({ id: node_id, version, has_thumbnail: true });
-  return (
-    <span className="face-crop" aria-hidden="true">
-      {url && (
-        <img
-          src={url}
-          alt=""
-          decoding="async"
-          draggable={false}
-          style={{
-            width: `${100 / box.w}%`,
-            height: `${100 / box.h}%`,
-            left: `${(-box.x / box.w) * 100}%`,
-            top: `${(-box.y / box.h) * 100}%`,
-          }}
-        />
-      )}
-    </span>
   );
 }
 

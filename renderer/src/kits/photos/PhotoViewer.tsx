@@ -2,11 +2,21 @@ import { Suspense, useMemo, useState, type ReactNode } from 'react';
 import { thumbnailPath } from '../../api/thumbnails.ts';
 import { useSession } from '../../api/useSession.ts';
 import { Spinner } from '../../ui/Notice.tsx';
-import { LazyViewer, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from '../viewer/index.ts';
+import {
+  isVideo,
+  LazyViewer,
+  type DetailLine,
+  type ViewerAction,
+  type ViewerItem,
+  type ViewerMark,
+  type ViewerSource,
+} from '../viewer/index.ts';
 import { useDownloadEdited } from './downloadEdited.ts';
 import { useKeepCopy } from './keep.tsx';
+import { turnBox, usePhotoFaces } from './faces.ts';
 import { downloadFile, renewExpiredMedia, useMediaLinks } from './media.ts';
 import { PhotoEditPanel } from './PhotoEditPanel.tsx';
+import { PhotoPeople } from './PhotoPeople.tsx';
 import { peekThumbnail, requestThumbnail } from './thumbs.ts';
 
 /**
@@ -67,6 +77,7 @@ export function PhotoViewer<T extends ViewerItem>({
   const mine = (item: T) => me !== null && (item as { owner_id?: string }).owner_id === me;
   const edit: ViewerAction<T> = { label: 'Edit', icon: 'edit', offered: mine, onClick: (item) => setEditing(item.id) };
   const downloadEdited = useDownloadEdited(current, me !== null);
+  const people = usePhotoPeople(current);
   return (
     <Suspense fallback={<Spinner label="Opening the photo" />}>
       <LazyViewer
@@ -80,7 +91,8 @@ export function PhotoViewer<T extends ViewerItem>({
         renewMedia={(item, failedUrl) => renewExpiredMedia(item, failedUrl)}
         actions={[...actions, keep.action, edit] as ViewerAction[]}
         downloads={[downloadEdited] as ViewerAction[]}
-        details={(item) => details(item as T)}
+        details={(item) => [...(item.id === current?.id ? people.details : []), ...details(item as T)]}
+        marks={people.marks}
         overlay={
           <>
             {current && editing === current.id && <PhotoEditPanel key={current.id} item={current} onClose={() => setEditing(null)} />}
@@ -92,4 +104,28 @@ export function PhotoViewer<T extends ViewerItem>({
       />
     </Suspense>
   );
+}
+
+/**
+ * Who is in the photo on screen, as GET /photos/{id}/faces tells the caller: a line of the
+ * details, and (once Show faces is on, kept on while the family swipes) the boxes on the photo.
+ */
+function usePhotoPeople(current: ViewerItem | undefined): {
+  details: DetailLine[];
+  marks: ((item: ViewerItem) => ViewerMark[]) | undefined;
+} {
+  const [showing, setShowing] = useState(false);
+  const faces = usePhotoFaces(current?.id ?? null).data?.items ?? [];
+  if (!current || faces.length === 0) return { details: [], marks: undefined };
+  const line: DetailLine = {
+    label: 'People in this photo',
+    value: (
+      <PhotoPeople item={current} faces={faces} showing={isVideo(current) ? null : showing} onToggle={() => setShowing((on) => !on)} />
+    ),
+  };
+  const marks = (item: ViewerItem): ViewerMark[] =>
+    item.id === current.id
+      ? faces.map((face) => ({ id: face.id, box: turnBox(face.box, item.rotation), label: face.name ?? 'Not named yet' }))
+      : [];
+  return { details: [line], marks: showing ? marks : undefined };
 }

@@ -24,3 +24,7 @@ export type { Action, PageAction } from './actions/ActionButton.tsx';
 // A selection bar with only the page's own actions (Private: Move out, Move to trash).
 export { SelectionBar } from './actions/SelectionBar.tsx';
 export type { AddToAlbumDialogProps, SelectionDialogs, ShareAsAlbumDialogProps } from './actions/dialogs.ts';
+// Faces: a face cut out of its photo, a photo's faces (the viewer's "People in this photo"), and the grid of a person's page.
+export { FaceCrop } from './FaceCrop.tsx';
+export { photoFacesRoot, turnBox, usePhotoFaces, type FaceBox, type PhotoFace } from './faces.ts';
+export { PhotoGrid, type PhotoGridProps } from './PhotoGrid.tsx';

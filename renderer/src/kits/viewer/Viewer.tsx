@@ -7,7 +7,16 @@ import { Icon } from '../../ui/Icon.tsx';
 import { describeTaken, storyTitle, takenTime } from './dates.ts';
 import { DownloadButton } from './DownloadButton.tsx';
 import { InfoPanel } from './InfoPanel.tsx';
-import { browserCanShow, isVideo, type DetailLine, type ViewerAction, type ViewerItem, type ViewerSource } from './types.ts';
+import { MarkedImage } from './MarkedImage.tsx';
+import {
+  browserCanShow,
+  isVideo,
+  type DetailLine,
+  type ViewerAction,
+  type ViewerItem,
+  type ViewerMark,
+  type ViewerSource,
+} from './types.ts';
 import { VideoSlide } from './VideoSlide.tsx';
 import './viewer.css';
 
@@ -43,6 +52,8 @@ export interface ViewerProps<T extends ViewerItem> {
   overlay?: ReactNode;
   /** The words of the button that leaves the viewer: where it goes back to. */
   closeLabel?: string | undefined;
+  /** Boxes to draw on the photo on screen (its faces, when the family asks to see them); none when absent or empty. */
+  marks?: ((item: T) => ViewerMark[]) | undefined;
 }
 
 /**
@@ -64,6 +75,7 @@ export function Viewer<T extends ViewerItem>({
   details,
   overlay,
   closeLabel = 'Back to photos',
+  marks,
 }: ViewerProps<T>) {
   const previews = usePreviews(items, index, source);
   const [infoOpen, setInfoOpen] = useState(false);
@@ -77,7 +89,8 @@ export function Viewer<T extends ViewerItem>({
   );
 
   const renderSlide = ({ slide, offset, rect }: RenderSlideProps) => {
-    if (slide.type !== 'hearth') return undefined;
+    if (slide.type !== 'hearth')
+      return offset === 0 ? markedSlide(slide, rect, marks as ((item: ViewerItem) => ViewerMark[]) | undefined) : undefined;
     const item = slide.item as T;
     if (slide.kind === 'video') {
       return (
@@ -165,6 +178,17 @@ export function Viewer<T extends ViewerItem>({
       }}
     />
   );
+}
+
+/**
+ * The photo on screen with its boxes drawn on it, rendered inside the zoom so they follow it;
+ * undefined (the lightbox's own image) when there are none to draw.
+ */
+function markedSlide(slide: Slide, rect: RenderSlideProps['rect'], marks: ((item: ViewerItem) => ViewerMark[]) | undefined) {
+  if (slide.type === 'hearth' || !slide.item || !marks) return undefined;
+  const drawn = marks(slide.item);
+  if (drawn.length === 0 || !slide.width || !slide.height) return undefined;
+  return <MarkedImage src={slide.src} alt={slide.alt ?? ''} width={slide.width} height={slide.height} rect={rect} marks={drawn} />;
 }
 
 /**

@@ -13,5 +13,6 @@ export {
   type VideoPlayback,
   type ViewerAction,
   type ViewerItem,
+  type ViewerMark,
   type ViewerSource,
 } from './types.ts';

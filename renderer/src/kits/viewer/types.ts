@@ -79,6 +79,13 @@ export interface ViewerAction<T extends ViewerItem = ViewerItem> {
   offered?(item: T): boolean;
 }
 
+/** A box drawn on the photo on screen (a face and who it is), in fractions of the picture as shown. */
+export interface ViewerMark {
+  id: string;
+  box: { x: number; y: number; w: number; h: number };
+  label: string;
+}
+
 /** A line of the details panel beyond those the viewer shows (size, dates, dimensions). */
 export interface DetailLine {
   label: string;

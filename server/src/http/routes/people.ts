@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Node } from '../../contract/files-responses.ts';
 import { pageOf } from '../../contract/page.ts';
-import { FaceMovedOut, PeopleList, Person, PhotoFaces } from '../../contract/people-responses.ts';
+import { FaceMovedOut, PeopleList, Person, PersonFace, PhotoFaces } from '../../contract/people-responses.ts';
 import { IdParam, PageQuery } from '../common-inputs.ts';
 import { ok, route, type AnyRoute } from '../route-def.ts';
 
@@ -52,6 +52,18 @@ export const peopleRoutes: readonly AnyRoute[] = [
     query: PageQuery,
     responses: ok('A page of photos', pageOf(Node)),
     handler: ({ services, actor, params, query }) => services.people.photos(actor, params.id, query),
+  }),
+  route({
+    method: 'GET',
+    path: '/people/:id/faces',
+    tag: 'people',
+    summary:
+      "A person's faces, one for each photo they are in, in the photos' order (newest taken first), paged by cursor: to find one that is not them",
+    auth: 'user',
+    params: IdParam,
+    query: PageQuery,
+    responses: ok('A page of faces', pageOf(PersonFace)),
+    handler: ({ services, actor, params, query }) => services.people.faces(actor, params.id, query),
   }),
   route({
     method: 'PATCH',

@@ -1,7 +1,7 @@
 import { AppError } from '../../app-error.ts';
 import type { Node } from '../../contract/files-responses.ts';
 import type { Page } from '../../contract/page.ts';
-import type { FaceMovedOut, PeopleList, Person, PhotoFaces } from '../../contract/people-responses.ts';
+import type { FaceMovedOut, PeopleList, Person, PersonFace, PhotoFaces } from '../../contract/people-responses.ts';
 import type { PersonRow } from '../../store/database/faces.repo.ts';
 import type { AccessService } from '../files/access.ts';
 import { toNodeDto } from '../files/node-dto.ts';
@@ -56,6 +56,24 @@ export class PeopleService {
       (key, limit) => this.deps.store.faces.photos(actor.userId, personId, parseKey(key), limit),
       (row) => `${row.taken_sort}:${row.id}`,
       toNodeDto,
+    );
+  }
+
+  /** Their faces, one for each time they are in a photo, in the order of their photos: to find one that is not them. */
+  faces(actor: Actor, personId: string, input: PageRequest): Page<PersonFace> {
+    this.own(actor, personId);
+    return keysetPage(
+      input,
+      (key, limit) => this.deps.store.faces.faceList(personId, parseKey(key), limit),
+      (row) => `${row.taken_sort}:${row.id}`,
+      (row) => ({
+        id: row.id,
+        node_id: row.node_id,
+        version: row.version,
+        rotation: row.rotation,
+        name: row.name,
+        box: { x: row.x, y: row.y, w: row.w, h: row.h },
+      }),
     );
   }
 
@@ -157,7 +175,13 @@ export class PeopleService {
       name: row.name,
       hidden: row.hidden === 1,
       photo_count: photos,
-      cover: { face_id: face.id, node_id: face.node_id, version: node.version, box: { x: face.x, y: face.y, w: face.w, h: face.h } },
+      cover: {
+        face_id: face.id,
+        node_id: face.node_id,
+        version: node.version,
+        rotation: node.rotation,
+        box: { x: face.x, y: face.y, w: face.w, h: face.h },
+      },
     };
   }
 }

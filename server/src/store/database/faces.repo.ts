@@ -39,6 +39,20 @@ export interface PersonSummaryRow extends PersonRow {
   cover_face_id: string;
 }
 
+/** One of a person's faces, with the photo it is in. */
+export interface PersonFaceRow {
+  id: string;
+  node_id: string;
+  version: number;
+  rotation: number;
+  name: string;
+  taken_sort: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
 export interface NewFace {
   id: string;
   x: number;
@@ -103,6 +117,11 @@ export class FacesRepo {
         FROM nodes n WHERE n.id IN (SELECT node_id FROM faces WHERE person_id = @person) AND ${SHOWN}
           AND (@after_taken IS NULL OR n.taken_sort < @after_taken OR (n.taken_sort = @after_taken AND n.id < @after_id))
         ORDER BY n.taken_sort DESC, n.id DESC LIMIT @limit`),
+      faceList:
+        db.prepare(`SELECT f.id, f.node_id, n.version, n.rotation, n.name, n.taken_sort, f.x, f.y, f.w, f.h FROM faces f JOIN nodes n ON n.id = f.node_id
+        WHERE f.person_id = @person AND ${SHOWN}
+          AND (@after_taken IS NULL OR n.taken_sort < @after_taken OR (n.taken_sort = @after_taken AND f.id < @after_id))
+        ORDER BY n.taken_sort DESC, f.id DESC LIMIT @limit`),
       rename: db.prepare('UPDATE people SET name = ?, search_name = ?, updated_at = ? WHERE id = ?'),
       hide: db.prepare('UPDATE people SET hidden = ?, updated_at = ? WHERE id = ?'),
       moveFaces: db.prepare('UPDATE faces SET person_id = ? WHERE person_id = ?'),
@@ -223,6 +242,16 @@ export class FacesRepo {
       after_id: after?.id ?? null,
       limit,
     }) as (NodeRow & { taken_sort: number })[];
+  }
+
+  /** A page of a person's faces, in the order of their photos (newest first), with each photo's name and version. */
+  faceList(personId: string, after: { taken: number; id: string } | null, limit: number): PersonFaceRow[] {
+    return this.stmts.faceList.all({
+      person: personId,
+      after_taken: after?.taken ?? null,
+      after_id: after?.id ?? null,
+      limit,
+    }) as PersonFaceRow[];
   }
 
   rename(personId: string, name: string | null, searchName: string | null, at: number): void {
