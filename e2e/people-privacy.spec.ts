@@ -65,6 +65,11 @@ test('Dad names Grandma in his People; Mum, his partner, finds her in his photos
   expect(reloaded).toBe(false);
   expect(dadsFrames.some((f) => f.includes('"people.changed"'))).toBe(true);
 
+  // Mum sees his photos through partner sharing, and is already searching "grandma": nothing yet.
+  const mums = await device(browser, baseURL, testInfo, mum);
+  await mums.page.goto('/gallery?q=grandma');
+  await expect(mums.page.getByRole('heading', { name: 'Nothing found for “grandma”' })).toBeVisible();
+
   await people.getByRole('button', { name: 'Name this person (2 photos)' }).click();
   const dialog = page.getByRole('dialog', { name: 'Name this person' });
   await dialog.getByRole('textbox', { name: 'Name' }).fill('Grandma');
@@ -73,15 +78,19 @@ test('Dad names Grandma in his People; Mum, his partner, finds her in his photos
   await expect(people.getByRole('listitem').first()).toContainText('Grandma');
   await captureScreen(page, testInfo, 'people-privacy-dad');
 
-  // Mum sees his photos through partner sharing: searching "grandma" finds the two he named.
-  const mums = await device(browser, baseURL, testInfo, mum);
-  await mums.page.goto('/gallery?q=grandma');
+  // Her search finds the two he named as soon as he names her, without searching again.
   for (const name of ['franck-01829.jpg', 'franck-02683.jpg']) await expect(tile(mums.page, name)).toBeVisible();
   await expect(tile(mums.page, 'cage-1.jpg')).toHaveCount(0);
   await expect(mums.page.getByText('2 photos found for “grandma”')).toBeVisible();
   await captureScreen(mums.page, testInfo, 'people-privacy-mum');
   expect(mums.frames.some((f) => f.includes('"people.changed"'))).toBe(false);
-  // The viewer's Details has no faces yet: who is in the photo, as Mum's screens ask for it.
+  // The photo's details say Grandma is in it, by Dad's name; his People is his own, so no link to it.
+  await tile(mums.page, 'franck-01829.jpg').click();
+  const viewer = mums.page.getByRole('dialog', { name: 'Photo viewer' });
+  await viewer.getByRole('button', { name: 'Details' }).click();
+  const inPhoto = viewer.getByRole('list', { name: 'People in this photo' });
+  await expect(inPhoto.getByRole('listitem')).toHaveText(['Grandma']);
+  await expect(inPhoto.getByRole('link')).toHaveCount(0);
   const faces = await hearth.api.ok('GET', `/photos/${ids['franck-01829.jpg']}/faces`, mum.access);
   expect(faces.items.map((f: { name: string }) => f.name)).toEqual(['Grandma']);
   expect((await hearth.api.ok('GET', `/photos/${ids['cage-1.jpg']}/faces`, mum.access)).items).toEqual([]);

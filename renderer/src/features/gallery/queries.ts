@@ -27,6 +27,8 @@ export const galleryKeys = {
     q ? (['gallery', 'month', month, scope, { q }] as const) : (['gallery', 'month', month, scope] as const),
   /** Everything of the family timeline: what others' changes refresh. */
   ofFamily: (key: readonly unknown[]) => key[0] === 'gallery' && key.includes('family'),
+  /** Every search's timeline (a key ending in `{ q }`): what a newly named face can change. */
+  ofSearch: (key: readonly unknown[]) => key[0] === 'gallery' && typeof key.at(-1) === 'object',
 };
 
 /** Items per request: a first screen needs fewer than this, and a month of 2,000 takes four. */

@@ -25,6 +25,16 @@ export function useLiveGallery(userId: string): void {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
     let all = false;
+    let searchTimer: ReturnType<typeof setTimeout> | null = null;
+    // Faces found or named in photos this account sees: a search by name may find more (or fewer)
+    // now. Only searches are asked again: the timeline itself is unchanged, and a library being
+    // looked at sends this about once a second.
+    const refreshSearches = () => {
+      searchTimer ??= setTimeout(() => {
+        searchTimer = null;
+        void queryClient.invalidateQueries({ predicate: (query) => galleryKeys.ofSearch(query.queryKey) });
+      }, SETTLE_MS);
+    };
     const refresh = (everything: boolean) => {
       all ||= everything;
       timer ??= setTimeout(() => {
@@ -38,6 +48,7 @@ export function useLiveGallery(userId: string): void {
     };
     const off = events.on((message) => {
       if (SHARING_EVENTS.has(message.type)) return refresh(false);
+      if (message.type === 'photo.faces') return refreshSearches();
       if (!message.type.startsWith('node.')) return;
       const payload = message.payload as { node?: Node; access_lost?: boolean };
       const node = payload.node;
@@ -53,6 +64,7 @@ export function useLiveGallery(userId: string): void {
     return () => {
       off();
       if (timer) clearTimeout(timer);
+      if (searchTimer) clearTimeout(searchTimer);
     };
   }, [queryClient, userId]);
 }

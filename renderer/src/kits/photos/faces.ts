@@ -1,5 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { api, data } from '../../api/client.ts';
+import { events } from '../../api/events.ts';
 import type { Answer } from '../../api/types.ts';
 
 export type PhotoFace = Answer<'/photos/{id}/faces', 'get'>['items'][number];
@@ -13,6 +15,16 @@ export const photoFacesRoot = ['photo-faces'] as const;
 
 /** The faces in a photo and who each is, as the server lets the caller know them (none for a photo it does not name). */
 export function usePhotoFaces(nodeId: string | null) {
+  const queryClient = useQueryClient();
+  // Faces found, named or hidden while the photo is open: the server tells whoever may see it (photo.faces).
+  useEffect(() => {
+    if (nodeId === null) return;
+    return events.on((message) => {
+      if (message.type !== 'photo.faces') return;
+      if (!(message.payload as { node_ids: string[] }).node_ids.includes(nodeId)) return;
+      void queryClient.invalidateQueries({ queryKey: [...photoFacesRoot, nodeId] });
+    });
+  }, [queryClient, nodeId]);
   return useQuery({
     queryKey: [...photoFacesRoot, nodeId],
     queryFn: () => data(api.GET('/photos/{id}/faces', { params: { path: { id: nodeId! } } })),
