@@ -48,8 +48,8 @@ export default defineConfig<{ world: World }>({
     launchOptions,
     // A failed test keeps its trace (each action's DOM snapshot, network, console) and a
     // screenshot of the moment it failed. The trace's film strip is left out: screencasting
-    // every frame (3x pixels on the phone) took about a sixth of the suite's CPU, kept for
-    // every test and thrown away for the ones that pass. `--trace=on` brings it back.
+    // every frame (3x pixels on the phone) took 10-15% of a phone spec's CPU, browser
+    // included, for every test, to be thrown away when it passed. `--trace=on` brings it back.
     trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     browserName: 'chromium',
