@@ -44,7 +44,16 @@ export default defineConfig<{ world: World }>({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: '../test-results/e2e-report' }]] : [['list']],
-  use: { launchOptions, trace: 'retain-on-failure', screenshot: 'only-on-failure', browserName: 'chromium' },
+  use: {
+    launchOptions,
+    // A failed test keeps its trace (each action's DOM snapshot, network, console) and a
+    // screenshot of the moment it failed. The trace's film strip is left out: screencasting
+    // every frame (3x pixels on the phone) took 10-15% of a phone spec's CPU, browser
+    // included, for every test, to be thrown away when it passed. `--trace=on` brings it back.
+    trace: { mode: 'retain-on-failure', screenshots: false },
+    screenshot: 'only-on-failure',
+    browserName: 'chromium',
+  },
   projects: [
     // The phone's HTTPS story launches its own phones (browsers with their own certificates): it runs under phone.
     { name: 'desktop', use: { ...desktop, world: 'secure' }, testIgnore: /home-https\.spec\.ts/ },

@@ -3,6 +3,9 @@
  * Without Chromium it prints one line and skips, except under CI=true, where that fails.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
 // @ts-expect-error: a plain ES module script without types
 import { chromiumProblem } from '../scripts/chromium.mjs';
 
@@ -17,7 +20,41 @@ if (problem) {
   process.exit(0);
 }
 
-const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'inherit' }).status ?? 1;
+const run = (cmd: string, args: string[], env = process.env) => spawnSync(cmd, args, { stdio: 'inherit', env }).status ?? 1;
 const built = run('npx', ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
 if (built !== 0) process.exit(built);
-process.exit(run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)]));
+
+// Each worker's server (e2e/support/serve.ts, the real server in-process) runs from one bundle
+// made here, with its media workers beside it as in dist/: loading the sources through tsx
+// cost each of the run's servers about a CPU-second more. hearth.ts falls back to tsx when
+// Playwright runs without this script.
+const root = path.resolve(import.meta.dirname, '..');
+const cache = path.join(root, 'node_modules', '.cache');
+fs.mkdirSync(cache, { recursive: true });
+const bundle = fs.mkdtempSync(path.join(cache, 'hearth-e2e-server-'));
+let code: number;
+try {
+  await build({
+    entryPoints: {
+      serve: 'e2e/support/serve.ts',
+      'media-worker': 'server/src/media/worker-main.ts',
+      'face-worker': 'server/src/media/face-worker-main.ts',
+    },
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    target: 'node20',
+    sourcemap: true,
+    outdir: bundle,
+    logLevel: 'warning',
+  });
+  code = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)], {
+    ...process.env,
+    HEARTH_E2E_SERVER_BUNDLE: bundle,
+  });
+} finally {
+  fs.rmSync(bundle, { recursive: true, force: true });
+}
+process.exit(code);

@@ -5,6 +5,7 @@
 //   --dir=main/test   another folder of tests (the desktop app's)
 //   --concurrency=N   test files at once (default 2)
 import { spawn } from 'node:child_process';
+import { build } from 'esbuild';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,33 @@ const files = fs
   .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))
   .sort();
 
+// The servers tests start as processes of their own (kill -9, restarts, refusals to start) run
+// from one bundle of the server made here, as `npm start` runs dist/server.js: loading the
+// sources through tsx cost each start about 1.5 CPU-s more, and a run makes some 150 of them.
+// spawn.ts falls back to the sources under tsx when a test file runs without this script.
+let bundle = null;
+if (dir === 'server/test') {
+  const cache = path.join(root, 'node_modules', '.cache');
+  fs.mkdirSync(cache, { recursive: true });
+  bundle = fs.mkdtempSync(path.join(cache, 'hearth-test-server-'));
+  await build({
+    entryPoints: {
+      server: 'server/src/main.ts',
+      'media-worker': 'server/src/media/worker-main.ts',
+      'face-worker': 'server/src/media/face-worker-main.ts',
+    },
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    target: 'node20',
+    sourcemap: true,
+    outdir: bundle,
+    logLevel: 'warning',
+  });
+}
+
 const tap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-tests-')), 'results.tap');
 const binary = node24 ? (await import('./node24.mjs')).node24Path() : process.execPath;
 const child = spawn(
@@ -40,9 +68,18 @@ const child = spawn(
     `--test-reporter-destination=${tap}`,
     ...files,
   ],
-  { cwd: root, stdio: 'inherit', env: node24 ? { ...process.env, HEARTH_SQLITE: 'node' } : process.env },
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      ...(node24 ? { HEARTH_SQLITE: 'node' } : {}),
+      ...(bundle ? { HEARTH_TEST_SERVER_BUNDLE: bundle } : {}),
+    },
+  },
 );
 const code = await new Promise((resolve) => child.on('close', (status, signal) => resolve(status ?? (signal ? 1 : 0))));
+if (bundle) fs.rmSync(bundle, { recursive: true, force: true });
 
 const skipped = fs
   .readFileSync(tap, 'utf8')

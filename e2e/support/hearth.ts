@@ -21,20 +21,21 @@ export interface Hearth {
 }
 
 /**
- * Starts the real server (sources, via tsx) on 127.0.0.1 with a fresh temp data dir, serving
- * renderer/dist. `env` changes its environment (a PATH without a tool, for a PC that lacks it).
+ * Starts the real server (bundled by e2e/run.ts, or its sources via tsx) on 127.0.0.1 with a
+ * fresh temp data dir, serving renderer/dist. `env` changes its environment (a PATH without a tool, for a PC that lacks it).
  */
 export async function startHearth(config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<Hearth> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-'));
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'e2e/support/serve.ts'), JSON.stringify({ dataDir, ...config })],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
+  // The bundle of serve.ts e2e/run.ts made for this run, or the sources under tsx without it.
+  const bundle = process.env.HEARTH_E2E_SERVER_BUNDLE;
+  const entry = bundle
+    ? ['--enable-source-maps', path.join(bundle, 'serve.js')]
+    : ['--import', 'tsx', path.join(ROOT, 'e2e/support/serve.ts')];
+  const child = spawn(process.execPath, [...entry, JSON.stringify({ dataDir, ...config })], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const url = await readyLine(child);
   return {
     url,
