@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
+import { Gone } from '../../ui/Gone.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { useSelection } from '../../ui/useSelection.ts';
@@ -238,12 +239,8 @@ function EmptyAlbum({ canAdd }: { canAdd: boolean }) {
 /** Deleted, or no longer shared with this account (`message` null), or not reachable now. */
 function AlbumGone({ message }: { message: string | null }) {
   return (
-    <div className="albums-empty" role="alert">
-      <h1>This album is not here</h1>
-      <p>{message ?? 'It was deleted, or it is no longer shared with you.'}</p>
-      <Link className="btn" to="/albums" replace>
-        Back to albums
-      </Link>
-    </div>
+    <Gone title="This album is not here" back="/albums" backLabel="Back to albums">
+      {message ?? 'It was deleted, or it is no longer shared with you.'}
+    </Gone>
   );
 }

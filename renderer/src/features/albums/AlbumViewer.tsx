@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { Link } from 'react-router';
 import { personNamesQuery } from '../../api/queries.ts';
+import { Gone } from '../../ui/Gone.tsx';
 import { Spinner } from '../../ui/Notice.tsx';
 import { PhotoViewer, usePhotoSource } from '../../kits/photos/index.ts';
 import type { DetailLine, ViewerAction } from '../../kits/viewer/index.ts';
@@ -82,12 +82,9 @@ export function AlbumViewer({
   if (index < 0) {
     if (hasMore || loading) return <Spinner label="Opening the photo" />;
     return (
-      <div className="viewer-missing" role="alert">
-        <p>This photo is not in the album any more: it may have been taken out, or moved to the trash.</p>
-        <Link className="btn" to={`/albums/${albumId}`} replace>
-          Back to the album
-        </Link>
-      </div>
+      <Gone className="viewer-missing" back={`/albums/${albumId}`} backLabel="Back to the album">
+        This photo is not in the album any more: it may have been taken out, or moved to the trash.
+      </Gone>
     );
   }
   return (

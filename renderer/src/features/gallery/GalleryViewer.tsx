@@ -3,6 +3,7 @@ import { Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalSto
 import { Link } from 'react-router';
 import { api, data } from '../../api/client.ts';
 import type { Node, NodePage } from '../../api/types.ts';
+import { Gone } from '../../ui/Gone.tsx';
 import { Spinner } from '../../ui/Notice.tsx';
 import { monthOfNode, PhotoViewer, usePhotoSource } from '../../kits/photos/index.ts';
 import type { DetailLine, ViewerAction } from '../../kits/viewer/index.ts';
@@ -79,12 +80,9 @@ export function GalleryViewer({
   // Gone: trashed (here or on another device), or never this account's.
   if ((single.isError && loaded === null) || (loaded === null && single.data?.trashed_at)) {
     return (
-      <div className="viewer-missing" role="alert">
-        <p>This photo is not here any more: it may have been moved to the trash.</p>
-        <Link className="btn" to="/gallery" replace>
-          Back to photos
-        </Link>
-      </div>
+      <Gone className="viewer-missing" back="/gallery" backLabel="Back to photos">
+        This photo is not here any more: it may have been moved to the trash.
+      </Gone>
     );
   }
   if (index < 0) return <Spinner label="Opening the photo" />;

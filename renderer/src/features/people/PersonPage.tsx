@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import type { Node } from '../../api/types.ts';
 import { useSession } from '../../api/useSession.ts';
+import { Gone } from '../../ui/Gone.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
 import { PhotoActionBar, PhotoGrid, useEscapeEndsSelection, useViewerRoute, type SelectionDialogs } from '../../kits/photos/index.ts';
 import { FacesReview } from './FacesReview.tsx';
@@ -131,12 +132,8 @@ function PersonView({ personId, nodeId, albumDialogs }: { personId: string; node
 /** Put together with someone else, every face moved out, or never theirs: 404. */
 function PersonGone({ message }: { message: string | null }) {
   return (
-    <div className="albums-empty" role="alert">
-      <h1>This person is not here</h1>
-      <p>{message ?? 'They may have been put together with someone else, or their photos went to the trash.'}</p>
-      <Link className="btn" to="/people" replace>
-        Back to People
-      </Link>
-    </div>
+    <Gone title="This person is not here" back="/people" backLabel="Back to People">
+      {message ?? 'They may have been put together with someone else, or their photos went to the trash.'}
+    </Gone>
   );
 }

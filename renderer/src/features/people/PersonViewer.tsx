@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router';
 import type { Node } from '../../api/types.ts';
+import { Gone } from '../../ui/Gone.tsx';
 import { Spinner } from '../../ui/Notice.tsx';
 import { PhotoViewer, usePhotoSource } from '../../kits/photos/index.ts';
 
@@ -35,12 +35,9 @@ export function PersonViewer({
   if (index < 0) {
     if (hasMore || loading) return <Spinner label="Opening the photo" />;
     return (
-      <div className="viewer-missing" role="alert">
-        <p>This photo is not among {name}’s any more: a face in it may have been moved out, or it went to the trash.</p>
-        <Link className="btn" to={`/people/${personId}`} replace>
-          Back to {name}
-        </Link>
-      </div>
+      <Gone className="viewer-missing" back={`/people/${personId}`} backLabel={`Back to ${name}`}>
+        This photo is not among {name}’s any more: a face in it may have been moved out, or it went to the trash.
+      </Gone>
     );
   }
   return (
