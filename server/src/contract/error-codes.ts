@@ -126,6 +126,10 @@ export const ERROR_CATALOGUE = {
   totp_not_enabled: { status: 409, message: 'Two-factor sign-in is not on.' },
   totp_not_started: { status: 409, message: 'Start two-factor enrollment first.' },
   last_admin: { status: 409, message: 'The server needs at least one active admin.' },
+  too_many_drive_passwords: {
+    status: 409,
+    message: 'An account has at most 20 drive passwords: revoke one that is no longer used, then make the new one.',
+  },
   album_item_not_yours: {
     status: 409,
     message:

@@ -3,6 +3,7 @@ import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { albumRoutes } from './routes/albums.ts';
 import { authRoutes } from './routes/auth.ts';
+import { davPasswordRoutes } from './routes/dav-passwords.ts';
 import { backupRoutes } from './routes/backup.ts';
 import { deviceRoutes } from './routes/devices.ts';
 import { downloadRoutes } from './routes/downloads.ts';
@@ -34,6 +35,7 @@ export const ROUTES: readonly AnyRoute[] = [
   ...httpsRoutes,
   ...authRoutes,
   ...accountRoutes,
+  ...davPasswordRoutes,
   ...deviceRoutes,
   ...adminRoutes,
   ...nodeRoutes,

@@ -28,6 +28,7 @@ import { SharedWithMeRepo } from './database/shared-with-me.repo.ts';
 import { PrivateRepo } from './database/private.repo.ts';
 import { FacesRepo } from './database/faces.repo.ts';
 import { ThingsRepo } from './database/things.repo.ts';
+import { DavPasswordsRepo } from './database/dav-passwords.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -72,6 +73,8 @@ export interface Store {
   faces: FacesRepo;
   /** Things (a dog, a boat) found in photos, and which pictures were looked at for them. */
   things: ThingsRepo;
+  /** Drive passwords: WebDAV sign-in, one per computer, kept hashed. */
+  davPasswords: DavPasswordsRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -111,6 +114,7 @@ export function createStore(db: Db): Store {
     privateFolders: new PrivateRepo(db),
     faces: new FacesRepo(db),
     things: new ThingsRepo(db),
+    davPasswords: new DavPasswordsRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

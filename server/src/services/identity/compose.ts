@@ -5,6 +5,7 @@ import { SecretBox } from '../common/secret-box.ts';
 import { AccountService } from './accounts.ts';
 import { AdminUserService } from './admin-users.ts';
 import { AuthService } from './auth.ts';
+import { DavPasswordService } from './dav-passwords.ts';
 import { DeviceService } from './devices.ts';
 import { InviteService } from './invites.ts';
 import { LocalOwnerService } from './local-owner.ts';
@@ -22,6 +23,8 @@ export interface IdentityServices {
   accounts: AccountService;
   adminUsers: AdminUserService;
   invites: InviteService;
+  /** Drive passwords: WebDAV sign-in, one per computer. */
+  davPasswords: DavPasswordService;
   localOwner: LocalOwnerService;
   owner: OwnerService;
   ownerRecovery: OwnerRecoveryService;
@@ -46,5 +49,6 @@ export function identityServices(deps: ServiceDeps, settings: SettingsService, k
     accounts: new AccountService(deps, sessions),
     adminUsers: new AdminUserService(deps, sessions, owner),
     invites: new InviteService(deps),
+    davPasswords: new DavPasswordService(deps),
   };
 }

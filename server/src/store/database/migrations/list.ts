@@ -31,3 +31,4 @@ export { migration as m024 } from './024-undo-and-photo-edits.ts';
 export { migration as m025 } from './025-private-origins.ts';
 export { migration as m026 } from './026-faces-people.ts';
 export { migration as m027 } from './027-things.ts';
+export { migration as m028 } from './028-dav-passwords.ts';
