@@ -14,6 +14,7 @@ import { healthRoute } from './routes/server.ts';
 import { API_PREFIX } from './paths.ts';
 import { requireKnownHost, type HostAllowList } from './host-allow-list.ts';
 import { webApp } from './static.ts';
+import { davFront } from './dav/front.ts';
 import { believeTrustedProxies, TrustedProxies } from './trusted-proxies.ts';
 import { httpsUpgrade } from './middleware/https-upgrade.ts';
 import { DownloadSlots } from './download-slots.ts';
@@ -55,6 +56,8 @@ export function createApp(
   app.use(tusHeaders());
   app.use(requireKnownHost(hosts));
   app.use(httpsUpgrade(services.homeHttps));
+  // WebDAV (issue 34): its own methods and Basic sign-in, ahead of the API's router.
+  app.use(davFront(services));
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(root.routes());

@@ -1,0 +1,36 @@
+import type Koa from 'koa';
+import { AppError } from '../../app-error.ts';
+import type { Services } from '../../services/index.ts';
+import type { DavActor } from '../../services/identity/dav-passwords.ts';
+
+/** What every refusal of the drive door says, so that Finder and Explorer ask for the password. */
+export const DAV_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="Hearth", charset="UTF-8"' };
+
+/**
+ * The account behind a request's HTTP Basic credentials: its username and one of its drive
+ * passwords (services/identity/dav-passwords.ts refuses the account password). Without
+ * credentials, or with wrong ones, 401 with the challenge.
+ */
+export function davActor(ctx: Koa.Context, services: Services): DavActor {
+  const credentials = basicCredentials(ctx.get('Authorization'));
+  if (!credentials)
+    throw new AppError('invalid_credentials', 'Sign in with your username and a drive password.', { headers: DAV_CHALLENGE });
+  const forwarded = ['forwarded', 'x-forwarded-for', 'x-real-ip'].some((name) => ctx.get(name) !== '');
+  try {
+    return services.davPasswords.verify(credentials, { ip: ctx.request.ip || null, userAgent: ctx.get('User-Agent') || null, forwarded });
+  } catch (error) {
+    if (error instanceof AppError && error.status === 401) {
+      throw new AppError(error.code, error.message, { headers: { ...error.headers, ...DAV_CHALLENGE } });
+    }
+    throw error;
+  }
+}
+
+function basicCredentials(header: string): { username: string; password: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 1) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

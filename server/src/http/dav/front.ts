@@ -1,0 +1,52 @@
+import type Koa from 'koa';
+import { AppError } from '../../app-error.ts';
+import type { Services } from '../../services/index.ts';
+import { davActor } from './auth.ts';
+import { DAV_PREFIX, davSegments } from './paths.ts';
+import { getFile, propfind } from './read.ts';
+import { resolvePath } from './resolve.ts';
+import { deleteNode, makeFolder, putFile } from './write.ts';
+
+/** Class 1 only until locks exist: claiming 2 would have Finder mount read-write and then fail to lock. */
+const DAV_CLASS = '1';
+const ALLOW = 'OPTIONS, PROPFIND, GET, HEAD, PUT, MKCOL, DELETE';
+
+/**
+ * The WebDAV door (RFC 4918): each account's own files under /dav/, on the API's port, signed in
+ * with a drive password. Thin like the routes: the path becomes a node through the listing
+ * service, and every change is a service call, so it is versioned, trashed, counted against the
+ * quota and announced as it would be from the app.
+ */
+export function davFront(services: Services): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== DAV_PREFIX && !ctx.path.startsWith(`${DAV_PREFIX}/`)) return next();
+    ctx.set('DAV', DAV_CLASS);
+    ctx.set('MS-Author-Via', 'DAV');
+    if (ctx.method === 'OPTIONS') {
+      // Unsigned: clients ask what the server speaks before they ask for a password.
+      ctx.set('Allow', ALLOW);
+      ctx.status = 200;
+      ctx.body = '';
+      return;
+    }
+    const names = davSegments(ctx.path);
+    if (names === null) throw new AppError('invalid_input', 'That path is not inside your files.');
+    const actor = davActor(ctx, services);
+    const at = resolvePath(services, actor, names);
+    switch (ctx.method) {
+      case 'PROPFIND':
+        return propfind(ctx, services, actor, at);
+      case 'GET':
+      case 'HEAD':
+        return getFile(ctx, services, actor, at);
+      case 'PUT':
+        return putFile(ctx, services, actor, at);
+      case 'MKCOL':
+        return makeFolder(ctx, services, actor, at);
+      case 'DELETE':
+        return deleteNode(ctx, services, actor, at);
+      default:
+        throw new AppError('method_not_allowed', undefined, { headers: { Allow: ALLOW } });
+    }
+  };
+}
