@@ -30,7 +30,8 @@ export function davFront(services: Services): Koa.Middleware {
       return;
     }
     const names = davSegments(ctx.path);
-    if (names === null) throw new AppError('invalid_input', 'That path is not inside your files.');
+    // A fragment is the client's own business: one sent here is not part of any name (litmus delete_fragment).
+    if (names === null || ctx.url.includes('#')) throw new AppError('invalid_input', 'That path is not inside your files.');
     const actor = davActor(ctx, services);
     const at = resolvePath(services, actor, names);
     switch (ctx.method) {

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { setupOwner } from '../../helpers/accounts.ts';
+import { makeTempDir, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { driveLogin, type DriveLogin } from './dav-support.ts';
+
+const LITMUS = '/usr/bin/litmus';
+let t: TestServer;
+let drive: DriveLogin;
+
+before(async () => {
+  t = await startTestServer();
+  drive = await driveLogin(t, await setupOwner(t.client), 'owner');
+});
+after(() => t.close());
+
+/** Debian's litmus, one suite against the real server; its summary line. */
+async function litmus(suite: string): Promise<{ summary: string; output: string }> {
+  const cwd = await makeTempDir('hearth-litmus-');
+  const output = await new Promise<string>((resolve) => {
+    execFile(
+      LITMUS,
+      [`${t.url}/dav/`, drive.username, drive.password],
+      { cwd, env: { ...process.env, TESTS: suite }, timeout: 120_000 },
+      (_error, stdout) => resolve(stdout),
+    );
+  });
+  const summary = /<- summary for `[^']+': of (\d+) tests run: (\d+) passed, (\d+) failed/.exec(output);
+  return { summary: summary ? summary[0] : '', output };
+}
+
+test('litmus basic passes whole', { skip: !existsSync(LITMUS) && 'litmus is not installed' }, async () => {
+  const { summary, output } = await litmus('basic');
+  if (process.env.LITMUS_SHOW) console.log(output);
+  assert.match(summary, /of 16 tests run: 16 passed, 0 failed/, output);
+});
