@@ -1,7 +1,6 @@
 import type { Node } from '../../contract/files-responses.ts';
 import type { Actor } from '../../services/common/context.ts';
 import type { Services } from '../../services/index.ts';
-import { nameKey } from '../../services/files/node-names.ts';
 
 /** A page as large as the listing gives: a folder is walked in as few calls as it allows. */
 const PAGE = 1000;
@@ -18,9 +17,9 @@ export interface Resolved {
 }
 
 /**
- * The account's own files and folders only, by name from the top, through the listing service
- * (which checks access and hides the trash): what is shared with the account is not part of
- * this tree yet.
+ * The account's own files and folders only, name by name from the top, each an indexed look-up
+ * in the node service (which checks access and skips the trash): what is shared with the
+ * account is not part of this tree yet.
  */
 export function resolvePath(services: Services, actor: Actor, names: string[]): Resolved {
   let parent: Node | null = null;
@@ -47,8 +46,6 @@ export function childrenOf(services: Services, actor: Actor, folder: Node | null
   return items;
 }
 
-function childNamed(services: Services, actor: Actor, folder: Node | null, name: string): Node | undefined {
-  const children = childrenOf(services, actor, folder);
-  // Names are unique regardless of case (nameKey), as on the drives of Finder and Explorer.
-  return children.find((node) => node.name === name) ?? children.find((node) => nameKey(node.name) === nameKey(name));
+function childNamed(services: Services, actor: Actor, folder: Node | null, name: string): Node | null {
+  return services.nodes.ownChildNamed(actor, folder?.id ?? null, name);
 }

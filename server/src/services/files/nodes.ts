@@ -50,6 +50,18 @@ export class NodeService {
     return this.access.visiblePath(actor, this.deps.store.nodes.pathOf(id, actor.userId)).map(toNodeDto);
   }
 
+  /**
+   * The caller's own file or folder of that name (any case) in one of its folders, or at the
+   * top of its files when `parentId` is null; null when there is none. What a path names (the
+   * WebDAV door): one indexed look-up, not a listing of the folder.
+   */
+  ownChildNamed(actor: Actor, parentId: string | null, name: string): Node | null {
+    const id = this.deps.store.nodes.activeSiblingId(containerOf(actor.userId, parentId), nameKey(name));
+    if (id === undefined) return null;
+    const row = this.access.node(actor, id, 'read');
+    return row.owner_id === actor.userId ? toNodeDto(row) : null;
+  }
+
   createFolder(actor: Actor, input: { name: string; parent_id?: string | null | undefined }): Node {
     const name = cleanNodeName(input.name);
     const parent = this.access.targetFolder(actor, normaliseParentId(input.parent_id));
