@@ -3,13 +3,14 @@ import { AppError } from '../../app-error.ts';
 import type { Services } from '../../services/index.ts';
 import { davActor } from './auth.ts';
 import { DAV_PREFIX, davSegments } from './paths.ts';
+import { copyNode, moveNode } from './move-copy.ts';
 import { getFile, propfind } from './read.ts';
 import { resolvePath } from './resolve.ts';
 import { deleteNode, makeFolder, putFile } from './write.ts';
 
 /** Class 1 only until locks exist: claiming 2 would have Finder mount read-write and then fail to lock. */
 const DAV_CLASS = '1';
-const ALLOW = 'OPTIONS, PROPFIND, GET, HEAD, PUT, MKCOL, DELETE';
+const ALLOW = 'OPTIONS, PROPFIND, GET, HEAD, PUT, MKCOL, DELETE, COPY, MOVE';
 
 /**
  * The WebDAV door (RFC 4918): each account's own files under /dav/, on the API's port, signed in
@@ -46,6 +47,10 @@ export function davFront(services: Services): Koa.Middleware {
         return makeFolder(ctx, services, actor, at);
       case 'DELETE':
         return deleteNode(ctx, services, actor, at);
+      case 'COPY':
+        return copyNode(ctx, services, actor, at);
+      case 'MOVE':
+        return moveNode(ctx, services, actor, at);
       default:
         throw new AppError('method_not_allowed', undefined, { headers: { Allow: ALLOW } });
     }
