@@ -59,7 +59,11 @@ function elementsOf(nodes: OrderedNode[], scope: Map<string, string>): XmlElemen
     const inner = new Map(scope);
     for (const [name, value] of Object.entries(node[':@'] ?? {})) {
       if (name === 'xmlns') inner.set('', value);
-      else if (name.startsWith('xmlns:')) inner.set(name.slice(6), value);
+      else if (name.startsWith('xmlns:')) {
+        // Namespaces in XML 1.0 (section 3): a prefix cannot be bound to nothing.
+        if (value === '') throw new NotXml(`The prefix ${name.slice(6)} is bound to an empty namespace.`);
+        inner.set(name.slice(6), value);
+      }
     }
     const colon = tag.indexOf(':');
     const prefix = colon === -1 ? '' : tag.slice(0, colon);

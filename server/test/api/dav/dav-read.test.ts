@@ -95,6 +95,8 @@ describe('WebDAV: PROPFIND', () => {
       'this is not xml',
       '<D:propfind xmlns:D="DAV:"><D:prop>',
       '<a:propfind xmlns:a="urn:not-dav"><a:allprop/></a:propfind>',
+      '<D:propfind xmlns:D="DAV:"><D:prop><bar:foo xmlns:bar=""/></D:prop></D:propfind>',
+      '<D:propfind xmlns:D="DAV:"><D:prop><x:foo/></D:prop></D:propfind>',
     ]) {
       const res = await dav(t, 'PROPFIND', '/dav/', { login: drive, headers: { Depth: '0' }, body });
       assert.equal(res.status, 400, body);
