@@ -36,6 +36,7 @@ const SKIP = !existsSync(LITMUS) && 'litmus is not installed';
 for (const [suite, count] of [
   ['basic', 16],
   ['copymove', 13],
+  ['http', 4],
 ] as const) {
   test(`litmus ${suite} passes whole (${count} of ${count})`, { skip: SKIP }, async () => {
     const { summary, output } = await litmus(suite);
