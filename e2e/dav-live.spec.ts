@@ -10,7 +10,7 @@ test('a photo and a folder made over WebDAV (a drive password, HTTP Basic) appea
   const made = await hearth.api.ok('POST', '/me/dav-passwords', member.access, { name: "Dad's laptop" });
   const authorization = `Basic ${Buffer.from(`${member.username}:${made.password}`).toString('base64')}`;
   const dav = (method: string, path: string, body?: Buffer) =>
-    fetch(`${hearth.url}/dav/${path}`, { method, headers: { Authorization: authorization }, ...(body && { body }) });
+    fetch(`${hearth.url}/dav/${path}`, { method, headers: { Authorization: authorization }, ...(body && { body: new Uint8Array(body) }) });
 
   await signIn(page, member);
   const list = page.getByRole('list', { name: 'Files and folders' });

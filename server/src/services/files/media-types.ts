@@ -67,6 +67,9 @@ export function sniffMimeType(head: Buffer): string | null {
   if (ascii('fLaC')) return 'audio/flac';
   if (ascii('OggS')) return 'audio/ogg';
   if (starts([0x50, 0x4b, 0x03, 0x04])) return null; // zip containers (docx, xlsx...): the extension decides
+  // AppleDouble: the `._photo.jpg` beside each file Finder copies to a drive (WebDAV), its
+  // metadata, never a photo however it is named: kept out of Photos and the timeline.
+  if (starts([0x00, 0x05, 0x16, 0x07])) return 'application/applefile';
   return null;
 }
 

@@ -115,3 +115,23 @@ describe('WebDAV: MKCOL and DELETE', () => {
     assert.equal(await (await dav(t, 'GET', '/dav/report.txt', { login: drive })).text(), 'second!');
   });
 });
+
+describe("WebDAV: Finder's companions", () => {
+  test('._ AppleDouble files and .DS_Store are kept, but never join Photos', async () => {
+    const appleDouble = Buffer.concat([Buffer.from([0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00]), Buffer.alloc(4000)]);
+    assert.equal(
+      (await dav(t, 'PUT', '/dav/._holiday.jpg', { login: drive, body: appleDouble, headers: { 'Content-Type': 'image/jpeg' } })).status,
+      201,
+    );
+    assert.equal((await dav(t, 'PUT', '/dav/.DS_Store', { login: drive, body: Buffer.from('Bud1\0\0\0\0') })).status, 201);
+    const companion = await topNode(owner, '._holiday.jpg');
+    assert.equal(companion.mime_type, 'application/applefile');
+    assert.notEqual((await topNode(owner, '.DS_Store')).mime_type?.startsWith('image/'), true);
+    const gallery = await t.client.get('/nodes?filter=gallery', { token: owner.access });
+    assert.deepEqual(
+      gallery.body.items.map((node: any) => node.name),
+      [],
+      'neither is a photo',
+    );
+  });
+});
