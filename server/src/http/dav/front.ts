@@ -4,13 +4,14 @@ import type { Services } from '../../services/index.ts';
 import { davActor } from './auth.ts';
 import { DAV_PREFIX, davSegments } from './paths.ts';
 import { copyNode, moveNode } from './move-copy.ts';
+import { proppatch } from './proppatch.ts';
 import { getFile, propfind } from './read.ts';
 import { resolvePath } from './resolve.ts';
 import { deleteNode, makeFolder, putFile } from './write.ts';
 
 /** Class 1 only until locks exist: claiming 2 would have Finder mount read-write and then fail to lock. */
 const DAV_CLASS = '1';
-const ALLOW = 'OPTIONS, PROPFIND, GET, HEAD, PUT, MKCOL, DELETE, COPY, MOVE';
+const ALLOW = 'OPTIONS, PROPFIND, PROPPATCH, GET, HEAD, PUT, MKCOL, DELETE, COPY, MOVE';
 
 /**
  * The WebDAV door (RFC 4918): each account's own files under /dav/, on the API's port, signed in
@@ -38,6 +39,8 @@ export function davFront(services: Services): Koa.Middleware {
     switch (ctx.method) {
       case 'PROPFIND':
         return propfind(ctx, services, actor, at);
+      case 'PROPPATCH':
+        return proppatch(ctx, at);
       case 'GET':
       case 'HEAD':
         return getFile(ctx, services, actor, at);

@@ -40,6 +40,20 @@ export function parsePropfind(body: string): PropfindRequest {
   throw new NotXml('A propfind holds prop, allprop or propname.');
 }
 
+/** The names of the properties a PROPPATCH sets or removes, in order; NotXml for any other body. */
+export function parseProppatch(body: string): PropName[] {
+  const root = parseXml(body);
+  if (root.ns !== DAV_NS || root.local !== 'propertyupdate') throw new NotXml('The root is not DAV:propertyupdate.');
+  const names: PropName[] = [];
+  for (const change of root.children) {
+    if (change.ns !== DAV_NS || (change.local !== 'set' && change.local !== 'remove')) continue;
+    for (const prop of change.children) {
+      if (prop.ns === DAV_NS && prop.local === 'prop') names.push(...prop.children.map(({ ns, local }) => ({ ns, local })));
+    }
+  }
+  return names;
+}
+
 /** The document element of a body, with namespaces resolved; NotXml when it is not well-formed. */
 export function parseXml(body: string): XmlElement {
   if (XMLValidator.validate(body) !== true) throw new NotXml('The body is not well-formed XML.');

@@ -10,6 +10,8 @@ export interface MultistatusEntry {
   href: string;
   found: PropValue[];
   missing: PropName[];
+  /** Properties that cannot be changed here (PROPPATCH): 403. */
+  refused?: PropName[];
 }
 
 export function escapeXml(text: string): string {
@@ -22,13 +24,8 @@ export function multistatus(entries: MultistatusEntry[]): string {
   for (const entry of entries) {
     parts.push(`<d:response><d:href>${escapeXml(entry.href)}</d:href>`);
     if (entry.found.length > 0) parts.push(propstat(entry.found, '200 OK'));
-    if (entry.missing.length > 0)
-      parts.push(
-        propstat(
-          entry.missing.map((name) => ({ name, xml: '' })),
-          '404 Not Found',
-        ),
-      );
+    if (entry.missing.length > 0) parts.push(propstat(bare(entry.missing), '404 Not Found'));
+    if (entry.refused?.length) parts.push(propstat(bare(entry.refused), '403 Forbidden'));
     parts.push('</d:response>');
   }
   parts.push('</d:multistatus>\n');
@@ -38,6 +35,10 @@ export function multistatus(entries: MultistatusEntry[]): string {
 /** An error body with one precondition (RFC 4918 16), as `DAV:propfind-finite-depth`. */
 export function davError(condition: string): string {
   return `<?xml version="1.0" encoding="utf-8"?>\n<d:error xmlns:d="DAV:"><d:${condition}/></d:error>\n`;
+}
+
+function bare(names: PropName[]): PropValue[] {
+  return names.map((name) => ({ name, xml: '' }));
 }
 
 function propstat(values: PropValue[], status: string): string {
