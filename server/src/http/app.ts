@@ -57,7 +57,7 @@ export function createApp(
   app.use(requireKnownHost(hosts));
   app.use(httpsUpgrade(services.homeHttps));
   // WebDAV (issue 34): its own methods and Basic sign-in, ahead of the API's router.
-  app.use(davFront(services));
+  app.use(davFront(services, slots));
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   app.use(root.routes());

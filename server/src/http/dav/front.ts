@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { AppError } from '../../app-error.ts';
 import type { Services } from '../../services/index.ts';
+import { holdDownloadSlot, type DownloadSlots } from '../download-slots.ts';
 import { davActor } from './auth.ts';
 import { DAV_PREFIX, davSegments } from './paths.ts';
 import { copyNode, moveNode } from './move-copy.ts';
@@ -19,7 +20,7 @@ const ALLOW = 'OPTIONS, PROPFIND, PROPPATCH, GET, HEAD, PUT, MKCOL, DELETE, COPY
  * service, and every change is a service call, so it is versioned, trashed, counted against the
  * quota and announced as it would be from the app.
  */
-export function davFront(services: Services): Koa.Middleware {
+export function davFront(services: Services, slots: DownloadSlots): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path !== DAV_PREFIX && !ctx.path.startsWith(`${DAV_PREFIX}/`)) return next();
     ctx.set('DAV', DAV_CLASS);
@@ -42,6 +43,9 @@ export function davFront(services: Services): Koa.Middleware {
       case 'PROPPATCH':
         return proppatch(ctx, at);
       case 'GET':
+        // Counted with the app's downloads: a drive opening hundreds of files at once waits its turn (429).
+        holdDownloadSlot(ctx, slots, { ip: ctx.request.ip || null, sessionId: actor.sessionId });
+        return getFile(ctx, services, actor, at);
       case 'HEAD':
         return getFile(ctx, services, actor, at);
       case 'PUT':
