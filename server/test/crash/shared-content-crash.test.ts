@@ -150,13 +150,21 @@ describe('shared content across kill -9', () => {
       }
 
       // Once the start-up clean-up has run: every version's file is there with its bytes, and
-      // every file on disk is one a version refers to.
+      // every file on disk is one a version refers to. The clean-up (and the merge of files with
+      // the same bytes left apart by the crash) runs while we look, moving versions to another
+      // file and then removing the old one: so the state is judged once two looks in a row agree.
       const deadline = Date.now() + 15_000;
+      const shape = (s: Awaited<ReturnType<typeof look>>) =>
+        JSON.stringify([s.versions.map((v) => v.blob).sort(), [...s.files.keys()].sort()]);
       let state = await look();
       const leaked = () => [...state.files.keys()].filter((blob) => !state.versions.some((v) => v.blob === blob));
-      while (leaked().length > 0 && Date.now() < deadline) {
+      const missing = () => state.versions.filter((v) => !state.files.has(v.blob));
+      for (;;) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        state = await look();
+        const next = await look();
+        const settledNow = shape(next) === shape(state);
+        state = next;
+        if ((settledNow && leaked().length === 0 && missing().length === 0) || Date.now() > deadline) break;
       }
       assert.deepEqual(leaked(), [], `round ${round}: content files no version refers to`);
       for (const version of state.versions) {

@@ -3,10 +3,10 @@ import { Link } from 'react-router';
 import { Button } from '../../ui/Button.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { FaceCrop } from '../../kits/photos/index.ts';
 import { useUpdatePerson } from './person-queries.ts';
 import { usePeople } from './queries.ts';
-import { personChoice, personName, photoCount } from './words.ts';
+import { personName } from './words.ts';
+import { PersonOpen } from './PersonOpen.tsx';
 import './people.css';
 
 /** The people the family hid: not on People, not found by search, until shown again. */
@@ -37,16 +37,7 @@ export function HiddenPeoplePage() {
         <ul className="people-grid" aria-label="Hidden people">
           {hidden.map((person) => (
             <li key={person.id} className="person-card">
-              <Link className="person-open" to={`/people/${person.id}`} aria-label={`Open ${personChoice(person)}`}>
-                <FaceCrop
-                  nodeId={person.cover.node_id}
-                  version={person.cover.version}
-                  rotation={person.cover.rotation}
-                  box={person.cover.box}
-                />
-                <span className={person.name ? 'person-name' : 'person-name muted'}>{person.name ?? 'Not named yet'}</span>
-                <span className="person-meta">{photoCount(person.photo_count)}</span>
-              </Link>
+              <PersonOpen person={person} />
               <Button
                 disabled={update.isPending}
                 aria-label={`Show ${person.name ?? 'this person'} again`}

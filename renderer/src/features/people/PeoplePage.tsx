@@ -4,10 +4,10 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { Notice, Spinner } from '../../ui/Notice.tsx';
-import { FaceCrop } from '../../kits/photos/index.ts';
 import { useNamePerson, usePeople, type Person } from './queries.ts';
 import { useLivePeople } from './useLivePeople.ts';
-import { personChoice } from './words.ts';
+import { photoCount } from './words.ts';
+import { PersonOpen } from './PersonOpen.tsx';
 import './people.css';
 
 const MAX_NAME = 100;
@@ -42,27 +42,10 @@ export function PeoplePage() {
         <ul className="people-grid" aria-label="People">
           {shown.map((person) => (
             <li key={person.id} className="person-card">
-              <Link className="person-open" to={`/people/${person.id}`} aria-label={`Open ${personChoice(person)}`}>
-                <FaceCrop
-                  nodeId={person.cover.node_id}
-                  version={person.cover.version}
-                  rotation={person.cover.rotation}
-                  box={person.cover.box}
-                />
-                {person.name ? (
-                  <span className="person-name">{person.name}</span>
-                ) : (
-                  <span className="person-name muted">Not named yet</span>
-                )}
-                <span className="person-meta">{person.photo_count === 1 ? '1 photo' : `${person.photo_count} photos`}</span>
-              </Link>
+              <PersonOpen person={person} />
               <Button
                 onClick={() => setNaming(person)}
-                aria-label={
-                  person.name
-                    ? `Rename ${person.name}`
-                    : `Name this person (${person.photo_count === 1 ? '1 photo' : `${person.photo_count} photos`})`
-                }
+                aria-label={person.name ? `Rename ${person.name}` : `Name this person (${photoCount(person.photo_count)})`}
               >
                 {person.name ? 'Rename' : 'Add a name'}
               </Button>
