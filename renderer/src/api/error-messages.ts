@@ -133,7 +133,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   totp_not_enabled: 'Two-step sign-in is not on.',
   totp_not_started: 'Start setting up two-step sign-in again.',
   last_admin: 'The server needs at least one owner account.',
-  too_many_drive_passwords: 'You have 20 drive passwords already. Remove one you no longer use, then make the new one.',
+  too_many_drive_passwords: 'You have 20 drive passwords already. Revoke one you no longer use, then make the new one.',
   not_pending: 'This device is no longer waiting.',
   offset_mismatch: 'The upload got out of step. It will start that file again.',
   name_conflict: 'Something with that name is already there. Pick another name.',

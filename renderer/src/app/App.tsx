@@ -19,6 +19,7 @@ import { StartPage } from './StartPage.tsx';
 
 // Screens most visits never open load when first needed, keeping the first screen small.
 const AccountPage = lazy(() => import('../features/account/index.ts').then((m) => ({ default: m.AccountPage })));
+const DrivePage = lazy(() => import('../features/account/index.ts').then((m) => ({ default: m.DrivePage })));
 const loadGallery = () => import('../features/gallery/index.ts');
 const GalleryPage = lazy(() => loadGallery().then((m) => ({ default: m.GalleryPage })));
 // Opened at Photos (a reload, the installed app's start): its files download while the session is
@@ -137,6 +138,7 @@ function AppRoutes() {
         <Route path="/private/:nodeId?" element={<PrivatePage />} />
         <Route path="/search" element={<BrowsePage kind="search" />} />
         <Route path="/account" element={<AccountPage />} />
+        <Route path="/account/drive" element={<DrivePage />} />
         <Route path="/notifications" element={<NotificationsPage />} />
         <Route path="/shared-with-hearth" element={<SaveSharedPage />} />
         <Route path="/console/*" element={<ConsolePages />} />

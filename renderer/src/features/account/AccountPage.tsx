@@ -10,6 +10,7 @@ import { PhoneBackupSection } from '../../kits/phone-backup/index.ts';
 import { QuotaBar } from '../../kits/upload/index.ts';
 import { NotificationSettingsSection } from '../../kits/notifications/index.ts';
 import { DevicesSection } from './DevicesSection.tsx';
+import { DriveSection } from './DriveSection.tsx';
 import { PartnersSection } from './PartnersSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { PrivatePinSection } from './PrivatePinSection.tsx';
@@ -18,7 +19,7 @@ import { ProfileSection } from './ProfileSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 import './account.css';
 
-/** The account: name, password, two-step sign-in, sharing one's photos, where a phone opens and backs up, devices, and the way out. */
+/** The account: name, password, two-step sign-in, sharing one's photos, where a phone opens and backs up, using Hearth as a drive, devices, and the way out. */
 export function AccountPage() {
   const state = useSession();
   const me = useQuery(meQuery);
@@ -50,6 +51,7 @@ export function AccountPage() {
             <NotificationSettingsSection isOwner={state.user.role === 'admin'} />
           </Suspense>
           <PhoneBackupSection userId={state.user.id} />
+          <DriveSection />
           <DevicesSection />
         </div>
       )}

@@ -6,7 +6,7 @@ import { Button } from '../../../ui/Button.tsx';
 import { ConfirmDialog, Dialog } from '../../../ui/Dialog.tsx';
 import { Notice } from '../../../ui/Notice.tsx';
 import { formatBytes } from '../../../ui/format.ts';
-import { CopyField } from '../CopyField.tsx';
+import { CopyField } from '../../../ui/CopyField.tsx';
 import { consoleKeys } from '../keys.ts';
 import { UsageBar } from '../UsageBar.tsx';
 import { type AdminUser } from './queries.ts';

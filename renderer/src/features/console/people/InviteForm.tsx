@@ -5,7 +5,7 @@ import { Button } from '../../../ui/Button.tsx';
 import { Field } from '../../../ui/Field.tsx';
 import { Notice } from '../../../ui/Notice.tsx';
 import { formatDate } from '../../../ui/format.ts';
-import { CopyField } from '../CopyField.tsx';
+import { CopyField } from '../../../ui/CopyField.tsx';
 import { consoleKeys } from '../keys.ts';
 import { QrImage } from '../QrImage.tsx';
 import { type Invite } from './queries.ts';

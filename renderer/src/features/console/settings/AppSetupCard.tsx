@@ -1,5 +1,5 @@
 import { QrImage } from '../QrImage.tsx';
-import { CopyField } from '../CopyField.tsx';
+import { CopyField } from '../../../ui/CopyField.tsx';
 import { HomeCertificate } from './HomeCertificate.tsx';
 
 /**

@@ -1,4 +1,4 @@
-import { CopyField } from '../CopyField.tsx';
+import { CopyField } from '../../../ui/CopyField.tsx';
 import { QrImage } from '../QrImage.tsx';
 import { AwaySteps, CheckItWorks, LinksAway } from './AwaySteps.tsx';
 import { useNetwork, type Network } from './queries.ts';

@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../../ui/Button.tsx';
 import { Notice, Spinner } from '../../../ui/Notice.tsx';
 import { ConsoleLayout } from '../ConsoleLayout.tsx';
-import { CopyField } from '../CopyField.tsx';
+import { CopyField } from '../../../ui/CopyField.tsx';
 import { InviteForm } from '../people/InviteForm.tsx';
 import { QrImage } from '../QrImage.tsx';
 import { useNetwork } from './queries.ts';

@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'react';
-import { Button } from '../../ui/Button.tsx';
-import { copyText } from '../../ui/clipboard.ts';
+import { Button } from './Button.tsx';
+import { copyText } from './clipboard.ts';
+import './copy-field.css';
 
 /** A value to pass on (a link, an address, a temporary password): readable, selectable, and one tap to copy. */
 export function CopyField({ label, value, big }: { label: string; value: string; big?: boolean }) {
