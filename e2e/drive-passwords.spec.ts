@@ -31,6 +31,7 @@ test('@lan a drive password made in Account opens /dav/ for a computer, a file i
   await expect(shown).toHaveValue(/\S/);
   const password = await shown.inputValue();
   await expect(page.getByText('It will not be shown again')).toBeVisible();
+  await page.evaluate(() => document.getElementById('drive-passwords-title')?.scrollIntoView({ block: 'start' }));
   await captureScreen(page, testInfo, 'drive-password-made');
 
   const authorization = `Basic ${Buffer.from(`${member.username}:${password}`).toString('base64')}`;
@@ -56,6 +57,9 @@ test('@lan a drive password made in Account opens /dav/ for a computer, a file i
     .filter({ hasText: /^Windows$/ })
     .click();
   await expect(page.getByText('Map network drive…')).toBeVisible();
+  await page
+    .getByRole('heading', { name: 'Use Hearth as a drive', level: 1 })
+    .evaluate((heading) => heading.scrollIntoView({ block: 'end' }));
   await captureScreen(page, testInfo, 'drive-page');
 
   await row.getByRole('button', { name: "Revoke Dad's laptop" }).click();

@@ -1,9 +1,22 @@
 import type { ReactNode } from 'react';
 import type { DriveAddress } from './drive-address.ts';
 
-/** The address as a person types it: in code style, never broken inside a word. */
-function At({ children }: { children: ReactNode }) {
-  return <span className="drive-mono drive-at">{children}</span>;
+/** An address in code style. A narrow phone breaks it after its scheme, not inside "/dav/". */
+function At({ children }: { children: string }) {
+  const [scheme, rest] = children.split('://');
+  return (
+    <span className="drive-mono drive-at">
+      {rest === undefined ? (
+        children
+      ) : (
+        <>
+          {scheme}://
+          <wbr />
+          {rest}
+        </>
+      )}
+    </span>
+  );
 }
 
 function SignIn({ username, start }: { username: string; start?: boolean }) {
