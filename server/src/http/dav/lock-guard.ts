@@ -9,10 +9,10 @@ import { davHref, davSegments } from './paths.ts';
 import { davEtag } from './props.ts';
 import { resolvePath, type Resolved } from './resolve.ts';
 
-/** Methods that change what is at a path, or its membership: they need the locks' tokens. */
-const CHANGES = new Set(['PUT', 'DELETE', 'MOVE', 'COPY', 'MKCOL', 'PROPPATCH']);
+/** Methods that change what is at a path, or its membership: they need the locks' tokens (a LOCK on a free name makes a file). */
+const CHANGES = new Set(['PUT', 'DELETE', 'MOVE', 'COPY', 'MKCOL', 'PROPPATCH', 'LOCK']);
 /** Methods whose If header is evaluated before anything is done (RFC 4918 10.4). */
-const CONDITIONAL = new Set([...CHANGES, 'LOCK', 'UNLOCK']);
+const CONDITIONAL = new Set([...CHANGES, 'UNLOCK']);
 
 /** A path the request would change; `deep`: also what is below it (a DELETE, a MOVE's source). */
 interface Protected {
@@ -95,6 +95,9 @@ function protectedPaths(method: string, at: Resolved, destination: Resolved | nu
       return changed(at, false);
     case 'MKCOL':
       return parentOf(at.names);
+    case 'LOCK':
+      // Locks on the resource itself are LOCK's own business (a clash is 423 no-conflicting-lock).
+      return at.exists ? [] : parentOf(at.names);
     case 'DELETE':
       return changed(at, true);
     case 'MOVE':

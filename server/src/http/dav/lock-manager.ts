@@ -42,7 +42,8 @@ export interface NewLock {
  * files' names do. Expired locks are dropped whenever locks are looked at.
  */
 export class LockManager {
-  private readonly locks = new Map<string, DavLock>();
+  /** Each account's locks by token: a look-up walks only the asking account's locks. */
+  private readonly byAccount = new Map<string, Map<string, DavLock>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -66,6 +67,8 @@ export class LockManager {
 
   /** Null when the account already holds as many locks as it may. */
   create(lock: NewLock): DavLock | null {
+    // Accounts that never come back must not keep their expired locks in memory.
+    for (const userId of [...this.byAccount.keys()]) this.live(userId);
     if (this.live(lock.userId).length >= MAX_LOCKS_PER_ACCOUNT) return null;
     const made: DavLock = {
       ...lock,
@@ -73,16 +76,18 @@ export class LockManager {
       token: `urn:uuid:${randomUUID()}`,
       expiresAt: this.now() + lock.timeoutSeconds * 1000,
     };
-    this.locks.set(made.token, made);
+    const mine = this.byAccount.get(lock.userId) ?? new Map<string, DavLock>();
+    mine.set(made.token, made);
+    this.byAccount.set(lock.userId, mine);
     return made;
   }
 
   /** The account's live lock with that token, or null (another account's token is no lock of this one's). */
   find(userId: string, token: string): DavLock | null {
-    const lock = this.locks.get(token);
-    if (!lock || lock.userId !== userId) return null;
+    const lock = this.byAccount.get(userId)?.get(token);
+    if (!lock) return null;
     if (lock.expiresAt <= this.now()) {
-      this.locks.delete(token);
+      this.remove(lock);
       return null;
     }
     return lock;
@@ -93,21 +98,23 @@ export class LockManager {
     lock.expiresAt = this.now() + timeoutSeconds * 1000;
   }
 
-  remove(token: string): void {
-    this.locks.delete(token);
+  remove(lock: DavLock): void {
+    const mine = this.byAccount.get(lock.userId);
+    mine?.delete(lock.token);
+    if (mine?.size === 0) this.byAccount.delete(lock.userId);
   }
 
-  /** Once what was at a path is gone (deleted, moved away, replaced), so are the locks on it and below it. */
+  /** Once what was at a path is gone (deleted, moved away), so are the locks on it and below it. */
   dropWithin(userId: string, names: readonly string[]): void {
-    for (const lock of this.within(userId, names)) this.locks.delete(lock.token);
+    for (const lock of this.within(userId, names)) this.remove(lock);
   }
 
   private live(userId: string): DavLock[] {
     const now = this.now();
     const out: DavLock[] = [];
-    for (const lock of this.locks.values()) {
-      if (lock.expiresAt <= now) this.locks.delete(lock.token);
-      else if (lock.userId === userId) out.push(lock);
+    for (const lock of this.byAccount.get(userId)?.values() ?? []) {
+      if (lock.expiresAt <= now) this.remove(lock);
+      else out.push(lock);
     }
     return out;
   }

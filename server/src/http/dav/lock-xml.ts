@@ -15,6 +15,8 @@ export const SUPPORTED_LOCK =
   '<d:lockentry><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockentry>' +
   '<d:lockentry><d:lockscope><d:shared/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockentry>';
 
+const MAX_OWNER_CHARS = 4096;
+
 /** A LOCK body: DAV:lockinfo with a lockscope and a write locktype; NotXml for anything else. */
 export function parseLockInfo(body: string): LockInfo {
   const root = parseXml(body);
@@ -25,7 +27,10 @@ export function parseLockInfo(body: string): LockInfo {
     throw new NotXml('A lockinfo names an exclusive or shared lockscope.');
   const type = child('locktype')?.children.find((element) => element.ns === DAV_NS);
   if (type?.local !== 'write') throw new NotXml('Only write locks exist (locktype write).');
-  return { scope: scope.local, owner: child('owner') ? ownerXml(body) : '' };
+  const owner = child('owner') ? ownerXml(body) : '';
+  // Kept in memory for as long as the lock lives: a name or an address, not a document.
+  if (owner.length > MAX_OWNER_CHARS) throw new NotXml(`The owner is longer than ${MAX_OWNER_CHARS} characters.`);
+  return { scope: scope.local, owner };
 }
 
 /**

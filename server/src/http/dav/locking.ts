@@ -65,7 +65,7 @@ export async function lockResource(
     try {
       await createEmptyFile(services, actor, at);
     } catch (error) {
-      locks.remove(lock.token);
+      locks.remove(lock);
       throw error;
     }
   }
@@ -84,7 +84,7 @@ export function unlockResource(ctx: Koa.Context, actor: Actor, locks: LockManage
     ctx.body = lockErrorXml('lock-token-matches-request-uri', []);
     return;
   }
-  locks.remove(lock.token);
+  locks.remove(lock);
   ctx.status = 204;
 }
 

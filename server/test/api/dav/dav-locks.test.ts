@@ -62,6 +62,9 @@ describe('WebDAV: exclusive locks', () => {
     assert.equal((await dav(t, 'DELETE', '/dav/report.txt', { login: drive })).status, 423);
     const moveAway = { Destination: `${t.url}/dav/moved.txt` };
     assert.equal((await dav(t, 'MOVE', '/dav/report.txt', { login: drive, headers: moveAway })).status, 423);
+    const proppatch =
+      '<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><x xmlns="urn:x">1</x></D:prop></D:set></D:propertyupdate>';
+    assert.equal((await dav(t, 'PROPPATCH', '/dav/report.txt', { login: drive, body: proppatch })).status, 423);
     assert.equal(await (await dav(t, 'GET', '/dav/report.txt', { login: drive })).text(), 'one', 'nothing changed');
 
     const withToken = { If: `(<${token}>)` };
@@ -143,6 +146,7 @@ describe('WebDAV: a folder lock', () => {
     assert.equal(await put('/dav/Names/a.txt', 'changed'), 204, 'a file inside is not locked');
     assert.equal(await put('/dav/Names/b.txt', 'new'), 423, 'a new name is');
     assert.equal((await dav(t, 'DELETE', '/dav/Names/a.txt', { login: drive })).status, 423);
+    assert.equal((await lock('/dav/Names/c.txt')).res.status, 423, 'nor can a LOCK make a new file in it');
   });
 });
 
@@ -229,6 +233,8 @@ describe('WebDAV: LOCK requests', () => {
     const readLock = lockBody('exclusive').replace('<D:write/>', '<D:read/>');
     assert.equal((await dav(t, 'LOCK', '/dav/body.txt', { login: drive, body: readLock })).status, 400);
     assert.equal((await dav(t, 'LOCK', '/dav/body.txt', { login: drive, headers: { Depth: '1' }, body: lockBody('shared') })).status, 400);
+    const longOwner = lockBody('shared', 'x'.repeat(5000));
+    assert.equal((await dav(t, 'LOCK', '/dav/body.txt', { login: drive, body: longOwner })).status, 400, 'an owner past 4096 characters');
     const res = await dav(t, 'PROPFIND', '/dav/body.txt', {
       login: drive,
       headers: { Depth: '0' },
