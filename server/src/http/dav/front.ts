@@ -43,38 +43,35 @@ export function davFront(services: Services, slots: DownloadSlots, locks = new L
     // Locks and the If header are checked before anything changes (lock-guard.ts: 400, 412, 423).
     const guarded = guardLocks(ctx, services, actor, locks, at);
     if (!guarded) return;
-    await dispatch();
-    guarded.settle(ctx.status);
-
-    async function dispatch(): Promise<void> {
-      switch (ctx.method) {
-        case 'LOCK':
-          return lockResource(ctx, services, actor, locks, at, guarded!.lists);
-        case 'UNLOCK':
-          return unlockResource(ctx, actor, locks, at);
-        case 'PROPFIND':
-          return propfind(ctx, services, actor, at, locks);
-        case 'PROPPATCH':
-          return proppatch(ctx, at);
-        case 'GET':
-          // Counted with the app's downloads: a drive opening hundreds of files at once waits its turn (429).
-          holdDownloadSlot(ctx, slots, { ip: ctx.request.ip || null, sessionId: actor.sessionId });
-          return getFile(ctx, services, actor, at);
-        case 'HEAD':
-          return getFile(ctx, services, actor, at);
-        case 'PUT':
-          return putFile(ctx, services, actor, at);
-        case 'MKCOL':
-          return makeFolder(ctx, services, actor, at);
-        case 'DELETE':
-          return deleteNode(ctx, services, actor, at);
-        case 'COPY':
-          return copyNode(ctx, services, actor, at);
-        case 'MOVE':
-          return moveNode(ctx, services, actor, at);
-        default:
-          throw new AppError('method_not_allowed', undefined, { headers: { Allow: ALLOW } });
-      }
+    switch (ctx.method) {
+      case 'LOCK':
+        return lockResource(ctx, services, actor, locks, at, guarded.lists);
+      case 'UNLOCK':
+        return unlockResource(ctx, actor, locks, at);
+      case 'PROPFIND':
+        return propfind(ctx, services, actor, at, locks);
+      case 'PROPPATCH':
+        return proppatch(ctx, at);
+      case 'GET':
+        // Counted with the app's downloads: a drive opening hundreds of files at once waits its turn (429).
+        holdDownloadSlot(ctx, slots, { ip: ctx.request.ip || null, sessionId: actor.sessionId });
+        return getFile(ctx, services, actor, at);
+      case 'HEAD':
+        return getFile(ctx, services, actor, at);
+      case 'PUT':
+        return putFile(ctx, services, actor, at);
+      case 'MKCOL':
+        return makeFolder(ctx, services, actor, at);
+      case 'DELETE':
+        deleteNode(ctx, services, actor, at);
+        return guarded.settle(ctx.status);
+      case 'COPY':
+        return copyNode(ctx, services, actor, at);
+      case 'MOVE':
+        moveNode(ctx, services, actor, at);
+        return guarded.settle(ctx.status);
+      default:
+        throw new AppError('method_not_allowed', undefined, { headers: { Allow: ALLOW } });
     }
   };
 }
