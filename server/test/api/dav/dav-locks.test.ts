@@ -153,12 +153,12 @@ describe('WebDAV: a folder lock', () => {
 describe('WebDAV: timeouts', () => {
   test('a refresh (LOCK with If and no body) extends the lock; an unknown token cannot refresh (412)', async () => {
     assert.equal(await put('/dav/lease.txt', 'x'), 201);
-    const { token, body } = await lock('/dav/lease.txt', { timeout: 'Second-1' });
-    assert.match(body, /<d:timeout>Second-1<\/d:timeout>/);
+    const { token, body } = await lock('/dav/lease.txt', { timeout: 'Second-2' });
+    assert.match(body, /<d:timeout>Second-2<\/d:timeout>/);
     const refreshed = await dav(t, 'LOCK', '/dav/lease.txt', { login: drive, headers: { If: `(<${token}>)`, Timeout: 'Infinite' } });
     assert.equal(refreshed.status, 200);
     assert.match(await refreshed.text(), /<d:timeout>Second-3600<\/d:timeout>/, 'Infinite is capped at an hour');
-    await sleep(1300);
+    await sleep(2300);
     assert.equal(await put('/dav/lease.txt', 'y'), 423, 'still locked after the first timeout would have ended');
     const unknown = await dav(t, 'LOCK', '/dav/lease.txt', {
       login: drive,
@@ -169,9 +169,9 @@ describe('WebDAV: timeouts', () => {
 
   test('an expired lock is gone: the file can be written, and lockdiscovery is empty', async () => {
     assert.equal(await put('/dav/short.txt', 'x'), 201);
-    const { token } = await lock('/dav/short.txt', { timeout: 'Second-1' });
+    const { token } = await lock('/dav/short.txt', { timeout: 'Second-2' });
     assert.equal(await put('/dav/short.txt', 'y'), 423);
-    await sleep(1300);
+    await sleep(2300);
     assert.doesNotMatch(await lockdiscovery('/dav/short.txt'), /activelock/);
     assert.equal(await put('/dav/short.txt', 'y'), 204);
     assert.equal((await dav(t, 'UNLOCK', '/dav/short.txt', { login: drive, headers: { 'Lock-Token': `<${token}>` } })).status, 409);
