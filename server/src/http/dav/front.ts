@@ -3,6 +3,9 @@ import { AppError } from '../../app-error.ts';
 import type { Services } from '../../services/index.ts';
 import { holdDownloadSlot, type DownloadSlots } from '../download-slots.ts';
 import { davActor } from './auth.ts';
+import { guardLocks } from './lock-guard.ts';
+import { LockManager } from './lock-manager.ts';
+import { lockResource, unlockResource } from './locking.ts';
 import { DAV_PREFIX, davSegments } from './paths.ts';
 import { copyNode, moveNode } from './move-copy.ts';
 import { proppatch } from './proppatch.ts';
@@ -10,9 +13,9 @@ import { getFile, propfind } from './read.ts';
 import { resolvePath } from './resolve.ts';
 import { deleteNode, makeFolder, putFile } from './write.ts';
 
-/** Class 1 only until locks exist: claiming 2 would have Finder mount read-write and then fail to lock. */
-const DAV_CLASS = '1';
-const ALLOW = 'OPTIONS, PROPFIND, PROPPATCH, GET, HEAD, PUT, MKCOL, DELETE, COPY, MOVE';
+/** Class 2 (locks): Finder mounts a drive read-write only when the server says it can lock. */
+const DAV_CLASS = '1, 2';
+const ALLOW = 'OPTIONS, PROPFIND, PROPPATCH, GET, HEAD, PUT, MKCOL, DELETE, COPY, MOVE, LOCK, UNLOCK';
 
 /**
  * The WebDAV door (RFC 4918): each account's own files under /dav/, on the API's port, signed in
@@ -20,7 +23,7 @@ const ALLOW = 'OPTIONS, PROPFIND, PROPPATCH, GET, HEAD, PUT, MKCOL, DELETE, COPY
  * service, and every change is a service call, so it is versioned, trashed, counted against the
  * quota and announced as it would be from the app.
  */
-export function davFront(services: Services, slots: DownloadSlots): Koa.Middleware {
+export function davFront(services: Services, slots: DownloadSlots, locks = new LockManager()): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path !== DAV_PREFIX && !ctx.path.startsWith(`${DAV_PREFIX}/`)) return next();
     ctx.set('DAV', DAV_CLASS);
@@ -37,9 +40,16 @@ export function davFront(services: Services, slots: DownloadSlots): Koa.Middlewa
     if (names === null || ctx.url.includes('#')) throw new AppError('invalid_input', 'That path is not inside your files.');
     const actor = davActor(ctx, services);
     const at = resolvePath(services, actor, names);
+    // Locks and the If header are checked before anything changes (lock-guard.ts: 400, 412, 423).
+    const guarded = guardLocks(ctx, services, actor, locks, at);
+    if (!guarded) return;
     switch (ctx.method) {
+      case 'LOCK':
+        return lockResource(ctx, services, actor, locks, at, guarded.lists);
+      case 'UNLOCK':
+        return unlockResource(ctx, actor, locks, at);
       case 'PROPFIND':
-        return propfind(ctx, services, actor, at);
+        return propfind(ctx, services, actor, at, locks);
       case 'PROPPATCH':
         return proppatch(ctx, at);
       case 'GET':
@@ -53,11 +63,13 @@ export function davFront(services: Services, slots: DownloadSlots): Koa.Middlewa
       case 'MKCOL':
         return makeFolder(ctx, services, actor, at);
       case 'DELETE':
-        return deleteNode(ctx, services, actor, at);
+        deleteNode(ctx, services, actor, at);
+        return guarded.settle(ctx.status);
       case 'COPY':
         return copyNode(ctx, services, actor, at);
       case 'MOVE':
-        return moveNode(ctx, services, actor, at);
+        moveNode(ctx, services, actor, at);
+        return guarded.settle(ctx.status);
       default:
         throw new AppError('method_not_allowed', undefined, { headers: { Allow: ALLOW } });
     }

@@ -1,4 +1,5 @@
 import type { Node } from '../../contract/files-responses.ts';
+import { SUPPORTED_LOCK } from './lock-xml.ts';
 import { DAV_NS, type PropName, type PropfindRequest } from './xml-in.ts';
 import { escapeXml, type MultistatusEntry, type PropValue } from './xml-out.ts';
 
@@ -12,6 +13,8 @@ export interface DavQuota {
 export interface DavResource {
   href: string;
   node: Node | null;
+  /** Its lockdiscovery value: the activelocks whose scope holds it ('' when none). */
+  locks?: string;
 }
 
 const LIVE = [
@@ -46,14 +49,14 @@ export function propsOf(resource: DavResource, request: PropfindRequest, quota: 
   const found: PropValue[] = [];
   const missing: PropName[] = [];
   for (const name of names) {
-    const xml = name.ns === DAV_NS ? liveValue(name.local, resource.node, quota) : undefined;
+    const xml = name.ns === DAV_NS ? liveValue(name.local, resource, quota) : undefined;
     if (xml === undefined) missing.push(name);
     else found.push({ name, xml: request.kind === 'propname' ? '' : xml });
   }
   return { href: resource.href, found, missing };
 }
 
-function liveValue(local: string, node: Node | null, quota: DavQuota): string | undefined {
+function liveValue(local: string, { node, locks }: DavResource, quota: DavQuota): string | undefined {
   const file = node?.type === 'file' ? node : null;
   switch (local) {
     case 'displayname':
@@ -75,9 +78,9 @@ function liveValue(local: string, node: Node | null, quota: DavQuota): string | 
     case 'quota-available-bytes':
       return quota.available === null ? undefined : String(Math.max(0, quota.available));
     case 'supportedlock':
+      return SUPPORTED_LOCK;
     case 'lockdiscovery':
-      // No locks yet (class 1): both are empty, as RFC 4918 allows.
-      return '';
+      return locks ?? '';
     default:
       return undefined;
   }

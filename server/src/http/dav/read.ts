@@ -3,6 +3,8 @@ import { AppError } from '../../app-error.ts';
 import type { Actor } from '../../services/common/context.ts';
 import type { Services } from '../../services/index.ts';
 import { sendFile } from '../send-file.ts';
+import type { LockManager } from './lock-manager.ts';
+import { lockDiscovery } from './lock-xml.ts';
 import { davHref } from './paths.ts';
 import { davEtag, propsOf, type DavQuota, type DavResource } from './props.ts';
 import { childrenOf, type Resolved } from './resolve.ts';
@@ -17,7 +19,7 @@ const MAX_XML_BODY = 1024 * 1024;
  * refused with the propfind-finite-depth precondition, as 9.1 allows: one request must not walk
  * a whole family's files.
  */
-export async function propfind(ctx: Koa.Context, services: Services, actor: Actor, at: Resolved): Promise<void> {
+export async function propfind(ctx: Koa.Context, services: Services, actor: Actor, at: Resolved, locks: LockManager): Promise<void> {
   const depth = ctx.get('Depth').trim().toLowerCase() || 'infinity';
   if (depth !== '0' && depth !== '1') {
     ctx.status = 403;
@@ -35,10 +37,11 @@ export async function propfind(ctx: Koa.Context, services: Services, actor: Acto
   if (!at.exists) throw new AppError('not_found');
   const quota = quotaOf(services, actor);
   const folder = at.node === null || at.node.type === 'folder';
-  const resources: DavResource[] = [{ href: davHref(at.names, folder), node: at.node }];
+  const resources: DavResource[] = [{ href: davHref(at.names, folder), node: at.node, locks: lockDiscovery(locks, actor, at.names) }];
   if (depth === '1' && folder) {
     for (const child of childrenOf(services, actor, at.node)) {
-      resources.push({ href: davHref([...at.names, child.name], child.type === 'folder'), node: child });
+      const names = [...at.names, child.name];
+      resources.push({ href: davHref(names, child.type === 'folder'), node: child, locks: lockDiscovery(locks, actor, names) });
     }
   }
   ctx.status = 207;

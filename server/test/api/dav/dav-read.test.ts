@@ -20,11 +20,12 @@ before(async () => {
 after(() => t.close());
 
 describe('WebDAV: signing in', () => {
-  test('OPTIONS answers without credentials: DAV class 1 and the methods', async () => {
+  test('OPTIONS answers without credentials: DAV classes 1 and 2 and the methods', async () => {
     const res = await dav(t, 'OPTIONS', '/dav/');
     assert.equal(res.status, 200);
-    assert.equal(res.headers.get('dav'), '1');
-    for (const method of ['PROPFIND', 'GET', 'PUT', 'MKCOL', 'DELETE']) assert.match(res.headers.get('allow')!, new RegExp(method));
+    assert.equal(res.headers.get('dav'), '1, 2');
+    for (const method of ['PROPFIND', 'GET', 'PUT', 'MKCOL', 'DELETE', 'LOCK', 'UNLOCK'])
+      assert.match(res.headers.get('allow')!, new RegExp(method));
   });
 
   test('no credentials, a wrong drive password, or the account password: 401 with the Basic challenge', async () => {
