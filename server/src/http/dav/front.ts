@@ -8,6 +8,7 @@ import { copyNode, moveNode } from './move-copy.ts';
 import { proppatch } from './proppatch.ts';
 import { getFile, propfind } from './read.ts';
 import { resolvePath } from './resolve.ts';
+import { refuseSharedChange } from './shared.ts';
 import { deleteNode, makeFolder, putFile } from './write.ts';
 
 /** Class 1 only until locks exist: claiming 2 would have Finder mount read-write and then fail to lock. */
@@ -37,6 +38,7 @@ export function davFront(services: Services, slots: DownloadSlots): Koa.Middlewa
     if (names === null || ctx.url.includes('#')) throw new AppError('invalid_input', 'That path is not inside your files.');
     const actor = davActor(ctx, services);
     const at = resolvePath(services, actor, names);
+    refuseSharedChange(ctx.method, at);
     switch (ctx.method) {
       case 'PROPFIND':
         return propfind(ctx, services, actor, at);

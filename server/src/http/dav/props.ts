@@ -12,6 +12,8 @@ export interface DavQuota {
 export interface DavResource {
   href: string;
   node: Node | null;
+  /** Its name in /dav/ when not its node's: "Shared with me", a shared item named apart. */
+  name?: string | null;
 }
 
 const LIVE = [
@@ -46,18 +48,18 @@ export function propsOf(resource: DavResource, request: PropfindRequest, quota: 
   const found: PropValue[] = [];
   const missing: PropName[] = [];
   for (const name of names) {
-    const xml = name.ns === DAV_NS ? liveValue(name.local, resource.node, quota) : undefined;
+    const xml = name.ns === DAV_NS ? liveValue(name.local, resource.node, quota, resource.name) : undefined;
     if (xml === undefined) missing.push(name);
     else found.push({ name, xml: request.kind === 'propname' ? '' : xml });
   }
   return { href: resource.href, found, missing };
 }
 
-function liveValue(local: string, node: Node | null, quota: DavQuota): string | undefined {
+function liveValue(local: string, node: Node | null, quota: DavQuota, label?: string | null): string | undefined {
   const file = node?.type === 'file' ? node : null;
   switch (local) {
     case 'displayname':
-      return escapeXml(node?.name ?? 'Hearth');
+      return escapeXml(label ?? node?.name ?? 'Hearth');
     case 'resourcetype':
       return file ? '' : '<d:collection/>';
     case 'getcontentlength':

@@ -5,7 +5,7 @@ import type { Services } from '../../services/index.ts';
 import { sendFile } from '../send-file.ts';
 import { davHref } from './paths.ts';
 import { davEtag, propsOf, type DavQuota, type DavResource } from './props.ts';
-import { childrenOf, type Resolved } from './resolve.ts';
+import { entriesOf, type Resolved } from './resolve.ts';
 import { NotXml, parsePropfind, type PropfindRequest } from './xml-in.ts';
 import { davError, multistatus } from './xml-out.ts';
 
@@ -35,10 +35,10 @@ export async function propfind(ctx: Koa.Context, services: Services, actor: Acto
   if (!at.exists) throw new AppError('not_found');
   const quota = quotaOf(services, actor);
   const folder = at.node === null || at.node.type === 'folder';
-  const resources: DavResource[] = [{ href: davHref(at.names, folder), node: at.node }];
+  const resources: DavResource[] = [{ href: davHref(at.names, folder), node: at.node, name: at.label }];
   if (depth === '1' && folder) {
-    for (const child of childrenOf(services, actor, at.node)) {
-      resources.push({ href: davHref([...at.names, child.name], child.type === 'folder'), node: child });
+    for (const { name, node } of entriesOf(services, actor, at)) {
+      resources.push({ href: davHref([...at.names, name], node === null || node.type === 'folder'), node, name });
     }
   }
   ctx.status = 207;
