@@ -115,7 +115,7 @@ export const ERROR_CATALOGUE = {
   },
   shared_with_me_read_only: {
     status: 403,
-    message: '"Shared with me" lists what others share with you: nothing can be added, renamed or removed there.',
+    message: 'The folder "Shared with me" lists what others share with you: nothing can be added, renamed or removed there.',
   },
   move_across_owners: {
     status: 403,
