@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { createFolder } from '../../helpers/nodes.ts';
+import { davNames } from '../../../src/http/dav/shared.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { dav, driveLogin, propfindBody, responsesOf, type DriveLogin } from './dav-support.ts';
 
@@ -188,5 +189,19 @@ describe('WebDAV: Shared with me', () => {
       headers: { Depth: '0' },
     });
     assert.equal(gone.status, 404);
+  });
+});
+
+describe('WebDAV: names in Shared with me', () => {
+  test("a clash carries the sharer's name (before a file's extension); what still clashes is numbered, oldest first", () => {
+    const names = davNames([
+      { name: 'Photos', by: 'Mum', isFile: false },
+      { name: 'photos', by: 'Mum', isFile: false },
+      { name: 'Photos (Mum)', by: 'Gran', isFile: false },
+      { name: 'notes.txt', by: 'Dad', isFile: true },
+      { name: 'Notes.txt', by: 'Mum/Dad', isFile: true },
+      { name: 'School', by: 'Dad', isFile: false },
+    ]);
+    assert.deepEqual(names, ['Photos (Mum)', 'photos (Mum) (2)', 'Photos (Mum) (3)', 'notes (Dad).txt', 'Notes (Mum-Dad).txt', 'School']);
   });
 });
