@@ -133,6 +133,11 @@ const SENTENCES: Record<ErrorCode, string> = {
   totp_not_enabled: 'Two-step sign-in is not on.',
   totp_not_started: 'Start setting up two-step sign-in again.',
   last_admin: 'The server needs at least one owner account.',
+  // The drive door's (WebDAV) own: a drive shows them, the app never causes them.
+  https_required: 'Away from home, a drive connects over https only: use the https address shown here.',
+  shared_view_only: 'This was shared with you to look at only. Copy it to your own files to change it.',
+  shared_with_me_read_only: '“Shared with me” lists what others share with you: nothing can be added or removed there.',
+  move_across_owners: 'Files move only within their owner’s files. Copy it instead.',
   too_many_drive_passwords: 'You have 20 drive passwords already. Revoke one you no longer use, then make the new one.',
   not_pending: 'This device is no longer waiting.',
   offset_mismatch: 'The upload got out of step. It will start that file again.',

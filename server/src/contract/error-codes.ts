@@ -103,6 +103,24 @@ export const ERROR_CATALOGUE = {
   },
   unknown_place: { status: 400, message: 'No town of that name is known here: try the name of the nearest town.' },
   not_a_photo: { status: 400, message: 'Only photos and videos have a date and place to correct.' },
+  https_required: {
+    status: 403,
+    message:
+      'Away from home, a drive signs in over https only, so its password never crosses the Internet readable: use the https address shown in Account, under "Use Hearth as a drive".',
+  },
+  shared_view_only: {
+    status: 403,
+    message:
+      'This was shared with you to view only: you can open it and copy it to your own files, not change it. Ask its owner to let you edit.',
+  },
+  shared_with_me_read_only: {
+    status: 403,
+    message: 'The folder "Shared with me" lists what others share with you: nothing can be added, renamed or removed there.',
+  },
+  move_across_owners: {
+    status: 403,
+    message: "Files move only within their owner's files: copy it instead, and the original stays where it is.",
+  },
   album_viewer: { status: 403, message: 'Only the people who can add to this album may do that: ask its owner.' },
   share_from_other_site: {
     status: 403,

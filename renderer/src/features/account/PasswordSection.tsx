@@ -37,13 +37,18 @@ export function PasswordSection() {
           label="New password"
           type="password"
           autoComplete="new-password"
-          hint="At least 10 characters. Your other devices will be signed out."
+          hint="At least 10 characters. Your other devices will be signed out, and your drive passwords stop working."
           error={mismatch ? 'Passwords need at least 10 characters.' : null}
           value={next}
           onChange={(e) => setNext(e.target.value)}
         />
         {change.isError && <Notice tone="error">{change.error.message}</Notice>}
-        {change.isSuccess && <Notice>Password changed. Your other devices were signed out.</Notice>}
+        {change.isSuccess && (
+          <Notice>
+            Password changed. Your other devices were signed out, and your drive passwords no longer work: make new ones for the computers
+            that use Hearth as a drive.
+          </Notice>
+        )}
         <Button type="submit" disabled={change.isPending || !current || !next}>
           Change password
         </Button>

@@ -11,6 +11,7 @@ import { copyNode, moveNode } from './move-copy.ts';
 import { proppatch } from './proppatch.ts';
 import { getFile, propfind } from './read.ts';
 import { resolvePath } from './resolve.ts';
+import { refuseSharedChange } from './shared.ts';
 import { deleteNode, makeFolder, putFile } from './write.ts';
 
 /** Class 2 (locks): Finder mounts a drive read-write only when the server says it can lock. */
@@ -40,6 +41,7 @@ export function davFront(services: Services, slots: DownloadSlots, locks = new L
     if (names === null || ctx.url.includes('#')) throw new AppError('invalid_input', 'That path is not inside your files.');
     const actor = davActor(ctx, services);
     const at = resolvePath(services, actor, names);
+    refuseSharedChange(ctx.method, at);
     // Locks and the If header are checked before anything changes (lock-guard.ts: 400, 412, 423).
     const guarded = guardLocks(ctx, services, actor, locks, at);
     if (!guarded) return;

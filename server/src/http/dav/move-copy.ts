@@ -6,6 +6,7 @@ import { nameKey } from '../../services/files/node-names.ts';
 import type { Services } from '../../services/index.ts';
 import { davSegments } from './paths.ts';
 import { childrenOf, resolvePath, type Resolved } from './resolve.ts';
+import { refuseSharedDestination } from './shared.ts';
 
 /** Where a COPY or MOVE goes, resolved, and whether it may replace what is there. */
 interface Target {
@@ -23,6 +24,8 @@ export function moveNode(ctx: Koa.Context, services: Services, actor: Actor, at:
   const target = targetOf(ctx, services, actor, at);
   if (!target) return;
   const { to } = target;
+  // The node service keeps a node in its owner's tree; said here in words a person can act on.
+  if (source.owner_id !== (to.parent?.owner_id ?? actor.userId)) throw new AppError('move_across_owners');
   const replaced = to.node !== null && to.node.id !== source.id ? to.node : null;
   if (replaced) services.nodes.trash(actor, replaced.id);
   services.nodes.update(actor, source.id, { name: to.names[to.names.length - 1]!, parent_id: to.parent?.id ?? null });
@@ -104,6 +107,7 @@ function targetOf(ctx: Koa.Context, services: Services, actor: Actor, at: Resolv
     return answer(ctx, 403, 'A folder cannot go inside itself.');
   }
   const to = resolvePath(services, actor, names);
+  refuseSharedDestination(to);
   if (!to.parentExists) return answer(ctx, 409, 'The folder of the Destination does not exist.');
   const overwrite = ctx.get('Overwrite').trim().toUpperCase() !== 'F';
   // A rename that changes only the case finds the source itself at the destination.

@@ -15,6 +15,8 @@ export interface DavResource {
   node: Node | null;
   /** Its lockdiscovery value: the activelocks whose scope holds it ('' when none). */
   locks?: string;
+  /** Its name in /dav/ when not its node's: "Shared with me", a shared item named apart. */
+  name?: string | null;
 }
 
 const LIVE = [
@@ -56,11 +58,11 @@ export function propsOf(resource: DavResource, request: PropfindRequest, quota: 
   return { href: resource.href, found, missing };
 }
 
-function liveValue(local: string, { node, locks }: DavResource, quota: DavQuota): string | undefined {
+function liveValue(local: string, { node, locks, name: label }: DavResource, quota: DavQuota): string | undefined {
   const file = node?.type === 'file' ? node : null;
   switch (local) {
     case 'displayname':
-      return escapeXml(node?.name ?? 'Hearth');
+      return escapeXml(label ?? node?.name ?? 'Hearth');
     case 'resourcetype':
       return file ? '' : '<d:collection/>';
     case 'getcontentlength':

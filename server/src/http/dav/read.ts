@@ -7,7 +7,7 @@ import type { LockManager } from './lock-manager.ts';
 import { lockDiscovery } from './lock-xml.ts';
 import { davHref } from './paths.ts';
 import { davEtag, propsOf, type DavQuota, type DavResource } from './props.ts';
-import { childrenOf, type Resolved } from './resolve.ts';
+import { entriesOf, type Resolved } from './resolve.ts';
 import { NotXml, parsePropfind, type PropfindRequest } from './xml-in.ts';
 import { davError, multistatus } from './xml-out.ts';
 
@@ -37,11 +37,13 @@ export async function propfind(ctx: Koa.Context, services: Services, actor: Acto
   if (!at.exists) throw new AppError('not_found');
   const quota = quotaOf(services, actor);
   const folder = at.node === null || at.node.type === 'folder';
-  const resources: DavResource[] = [{ href: davHref(at.names, folder), node: at.node, locks: lockDiscovery(locks, actor, at.names) }];
+  const resources: DavResource[] = [
+    { href: davHref(at.names, folder), node: at.node, name: at.label, locks: lockDiscovery(locks, actor, at.names) },
+  ];
   if (depth === '1' && folder) {
-    for (const child of childrenOf(services, actor, at.node)) {
-      const names = [...at.names, child.name];
-      resources.push({ href: davHref(names, child.type === 'folder'), node: child, locks: lockDiscovery(locks, actor, names) });
+    for (const { name, node } of entriesOf(services, actor, at)) {
+      const names = [...at.names, name];
+      resources.push({ href: davHref(names, node === null || node.type === 'folder'), node, name, locks: lockDiscovery(locks, actor, names) });
     }
   }
   ctx.status = 207;

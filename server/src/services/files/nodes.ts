@@ -62,6 +62,15 @@ export class NodeService {
     return row.owner_id === actor.userId ? toNodeDto(row) : null;
   }
 
+  /**
+   * The file or folder of that name (any case) in a folder the caller can read, whoever owns it
+   * (inside what is shared with the caller, the sharer does); null when there is none.
+   */
+  childNamed(actor: Actor, parentId: string, name: string): Node | null {
+    const id = this.deps.store.nodes.activeSiblingId(parentId, nameKey(name));
+    return id === undefined ? null : toNodeDto(this.access.node(actor, id, 'read'));
+  }
+
   createFolder(actor: Actor, input: { name: string; parent_id?: string | null | undefined }): Node {
     const name = cleanNodeName(input.name);
     const parent = this.access.targetFolder(actor, normaliseParentId(input.parent_id));

@@ -243,10 +243,18 @@ export class SessionService {
     return true;
   }
 
+  /**
+   * Signs the account out everywhere but `keepSessionId`: a password changed or reset, the
+   * account switched off. Its drive passwords go too (a drive is a device signed in as the
+   * account, and one made by whoever knew the old password must not outlive it); the session
+   * kept makes new ones.
+   */
   endAllOf(userId: string, reason: SessionRevokeReason, keepSessionId?: string): void {
     for (const id of this.deps.store.sessions.liveIdsOfUser(userId)) {
       if (id !== keepSessionId) this.end(id, reason);
     }
+    const drives = this.deps.store.davPasswords.removeAllOf(userId);
+    if (drives > 0) this.deps.log.info('drive passwords revoked', { user_id: userId, reason, count: drives });
   }
 
   /** Periodic upkeep: end idle sessions, forget long-ended ones. */

@@ -43,6 +43,20 @@ export function linkReach(origin: string): LinkReach {
   return HOME_SUFFIXES.some((suffix) => host.endsWith(suffix)) ? 'home_network' : 'internet';
 }
 
+/**
+ * Whether a client's address is on the home network, by the same ranges as linkReach: private,
+ * loopback, link-local and carrier (CGNAT, Tailscale's too) addresses. The address must be the
+ * one the server believes (the socket's, or what a trusted proxy says): a header is no proof.
+ */
+export function isHomeAddress(address: string | null | undefined): boolean {
+  if (!address) return false;
+  const bare = address.replace(/%.*$/, '').toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  if (mapped) return privateIPv4(mapped[1]!);
+  if (net.isIPv4(bare)) return privateIPv4(bare);
+  return net.isIPv6(bare) && privateIPv6(bare);
+}
+
 function privateIPv4(address: string): boolean {
   const [a, b] = address.split('.').map(Number) as [number, number];
   return (

@@ -21,6 +21,7 @@ export class DavPasswordsRepo {
       countFor: db.prepare('SELECT count(*) AS n FROM dav_passwords WHERE user_id = ?'),
       remove: db.prepare('DELETE FROM dav_passwords WHERE id = ? AND user_id = ?'),
       markUsed: db.prepare('UPDATE dav_passwords SET last_used_at = ? WHERE id = ?'),
+      removeAllOf: db.prepare('DELETE FROM dav_passwords WHERE user_id = ?'),
     };
   }
 
@@ -39,6 +40,11 @@ export class DavPasswordsRepo {
   /** False when the account has no such password (never made, already revoked, or another's). */
   remove(id: string, userId: string): boolean {
     return (this.stmts.remove.run(id, userId) as { changes: number }).changes === 1;
+  }
+
+  /** Every drive password of the account; how many there were. */
+  removeAllOf(userId: string): number {
+    return (this.stmts.removeAllOf.run(userId) as { changes: number }).changes;
   }
 
   markUsed(id: string, now: number): void {

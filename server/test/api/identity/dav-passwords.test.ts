@@ -160,18 +160,21 @@ describe('drive passwords: the verifier for the coming /dav/ door', () => {
     assert.equal(attempt({ username: 'alice', password: made.password }), 'invalid_credentials');
   });
 
-  test('a disabled account, or one given a temporary password, is refused at once', async () => {
+  test('switching an account off or giving it a temporary password revokes its drive passwords, as it ends its sessions', async () => {
     const carol = await createMember(t.client, owner, 'carol');
     const made = await make(carol, 'Carol laptop');
     assert.equal(attempt({ username: 'carol', password: made.password }), `ok:${carol.userId}`);
     assert.equal((await t.client.patch(`/admin/users/${carol.userId}`, { disabled: true }, { token: owner.access })).status, 200);
-    assert.equal(attempt({ username: 'carol', password: made.password }), 'account_disabled');
+    assert.equal(attempt({ username: 'carol', password: made.password }), 'invalid_credentials');
     assert.equal((await t.client.patch(`/admin/users/${carol.userId}`, { disabled: false }, { token: owner.access })).status, 200);
-    assert.equal(attempt({ username: 'carol', password: made.password }), `ok:${carol.userId}`);
+    assert.equal(attempt({ username: 'carol', password: made.password }), 'invalid_credentials', 'switched on again, not back');
+    const carolAgain = await login(t.client, 'carol', carol.password);
+    const again = await make(carolAgain, 'Carol laptop');
+    assert.equal(attempt({ username: 'carol', password: again.password }), `ok:${carol.userId}`);
 
     const reset = await t.client.post(`/admin/users/${carol.userId}/reset-password`, {}, { token: owner.access });
     assert.equal(reset.status, 200, JSON.stringify(reset.body));
-    assert.equal(attempt({ username: 'carol', password: made.password }), 'must_change_password');
+    assert.equal(attempt({ username: 'carol', password: again.password }), 'invalid_credentials');
   });
 
   test("wrong guesses from one address are limited like sign-in's (then even the right one waits); other addresses and the app's sign-in are not held", async () => {
