@@ -37,6 +37,7 @@ for (const [suite, count] of [
   ['basic', 16],
   ['copymove', 13],
   ['http', 4],
+  ['props', 30],
 ] as const) {
   test(`litmus ${suite} passes whole (${count} of ${count})`, { skip: SKIP }, async () => {
     const { summary, output } = await litmus(suite);
