@@ -15,6 +15,7 @@ import { API_PREFIX } from './paths.ts';
 import { requireKnownHost, type HostAllowList } from './host-allow-list.ts';
 import { webApp } from './static.ts';
 import { davFront } from './dav/front.ts';
+import { davErrorFormat } from './dav/errors.ts';
 import { believeTrustedProxies, TrustedProxies } from './trusted-proxies.ts';
 import { httpsUpgrade } from './middleware/https-upgrade.ts';
 import { DownloadSlots } from './download-slots.ts';
@@ -47,7 +48,7 @@ export function createApp(
   app.use(believeTrustedProxies(trusted));
   // Outermost, so it logs the status the envelope finally sent (inside it, every error read as 404).
   app.use(requestLog(log));
-  app.use(errorEnvelope(log, (error) => services.storage.noteFailure(error)));
+  app.use(errorEnvelope(log, (error) => services.storage.noteFailure(error), davErrorFormat));
   // Around every route and the web app: whatever answers with a stream is watched while it is sent.
   app.use(closeStalledResponses(downloads.stallMs, log));
   app.use(familyFirst(services.familyFirst));

@@ -29,6 +29,7 @@ import { PrivateRepo } from './database/private.repo.ts';
 import { FacesRepo } from './database/faces.repo.ts';
 import { ThingsRepo } from './database/things.repo.ts';
 import { DavPasswordsRepo } from './database/dav-passwords.repo.ts';
+import { DavPropertiesRepo } from './database/dav-properties.repo.ts';
 
 /** Every repository over one database, plus the transaction boundary services use. */
 export interface Store {
@@ -75,6 +76,8 @@ export interface Store {
   things: ThingsRepo;
   /** Drive passwords: WebDAV sign-in, one per computer, kept hashed. */
   davPasswords: DavPasswordsRepo;
+  /** WebDAV dead properties (PROPPATCH), by node. */
+  davProperties: DavPropertiesRepo;
   transaction<T>(work: () => T): T;
   ping(): boolean;
 }
@@ -115,6 +118,7 @@ export function createStore(db: Db): Store {
     faces: new FacesRepo(db),
     things: new ThingsRepo(db),
     davPasswords: new DavPasswordsRepo(db),
+    davProperties: new DavPropertiesRepo(db),
     transaction: (work) => inTransaction(db, work),
     ping: () => db.prepare('SELECT 1 AS ok').get() !== undefined,
   };

@@ -53,7 +53,7 @@ export function davFront(services: Services, slots: DownloadSlots, locks = new L
       case 'PROPFIND':
         return propfind(ctx, services, actor, at, locks);
       case 'PROPPATCH':
-        return proppatch(ctx, at);
+        return proppatch(ctx, services, actor, at);
       case 'GET':
         // Counted with the app's downloads: a drive opening hundreds of files at once waits its turn (429).
         holdDownloadSlot(ctx, slots, { ip: ctx.request.ip || null, sessionId: actor.sessionId });

@@ -8,7 +8,7 @@ import { rootHref } from './lock-guard.ts';
 import { covers, MAX_LOCK_SECONDS, type DavLock, type LockDepth, type LockManager } from './lock-manager.ts';
 import { activeLockXml, lockErrorXml, lockResponseXml, parseLockInfo } from './lock-xml.ts';
 import { davHref } from './paths.ts';
-import { readText } from './read.ts';
+import { readText } from './xml-body.ts';
 import type { Resolved } from './resolve.ts';
 import { NotXml } from './xml-in.ts';
 

@@ -4,6 +4,7 @@ import type { Node } from '../../contract/files-responses.ts';
 import type { Actor } from '../../services/common/context.ts';
 import { nameKey } from '../../services/files/node-names.ts';
 import type { Services } from '../../services/index.ts';
+import { DavError } from './errors.ts';
 import { davSegments } from './paths.ts';
 import { childrenOf, resolvePath, type Resolved } from './resolve.ts';
 import { refuseSharedDestination } from './shared.ts';
@@ -21,9 +22,7 @@ interface Target {
  */
 export function moveNode(ctx: Koa.Context, services: Services, actor: Actor, at: Resolved): void {
   const source = sourceOf(at);
-  const target = targetOf(ctx, services, actor, at);
-  if (!target) return;
-  const { to } = target;
+  const { to } = targetOf(ctx, services, actor, at);
   // The node service keeps a node in its owner's tree; said here in words a person can act on.
   if (source.owner_id !== (to.parent?.owner_id ?? actor.userId)) throw new AppError('move_across_owners');
   const replaced = to.node !== null && to.node.id !== source.id ? to.node : null;
@@ -41,9 +40,7 @@ export async function copyNode(ctx: Koa.Context, services: Services, actor: Acto
   const source = sourceOf(at);
   const depth = ctx.get('Depth').trim().toLowerCase() || 'infinity';
   if (depth !== '0' && depth !== 'infinity') throw new AppError('invalid_input', 'COPY takes Depth 0 or infinity.');
-  const target = targetOf(ctx, services, actor, at);
-  if (!target) return;
-  const { to } = target;
+  const { to } = targetOf(ctx, services, actor, at);
   if (to.node) services.nodes.trash(actor, to.node.id);
   await copyInto(services, actor, source, to.parent?.id ?? null, to.names[to.names.length - 1]!, depth === 'infinity');
   ctx.status = to.node ? 204 : 201;
@@ -59,6 +56,7 @@ async function copyInto(
 ): Promise<void> {
   if (source.type === 'folder') {
     const folder = services.nodes.createFolder(actor, { name, parent_id: parentId });
+    services.davProperties.copy(actor, source.id, folder.id);
     if (!deep) return;
     for (const child of childrenOf(services, actor, source)) await copyInto(services, actor, child, folder.id, child.name, true);
     return;
@@ -70,6 +68,7 @@ async function copyInto(
   try {
     const result = await services.uploads.append(actor, upload.id, { offset: 0, bodyLength: content.version.size }, content.open());
     if (!result.node) throw new AppError('internal');
+    services.davProperties.copy(actor, source.id, result.node.id);
   } catch (error) {
     await services.uploads.terminate(actor, upload.id).catch(() => {});
     throw error;
@@ -83,11 +82,11 @@ function sourceOf(at: Resolved): Node {
 }
 
 /**
- * The Destination header as a place in the account's tree, or null once an answer is set:
+ * The Destination header as a place in the account's tree, or a refusal:
  * 502 for another server, 403 onto itself or inside itself, 409 without the parent folder,
  * 412 when something is there and Overwrite is F.
  */
-function targetOf(ctx: Koa.Context, services: Services, actor: Actor, at: Resolved): Target | null {
+function targetOf(ctx: Koa.Context, services: Services, actor: Actor, at: Resolved): Target {
   const header = ctx.get('Destination');
   if (header === '') throw new AppError('missing_field', 'A Destination header is needed.', { field: 'Destination' });
   let url: URL;
@@ -96,28 +95,22 @@ function targetOf(ctx: Koa.Context, services: Services, actor: Actor, at: Resolv
   } catch {
     throw new AppError('invalid_input', 'The Destination is not an address.', { field: 'Destination' });
   }
-  if (url.host !== ctx.host) return answer(ctx, 502, 'The Destination is on another server.');
+  if (url.host !== ctx.host) throw new DavError(502, 'invalid_input', 'The Destination is on another server.');
   const names = davSegments(url.pathname);
   if (names === null) throw new AppError('invalid_input', 'The Destination is not inside your files.', { field: 'Destination' });
-  if (names.length === 0) return answer(ctx, 403, 'Nothing can replace the top of your files.');
+  if (names.length === 0) throw new DavError(403, 'forbidden', 'Nothing can replace the top of your files.');
   const sameKeys = (a: string[], b: string[]) => a.length <= b.length && a.every((name, i) => nameKey(name) === nameKey(b[i]!));
   const exact = names.length === at.names.length && names.every((name, i) => name === at.names[i]);
-  if (exact) return answer(ctx, 403, 'The Destination is the source itself.');
+  if (exact) throw new DavError(403, 'forbidden', 'The Destination is the source itself.');
   if (at.node?.type === 'folder' && sameKeys(at.names, names) && names.length > at.names.length) {
-    return answer(ctx, 403, 'A folder cannot go inside itself.');
+    throw new DavError(403, 'invalid_move', 'A folder cannot go inside itself.');
   }
   const to = resolvePath(services, actor, names);
   refuseSharedDestination(to);
-  if (!to.parentExists) return answer(ctx, 409, 'The folder of the Destination does not exist.');
+  if (!to.parentExists) throw new DavError(409, 'not_found', 'The folder of the Destination does not exist.');
   const overwrite = ctx.get('Overwrite').trim().toUpperCase() !== 'F';
   // A rename that changes only the case finds the source itself at the destination.
-  if (to.node && to.node.id !== at.node?.id && !overwrite) return answer(ctx, 412, 'Something is already there, and Overwrite is F.');
+  if (to.node && to.node.id !== at.node?.id && !overwrite)
+    throw new DavError(412, 'name_conflict', 'Something is already there, and Overwrite is F.');
   return { to: to.node?.id === at.node?.id ? { ...to, node: null, exists: false } : to, overwrite };
-}
-
-function answer(ctx: Koa.Context, status: number, message: string): null {
-  ctx.status = status;
-  ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = message;
-  return null;
 }

@@ -1,4 +1,5 @@
 import type { Node } from '../../contract/files-responses.ts';
+import type { DavProperty } from '../../services/files/dav-properties.ts';
 import { SUPPORTED_LOCK } from './lock-xml.ts';
 import { DAV_NS, type PropName, type PropfindRequest } from './xml-in.ts';
 import { escapeXml, type MultistatusEntry, type PropValue } from './xml-out.ts';
@@ -44,16 +45,37 @@ export function davEtag(node: Node): string {
   return `"${node.id}-${node.version}"`;
 }
 
-/** One resource's response in a PROPFIND's multistatus. */
-export function propsOf(resource: DavResource, request: PropfindRequest, quota: DavQuota): MultistatusEntry {
+/**
+ * One resource's response in a PROPFIND's multistatus: live properties computed from the node,
+ * dead ones (`dead`, PROPPATCH's) as they were kept. allprop and propname give both (RFC 4918
+ * 9.1), but not the quota properties, which are asked for by name.
+ */
+export function propsOf(
+  resource: DavResource,
+  request: PropfindRequest,
+  quota: DavQuota,
+  dead: readonly DavProperty[] = [],
+): MultistatusEntry {
   const names: PropName[] =
-    request.kind === 'prop' ? request.names : LIVE.filter((local) => !NOT_IN_ALLPROP.has(local)).map((local) => ({ ns: DAV_NS, local }));
+    request.kind === 'prop'
+      ? request.names
+      : [
+          ...LIVE.filter((local) => !NOT_IN_ALLPROP.has(local)).map((local) => ({ ns: DAV_NS, local })),
+          ...dead.map(({ ns, name }) => ({ ns, local: name })),
+        ];
+  const kept = new Map(dead.map((property) => [`${property.ns}\u0000${property.name}`, property.xml]));
   const found: PropValue[] = [];
   const missing: PropName[] = [];
   for (const name of names) {
-    const xml = name.ns === DAV_NS ? liveValue(name.local, resource, quota) : undefined;
-    if (xml === undefined) missing.push(name);
-    else found.push({ name, xml: request.kind === 'propname' ? '' : xml });
+    if (name.ns === DAV_NS) {
+      const xml = liveValue(name.local, resource, quota);
+      if (xml === undefined) missing.push(name);
+      else found.push({ name, xml: request.kind === 'propname' ? '' : xml });
+      continue;
+    }
+    const element = kept.get(`${name.ns}\u0000${name.local}`);
+    if (element === undefined) missing.push(name);
+    else found.push(request.kind === 'propname' ? { name, xml: '' } : { name, xml: '', element });
   }
   return { href: resource.href, found, missing };
 }

@@ -8,32 +8,24 @@ import { lockDiscovery } from './lock-xml.ts';
 import { davHref } from './paths.ts';
 import { davEtag, propsOf, type DavQuota, type DavResource } from './props.ts';
 import { entriesOf, type Resolved } from './resolve.ts';
-import { NotXml, parsePropfind, type PropfindRequest } from './xml-in.ts';
-import { davError, multistatus } from './xml-out.ts';
-
-/** A PROPFIND body is a few property names: anything longer is not one. */
-const MAX_XML_BODY = 1024 * 1024;
+import type { DavProperty } from '../../services/files/dav-properties.ts';
+import { DavError } from './errors.ts';
+import { readXml } from './xml-body.ts';
+import { DAV_NS, parsePropfind, type PropfindRequest } from './xml-in.ts';
+import { multistatus } from './xml-out.ts';
 
 /**
  * PROPFIND, Depth 0 or 1 (RFC 4918 9.1). `infinity` (also the default when no Depth is sent) is
  * refused with the propfind-finite-depth precondition, as 9.1 allows: one request must not walk
- * a whole family's files.
+ * a whole family's files. Any other Depth is not one (400).
  */
 export async function propfind(ctx: Koa.Context, services: Services, actor: Actor, at: Resolved, locks: LockManager): Promise<void> {
   const depth = ctx.get('Depth').trim().toLowerCase() || 'infinity';
-  if (depth !== '0' && depth !== '1') {
-    ctx.status = 403;
-    ctx.type = 'application/xml; charset=utf-8';
-    ctx.body = davError('propfind-finite-depth');
-    return;
+  if (depth === 'infinity') {
+    throw new DavError(403, 'forbidden', 'PROPFIND goes one folder at a time: send Depth 0 or 1.', 'propfind-finite-depth');
   }
-  let request: PropfindRequest;
-  try {
-    request = parsePropfind(await readText(ctx));
-  } catch (error) {
-    if (error instanceof NotXml) throw new AppError('invalid_input', `The request body is not a PROPFIND: ${error.message}`);
-    throw error;
-  }
+  if (depth !== '0' && depth !== '1') throw new AppError('invalid_input', 'Depth is 0, 1 or infinity.', { field: 'Depth' });
+  const request = await readXml(ctx, 'PROPFIND', parsePropfind);
   if (!at.exists) throw new AppError('not_found');
   const quota = quotaOf(services, actor);
   const folder = at.node === null || at.node.type === 'folder';
@@ -46,9 +38,22 @@ export async function propfind(ctx: Koa.Context, services: Services, actor: Acto
       resources.push({ href: davHref(names, node === null || node.type === 'folder'), node, name, locks: lockDiscovery(locks, actor, names) });
     }
   }
+  // Finder and Explorer ask for DAV: properties by name most of the time: no dead ones are read then.
+  const dead = wantsDead(request)
+    ? services.davProperties.of(
+        actor,
+        resources.flatMap(({ node }) => (node ? [node.id] : [])),
+      )
+    : new Map<string, DavProperty[]>();
   ctx.status = 207;
   ctx.type = 'application/xml; charset=utf-8';
-  ctx.body = multistatus(resources.map((resource) => propsOf(resource, request, quota)));
+  ctx.body = multistatus(
+    resources.map((resource) => propsOf(resource, request, quota, resource.node ? (dead.get(resource.node.id) ?? []) : [])),
+  );
+}
+
+function wantsDead(request: PropfindRequest): boolean {
+  return request.kind !== 'prop' || request.names.some((name) => name.ns !== DAV_NS);
 }
 
 /** GET and HEAD of a file, with one Range and conditional requests, as the download route sends it. */
@@ -66,16 +71,4 @@ export function getFile(ctx: Koa.Context, services: Services, actor: Actor, at: 
 function quotaOf(services: Services, actor: Actor): DavQuota {
   const { used, limit } = services.accounts.me(actor).quota;
   return { used, available: limit === null ? null : limit - used };
-}
-
-/** The request body as text, refused past MAX_XML_BODY. */
-export async function readText(ctx: Koa.Context): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_XML_BODY) throw new AppError('payload_too_large');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import { AppError } from '../../app-error.ts';
 import type { Actor } from '../../services/common/context.ts';
 import type { Services } from '../../services/index.ts';
+import { DavError } from './errors.ts';
 import { davEtag } from './props.ts';
 import type { Resolved } from './resolve.ts';
 
@@ -18,7 +19,7 @@ export async function putFile(ctx: Koa.Context, services: Services, actor: Actor
       headers: { Allow: 'OPTIONS, PROPFIND, MKCOL, DELETE' },
     });
   }
-  if (!at.parentExists) return conflict(ctx, 'The folder this file would go in does not exist.');
+  if (!at.parentExists) throw new DavError(409, 'not_found', 'The folder this file would go in does not exist.');
   const name = at.names[at.names.length - 1]!;
   const lengthHeader = ctx.get('Content-Length');
   const length = lengthHeader === '' || ctx.get('Transfer-Encoding') !== '' ? null : Number(lengthHeader);
@@ -49,16 +50,14 @@ export async function putFile(ctx: Koa.Context, services: Services, actor: Actor
 /** MKCOL (RFC 4918 9.3): 201; 405 when something is there; 409 without the parent; 415 with a body. */
 export function makeFolder(ctx: Koa.Context, services: Services, actor: Actor, at: Resolved): void {
   if ((Number(ctx.get('Content-Length')) || 0) > 0 || ctx.get('Transfer-Encoding') !== '') {
-    ctx.status = 415;
-    ctx.body = 'MKCOL takes no body.';
-    return;
+    throw new DavError(415, 'unsupported_media_type', 'MKCOL takes no body.');
   }
   if (at.exists) {
     throw new AppError('method_not_allowed', 'Something with that name is already there.', {
       headers: { Allow: 'OPTIONS, PROPFIND, PUT, DELETE' },
     });
   }
-  if (!at.parentExists) return conflict(ctx, 'The folder this folder would go in does not exist.');
+  if (!at.parentExists) throw new DavError(409, 'not_found', 'The folder this folder would go in does not exist.');
   services.nodes.createFolder(actor, { name: at.names[at.names.length - 1]!, parent_id: at.parent?.id ?? null });
   ctx.status = 201;
 }
@@ -69,10 +68,4 @@ export function deleteNode(ctx: Koa.Context, services: Services, actor: Actor, a
   if (at.node === null) throw new AppError('forbidden', 'The top of your files cannot be deleted.');
   services.nodes.trash(actor, at.node.id);
   ctx.status = 204;
-}
-
-function conflict(ctx: Koa.Context, message: string): void {
-  ctx.status = 409;
-  ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = message;
 }

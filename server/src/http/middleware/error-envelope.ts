@@ -5,11 +5,14 @@ import type { Logger } from '../../log.ts';
 /** Whether an error is the disk refusing a write (and which way): marks that disk as it answers. */
 export type StorageFaultOf = (error: unknown) => 'full' | 'read_only' | null;
 
+/** Another wire format for some requests' errors (WebDAV's XML under /dav/), or null for the envelope. */
+export type ErrorFormat = (ctx: Koa.Context, error: AppError) => { type: string; body: string } | null;
+
 /**
  * Outermost middleware: whatever goes wrong below, the client gets the error envelope with
  * a catalogue code, and the server logs only what it needs (never bodies or headers).
  */
-export function errorEnvelope(log: Logger, storageFaultOf: StorageFaultOf = () => null): Koa.Middleware {
+export function errorEnvelope(log: Logger, storageFaultOf: StorageFaultOf = () => null, format: ErrorFormat = () => null): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -31,7 +34,11 @@ export function errorEnvelope(log: Logger, storageFaultOf: StorageFaultOf = () =
       ctx.status = error.status;
       ctx.set(error.headers);
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = error.toBody();
+      const other = format(ctx, error);
+      if (other) {
+        ctx.type = other.type;
+        ctx.body = other.body;
+      } else ctx.body = error.toBody();
     }
   };
 }

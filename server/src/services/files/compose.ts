@@ -9,6 +9,7 @@ import { ActivityService } from './activity.ts';
 import { ContentCheckService } from './content-check.ts';
 import { ContentIndexService } from './content-index.ts';
 import { ContentMerge } from './content-merge.ts';
+import { DavPropertyService } from './dav-properties.ts';
 import { FileService } from './files.ts';
 import { ListingService, type GalleryFilters } from './listing.ts';
 import { NodeAccessService } from './node-access.ts';
@@ -34,6 +35,8 @@ export interface FileCore {
   contentUpkeep: ContentUpkeep;
   /** Each account's locked Private folder: opening, locking, moving in and out. */
   privateFolder: PrivateFolderService;
+  /** What drive clients keep on files and folders over WebDAV (PROPPATCH's dead properties). */
+  davProperties: DavPropertyService;
 }
 
 /** Files coming and going: uploads, zips, and content files merged when their bytes are the same. */
@@ -87,6 +90,7 @@ export function fileCore(
     nodeAccess: new NodeAccessService(deps, access, sessions, () => settings.current().session_tokens_in_urls),
     contentUpkeep: new ContentUpkeep(deps, content),
     privateFolder: new PrivateFolderService(deps, access, nodes),
+    davProperties: new DavPropertyService(deps, access),
   };
 }
 

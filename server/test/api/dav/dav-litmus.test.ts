@@ -33,18 +33,11 @@ async function litmus(suite: string): Promise<{ summary: string; output: string 
 
 const SKIP = !existsSync(LITMUS) && 'litmus is not installed';
 
-/**
- * Failures allowed while PROPPATCH refuses every property: litmus's owner_modify (locks) sets a
- * dead property on the file it holds locked. Once dead properties are kept (branch dav-props)
- * they pass, and no failure is allowed at all: remove this then.
- */
-const PENDING_PROPPATCH = /^\d+\. owner_modify\.* FAIL \(PROPPATCH on locked reso\w*ce .*: 403 Forbidden$/;
-
-/** The lines of failed tests, less those allowed above. */
+/** The lines of failed tests. */
 function unexpectedFailures(output: string): string[] {
   // litmus rewrites each test's line with a carriage return: what it last wrote is the verdict.
   const lines = output.split('\n').map((line) => line.split('\r').pop()!.trim());
-  return lines.filter((line) => /\bFAIL\b/.test(line) && !PENDING_PROPPATCH.test(line));
+  return lines.filter((line) => /\bFAIL\b/.test(line));
 }
 
 for (const [suite, count] of [
@@ -52,6 +45,7 @@ for (const [suite, count] of [
   ['copymove', 13],
   ['http', 4],
   ['locks', 41],
+  ['props', 30],
 ] as const) {
   test(`litmus ${suite} passes whole (${count} of ${count})`, { skip: SKIP }, async () => {
     const { summary, output } = await litmus(suite);

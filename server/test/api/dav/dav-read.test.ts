@@ -118,23 +118,6 @@ describe('WebDAV: PROPFIND', () => {
   });
 });
 
-describe('WebDAV: PROPPATCH', () => {
-  test('each property is refused (403 in a 207) until dead properties are kept; a body that is not XML is 400', async () => {
-    await dav(t, 'PUT', '/dav/patched.txt', { login: drive, body: 'x' });
-    const body =
-      '<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:schemas-microsoft-com:"><D:set><D:prop><Z:Win32LastModifiedTime>Wed, 01 Jan 2025 00:00:00 GMT</Z:Win32LastModifiedTime></D:prop></D:set><D:remove><D:prop><Z:Win32FileAttributes/></D:prop></D:remove></D:propertyupdate>';
-    const res = await dav(t, 'PROPPATCH', '/dav/patched.txt', { login: drive, body });
-    assert.equal(res.status, 207);
-    const xml = await res.text();
-    assert.match(
-      xml,
-      /<Win32LastModifiedTime xmlns="urn:schemas-microsoft-com:"\/><Win32FileAttributes xmlns="urn:schemas-microsoft-com:"\/><\/d:prop><d:status>HTTP\/1.1 403 Forbidden/,
-    );
-    assert.equal((await dav(t, 'PROPPATCH', '/dav/patched.txt', { login: drive, body: '<not-closed>' })).status, 400);
-    assert.equal((await dav(t, 'PROPPATCH', '/dav/absent.txt', { login: drive, body })).status, 404);
-  });
-});
-
 describe('WebDAV: GET and HEAD', () => {
   test('the bytes, a range, the same ETag as PROPFIND, and 304 for it', async () => {
     await dav(t, 'PUT', '/dav/Photos/range.bin', { login: drive, body: '0123456789' });

@@ -32,3 +32,4 @@ export { migration as m025 } from './025-private-origins.ts';
 export { migration as m026 } from './026-faces-people.ts';
 export { migration as m027 } from './027-things.ts';
 export { migration as m028 } from './028-dav-passwords.ts';
+export { migration as m029 } from './029-dav-properties.ts';
