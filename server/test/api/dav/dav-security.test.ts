@@ -4,7 +4,7 @@ import { transportAllows } from '../../../src/http/dav/auth.ts';
 import { createMember, login, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { createFolder } from '../../helpers/nodes.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { dav, driveLogin, type DriveLogin } from './dav-support.ts';
+import { dav, driveLogin, type DriveLogin, davErrorOf } from './dav-support.ts';
 
 /** A server that believes the forwarding headers of a proxy on 127.0.0.1, as TRUSTED_PROXIES=127.0.0.1 says. */
 let proxied: TestServer;
@@ -20,7 +20,7 @@ before(async () => {
 after(() => Promise.all([plain.close(), proxied.close()]));
 
 async function codeOf(res: Response): Promise<string> {
-  return ((await res.json()) as { error: { code: string } }).error.code;
+  return (await davErrorOf(res)).code;
 }
 
 function propfind(t: TestServer, login: DriveLogin | undefined, headers: Record<string, string> = {}): Promise<Response> {
@@ -63,9 +63,9 @@ describe('WebDAV: a drive password over plain http only at home', () => {
       const res = await propfind(proxied, who, outside);
       assert.equal(res.status, 403);
       assert.equal(res.headers.get('www-authenticate'), null, 'no challenge: the client must not send the password in clear');
-      const body = (await res.json()) as { error: { code: string; message: string } };
-      assert.equal(body.error.code, 'https_required');
-      assert.match(body.error.message, /https address/);
+      const error = await davErrorOf(res);
+      assert.equal(error.code, 'https_required');
+      assert.match(error.message, /https address/);
     }
     const put = await dav(proxied, 'PUT', '/dav/x.txt', { login: drive, headers: outside, body: 'x' });
     assert.equal(put.status, 403);

@@ -4,7 +4,7 @@ import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.
 import { createFolder } from '../../helpers/nodes.ts';
 import { davNames } from '../../../src/http/dav/shared.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { dav, driveLogin, propfindBody, responsesOf, type DriveLogin } from './dav-support.ts';
+import { dav, driveLogin, propfindBody, responsesOf, type DriveLogin, davErrorOf } from './dav-support.ts';
 
 // Mum (the owner) and Dad each share a folder called "Holiday" with Alice: Mum's to view, Dad's to
 // edit. Mum also shares a file with Alice to edit, and Alice has a folder of her own called
@@ -41,7 +41,7 @@ async function listing(path: string): Promise<Map<string, string>> {
 }
 
 async function errorOf(res: Response): Promise<string> {
-  return ((await res.json()) as { error: { code: string } }).error.code;
+  return (await davErrorOf(res)).code;
 }
 
 before(async () => {

@@ -65,3 +65,12 @@ export function responsesOf(xml: string): Map<string, string> {
   }
   return out;
 }
+
+/** A refusal under /dav/: its catalogue code and message, from the DAV:error body (http/dav/errors.ts). */
+export async function davErrorOf(res: Response): Promise<{ code: string; message: string }> {
+  const body = await res.text();
+  const code = /<h:code>([^<]*)<\/h:code>/.exec(body)?.[1];
+  const message = /<h:message>([^<]*)<\/h:message>/.exec(body)?.[1];
+  if (code === undefined || message === undefined) throw new Error(`not a DAV:error body: ${body}`);
+  return { code, message };
+}
