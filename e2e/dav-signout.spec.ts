@@ -11,8 +11,8 @@ test("changing one's password in Account stops the drive passwords too, and the 
   const propfind = () => fetch(`${hearth.url}/dav/`, { method: 'PROPFIND', headers: { Authorization: authorization, Depth: '0' } });
   expect((await propfind()).status).toBe(207);
 
-  // The browser's is the only session: the app's own handling of another session's end is not this test's.
-  await hearth.api.ok('POST', '/auth/logout', member.access);
+  // The fixture's own session (member.access) is another device: it is signed out, and the
+  // browser that changed the password, which hears that end too, stays signed in.
   await signIn(page, member);
   await mainNav(page).getByRole('link', { name: 'Account' }).click();
   await page.getByLabel('Current password').fill(member.password);
@@ -24,4 +24,7 @@ test("changing one's password in Account stops the drive passwords too, and the 
   await captureScreen(page, testInfo, 'dav-password-changed');
 
   expect((await propfind()).status).toBe(401);
+  expect((await hearth.api.call('GET', '/me', member.access)).status).toBe(401);
+  await page.reload();
+  await expect(mainNav(page).getByRole('link', { name: 'Account' })).toBeVisible();
 });

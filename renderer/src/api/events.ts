@@ -82,7 +82,9 @@ class Events {
       } catch {
         return;
       }
-      if (message.type === 'session.revoked') {
+      // Every session of the account hears of each one that ends (a devices list follows it):
+      // only the end of this one signs this device out.
+      if (message.type === 'session.revoked' && isThisSession(message as EventMessage<'session.revoked'>)) {
         this.stop();
         session.forget(revokedSentence(message as EventMessage<'session.revoked'>));
         return;
@@ -118,6 +120,12 @@ class Events {
     this.status = status;
     for (const listener of this.statusListeners) listener();
   }
+}
+
+function isThisSession(message: EventMessage<'session.revoked'>): boolean {
+  const current = session.current();
+  // Not signed in (or still restoring): nothing to keep, so any end is taken as ours.
+  return current.kind !== 'signed-in' || current.sessionId === message.payload.session_id;
 }
 
 function revokedSentence(message: EventMessage<'session.revoked'>): string | null {
