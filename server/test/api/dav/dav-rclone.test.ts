@@ -70,6 +70,32 @@ test(
   },
 );
 
+test('a file changed on the computer is sent again as a new version; one removed goes to the trash', { skip: SKIP }, async () => {
+  const source = path.join(work, 'changes');
+  await fs.mkdir(source);
+  await fs.writeFile(path.join(source, 'list.txt'), 'milk\n');
+  await fs.writeFile(path.join(source, 'old.txt'), 'gone soon\n');
+  await rclone(env, ['sync', source, 'hearth:Changes']);
+  await fs.writeFile(path.join(source, 'list.txt'), 'milk, bread\n');
+  await fs.rm(path.join(source, 'old.txt'));
+  const synced = await rclone(env, ['sync', source, 'hearth:Changes']);
+  assert.equal(transfersOf(synced.stderr), 1, synced.stderr);
+
+  const folder = (await t.client.get('/nodes', { token: owner.access })).body.items.find((n: { name: string }) => n.name === 'Changes');
+  const items = (await t.client.get(`/nodes?parent_id=${folder.id}`, { token: owner.access })).body.items as { id: string; name: string }[];
+  assert.deepEqual(
+    items.map((n) => n.name),
+    ['list.txt'],
+  );
+  const versions = await t.client.get(`/nodes/${items[0]!.id}/versions`, { token: owner.access });
+  assert.equal(versions.body.items.length, 2, 'the old content is kept as a version');
+  const trash = await t.client.get('/trash', { token: owner.access });
+  assert.ok(
+    trash.body.items.some((n: { name: string }) => n.name === 'old.txt'),
+    'the removed file is in the trash, restorable',
+  );
+});
+
 test('a sync killed midway and run again ends whole, with no half-written file in Hearth', { skip: SKIP }, async () => {
   const source = path.join(work, 'many');
   await fs.mkdir(path.join(source, 'sub'), { recursive: true });
@@ -77,6 +103,7 @@ test('a sync killed midway and run again ends whole, with no half-written file i
   for (let i = 0; i < count; i++) {
     await fs.writeFile(path.join(source, i % 2 ? 'sub' : '', `file ${String(i).padStart(3, '0')}.bin`), noise(256 * 1024 + i, 100 + i));
   }
+  const usedBefore = (await t.client.get('/me', { token: owner.access })).body.quota.used as number;
   // Slowed so that several PUTs are under way when the kill comes.
   const first = startRclone(env, ['sync', source, 'hearth:Many', '--bwlimit', '4M', '--transfers', '4']);
   const deadline = Date.now() + 30_000;
@@ -101,8 +128,8 @@ test('a sync killed midway and run again ends whole, with no half-written file i
   assert.deepEqual(listed.sort(), [...local].map(([name, file]) => [`Many/${name}`, file.size]).sort());
   // Nothing of the cut uploads is still counted against the quota either.
   const me = await t.client.get('/me', { token: owner.access });
-  const stored = [...(await apiTree(t, owner, null)).values()].reduce((a, b) => a + b, 0);
-  assert.equal(me.body.quota.used, stored);
+  const stored = listed.reduce((sum, [, size]) => sum + size, 0);
+  assert.equal(me.body.quota.used - usedBefore, stored);
   assert.deepEqual(await fs.readdir(path.join(t.dataDir, 'files', 'tmp')), [], 'no upload is left half-written on disk');
 });
 
