@@ -10,6 +10,9 @@ import os from 'node:os';
 import { benchAlbums } from './albums.ts';
 import { benchAppliance } from './appliance.ts';
 import { benchBackup } from './backup.ts';
+import { benchDavPropfind } from './dav-propfind.ts';
+import { benchDavRclone } from './dav-rclone.ts';
+import { benchDavTransfer } from './dav-transfer.ts';
 import { benchDownload } from './download.ts';
 import { benchConsole } from './web-console.ts';
 import { benchDurableWrites } from './durable-writes.ts';
@@ -45,6 +48,9 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['upload', 'upload', benchUpload],
   ['download', 'download', benchDownload],
   ['listing', 'listing', benchListing],
+  ['dav', 'dav PROPFIND', benchDavPropfind],
+  ['dav', 'dav PUT and GET', benchDavTransfer],
+  ['dav', 'dav rclone sync', benchDavRclone],
   ['sharing', 'sharing', benchSharing],
   ['albums', 'albums', benchAlbums],
   ['media', 'media', benchMedia],

@@ -123,12 +123,17 @@ export function download(url: string, headers: Record<string, string>): Promise<
 }
 
 /** One plain HTTP PUT of the first `bytes` of a file as the body (no protocol on top); resolves with the answer's text. */
-export function putFile(url: string, file: string, bytes: number): Promise<{ status: number; ms: number; body: string }> {
+export function putFile(
+  url: string,
+  file: string,
+  bytes: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; ms: number; body: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = http.request(
       url,
-      { method: 'PUT', headers: { 'content-length': String(bytes), 'content-type': 'application/octet-stream' } },
+      { method: 'PUT', headers: { 'content-length': String(bytes), 'content-type': 'application/octet-stream', ...headers } },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
