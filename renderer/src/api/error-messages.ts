@@ -134,6 +134,7 @@ const SENTENCES: Record<ErrorCode, string> = {
   totp_not_started: 'Start setting up two-step sign-in again.',
   last_admin: 'The server needs at least one owner account.',
   // The drive door's (WebDAV) own: a drive shows them, the app never causes them.
+  if_condition_failed: 'This file changed on another computer meanwhile. Open it again.',
   https_required: 'Away from home, a drive connects over https only: use the https address shown here.',
   shared_view_only: 'This was shared with you to look at only. Copy it to your own files to change it.',
   shared_with_me_read_only: '“Shared with me” lists what others share with you: nothing can be added or removed there.',

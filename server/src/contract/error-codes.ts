@@ -224,6 +224,7 @@ export const ERROR_CATALOGUE = {
   },
   upload_expired: { status: 410, message: 'This upload expired; start it again.' },
   tus_version_unsupported: { status: 412, message: 'Send Tus-Resumable: 1.0.0.' },
+  if_condition_failed: { status: 412, message: 'The conditions of the If header do not hold.' },
   checksum_mismatch: { status: 460, message: 'The data does not match its Upload-Checksum; send it again.' },
   checksum_algorithm_unsupported: { status: 400, message: 'Upload-Checksum supports sha1 and sha256.' },
   upgrade_required: { status: 426, message: 'This endpoint speaks WebSocket only.' },

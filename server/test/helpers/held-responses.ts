@@ -7,7 +7,7 @@ import tls from 'node:tls';
 export interface HeldResponse {
   status: number;
   headers: Record<string, string>;
-  /** The error envelope of a refused request (its body is read whole); null for a 2xx. */
+  /** The error envelope of a refused request (its body is read whole; text when not JSON); null for a 2xx. */
   body: any;
   /** Bytes of the body that came in with the head, before the reader stopped. */
   bodyStart: number;
@@ -58,7 +58,9 @@ export function heldGet(url: string, options: HeldRequestOptions = {}): Promise<
       if (rest.length < Number(headers['content-length'] ?? 0)) return;
       socket.off('data', onData);
       socket.destroy();
-      resolve({ ...held, body: JSON.parse(rest.toString('utf8')) });
+      const text = rest.toString('utf8');
+      // The drive door refuses in XML (a DAV:error body): kept as text.
+      resolve({ ...held, body: String(headers['content-type']).includes('json') ? JSON.parse(text) : text });
     };
     socket.on('data', onData);
     socket.once('error', reject);

@@ -11,6 +11,7 @@ import { copyNode, moveNode } from './move-copy.ts';
 import { proppatch } from './proppatch.ts';
 import { getFile, propfind } from './read.ts';
 import { resolvePath } from './resolve.ts';
+import { answerWindowsRootProbe } from './root-probe.ts';
 import { refuseSharedChange } from './shared.ts';
 import { deleteNode, makeFolder, putFile } from './write.ts';
 
@@ -26,7 +27,7 @@ const ALLOW = 'OPTIONS, PROPFIND, PROPPATCH, GET, HEAD, PUT, MKCOL, DELETE, COPY
  */
 export function davFront(services: Services, slots: DownloadSlots, locks = new LockManager()): Koa.Middleware {
   return async (ctx, next) => {
-    if (ctx.path !== DAV_PREFIX && !ctx.path.startsWith(`${DAV_PREFIX}/`)) return next();
+    if (ctx.path !== DAV_PREFIX && !ctx.path.startsWith(`${DAV_PREFIX}/`)) return answerWindowsRootProbe(ctx) ? undefined : next();
     ctx.set('DAV', DAV_CLASS);
     ctx.set('MS-Author-Via', 'DAV');
     if (ctx.method === 'OPTIONS') {

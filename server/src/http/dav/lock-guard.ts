@@ -44,7 +44,7 @@ export function guardLocks(ctx: Koa.Context, services: Services, actor: Actor, l
     throw error;
   }
   if (lists && !ifHolds(lists, (resource) => stateOf(ctx, services, actor, locks, resource === null ? at : resource))) {
-    return answer(ctx, 412, 'text/plain; charset=utf-8', 'The conditions of the If header do not hold.');
+    throw new AppError('if_condition_failed');
   }
   if (!CHANGES.has(ctx.method)) return { ...none, lists };
   const destination = ctx.method === 'MOVE' || ctx.method === 'COPY' ? destinationOf(ctx, services, actor) : null;

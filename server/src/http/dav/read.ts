@@ -35,7 +35,12 @@ export async function propfind(ctx: Koa.Context, services: Services, actor: Acto
   if (depth === '1' && folder) {
     for (const { name, node } of entriesOf(services, actor, at)) {
       const names = [...at.names, name];
-      resources.push({ href: davHref(names, node === null || node.type === 'folder'), node, name, locks: lockDiscovery(locks, actor, names) });
+      resources.push({
+        href: davHref(names, node === null || node.type === 'folder'),
+        node,
+        name,
+        locks: lockDiscovery(locks, actor, names),
+      });
     }
   }
   // Finder and Explorer ask for DAV: properties by name most of the time: no dead ones are read then.

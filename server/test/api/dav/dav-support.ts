@@ -24,11 +24,11 @@ export function dav(
   t: TestServer,
   method: string,
   path: string,
-  options: { login?: DriveLogin; headers?: Record<string, string>; body?: BodyInit } = {},
+  options: { login?: DriveLogin; headers?: Record<string, string>; body?: BodyInit; redirect?: RequestRedirect } = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.login) headers.Authorization = basic(options.login);
-  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, redirect: options.redirect ?? 'follow' };
   if (options.body !== undefined) {
     init.body = options.body;
     if (options.body instanceof ReadableStream) init.duplex = 'half';
