@@ -29,7 +29,7 @@ export function DrivePage() {
           <h2 id="drive-address-title">Connect a computer</h2>
           <p className="muted">
             Your Hearth files can show up on a computer like a USB stick: open, save and drag files without a browser. It shows your own
-            files.
+            files, and what the family shares with you in a folder called Shared with me.
           </p>
           <CopyField label="The drive's address" value={address.url} />
           <AddressNotes secure={address.secure} thisComputerOnly={address.thisComputerOnly} />
