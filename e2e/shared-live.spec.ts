@@ -38,7 +38,7 @@ test("Mum's Shared page, open on her own device, shows Dad's album the moment he
   await page.getByRole('button', { name: 'Share' }).click();
   const people = page.getByRole('dialog', { name: 'Share “Seaside 2023”' });
   await people.getByLabel('Name').fill(mumName);
-  await people.getByRole('button', { name: `Add ${mumName}` }).click();
+  await people.getByRole('button', { name: `Add ${mumName}`, exact: true }).click();
   await expect(people.getByRole('list', { name: 'People in this album' }).getByRole('listitem').filter({ hasText: mumName })).toBeVisible();
 
   const rows = mumPage.getByRole('list', { name: 'Shared with me' }).getByRole('listitem');

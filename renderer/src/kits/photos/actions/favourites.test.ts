@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, test } from 'vitest';
 import type { Node } from '../../../api/types.ts';
 import { markStarred } from './favourites.ts';
@@ -42,5 +42,28 @@ describe('a favourite shows at once wherever the photo is listed', () => {
 
     markStarred(client, new Set(['b']), false);
     expect(starredIn(['gallery', 'month', '2024-08'])).toEqual([]);
+  });
+
+  test('a list being fetched as the mark is made (asked for before it) is asked again, so its answer cannot take the mark away', async () => {
+    const client = new QueryClient();
+    let answers = 0;
+    // The refresh on its way was read before the star (not starred); the next one after it.
+    const fetchMonth = () =>
+      new Promise<{ items: Node[]; next_cursor: null }>((resolve) => {
+        answers += 1;
+        const starred = answers > 1;
+        setTimeout(() => resolve({ items: [node('b', starred)], next_cursor: null }), 20);
+      });
+    // On screen: the month is loaded and watched, as Photos watches it, and a live refresh of it
+    // (after a move, say) is on its way.
+    client.setQueryData(['gallery', 'month', '2024-08'], { items: [node('b')], next_cursor: null });
+    const onScreen = new QueryObserver(client, { queryKey: ['gallery', 'month', '2024-08'], queryFn: fetchMonth });
+    const stop = onScreen.subscribe(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    markStarred(client, new Set(['b']), true);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    stop();
+    expect(answers).toBe(2);
+    expect(client.getQueryData<{ items: Node[] }>(['gallery', 'month', '2024-08'])!.items[0]!.starred).toBe(true);
   });
 });

@@ -38,7 +38,8 @@ type Page = { items: Node[] };
 
 /**
  * The mark shows at once wherever the photo is on screen (Photos, an album, a search): every
- * loaded list of nodes is given the new `starred`, page by page, without asking the server again.
+ * loaded list of nodes is given the new `starred`, page by page, without asking the server again,
+ * except a list that was being fetched as the mark was made.
  */
 export function markStarred(queryClient: QueryClient, ids: ReadonlySet<string>, on: boolean): void {
   if (ids.size === 0) return;
@@ -56,6 +57,9 @@ export function markStarred(queryClient: QueryClient, ids: ReadonlySet<string>, 
     return items === page.items ? page : { ...page, items };
   };
   for (const query of queryClient.getQueryCache().getAll()) {
+    // A list on its way was asked for before the mark was made (a live refresh after a move): its
+    // answer would take the mark away again, so it is asked again (the one on its way is dropped).
+    if (query.state.fetchStatus === 'fetching') void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
     const value = query.state.data as { pages?: unknown; items?: unknown } | undefined;
     if (!value || typeof value !== 'object') continue;
     if (Array.isArray(value.pages) && value.pages.every(isPage)) {
