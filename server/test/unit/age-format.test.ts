@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Decrypter, Encrypter } from 'age-encryption';
-import { generateIdentity, identityToRecipient, recipientBytes } from '../../src/store/data-dir/age-keys.ts';
+import { generateIdentity, identityToRecipient, publicKeyOf, recipientBytes, x25519 } from '../../src/store/data-dir/age-keys.ts';
+import { x25519 as portableX25519 } from '@noble/curves/ed25519.js';
+import { nativeAead, portableAead } from '../../src/store/archives/age-aead.ts';
 import { encodeHeader, hkdf } from '../../src/store/archives/age-header.ts';
 import { sealChunk } from '../../src/store/archives/age-stream.ts';
 import { decrypted, encrypted, opened, sealed } from '../../src/store/archives/age-streams.ts';
@@ -181,4 +183,33 @@ describe('age files with node:crypto', { skip: missing ?? false }, () => {
     fs.writeFileSync(file, bad);
     assert.throws(() => execFileSync('age', ['-d', '-i', keyFile, file], { stdio: 'pipe' }));
   });
+});
+
+/*
+ * The desktop app's server runs in Electron, whose crypto (BoringSSL) has no chacha20-poly1305
+ * cipher: there the JavaScript ChaCha20-Poly1305 and X25519 stand in (age-aead.ts, age-keys.ts).
+ * Everything else is shared, so files are the same when the two agree byte for byte.
+ */
+test('the JavaScript ChaCha20-Poly1305 and X25519 give exactly what Node’s own give, and refuse the same', () => {
+  for (const size of [0, 1, 16, 64 * KiB, 64 * KiB + 16]) {
+    const key = crypto.randomBytes(32);
+    const nonce = crypto.randomBytes(12);
+    const plain = crypto.randomBytes(size);
+    const sealed = nativeAead.seal(key, nonce, plain);
+    assert.deepEqual(portableAead.seal(key, nonce, plain), sealed, `${size} bytes sealed alike`);
+    assert.deepEqual(portableAead.open(key, nonce, sealed), plain);
+    assert.deepEqual(nativeAead.open(key, nonce, sealed), plain);
+    const flipped = Buffer.from(sealed);
+    flipped[size === 0 ? 0 : size - 1]! ^= 0x01;
+    assert.throws(() => nativeAead.open(key, nonce, flipped));
+    assert.throws(() => portableAead.open(key, nonce, flipped));
+    assert.throws(() => portableAead.open(key, nonce, sealed.subarray(0, 15)));
+    assert.throws(() => nativeAead.open(key, nonce, sealed.subarray(0, 15)));
+  }
+  for (let i = 0; i < 5; i++) {
+    const a = crypto.randomBytes(32);
+    const b = crypto.randomBytes(32);
+    assert.deepEqual(Buffer.from(portableX25519.getPublicKey(a)), publicKeyOf(a));
+    assert.deepEqual(Buffer.from(portableX25519.getSharedSecret(a, publicKeyOf(b))), x25519(a, publicKeyOf(b)));
+  }
 });

@@ -1,11 +1,11 @@
-import crypto from 'node:crypto';
+import { aead } from './age-aead.ts';
 
 /**
  * age's payload (https://age-encryption.org/v1, "Payload"): STREAM over ChaCha20-Poly1305, the
  * plaintext cut in 64 KiB chunks, each sealed under a nonce of an 11-byte big-endian counter and
  * a last-chunk flag. Only the last chunk may be short; it may be empty only when the whole
- * plaintext is. Each chunk is one call into Node's native cipher (about a tenth of a millisecond),
- * so the event loop is never held for long.
+ * plaintext is. Each chunk is one call into the cipher (age-aead.ts; natively about a twentieth of
+ * a millisecond), so the event loop is never held for long and no worker thread is worth its copies.
  */
 export const CHUNK = 64 * 1024;
 const TAG = 16;
@@ -19,25 +19,18 @@ function nonce(counter: number, last: boolean): Buffer {
 }
 
 export function sealChunk(key: Buffer, counter: number, last: boolean, plain: Buffer): Buffer {
-  const cipher = crypto.createCipheriv('chacha20-poly1305', key, nonce(counter, last), { authTagLength: TAG });
-  const body = cipher.update(plain);
-  cipher.final();
-  return Buffer.concat([body, cipher.getAuthTag()], body.length + TAG);
+  return aead.seal(key, nonce(counter, last), plain);
 }
 
 /** A chunk's plaintext; throws when it was changed, moved, or is not the chunk `last` says. */
 export function openChunk(key: Buffer, counter: number, last: boolean, sealed: Buffer): Buffer {
   if (sealed.length < TAG || sealed.length > SEALED_CHUNK) throw new Error('bad chunk size');
   if (last && sealed.length === TAG && counter > 0) throw new Error('empty last chunk after a full one');
-  const decipher = crypto.createDecipheriv('chacha20-poly1305', key, nonce(counter, last), { authTagLength: TAG });
-  decipher.setAuthTag(sealed.subarray(sealed.length - TAG));
-  const plain = decipher.update(sealed.subarray(0, sealed.length - TAG));
   try {
-    decipher.final();
+    return aead.open(key, nonce(counter, last), sealed);
   } catch {
     throw new Error(last ? 'a chunk does not decrypt (changed, or the file was cut or grown)' : 'a chunk does not decrypt');
   }
-  return plain;
 }
 
 /**

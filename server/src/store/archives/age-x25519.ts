@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { publicKeyOf, x25519 } from '../data-dir/age-keys.ts';
+import { aead } from './age-aead.ts';
 import { base64, decodeBase64, hkdf, type Stanza } from './age-header.ts';
 
 /**
@@ -15,9 +16,7 @@ export function wrapFileKey(fileKey: Buffer, recipient: Buffer): Stanza {
   const ephemeral = crypto.randomBytes(32);
   const share = publicKeyOf(ephemeral);
   const key = hkdf(x25519(ephemeral, recipient), Buffer.concat([share, recipient]), INFO);
-  const cipher = crypto.createCipheriv('chacha20-poly1305', key, ZERO_NONCE, { authTagLength: 16 });
-  const body = Buffer.concat([cipher.update(fileKey), cipher.final(), cipher.getAuthTag()]);
-  return { args: [TYPE, base64(share)], body };
+  return { args: [TYPE, base64(share)], body: aead.seal(key, ZERO_NONCE, fileKey) };
 }
 
 /** The file key from the first X25519 stanza this identity opens; null when none does. Throws on a malformed X25519 stanza. */
@@ -29,10 +28,8 @@ export function unwrapFileKey(stanzas: readonly Stanza[], identity: Buffer): Buf
     const share = decodeBase64(stanza.args[1]!, 43);
     if (share.length !== 32) throw new Error('bad X25519 share');
     const key = hkdf(x25519(identity, share), Buffer.concat([share, recipient]), INFO);
-    const decipher = crypto.createDecipheriv('chacha20-poly1305', key, ZERO_NONCE, { authTagLength: 16 });
-    decipher.setAuthTag(stanza.body.subarray(16));
     try {
-      return Buffer.concat([decipher.update(stanza.body.subarray(0, 16)), decipher.final()]);
+      return aead.open(key, ZERO_NONCE, stanza.body);
     } catch {
       // Another recipient's stanza: try the next.
     }

@@ -1,19 +1,19 @@
 import crypto from 'node:crypto';
+import { x25519 as portableX25519 } from '@noble/curves/ed25519.js';
 import { bech32 } from '@scure/base';
 
 /**
  * age's X25519 keys as people see them (https://age-encryption.org/v1): the identity
  * `AGE-SECRET-KEY-1…` (the private scalar) and the recipient `age1…` (its public key), both
- * bech32. Node's own X25519 does the arithmetic: it takes raw keys as JWK.
+ * bech32. Node's own X25519 does the arithmetic (raw keys wrapped in DER); a runtime whose crypto
+ * cannot (checked once, against RFC 7748's example) uses the audited JavaScript one.
  */
 const IDENTITY_PREFIX = 'age-secret-key-';
 const RECIPIENT_PREFIX = 'age';
 
 /** A new identity, upper case as age-keygen prints it. */
 export function generateIdentity(): string {
-  const { privateKey } = crypto.generateKeyPairSync('x25519');
-  const d = Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url');
-  return encode(IDENTITY_PREFIX, d).toUpperCase();
+  return encode(IDENTITY_PREFIX, crypto.randomBytes(32)).toUpperCase();
 }
 
 /** The public key (`age1…`) of an identity. Throws when it is not an X25519 identity. */
@@ -32,14 +32,20 @@ export function recipientBytes(recipient: string): Buffer {
 }
 
 export function publicKeyOf(scalar: Buffer): Buffer {
+  if (!native) return Buffer.from(portableX25519.getPublicKey(scalar));
   return Buffer.from(crypto.createPublicKey(privateKey(scalar)).export({ format: 'jwk' }).x!, 'base64url');
 }
 
 /** X25519(scalar, point). Throws when the point is of low order (the shared secret would be all zeros). */
 export function x25519(scalar: Buffer, point: Buffer): Buffer {
   if (point.length !== 32) throw new Error('an X25519 share is 32 bytes');
-  const publicKey = crypto.createPublicKey({ key: Buffer.concat([SPKI_PREFIX, point]), format: 'der', type: 'spki' });
-  const shared = crypto.diffieHellman({ privateKey: privateKey(scalar), publicKey });
+  let shared: Buffer;
+  if (native) {
+    const publicKey = crypto.createPublicKey({ key: Buffer.concat([SPKI_PREFIX, point]), format: 'der', type: 'spki' });
+    shared = crypto.diffieHellman({ privateKey: privateKey(scalar), publicKey });
+  } else {
+    shared = Buffer.from(portableX25519.getSharedSecret(scalar, point));
+  }
   if (shared.every((byte) => byte === 0)) throw new Error('X25519 share of low order');
   return shared;
 }
@@ -52,6 +58,17 @@ function privateKey(scalar: Buffer): crypto.KeyObject {
   if (scalar.length !== 32) throw new Error('an X25519 key is 32 bytes');
   return crypto.createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, scalar]), format: 'der', type: 'pkcs8' });
 }
+
+/** Whether this runtime's crypto does X25519 on raw keys: RFC 7748 section 6.1's key pair. */
+const native = (() => {
+  const scalar = Buffer.from('77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a', 'hex');
+  try {
+    const x = crypto.createPublicKey(privateKey(scalar)).export({ format: 'jwk' }).x!;
+    return Buffer.from(x, 'base64url').toString('hex') === '8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a';
+  } catch {
+    return false;
+  }
+})();
 
 function encode(prefix: string, bytes: Buffer): string {
   // false: no 90-character limit, as age (its keys are shorter anyway).
