@@ -53,8 +53,8 @@ const AGE_HEADER = Buffer.from('age-encryption.org/v1\n');
  * it is proved. A file that is not one, is for another key, or was changed, cut or grown throws
  * ArchiveFileDamaged (at the chunk where that shows).
  */
-export async function* decrypted(stream: AsyncIterable<Buffer> & { destroy?(): void }, identity: string): AsyncGenerator<Buffer> {
-  const source = stream[Symbol.asyncIterator]();
+export async function* decrypted(stream: AsyncIterable<Uint8Array> & { destroy?(): void }, identity: string): AsyncGenerator<Buffer> {
+  const source = asBuffers(stream);
   try {
     let payloadKey: Buffer;
     let rest: Buffer;
@@ -92,6 +92,11 @@ async function payloadStart(source: AsyncIterator<Buffer>, identity: Buffer): Pr
     rest = Buffer.concat([rest, next.value]);
   }
   return { payloadKey: hkdf(fileKey, rest.subarray(0, NONCE), 'payload'), rest: rest.subarray(NONCE) };
+}
+
+/** A storage's chunks as Buffers (a bucket's SDK may give plain Uint8Arrays), without copying. */
+async function* asBuffers(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 async function* oneChunk(bytes: Buffer): AsyncGenerator<Buffer> {
