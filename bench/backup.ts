@@ -32,7 +32,7 @@ const NEW_PHOTOS = 50;
 const UPLOADS_IN_FLIGHT = 2;
 const LISTING_INTERVAL_MS = 25;
 const IDLE_LISTING_MS = 5_000;
-const GOALS = { firstVsRsync: 0.7, nightlyMs: 5_000, listingP99VsIdle: 3, restoreVsCp: 0.7 };
+const GOALS = { firstVsRsync: 0.7, nightlyMs: 5_000, listingP99VsIdle: 3, restoreVsCp: 0.7, encryptedCpuVsPlain: 1.5 };
 
 /** The start of a JPEG file (SOI, a JFIF APP0 segment): what a photo's first bytes look like. */
 const JPEG_HEADER = Buffer.from('ffd8ffe000104a46494600010101004800480000', 'hex');
@@ -131,15 +131,17 @@ async function backUp(
   bench: BenchServer,
   token: string,
   destinationId: string,
-): Promise<{ ms: number; bytesCopied: number; files: number }> {
+): Promise<{ ms: number; cpuMs: number; bytesCopied: number; files: number }> {
   await syncDisks();
   const t0 = performance.now();
+  const cpu0 = cpuMs(bench.pid);
   const started = await bench.client.post(`/admin/backup/destinations/${destinationId}/run`, undefined, { token });
   if (started.status !== 202) throw new Error(`Back up now answered ${started.status}: ${JSON.stringify(started.body)}`);
   for (;;) {
     const run = await bench.client.get(`/admin/backup/runs/${started.body.id}`, { token });
     if (run.body.state === 'failed') throw new Error(`the backup failed: ${run.body.error}`);
-    if (run.body.state === 'succeeded') return { ms: performance.now() - t0, bytesCopied: run.body.bytes_copied, files: run.body.files };
+    if (run.body.state === 'succeeded')
+      return { ms: performance.now() - t0, cpuMs: cpuMs(bench.pid) - cpu0, bytesCopied: run.body.bytes_copied, files: run.body.files };
     await sleep(20);
   }
 }
@@ -214,9 +216,9 @@ export async function benchBackup(): Promise<BenchResult> {
     await probe.run(listUrl, token, LISTING_INTERVAL_MS, 500);
     const idle = summarize((await probe.run(listUrl, token, LISTING_INTERVAL_MS, IDLE_LISTING_MS)).map((s) => s.ms));
 
-    const addDestination = async (folder: string): Promise<string> => {
+    const addDestination = async (folder: string, encrypt = false): Promise<string> => {
       // Plain, as the rsync it is measured against (the API's default is encrypted).
-      const added = await bench!.client.post('/admin/backup/destinations', { kind: 'folder', path: folder, encrypt: false }, { token });
+      const added = await bench!.client.post('/admin/backup/destinations', { kind: 'folder', path: folder, encrypt }, { token });
       if (added.status !== 201) throw new Error(`adding the destination answered ${added.status}: ${JSON.stringify(added.body)}`);
       return added.body.id as string;
     };
@@ -225,6 +227,14 @@ export async function benchBackup(): Promise<BenchResult> {
     const destinationId = await addDestination(destination);
     const first = await backUp(bench, token, destinationId);
     log(`  first backup: ${mibPerSecond(libraryBytes, first.ms).toFixed(0)} MiB/s (${first.files} files)`);
+    // The same first run, encrypted (age, issue 35): its CPU against the plain run's, in the server process.
+    const encryptedFolder = await dir('hearth-bench-backup-encrypted-');
+    const encrypted = await backUp(bench, token, await addDestination(encryptedFolder, true));
+    await removeTempDir(encryptedFolder);
+    const cpuPerGiB = (run: { cpuMs: number }) => run.cpuMs / 1000 / (libraryBytes / GiB);
+    log(
+      `  first backup, encrypted: ${mibPerSecond(libraryBytes, encrypted.ms).toFixed(0)} MiB/s, ${cpuPerGiB(encrypted).toFixed(2)} CPU s/GiB (plain: ${cpuPerGiB(first).toFixed(2)})`,
+    );
     // The same first run to a second folder while someone browses: what the family feels, and what the run gives up for it.
     const browsed = await dir('hearth-bench-backup-browsed-');
     const browsedId = await addDestination(browsed);
@@ -278,6 +288,22 @@ export async function benchBackup(): Promise<BenchResult> {
           : 'rsync missing on this machine',
       },
       {
+        figure: `first encrypted backup of ${(libraryBytes / GiB).toFixed(2)} GiB, vs rsync -a (goal >= ${GOALS.firstVsRsync}x)`,
+        value: mibPerSecond(libraryBytes, encrypted.ms),
+        reference: rsync ? mibPerSecond(libraryBytes, rsyncMs) : Number.NaN,
+        unit: 'MiB/s',
+        better: 'higher',
+        referenceIs: rsync ? 'rsync -a of the same content folder (row 2)' : 'rsync missing on this machine',
+      },
+      {
+        figure: `CPU per GiB, first encrypted backup vs the same backup plain (goal <= ${GOALS.encryptedCpuVsPlain}x)`,
+        value: cpuPerGiB(encrypted),
+        reference: cpuPerGiB(first),
+        unit: 'CPU s/GiB',
+        better: 'lower',
+        referenceIs: 'the server process’s CPU (user + system) during the plain first backup of row 1',
+      },
+      {
         figure: `nightly backup after ${NEW_PHOTOS} new photos, vs rsync -a (goal < ${GOALS.nightlyMs / 1000} s)`,
         value: nightly.ms,
         reference: rsyncNightlyMs,
@@ -329,6 +355,7 @@ export async function benchBackup(): Promise<BenchResult> {
         `goal nightly < ${GOALS.nightlyMs / 1000} s: ${(nightly.ms / 1000).toFixed(2)} s, ${verdict(nightly.ms < GOALS.nightlyMs)} (${fresh.length} new content files, ${(nightly.bytesCopied / MiB).toFixed(0)} MiB copied)`,
         `goal listing p99 < ${GOALS.listingP99VsIdle}x idle while backing up: ${(busy.p99 / idle.p99).toFixed(2)}x, ${verdict(busy.p99 < GOALS.listingP99VsIdle * idle.p99)} (${busy.count} requests during, ${idle.count} idle)`,
         `goal restore >= ${GOALS.restoreVsCp}x cp -r: ${restoreRatio.toFixed(2)}x, ${verdict(restoreRatio >= GOALS.restoreVsCp)} (${restored.files} files, ${(restored.bytes / MiB).toFixed(0)} MiB, from "Restore" to the server answering on the restored data)`,
+        `goal encrypted backup CPU <= ${GOALS.encryptedCpuVsPlain}x plain: ${(encrypted.cpuMs / first.cpuMs).toFixed(2)}x, ${verdict(encrypted.cpuMs <= GOALS.encryptedCpuVsPlain * first.cpuMs)}`,
         `library: ${photos} photos, ${(libraryBytes / MiB).toFixed(0)} MiB (BENCH_BACKUP_GIB=${process.env.BENCH_BACKUP_GIB ?? '2, the default'}); every copy goes to the OS temp dir's disk`,
       ],
     };

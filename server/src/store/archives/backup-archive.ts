@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Decrypter } from 'age-encryption';
-import { decrypted, encrypted, isAgeFile, readSource, sealed } from './age-streams.ts';
+import { decrypted, encrypted, isAgeFile, opened, readSource, sealed } from './age-streams.ts';
 import type { ArchiveStorage } from './archive-storage.ts';
 import { ArchiveFileDamaged, ArchiveKeyProblem, SnapshotUnproved } from './archive-errors.ts';
 import { archiveKeys, hiddenContentPath, manifestMac, type ArchiveKeys } from './backup-auth.ts';
@@ -105,17 +104,15 @@ export class BackupArchive {
     return new BackupArchive(storage, encryptedFor, key, options.now ?? Date.now);
   }
 
-  /** The key, when the archive is encrypted; throws when it was opened without it. */
-  private decrypter(): Decrypter | null {
+  /** The identity that opens the archive's files when it is encrypted; throws when it was opened without it. */
+  private openingIdentity(): string | null {
     if (this.encryptedFor === null) return null;
-    return this.kitDecrypter();
+    return this.kitIdentity();
   }
 
-  private kitDecrypter(): Decrypter {
+  private kitIdentity(): string {
     if (this.key === null) throw new ArchiveKeyProblem('required');
-    const decrypter = new Decrypter();
-    decrypter.addIdentity(this.key.identity);
-    return decrypter;
+    return this.key.identity;
   }
 
   /**
@@ -157,13 +154,8 @@ export class BackupArchive {
     if (known) return known;
     const bytes = await this.storage.readSmall(snapshotFile(id, MANIFEST));
     if (bytes === null) return null;
-    const decrypter = this.decrypter();
-    let text: string;
-    try {
-      text = decrypter ? await decrypter.decrypt(bytes, 'text') : bytes.toString('utf8');
-    } catch (error) {
-      throw new ArchiveFileDamaged(error);
-    }
+    const identity = this.openingIdentity();
+    const text = identity ? await opened(bytes, identity) : bytes.toString('utf8');
     const read = parseManifest(text, { snapshot: id, encrypted: this.encrypted, keys: this.keys, now: this.now() });
     this.read_.set(id, read);
     return read;
@@ -247,7 +239,7 @@ export class BackupArchive {
           reading,
           counter,
           async function* (plain: AsyncIterable<Buffer>) {
-            for await (const chunk of await encrypted(padded(plain, filler), encryptTo)) {
+            for await (const chunk of encrypted(padded(plain, filler), encryptTo)) {
               storedSize += chunk.length;
               yield chunk;
             }
@@ -287,7 +279,7 @@ export class BackupArchive {
       throw new ArchiveFileDamaged(new Error(`${entry.path} does not match its SHA-256`));
     let text: string;
     try {
-      text = isAgeFile(bytes) ? await this.kitDecrypter().decrypt(bytes, 'text') : bytes.toString('utf8');
+      text = isAgeFile(bytes) ? await opened(bytes, this.kitIdentity()) : bytes.toString('utf8');
     } catch (error) {
       if (error instanceof ArchiveKeyProblem) throw error;
       throw new ArchiveFileDamaged(error);
@@ -330,10 +322,10 @@ export class BackupArchive {
    * found). A plain archive's file is read whole, so one grown on the destination shows as another size.
    */
   async read(file: ArchiveFile, signal: AbortSignal, options: { drain?: boolean } = {}): Promise<AsyncIterable<Buffer>> {
-    const decrypter = this.decrypter();
+    const identity = this.openingIdentity();
     const stream = await this.storage.openRead(file.path, signal);
-    if (decrypter === null) return stream;
-    return firstBytes(decrypted(stream, decrypter), file.size, options.drain);
+    if (identity === null) return stream;
+    return firstBytes(decrypted(stream, identity), file.size, options.drain);
   }
 
   /** The manifest goes first: a prune cut short leaves an unfinished snapshot, which the next run clears. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { writeFileDurably } from '../common/durable-file.ts';
+import { generateIdentity, identityToRecipient } from './age-keys.ts';
 
 /**
  * The key that encrypts this server's encrypted backups: an age X25519 identity
@@ -43,7 +43,7 @@ export async function parseKey(text: string, createdAt: number): Promise<BackupK
     .find((line) => /^AGE-SECRET-KEY-1[0-9A-Z]+$/i.test(line));
   if (!identity) return null;
   try {
-    const recipient = await identityToRecipient(identity.toUpperCase());
+    const recipient = identityToRecipient(identity.toUpperCase());
     const at = created ? Date.parse(created[1]!) : NaN;
     return { identity: identity.toUpperCase(), recipient, created_at: Number.isFinite(at) ? at : createdAt };
   } catch {
@@ -79,8 +79,8 @@ export class BackupKeyFile {
     this.making ??= (async () => {
       const existing = await this.read();
       if (existing) return existing;
-      const identity = await generateX25519Identity();
-      const key = { identity, recipient: await identityToRecipient(identity), created_at: now };
+      const identity = generateIdentity();
+      const key = { identity, recipient: identityToRecipient(identity), created_at: now };
       this.write(key);
       return key;
     })().finally(() => {
