@@ -25,15 +25,8 @@ export interface DavLock {
   expiresAt: number;
 }
 
-export interface NewLock {
-  userId: string;
-  names: string[];
-  rootHref: string;
-  scope: LockScope;
-  depth: LockDepth;
-  owner: string;
-  timeoutSeconds: number;
-}
+/** What LOCK asks for: the manager gives it its token and its end. */
+export type NewLock = Omit<DavLock, 'token' | 'expiresAt'>;
 
 /**
  * The drive door's write locks, kept in memory: a restart drops them, which clients survive (a
