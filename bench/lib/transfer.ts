@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
+import tls from 'node:tls';
 import { promisify } from 'node:util';
 import * as tus from 'tus-js-client';
 
@@ -68,16 +69,27 @@ export interface Transfer {
   bytes: number;
   ms: number;
   headers: Record<string, string>;
+  /** Over HTTPS: the TLS version and the cipher suite (its IANA name) the two ends agreed on. */
+  tls?: { protocol: string; suite: string };
+}
+
+/** How an `https:` download's client connects; the certificate is not checked (the bench talks to its own children on 127.0.0.1). */
+export interface TlsClientOptions {
+  /** OpenSSL's names: TLS 1.3 suites ("TLS_AES_256_GCM_SHA384") and/or TLS 1.2 ciphers, ':'-separated. */
+  ciphers?: string;
+  minVersion?: tls.SecureVersion;
+  maxVersion?: tls.SecureVersion;
 }
 
 /**
  * GET over a bare TCP socket (HTTP/1.1, `Connection: close`) that parses the head and then
  * only counts body bytes: the same client for the server and its reference, and a light
  * one (node's http client spends as much CPU again in its parser and streams), so the
- * client leaves as much of the machine as it can to the side being measured.
+ * client leaves as much of the machine as it can to the side being measured. An `https:` URL
+ * is fetched the same way over a TLS socket, with `tlsOptions` (e.g. one cipher suite for both sides).
  */
-export function download(url: string, headers: Record<string, string>): Promise<Transfer> {
-  const { hostname, port, pathname, search } = new URL(url);
+export function download(url: string, headers: Record<string, string>, tlsOptions: TlsClientOptions = {}): Promise<Transfer> {
+  const { protocol, hostname, port, pathname, search } = new URL(url);
   if (hostname !== '127.0.0.1') throw new Error(`the bench only talks to 127.0.0.1, not ${hostname}`);
   const head =
     `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n` +
@@ -87,7 +99,15 @@ export function download(url: string, headers: Record<string, string>): Promise<
     '\r\n';
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const socket = net.connect(Number(port), hostname, () => socket.write(head));
+    let agreed: Transfer['tls'];
+    const socket: net.Socket =
+      protocol === 'https:'
+        ? tls.connect({ host: hostname, port: Number(port), rejectUnauthorized: false, ...tlsOptions }, function (this: tls.TLSSocket) {
+            const suite = this.getCipher();
+            agreed = { protocol: this.getProtocol() ?? '', suite: suite.standardName || suite.name };
+            this.write(head);
+          })
+        : net.connect(Number(port), hostname, () => socket.write(head));
     let pending: Buffer | null = Buffer.alloc(0);
     let status = 0;
     let parsed: Record<string, string> = {};
@@ -117,7 +137,7 @@ export function download(url: string, headers: Record<string, string>): Promise<
       const ms = performance.now() - started;
       const length = parsed['content-length'];
       if (length !== undefined && Number(length) !== bytes) reject(new Error(`GET ${url}: ${bytes} body bytes, Content-Length ${length}`));
-      else resolve({ status, bytes, ms, headers: parsed });
+      else resolve({ status, bytes, ms, headers: parsed, ...(agreed && { tls: agreed }) });
     });
   });
 }

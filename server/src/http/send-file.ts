@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type Koa from 'koa';
 import type { FileContent } from '../services/files/files.ts';
 import { AppError } from '../app-error.ts';
+import { FileSpan } from './file-span.ts';
 import { contentDisposition, ifRangeAllows, parseRange } from './range.ts';
 import { servedAs, USER_CONTENT_CSP } from './served-type.ts';
 
@@ -20,6 +21,7 @@ export function sendFile(ctx: Koa.Context, file: FileContent, options: { inline:
       mime: file.version.mime_type ?? file.node.mime_type ?? 'application/octet-stream',
       filename: file.node.name,
       open: file.open,
+      path: file.path,
     },
     options,
   );
@@ -35,6 +37,8 @@ export interface SendableContent {
   mime: string;
   filename: string;
   open(range?: { start: number; end: number }): Readable;
+  /** Where the bytes are on this machine's disk, when they are a file there: sent without a stream (file-span.ts). */
+  path?: string;
 }
 
 export function sendContent(ctx: Koa.Context, file: SendableContent, options: { inline: boolean }): void {
@@ -72,11 +76,13 @@ export function sendContent(ctx: Koa.Context, file: SendableContent, options: { 
     const { start, end } = request.range;
     ctx.status = 206;
     ctx.set('Content-Range', `bytes ${start}-${end}/${size}`);
-    if (ctx.method !== 'HEAD') ctx.body = file.open({ start, end });
+    if (ctx.method !== 'HEAD') ctx.body = file.path === undefined ? file.open({ start, end }) : new FileSpan(file.path, start, end);
     ctx.length = end - start + 1;
     return;
   }
   ctx.status = 200;
-  if (ctx.method !== 'HEAD') ctx.body = size === 0 ? Buffer.alloc(0) : file.open();
+  if (ctx.method !== 'HEAD') {
+    ctx.body = size === 0 ? Buffer.alloc(0) : file.path === undefined ? file.open() : new FileSpan(file.path, 0, size - 1);
+  }
   ctx.length = size;
 }

@@ -3,11 +3,12 @@ import { pipeline, Stream, Transform, type Readable } from 'node:stream';
 import type Koa from 'koa';
 import type { Logger } from '../log.ts';
 import { routeOf } from './middleware/error-envelope.ts';
+import { FileSpan } from './file-span.ts';
 
 /**
  * The most one write to a socket carries. Node reports a write done only once all of it is in
  * the kernel's buffer, and that is the only progress the server can see; so a reader is seen to
- * move whenever it has taken this much. Content is read 1 MiB at a time (store/content/blobs.ts), which
+ * move whenever it has taken this much. Content is read 1 MiB at a time (file-span.ts, store/content/blobs.ts), which
  * a phone on bad Wi-Fi at 10 KB/s takes 100 s to take: in pieces of 64 KiB it is seen moving
  * every few seconds, and only a reader that takes nothing at all is stalled.
  */
@@ -29,6 +30,13 @@ export function closeStalledResponses(stallMs: number, log: Logger): Koa.Middlew
   return async (ctx, next) => {
     await next();
     const body: unknown = ctx.body;
+    if (body instanceof FileSpan) {
+      // A file's span writes itself in pieces, without a stream around it (the CPU a download costs).
+      ctx.respond = false;
+      watch.add(ctx.res, routeOf(ctx));
+      void body.sendTo(ctx.res, PIECE_BYTES);
+      return;
+    }
     if (!(body instanceof Stream) || !('read' in body)) return;
     // Setting another stream drops Content-Length: a download keeps its length (and its progress bar).
     const length = ctx.response.length;

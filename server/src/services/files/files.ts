@@ -22,6 +22,8 @@ export interface FileContent {
   etag: string;
   lastModified: number;
   open(range?: { start: number; end: number }): Readable;
+  /** The content file on disk (what `open` reads). */
+  path: string;
 }
 
 /** Finished content to become a file node or a new version of one. */
@@ -73,6 +75,7 @@ export class FileService {
       etag: `"${version.id}"`,
       lastModified: version.created_at,
       open: (range) => blobs.read(version.blob, range),
+      path: blobs.pathOf(version.blob),
     };
   }
 
