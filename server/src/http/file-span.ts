@@ -116,9 +116,10 @@ export class FileSpan extends Readable {
  * How much one write hands the response: `minBytes` (the stall watch's promise to a slow reader:
  * a piece it takes within the stall time is progress) up to a whole buffer for a reader that
  * takes a second's worth of bytes at a time. The pieces follow the reader's pace, measured over
- * the last piece: small writes cost CPU per byte (a 64 KiB write each time cost as much as
- * everything else), and only a reader whose pace falls more than the stall time in seconds-fold
- * at once could wait out a stall on a piece.
+ * the last piece: small writes cost CPU per byte (64 KiB writes throughout cost as much as
+ * everything else). A piece is what the reader took in one second at its last pace, so only a
+ * reader that slows down at once by more than the stall time in seconds (60-fold at the default
+ * 60 s) and stays that slow could be taken for stalled; one slow from the start gets 64 KiB pieces.
  */
 class Pace {
   bytes: number;
