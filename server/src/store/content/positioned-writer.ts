@@ -4,12 +4,6 @@ import { Writable } from 'node:stream';
 
 /** Tries in a row that write nothing before the writer gives up (as Node's own streams do). */
 const MAX_EMPTY_WRITES = 5;
-/**
- * Bytes gathered before they go to the file in one writev. A socket hands over 64 KiB at a
- * time, and one write each is 16,384 trips per GiB to the thread pool and back (its lock and
- * wake-ups cost more than the copy, measured on a busy 2-core machine).
- */
-const WRITE_BYTES = 1024 * 1024;
 
 /**
  * Writes a stream into an existing file from `start`, each byte at its place. Node's
@@ -23,17 +17,10 @@ const WRITE_BYTES = 1024 * 1024;
  * `hash`, when given, takes exactly the bytes that landed, in file order, once they have: it
  * always covers the file up to `position`, whatever error stops the stream, so an upload's
  * running SHA-256 can be carried over a dropped connection instead of the file read again.
- *
- * Bytes held back for a larger write still go to the file when the stream is destroyed (a
- * dropped connection keeps what arrived), after the write under way if there is one.
  */
 export class PositionedFileWriter extends Writable {
   private handle: fs.FileHandle | null = null;
   private position: number;
-  private held: Buffer[] = [];
-  private heldBytes = 0;
-  /** The write under way: the one flush at a destroy waits for it (two would race for `position`). */
-  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly file: string,
@@ -61,55 +48,39 @@ export class PositionedFileWriter extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.hold([chunk], callback);
+    this.writeBuffers([chunk], callback);
   }
 
   override _writev(chunks: { chunk: Buffer }[], callback: (error?: Error | null) => void): void {
-    this.hold(
+    this.writeBuffers(
       chunks.map((c) => c.chunk),
       callback,
     );
   }
 
-  override _final(callback: (error?: Error | null) => void): void {
-    this.flush().then(() => callback(), callback);
-  }
-
-  private hold(buffers: Buffer[], callback: (error?: Error | null) => void): void {
-    for (const buffer of buffers) {
-      this.held.push(buffer);
-      this.heldBytes += buffer.length;
-    }
-    if (this.heldBytes < WRITE_BYTES) return callback();
-    this.flush().then(() => callback(), callback);
-  }
-
-  private flush(): Promise<void> {
-    const buffers = this.held;
-    this.held = [];
-    this.heldBytes = 0;
-    if (buffers.length === 0) return Promise.resolve();
-    this.writing = this.writeAll(buffers);
-    return this.writing;
-  }
-
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     const handle = this.handle;
+    this.handle = null;
     if (!handle) return callback(error);
-    // After a failed write the held bytes are not tried again: the file's size says what was kept.
-    const flushed = this.writing.then(() => this.flush()).catch(() => {});
-    void flushed
-      .then(() => {
-        this.handle = null;
-        return handle.close();
-      })
-      .then(
-        () => callback(error),
-        (closeError: Error) => callback(error ?? closeError),
-      );
+    handle.close().then(
+      () => callback(error),
+      (closeError: Error) => callback(error ?? closeError),
+    );
   }
 
-  private async writeAll(buffers: Buffer[]): Promise<void> {
+  /** Answers as soon as the bytes landed: the next write starts while these are hashed. */
+  private writeBuffers(buffers: Buffer[], callback: (error?: Error | null) => void): void {
+    let called = false;
+    const once = (error?: Error | null) => {
+      if (called) return;
+      called = true;
+      callback(error);
+    };
+    this.writeAll(buffers, () => once()).catch(once);
+  }
+
+  /** `written`: told once every byte landed, before the last of them are hashed. */
+  private async writeAll(buffers: Buffer[], written: () => void): Promise<void> {
     let rest = buffers;
     let size = rest.reduce((sum, b) => sum + b.length, 0);
     let empty = 0;
@@ -117,6 +88,7 @@ export class PositionedFileWriter extends Writable {
       const { bytesWritten } = await this.handle!.writev(rest, this.position);
       this.position += bytesWritten;
       size -= bytesWritten;
+      if (size === 0) written();
       if (this.hash) hashLanded(this.hash, rest, bytesWritten);
       if (bytesWritten === 0 && ++empty >= MAX_EMPTY_WRITES) throw new Error('the file took no bytes');
       if (bytesWritten > 0) empty = 0;
