@@ -3,6 +3,7 @@ import type { UploadRow } from '../../store/database/uploads.repo.ts';
 import type { ServiceDeps } from '../common/context.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
 import type { UploadCompletion } from './upload-completion.ts';
+import type { UploadHashes } from './upload-hashes.ts';
 import type { UploadLocks } from './upload-locks.ts';
 import type { UploadProgress } from './upload-progress.ts';
 import { tempName } from './upload-state.ts';
@@ -15,6 +16,7 @@ export class UploadUpkeep {
     private readonly storage: StorageHealth,
     private readonly locks: UploadLocks,
     private readonly progress: UploadProgress,
+    private readonly hashes: UploadHashes,
     private readonly completion: UploadCompletion,
   ) {}
 
@@ -23,6 +25,7 @@ export class UploadUpkeep {
     for (const upload of this.deps.store.uploads.expired(this.deps.now())) {
       if (this.locks.has(upload.id)) continue;
       this.progress.forget(upload.id);
+      this.hashes.forget(upload.id);
       this.deps.store.uploads.remove(upload.id);
       await this.content
         .of(upload.library_id)

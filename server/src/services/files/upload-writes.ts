@@ -1,3 +1,4 @@
+import type { Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../app-error.ts';
 import type { ContentStores } from '../../store/content/content-stores.ts';
@@ -6,13 +7,14 @@ import type { ServiceDeps } from '../common/context.ts';
 import type { FileService } from './files.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
 import type { UploadCompletion } from './upload-completion.ts';
+import type { UploadHashes } from './upload-hashes.ts';
 import type { UploadProgress } from './upload-progress.ts';
 import { MAX_UPLOAD_BYTES, tempName, type AppendInput, type AppendResult } from './upload-state.ts';
 
 interface WriteResult {
   written: number;
   digest: Buffer | null;
-  sha256: Buffer | null;
+  hashedTo: number;
   error: Error | null;
 }
 
@@ -25,6 +27,7 @@ export class UploadWrites {
     private readonly storage: StorageHealth,
     private readonly completion: UploadCompletion,
     private readonly progress: UploadProgress,
+    private readonly hashes: UploadHashes,
   ) {}
 
   async append(upload: UploadRow, input: AppendInput, body: Readable): Promise<AppendResult> {
@@ -54,6 +57,11 @@ export class UploadWrites {
         overQuota = true;
       }
     }
+    // The file's SHA-256 grows with each request that continues where the last one ended, so
+    // completion need not read the whole file again. `before`: where a refused request's bytes
+    // are cut off again, the hash goes back with them.
+    const sha256 = this.hashes.take(upload.id, current);
+    const before = sha256?.copy() ?? null;
     const writing = this.storage.beginWrite(blobs.root);
     try {
       const progress = this.progress.publisher(upload, length);
@@ -61,21 +69,26 @@ export class UploadWrites {
         .writeTemp(tempName(upload.id), current, body, {
           limit,
           digest: input.checksum?.algorithm,
-          // A request from the first byte is usually the whole file (the web app sends one): its
-          // SHA-256 comes with the write, and completion need not read the file again.
-          sha256: current === 0,
+          sha256,
           onProgress: (written) => progress(current + written),
         })
         .finally(writing);
       if (result.overflow) {
-        await blobs.truncateTemp(tempName(upload.id), current);
+        await this.truncate(upload, current, before);
         if (overQuota) throw new AppError('quota_exceeded');
         throw new AppError('payload_too_large', 'More bytes arrived than the upload declared.');
       }
-      return await this.afterWrite(upload, input, length, current, result, progress);
+      return await this.afterWrite(upload, input, length, current, result, progress, sha256, before);
     } finally {
       releaseQuota();
     }
+  }
+
+  /** Cuts a refused request's bytes off again; the running hash goes back to where they began. */
+  private async truncate(upload: UploadRow, current: number, before: Hash | null): Promise<void> {
+    this.hashes.forget(upload.id);
+    await this.content.of(upload.library_id).truncateTemp(tempName(upload.id), current);
+    if (before) this.hashes.keep(upload.id, before, current);
   }
 
   /** The upload's length, or the one this request declares now for an upload that deferred it. */
@@ -100,6 +113,8 @@ export class UploadWrites {
     current: number,
     result: WriteResult,
     progress: (offset: number) => void,
+    sha256: Hash | null,
+    before: Hash | null,
   ): Promise<AppendResult> {
     const blobs = this.content.of(upload.library_id);
     // The disk filled up (or turned read-only) under this request: what it took stays, and the
@@ -107,23 +122,26 @@ export class UploadWrites {
     const fault = result.error ? this.storage.noteFailure(result.error, blobs.root) : null;
     if (input.checksum && !result.error && !result.digest!.equals(input.checksum.digest)) {
       // The whole request is discarded: the client resends it from the same offset.
-      await blobs.truncateTemp(tempName(upload.id), current);
+      await this.truncate(upload, current, before);
       throw new AppError('checksum_mismatch');
     }
     if (result.error && input.checksum) {
       // Unverifiable: the partial bytes of a checksummed request are never kept.
-      await blobs.truncateTemp(tempName(upload.id), current);
+      await this.truncate(upload, current, before);
       if (fault) throw this.storage.refusal(fault);
       throw new AppError('checksum_mismatch', 'The request ended before its data was complete; send it again.');
     }
     // A dropped connection keeps what arrived (tus): the client asks HEAD and resumes from there.
     const offset = current + result.written;
+    // The hash is only worth keeping if it covers exactly the bytes on disk.
+    const hashed = sha256 !== null && result.hashedTo === offset ? sha256 : null;
+    const complete = length !== null && offset === length;
+    if (hashed && !complete) this.hashes.keep(upload.id, hashed, offset);
     const expiresAt = this.deps.now() + this.deps.config.uploadExpiryMs;
     this.deps.store.uploads.progress(upload.id, offset, expiresAt);
     progress(offset);
     if (fault) throw this.storage.refusal(fault);
-    const complete = length !== null && offset === length;
-    const wholeSha256 = current === 0 && result.sha256 ? result.sha256.toString('hex') : null;
+    const wholeSha256 = complete && hashed ? hashed.digest('hex') : null;
     const node = complete ? await this.completion.complete({ ...upload, length }, wholeSha256) : null;
     return { offset, expiresAt, node };
   }

@@ -10,6 +10,7 @@ import { newId } from '../common/secrets.ts';
 import type { StorageHealth } from '../storage/storage-health.ts';
 import type { ContentMerge } from './content-merge.ts';
 import { UploadCompletion } from './upload-completion.ts';
+import { UploadHashes } from './upload-hashes.ts';
 import { UploadLocks } from './upload-locks.ts';
 import { UploadProgress } from './upload-progress.ts';
 import {
@@ -32,6 +33,7 @@ import { UploadWrites } from './upload-writes.ts';
  */
 export class UploadService {
   private readonly locks = new UploadLocks();
+  private readonly hashes = new UploadHashes();
   private readonly progress: UploadProgress;
   private readonly completion: UploadCompletion;
   private readonly writes: UploadWrites;
@@ -48,8 +50,8 @@ export class UploadService {
   ) {
     this.progress = new UploadProgress(deps);
     this.completion = new UploadCompletion(deps, access, files, content, targets, merge);
-    this.writes = new UploadWrites(deps, files, content, storage, this.completion, this.progress);
-    this.upkeep = new UploadUpkeep(deps, content, storage, this.locks, this.progress, this.completion);
+    this.writes = new UploadWrites(deps, files, content, storage, this.completion, this.progress, this.hashes);
+    this.upkeep = new UploadUpkeep(deps, content, storage, this.locks, this.progress, this.hashes, this.completion);
   }
 
   async create(actor: Actor, length: number | null, metadata: Record<string, string | null>): Promise<UploadState> {
@@ -171,7 +173,10 @@ export class UploadService {
     } finally {
       release();
       const row = this.deps.store.uploads.byId(id);
-      if (!row || row.completed_node_id !== null) this.progress.forget(id);
+      if (!row || row.completed_node_id !== null) {
+        this.progress.forget(id);
+        this.hashes.forget(id);
+      }
     }
   }
 
@@ -188,6 +193,7 @@ export class UploadService {
     try {
       const upload = this.own(actor, id, { cutShort: true });
       this.progress.forget(id);
+      this.hashes.forget(id);
       if (upload.completed_node_id !== null) {
         this.deps.store.uploads.remove(upload.id);
         return;

@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import crypto, { type Hash } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -93,20 +93,24 @@ export class BlobStore {
   /**
    * Writes `source` into a temp file from `offset`. Whatever arrives before an error or an
    * abort stays written (a resumable upload continues from there); `limit` caps the bytes
-   * accepted. Returns the bytes written and, when asked, their digest.
+   * accepted. Returns the bytes written and, when asked, their digest. `sha256`, a running
+   * hash of the file's bytes before `offset`, takes the bytes as they land on disk (see
+   * PositionedFileWriter); `hashedTo` says how far into the file it then reaches.
    */
   async writeTemp(
     name: string,
     offset: number,
     source: Readable,
-    options: { limit: number | null; digest?: string | undefined; sha256?: boolean; onProgress?: (written: number) => void },
-  ): Promise<{ written: number; digest: Buffer | null; sha256: Buffer | null; error: Error | null; overflow: boolean }> {
-    const hash = options.digest ? crypto.createHash(options.digest) : null;
-    const sha256 = options.sha256 ? (options.digest === 'sha256' ? hash : crypto.createHash('sha256')) : null;
+    options: { limit: number | null; digest?: string | undefined; sha256?: Hash | null; onProgress?: (written: number) => void },
+  ): Promise<{ written: number; digest: Buffer | null; hashedTo: number; error: Error | null; overflow: boolean }> {
+    const running = options.sha256 ?? null;
+    // A SHA-256 checksum of a request from the first byte is the running hash itself: not hashed twice.
+    const shared = options.digest === 'sha256' && offset === 0 && running !== null;
+    const hash = options.digest && !shared ? crypto.createHash(options.digest) : null;
     let written = 0;
     let overflow = false;
     // Not fs.createWriteStream: see PositionedFileWriter (a full disk would misplace bytes).
-    const out = new PositionedFileWriter(this.tempPathOf(name), offset, 4 * 1024 * 1024);
+    const out = new PositionedFileWriter(this.tempPathOf(name), offset, 4 * 1024 * 1024, running);
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         if (options.limit !== null && written + chunk.length > options.limit) {
@@ -116,7 +120,6 @@ export class BlobStore {
         }
         written += chunk.length;
         hash?.update(chunk);
-        if (sha256 !== hash) sha256?.update(chunk);
         options.onProgress?.(written);
         callback(null, chunk);
       },
@@ -137,9 +140,8 @@ export class BlobStore {
     await syncFile(this.tempPathOf(name));
     if (offset === 0) await syncFolder(path.join(this.root, 'tmp'));
     const size = (await fs.stat(this.tempPathOf(name))).size;
-    const digest = error ? null : (hash?.digest() ?? null);
-    const contentSha256 = error ? null : sha256 === hash ? digest : (sha256?.digest() ?? null);
-    return { written: Math.max(0, size - offset), digest, sha256: contentSha256, error, overflow };
+    const digest = error ? null : shared ? running.copy().digest() : (hash?.digest() ?? null);
+    return { written: Math.max(0, size - offset), digest, hashedTo: out.landedTo, error, overflow };
   }
 
   /** The SHA-256 (hex) of a whole temp file. */

@@ -1,3 +1,4 @@
+import type { Hash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { Writable } from 'node:stream';
 
@@ -12,6 +13,10 @@ const MAX_EMPTY_WRITES = 5;
  * leaving a gap, and the file ends up longer than what arrived. On a full disk that is an
  * upload whose offset passes its length and whose bytes are wrong. This writer keeps its own
  * position and continues a short write exactly where it stopped.
+ *
+ * `hash`, when given, takes exactly the bytes that landed, in file order, once they have: it
+ * always covers the file up to `position`, whatever error stops the stream, so an upload's
+ * running SHA-256 can be carried over a dropped connection instead of the file read again.
  */
 export class PositionedFileWriter extends Writable {
   private handle: fs.FileHandle | null = null;
@@ -21,9 +26,15 @@ export class PositionedFileWriter extends Writable {
     private readonly file: string,
     start: number,
     highWaterMark: number,
+    private readonly hash: Hash | null = null,
   ) {
     super({ highWaterMark });
     this.position = start;
+  }
+
+  /** Where the next byte goes: the start plus every byte that landed. */
+  get landedTo(): number {
+    return this.position;
   }
 
   override _construct(callback: (error?: Error | null) => void): void {
@@ -37,11 +48,14 @@ export class PositionedFileWriter extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.writeAll([chunk]).then(() => callback(), callback);
+    this.writeBuffers([chunk], callback);
   }
 
   override _writev(chunks: { chunk: Buffer }[], callback: (error?: Error | null) => void): void {
-    this.writeAll(chunks.map((c) => c.chunk)).then(() => callback(), callback);
+    this.writeBuffers(
+      chunks.map((c) => c.chunk),
+      callback,
+    );
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
@@ -54,7 +68,19 @@ export class PositionedFileWriter extends Writable {
     );
   }
 
-  private async writeAll(buffers: Buffer[]): Promise<void> {
+  /** Answers as soon as the bytes landed: the next write starts while these are hashed. */
+  private writeBuffers(buffers: Buffer[], callback: (error?: Error | null) => void): void {
+    let called = false;
+    const once = (error?: Error | null) => {
+      if (called) return;
+      called = true;
+      callback(error);
+    };
+    this.writeAll(buffers, () => once()).catch(once);
+  }
+
+  /** `written`: told once every byte landed, before the last of them are hashed. */
+  private async writeAll(buffers: Buffer[], written: () => void): Promise<void> {
     let rest = buffers;
     let size = rest.reduce((sum, b) => sum + b.length, 0);
     let empty = 0;
@@ -62,10 +88,21 @@ export class PositionedFileWriter extends Writable {
       const { bytesWritten } = await this.handle!.writev(rest, this.position);
       this.position += bytesWritten;
       size -= bytesWritten;
+      if (size === 0) written();
+      if (this.hash) hashLanded(this.hash, rest, bytesWritten);
       if (bytesWritten === 0 && ++empty >= MAX_EMPTY_WRITES) throw new Error('the file took no bytes');
       if (bytesWritten > 0) empty = 0;
       // A short write: the rest, from the first byte that did not land.
       if (size > 0) rest = [Buffer.concat(rest).subarray(bytesWritten)];
     }
+  }
+}
+
+/** Feeds `hash` the first `bytes` of `buffers`. */
+function hashLanded(hash: Hash, buffers: Buffer[], bytes: number): void {
+  for (const buffer of buffers) {
+    if (bytes <= 0) return;
+    hash.update(bytes >= buffer.length ? buffer : buffer.subarray(0, bytes));
+    bytes -= buffer.length;
   }
 }
