@@ -157,6 +157,12 @@ export interface ServerConfig {
   /** Media worker processes; they run at a lower priority, so requests stay fast while they work. */
   mediaConcurrency: number;
   /**
+   * Files a backup sends to a bucket at once. A bucket is far away: each file waits a round trip
+   * or more for its answer, and a few more under way fill the line that one at a time leaves idle.
+   * A folder takes FILES_AT_ONCE (each-at-once.ts), whatever this says.
+   */
+  backupBucketFilesAtOnce: number;
+  /**
    * Start the media workers with the server, not with the first photo: loading a worker and
    * libvips costs 0.3-0.7 s of CPU, which would otherwise fall on the first uploads. Tests,
    * which start many servers and few photos, turn it off.
@@ -237,6 +243,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   playbackKeepFreeBytes: 1024 ** 3,
   albumUndoMs: 10 * 60_000,
   mediaConcurrency: Math.max(1, os.availableParallelism()),
+  backupBucketFilesAtOnce: 8,
   mediaWorkersAtStart: true,
   findFaces: true,
   findThings: true,
@@ -324,6 +331,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
     (input.downloads ??= {}).perSession = parseWhole(env.DOWNLOADS_PER_SESSION, 'DOWNLOADS_PER_SESSION', 1, 10_000);
   if (env.DOWNLOADS_PER_LINK) (input.downloads ??= {}).perLink = parseWhole(env.DOWNLOADS_PER_LINK, 'DOWNLOADS_PER_LINK', 1, 10_000);
   if (env.PUSH_SERVICES) input.pushServices = env.PUSH_SERVICES.split(',');
+  if (env.BACKUP_BUCKET_FILES_AT_ONCE)
+    input.backupBucketFilesAtOnce = parseWhole(env.BACKUP_BUCKET_FILES_AT_ONCE, 'BACKUP_BUCKET_FILES_AT_ONCE', 1, 32);
   if (env.STORAGE_RESERVE_MB) input.storageReserveBytes = parseMegabytes(env.STORAGE_RESERVE_MB, 'STORAGE_RESERVE_MB');
   return input;
 }

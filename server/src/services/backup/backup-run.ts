@@ -18,7 +18,7 @@ import {
   type ManifestFile,
 } from '../../store/archives/backup-archive.ts';
 import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
-import { contentOf, recordRunInCopy } from '../../store/database/backup.repo.ts';
+import { contentOf, recordRunInCopy, type ContentRef } from '../../store/database/backup.repo.ts';
 import type { BackupKey } from '../../store/data-dir/backup-key.ts';
 import type { ContentStores } from '../../store/content/content-stores.ts';
 import { openConnection } from '../../store/database/db.ts';
@@ -26,6 +26,7 @@ import { keysForBackup } from '../../store/data-dir/keys.ts';
 import type { Store } from '../../store/index.ts';
 import { snapshotsToKeep, type Retention } from './retention.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
+import { TimeLeft } from './time-left.ts';
 
 /** What a run has done so far: read by the API while it runs. */
 export interface RunCounts {
@@ -33,6 +34,31 @@ export interface RunCounts {
   bytes: number;
   bytes_copied: number;
   problems: BackupProblem[];
+  /**
+   * What the run will have done at its end, once it has counted (null before): the files and
+   * bytes of the snapshot, and of those the bytes it must copy (the rest the destination holds).
+   * Kept true as it goes: a file that turns out another size, already there, or unreadable
+   * changes them, so that a run that ends well ends with files = files_total and bytes_copied = bytes_to_copy.
+   */
+  files_total: number | null;
+  bytes_total: number | null;
+  bytes_to_copy: number | null;
+  /** The recent pace, for the time left. */
+  timeLeft: TimeLeft;
+}
+
+/** A run's counts before it starts; `now`: the server's clock, which the pace is measured with. */
+export function newCounts(now: () => number): RunCounts {
+  return {
+    files: 0,
+    bytes: 0,
+    bytes_copied: 0,
+    problems: [],
+    files_total: null,
+    bytes_total: null,
+    bytes_to_copy: null,
+    timeLeft: new TimeLeft(now),
+  };
 }
 
 export interface BackupSource {
@@ -52,6 +78,8 @@ export interface BackupSource {
   now: () => number;
   /** Waits for the run's turn behind the family's requests (FamilyFirst); called before each chunk. */
   pace?: (signal: AbortSignal) => Promise<void>;
+  /** Content files copied at once: more to a bucket (far away, each file waits on round trips) than to a folder. */
+  filesAtOnce?: number;
 }
 
 /** Where the database is copied first, on the server's own disk: the online backup is fast there, and the copy can be marked before it travels. */
@@ -79,6 +107,7 @@ export async function runBackup(
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z')}-${crypto.randomBytes(3).toString('hex')}`;
+  const filesAtOnce = source.filesAtOnce ?? FILES_AT_ONCE;
 
   const staging = path.join(source.dataDir, STAGING_FOLDER);
   await fs.rm(staging, { recursive: true, force: true });
@@ -91,6 +120,10 @@ export async function runBackup(
     counts.bytes += file.size;
     onProgress();
   };
+  const copied = (n: number) => {
+    counts.bytes_copied += n;
+    counts.timeLeft.note(counts.bytes_copied);
+  };
   try {
     await source.store.backup.copyDatabaseTo(dbCopy);
     const writable = openConnection(dbCopy, { fileMustExist: true });
@@ -99,17 +132,30 @@ export async function runBackup(
     } finally {
       writable.close();
     }
-    await archive.startSnapshot(snapshotId);
-    const relative = snapshotFile(snapshotId, DATABASE_COPY);
-    const written = await archive.write(createReadStream(dbCopy), relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
-    add({ path: relative, ...written });
-    add(await archive.writeKeys(snapshotId, await keysForBackup(source.dataDir), { signal, onBytes: (n) => (counts.bytes_copied += n) }));
+    const keysText = await keysForBackup(source.dataDir);
     const copy = openConnection(dbCopy, { readonly: true, fileMustExist: true });
     try {
-      await eachAtOnce(contentOf(copy), FILES_AT_ONCE, async (ref) => {
+      const there = await whatIsThere(archive, () => contentOf(copy), filesAtOnce, signal);
+      const plan = { database: (await fs.stat(dbCopy)).size, keys: Buffer.byteLength(keysText) };
+      const content = countContent(archive, known, there, contentOf(copy));
+      counts.files_total = 2 + content.files;
+      counts.bytes_total = plan.database + plan.keys + content.bytes;
+      counts.bytes_to_copy = plan.database + plan.keys + content.toCopy;
+      counts.timeLeft.note(counts.bytes_copied);
+      onProgress();
+
+      await archive.startSnapshot(snapshotId);
+      const relative = snapshotFile(snapshotId, DATABASE_COPY);
+      const written = await archive.write(createReadStream(dbCopy), relative, { signal, onBytes: copied });
+      settle(counts, plan.database, written.size);
+      add({ path: relative, ...written });
+      const keys = await archive.writeKeys(snapshotId, keysText, { signal, onBytes: copied });
+      settle(counts, plan.keys, keys.size);
+      add(keys);
+      await eachAtOnce(contentOf(copy), filesAtOnce, async (ref) => {
         signal.throwIfAborted();
         const relative = archive.contentPath(ref.library_id, ref.blob);
-        const file = await contentFile(archive, known, source.content, relative, ref, counts, signal, source.pace);
+        const file = await contentFile(archive, known, there, source.content, relative, ref, counts, copied, signal, source.pace);
         if (file) add({ ...file, library: ref.library_id, blob: ref.blob });
       });
     } finally {
@@ -132,29 +178,90 @@ export async function runBackup(
   return { snapshotId, storedBytes };
 }
 
+/**
+ * The stored size of every content file the snapshot lists that the destination holds. A bucket
+ * answers in one listing (a thousand names a request); a folder is asked file by file (one stat
+ * each, with its safety checks), `filesAtOnce` at a time.
+ */
+async function whatIsThere(
+  archive: BackupArchive,
+  refs: () => Iterable<ContentRef>,
+  filesAtOnce: number,
+  signal: AbortSignal,
+): Promise<Map<string, number>> {
+  const listed = await archive.contentSizes();
+  if (listed !== null) return listed;
+  const there = new Map<string, number>();
+  await eachAtOnce(refs(), filesAtOnce, async (ref) => {
+    signal.throwIfAborted();
+    const relative = archive.contentPath(ref.library_id, ref.blob);
+    const size = await archive.sizeOf(relative);
+    if (size !== null) there.set(relative, size);
+  });
+  return there;
+}
+
+/** Held already, as a finished snapshot lists it: skipped without reading either side. */
+function alreadyThere(listed: ManifestFile | undefined, stored: number | undefined, ref: ContentRef): listed is ManifestFile {
+  return stored !== undefined && listed !== undefined && (listed.stored_size ?? listed.size) === stored && listed.size === ref.size;
+}
+
+/** The content's files and bytes, and the bytes to copy: all but what alreadyThere skips. */
+function countContent(
+  archive: BackupArchive,
+  known: Map<string, ManifestFile>,
+  there: Map<string, number>,
+  refs: Iterable<ContentRef>,
+): { files: number; bytes: number; toCopy: number } {
+  const out = { files: 0, bytes: 0, toCopy: 0 };
+  for (const ref of refs) {
+    const relative = archive.contentPath(ref.library_id, ref.blob);
+    out.files += 1;
+    out.bytes += ref.size;
+    if (!alreadyThere(known.get(relative), there.get(relative), ref)) out.toCopy += ref.size;
+  }
+  return out;
+}
+
+/** A file counted at `planned` bytes turned out `actual`: the totals say what is true. */
+function settle(counts: RunCounts, planned: number, actual: number): void {
+  counts.bytes_total! += actual - planned;
+  counts.bytes_to_copy! += actual - planned;
+}
+
 /** A content file in the archive: found there already, or copied now. Null when the server cannot give it. */
 async function contentFile(
   archive: BackupArchive,
   known: Map<string, ManifestFile>,
+  there: Map<string, number>,
   content: ContentStores,
   relative: string,
-  ref: { library_id: string; blob: string; size: number; sha256: string | null },
+  ref: ContentRef,
   counts: RunCounts,
+  copied: (n: number) => void,
   signal: AbortSignal,
   pace: ((signal: AbortSignal) => Promise<void>) | undefined,
 ): Promise<ManifestFile | null> {
   await pace?.(signal);
-  const there = await archive.sizeOf(relative);
+  const stored = there.get(relative);
   const listed = known.get(relative);
-  if (there !== null && listed && (listed.stored_size ?? listed.size) === there && listed.size === ref.size) return listed;
-  if (there !== null && (archive.encrypted || there === ref.size) && ref.sha256 !== null) {
+  if (alreadyThere(listed, stored, ref)) return listed;
+  // Not copied after all: neither the snapshot nor the bytes to copy count it.
+  const dropped = (copiedOfIt: number) => {
+    counts.files_total! -= 1;
+    counts.bytes_total! -= ref.size;
+    counts.bytes_to_copy! -= ref.size - copiedOfIt;
+  };
+  if (stored !== undefined && (archive.encrypted || stored === ref.size) && ref.sha256 !== null) {
     // Left by a run that was cut before its manifest: kept if it is whole (and, encrypted, decrypts).
     const found = await archive.hash({ path: relative, size: ref.size }, signal).catch((error: unknown) => {
       if (error instanceof ArchiveFileDamaged) return null;
       throw error;
     });
-    if (found && found.sha256 === ref.sha256 && found.size === ref.size)
-      return { path: relative, ...found, ...(archive.encrypted && { stored_size: there }) };
+    if (found && found.sha256 === ref.sha256 && found.size === ref.size) {
+      counts.bytes_to_copy! -= ref.size;
+      return { path: relative, ...found, ...(archive.encrypted && { stored_size: stored }) };
+    }
   }
   let stream;
   try {
@@ -162,18 +269,24 @@ async function contentFile(
     await new Promise<void>((resolve, reject) => stream!.once('open', () => resolve()).once('error', reject));
   } catch (error) {
     stream?.destroy();
+    dropped(0);
     counts.problems.push({
       path: relative,
       reason: error instanceof AppError ? error.message : 'The file could not be read on the server.',
     });
     return null;
   }
+  let copiedOfIt = 0;
   try {
     const written = await archive.write(stream, relative, {
       signal,
-      onBytes: (n) => (counts.bytes_copied += n),
+      onBytes: (n) => {
+        copiedOfIt += n;
+        copied(n);
+      },
       ...(pace && { pace: () => pace(signal) }),
     });
+    settle(counts, ref.size, written.size);
     if (ref.sha256 !== null && written.sha256 !== ref.sha256) {
       counts.problems.push({
         path: relative,
@@ -183,6 +296,7 @@ async function contentFile(
     return { path: relative, ...written };
   } catch (error) {
     if (!(error instanceof SourceUnreadable)) throw error;
+    dropped(copiedOfIt);
     counts.problems.push({ path: relative, reason: 'The file could not be read on the server.' });
     return null;
   }
@@ -266,6 +380,12 @@ export async function runVerify(
   const files = new Map<string, ManifestFile>();
   for (const snapshot of usable)
     for (const file of (await archive.readManifest(snapshot.id))?.manifest.files ?? []) files.set(file.path, file);
+  counts.files_total = files.size;
+  counts.bytes_total = [...files.values()].reduce((sum, file) => sum + file.size, 0);
+  // A check reads back and copies nothing.
+  counts.bytes_to_copy = 0;
+  counts.timeLeft.note(0);
+  onProgress();
   for (const file of files.values()) {
     signal.throwIfAborted();
     await pace?.(signal);
@@ -286,6 +406,9 @@ export async function runVerify(
       counts.problems.push({ path: file.path, reason: 'The file is damaged: its content does not match its SHA-256.' });
     counts.files += 1;
     counts.bytes += found?.size ?? 0;
+    // A file of another size, or missing: the bytes read at the end are what was there.
+    counts.bytes_total += (found?.size ?? 0) - file.size;
+    counts.timeLeft.note(counts.bytes);
     onProgress();
   }
   const unproved = all.length - usable.length;
