@@ -5,6 +5,7 @@ import {
   DEFAULT_PUSH_SERVICES,
   parseCost,
   parseLogLevel,
+  parseMegabytes,
   parsePort,
   parsePushServices,
   parseTrustedProxyHeader,
@@ -156,11 +157,7 @@ export interface ServerConfig {
   albumUndoMs: number;
   /** Media worker processes; they run at a lower priority, so requests stay fast while they work. */
   mediaConcurrency: number;
-  /**
-   * Files a backup sends to a bucket at once. A bucket is far away: each file waits a round trip
-   * or more for its answer, and a few more under way fill the line that one at a time leaves idle.
-   * A folder takes FILES_AT_ONCE (each-at-once.ts), whatever this says.
-   */
+  /** Files a backup sends to a bucket at once (a folder takes 4): each waits on round trips to a far place, and more fill the line. */
   backupBucketFilesAtOnce: number;
   /**
    * Start the media workers with the server, not with the first photo: loading a worker and
@@ -341,13 +338,6 @@ function parseSwitch(raw: string, name: string): boolean {
   if (raw === '1' || raw === 'true') return true;
   if (raw === '0' || raw === 'false') return false;
   throw new Error(`${name} must be 1 or 0, got "${raw}"`);
-}
-
-function parseMegabytes(raw: string, name: string): number {
-  const value = Number(raw.trim());
-  if (!Number.isFinite(value) || value < 0 || value > 1024)
-    throw new Error(`${name} must be a number of megabytes from 0 to 1024, got "${raw}"`);
-  return Math.round(value * 1024 * 1024);
 }
 
 function parseSqliteEngine(raw: string): ServerConfig['sqliteEngine'] {

@@ -8,6 +8,7 @@
 // is answered: a bucket across the internet, for a benchmark.
 import { createRequire } from 'node:module';
 import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const require = createRequire(import.meta.url);
 const S3rver = require('@20minutes/s3rver');
@@ -54,7 +55,7 @@ function touched(ctx) {
 server.middleware.unshift(async (ctx, next) => {
   const what = `${ctx.method} ${touched(ctx)}`;
   counted[what] = (counted[what] ?? 0) + 1;
-  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+  if (delay > 0) await sleep(delay);
   return next();
 });
 process.stdin.setEncoding('utf8');

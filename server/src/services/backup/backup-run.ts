@@ -14,11 +14,10 @@ import {
   DATABASE_COPY,
   snapshotFile,
   ManifestUnreadable,
-  SourceUnreadable,
   type ManifestFile,
 } from '../../store/archives/backup-archive.ts';
 import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
-import { contentOf, recordRunInCopy, type ContentRef } from '../../store/database/backup.repo.ts';
+import { contentOf, recordRunInCopy } from '../../store/database/backup.repo.ts';
 import type { BackupKey } from '../../store/data-dir/backup-key.ts';
 import type { ContentStores } from '../../store/content/content-stores.ts';
 import { openConnection } from '../../store/database/db.ts';
@@ -26,40 +25,10 @@ import { keysForBackup } from '../../store/data-dir/keys.ts';
 import type { Store } from '../../store/index.ts';
 import { snapshotsToKeep, type Retention } from './retention.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
-import { TimeLeft } from './time-left.ts';
+import { contentFile, countContent, knownFiles, settle, whatIsThere } from './backup-content.ts';
+import type { RunCounts } from './run-counts.ts';
 
-/** What a run has done so far: read by the API while it runs. */
-export interface RunCounts {
-  files: number;
-  bytes: number;
-  bytes_copied: number;
-  problems: BackupProblem[];
-  /**
-   * What the run will have done at its end, once it has counted (null before): the files and
-   * bytes of the snapshot, and of those the bytes it must copy (the rest the destination holds).
-   * Kept true as it goes: a file that turns out another size, already there, or unreadable
-   * changes them, so that a run that ends well ends with files = files_total and bytes_copied = bytes_to_copy.
-   */
-  files_total: number | null;
-  bytes_total: number | null;
-  bytes_to_copy: number | null;
-  /** The recent pace, for the time left. */
-  timeLeft: TimeLeft;
-}
-
-/** A run's counts before it starts; `now`: the server's clock, which the pace is measured with. */
-export function newCounts(now: () => number): RunCounts {
-  return {
-    files: 0,
-    bytes: 0,
-    bytes_copied: 0,
-    problems: [],
-    files_total: null,
-    bytes_total: null,
-    bytes_to_copy: null,
-    timeLeft: new TimeLeft(now),
-  };
-}
+export { newCounts, type RunCounts } from './run-counts.ts';
 
 export interface BackupSource {
   runId: string;
@@ -123,6 +92,8 @@ export async function runBackup(
   const copied = (n: number) => {
     counts.bytes_copied += n;
     counts.timeLeft.note(counts.bytes_copied);
+    // Told as the bytes go, not only at a file's end: a long video would leave the console still for minutes (the service sends at most two a second).
+    onProgress();
   };
   try {
     await source.store.backup.copyDatabaseTo(dbCopy);
@@ -176,140 +147,6 @@ export async function runBackup(
   );
   const storedBytes = await prune(archive, source.retention, counts);
   return { snapshotId, storedBytes };
-}
-
-/**
- * The stored size of every content file the snapshot lists that the destination holds. A bucket
- * answers in one listing (a thousand names a request); a folder is asked file by file (one stat
- * each, with its safety checks), `filesAtOnce` at a time.
- */
-async function whatIsThere(
-  archive: BackupArchive,
-  refs: () => Iterable<ContentRef>,
-  filesAtOnce: number,
-  signal: AbortSignal,
-): Promise<Map<string, number>> {
-  const listed = await archive.contentSizes();
-  if (listed !== null) return listed;
-  const there = new Map<string, number>();
-  await eachAtOnce(refs(), filesAtOnce, async (ref) => {
-    signal.throwIfAborted();
-    const relative = archive.contentPath(ref.library_id, ref.blob);
-    const size = await archive.sizeOf(relative);
-    if (size !== null) there.set(relative, size);
-  });
-  return there;
-}
-
-/** Held already, as a finished snapshot lists it: skipped without reading either side. */
-function alreadyThere(listed: ManifestFile | undefined, stored: number | undefined, ref: ContentRef): listed is ManifestFile {
-  return stored !== undefined && listed !== undefined && (listed.stored_size ?? listed.size) === stored && listed.size === ref.size;
-}
-
-/** The content's files and bytes, and the bytes to copy: all but what alreadyThere skips. */
-function countContent(
-  archive: BackupArchive,
-  known: Map<string, ManifestFile>,
-  there: Map<string, number>,
-  refs: Iterable<ContentRef>,
-): { files: number; bytes: number; toCopy: number } {
-  const out = { files: 0, bytes: 0, toCopy: 0 };
-  for (const ref of refs) {
-    const relative = archive.contentPath(ref.library_id, ref.blob);
-    out.files += 1;
-    out.bytes += ref.size;
-    if (!alreadyThere(known.get(relative), there.get(relative), ref)) out.toCopy += ref.size;
-  }
-  return out;
-}
-
-/** A file counted at `planned` bytes turned out `actual`: the totals say what is true. */
-function settle(counts: RunCounts, planned: number, actual: number): void {
-  counts.bytes_total! += actual - planned;
-  counts.bytes_to_copy! += actual - planned;
-}
-
-/** A content file in the archive: found there already, or copied now. Null when the server cannot give it. */
-async function contentFile(
-  archive: BackupArchive,
-  known: Map<string, ManifestFile>,
-  there: Map<string, number>,
-  content: ContentStores,
-  relative: string,
-  ref: ContentRef,
-  counts: RunCounts,
-  copied: (n: number) => void,
-  signal: AbortSignal,
-  pace: ((signal: AbortSignal) => Promise<void>) | undefined,
-): Promise<ManifestFile | null> {
-  await pace?.(signal);
-  const stored = there.get(relative);
-  const listed = known.get(relative);
-  if (alreadyThere(listed, stored, ref)) return listed;
-  // Not copied after all: neither the snapshot nor the bytes to copy count it.
-  const dropped = (copiedOfIt: number) => {
-    counts.files_total! -= 1;
-    counts.bytes_total! -= ref.size;
-    counts.bytes_to_copy! -= ref.size - copiedOfIt;
-  };
-  if (stored !== undefined && (archive.encrypted || stored === ref.size) && ref.sha256 !== null) {
-    // Left by a run that was cut before its manifest: kept if it is whole (and, encrypted, decrypts).
-    const found = await archive.hash({ path: relative, size: ref.size }, signal).catch((error: unknown) => {
-      if (error instanceof ArchiveFileDamaged) return null;
-      throw error;
-    });
-    if (found && found.sha256 === ref.sha256 && found.size === ref.size) {
-      counts.bytes_to_copy! -= ref.size;
-      return { path: relative, ...found, ...(archive.encrypted && { stored_size: stored }) };
-    }
-  }
-  let stream;
-  try {
-    stream = content.of(ref.library_id).read(ref.blob);
-    await new Promise<void>((resolve, reject) => stream!.once('open', () => resolve()).once('error', reject));
-  } catch (error) {
-    stream?.destroy();
-    dropped(0);
-    counts.problems.push({
-      path: relative,
-      reason: error instanceof AppError ? error.message : 'The file could not be read on the server.',
-    });
-    return null;
-  }
-  let copiedOfIt = 0;
-  try {
-    const written = await archive.write(stream, relative, {
-      signal,
-      onBytes: (n) => {
-        copiedOfIt += n;
-        copied(n);
-      },
-      ...(pace && { pace: () => pace(signal) }),
-    });
-    settle(counts, ref.size, written.size);
-    if (ref.sha256 !== null && written.sha256 !== ref.sha256) {
-      counts.problems.push({
-        path: relative,
-        reason: 'The file on the server no longer matches the checksum recorded when it was uploaded.',
-      });
-    }
-    return { path: relative, ...written };
-  } catch (error) {
-    if (!(error instanceof SourceUnreadable)) throw error;
-    dropped(copiedOfIt);
-    counts.problems.push({ path: relative, reason: 'The file could not be read on the server.' });
-    return null;
-  }
-}
-
-/** Every file the finished snapshots list, by path: what a new snapshot need not copy again. */
-async function knownFiles(archive: BackupArchive): Promise<Map<string, ManifestFile>> {
-  const known = new Map<string, ManifestFile>();
-  for (const snapshot of await archive.snapshots()) {
-    const manifest = await archive.manifest(snapshot.id);
-    for (const file of manifest?.files ?? []) known.set(file.path, file);
-  }
-  return known;
 }
 
 /**
