@@ -10,6 +10,7 @@ import os from 'node:os';
 import { benchAlbums } from './albums.ts';
 import { benchAppliance } from './appliance.ts';
 import { benchBackup } from './backup.ts';
+import { benchBackupBucket } from './backup-bucket.ts';
 import { benchDavPropfind } from './dav-propfind.ts';
 import { benchDavRclone } from './dav-rclone.ts';
 import { benchDavTransfer } from './dav-transfer.ts';
@@ -60,6 +61,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['faces', 'family requests while faces run', benchFamilyWhileFaces],
   ['things', 'things', benchThings],
   ['backup', 'backup', benchBackup],
+  ['backup-bucket', 'backup to a bucket', benchBackupBucket],
   ['phone-backup', 'phone backup', benchPhoneBackup],
   ['console', 'console in Lighthouse', benchConsole],
   ['sqlite', 'sqlite engines', benchSqliteEngines],

@@ -15,6 +15,13 @@ export function parseTrustedProxyHeader(raw: string): TrustedProxyHeader {
 }
 
 /** A whole number from `min` to `max`. */
+export function parseMegabytes(raw: string, name: string): number {
+  const value = Number(raw.trim());
+  if (!Number.isFinite(value) || value < 0 || value > 1024)
+    throw new Error(`${name} must be a number of megabytes from 0 to 1024, got "${raw}"`);
+  return Math.round(value * 1024 * 1024);
+}
+
 export function parseWhole(raw: string, name: string, min: number, max: number): number {
   const value = Number(raw.trim());
   if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {

@@ -5,6 +5,7 @@ import {
   DEFAULT_PUSH_SERVICES,
   parseCost,
   parseLogLevel,
+  parseMegabytes,
   parsePort,
   parsePushServices,
   parseTrustedProxyHeader,
@@ -156,6 +157,8 @@ export interface ServerConfig {
   albumUndoMs: number;
   /** Media worker processes; they run at a lower priority, so requests stay fast while they work. */
   mediaConcurrency: number;
+  /** Files a backup sends to a bucket at once (a folder takes 4): each waits on round trips to a far place, and more fill the line. */
+  backupBucketFilesAtOnce: number;
   /**
    * Start the media workers with the server, not with the first photo: loading a worker and
    * libvips costs 0.3-0.7 s of CPU, which would otherwise fall on the first uploads. Tests,
@@ -237,6 +240,7 @@ export const DEFAULT_CONFIG: Omit<ServerConfig, 'dataDir' | 'version' | 'webDir'
   playbackKeepFreeBytes: 1024 ** 3,
   albumUndoMs: 10 * 60_000,
   mediaConcurrency: Math.max(1, os.availableParallelism()),
+  backupBucketFilesAtOnce: 8,
   mediaWorkersAtStart: true,
   findFaces: true,
   findThings: true,
@@ -324,6 +328,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
     (input.downloads ??= {}).perSession = parseWhole(env.DOWNLOADS_PER_SESSION, 'DOWNLOADS_PER_SESSION', 1, 10_000);
   if (env.DOWNLOADS_PER_LINK) (input.downloads ??= {}).perLink = parseWhole(env.DOWNLOADS_PER_LINK, 'DOWNLOADS_PER_LINK', 1, 10_000);
   if (env.PUSH_SERVICES) input.pushServices = env.PUSH_SERVICES.split(',');
+  if (env.BACKUP_BUCKET_FILES_AT_ONCE)
+    input.backupBucketFilesAtOnce = parseWhole(env.BACKUP_BUCKET_FILES_AT_ONCE, 'BACKUP_BUCKET_FILES_AT_ONCE', 1, 32);
   if (env.STORAGE_RESERVE_MB) input.storageReserveBytes = parseMegabytes(env.STORAGE_RESERVE_MB, 'STORAGE_RESERVE_MB');
   return input;
 }
@@ -332,13 +338,6 @@ function parseSwitch(raw: string, name: string): boolean {
   if (raw === '1' || raw === 'true') return true;
   if (raw === '0' || raw === 'false') return false;
   throw new Error(`${name} must be 1 or 0, got "${raw}"`);
-}
-
-function parseMegabytes(raw: string, name: string): number {
-  const value = Number(raw.trim());
-  if (!Number.isFinite(value) || value < 0 || value > 1024)
-    throw new Error(`${name} must be a number of megabytes from 0 to 1024, got "${raw}"`);
-  return Math.round(value * 1024 * 1024);
 }
 
 function parseSqliteEngine(raw: string): ServerConfig['sqliteEngine'] {

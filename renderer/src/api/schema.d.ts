@@ -2614,10 +2614,13 @@ export interface operations {
                             last_run: {
                                 bytes: number;
                                 bytes_copied: number;
+                                bytes_to_copy: number | null;
+                                bytes_total: number | null;
                                 destination_id: string | null;
                                 error?: string;
                                 error_code?: string;
                                 files: number;
+                                files_total: number | null;
                                 finished_at: number | null;
                                 id: string;
                                 /** @enum {string} */
@@ -2634,6 +2637,7 @@ export interface operations {
                                     path: string;
                                     unchanged: number;
                                 };
+                                seconds_left: number | null;
                                 snapshot_id: string | null;
                                 started_at: number;
                                 /** @enum {string} */
@@ -2643,10 +2647,13 @@ export interface operations {
                             last_verify: {
                                 bytes: number;
                                 bytes_copied: number;
+                                bytes_to_copy: number | null;
+                                bytes_total: number | null;
                                 destination_id: string | null;
                                 error?: string;
                                 error_code?: string;
                                 files: number;
+                                files_total: number | null;
                                 finished_at: number | null;
                                 id: string;
                                 /** @enum {string} */
@@ -2663,6 +2670,7 @@ export interface operations {
                                     path: string;
                                     unchanged: number;
                                 };
+                                seconds_left: number | null;
                                 snapshot_id: string | null;
                                 started_at: number;
                                 /** @enum {string} */
@@ -2704,10 +2712,13 @@ export interface operations {
                         running: {
                             bytes: number;
                             bytes_copied: number;
+                            bytes_to_copy: number | null;
+                            bytes_total: number | null;
                             destination_id: string | null;
                             error?: string;
                             error_code?: string;
                             files: number;
+                            files_total: number | null;
                             finished_at: number | null;
                             id: string;
                             /** @enum {string} */
@@ -2724,6 +2735,7 @@ export interface operations {
                                 path: string;
                                 unchanged: number;
                             };
+                            seconds_left: number | null;
                             snapshot_id: string | null;
                             started_at: number;
                             /** @enum {string} */
@@ -2847,10 +2859,13 @@ export interface operations {
                         last_run: {
                             bytes: number;
                             bytes_copied: number;
+                            bytes_to_copy: number | null;
+                            bytes_total: number | null;
                             destination_id: string | null;
                             error?: string;
                             error_code?: string;
                             files: number;
+                            files_total: number | null;
                             finished_at: number | null;
                             id: string;
                             /** @enum {string} */
@@ -2867,6 +2882,7 @@ export interface operations {
                                 path: string;
                                 unchanged: number;
                             };
+                            seconds_left: number | null;
                             snapshot_id: string | null;
                             started_at: number;
                             /** @enum {string} */
@@ -2876,10 +2892,13 @@ export interface operations {
                         last_verify: {
                             bytes: number;
                             bytes_copied: number;
+                            bytes_to_copy: number | null;
+                            bytes_total: number | null;
                             destination_id: string | null;
                             error?: string;
                             error_code?: string;
                             files: number;
+                            files_total: number | null;
                             finished_at: number | null;
                             id: string;
                             /** @enum {string} */
@@ -2896,6 +2915,7 @@ export interface operations {
                                 path: string;
                                 unchanged: number;
                             };
+                            seconds_left: number | null;
                             snapshot_id: string | null;
                             started_at: number;
                             /** @enum {string} */
@@ -3295,10 +3315,13 @@ export interface operations {
                         last_run: {
                             bytes: number;
                             bytes_copied: number;
+                            bytes_to_copy: number | null;
+                            bytes_total: number | null;
                             destination_id: string | null;
                             error?: string;
                             error_code?: string;
                             files: number;
+                            files_total: number | null;
                             finished_at: number | null;
                             id: string;
                             /** @enum {string} */
@@ -3315,6 +3338,7 @@ export interface operations {
                                 path: string;
                                 unchanged: number;
                             };
+                            seconds_left: number | null;
                             snapshot_id: string | null;
                             started_at: number;
                             /** @enum {string} */
@@ -3324,10 +3348,13 @@ export interface operations {
                         last_verify: {
                             bytes: number;
                             bytes_copied: number;
+                            bytes_to_copy: number | null;
+                            bytes_total: number | null;
                             destination_id: string | null;
                             error?: string;
                             error_code?: string;
                             files: number;
+                            files_total: number | null;
                             finished_at: number | null;
                             id: string;
                             /** @enum {string} */
@@ -3344,6 +3371,7 @@ export interface operations {
                                 path: string;
                                 unchanged: number;
                             };
+                            seconds_left: number | null;
                             snapshot_id: string | null;
                             started_at: number;
                             /** @enum {string} */
@@ -3554,10 +3582,13 @@ export interface operations {
                     "application/json": {
                         bytes: number;
                         bytes_copied: number;
+                        bytes_to_copy: number | null;
+                        bytes_total: number | null;
                         destination_id: string | null;
                         error?: string;
                         error_code?: string;
                         files: number;
+                        files_total: number | null;
                         finished_at: number | null;
                         id: string;
                         /** @enum {string} */
@@ -3574,6 +3605,7 @@ export interface operations {
                             path: string;
                             unchanged: number;
                         };
+                        seconds_left: number | null;
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */
@@ -4240,10 +4272,13 @@ export interface operations {
                     "application/json": {
                         bytes: number;
                         bytes_copied: number;
+                        bytes_to_copy: number | null;
+                        bytes_total: number | null;
                         destination_id: string | null;
                         error?: string;
                         error_code?: string;
                         files: number;
+                        files_total: number | null;
                         finished_at: number | null;
                         id: string;
                         /** @enum {string} */
@@ -4260,6 +4295,7 @@ export interface operations {
                             path: string;
                             unchanged: number;
                         };
+                        seconds_left: number | null;
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */
@@ -4465,10 +4501,13 @@ export interface operations {
                     "application/json": {
                         bytes: number;
                         bytes_copied: number;
+                        bytes_to_copy: number | null;
+                        bytes_total: number | null;
                         destination_id: string | null;
                         error?: string;
                         error_code?: string;
                         files: number;
+                        files_total: number | null;
                         finished_at: number | null;
                         id: string;
                         /** @enum {string} */
@@ -4485,6 +4524,7 @@ export interface operations {
                             path: string;
                             unchanged: number;
                         };
+                        seconds_left: number | null;
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */
@@ -4884,10 +4924,13 @@ export interface operations {
                     "application/json": {
                         bytes: number;
                         bytes_copied: number;
+                        bytes_to_copy: number | null;
+                        bytes_total: number | null;
                         destination_id: string | null;
                         error?: string;
                         error_code?: string;
                         files: number;
+                        files_total: number | null;
                         finished_at: number | null;
                         id: string;
                         /** @enum {string} */
@@ -4904,6 +4947,7 @@ export interface operations {
                             path: string;
                             unchanged: number;
                         };
+                        seconds_left: number | null;
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */
@@ -28654,10 +28698,13 @@ export interface operations {
                     "application/json": {
                         bytes: number;
                         bytes_copied: number;
+                        bytes_to_copy: number | null;
+                        bytes_total: number | null;
                         destination_id: string | null;
                         error?: string;
                         error_code?: string;
                         files: number;
+                        files_total: number | null;
                         finished_at: number | null;
                         id: string;
                         /** @enum {string} */
@@ -28674,6 +28721,7 @@ export interface operations {
                             path: string;
                             unchanged: number;
                         };
+                        seconds_left: number | null;
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */
@@ -28787,10 +28835,13 @@ export interface operations {
                     "application/json": {
                         bytes: number;
                         bytes_copied: number;
+                        bytes_to_copy: number | null;
+                        bytes_total: number | null;
                         destination_id: string | null;
                         error?: string;
                         error_code?: string;
                         files: number;
+                        files_total: number | null;
                         finished_at: number | null;
                         id: string;
                         /** @enum {string} */
@@ -28807,6 +28858,7 @@ export interface operations {
                             path: string;
                             unchanged: number;
                         };
+                        seconds_left: number | null;
                         snapshot_id: string | null;
                         started_at: number;
                         /** @enum {string} */

@@ -16,6 +16,26 @@ export const BackupRunResponse = z.object({
   bytes: z.number().int(),
   /** Bytes written to the destination by this run: a backup's new content; 0 for a verify. */
   bytes_copied: z.number().int(),
+  /**
+   * Files the run will have done at its end (a backup: the snapshot's; a check: those it reads
+   * back). Known once the run has counted them, before it copies; null before that, and for a
+   * run that did not finish. Corrected as it goes (a file the server can no longer read is not
+   * counted), so a run that ends well ends with `files` = `files_total`.
+   */
+  files_total: z.number().int().nullable(),
+  /** The bytes of those files: what `bytes` reaches at the end. null as `files_total`. */
+  bytes_total: z.number().int().nullable(),
+  /**
+   * Of `bytes_total`, what must be copied: the rest the destination holds already, found without
+   * reading it again. What `bytes_copied` reaches at the end (0 for a check). null as `files_total`.
+   */
+  bytes_to_copy: z.number().int().nullable(),
+  /**
+   * About how long the run has left, in seconds, from its pace over the last half minute (not
+   * since its start). null while that is not known well enough (its first seconds, a long wait)
+   * and once it has ended.
+   */
+  seconds_left: z.number().int().min(0).nullable(),
   problems: z.array(BackupProblem),
   /** Why a failed run failed, in words a person reads. */
   error: z.string().optional(),

@@ -34,10 +34,14 @@ export interface TestS3 {
    * backup folder is refused (folder-storage.ts), so a restore held mid-way reads from a bucket.
    */
   holdContent(): Promise<{ reached: Promise<void>; release(): void }>;
+  /** The requests it answered so far, by method and what they touched: "HEAD content", "GET list", "PUT content", … */
+  requests(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
-export async function startS3(options: { bucket?: string } = {}): Promise<TestS3> {
+export async function startS3(
+  options: { bucket?: string; /** Every request waits this long: a far bucket, for benchmarks. */ delayMs?: number } = {},
+): Promise<TestS3> {
   const accessKeyId = `HEARTHTEST${crypto.randomBytes(6).toString('hex').toUpperCase()}`;
   const secretAccessKey = crypto.randomBytes(24).toString('base64url');
   const bucket = options.bucket ?? 'family-backups';
@@ -50,6 +54,7 @@ export async function startS3(options: { bucket?: string } = {}): Promise<TestS3
       S3_BUCKET: bucket,
       S3_DIRECTORY: directory,
       ...(process.env.S3RVER_LOG && { S3_LOG: '1' }),
+      ...(options.delayMs && { S3_DELAY_MS: String(options.delayMs) }),
     },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -62,11 +67,11 @@ export async function startS3(options: { bucket?: string } = {}): Promise<TestS3
     for (const line of lines) for (const listener of [...listeners]) listener(line);
   });
   const nextLine = (match: (line: string) => boolean) =>
-    new Promise<void>((resolve) => {
+    new Promise<string>((resolve) => {
       const listener = (line: string) => {
         if (!match(line)) return;
         listeners.splice(listeners.indexOf(listener), 1);
-        resolve();
+        resolve(line);
       };
       listeners.push(listener);
     });
@@ -126,7 +131,15 @@ export async function startS3(options: { bucket?: string } = {}): Promise<TestS3
       const holding = nextLine((line) => line === 'holding');
       child.stdin!.write('hold\n');
       await holding;
-      return { reached: nextLine((line) => line.startsWith('held ')), release: () => void child.stdin!.write('release\n') };
+      return {
+        reached: nextLine((line) => line.startsWith('held ')).then(() => {}),
+        release: () => void child.stdin!.write('release\n'),
+      };
+    },
+    async requests() {
+      const answer = nextLine((line) => line.startsWith('counted '));
+      child.stdin!.write('count\n');
+      return JSON.parse((await answer).slice('counted '.length)) as Record<string, number>;
     },
     async stop() {
       client.destroy();

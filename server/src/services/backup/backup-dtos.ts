@@ -19,12 +19,32 @@ export function runDto(row: LiveRun, live: RunCounts | null): BackupRun {
     files: live?.files ?? row.files,
     bytes: live?.bytes ?? row.bytes,
     bytes_copied: live?.bytes_copied ?? row.bytes_copied,
+    ...totalsOf(row, live),
     problems: live ? live.problems.slice(0, 1000) : (JSON.parse(row.problems) as BackupRun['problems']),
     ...(row.error !== null && { error: row.error }),
     ...(row.error_code !== null && { error_code: row.error_code }),
     snapshot_id: row.snapshot_id,
     ...(row.restored && { restored: row.restored }),
   };
+}
+
+/**
+ * What the run will have done, and the time it has left. A run that succeeded did all it set out
+ * to (its counts are its totals); one that failed, or is not counted yet, does not know.
+ */
+function totalsOf(row: LiveRun, live: RunCounts | null): Pick<BackupRun, 'files_total' | 'bytes_total' | 'bytes_to_copy' | 'seconds_left'> {
+  if (live) {
+    const [done, total] = row.kind === 'verify' ? [live.bytes, live.bytes_total] : [live.bytes_copied, live.bytes_to_copy];
+    return {
+      files_total: live.files_total,
+      bytes_total: live.bytes_total,
+      bytes_to_copy: live.bytes_to_copy,
+      seconds_left: live.timeLeft.secondsLeft(done, total),
+    };
+  }
+  if (row.state === 'succeeded')
+    return { files_total: row.files, bytes_total: row.bytes, bytes_to_copy: row.bytes_copied, seconds_left: null };
+  return { files_total: null, bytes_total: null, bytes_to_copy: null, seconds_left: null };
 }
 
 /** A destination as the API answers it, with its last runs (`runOf`: the run under way when it is one of them). */

@@ -14,7 +14,6 @@ import {
   DATABASE_COPY,
   snapshotFile,
   ManifestUnreadable,
-  SourceUnreadable,
   type ManifestFile,
 } from '../../store/archives/backup-archive.ts';
 import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
@@ -26,14 +25,10 @@ import { keysForBackup } from '../../store/data-dir/keys.ts';
 import type { Store } from '../../store/index.ts';
 import { snapshotsToKeep, type Retention } from './retention.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
+import { contentFile, countContent, knownFiles, settle, whatIsThere } from './backup-content.ts';
+import type { RunCounts } from './run-counts.ts';
 
-/** What a run has done so far: read by the API while it runs. */
-export interface RunCounts {
-  files: number;
-  bytes: number;
-  bytes_copied: number;
-  problems: BackupProblem[];
-}
+export { newCounts, type RunCounts } from './run-counts.ts';
 
 export interface BackupSource {
   runId: string;
@@ -52,6 +47,8 @@ export interface BackupSource {
   now: () => number;
   /** Waits for the run's turn behind the family's requests (FamilyFirst); called before each chunk. */
   pace?: (signal: AbortSignal) => Promise<void>;
+  /** Content files copied at once: more to a bucket (far away, each file waits on round trips) than to a folder. */
+  filesAtOnce?: number;
 }
 
 /** Where the database is copied first, on the server's own disk: the online backup is fast there, and the copy can be marked before it travels. */
@@ -79,6 +76,7 @@ export async function runBackup(
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z')}-${crypto.randomBytes(3).toString('hex')}`;
+  const filesAtOnce = source.filesAtOnce ?? FILES_AT_ONCE;
 
   const staging = path.join(source.dataDir, STAGING_FOLDER);
   await fs.rm(staging, { recursive: true, force: true });
@@ -91,6 +89,12 @@ export async function runBackup(
     counts.bytes += file.size;
     onProgress();
   };
+  const copied = (n: number) => {
+    counts.bytes_copied += n;
+    counts.timeLeft.note(counts.bytes_copied);
+    // Told as the bytes go, not only at a file's end: a long video would leave the console still for minutes (the service sends at most two a second).
+    onProgress();
+  };
   try {
     await source.store.backup.copyDatabaseTo(dbCopy);
     const writable = openConnection(dbCopy, { fileMustExist: true });
@@ -99,17 +103,30 @@ export async function runBackup(
     } finally {
       writable.close();
     }
-    await archive.startSnapshot(snapshotId);
-    const relative = snapshotFile(snapshotId, DATABASE_COPY);
-    const written = await archive.write(createReadStream(dbCopy), relative, { signal, onBytes: (n) => (counts.bytes_copied += n) });
-    add({ path: relative, ...written });
-    add(await archive.writeKeys(snapshotId, await keysForBackup(source.dataDir), { signal, onBytes: (n) => (counts.bytes_copied += n) }));
+    const keysText = await keysForBackup(source.dataDir);
     const copy = openConnection(dbCopy, { readonly: true, fileMustExist: true });
     try {
-      await eachAtOnce(contentOf(copy), FILES_AT_ONCE, async (ref) => {
+      const there = await whatIsThere(archive, () => contentOf(copy), filesAtOnce, signal);
+      const plan = { database: (await fs.stat(dbCopy)).size, keys: Buffer.byteLength(keysText) };
+      const content = countContent(archive, known, there, contentOf(copy));
+      counts.files_total = 2 + content.files;
+      counts.bytes_total = plan.database + plan.keys + content.bytes;
+      counts.bytes_to_copy = plan.database + plan.keys + content.toCopy;
+      counts.timeLeft.note(counts.bytes_copied);
+      onProgress();
+
+      await archive.startSnapshot(snapshotId);
+      const relative = snapshotFile(snapshotId, DATABASE_COPY);
+      const written = await archive.write(createReadStream(dbCopy), relative, { signal, onBytes: copied });
+      settle(counts, plan.database, written.size);
+      add({ path: relative, ...written });
+      const keys = await archive.writeKeys(snapshotId, keysText, { signal, onBytes: copied });
+      settle(counts, plan.keys, keys.size);
+      add(keys);
+      await eachAtOnce(contentOf(copy), filesAtOnce, async (ref) => {
         signal.throwIfAborted();
         const relative = archive.contentPath(ref.library_id, ref.blob);
-        const file = await contentFile(archive, known, source.content, relative, ref, counts, signal, source.pace);
+        const file = await contentFile(archive, known, there, source.content, relative, ref, counts, copied, signal, source.pace);
         if (file) add({ ...file, library: ref.library_id, blob: ref.blob });
       });
     } finally {
@@ -130,72 +147,6 @@ export async function runBackup(
   );
   const storedBytes = await prune(archive, source.retention, counts);
   return { snapshotId, storedBytes };
-}
-
-/** A content file in the archive: found there already, or copied now. Null when the server cannot give it. */
-async function contentFile(
-  archive: BackupArchive,
-  known: Map<string, ManifestFile>,
-  content: ContentStores,
-  relative: string,
-  ref: { library_id: string; blob: string; size: number; sha256: string | null },
-  counts: RunCounts,
-  signal: AbortSignal,
-  pace: ((signal: AbortSignal) => Promise<void>) | undefined,
-): Promise<ManifestFile | null> {
-  await pace?.(signal);
-  const there = await archive.sizeOf(relative);
-  const listed = known.get(relative);
-  if (there !== null && listed && (listed.stored_size ?? listed.size) === there && listed.size === ref.size) return listed;
-  if (there !== null && (archive.encrypted || there === ref.size) && ref.sha256 !== null) {
-    // Left by a run that was cut before its manifest: kept if it is whole (and, encrypted, decrypts).
-    const found = await archive.hash({ path: relative, size: ref.size }, signal).catch((error: unknown) => {
-      if (error instanceof ArchiveFileDamaged) return null;
-      throw error;
-    });
-    if (found && found.sha256 === ref.sha256 && found.size === ref.size)
-      return { path: relative, ...found, ...(archive.encrypted && { stored_size: there }) };
-  }
-  let stream;
-  try {
-    stream = content.of(ref.library_id).read(ref.blob);
-    await new Promise<void>((resolve, reject) => stream!.once('open', () => resolve()).once('error', reject));
-  } catch (error) {
-    stream?.destroy();
-    counts.problems.push({
-      path: relative,
-      reason: error instanceof AppError ? error.message : 'The file could not be read on the server.',
-    });
-    return null;
-  }
-  try {
-    const written = await archive.write(stream, relative, {
-      signal,
-      onBytes: (n) => (counts.bytes_copied += n),
-      ...(pace && { pace: () => pace(signal) }),
-    });
-    if (ref.sha256 !== null && written.sha256 !== ref.sha256) {
-      counts.problems.push({
-        path: relative,
-        reason: 'The file on the server no longer matches the checksum recorded when it was uploaded.',
-      });
-    }
-    return { path: relative, ...written };
-  } catch (error) {
-    if (!(error instanceof SourceUnreadable)) throw error;
-    counts.problems.push({ path: relative, reason: 'The file could not be read on the server.' });
-    return null;
-  }
-}
-
-/** Every file the finished snapshots list, by path: what a new snapshot need not copy again. */
-async function knownFiles(archive: BackupArchive): Promise<Map<string, ManifestFile>> {
-  const known = new Map<string, ManifestFile>();
-  for (const snapshot of await archive.snapshots()) {
-    const manifest = await archive.manifest(snapshot.id);
-    for (const file of manifest?.files ?? []) known.set(file.path, file);
-  }
-  return known;
 }
 
 /**
@@ -266,6 +217,12 @@ export async function runVerify(
   const files = new Map<string, ManifestFile>();
   for (const snapshot of usable)
     for (const file of (await archive.readManifest(snapshot.id))?.manifest.files ?? []) files.set(file.path, file);
+  counts.files_total = files.size;
+  counts.bytes_total = [...files.values()].reduce((sum, file) => sum + file.size, 0);
+  // A check reads back and copies nothing.
+  counts.bytes_to_copy = 0;
+  counts.timeLeft.note(0);
+  onProgress();
   for (const file of files.values()) {
     signal.throwIfAborted();
     await pace?.(signal);
@@ -286,6 +243,9 @@ export async function runVerify(
       counts.problems.push({ path: file.path, reason: 'The file is damaged: its content does not match its SHA-256.' });
     counts.files += 1;
     counts.bytes += found?.size ?? 0;
+    // A file of another size, or missing: the bytes read at the end are what was there.
+    counts.bytes_total += (found?.size ?? 0) - file.size;
+    counts.timeLeft.note(counts.bytes);
     onProgress();
   }
   const unproved = all.length - usable.length;

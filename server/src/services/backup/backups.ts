@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import fs from 'node:fs';
 import { AppError } from '../../app-error.ts';
 import type { ErrorCode } from '../../contract/error-codes.ts';
@@ -13,7 +14,7 @@ import { requireAdmin, type Actor, type ServiceDeps } from '../common/context.ts
 import { newId } from '../common/secrets.ts';
 import { BackupDestinations, type DestinationChangesInput, type DestinationInput } from './backup-destinations.ts';
 import { destinationDto, runDto, type LiveRun } from './backup-dtos.ts';
-import { runBackup, runVerify, failureCode, failureInWords, type RunCounts } from './backup-run.ts';
+import { newCounts, runBackup, runVerify, failureCode, failureInWords, type RunCounts } from './backup-run.ts';
 import { storageOfDestination } from './destination-archive.ts';
 import { retentionOf } from './destination-rules.ts';
 
@@ -222,8 +223,10 @@ export class BackupService {
       // The console needs only the last few; a long-running server keeps no more.
       for (const old of [...this.restoreRuns.keys()].slice(0, -20)) this.restoreRuns.delete(old);
     } else this.deps.store.backup.insertRun({ ...run, kind: run.kind });
-    const counts: RunCounts = { files: 0, bytes: 0, bytes_copied: 0, problems: [] };
+    const counts = newCounts(this.deps.now);
     const abort = new AbortController();
+    // Each file under way listens for the stop (its read, its write, its upload): a bucket's eight at once pass Node's warning at ten.
+    setMaxListeners(64, abort.signal);
     const current: Current = { run, counts, abort, done: Promise.resolve(), ...(restore && { restore }) };
     this.current = current;
     current.done = this.execute(current, row).finally(() => {
@@ -257,6 +260,7 @@ export class BackupService {
             retention: retentionOf(row),
             now: this.deps.now,
             pace: (signal) => this.familyFirst.turn(signal),
+            ...(row.kind === 's3' && { filesAtOnce: this.deps.config.backupBucketFilesAtOnce }),
           },
           counts,
           abort.signal,
@@ -335,7 +339,7 @@ export class BackupService {
     const now = this.deps.now();
     if (now - this.lastProgress < PROGRESS_EVERY_MS) return;
     this.lastProgress = now;
-    this.publish({ ...current.run, files: current.counts.files, bytes: current.counts.bytes, bytes_copied: current.counts.bytes_copied });
+    this.publish(current.run);
   }
 
   private publish(run: LiveRun): void {

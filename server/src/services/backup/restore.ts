@@ -17,6 +17,7 @@ import {
 } from '../../store/archives/backup-archive.ts';
 import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
+import { TimeLeft } from './time-left.ts';
 import { BackupKeyFile, parseKey, type BackupKey } from '../../store/data-dir/backup-key.ts';
 import { S3Storage, type S3Place } from '../../store/archives/s3-storage.ts';
 import { INTERNAL_LIBRARY_ID } from '../../store/content/content-stores.ts';
@@ -59,7 +60,7 @@ export type RestoreChoice = RestoreSource & { snapshot_id?: string | undefined; 
  */
 export class RestoreService {
   /** `unprovenError`: the run's failure said without the backup folder's path, for callers who proved nothing. */
-  private current: { run: BackupRun; abort: AbortController; unprovenError?: string } | null = null;
+  private current: { run: BackupRun; abort: AbortController; timeLeft: TimeLeft; unprovenError?: string } | null = null;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -103,11 +104,21 @@ export class RestoreService {
       files: 0,
       bytes: 0,
       bytes_copied: 0,
+      // Every file of the snapshot is read; all but keys.json (opened apart) are copied into the new data folder.
+      files_total: manifest.files.length,
+      bytes_total: manifest.files.reduce((sum, file) => sum + file.size, 0),
+      bytes_to_copy: manifest.files.reduce(
+        (sum, file) => sum + (file.path === snapshotFile(manifest.snapshot, KEYS_COPY) ? 0 : file.size),
+        0,
+      ),
+      seconds_left: null,
       problems: [],
       snapshot_id: chosen.id,
     };
     const abort = new AbortController();
-    this.current = { run, abort };
+    const timeLeft = new TimeLeft(this.deps.now);
+    timeLeft.note(0);
+    this.current = { run, abort, timeLeft };
     void this.execute(run, archive, manifest, key, place, abort.signal);
     return { ...run };
   }
@@ -124,7 +135,11 @@ export class RestoreService {
   last(client: ClientInfo): BackupRun {
     if (this.deps.store.users.count() > 0) throw new AppError('already_set_up');
     if (!this.current) throw new AppError('not_found');
-    const { run, unprovenError } = this.current;
+    const { run: stored, unprovenError, timeLeft } = this.current;
+    const run = {
+      ...stored,
+      seconds_left: stored.state === 'running' ? timeLeft.secondsLeft(stored.bytes_copied, stored.bytes_to_copy) : null,
+    };
     if (this.gate.door(client) === 'open') return { ...run, problems: [...run.problems] };
     return {
       ...run,
@@ -211,6 +226,7 @@ export class RestoreService {
   ) {
     const { dataDir } = this.deps.config;
     const staging = restoreStaging(dataDir);
+    const timeLeft = this.current!.timeLeft;
     try {
       fs.rmSync(path.dirname(staging), { recursive: true, force: true });
       fs.mkdirSync(path.join(staging, 'files', 'blobs'), { recursive: true, mode: 0o700 });
@@ -222,7 +238,8 @@ export class RestoreService {
         run.files += 1;
         run.bytes += keysEntry.size;
       }
-      await eachAtOnce(manifest.files, FILES_AT_ONCE, async (file) => {
+      // From a bucket, more: each file waits on round trips to a far place.
+      await eachAtOnce(manifest.files, place ? this.deps.config.backupBucketFilesAtOnce : FILES_AT_ONCE, async (file) => {
         signal.throwIfAborted();
         const target = stagedPath(staging, manifest.snapshot, file);
         if (target === null) return;
@@ -236,6 +253,7 @@ export class RestoreService {
             size += chunk.length;
             await out.write(chunk);
             run.bytes_copied += chunk.length;
+            timeLeft.note(run.bytes_copied);
           }
           await out.sync();
         } finally {

@@ -20,6 +20,12 @@ export interface ArchiveStorage {
   writeSmall(relative: string, text: string): Promise<void>;
   /** The bytes a file takes there; null when it is not there. */
   sizeOf(relative: string): Promise<number | null>;
+  /**
+   * Every content file there with the bytes it takes, by relative name, in one listing: a bucket
+   * answers a thousand names a request, where asking file by file costs a round trip each. Absent
+   * where asking is as cheap (a folder: one stat a file, with its safety checks).
+   */
+  contentSizes?(): Promise<Map<string, number>>;
   /** The snapshot ids present (finished or not). */
   snapshotIds(): Promise<string[]>;
   startSnapshot(id: string): Promise<void>;

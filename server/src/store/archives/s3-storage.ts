@@ -152,6 +152,17 @@ export class S3Storage implements ArchiveStorage {
     }
   }
 
+  /** Only Hearth's content names: anything else under content/ is not a file a snapshot lists. */
+  async contentSizes(): Promise<Map<string, number>> {
+    const sizes = new Map<string, number>();
+    for await (const page of this.pages(`${this.root}content/`))
+      for (const object of page.Contents ?? []) {
+        const relative = object.Key!.slice(this.root.length);
+        if (isContentFile(relative)) sizes.set(relative, object.Size ?? 0);
+      }
+    return sizes;
+  }
+
   async snapshotIds(): Promise<string[]> {
     const base = `${this.root}snapshots/`;
     const ids: string[] = [];

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api, data } from '../../../api/client.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { ConfirmDialog } from '../../../ui/Dialog.tsx';
-import { Notice } from '../../../ui/Notice.tsx';
+import { Notice, ProgressBar } from '../../../ui/Notice.tsx';
 import { formatBytes } from '../../../ui/format.ts';
 import { consoleKeys } from '../keys.ts';
 import { Icon } from '../../../ui/Icon.tsx';
@@ -13,6 +13,7 @@ import {
   lastSuccessWords,
   nextRunWords,
   privacyWords,
+  progressShare,
   progressWords,
   retentionWords,
   verifyWords,
@@ -70,7 +71,7 @@ export function DestinationCard({ destination, running }: { destination: Destina
         <Icon name={destination.encrypted ? 'lock' : 'info'} />
         <span>{privacyWords(destination)}</span>
       </p>
-      {mine && <p role="status">{progressWords(mine)}</p>}
+      {mine && <RunProgress run={mine} />}
       {!mine && last?.state === 'failed' && (
         <Notice tone="error">
           {last.error ?? 'The last backup did not finish.'} {lastSuccessWords(destination)}
@@ -126,6 +127,17 @@ export function DestinationCard({ destination, running }: { destination: Destina
         />
       )}
     </li>
+  );
+}
+
+/** A run under way: how far, in words and as a bar once the server has counted what there is to do. */
+function RunProgress({ run }: { run: BackupRun }) {
+  const share = progressShare(run);
+  return (
+    <div className="backup-progress">
+      <p role="status">{progressWords(run)}</p>
+      {share !== null && <ProgressBar value={share} label={run.kind === 'verify' ? 'Checked so far' : 'Copied so far'} />}
+    </div>
   );
 }
 

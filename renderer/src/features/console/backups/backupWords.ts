@@ -1,4 +1,4 @@
-import { formatBytes, plural } from '../../../ui/format.ts';
+import { formatBytes, formatCount, plural } from '../../../ui/format.ts';
 import { ago } from '../../../ui/timeWords.ts';
 import type { BackupRun, Destination } from './queries.ts';
 
@@ -58,10 +58,48 @@ export function privacyWords(destination: Pick<Destination, 'encrypted'>): strin
   return destination.encrypted ? 'Encrypted' : 'Not encrypted: anyone with this disk can read everything';
 }
 
+/**
+ * A run under way, as a parent reads it: "1.2 GB of 3.4 GB · 340 of 900 files · about 4 minutes
+ * left". The bytes are those to copy (what the destination holds already is not copied again, and
+ * goes by quickly), the files all of the snapshot's. Before the server has counted: what it is doing.
+ */
 export function progressWords(run: BackupRun): string {
   if (run.kind === 'restore') return `Restoring: ${plural(run.files, 'file')} so far…`;
-  if (run.kind === 'verify') return `Checked ${plural(run.files, 'file')} (${formatBytes(run.bytes)}) so far…`;
-  return `${plural(run.files, 'file')} so far, ${formatBytes(run.bytes_copied)} copied…`;
+  const left = timeLeftWords(run.seconds_left);
+  if (run.kind === 'verify') {
+    if (run.files_total === null || run.bytes_total === null)
+      return `Checked ${plural(run.files, 'file')} (${formatBytes(run.bytes)}) so far…`;
+    return [`Checked ${formatCount(run.files)} of ${plural(run.files_total, 'file')}`, ofBytes(run.bytes, run.bytes_total), left]
+      .filter(Boolean)
+      .join(' · ');
+  }
+  if (run.files_total === null || run.bytes_to_copy === null) return 'Looking at what is new since the last backup…';
+  return [ofBytes(run.bytes_copied, run.bytes_to_copy), `${formatCount(run.files)} of ${plural(run.files_total, 'file')}`, left]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** "1.2 GB of 3.4 GB": each in its own unit, as a person says it ("300 MB of 2.1 GB"). */
+function ofBytes(done: number, total: number): string {
+  return `${formatBytes(done)} of ${formatBytes(total)}`;
+}
+
+/** "about 4 minutes left"; '' while the server does not know yet (the first seconds). */
+export function timeLeftWords(seconds: number | null): string {
+  if (seconds === null) return '';
+  if (seconds < 60) return 'less than a minute left';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return minutes === 1 ? 'about a minute left' : `about ${minutes} minutes left`;
+  const hours = Math.round(seconds / 3600);
+  if (hours < 2) return `about an hour${minutes >= 75 ? ` and ${minutes - 60} minutes` : ''} left`;
+  return `about ${hours} hours left`;
+}
+
+/** How far a backup has copied, 0 to 1; null while it has not counted yet. */
+export function progressShare(run: BackupRun): number | null {
+  const [done, total] = run.kind === 'verify' ? [run.bytes, run.bytes_total] : [run.bytes_copied, run.bytes_to_copy];
+  if (run.kind === 'restore' || total === null) return null;
+  return total === 0 ? 1 : Math.min(1, done / total);
 }
 
 /** The last check, in a sentence. */
