@@ -189,7 +189,7 @@ async function restoreOnFreshServer(
         // The moment the server starts again on the restored data: no answer yet.
       }
       if (performance.now() > deadline) throw new Error(`the restore did not end within ${RESTORE_TIMEOUT_MS / 1000} s`);
-      await sleep(20);
+      await sleep(POLL_MS);
     }
     const ms = performance.now() - t0;
     return { bench, ms, cpuMs: cpu, files: newest.files, bytes: newest.bytes };
