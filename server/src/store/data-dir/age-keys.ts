@@ -52,7 +52,7 @@ export function x25519(scalar: Buffer, point: Buffer): Buffer {
  */
 export function ephemeralAgreement(point: Buffer): { share: Buffer; shared: Buffer } {
   if (point.length !== 32) throw new Error('an X25519 share is 32 bytes');
-  if (!native) {
+  if (!generatesPairs) {
     const scalar = crypto.randomBytes(32);
     return { share: publicKeyOf(scalar), shared: x25519(scalar, point) };
   }
@@ -98,6 +98,16 @@ const native = (() => {
   try {
     const x = crypto.createPublicKey(privateKey(scalar)).export({ format: 'jwk' }).x!;
     return Buffer.from(x, 'base64url').toString('hex') === '8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a';
+  } catch {
+    return false;
+  }
+})();
+
+/** Whether it also generates X25519 pairs (Electron's BoringSSL is not Node's OpenSSL: checked, not assumed). */
+const generatesPairs = (() => {
+  if (!native) return false;
+  try {
+    return crypto.generateKeyPairSync('x25519').publicKey.export({ format: 'jwk' }).x?.length === 43;
   } catch {
     return false;
   }
