@@ -7,15 +7,14 @@ import { aead } from './age-aead.ts';
  * plaintext is. Each chunk is one call into the cipher (age-aead.ts; natively about a twentieth of
  * a millisecond), so the event loop is never held for long and no worker thread is worth its copies.
  *
- * The chunks go on in batches of about a megabyte (BATCH), as the plain copy reads and writes:
- * one 64 KiB chunk at a time through every stage (a write, a hash update, a few awaits each)
- * cost an encrypted backup about twice the CPU of the cipher itself.
+ * Nothing here copies a chunk: a sealed chunk goes on as the cipher gave it (ciphertext, then
+ * tag) and an opened one likewise, and the writers join them a megabyte at a time with writev
+ * (store/common/batched-writes.ts). Joining them here, or writing them one by one (a syscall
+ * and a few awaits each), cost an encrypted backup about twice the CPU of the cipher itself.
  */
 export const CHUNK = 64 * 1024;
 const TAG = 16;
 export const SEALED_CHUNK = CHUNK + TAG;
-/** How many bytes of sealed (or opened) chunks are joined before they go on: 16 chunks, the size the backup reads its files in. */
-export const BATCH = 16 * CHUNK;
 
 function nonce(counter: number, last: boolean): Buffer {
   const bytes = Buffer.alloc(12);
@@ -26,34 +25,6 @@ function nonce(counter: number, last: boolean): Buffer {
 
 export function sealChunk(key: Buffer, counter: number, last: boolean, plain: Buffer): Buffer {
   return aead.seal(key, nonce(counter, last), plain);
-}
-
-/** Collects buffers and hands them on joined, once they reach BATCH bytes (or at the end). */
-class Batch {
-  private parts: Buffer[] = [];
-  private bytes = 0;
-
-  add(parts: Buffer[]): void {
-    for (const part of parts) {
-      this.parts.push(part);
-      this.bytes += part.length;
-    }
-  }
-
-  get full(): boolean {
-    return this.bytes >= BATCH;
-  }
-
-  get empty(): boolean {
-    return this.bytes === 0;
-  }
-
-  take(): Buffer {
-    const joined = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.bytes);
-    this.parts = [];
-    this.bytes = 0;
-    return joined;
-  }
 }
 
 /** A chunk's plaintext; throws when it was changed, moved, or is not the chunk `last` says. */
@@ -107,33 +78,17 @@ export async function* pieces(source: AsyncIterable<Buffer>, size: number): Asyn
   yield { bytes: queuedBytes === 0 ? Buffer.alloc(0) : queuedBytes === size ? take() : Buffer.concat(queued, queuedBytes), last: true };
 }
 
-/** The payload's sealed chunks, as one ciphertext stream, in batches of about BATCH bytes. */
+/** The payload's sealed chunks, as one ciphertext stream (each chunk's ciphertext, then its tag). */
 export async function* sealStream(plain: AsyncIterable<Buffer>, key: Buffer): AsyncGenerator<Buffer> {
   let counter = 0;
-  const batch = new Batch();
-  for await (const { bytes, last } of pieces(plain, CHUNK)) {
-    batch.add(aead.sealParts(key, nonce(counter++, last), bytes));
-    if (batch.full || last) yield batch.take();
-  }
+  for await (const { bytes, last } of pieces(plain, CHUNK)) yield* aead.sealParts(key, nonce(counter++, last), bytes);
 }
 
-/**
- * The plaintext of a payload, in batches of about BATCH bytes, each only of proved chunks;
- * throws at the first chunk that does not decrypt, and when the payload was cut or grown.
- */
+/** The plaintext of a payload, chunk by chunk; throws at the first chunk that does not decrypt, and when the payload was cut or grown. */
 export async function* openStream(sealed: AsyncIterable<Buffer>, key: Buffer): AsyncGenerator<Buffer> {
   let counter = 0;
-  const batch = new Batch();
   for await (const { bytes, last } of pieces(sealed, SEALED_CHUNK)) {
-    let plain: Buffer;
-    try {
-      plain = openChunk(key, counter++, last, bytes);
-    } catch (error) {
-      // What was proved before the damage still goes on (the one-item restore streams it), then the damage shows.
-      if (!batch.empty) yield batch.take();
-      throw error;
-    }
-    if (plain.length > 0) batch.add([plain]);
-    if ((batch.full || last) && !batch.empty) yield batch.take();
+    const plain = openChunk(key, counter++, last, bytes);
+    if (plain.length > 0) yield plain;
   }
 }
