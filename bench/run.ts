@@ -21,7 +21,7 @@ import { benchFaces } from './faces.ts';
 import { benchFamilyWhileFaces } from './family-while-faces.ts';
 import { benchThings } from './things.ts';
 import { benchFuzz } from './fuzz.ts';
-import { installCleanup } from './lib/proc.ts';
+import { installCleanup, killAll } from './lib/proc.ts';
 import { log, printTable, type BenchResult } from './lib/report.ts';
 import { benchListing } from './listing.ts';
 import { benchMedia } from './media.ts';
@@ -109,4 +109,7 @@ for (const [name, bench] of benches) {
 printTable(results);
 log('');
 log(`total ${((performance.now() - started) / 1000).toFixed(0)} s; load average at end: ${loadavg()}`);
-process.exitCode = failed ? 1 : 0;
+// Ended here, whatever a failed benchmark left behind (a server it started, a probe's pipe, a
+// timer): those would keep Node waiting for ever, and the 'exit' cleanup never comes.
+killAll();
+process.exit(failed ? 1 : 0);

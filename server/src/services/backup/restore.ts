@@ -21,6 +21,7 @@ import { TimeLeft } from './time-left.ts';
 import { BackupKeyFile, parseKey, type BackupKey } from '../../store/data-dir/backup-key.ts';
 import { S3Storage, type S3Place } from '../../store/archives/s3-storage.ts';
 import { INTERNAL_LIBRARY_ID } from '../../store/content/content-stores.ts';
+import { writeBatched } from '../../store/common/batched-writes.ts';
 import { syncFolder, writeFileDurably } from '../../store/common/durable-file.ts';
 import { writeMarker } from '../../store/content/library-marker.ts';
 import { discardRestore, markRestoreReady, restoreStaging } from '../../store/data-dir/restore-swap.ts';
@@ -248,13 +249,16 @@ export class RestoreService {
         let size = 0;
         const out = await fs.promises.open(target, 'wx', 0o600);
         try {
-          for await (const chunk of await archive.read(file, signal)) {
-            hash.update(chunk);
-            size += chunk.length;
-            await out.write(chunk);
-            run.bytes_copied += chunk.length;
-            timeLeft.note(run.bytes_copied);
-          }
+          const proved = async function* (chunks: AsyncIterable<Buffer>) {
+            for await (const chunk of chunks) {
+              hash.update(chunk);
+              size += chunk.length;
+              run.bytes_copied += chunk.length;
+              timeLeft.note(run.bytes_copied);
+              yield chunk;
+            }
+          };
+          await writeBatched(out, proved(await archive.read(file, signal)), signal);
           await out.sync();
         } finally {
           await out.close();

@@ -15,6 +15,7 @@ import {
   type ManifestFile,
 } from '../../store/archives/backup-archive.ts';
 import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
+import { writeBatched } from '../../store/common/batched-writes.ts';
 import type { BackupKeyFile } from '../../store/data-dir/backup-key.ts';
 import type { BackupDestinationRow } from '../../store/database/backup.repo.ts';
 import type { SnapshotDb, SnapshotDbCache, SnapshotNode } from '../../store/database/snapshot-db.ts';
@@ -219,11 +220,14 @@ export async function copyProved(
   let size = 0;
   const out = await fs.open(target, 'wx', 0o600);
   try {
-    for await (const chunk of await archive.read({ path: relative, size: expected.size }, signal)) {
-      hash.update(chunk);
-      size += chunk.length;
-      await out.write(chunk);
-    }
+    const proved = async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        hash.update(chunk);
+        size += chunk.length;
+        yield chunk;
+      }
+    };
+    await writeBatched(out, proved(await archive.read({ path: relative, size: expected.size }, signal)), signal);
   } finally {
     await out.close();
   }

@@ -9,6 +9,8 @@ import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
  */
 export interface Aead {
   seal(key: Buffer, nonce: Buffer, plain: Buffer): Buffer;
+  /** The same bytes as seal, in the pieces the cipher gave them (ciphertext, tag): a stream joins them with its neighbours' once. */
+  sealParts(key: Buffer, nonce: Buffer, plain: Buffer): Buffer[];
   /** The plaintext; throws when the bytes or their tag were changed. */
   open(key: Buffer, nonce: Buffer, sealed: Buffer): Buffer;
 }
@@ -17,10 +19,14 @@ const TAG = 16;
 
 export const nativeAead: Aead = {
   seal(key, nonce, plain) {
+    const [body, tag] = nativeAead.sealParts(key, nonce, plain) as [Buffer, Buffer];
+    return Buffer.concat([body, tag], body.length + TAG);
+  },
+  sealParts(key, nonce, plain) {
     const cipher = crypto.createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: TAG });
     const body = cipher.update(plain);
     cipher.final();
-    return Buffer.concat([body, cipher.getAuthTag()], body.length + TAG);
+    return [body, cipher.getAuthTag()];
   },
   open(key, nonce, sealed) {
     if (sealed.length < TAG) throw new Error('sealed bytes shorter than their tag');
@@ -33,10 +39,15 @@ export const nativeAead: Aead = {
 };
 
 export const portableAead: Aead = {
-  seal: (key, nonce, plain) => Buffer.from(chacha20poly1305(key, nonce).encrypt(plain)),
+  seal: (key, nonce, plain) => {
+    const sealed = chacha20poly1305(key, nonce).encrypt(plain);
+    return Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+  },
+  sealParts: (key, nonce, plain) => [portableAead.seal(key, nonce, plain)],
   open(key, nonce, sealed) {
     if (sealed.length < TAG) throw new Error('sealed bytes shorter than their tag');
-    return Buffer.from(chacha20poly1305(key, nonce).decrypt(sealed));
+    const plain = chacha20poly1305(key, nonce).decrypt(sealed);
+    return Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength);
   },
 };
 

@@ -1,5 +1,4 @@
-import crypto from 'node:crypto';
-import { publicKeyOf, x25519 } from '../data-dir/age-keys.ts';
+import { ephemeralAgreement, publicKeyOf, x25519 } from '../data-dir/age-keys.ts';
 import { aead } from './age-aead.ts';
 import { base64, decodeBase64, hkdf, type Stanza } from './age-header.ts';
 
@@ -13,9 +12,8 @@ const INFO = 'age-encryption.org/v1/X25519';
 const ZERO_NONCE = Buffer.alloc(12);
 
 export function wrapFileKey(fileKey: Buffer, recipient: Buffer): Stanza {
-  const ephemeral = crypto.randomBytes(32);
-  const share = publicKeyOf(ephemeral);
-  const key = hkdf(x25519(ephemeral, recipient), Buffer.concat([share, recipient]), INFO);
+  const { share, shared } = ephemeralAgreement(recipient);
+  const key = hkdf(shared, Buffer.concat([share, recipient]), INFO);
   return { args: [TYPE, base64(share)], body: aead.seal(key, ZERO_NONCE, fileKey) };
 }
 

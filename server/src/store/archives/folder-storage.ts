@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import { constants, createReadStream, createWriteStream, realpath as realpathOf, type Dirent, type Stats } from 'node:fs';
+import { constants, createReadStream, realpath as realpathOf, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { archiveParts, CONTENT_DEPTH, ID_NAME, PART_FILE, shownName, SNAPSHOT_FILE, SNAPSHOT_ID } from './archive-names.ts';
 import { ArchiveUnreachable, ArchiveUnsafe, notThere, type ArchiveStorage } from './archive-storage.ts';
+import { writeBatched } from '../common/batched-writes.ts';
 import { syncFolder } from '../common/durable-file.ts';
 
 export const ARCHIVE_FOLDER = 'hearth-backup';
@@ -186,8 +186,13 @@ export class FolderStorage implements ArchiveStorage {
       const tmp = (await this.folder(['tmp'], true))!;
       temp = path.join(tmp, `${crypto.randomBytes(8).toString('hex')}.part`);
       const handle = await fs.open(temp, NEW_FILE_FLAGS, mode);
-      // flush: fsynced before it closes, so the rename below never puts in place a file that a power cut would empty.
-      await pipeline(Readable.from(body), createWriteStream('', { fd: handle, flush: true }), { signal });
+      try {
+        await writeBatched(handle, body, signal);
+        // Fsynced before it closes, so the rename below never puts in place a file that a power cut would empty.
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       const folder = (await this.folder(parts.slice(0, -1), true))!;
       const target = path.join(folder, parts.at(-1)!);
       const there = await lstatOrNull(target);

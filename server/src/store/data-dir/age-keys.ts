@@ -39,13 +39,29 @@ export function publicKeyOf(scalar: Buffer): Buffer {
 /** X25519(scalar, point). Throws when the point is of low order (the shared secret would be all zeros). */
 export function x25519(scalar: Buffer, point: Buffer): Buffer {
   if (point.length !== 32) throw new Error('an X25519 share is 32 bytes');
-  let shared: Buffer;
-  if (native) {
-    const publicKey = crypto.createPublicKey({ key: Buffer.concat([SPKI_PREFIX, point]), format: 'der', type: 'spki' });
-    shared = crypto.diffieHellman({ privateKey: privateKey(scalar), publicKey });
-  } else {
-    shared = Buffer.from(portableX25519.getSharedSecret(scalar, point));
+  const shared = native
+    ? crypto.diffieHellman({ privateKey: privateKey(scalar), publicKey: publicKeyObject(point) })
+    : Buffer.from(portableX25519.getSharedSecret(scalar, point));
+  return notLowOrder(shared);
+}
+
+/**
+ * A new key pair's public share and X25519(its scalar, point): what each encrypted file begins
+ * with. Natively a generated pair (a twentieth of a millisecond), not a scalar wrapped in DER,
+ * whose import alone costs ten times that for every file of a backup.
+ */
+export function ephemeralAgreement(point: Buffer): { share: Buffer; shared: Buffer } {
+  if (point.length !== 32) throw new Error('an X25519 share is 32 bytes');
+  if (!generatesPairs) {
+    const scalar = crypto.randomBytes(32);
+    return { share: publicKeyOf(scalar), shared: x25519(scalar, point) };
   }
+  const { privateKey: ephemeral, publicKey } = crypto.generateKeyPairSync('x25519');
+  const share = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url');
+  return { share, shared: notLowOrder(crypto.diffieHellman({ privateKey: ephemeral, publicKey: publicKeyObject(point) })) };
+}
+
+function notLowOrder(shared: Buffer): Buffer {
   if (shared.every((byte) => byte === 0)) throw new Error('X25519 share of low order');
   return shared;
 }
@@ -56,8 +72,25 @@ const SPKI_PREFIX = Buffer.from('302a300506032b656e032100', 'hex');
 
 function privateKey(scalar: Buffer): crypto.KeyObject {
   if (scalar.length !== 32) throw new Error('an X25519 key is 32 bytes');
-  return crypto.createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, scalar]), format: 'der', type: 'pkcs8' });
+  if (lastPrivate?.scalar.equals(scalar)) return lastPrivate.key;
+  const key = crypto.createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, scalar]), format: 'der', type: 'pkcs8' });
+  lastPrivate = { scalar: Buffer.from(scalar), key };
+  return key;
 }
+
+function publicKeyObject(point: Buffer): crypto.KeyObject {
+  if (lastPublic?.point.equals(point)) return lastPublic.key;
+  const key = crypto.createPublicKey({ key: Buffer.concat([SPKI_PREFIX, point]), format: 'der', type: 'spki' });
+  lastPublic = { point: Buffer.from(point), key };
+  return key;
+}
+
+/**
+ * The last key imported, kept: a backup encrypts every file to the same recipient and a restore
+ * opens every file with the same identity, and an import costs more than the arithmetic.
+ */
+let lastPrivate: { scalar: Buffer; key: crypto.KeyObject } | null = null;
+let lastPublic: { point: Buffer; key: crypto.KeyObject } | null = null;
 
 /** Whether this runtime's crypto does X25519 on raw keys: RFC 7748 section 6.1's key pair. */
 const native = (() => {
@@ -65,6 +98,16 @@ const native = (() => {
   try {
     const x = crypto.createPublicKey(privateKey(scalar)).export({ format: 'jwk' }).x!;
     return Buffer.from(x, 'base64url').toString('hex') === '8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a';
+  } catch {
+    return false;
+  }
+})();
+
+/** Whether it also generates X25519 pairs (Electron's BoringSSL is not Node's OpenSSL: checked, not assumed). */
+const generatesPairs = (() => {
+  if (!native) return false;
+  try {
+    return crypto.generateKeyPairSync('x25519').publicKey.export({ format: 'jwk' }).x?.length === 43;
   } catch {
     return false;
   }
