@@ -171,6 +171,9 @@ async function restoreOnFreshServer(
     const t0 = performance.now();
     const cpu0 = cpuMs(bench.pid);
     let cpu = 0;
+    // The last moment the copy was seen under way (before the server starts again on it): how the time splits.
+    let stagedMs: number | null = null;
+    let stagedCpuMs = 0;
     const started = await bench.client.post('/setup/restore', { kind: 'folder', path: destination, key: kit });
     if (started.status !== 202) throw new Error(`Restore answered ${started.status}: ${JSON.stringify(started.body)}`);
     const deadline = t0 + RESTORE_TIMEOUT_MS;
@@ -178,6 +181,11 @@ async function restoreOnFreshServer(
       // The process restarts itself on the restored data (same pid): its CPU until then is the restore's.
       cpu = Math.max(cpu, readCpu(bench.pid) - cpu0);
       try {
+        const run = await bench.client.get('/setup/restore');
+        if (run.status === 200 && run.body.state === 'running') {
+          stagedMs = performance.now() - t0;
+          stagedCpuMs = cpu;
+        }
         const status = await bench.client.get('/status');
         if (status.status === 200 && status.body.setup_required === false && status.body.restoring === false) break;
         if (status.status === 200 && status.body.restoring === false) {
@@ -192,6 +200,10 @@ async function restoreOnFreshServer(
       await sleep(POLL_MS);
     }
     const ms = performance.now() - t0;
+    if (stagedMs !== null)
+      log(
+        `  restore: still copying at ${(stagedMs / 1000).toFixed(2)} s (${(stagedCpuMs / 1000).toFixed(2)} CPU s), answering on the restored data ${((ms - stagedMs) / 1000).toFixed(2)} s later (${((cpu - stagedCpuMs) / 1000).toFixed(2)} CPU s)`,
+      );
     return { bench, ms, cpuMs: cpu, files: newest.files, bytes: newest.bytes };
   } catch (error) {
     await bench.close();

@@ -6,7 +6,11 @@
  * argument runs them all. Arguments that start with `--` (`--photos=200`) are options, read by
  * the benchmark they belong to.
  */
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+// @ts-expect-error a plain .mjs script, shared with scripts/run-node-tests.mjs
+import { buildServerBundle } from '../scripts/server-bundle.mjs';
 import { benchAlbums } from './albums.ts';
 import { benchAppliance } from './appliance.ts';
 import { benchBackup } from './backup.ts';
@@ -92,6 +96,14 @@ const loadavg = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 log(`load average at start: ${loadavg()} (other work on the machine skews figures; ratios less so)`);
+// The servers run from a bundle, as `npm start` runs dist/server.js (and as the tests run them):
+// under tsx every start, and every worker thread a server starts, first compiles the sources.
+// Inside node_modules/.cache: the bundle finds its packages (better-sqlite3, sharp) from there.
+fs.mkdirSync(path.join('node_modules', '.cache'), { recursive: true });
+const bundle = fs.mkdtempSync(path.join(process.cwd(), 'node_modules', '.cache', 'hearth-bench-server-'));
+await buildServerBundle(process.cwd(), bundle);
+process.env.HEARTH_TEST_SERVER_BUNDLE = bundle;
+process.on('exit', () => fs.rmSync(bundle, { recursive: true, force: true }));
 const started = performance.now();
 const results: BenchResult[] = [];
 let failed = false;

@@ -5,7 +5,7 @@
 //   --dir=main/test   another folder of tests (the desktop app's)
 //   --concurrency=N   test files at once (default 2)
 import { spawn } from 'node:child_process';
-import { build } from 'esbuild';
+import { buildServerBundle } from './server-bundle.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,22 +34,7 @@ if (dir === 'server/test') {
   const cache = path.join(root, 'node_modules', '.cache');
   fs.mkdirSync(cache, { recursive: true });
   bundle = fs.mkdtempSync(path.join(cache, 'hearth-test-server-'));
-  await build({
-    entryPoints: {
-      server: 'server/src/main.ts',
-      'media-worker': 'server/src/media/worker-main.ts',
-      'face-worker': 'server/src/media/face-worker-main.ts',
-    },
-    absWorkingDir: root,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    target: 'node20',
-    sourcemap: true,
-    outdir: bundle,
-    logLevel: 'warning',
-  });
+  await buildServerBundle(root, bundle);
 }
 
 const tap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-tests-')), 'results.tap');

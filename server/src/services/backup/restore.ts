@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../app-error.ts';
@@ -21,7 +20,6 @@ import { TimeLeft } from './time-left.ts';
 import { BackupKeyFile, parseKey, type BackupKey } from '../../store/data-dir/backup-key.ts';
 import { S3Storage, type S3Place } from '../../store/archives/s3-storage.ts';
 import { INTERNAL_LIBRARY_ID } from '../../store/content/content-stores.ts';
-import { writeBatched } from '../../store/common/batched-writes.ts';
 import { syncFolder, writeFileDurably } from '../../store/common/durable-file.ts';
 import { writeMarker } from '../../store/content/library-marker.ts';
 import { discardRestore, markRestoreReady, restoreStaging } from '../../store/data-dir/restore-swap.ts';
@@ -245,25 +243,14 @@ export class RestoreService {
         const target = stagedPath(staging, manifest.snapshot, file);
         if (target === null) return;
         fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-        const hash = crypto.createHash('sha256');
-        let size = 0;
-        const out = await fs.promises.open(target, 'wx', 0o600);
-        try {
-          const proved = async function* (chunks: AsyncIterable<Buffer>) {
-            for await (const chunk of chunks) {
-              hash.update(chunk);
-              size += chunk.length;
-              run.bytes_copied += chunk.length;
-              timeLeft.note(run.bytes_copied);
-              yield chunk;
-            }
-          };
-          await writeBatched(out, proved(await archive.read(file, signal)), signal);
-          await out.sync();
-        } finally {
-          await out.close();
-        }
-        if (size !== file.size || hash.digest('hex') !== file.sha256) throw new DamagedInBackup(file.path);
+        const { size, sha256 } = await archive.copyOut(file, target, signal, {
+          durable: true,
+          onBytes: (n) => {
+            run.bytes_copied += n;
+            timeLeft.note(run.bytes_copied);
+          },
+        });
+        if (size !== file.size || sha256 !== file.sha256) throw new DamagedInBackup(file.path);
         run.files += 1;
         run.bytes += size;
       });

@@ -1,5 +1,3 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import { AppError } from '../../app-error.ts';
 import type { SnapshotNode as SnapshotNodeDto, SnapshotNodes, SnapshotPeople } from '../../contract/backup-responses.ts';
 import {
@@ -15,7 +13,6 @@ import {
   type ManifestFile,
 } from '../../store/archives/backup-archive.ts';
 import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
-import { writeBatched } from '../../store/common/batched-writes.ts';
 import type { BackupKeyFile } from '../../store/data-dir/backup-key.ts';
 import type { BackupDestinationRow } from '../../store/database/backup.repo.ts';
 import type { SnapshotDb, SnapshotDbCache, SnapshotNode } from '../../store/database/snapshot-db.ts';
@@ -216,22 +213,8 @@ export async function copyProved(
   target: string,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<void> {
-  const hash = crypto.createHash('sha256');
-  let size = 0;
-  const out = await fs.open(target, 'wx', 0o600);
-  try {
-    const proved = async function* (chunks: AsyncIterable<Buffer>) {
-      for await (const chunk of chunks) {
-        hash.update(chunk);
-        size += chunk.length;
-        yield chunk;
-      }
-    };
-    await writeBatched(out, proved(await archive.read({ path: relative, size: expected.size }, signal)), signal);
-  } finally {
-    await out.close();
-  }
-  if (size !== expected.size || hash.digest('hex') !== expected.sha256)
+  const { size, sha256 } = await archive.copyOut({ path: relative, size: expected.size }, target, signal);
+  if (size !== expected.size || sha256 !== expected.sha256)
     throw new ArchiveFileDamaged(new Error(`${relative} does not match its SHA-256`));
 }
 

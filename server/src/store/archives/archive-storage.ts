@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 /**
  * Where a backup archive's files live: a folder (folder-storage.ts) or an S3-compatible bucket
  * (s3-storage.ts). BackupArchive keeps the format (docs/backup-format.md: content once, each
@@ -33,6 +34,11 @@ export interface ArchiveStorage {
   put(body: AsyncIterable<Uint8Array>, relative: string, signal: AbortSignal): Promise<void>;
   /** A file's bytes as they are stored; a file that is not there throws an error whose code is ENOENT. */
   openRead(relative: string, signal: AbortSignal): Promise<AsyncIterable<Buffer> & { destroy(): void }>;
+  /**
+   * A file opened for reading, with the same checks as openRead, where the place is a folder on
+   * this PC: a worker thread reads it by its descriptor (content-copiers.ts). Absent for a bucket.
+   */
+  openFile?(relative: string): Promise<FileHandle>;
   /** The manifest first (the snapshot stops counting at once), then the rest of the snapshot. */
   removeSnapshot(id: string, manifest: string): Promise<void>;
   /** Removes content files no kept snapshot lists. */

@@ -18,6 +18,8 @@ import {
 } from './backup-manifest.ts';
 import { firstBytes, padded, type Filler } from './backup-padding.ts';
 import { FolderStorage } from './folder-storage.ts';
+import { contentCopiers } from './content-copiers.ts';
+import { copyContent, type CopyOrder, type CopyResult } from './content-copy.ts';
 import { restoredKeys } from '../data-dir/keys.ts';
 
 export { ArchiveUnreachable, type ArchiveStorage } from './archive-storage.ts';
@@ -311,14 +313,37 @@ export class BackupArchive {
    * A file's SHA-256 and size, read back from the archive: of its content, decrypted on the way
    * in an encrypted archive (a file that does not decrypt throws ArchiveFileDamaged).
    */
-  async hash(file: ArchiveFile, signal: AbortSignal): Promise<{ size: number; sha256: string }> {
-    const hash = crypto.createHash('sha256');
-    let size = 0;
-    for await (const chunk of await this.read(file, signal, { drain: true })) {
-      size += chunk.length;
-      hash.update(chunk);
+  async hash(file: ArchiveFile, signal: AbortSignal): Promise<CopyResult> {
+    return this.copyOut(file, null, signal, { drain: true });
+  }
+
+  /**
+   * A file's content (decrypted in an encrypted archive, without its padding) written to the new
+   * file `target`, or only hashed when `target` is null; its SHA-256 and size are the caller's to
+   * prove against the manifest. From a folder the work is done on a worker thread
+   * (content-copiers.ts); a bucket's bytes arrive on the event loop and are copied there.
+   */
+  async copyOut(
+    file: ArchiveFile,
+    target: string | null,
+    signal: AbortSignal,
+    options: { drain?: boolean; durable?: boolean; onBytes?: (n: number) => void } = {},
+  ): Promise<CopyResult> {
+    const order: CopyOrder = {
+      identity: this.openingIdentity(),
+      size: file.size,
+      drain: options.drain ?? false,
+      target,
+      durable: options.durable ?? false,
+    };
+    const onBytes = options.onBytes ?? (() => {});
+    if (!this.storage.openFile) return copyContent(await this.storage.openRead(file.path, signal), order, signal, onBytes);
+    const handle = await this.storage.openFile(file.path);
+    try {
+      return await contentCopiers.copy(handle, order, signal, onBytes);
+    } finally {
+      await handle.close();
     }
-    return { size, sha256: hash.digest('hex') };
   }
 
   /**

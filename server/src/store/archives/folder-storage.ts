@@ -111,9 +111,13 @@ export class FolderStorage implements ArchiveStorage {
   }
 
   async openRead(relative: string, signal: AbortSignal): Promise<Readable> {
+    return createReadStream('', { fd: await this.openFile(relative), highWaterMark: 1024 * 1024, signal });
+  }
+
+  async openFile(relative: string): Promise<fs.FileHandle> {
     const handle = await guarded(() => this.openChecked(relative));
     if (handle === null) throw notThere(path.join(this.root, relative));
-    return createReadStream('', { fd: handle, highWaterMark: 1024 * 1024, signal });
+    return handle;
   }
 
   /** Only a snapshot Hearth made (its id), and in it only its own files; someone else's things stay, and their folder with them. */

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 
 /** About a megabyte: what a backup reads its files in. */
-const BATCH = 1024 * 1024;
+const BATCH = 256 * 1024;
 
 /**
  * Writes `chunks` to the end of an open file, joined by the kernel (writev) a megabyte at a

@@ -1,0 +1,74 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import { decrypted } from './age-streams.ts';
+import { firstBytes } from './backup-padding.ts';
+import { writeBatched } from '../common/batched-writes.ts';
+
+/** What a copy out of the archive is asked to do with one file (content-copiers.ts carries it to a worker thread). */
+export interface CopyOrder {
+  /** The kit's identity (`AGE-SECRET-KEY-1…`) in an encrypted archive; null in a plain one. */
+  identity: string | null;
+  /** The file's content size (its manifest's `size`): what follows in an encrypted file is padding. */
+  size: number;
+  /** Decrypt the padding too, so a damaged byte there is found (the check); otherwise it is never read. */
+  drain: boolean;
+  /** A new file to write the content into (made here, never over one that is there); null: only hashed. */
+  target: string | null;
+  /** The target fsynced before the answer (a restore's staged file); otherwise the caller makes it durable. */
+  durable: boolean;
+}
+
+export interface CopyResult {
+  size: number;
+  sha256: string;
+}
+
+/** How often progress is told, in bytes: often enough for a progress bar, rarely enough to cost nothing. */
+export const PROGRESS_EVERY = 4 * 1024 * 1024;
+
+/**
+ * One archive file's content (decrypted in an encrypted archive, without its padding) hashed and
+ * written to `order.target`. The same code runs in a worker thread for a folder archive
+ * (content-copy-worker.ts) and on the event loop for a bucket, whose bytes come over the network.
+ * A file that does not decrypt throws ArchiveFileDamaged; the SHA-256 is the caller's to compare.
+ */
+export async function copyContent(
+  stored: AsyncIterable<Buffer> & { destroy?(): void },
+  order: CopyOrder,
+  signal: AbortSignal,
+  onBytes: (n: number) => void,
+): Promise<CopyResult> {
+  const content = order.identity === null ? stored : firstBytes(decrypted(stored, order.identity), order.size, order.drain);
+  const hash = crypto.createHash('sha256');
+  let size = 0;
+  let untold = 0;
+  const counted = async function* () {
+    for await (const chunk of content) {
+      hash.update(chunk);
+      size += chunk.length;
+      untold += chunk.length;
+      if (untold >= PROGRESS_EVERY) {
+        onBytes(untold);
+        untold = 0;
+      }
+      yield chunk;
+    }
+  };
+  try {
+    if (order.target === null) {
+      for await (const chunk of counted()) void chunk;
+    } else {
+      const out = await fs.open(order.target, 'wx', 0o600);
+      try {
+        await writeBatched(out, counted(), signal);
+        if (order.durable) await out.sync();
+      } finally {
+        await out.close();
+      }
+    }
+  } finally {
+    stored.destroy?.();
+  }
+  if (untold > 0) onBytes(untold);
+  return { size, sha256: hash.digest('hex') };
+}

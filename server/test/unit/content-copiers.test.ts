@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { generateIdentity, identityToRecipient } from '../../src/store/data-dir/age-keys.ts';
+import { encrypted } from '../../src/store/archives/age-streams.ts';
+import { ArchiveFileDamaged } from '../../src/store/archives/archive-errors.ts';
+import { padded } from '../../src/store/archives/backup-padding.ts';
+import { ContentCopiers } from '../../src/store/archives/content-copiers.ts';
+import type { CopyOrder } from '../../src/store/archives/content-copy.ts';
+import { makeTempDir } from '../helpers/server.ts';
+
+/**
+ * The worker threads that copy a folder archive's files out (a restore, a check): the bytes they
+ * write and the SHA-256 they answer are those of the content, a damaged file is told as one, a
+ * stop stops them, and the descriptor they were lent is still the caller's to close.
+ */
+const identity = generateIdentity();
+let dir: string;
+let copiers: ContentCopiers;
+
+before(async () => {
+  dir = await makeTempDir('hearth-copiers-');
+  copiers = new ContentCopiers();
+});
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function sealedFile(name: string, content: Buffer): Promise<string> {
+  const out: Buffer[] = [];
+  const plain = (async function* () {
+    yield content;
+  })();
+  for await (const chunk of encrypted(padded(plain, 'zeros'), identityToRecipient(identity))) out.push(chunk);
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, Buffer.concat(out));
+  return file;
+}
+
+async function copy(file: string, order: Partial<CopyOrder> & { size: number }, signal = new AbortController().signal) {
+  const handle = await fs.promises.open(file, 'r');
+  let told = 0;
+  try {
+    const result = await copiers.copy(
+      handle,
+      { identity, drain: false, target: null, durable: false, ...order },
+      signal,
+      (n) => (told += n),
+    );
+    return { ...result, told, fdStillOpen: (await handle.stat()).isFile() };
+  } finally {
+    await handle.close();
+  }
+}
+
+const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
+
+describe('content copiers', () => {
+  test('an encrypted file is written decrypted, without its padding, and its SHA-256 and progress are the content’s', async () => {
+    for (const size of [0, 1, 64 * 1024, 64 * 1024 + 1, 9 * 1024 * 1024 + 5]) {
+      const content = crypto.randomBytes(size);
+      const file = await sealedFile(`sealed-${size}`, content);
+      const target = path.join(dir, `out-${size}`);
+      const result = await copy(file, { size, target, durable: true });
+      assert.equal(result.size, size);
+      assert.equal(result.sha256, sha256(content));
+      assert.equal(result.told, size);
+      assert.ok(result.fdStillOpen, 'the lent descriptor is still open once the copy answered');
+      assert.ok(fs.readFileSync(target).equals(content));
+      assert.equal(fs.statSync(target).mode & 0o777, 0o600);
+    }
+  });
+
+  test('a plain archive’s file is copied whole, and an existing target is never written over', async () => {
+    const content = crypto.randomBytes(300_000);
+    const file = path.join(dir, 'plain');
+    fs.writeFileSync(file, content);
+    const target = path.join(dir, 'plain-out');
+    assert.equal((await copy(file, { identity: null, size: content.length, target })).sha256, sha256(content));
+    assert.ok(fs.readFileSync(target).equals(content));
+    await assert.rejects(copy(file, { identity: null, size: content.length, target }), { code: 'EEXIST' });
+    assert.ok(fs.readFileSync(target).equals(content));
+  });
+
+  test('a flipped byte is ArchiveFileDamaged, in the content and, with drain, in the padding', async () => {
+    const content = crypto.randomBytes(200_000);
+    const file = await sealedFile('damaged', content);
+    const bytes = fs.readFileSync(file);
+    bytes[bytes.length - 40000]! ^= 1;
+    fs.writeFileSync(file, bytes);
+    await assert.rejects(copy(file, { size: content.length, drain: true }), ArchiveFileDamaged);
+    const early = Buffer.from(fs.readFileSync(file));
+    early[300]! ^= 1;
+    fs.writeFileSync(file, early);
+    await assert.rejects(copy(file, { size: content.length }), ArchiveFileDamaged);
+  });
+
+  test('the wrong key is ArchiveFileDamaged, and a stop ends the copy with an AbortError', async () => {
+    const content = crypto.randomBytes(40 * 1024 * 1024);
+    const file = await sealedFile('large', content);
+    await assert.rejects(copy(file, { size: content.length, identity: generateIdentity() }), ArchiveFileDamaged);
+    const stop = new AbortController();
+    const copying = copy(file, { size: content.length, target: path.join(dir, 'stopped') }, stop.signal);
+    setTimeout(() => stop.abort(), 5);
+    await assert.rejects(copying, { name: 'AbortError' });
+    // The next copy runs on a thread that is still there (or a new one).
+    assert.equal((await copy(file, { size: content.length })).sha256, sha256(content));
+  });
+});
