@@ -69,12 +69,13 @@ describe('packaging (electron-builder --dir against a stand-in Electron)', () =>
     assert.match(result.stdout + result.stderr, /notAnOption|unknown property/i);
   });
 
-  test('the app holds the bundled main, server, media and face workers and preload, the face models and their WebAssembly, and the entry package.json points at main', () => {
+  test('the app holds the bundled main, server, media, face and content-copy workers and preload, the face models and their WebAssembly, and the entry package.json points at main', () => {
     for (const file of [
       '/dist-electron/main.js',
       '/dist-electron/server-child.js',
       '/dist-electron/media-worker.js',
       '/dist-electron/face-worker.js',
+      '/dist-electron/content-copy-worker.js',
       '/node_modules/@vladmandic/human/models/blazeface.json',
       '/node_modules/@vladmandic/human/models/facemesh.bin',
       '/node_modules/@vladmandic/human/models/faceres.bin',

@@ -69,6 +69,7 @@ describe('content copiers', () => {
       assert.ok(fs.readFileSync(target).equals(content));
       assert.equal(fs.statSync(target).mode & 0o777, 0o600);
     }
+    assert.ok(copiers.threadCount >= 1, 'the copies ran on worker threads');
   });
 
   test('a plain archive’s file is copied whole, and an existing target is never written over', async () => {

@@ -18,7 +18,7 @@ import {
 } from './backup-manifest.ts';
 import { firstBytes, padded, type Filler } from './backup-padding.ts';
 import { FolderStorage } from './folder-storage.ts';
-import { contentCopiers } from './content-copiers.ts';
+import { contentCopiers, CopiersUnavailable } from './content-copiers.ts';
 import { copyContent, type CopyOrder, type CopyResult } from './content-copy.ts';
 import { restoredKeys } from '../data-dir/keys.ts';
 
@@ -337,10 +337,15 @@ export class BackupArchive {
       durable: options.durable ?? false,
     };
     const onBytes = options.onBytes ?? (() => {});
-    if (!this.storage.openFile) return copyContent(await this.storage.openRead(file.path, signal), order, signal, onBytes);
+    const onTheEventLoop = async () => copyContent(await this.storage.openRead(file.path, signal), order, signal, onBytes);
+    if (!this.storage.openFile) return onTheEventLoop();
     const handle = await this.storage.openFile(file.path);
     try {
       return await contentCopiers.copy(handle, order, signal, onBytes);
+    } catch (error) {
+      // The thread never started, so nothing of the file was read or written: the same copy, here.
+      if (error instanceof CopiersUnavailable) return onTheEventLoop();
+      throw error;
     } finally {
       await handle.close();
     }

@@ -35,6 +35,17 @@ interface Job {
 interface Thread {
   worker: Worker;
   jobs: number;
+  online: boolean;
+}
+
+/**
+ * No thread could start here (a packaging whose worker file cannot be loaded): the caller copies
+ * on the event loop instead, slower but the same bytes, so a restore never fails for it.
+ */
+export class CopiersUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`no copying thread could start: ${(cause as Error).message}`, { cause });
+  }
 }
 
 /**
@@ -49,10 +60,17 @@ export class ContentCopiers {
   private readonly jobs = new Map<number, Job>();
   private nextId = 1;
   private idle: NodeJS.Timeout | null = null;
+  private unavailable: CopiersUnavailable | null = null;
+
+  /** Threads started and still there (none before the first copy, and none once idle). */
+  get threadCount(): number {
+    return this.threads.length;
+  }
 
   /** `handle` is the caller's: it stays open until this answers, and the caller closes it. */
   copy(handle: FileHandle, order: CopyOrder, signal: AbortSignal, onBytes: (n: number) => void): Promise<CopyResult> {
     signal.throwIfAborted();
+    if (this.unavailable) return Promise.reject(this.unavailable);
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     const thread = this.leastBusy();
@@ -94,8 +112,9 @@ export class ContentCopiers {
 
   private start(): Thread {
     const worker = startWorker();
-    const thread: Thread = { worker, jobs: 0 };
+    const thread: Thread = { worker, jobs: 0, online: false };
     worker.unref();
+    worker.once('online', () => (thread.online = true));
     worker.on('message', (message: FromCopyWorker) => {
       const job = this.jobs.get(message.id);
       if (!job) return;
@@ -107,7 +126,8 @@ export class ContentCopiers {
     const lost = (error: unknown) => {
       const at = this.threads.indexOf(thread);
       if (at >= 0) this.threads.splice(at, 1);
-      for (const job of [...this.jobs.values()]) if (job.thread === thread) job.reject(error);
+      if (!thread.online && at >= 0) this.unavailable ??= new CopiersUnavailable(error);
+      for (const job of [...this.jobs.values()]) if (job.thread === thread) job.reject(thread.online ? error : this.unavailable);
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`the copying thread stopped (${code})`)));
