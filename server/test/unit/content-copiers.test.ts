@@ -4,17 +4,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generateIdentity, identityToRecipient } from '../../src/store/data-dir/age-keys.ts';
-import { encrypted } from '../../src/store/archives/age-streams.ts';
-import { ArchiveFileDamaged } from '../../src/store/archives/archive-errors.ts';
+import { decrypted, encrypted } from '../../src/store/archives/age-streams.ts';
+import { ArchiveFileDamaged, SourceUnreadable } from '../../src/store/archives/archive-errors.ts';
 import { padded } from '../../src/store/archives/backup-padding.ts';
 import { ContentCopiers } from '../../src/store/archives/content-copiers.ts';
 import type { CopyOrder } from '../../src/store/archives/content-copy.ts';
 import { makeTempDir } from '../helpers/server.ts';
 
 /**
- * The worker threads that copy a folder archive's files out (a restore, a check): the bytes they
- * write and the SHA-256 they answer are those of the content, a damaged file is told as one, a
- * stop stops them, and the descriptor they were lent is still the caller's to close.
+ * The worker threads that copy a folder archive's files out (a restore, a check) and in (a
+ * backup): the bytes they write and the SHA-256 they answer are those of the content, a damaged
+ * file is told as one, a stop stops them, a backup waits its turn when told to, and the
+ * descriptors they were lent are still the caller's to close.
  */
 const identity = generateIdentity();
 let dir: string;
@@ -106,5 +107,85 @@ describe('content copiers', () => {
     await assert.rejects(copying, { name: 'AbortError' });
     // The next copy runs on a thread that is still there (or a new one).
     assert.equal((await copy(file, { size: content.length })).sha256, sha256(content));
+  });
+});
+
+describe('content copiers, into the archive', () => {
+  async function store(content: Buffer, recipient: string | null, pace?: () => Promise<void>) {
+    const sourceFile = path.join(dir, `source-${crypto.randomUUID()}`);
+    fs.writeFileSync(sourceFile, content);
+    const targetFile = path.join(dir, `stored-${crypto.randomUUID()}`);
+    const source = await fs.promises.open(sourceFile, 'r');
+    const target = await fs.promises.open(targetFile, 'wx');
+    let told = 0;
+    try {
+      const result = await copiers.store(
+        source,
+        target,
+        { recipient, filler: 'zeros' },
+        new AbortController().signal,
+        (n) => (told += n),
+        pace,
+      );
+      assert.ok((await source.stat()).isFile() && (await target.stat()).isFile(), 'both descriptors are still open');
+      return { ...result, told, stored: fs.readFileSync(targetFile) };
+    } finally {
+      await source.close();
+      await target.close();
+    }
+  }
+
+  test('a file is stored encrypted and padded, and decrypts to itself; its SHA-256 is the content’s', async () => {
+    for (const size of [0, 1, 64 * 1024, 3 * 1024 * 1024 + 7]) {
+      const content = crypto.randomBytes(size);
+      const result = await store(content, identityToRecipient(identity));
+      assert.equal(result.size, size);
+      assert.equal(result.sha256, sha256(content));
+      assert.equal(result.told, size);
+      assert.equal(result.storedSize, result.stored.length);
+      assert.ok(result.stored.length > size, 'sealed and padded');
+      const chunks: Buffer[] = [];
+      const asStream = (async function* () {
+        yield result.stored;
+      })();
+      for await (const chunk of decrypted(asStream, identity)) chunks.push(chunk);
+      assert.ok(Buffer.concat(chunks).subarray(0, size).equals(content));
+    }
+  });
+
+  test('a plain archive stores the bytes as they are', async () => {
+    const content = crypto.randomBytes(1_000_000);
+    const result = await store(content, null);
+    assert.ok(result.stored.equals(content));
+    assert.equal(result.storedSize, content.length);
+  });
+
+  test('a paced copy asks for its turn as it goes, and waits for it', async () => {
+    const content = crypto.randomBytes(5 * 1024 * 1024);
+    let turns = 0;
+    const result = await store(content, identityToRecipient(identity), async () => {
+      turns += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    assert.equal(result.sha256, sha256(content));
+    assert.ok(turns >= 4, `asked ${turns} times for 5 MiB`);
+  });
+
+  test('a file that cannot be read is SourceUnreadable, not the archive’s fault', async () => {
+    const folder = path.join(dir, 'a-folder');
+    fs.mkdirSync(folder);
+    const source = await fs.promises.open(folder, 'r');
+    const target = await fs.promises.open(path.join(dir, 'never'), 'wx');
+    try {
+      await assert.rejects(
+        copiers.store(source, target, { recipient: null, filler: 'zeros' }, new AbortController().signal, () => {}),
+        (error: unknown) =>
+          error instanceof SourceUnreadable &&
+          /EISDIR/.test(String((error.cause as Error).message) + (error.cause as NodeJS.ErrnoException).code),
+      );
+    } finally {
+      await source.close();
+      await target.close();
+    }
   });
 });

@@ -95,12 +95,10 @@ export async function contentFile(
       return { path: relative, ...found, ...(archive.encrypted && { stored_size: stored }) };
     }
   }
-  let stream;
+  let source;
   try {
-    stream = content.of(ref.library_id).read(ref.blob);
-    await new Promise<void>((resolve, reject) => stream!.once('open', () => resolve()).once('error', reject));
+    source = await content.of(ref.library_id).open(ref.blob);
   } catch (error) {
-    stream?.destroy();
     dropped(0);
     counts.problems.push({
       path: relative,
@@ -110,7 +108,7 @@ export async function contentFile(
   }
   let copiedOfIt = 0;
   try {
-    const written = await archive.write(stream, relative, {
+    const written = await archive.write(source, relative, {
       signal,
       onBytes: (n) => {
         copiedOfIt += n;
@@ -131,6 +129,8 @@ export async function contentFile(
     dropped(copiedOfIt);
     counts.problems.push({ path: relative, reason: 'The file could not be read on the server.' });
     return null;
+  } finally {
+    await source.close();
   }
 }
 

@@ -32,6 +32,12 @@ export interface ArchiveStorage {
   startSnapshot(id: string): Promise<void>;
   /** Stores the bytes under `relative`; the file appears whole, or not at all. */
   put(body: AsyncIterable<Uint8Array>, relative: string, signal: AbortSignal): Promise<void>;
+  /**
+   * As put, with the bytes written by `fill` into the new file's handle (a worker thread writes
+   * them by its descriptor, content-copiers.ts): it appears whole once fill and put are done.
+   * Absent for a bucket.
+   */
+  putWith?(relative: string, fill: (handle: FileHandle) => Promise<void>): Promise<void>;
   /** A file's bytes as they are stored; a file that is not there throws an error whose code is ENOENT. */
   openRead(relative: string, signal: AbortSignal): Promise<AsyncIterable<Buffer> & { destroy(): void }>;
   /**

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { decrypted, encrypted, isAgeFile, opened, readSource, sealed } from './age-streams.ts';
+import type { FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { decrypted, isAgeFile, opened, sealed } from './age-streams.ts';
 import type { ArchiveStorage } from './archive-storage.ts';
 import { ArchiveFileDamaged, ArchiveKeyProblem, SnapshotUnproved } from './archive-errors.ts';
 import { archiveKeys, hiddenContentPath, manifestMac, type ArchiveKeys } from './backup-auth.ts';
@@ -16,9 +16,10 @@ import {
   type ManifestFile,
   type ManifestTrust,
 } from './backup-manifest.ts';
-import { firstBytes, padded, type Filler } from './backup-padding.ts';
+import { firstBytes, type Filler } from './backup-padding.ts';
 import { FolderStorage } from './folder-storage.ts';
 import { contentCopiers, CopiersUnavailable } from './content-copiers.ts';
+import { writeToArchive, type WrittenFile } from './archive-writes.ts';
 import { copyContent, type CopyOrder, type CopyResult } from './content-copy.ts';
 import { restoredKeys } from '../data-dir/keys.ts';
 
@@ -202,7 +203,7 @@ export class BackupArchive {
    * (a bucket: a few upload parts) in memory.
    */
   async write(
-    source: Readable,
+    source: Readable | FileHandle,
     relative: string,
     options: {
       signal: AbortSignal;
@@ -212,53 +213,8 @@ export class BackupArchive {
       /** What an encrypted file is padded with: spaces keep a JSON file JSON. */
       filler?: Filler;
     },
-  ): Promise<{ size: number; sha256: string; stored_size?: number }> {
-    const hash = crypto.createHash('sha256');
-    let size = 0;
-    let storedSize = 0;
-    const encryptTo = this.encryptedFor;
-    const filler = options.filler ?? 'zeros';
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        size += chunk.length;
-        hash.update(chunk);
-        options.onBytes?.(chunk.length);
-        if (options.pace === undefined) callback(null, chunk);
-        else
-          options.pace().then(
-            () => callback(null, chunk),
-            (error: unknown) => callback(error as Error),
-          );
-      },
-    });
-    // The first failure tells why: a stage torn down by another's failure says only "aborted".
-    let failure: unknown = null;
-    const store = (body: AsyncIterable<Uint8Array>) =>
-      this.storage.put(body, relative, options.signal).catch((error: unknown) => {
-        failure ??= error;
-        throw error;
-      });
-    const reading = readSource(source, (error) => (failure ??= error));
-    try {
-      if (encryptTo === null) await pipeline(reading, counter, store, { signal: options.signal });
-      else
-        await pipeline(
-          reading,
-          counter,
-          async function* (plain: AsyncIterable<Buffer>) {
-            for await (const chunk of encrypted(padded(plain, filler), encryptTo)) {
-              storedSize += chunk.length;
-              yield chunk;
-            }
-          },
-          store,
-          { signal: options.signal },
-        );
-    } catch (error) {
-      if (options.signal.aborted || failure === null) throw error;
-      throw failure;
-    }
-    return { size, sha256: hash.digest('hex'), ...(encryptTo !== null && { stored_size: storedSize }) };
+  ): Promise<WrittenFile> {
+    return writeToArchive(this.storage, this.encryptedFor, source, relative, options);
   }
 
   /**

@@ -3,21 +3,28 @@ import path from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ArchiveFileDamaged } from './archive-errors.ts';
-import type { CopyOrder, CopyResult } from './content-copy.ts';
+import { ArchiveFileDamaged, SourceUnreadable } from './archive-errors.ts';
+import type { CopyOrder, CopyResult, StoreOrder, StoreResult } from './content-copy.ts';
 
-export type ToCopyWorker = { kind: 'copy'; id: number; fd: number; order: CopyOrder } | { kind: 'cancel'; id: number };
+export type ToCopyWorker =
+  | { kind: 'copy'; id: number; fd: number; order: CopyOrder }
+  | { kind: 'store'; id: number; source: number; target: number; order: StoreOrder }
+  | { kind: 'go'; id: number }
+  | { kind: 'cancel'; id: number };
 
 export interface CopyFailure {
   damaged: boolean;
   aborted: boolean;
+  /** The file being backed up could not be read (not the destination's fault). */
+  source: boolean;
   message: string;
   code?: string;
 }
 
 export type FromCopyWorker =
   | { kind: 'bytes'; id: number; n: number }
-  | { kind: 'done'; id: number; result: CopyResult }
+  | { kind: 'pace'; id: number }
+  | { kind: 'done'; id: number; result: CopyResult | StoreResult }
   | { kind: 'failed'; id: number; failure: CopyFailure };
 
 /** As many threads as a restore copies files at once, and no more than the PC has cores. */
@@ -26,9 +33,10 @@ const MOST_THREADS = 4;
 const IDLE_MS = 10_000;
 
 interface Job {
-  resolve(result: CopyResult): void;
+  resolve(result: CopyResult | StoreResult): void;
   reject(error: unknown): void;
   onBytes(n: number): void;
+  pace: (() => Promise<void>) | undefined;
   thread: Thread;
 }
 
@@ -49,9 +57,9 @@ export class CopiersUnavailable extends Error {
 }
 
 /**
- * The worker threads that copy archive files out of a folder archive (content-copy-worker.ts):
- * decrypting, hashing and writing a restore's gigabytes there keeps the server's event loop free
- * for the family and spreads the work over the cores. Measured on a 2-core PC (bench/backup.ts):
+ * The worker threads that copy files into and out of a folder archive (content-copy-worker.ts):
+ * encrypting, decrypting, hashing and writing a backup's or a restore's gigabytes there keeps
+ * the server's event loop free for the family and spreads the work over the cores. Measured on a 2-core PC (bench/backup.ts):
  * on the event loop, the buffers of 1 GiB set off about 80 full collections of the server's heap,
  * 4.6 CPU seconds on V8's helper threads, a third of the restore's CPU.
  */
@@ -69,6 +77,37 @@ export class ContentCopiers {
 
   /** `handle` is the caller's: it stays open until this answers, and the caller closes it. */
   copy(handle: FileHandle, order: CopyOrder, signal: AbortSignal, onBytes: (n: number) => void): Promise<CopyResult> {
+    return this.submit((id) => ({ kind: 'copy', id, fd: handle.fd, order }), signal, onBytes, undefined) as Promise<CopyResult>;
+  }
+
+  /**
+   * A file being backed up (`source`) written into a new archive file (`target`), encrypted when
+   * the order says so. Both handles are the caller's, as for copy; `pace` is awaited every
+   * megabyte or so (the run's turn behind the family's requests).
+   */
+  store(
+    source: FileHandle,
+    target: FileHandle,
+    order: StoreOrder,
+    signal: AbortSignal,
+    onBytes: (n: number) => void,
+    pace?: () => Promise<void>,
+  ): Promise<StoreResult> {
+    const paced = { ...order, paced: pace !== undefined };
+    return this.submit(
+      (id) => ({ kind: 'store', id, source: source.fd, target: target.fd, order: paced }),
+      signal,
+      onBytes,
+      pace,
+    ) as Promise<StoreResult>;
+  }
+
+  private submit(
+    message: (id: number) => ToCopyWorker,
+    signal: AbortSignal,
+    onBytes: (n: number) => void,
+    pace: (() => Promise<void>) | undefined,
+  ): Promise<CopyResult | StoreResult> {
     signal.throwIfAborted();
     if (this.unavailable) return Promise.reject(this.unavailable);
     if (this.idle) clearTimeout(this.idle);
@@ -76,7 +115,7 @@ export class ContentCopiers {
     const thread = this.leastBusy();
     const id = this.nextId++;
     thread.jobs += 1;
-    return new Promise<CopyResult>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       // A cancelled job answers (failed, aborted) once its reads have stopped: only then may the descriptor close.
       const cancel = () => thread.worker.postMessage({ kind: 'cancel', id } satisfies ToCopyWorker);
       signal.addEventListener('abort', cancel, { once: true });
@@ -89,6 +128,7 @@ export class ContentCopiers {
       this.jobs.set(id, {
         thread,
         onBytes,
+        pace,
         resolve: (result) => {
           settle();
           resolve(result);
@@ -98,7 +138,7 @@ export class ContentCopiers {
           reject(error);
         },
       });
-      thread.worker.postMessage({ kind: 'copy', id, fd: handle.fd, order } satisfies ToCopyWorker);
+      thread.worker.postMessage(message(id));
     });
   }
 
@@ -119,7 +159,10 @@ export class ContentCopiers {
       const job = this.jobs.get(message.id);
       if (!job) return;
       if (message.kind === 'bytes') job.onBytes(message.n);
-      else if (message.kind === 'done') job.resolve(message.result);
+      else if (message.kind === 'pace') {
+        const go = () => worker.postMessage({ kind: 'go', id: message.id } satisfies ToCopyWorker);
+        void (job.pace ?? (() => Promise.resolve()))().then(go, go);
+      } else if (message.kind === 'done') job.resolve(message.result);
       else job.reject(failureError(message.failure));
     });
     // A thread that dies takes its jobs with it: each fails, and the next job starts a new thread.
@@ -149,6 +192,7 @@ export class ContentCopiers {
 /** The errors the event loop's copy would have thrown, made again from what the thread could send. */
 function failureError(failure: CopyFailure): Error {
   if (failure.damaged) return new ArchiveFileDamaged(new Error(failure.message));
+  if (failure.source) return new SourceUnreadable(Object.assign(new Error(failure.message), { code: failure.code }));
   const error = Object.assign(new Error(failure.message), failure.code === undefined ? {} : { code: failure.code });
   if (failure.aborted) error.name = 'AbortError';
   return error;

@@ -1,53 +1,77 @@
-import { read } from 'node:fs';
+import { read, writev } from 'node:fs';
 import { promisify } from 'node:util';
 import { parentPort } from 'node:worker_threads';
-import { ArchiveFileDamaged } from './archive-errors.ts';
-import { copyContent } from './content-copy.ts';
+import { ArchiveFileDamaged, SourceUnreadable } from './archive-errors.ts';
+import { copyContent, storeContent } from './content-copy.ts';
 import type { FromCopyWorker, ToCopyWorker } from './content-copiers.ts';
 
 /**
- * A worker thread that copies archive files out (content-copiers.ts sends it a descriptor the
- * server opened with its checks, and an order). Its heap is a few megabytes, so the collections
- * that a gigabyte of short-lived buffers sets off cost next to nothing here, where on the server's
- * own heap each was a full mark of everything the server holds.
+ * A worker thread that copies files into and out of a folder archive (content-copiers.ts sends it
+ * descriptors the server opened with its checks, and an order). Its heap is a few megabytes, so
+ * the collections that a gigabyte of short-lived buffers sets off cost next to nothing here, where
+ * on the server's own heap each was a full mark of everything the server holds.
  */
 const port = parentPort!;
-const running = new Map<number, AbortController>();
+const running = new Map<number, { abort: AbortController; go?: () => void }>();
 const post = (message: FromCopyWorker) => port.postMessage(message);
 
 port.on('message', (message: ToCopyWorker) => {
   if (message.kind === 'cancel') {
-    running.get(message.id)?.abort();
+    const job = running.get(message.id);
+    job?.abort.abort();
+    job?.go?.();
     return;
   }
-  const { id, fd, order } = message;
-  const abort = new AbortController();
-  running.set(id, abort);
-  copyContent(readFrom(fd, abort.signal), order, abort.signal, (n) => post({ kind: 'bytes', id, n }))
+  if (message.kind === 'go') {
+    running.get(message.id)?.go?.();
+    return;
+  }
+  const { id } = message;
+  const job: { abort: AbortController; go?: () => void } = { abort: new AbortController() };
+  running.set(id, job);
+  const { signal } = job.abort;
+  const onBytes = (n: number) => post({ kind: 'bytes', id, n });
+  // The server answers once the family's requests let the run go on (or at once when not paced).
+  const pace = () =>
+    new Promise<void>((resolve) => {
+      job.go = resolve;
+      post({ kind: 'pace', id });
+    });
+  const work =
+    message.kind === 'copy'
+      ? copyContent(readFrom(message.fd, signal), message.order, signal, onBytes)
+      : storeContent(readFrom(message.source, signal), writerTo(message.target), message.order, signal, onBytes, pace);
+  work
     .then(
       (result) => post({ kind: 'done', id, result }),
-      (error: NodeJS.ErrnoException) =>
+      (error: NodeJS.ErrnoException) => {
+        const cause =
+          error instanceof ArchiveFileDamaged || error instanceof SourceUnreadable ? (error.cause as NodeJS.ErrnoException) : error;
         post({
           kind: 'failed',
           id,
           failure: {
             damaged: error instanceof ArchiveFileDamaged,
-            aborted: error.name === 'AbortError',
-            message: error instanceof ArchiveFileDamaged ? String((error.cause as Error | undefined)?.message) : error.message,
-            ...(error.code !== undefined && { code: error.code }),
+            source: error instanceof SourceUnreadable,
+            aborted: error.name === 'AbortError' || signal.aborted,
+            message: String(cause?.message ?? error.message),
+            ...(cause?.code !== undefined && { code: cause.code }),
           },
-        }),
+        });
+      },
     )
     .finally(() => running.delete(id));
 });
 
 const READ_SIZE = 256 * 1024;
 const readAt = promisify(read);
+const writevAt = promisify(writev);
 
 /**
- * The file's bytes, a megabyte at a time. The descriptor stays the server's, which closes it once
- * this job has answered: a read stream would close it at its end (fs streams close their
- * descriptor on destroy, autoClose or not).
+ * The file's bytes, 256 KiB at a time (measured: reads and writes of a megabyte cost the kernel
+ * about twice as much, the copies falling out of the CPU's cache). The descriptor stays the
+ * server's, which closes it once this job has answered: a read stream would close it at its end
+ * (fs streams close their descriptor on destroy, autoClose or not).
  */
 async function* readFrom(fd: number, signal: AbortSignal): AsyncGenerator<Buffer> {
   for (;;) {
@@ -57,4 +81,9 @@ async function* readFrom(fd: number, signal: AbortSignal): AsyncGenerator<Buffer
     if (bytesRead === 0) return;
     yield bytesRead === READ_SIZE ? buffer : buffer.subarray(0, bytesRead);
   }
+}
+
+/** Writes at the descriptor's position (a new file, from its start), as a FileHandle's writev does. */
+function writerTo(fd: number) {
+  return { writev: (buffers: Uint8Array[]) => writevAt(fd, buffers) };
 }

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import { decrypted } from './age-streams.ts';
-import { firstBytes } from './backup-padding.ts';
-import { writeBatched } from '../common/batched-writes.ts';
+import { decrypted, encrypted } from './age-streams.ts';
+import { SourceUnreadable } from './archive-errors.ts';
+import { firstBytes, padded, type Filler } from './backup-padding.ts';
+import { writeBatched, type Writev } from '../common/batched-writes.ts';
 
 /** What a copy out of the archive is asked to do with one file (content-copiers.ts carries it to a worker thread). */
 export interface CopyOrder {
@@ -23,8 +24,73 @@ export interface CopyResult {
   sha256: string;
 }
 
+/** What a copy into the archive is asked to do with one file being backed up (content-copiers.ts). */
+export interface StoreOrder {
+  /** The archive's public key (`age1…`) in an encrypted archive; null in a plain one. */
+  recipient: string | null;
+  /** What an encrypted file is padded with. */
+  filler: Filler;
+  /** Whether the run waits its turn behind the family's requests (pace) as it goes. */
+  paced?: boolean;
+}
+
+export interface StoreResult extends CopyResult {
+  /** The bytes written into the archive (the content, or its encrypted and padded form). */
+  storedSize: number;
+}
+
 /** How often progress is told, in bytes: often enough for a progress bar, rarely enough to cost nothing. */
 export const PROGRESS_EVERY = 4 * 1024 * 1024;
+/** How often a paced copy asks for its turn: about as often as the event loop's copy did (a chunk of a megabyte). */
+const PACE_EVERY = 1024 * 1024;
+
+/**
+ * A file being backed up, hashed as it is read and written to `out` (encrypted and padded in an
+ * encrypted archive). The thread's side of content-copiers.ts's store; BackupArchive.write does
+ * the same on the event loop for a bucket. A failure to read the file is SourceUnreadable.
+ */
+export async function storeContent(
+  source: AsyncIterable<Buffer>,
+  out: Writev,
+  order: StoreOrder,
+  signal: AbortSignal,
+  onBytes: (n: number) => void,
+  pace: () => Promise<void>,
+): Promise<StoreResult> {
+  const hash = crypto.createHash('sha256');
+  let size = 0;
+  let untold = 0;
+  let sinceTurn = 0;
+  const read = async function* () {
+    try {
+      yield* source;
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error;
+      throw new SourceUnreadable(error);
+    }
+  };
+  const counted = async function* () {
+    for await (const chunk of read()) {
+      hash.update(chunk);
+      size += chunk.length;
+      untold += chunk.length;
+      sinceTurn += chunk.length;
+      if (untold >= PROGRESS_EVERY) {
+        onBytes(untold);
+        untold = 0;
+      }
+      if (order.paced && sinceTurn >= PACE_EVERY) {
+        await pace();
+        sinceTurn = 0;
+      }
+      yield chunk;
+    }
+  };
+  const body = order.recipient === null ? counted() : encrypted(padded(counted(), order.filler), order.recipient);
+  const storedSize = await writeBatched(out, body, signal);
+  if (untold > 0) onBytes(untold);
+  return { size, sha256: hash.digest('hex'), storedSize };
+}
 
 /**
  * One archive file's content (decrypted in an encrypted archive, without its padding) hashed and

@@ -183,7 +183,17 @@ export class FolderStorage implements ArchiveStorage {
   }
 
   /** Writes `body` to a new temp file, fsyncs it and renames it over `relative`: the file appears whole or not at all. */
+  async putWith(relative: string, fill: (handle: fs.FileHandle) => Promise<void>): Promise<void> {
+    await this.writeNewWith(relative, 0o600, fill);
+  }
+
   private async writeNew(body: AsyncIterable<Uint8Array>, relative: string, mode: number, signal: AbortSignal): Promise<void> {
+    await this.writeNewWith(relative, mode, async (handle) => {
+      await writeBatched(handle, body, signal);
+    });
+  }
+
+  private async writeNewWith(relative: string, mode: number, fill: (handle: fs.FileHandle) => Promise<void>): Promise<void> {
     const parts = this.parts(relative);
     let temp: string | null = null;
     try {
@@ -191,7 +201,7 @@ export class FolderStorage implements ArchiveStorage {
       temp = path.join(tmp, `${crypto.randomBytes(8).toString('hex')}.part`);
       const handle = await fs.open(temp, NEW_FILE_FLAGS, mode);
       try {
-        await writeBatched(handle, body, signal);
+        await fill(handle);
         // Fsynced before it closes, so the rename below never puts in place a file that a power cut would empty.
         await handle.sync();
       } finally {

@@ -1,15 +1,21 @@
-import type { FileHandle } from 'node:fs/promises';
-
-/** About a megabyte: what a backup reads its files in. */
+/**
+ * 256 KiB: what a backup reads its files in. Measured (dd, 1 GiB, 2 cores): writes of a megabyte
+ * cost the kernel 0.75 to 1.5 CPU s, writes of 64 to 256 KiB 0.47 (the copies stay in the cache).
+ */
 const BATCH = 256 * 1024;
 
+/** What writeBatched writes to: an open file (a FileHandle, or a descriptor in a worker thread). */
+export interface Writev {
+  writev(buffers: Uint8Array[]): Promise<{ bytesWritten: number }>;
+}
+
 /**
- * Writes `chunks` to the end of an open file, joined by the kernel (writev) a megabyte at a
- * time, never copied: an encrypted backup's chunks arrive as 64 KiB of ciphertext and a 16-byte
- * tag each, and joining them here costs a copy of every byte, written one by one a syscall and a
- * few awaits each. Checks `signal` between batches.
+ * Writes `chunks` to the end of an open file, joined by the kernel (writev) 256 KiB at a time,
+ * never copied: an encrypted backup's chunks arrive as 64 KiB of ciphertext and a 16-byte tag
+ * each, and joining them here costs a copy of every byte, written one by one a syscall and a few
+ * awaits each. Checks `signal` between batches.
  */
-export async function writeBatched(handle: FileHandle, chunks: AsyncIterable<Uint8Array>, signal: AbortSignal): Promise<number> {
+export async function writeBatched(handle: Writev, chunks: AsyncIterable<Uint8Array>, signal: AbortSignal): Promise<number> {
   let batch: Uint8Array[] = [];
   let batchBytes = 0;
   let written = 0;

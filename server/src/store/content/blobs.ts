@@ -51,6 +51,11 @@ export class BlobStore {
     if ((await fs.mkdir(path.dirname(blobPath), { recursive: true })) !== undefined) await syncFolder(path.dirname(path.dirname(blobPath)));
   }
 
+  /** A blob opened for reading, for work that reads it by its descriptor (a backup's copying thread). */
+  open(blob: string): Promise<fs.FileHandle> {
+    return fs.open(this.pathOf(blob), 'r');
+  }
+
   read(blob: string, range?: { start: number; end: number }): ReadStream {
     return createReadStream(this.pathOf(blob), { ...range, highWaterMark: 1024 * 1024 });
   }
