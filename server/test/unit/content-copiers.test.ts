@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generateIdentity, identityToRecipient } from '../../src/store/data-dir/age-keys.ts';
@@ -71,6 +72,14 @@ describe('content copiers', () => {
       assert.equal(fs.statSync(target).mode & 0o777, 0o600);
     }
     assert.ok(copiers.threadCount >= 1, 'the copies ran on worker threads');
+    if (process.platform === 'linux') {
+      // Field 19 of a thread's stat is its nice value: the copying threads yield to the server's.
+      const nice = fs
+        .readdirSync('/proc/self/task')
+        .map((tid) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+      assert.ok(nice.includes(10), `a thread at nice 10 among ${nice.join(', ')}`);
+      assert.equal(os.getPriority(), 0, 'the server itself keeps its priority');
+    }
   });
 
   test('a plain archive’s file is copied whole, and an existing target is never written over', async () => {

@@ -1,4 +1,5 @@
-import { read, writev } from 'node:fs';
+import { read, readlinkSync, writev } from 'node:fs';
+import os from 'node:os';
 import { promisify } from 'node:util';
 import { parentPort } from 'node:worker_threads';
 import { ArchiveFileDamaged, SourceUnreadable } from './archive-errors.ts';
@@ -11,7 +12,10 @@ import type { FromCopyWorker, ToCopyWorker } from './content-copiers.ts';
  * the collections that a gigabyte of short-lived buffers sets off cost next to nothing here, where
  * on the server's own heap each was a full mark of everything the server holds.
  */
+/** As the media workers (nice 10): a backup's copying yields the cores to the requests the family is waiting on. */
+const COPY_NICENESS = 10;
 const port = parentPort!;
+lowerPriority();
 const running = new Map<number, { abort: AbortController; go?: () => void }>();
 const post = (message: FromCopyWorker) => port.postMessage(message);
 
@@ -86,4 +90,18 @@ async function* readFrom(fd: number, signal: AbortSignal): AsyncGenerator<Buffer
 /** Writes at the descriptor's position (a new file, from its start), as a FileHandle's writev does. */
 function writerTo(fd: number) {
   return { writev: (buffers: Uint8Array[]) => writevAt(fd, buffers) };
+}
+
+/**
+ * This thread at a lower priority, where the OS gives each thread its own (Linux: setpriority on
+ * the thread's id, found in /proc/thread-self). Elsewhere it runs as the server does, paced by
+ * its turns alone.
+ */
+function lowerPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, COPY_NICENESS);
+  } catch {
+    // No /proc (Windows, macOS), or not allowed: the same work at the server's priority.
+  }
 }
