@@ -8,6 +8,14 @@ import { syncFolder } from '../common/durable-file.ts';
 import { PositionedFileWriter } from './positioned-writer.ts';
 
 /**
+ * How far an upload's bytes run ahead of the disk before an early fdatasync starts (see
+ * PositionedFileWriter): small enough that the fsync a tus offset waits for finds little left
+ * (a 32 MiB PATCH spent about 20 ms in it here, the client idle), large enough that the
+ * flushes, one at a time, stay few (each commits the file's size to the journal).
+ */
+const EARLY_FLUSH_BYTES = 8 * 1024 * 1024;
+
+/**
  * Content files on a library. A blob's file name is its id, never a user's file name, so
  * no name in the tree can reach the file system (no traversal, whatever the name). Writes
  * go to `tmp/` and are renamed into `blobs/` only when complete and fsynced: a blob path
@@ -115,7 +123,11 @@ export class BlobStore {
     let written = 0;
     let overflow = false;
     // Not fs.createWriteStream: see PositionedFileWriter (a full disk would misplace bytes).
-    const out = new PositionedFileWriter(this.tempPathOf(name), offset, 4 * 1024 * 1024, running);
+    const out = new PositionedFileWriter(this.tempPathOf(name), offset, {
+      highWaterMark: 4 * 1024 * 1024,
+      hash: running,
+      flushEvery: EARLY_FLUSH_BYTES,
+    });
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         if (options.limit !== null && written + chunk.length > options.limit) {
@@ -142,6 +154,7 @@ export class BlobStore {
     // also make the file's own entry in tmp/ durable: done then rather than at creation, where
     // it would cost every upload a journal commit of its own (after the file's fsync it is
     // nearly free), and an upload with no byte yet has nothing to lose (its client starts again).
+    await out.flushed();
     await syncFile(this.tempPathOf(name));
     if (offset === 0) await syncFolder(path.join(this.root, 'tmp'));
     const size = (await fs.stat(this.tempPathOf(name))).size;

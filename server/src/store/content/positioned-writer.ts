@@ -21,20 +21,46 @@ const MAX_EMPTY_WRITES = 5;
 export class PositionedFileWriter extends Writable {
   private handle: fs.FileHandle | null = null;
   private position: number;
+  private readonly hash: Hash | null;
+  private readonly flushEvery: number | null;
+  /** Where the last early flush reached (see `flushEvery`). */
+  private flushedTo: number;
+  private flushing: Promise<void> | null = null;
+  private flushFailure: Error | null = null;
 
+  /**
+   * `flushEvery`: after that many bytes landed past the last flush, an fdatasync starts in the
+   * background while the writing goes on, so the disk takes the bytes while more arrive and the
+   * caller's own fsync at the end (the one a tus offset waits for) has only the last of them left
+   * to write. Without it, the whole request's bytes reach the disk in that one fsync, after
+   * the last byte arrived, and the client waits for all of it.
+   */
   constructor(
     private readonly file: string,
     start: number,
-    highWaterMark: number,
-    private readonly hash: Hash | null = null,
+    options: { highWaterMark: number; hash?: Hash | null; flushEvery?: number | null },
   ) {
-    super({ highWaterMark });
+    super({ highWaterMark: options.highWaterMark });
     this.position = start;
+    this.flushedTo = start;
+    this.hash = options.hash ?? null;
+    this.flushEvery = options.flushEvery ?? null;
   }
 
   /** Where the next byte goes: the start plus every byte that landed. */
   get landedTo(): number {
     return this.position;
+  }
+
+  /**
+   * Waits for an early flush still under way, and throws if any failed. An fsync reports a
+   * write-back error only once (Linux), so an error an early flush saw would not come again
+   * from the caller's own fsync on another descriptor: the caller must not take the bytes as
+   * kept without asking here too.
+   */
+  async flushed(): Promise<void> {
+    await this.flushing;
+    if (this.flushFailure) throw this.flushFailure;
   }
 
   override _construct(callback: (error?: Error | null) => void): void {
@@ -62,9 +88,27 @@ export class PositionedFileWriter extends Writable {
     const handle = this.handle;
     this.handle = null;
     if (!handle) return callback(error);
-    handle.close().then(
-      () => callback(error),
-      (closeError: Error) => callback(error ?? closeError),
+    // Not closed under an early flush still running on it.
+    Promise.resolve(this.flushing)
+      .then(() => handle.close())
+      .then(
+        () => callback(error),
+        (closeError: Error) => callback(error ?? closeError),
+      );
+  }
+
+  private flushEarly(): void {
+    if (this.flushEvery === null || this.flushing || this.flushFailure || this.position - this.flushedTo < this.flushEvery) return;
+    const to = this.position;
+    this.flushing = this.handle!.datasync().then(
+      () => {
+        this.flushedTo = to;
+        this.flushing = null;
+      },
+      (error: Error) => {
+        this.flushFailure = error;
+        this.flushing = null;
+      },
     );
   }
 
@@ -88,6 +132,7 @@ export class PositionedFileWriter extends Writable {
       const { bytesWritten } = await this.handle!.writev(rest, this.position);
       this.position += bytesWritten;
       size -= bytesWritten;
+      this.flushEarly();
       if (size === 0) written();
       if (this.hash) hashLanded(this.hash, rest, bytesWritten);
       if (bytesWritten === 0 && ++empty >= MAX_EMPTY_WRITES) throw new Error('the file took no bytes');

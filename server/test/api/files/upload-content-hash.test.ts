@@ -124,4 +124,20 @@ describe('the SHA-256 recorded for an upload is its whole content', () => {
     const download = await fetch(`${t.api}/nodes/${nodeId}/download`, { headers: { authorization: `Bearer ${owner.access}` } });
     assert.ok(Buffer.from(await download.arrayBuffer()).equals(data));
   });
+
+  test('in PATCHes large enough that the disk takes their bytes in flushes while they arrive', async () => {
+    // 8 MiB between flushes (blobs.ts): the first PATCH spans several from offset 0, the second
+    // from an offset that does not fall on one.
+    const data = crypto.randomBytes(30 * MiB + 5);
+    const url = await create(data.length, 'flushed.bin');
+    const first = await patch(url, 0, data.subarray(0, 19 * MiB + 3));
+    assert.equal(first.status, 204, await first.text());
+    assert.equal(first.headers.get('upload-offset'), String(19 * MiB + 3));
+    const second = await patch(url, 19 * MiB + 3, data.subarray(19 * MiB + 3));
+    assert.equal(second.status, 204, await second.text());
+    const nodeId = second.headers.get('service-node-id')!;
+    assert.equal(await fileWithHash(data), nodeId);
+    const download = await fetch(`${t.api}/nodes/${nodeId}/download`, { headers: { authorization: `Bearer ${owner.access}` } });
+    assert.ok(Buffer.from(await download.arrayBuffer()).equals(data));
+  });
 });
