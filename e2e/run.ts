@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+// @ts-expect-error a plain .mjs script, shared with scripts/run-node-tests.mjs and the benchmarks
+import { buildServerBundle } from '../scripts/server-bundle.mjs';
 // @ts-expect-error: a plain ES module script without types
 import { chromiumProblem } from '../scripts/chromium.mjs';
 
@@ -34,22 +35,7 @@ fs.mkdirSync(cache, { recursive: true });
 const bundle = fs.mkdtempSync(path.join(cache, 'hearth-e2e-server-'));
 let code: number;
 try {
-  await build({
-    entryPoints: {
-      serve: 'e2e/support/serve.ts',
-      'media-worker': 'server/src/media/worker-main.ts',
-      'face-worker': 'server/src/media/face-worker-main.ts',
-    },
-    absWorkingDir: root,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    target: 'node20',
-    sourcemap: true,
-    outdir: bundle,
-    logLevel: 'warning',
-  });
+  await buildServerBundle(root, bundle, { serve: 'e2e/support/serve.ts' });
   code = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)], {
     ...process.env,
     HEARTH_E2E_SERVER_BUNDLE: bundle,
