@@ -22,6 +22,7 @@ export interface CopyFailure {
 }
 
 export type FromCopyWorker =
+  | { kind: 'ready' }
   | { kind: 'bytes'; id: number; n: number }
   | { kind: 'pace'; id: number }
   | { kind: 'done'; id: number; result: CopyResult | StoreResult }
@@ -43,7 +44,8 @@ interface Job {
 interface Thread {
   worker: Worker;
   jobs: number;
-  online: boolean;
+  /** Its code loaded and listening: a thread lost before that could not start here at all. */
+  ready: boolean;
 }
 
 /**
@@ -59,9 +61,10 @@ export class CopiersUnavailable extends Error {
 /**
  * The worker threads that copy files into and out of a folder archive (content-copy-worker.ts):
  * encrypting, decrypting, hashing and writing a backup's or a restore's gigabytes there keeps
- * the server's event loop free for the family and spreads the work over the cores. Measured on a 2-core PC (bench/backup.ts):
- * on the event loop, the buffers of 1 GiB set off about 80 full collections of the server's heap,
- * 4.6 CPU seconds on V8's helper threads, a third of the restore's CPU.
+ * the server's event loop free for the family and spreads the work over the cores. Measured on a
+ * 2-core PC (bench/backup.ts): on the event loop, the buffers of 1 GiB set off about 80 full
+ * collections of the server's heap, 4.6 CPU seconds on V8's helper threads, a third of the
+ * restore's CPU.
  */
 export class ContentCopiers {
   private readonly threads: Thread[] = [];
@@ -69,6 +72,9 @@ export class ContentCopiers {
   private nextId = 1;
   private idle: NodeJS.Timeout | null = null;
   private unavailable: CopiersUnavailable | null = null;
+
+  /** `startThread`: how a thread is made (the bundled or TypeScript worker; a test gives one that cannot start). */
+  constructor(private readonly startThread: () => Worker = startWorker) {}
 
   /** Threads started and still there (none before the first copy, and none once idle). */
   get threadCount(): number {
@@ -151,11 +157,14 @@ export class ContentCopiers {
   }
 
   private start(): Thread {
-    const worker = startWorker();
-    const thread: Thread = { worker, jobs: 0, online: false };
+    const worker = this.startThread();
+    const thread: Thread = { worker, jobs: 0, ready: false };
     worker.unref();
-    worker.once('online', () => (thread.online = true));
     worker.on('message', (message: FromCopyWorker) => {
+      if (message.kind === 'ready') {
+        thread.ready = true;
+        return;
+      }
       const job = this.jobs.get(message.id);
       if (!job) return;
       if (message.kind === 'bytes') job.onBytes(message.n);
@@ -169,8 +178,8 @@ export class ContentCopiers {
     const lost = (error: unknown) => {
       const at = this.threads.indexOf(thread);
       if (at >= 0) this.threads.splice(at, 1);
-      if (!thread.online && at >= 0) this.unavailable ??= new CopiersUnavailable(error);
-      for (const job of [...this.jobs.values()]) if (job.thread === thread) job.reject(thread.online ? error : this.unavailable);
+      if (!thread.ready && at >= 0) this.unavailable ??= new CopiersUnavailable(error);
+      for (const job of [...this.jobs.values()]) if (job.thread === thread) job.reject(thread.ready ? error : this.unavailable);
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`the copying thread stopped (${code})`)));

@@ -66,6 +66,8 @@ port.on('message', (message: ToCopyWorker) => {
     )
     .finally(() => running.delete(id));
 });
+// Told last: jobs sent before this wait in the port, and a thread that never says it could not start here.
+post({ kind: 'ready' });
 
 const READ_SIZE = 256 * 1024;
 const readAt = promisify(read);
