@@ -51,10 +51,14 @@ test('a backup under way says "… of … · … of … files · … left" with 
     );
     await expect(card.getByRole('progressbar', { name: 'Copied so far' })).toBeVisible();
     await expect(card.getByText('Backing up now', { exact: true })).toBeVisible();
+    // Nothing is in the folder yet: its size is promised, not "0 bytes".
+    const size = card.getByRole('term').filter({ hasText: 'Size' }).locator('xpath=following-sibling::dd');
+    await expect(size).toHaveText('After the first backup');
     await captureScreen(page, testInfo, 'console-backups-running');
     await held.release();
     await expect(card.getByText('Backed up', { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(card.getByRole('progressbar')).toHaveCount(0);
+    await expect(size).toHaveText(/^\d[\d.]* (MB|KB)$/);
     const run = (await hearth.api.ok('GET', '/admin/backup', owner.access)).destinations.find(
       (d: { id: string }) => d.id === destination.id,
     ).last_run;

@@ -147,7 +147,8 @@ function BackupFacts({ destination }: { destination: Destination }) {
     <dl className="facts facts-inline">
       <div>
         <dt>Size</dt>
-        <dd>{formatBytes(destination.stored_bytes)}</dd>
+        {/* Before its first backup a destination holds nothing yet: "0 bytes" beside a run under way reads as a failure. */}
+        <dd>{destination.last_success_at === null ? 'After the first backup' : formatBytes(destination.stored_bytes)}</dd>
       </div>
       <div>
         <dt>Next backup</dt>
