@@ -46,7 +46,7 @@ const PACE_EVERY = 1024 * 1024;
 
 /**
  * A file being backed up, hashed as it is read and written to `out` (encrypted and padded in an
- * encrypted archive). The thread's side of content-copiers.ts's store; BackupArchive.write does
+ * encrypted archive). The thread's side of content-copiers.ts's store; archive-writes.ts does
  * the same on the event loop for a bucket. A failure to read the file is SourceUnreadable.
  */
 export async function storeContent(
