@@ -57,10 +57,6 @@ export async function storeContent(
   onBytes: (n: number) => void,
   pace: () => Promise<void>,
 ): Promise<StoreResult> {
-  const hash = crypto.createHash('sha256');
-  let size = 0;
-  let untold = 0;
-  let sinceTurn = 0;
   const read = async function* () {
     try {
       yield* source;
@@ -69,27 +65,17 @@ export async function storeContent(
       throw new SourceUnreadable(error);
     }
   };
-  const counted = async function* () {
-    for await (const chunk of read()) {
-      hash.update(chunk);
-      size += chunk.length;
-      untold += chunk.length;
-      sinceTurn += chunk.length;
-      if (untold >= PROGRESS_EVERY) {
-        onBytes(untold);
-        untold = 0;
-      }
-      if (order.paced && sinceTurn >= PACE_EVERY) {
-        await pace();
-        sinceTurn = 0;
-      }
-      yield chunk;
-    }
+  let sinceTurn = 0;
+  const turns = async (n: number) => {
+    sinceTurn += n;
+    if (sinceTurn < PACE_EVERY) return;
+    sinceTurn = 0;
+    await pace();
   };
-  const body = order.recipient === null ? counted() : encrypted(padded(counted(), order.filler), order.recipient);
+  const plain = measured(read(), onBytes, order.paced ? turns : undefined);
+  const body = order.recipient === null ? plain.chunks : encrypted(padded(plain.chunks, order.filler), order.recipient);
   const storedSize = await writeBatched(out, body, signal);
-  if (untold > 0) onBytes(untold);
-  return { size, sha256: hash.digest('hex'), storedSize };
+  return { ...plain.result(), storedSize };
 }
 
 /**
@@ -104,29 +90,17 @@ export async function copyContent(
   signal: AbortSignal,
   onBytes: (n: number) => void,
 ): Promise<CopyResult> {
-  const content = order.identity === null ? stored : firstBytes(decrypted(stored, order.identity), order.size, order.drain);
-  const hash = crypto.createHash('sha256');
-  let size = 0;
-  let untold = 0;
-  const counted = async function* () {
-    for await (const chunk of content) {
-      hash.update(chunk);
-      size += chunk.length;
-      untold += chunk.length;
-      if (untold >= PROGRESS_EVERY) {
-        onBytes(untold);
-        untold = 0;
-      }
-      yield chunk;
-    }
-  };
+  const content = measured(
+    order.identity === null ? stored : firstBytes(decrypted(stored, order.identity), order.size, order.drain),
+    onBytes,
+  );
   try {
     if (order.target === null) {
-      for await (const chunk of counted()) void chunk;
+      for await (const chunk of content.chunks) void chunk;
     } else {
       const out = await fs.open(order.target, 'wx', 0o600);
       try {
-        await writeBatched(out, counted(), signal);
+        await writeBatched(out, content.chunks, signal);
         if (order.durable) await out.sync();
       } finally {
         await out.close();
@@ -135,6 +109,35 @@ export async function copyContent(
   } finally {
     stored.destroy?.();
   }
-  if (untold > 0) onBytes(untold);
-  return { size, sha256: hash.digest('hex') };
+  return content.result();
+}
+
+/**
+ * `source`'s chunks passed on as they are, hashed and counted on the way: progress told every
+ * PROGRESS_EVERY bytes and the rest at the end, and `each` awaited after every chunk (a paced
+ * copy's turns). `result` once the chunks are all through.
+ */
+function measured(
+  source: AsyncIterable<Buffer>,
+  onBytes: (n: number) => void,
+  each?: (n: number) => Promise<void>,
+): { chunks: AsyncGenerator<Buffer>; result(): CopyResult } {
+  const hash = crypto.createHash('sha256');
+  let size = 0;
+  let untold = 0;
+  const chunks = (async function* () {
+    for await (const chunk of source) {
+      hash.update(chunk);
+      size += chunk.length;
+      untold += chunk.length;
+      if (untold >= PROGRESS_EVERY) {
+        onBytes(untold);
+        untold = 0;
+      }
+      if (each) await each(chunk.length);
+      yield chunk;
+    }
+    if (untold > 0) onBytes(untold);
+  })();
+  return { chunks, result: () => ({ size, sha256: hash.digest('hex') }) };
 }
