@@ -57,20 +57,15 @@ export function macHolds(header: Header, fileKey: Buffer): boolean {
 }
 
 /**
- * Reads the header off the front of a byte stream; gives it back with the bytes read past it
- * (the payload's start). Throws when the stream holds no well-formed header.
+ * The length of the header at the front of `bytes` (up to the MAC line's newline), or null while
+ * more bytes are needed. Throws when no well-formed header can be there.
  */
-export async function readHeader(source: AsyncIterator<Buffer>): Promise<{ header: Header; rest: Buffer }> {
-  let bytes: Buffer = Buffer.alloc(0);
-  for (;;) {
-    const footer = bytes.indexOf('\n--- ');
-    const end = footer < 0 ? -1 : bytes.indexOf('\n', footer + 1);
-    if (end >= 0) return { header: parseHeader(bytes.subarray(0, end + 1)), rest: bytes.subarray(end + 1) };
-    if (bytes.length > MAX_HEADER) throw new Error('no age header');
-    const next = await source.next();
-    if (next.done) throw new Error(bytes.length === 0 ? 'empty file' : 'truncated age header');
-    bytes = bytes.length === 0 ? next.value : Buffer.concat([bytes, next.value]);
-  }
+export function headerLength(bytes: Buffer): number | null {
+  const footer = bytes.indexOf('\n--- ');
+  const end = footer < 0 ? -1 : bytes.indexOf('\n', footer + 1);
+  if (end >= 0) return end + 1;
+  if (bytes.length > MAX_HEADER) throw new Error('no age header');
+  return null;
 }
 
 /** A complete header (ending with the MAC line's newline), parsed strictly. */

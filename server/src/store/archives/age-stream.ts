@@ -5,12 +5,12 @@ import { aead } from './age-aead.ts';
  * plaintext cut in 64 KiB chunks, each sealed under a nonce of an 11-byte big-endian counter and
  * a last-chunk flag. Only the last chunk may be short; it may be empty only when the whole
  * plaintext is. Each chunk is one call into the cipher (age-aead.ts; natively about a twentieth of
- * a millisecond), so the event loop is never held for long and no worker thread is worth its copies.
+ * a millisecond).
  *
- * Nothing here copies a chunk: a sealed chunk goes on as the cipher gave it (ciphertext, then
- * tag) and an opened one likewise, and the writers join them a megabyte at a time with writev
- * (store/common/batched-writes.ts). Joining them here, or writing them one by one (a syscall
- * and a few awaits each), cost an encrypted backup about twice the CPU of the cipher itself.
+ * A chunk goes on as the cipher gave it (ciphertext, then tag; or plaintext), and the writers join
+ * them 256 KiB at a time with writev (store/common/batched-writes.ts): joining them here, or
+ * writing them one by one, cost an encrypted backup about twice the CPU of the cipher itself. Only
+ * the chunk held back to learn whether it is the last is copied.
  */
 export const CHUNK = 64 * 1024;
 const TAG = 16;
@@ -39,56 +39,98 @@ export function openChunk(key: Buffer, counter: number, last: boolean, sealed: B
 }
 
 /**
- * Cuts a byte stream into pieces of exactly `size` bytes, the last shorter (or empty, when the
- * stream was), each told whether it is the last: that needs one byte of look-ahead, so a full
- * piece is held until the next byte or the end shows.
+ * Bytes arriving in pieces of any size, cut into `size`-byte chunks, each told whether it is the
+ * last: that needs one byte of look-ahead, so a full chunk is held until the next byte or the end
+ * shows. Whole chunks are handed on as views of the caller's bytes; what is held is copied, so the
+ * caller may fill the same buffer again (a read loop's) once `push` returns.
  */
-export async function* pieces(source: AsyncIterable<Buffer>, size: number): AsyncGenerator<{ bytes: Buffer; last: boolean }> {
-  const queued: Buffer[] = [];
-  let queuedBytes = 0;
-  const take = (): Buffer => {
-    const first = queued[0]!;
-    if (first.length >= size) {
-      const out = first.subarray(0, size);
-      if (first.length === size) queued.shift();
-      else queued[0] = first.subarray(size);
-      queuedBytes -= size;
-      return out;
-    }
-    const out = Buffer.allocUnsafe(size);
-    let filled = 0;
-    while (filled < size) {
-      const head = queued[0]!;
-      const n = Math.min(head.length, size - filled);
-      head.copy(out, filled, 0, n);
-      filled += n;
-      if (n === head.length) queued.shift();
-      else queued[0] = head.subarray(n);
-    }
-    queuedBytes -= size;
-    return out;
-  };
-  for await (const chunk of source) {
-    if (chunk.length === 0) continue;
-    queued.push(chunk);
-    queuedBytes += chunk.length;
-    // Strictly more than a piece: then the piece is not the last.
-    while (queuedBytes > size) yield { bytes: take(), last: false };
+class Chunker {
+  private readonly held: Buffer;
+  private heldBytes = 0;
+  private pushed = false;
+
+  constructor(private readonly size: number) {
+    this.held = Buffer.allocUnsafe(size);
   }
-  yield { bytes: queuedBytes === 0 ? Buffer.alloc(0) : queuedBytes === size ? take() : Buffer.concat(queued, queuedBytes), last: true };
+
+  push(bytes: Buffer, each: (chunk: Buffer, last: boolean) => void): void {
+    if (bytes.length === 0) return;
+    this.pushed = true;
+    let at = 0;
+    if (this.heldBytes === this.size) {
+      each(this.held, false);
+      this.heldBytes = 0;
+    }
+    if (this.heldBytes > 0) {
+      at = bytes.copy(this.held, this.heldBytes, 0, this.size - this.heldBytes);
+      this.heldBytes += at;
+      if (this.heldBytes < this.size || at === bytes.length) return;
+      each(this.held, false);
+      this.heldBytes = 0;
+    }
+    // Strictly more than a chunk left: then this one is not the last.
+    for (; bytes.length - at > this.size; at += this.size) each(bytes.subarray(at, at + this.size), false);
+    this.heldBytes = bytes.copy(this.held, 0, at);
+  }
+
+  /** The last chunk: empty only when nothing at all was pushed. */
+  end(each: (chunk: Buffer, last: boolean) => void): void {
+    if (this.pushed && this.heldBytes === 0) throw new Error('chunker ended twice');
+    each(this.held.subarray(0, this.heldBytes), true);
+    this.heldBytes = 0;
+  }
 }
 
-/** The payload's sealed chunks, as one ciphertext stream (each chunk's ciphertext, then its tag). */
-export async function* sealStream(plain: AsyncIterable<Buffer>, key: Buffer): AsyncGenerator<Buffer> {
-  let counter = 0;
-  for await (const { bytes, last } of pieces(plain, CHUNK)) yield* aead.sealParts(key, nonce(counter++, last), bytes);
+/**
+ * age's payload sealed as its plaintext arrives: each call gives the sealed chunks known so far
+ * (each chunk's ciphertext, then its tag), `end` the last. Synchronous, so a worker thread's read
+ * loop and an async stream drive the same code.
+ */
+export class PayloadSealer {
+  private readonly chunks = new Chunker(CHUNK);
+  private counter = 0;
+
+  constructor(private readonly key: Buffer) {}
+
+  push(plain: Buffer): Buffer[] {
+    const out: Buffer[] = [];
+    this.chunks.push(plain, (chunk, last) => out.push(...aead.sealParts(this.key, nonce(this.counter++, last), chunk)));
+    return out;
+  }
+
+  end(): Buffer[] {
+    const out: Buffer[] = [];
+    this.chunks.end((chunk, last) => out.push(...aead.sealParts(this.key, nonce(this.counter++, last), chunk)));
+    return out;
+  }
 }
 
-/** The plaintext of a payload, chunk by chunk; throws at the first chunk that does not decrypt, and when the payload was cut or grown. */
-export async function* openStream(sealed: AsyncIterable<Buffer>, key: Buffer): AsyncGenerator<Buffer> {
-  let counter = 0;
-  for await (const { bytes, last } of pieces(sealed, SEALED_CHUNK)) {
-    const plain = openChunk(key, counter++, last, bytes);
-    if (plain.length > 0) yield plain;
+/**
+ * age's payload opened as its bytes arrive: each call gives the plaintext of the chunks proved so
+ * far, `end` the last one's. Throws at the first chunk that does not decrypt, and at the end when
+ * the payload was cut or grown (its last chunk is not the one sealed as last).
+ */
+export class PayloadOpener {
+  private readonly chunks = new Chunker(SEALED_CHUNK);
+  private counter = 0;
+
+  constructor(private readonly key: Buffer) {}
+
+  push(sealed: Buffer): Buffer[] {
+    const out: Buffer[] = [];
+    this.chunks.push(sealed, (chunk, last) => this.open(chunk, last, out));
+    return out;
+  }
+
+  end(): Buffer[] {
+    const out: Buffer[] = [];
+    this.chunks.end((chunk, last) => this.open(chunk, last, out));
+    return out;
+  }
+
+  private open(chunk: Buffer, last: boolean, out: Buffer[]): void {
+    if (last && chunk.length === 0) throw new Error('age file cut before its payload');
+    const plain = openChunk(this.key, this.counter++, last, chunk);
+    if (plain.length > 0) out.push(plain);
   }
 }

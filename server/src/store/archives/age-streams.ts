@@ -1,31 +1,19 @@
-import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { identityBytes, recipientBytes } from '../data-dir/age-keys.ts';
+import { identityBytes } from '../data-dir/age-keys.ts';
+import { AgeFileOpener, AgeFileSealer } from './age-file.ts';
 import { ArchiveFileDamaged, SourceUnreadable } from './archive-errors.ts';
-import { encodeHeader, hkdf, macHolds, readHeader } from './age-header.ts';
-import { openStream, sealStream } from './age-stream.ts';
-import { unwrapFileKey, wrapFileKey } from './age-x25519.ts';
 
 /**
- * age v1 files (docs/backup-format.md: `age -d -i kit.txt` opens them) written and read with
- * Node's own crypto: one X25519 recipient, the header and its MAC (age-header.ts), a 16-byte
- * nonce, then the payload in authenticated 64 KiB chunks (age-stream.ts). Streamed: never more
- * than a chunk or two of a file in memory.
+ * age v1 files as streams (docs/backup-format.md: `age -d -i kit.txt` opens them), written and
+ * read with Node's own crypto by age-file.ts. Never more than a chunk or two of a file in memory.
  */
-const NONCE = 16;
-
-function start(recipient: string): { head: Buffer; payloadKey: Buffer } {
-  const fileKey = crypto.randomBytes(16);
-  const header = encodeHeader([wrapFileKey(fileKey, recipientBytes(recipient))], fileKey);
-  const nonce = crypto.randomBytes(NONCE);
-  return { head: Buffer.concat([header, nonce]), payloadKey: hkdf(fileKey, nonce, 'payload') };
-}
 
 /** age's stream encryption over Node chunks: 64 KiB chunks, each authenticated (docs/backup-format.md). */
 export async function* encrypted(plain: AsyncIterable<Buffer>, recipient: string): AsyncGenerator<Buffer> {
-  const { head, payloadKey } = start(recipient);
-  yield head;
-  yield* sealStream(plain, payloadKey);
+  const sealer = new AgeFileSealer(recipient);
+  yield sealer.head;
+  for await (const chunk of plain) yield* sealer.push(chunk);
+  yield* sealer.end();
 }
 
 /** A small text (keys.json of a plain backup) encrypted to `recipient`: an age file `age -d` opens. */
@@ -54,44 +42,17 @@ const AGE_HEADER = Buffer.from('age-encryption.org/v1\n');
  * ArchiveFileDamaged (at the chunk where that shows).
  */
 export async function* decrypted(stream: AsyncIterable<Uint8Array> & { destroy?(): void }, identity: string): AsyncGenerator<Buffer> {
-  const source = asBuffers(stream);
+  const opener = new AgeFileOpener(identityBytes(identity));
   try {
-    let payloadKey: Buffer;
-    let rest: Buffer;
-    try {
-      ({ payloadKey, rest } = await payloadStart(source, identityBytes(identity)));
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
-      throw new ArchiveFileDamaged(error);
-    }
-    const payload = (async function* () {
-      if (rest.length > 0) yield rest;
-      for (let next = await source.next(); !next.done; next = await source.next()) yield next.value;
-    })();
-    try {
-      yield* openStream(payload, payloadKey);
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
-      throw new ArchiveFileDamaged(error);
-    }
+    for await (const chunk of asBuffers(stream)) yield* opener.push(chunk);
+    yield* opener.end();
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ArchiveFileDamaged(error);
   } finally {
     // A reader that stops at a padded file's true size leaves the rest unread: the file is closed all the same.
     stream.destroy?.();
   }
-}
-
-async function payloadStart(source: AsyncIterator<Buffer>, identity: Buffer): Promise<{ payloadKey: Buffer; rest: Buffer }> {
-  const { header, rest: afterHeader } = await readHeader(source);
-  const fileKey = unwrapFileKey(header.stanzas, identity);
-  if (fileKey === null) throw new Error('not encrypted to this backup key');
-  if (!macHolds(header, fileKey)) throw new Error('the age header was changed');
-  let rest = afterHeader;
-  while (rest.length < NONCE) {
-    const next = await source.next();
-    if (next.done) throw new Error('age file cut before its payload');
-    rest = Buffer.concat([rest, next.value]);
-  }
-  return { payloadKey: hkdf(fileKey, rest.subarray(0, NONCE), 'payload'), rest: rest.subarray(NONCE) };
 }
 
 /** A storage's chunks as Buffers (a bucket's SDK may give plain Uint8Arrays), without copying. */

@@ -5,28 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ArchiveFileDamaged, SourceUnreadable } from './archive-errors.ts';
 import type { CopyOrder, CopyResult, StoreOrder, StoreResult } from './content-copy.ts';
-
-export type ToCopyWorker =
-  | { kind: 'copy'; id: number; fd: number; order: CopyOrder }
-  | { kind: 'store'; id: number; source: number; target: number; order: StoreOrder }
-  | { kind: 'go'; id: number }
-  | { kind: 'cancel'; id: number };
-
-export interface CopyFailure {
-  damaged: boolean;
-  aborted: boolean;
-  /** The file being backed up could not be read (not the destination's fault). */
-  source: boolean;
-  message: string;
-  code?: string;
-}
-
-export type FromCopyWorker =
-  | { kind: 'ready' }
-  | { kind: 'bytes'; id: number; n: number }
-  | { kind: 'pace'; id: number }
-  | { kind: 'done'; id: number; result: CopyResult | StoreResult }
-  | { kind: 'failed'; id: number; failure: CopyFailure };
+import { CANCELLED, JOB_CELLS, TURNS, type CopyFailure, type FromCopyWorker, type ToCopyWorker } from './content-copy-protocol.ts';
 
 /** As many threads as a restore copies files at once, and no more than the PC has cores. */
 const MOST_THREADS = 4;
@@ -34,6 +13,7 @@ const MOST_THREADS = 4;
 const IDLE_MS = 10_000;
 
 interface Job {
+  cells: Int32Array;
   resolve(result: CopyResult | StoreResult): void;
   reject(error: unknown): void;
   onBytes(n: number): void;
@@ -83,7 +63,7 @@ export class ContentCopiers {
 
   /** `handle` is the caller's: it stays open until this answers, and the caller closes it. */
   copy(handle: FileHandle, order: CopyOrder, signal: AbortSignal, onBytes: (n: number) => void): Promise<CopyResult> {
-    return this.submit((id) => ({ kind: 'copy', id, fd: handle.fd, order }), signal, onBytes, undefined) as Promise<CopyResult>;
+    return this.submit((id, cells) => ({ kind: 'copy', id, cells, fd: handle.fd, order }), signal, onBytes, undefined) as Promise<CopyResult>;
   }
 
   /**
@@ -101,7 +81,7 @@ export class ContentCopiers {
   ): Promise<StoreResult> {
     const paced = { ...order, paced: pace !== undefined };
     return this.submit(
-      (id) => ({ kind: 'store', id, source: source.fd, target: target.fd, order: paced }),
+      (id, cells) => ({ kind: 'store', id, cells, source: source.fd, target: target.fd, order: paced }),
       signal,
       onBytes,
       pace,
@@ -109,7 +89,7 @@ export class ContentCopiers {
   }
 
   private submit(
-    message: (id: number) => ToCopyWorker,
+    message: (id: number, cells: SharedArrayBuffer) => ToCopyWorker,
     signal: AbortSignal,
     onBytes: (n: number) => void,
     pace: (() => Promise<void>) | undefined,
@@ -121,9 +101,14 @@ export class ContentCopiers {
     const thread = this.leastBusy();
     const id = this.nextId++;
     thread.jobs += 1;
+    const shared = new SharedArrayBuffer(JOB_CELLS * Int32Array.BYTES_PER_ELEMENT);
+    const cells = new Int32Array(shared);
     return new Promise((resolve, reject) => {
       // A cancelled job answers (failed, aborted) once its reads have stopped: only then may the descriptor close.
-      const cancel = () => thread.worker.postMessage({ kind: 'cancel', id } satisfies ToCopyWorker);
+      const cancel = () => {
+        Atomics.store(cells, CANCELLED, 1);
+        nextTurn(cells);
+      };
       signal.addEventListener('abort', cancel, { once: true });
       const settle = () => {
         signal.removeEventListener('abort', cancel);
@@ -132,6 +117,7 @@ export class ContentCopiers {
         this.endWhenIdle();
       };
       this.jobs.set(id, {
+        cells,
         thread,
         onBytes,
         pace,
@@ -144,7 +130,7 @@ export class ContentCopiers {
           reject(error);
         },
       });
-      thread.worker.postMessage(message(id));
+      thread.worker.postMessage(message(id, shared));
     });
   }
 
@@ -169,7 +155,7 @@ export class ContentCopiers {
       if (!job) return;
       if (message.kind === 'bytes') job.onBytes(message.n);
       else if (message.kind === 'pace') {
-        const go = () => worker.postMessage({ kind: 'go', id: message.id } satisfies ToCopyWorker);
+        const go = () => nextTurn(job.cells);
         void (job.pace ?? (() => Promise.resolve()))().then(go, go);
       } else if (message.kind === 'done') job.resolve(message.result);
       else job.reject(failureError(message.failure));
@@ -196,6 +182,12 @@ export class ContentCopiers {
     }, IDLE_MS);
     this.idle.unref();
   }
+}
+
+/** Lets a thread waiting for its turn go on (it waits on the cell). */
+function nextTurn(cells: Int32Array): void {
+  Atomics.add(cells, TURNS, 1);
+  Atomics.notify(cells, TURNS);
 }
 
 /** The errors the event loop's copy would have thrown, made again from what the thread could send. */

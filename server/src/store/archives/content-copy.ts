@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import { decrypted, encrypted } from './age-streams.ts';
-import { SourceUnreadable } from './archive-errors.ts';
-import { firstBytes, padded, type Filler } from './backup-padding.ts';
-import { writeBatched, type Writev } from '../common/batched-writes.ts';
+import { decrypted } from './age-streams.ts';
+import { firstBytes, type Filler } from './backup-padding.ts';
+import { writeBatched } from '../common/batched-writes.ts';
 
 /** What a copy out of the archive is asked to do with one file (content-copiers.ts carries it to a worker thread). */
 export interface CopyOrder {
@@ -41,47 +40,13 @@ export interface StoreResult extends CopyResult {
 
 /** How often progress is told, in bytes: often enough for a progress bar, rarely enough to cost nothing. */
 export const PROGRESS_EVERY = 4 * 1024 * 1024;
-/** How often a paced copy asks for its turn: about as often as the event loop's copy did (a chunk of a megabyte). */
-const PACE_EVERY = 1024 * 1024;
-
-/**
- * A file being backed up, hashed as it is read and written to `out` (encrypted and padded in an
- * encrypted archive). The thread's side of content-copiers.ts's store; archive-writes.ts does
- * the same on the event loop for a bucket. A failure to read the file is SourceUnreadable.
- */
-export async function storeContent(
-  source: AsyncIterable<Buffer>,
-  out: Writev,
-  order: StoreOrder,
-  signal: AbortSignal,
-  onBytes: (n: number) => void,
-  pace: () => Promise<void>,
-): Promise<StoreResult> {
-  const read = async function* () {
-    try {
-      yield* source;
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
-      throw new SourceUnreadable(error);
-    }
-  };
-  let sinceTurn = 0;
-  const turns = async (n: number) => {
-    sinceTurn += n;
-    if (sinceTurn < PACE_EVERY) return;
-    sinceTurn = 0;
-    await pace();
-  };
-  const plain = measured(read(), onBytes, order.paced ? turns : undefined);
-  const body = order.recipient === null ? plain.chunks : encrypted(padded(plain.chunks, order.filler), order.recipient);
-  const storedSize = await writeBatched(out, body, signal);
-  return { ...plain.result(), storedSize };
-}
+/** How often a paced copy waits its turn: about as often as the event loop's copy did (a chunk of a megabyte). */
+export const PACE_EVERY = 1024 * 1024;
 
 /**
  * One archive file's content (decrypted in an encrypted archive, without its padding) hashed and
- * written to `order.target`. The same code runs in a worker thread for a folder archive
- * (content-copy-worker.ts) and on the event loop for a bucket, whose bytes come over the network.
+ * written to `order.target`, on the event loop: a bucket's bytes come over the network (and a
+ * folder's where no thread could start; content-copy-thread.ts's copyOut does this on a thread).
  * A file that does not decrypt throws ArchiveFileDamaged; the SHA-256 is the caller's to compare.
  */
 export async function copyContent(
@@ -113,31 +78,44 @@ export async function copyContent(
 }
 
 /**
- * `source`'s chunks passed on as they are, hashed and counted on the way: progress told every
- * PROGRESS_EVERY bytes and the rest at the end, and `each` awaited after every chunk (a paced
- * copy's turns). `result` once the chunks are all through.
+ * A copy's content hashed and counted as it goes by, progress told every PROGRESS_EVERY bytes and
+ * the rest by `result` (content-copy-thread.ts's loops and the stream below share it).
  */
-function measured(
-  source: AsyncIterable<Buffer>,
-  onBytes: (n: number) => void,
-  each?: (n: number) => Promise<void>,
-): { chunks: AsyncGenerator<Buffer>; result(): CopyResult } {
-  const hash = crypto.createHash('sha256');
-  let size = 0;
-  let untold = 0;
+export class Tally {
+  private readonly hash = crypto.createHash('sha256');
+  private size = 0;
+  private untold = 0;
+
+  constructor(private readonly onBytes: (n: number) => void) {}
+
+  add(chunk: Uint8Array): void {
+    this.hash.update(chunk);
+    this.size += chunk.length;
+    this.untold += chunk.length;
+    if (this.untold >= PROGRESS_EVERY) this.tell();
+  }
+
+  /** Tells what progress is still untold (the end of the content). */
+  tell(): void {
+    if (this.untold > 0) this.onBytes(this.untold);
+    this.untold = 0;
+  }
+
+  result(): CopyResult {
+    this.tell();
+    return { size: this.size, sha256: this.hash.digest('hex') };
+  }
+}
+
+/** `source`'s chunks passed on as they are, tallied on the way; `result` once they are all through. */
+function measured(source: AsyncIterable<Buffer>, onBytes: (n: number) => void): { chunks: AsyncGenerator<Buffer>; result(): CopyResult } {
+  const tally = new Tally(onBytes);
   const chunks = (async function* () {
     for await (const chunk of source) {
-      hash.update(chunk);
-      size += chunk.length;
-      untold += chunk.length;
-      if (untold >= PROGRESS_EVERY) {
-        onBytes(untold);
-        untold = 0;
-      }
-      if (each) await each(chunk.length);
+      tally.add(chunk);
       yield chunk;
     }
-    if (untold > 0) onBytes(untold);
+    tally.tell();
   })();
-  return { chunks, result: () => ({ size, sha256: hash.digest('hex') }) };
+  return { chunks, result: () => tally.result() };
 }
