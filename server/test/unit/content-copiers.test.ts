@@ -10,7 +10,8 @@ import { decrypted, encrypted } from '../../src/store/archives/age-streams.ts';
 import { ArchiveFileDamaged, SourceUnreadable } from '../../src/store/archives/archive-errors.ts';
 import { padded } from '../../src/store/archives/backup-padding.ts';
 import { ContentCopiers, CopiersUnavailable } from '../../src/store/archives/content-copiers.ts';
-import type { CopyOrder } from '../../src/store/archives/content-copy.ts';
+import { headerLength, parseHeader } from '../../src/store/archives/age-header.ts';
+import { copyContent, type CopyOrder } from '../../src/store/archives/content-copy.ts';
 import { makeTempDir } from '../helpers/server.ts';
 
 /**
@@ -48,7 +49,7 @@ async function copy(file: string, order: Partial<CopyOrder> & { size: number }, 
   try {
     const result = await copiers.copy(
       handle,
-      { identity, drain: false, target: null, durable: false, ...order },
+      { identity, drain: false, target: null, durable: false, headerMac: null, ...order },
       signal,
       (n) => (told += n),
     );
@@ -59,6 +60,10 @@ async function copy(file: string, order: Partial<CopyOrder> & { size: number }, 
 }
 
 const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
+const headerMacOf = (file: string) => {
+  const bytes = fs.readFileSync(file);
+  return parseHeader(bytes.subarray(0, headerLength(bytes)!)).mac.toString('hex');
+};
 
 describe('content copiers', () => {
   test('an encrypted file is written decrypted, without its padding, and its SHA-256 and progress are the content’s', async () => {
@@ -107,6 +112,43 @@ describe('content copiers', () => {
     early[300]! ^= 1;
     fs.writeFileSync(file, early);
     await assert.rejects(copy(file, { size: content.length }), ArchiveFileDamaged);
+  });
+
+  test('a file with the header MAC its manifest records is proved without hashing; the same content under another header is damaged, on a thread and on the event loop', async () => {
+    const content = crypto.randomBytes(300_000);
+    const file = await sealedFile('proved', content);
+    const twin = await sealedFile('twin', content);
+    const mac = headerMacOf(file);
+    assert.notEqual(headerMacOf(twin), mac, 'every file has its own file key, so its own MAC');
+    const onLoop = async (from: string, order: Partial<CopyOrder>) =>
+      copyContent(
+        fs.createReadStream(from),
+        { identity, size: content.length, drain: false, target: null, durable: false, headerMac: null, ...order },
+        new AbortController().signal,
+        () => {},
+      );
+
+    const target = path.join(dir, 'proved-out');
+    const proved = await copy(file, { size: content.length, target, headerMac: mac });
+    assert.equal(proved.sha256, null, 'not hashed: the header and the payload prove it');
+    assert.equal(proved.size, content.length);
+    assert.equal(proved.headerMac, mac);
+    assert.ok(fs.readFileSync(target).equals(content));
+    assert.equal((await copy(file, { size: content.length, drain: true, headerMac: mac })).sha256, null);
+    assert.deepEqual(await onLoop(file, { headerMac: mac }), { size: content.length, sha256: null, headerMac: mac });
+    // Without a MAC to hold it to, the file is hashed, and its own MAC told (for a manifest to record).
+    assert.deepEqual(await onLoop(file, {}), { size: content.length, sha256: sha256(content), headerMac: mac });
+    assert.equal((await copy(file, { size: content.length })).headerMac, mac);
+
+    await assert.rejects(copy(twin, { size: content.length, headerMac: mac }), ArchiveFileDamaged);
+    await assert.rejects(onLoop(twin, { headerMac: mac }), ArchiveFileDamaged);
+    // A header that holds the recorded MAC but was moved onto another file's payload: the payload does not open.
+    const spliced = Buffer.concat([
+      fs.readFileSync(file).subarray(0, headerLength(fs.readFileSync(file))!),
+      fs.readFileSync(twin).subarray(headerLength(fs.readFileSync(twin))!),
+    ]);
+    fs.writeFileSync(path.join(dir, 'spliced'), spliced);
+    await assert.rejects(copy(path.join(dir, 'spliced'), { size: content.length, headerMac: mac }), ArchiveFileDamaged);
   });
 
   test('the wrong key is ArchiveFileDamaged, and a stop ends the copy with an AbortError', async () => {
@@ -214,7 +256,7 @@ describe('content copiers where no thread can start', () => {
         await assert.rejects(
           broken.copy(
             handle,
-            { identity: null, size: 1000, drain: false, target: null, durable: false },
+            { identity: null, size: 1000, drain: false, target: null, durable: false, headerMac: null },
             new AbortController().signal,
             () => {},
           ),

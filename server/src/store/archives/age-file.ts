@@ -16,6 +16,8 @@ const NONCE = 16;
 export class AgeFileSealer {
   /** The header and the nonce: the file's first bytes. */
   readonly head: Buffer;
+  /** The header's MAC (hex): which file this is, for a manifest to record (AgeFileOpener's `expectedMac`). */
+  readonly headerMac: string;
   private readonly payload: PayloadSealer;
 
   constructor(recipient: string) {
@@ -23,6 +25,7 @@ export class AgeFileSealer {
     const header = encodeHeader([wrapFileKey(fileKey, recipientBytes(recipient))], fileKey);
     const nonce = crypto.randomBytes(NONCE);
     this.head = Buffer.concat([header, nonce]);
+    this.headerMac = parseHeader(header).mac.toString('hex');
     this.payload = new PayloadSealer(hkdf(fileKey, nonce, 'payload'));
   }
 
@@ -40,12 +43,23 @@ export class AgeFileSealer {
  * The plaintext of an age file encrypted to `identity` (its 32 bytes), each chunk given only once
  * it is proved. A file that is not one, is for another key, or was changed, cut or grown throws
  * a plain Error (at the chunk where that shows); the caller says what that means.
+ *
+ * With `expectedMac` (a signed manifest's record of the file's header MAC), a file with another
+ * header throws too. Then the plaintext is the one the backup encrypted, with no need to hash it:
+ * the header MAC is keyed by the file key, which only the backup and the kit's holder know, and
+ * every chunk is sealed under a key derived from it (the public key beside an encrypted backup
+ * lets anyone write an age file there, but not one with this header and a payload that opens).
  */
 export class AgeFileOpener {
   private start: Buffer | null = Buffer.alloc(0);
   private payload: PayloadOpener | null = null;
+  /** The header's MAC (hex), once the header was read. */
+  headerMac: string | null = null;
 
-  constructor(private readonly identity: Buffer) {}
+  constructor(
+    private readonly identity: Buffer,
+    private readonly expectedMac: string | null = null,
+  ) {}
 
   /** The plaintext `bytes` prove (the caller may reuse `bytes` once this returns). */
   push(bytes: Buffer): Buffer[] {
@@ -58,6 +72,8 @@ export class AgeFileOpener {
     const fileKey = unwrapFileKey(header.stanzas, this.identity);
     if (fileKey === null) throw new Error('not encrypted to this backup key');
     if (!macHolds(header, fileKey)) throw new Error('the age header was changed');
+    this.headerMac = header.mac.toString('hex');
+    if (this.expectedMac !== null && this.headerMac !== this.expectedMac) throw new Error('not the file the snapshot lists');
     const nonce = this.start.subarray(length, length + NONCE);
     const rest = this.start.subarray(length + NONCE);
     this.start = null;

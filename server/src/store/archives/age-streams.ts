@@ -8,9 +8,12 @@ import { ArchiveFileDamaged, SourceUnreadable } from './archive-errors.ts';
  * read with Node's own crypto by age-file.ts. Never more than a chunk or two of a file in memory.
  */
 
-/** age's stream encryption over Node chunks: 64 KiB chunks, each authenticated (docs/backup-format.md). */
-export async function* encrypted(plain: AsyncIterable<Buffer>, recipient: string): AsyncGenerator<Buffer> {
-  const sealer = new AgeFileSealer(recipient);
+/**
+ * age's stream encryption over Node chunks: 64 KiB chunks, each authenticated (docs/backup-format.md),
+ * to a recipient (`age1…`), or by a sealer the caller made to learn its header's MAC.
+ */
+export async function* encrypted(plain: AsyncIterable<Buffer>, to: string | AgeFileSealer): AsyncGenerator<Buffer> {
+  const sealer = typeof to === 'string' ? new AgeFileSealer(to) : to;
   yield sealer.head;
   for await (const chunk of plain) yield* sealer.push(chunk);
   yield* sealer.end();
@@ -39,12 +42,23 @@ const AGE_HEADER = Buffer.from('age-encryption.org/v1\n');
 /**
  * The plaintext of an age file encrypted to `identity`, chunk by chunk, each yielded only once
  * it is proved. A file that is not one, is for another key, or was changed, cut or grown throws
- * ArchiveFileDamaged (at the chunk where that shows).
+ * ArchiveFileDamaged (at the chunk where that shows). `header`: the MAC the file's header must
+ * have (age-file.ts), and who is told the MAC it has.
  */
-export async function* decrypted(stream: AsyncIterable<Uint8Array> & { destroy?(): void }, identity: string): AsyncGenerator<Buffer> {
-  const opener = new AgeFileOpener(identityBytes(identity));
+export async function* decrypted(
+  stream: AsyncIterable<Uint8Array> & { destroy?(): void },
+  identity: string,
+  header: { expectedMac?: string | null; opened?: (mac: string) => void } = {},
+): AsyncGenerator<Buffer> {
+  const opener = new AgeFileOpener(identityBytes(identity), header.expectedMac ?? null);
   try {
-    for await (const chunk of asBuffers(stream)) yield* opener.push(chunk);
+    let told = false;
+    for await (const chunk of asBuffers(stream)) {
+      const plain = opener.push(chunk);
+      if (!told && opener.headerMac !== null) header.opened?.(opener.headerMac);
+      told = opener.headerMac !== null;
+      yield* plain;
+    }
     yield* opener.end();
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;

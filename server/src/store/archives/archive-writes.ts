@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { AgeFileSealer } from './age-file.ts';
 import { encrypted, readSource } from './age-streams.ts';
 import type { ArchiveStorage } from './archive-storage.ts';
 import { padded, type Filler } from './backup-padding.ts';
@@ -21,6 +22,8 @@ export interface WrittenFile {
   size: number;
   sha256: string;
   stored_size?: number;
+  /** Encrypted: the new file's age header MAC (backup-manifest.ts). */
+  header_mac?: string;
 }
 
 /** What a file being backed up is read in where it goes through the event loop (a bucket). */
@@ -66,8 +69,8 @@ async function writeOnThread(
     if (error instanceof CopiersUnavailable) return null;
     throw error;
   }
-  const { size, sha256, storedSize } = stored!;
-  return { size, sha256, ...(encryptTo !== null && { stored_size: storedSize }) };
+  const { size, sha256, storedSize, headerMac } = stored!;
+  return { size, sha256, ...(encryptTo !== null && { stored_size: storedSize }), ...(headerMac && { header_mac: headerMac }) };
 }
 
 async function writeOnTheEventLoop(
@@ -102,14 +105,15 @@ async function writeOnTheEventLoop(
       throw error;
     });
   const reading = readSource(source, (error) => (failure ??= error));
+  const sealer = encryptTo === null ? null : new AgeFileSealer(encryptTo);
   try {
-    if (encryptTo === null) await pipeline(reading, counter, store, { signal: options.signal });
+    if (sealer === null) await pipeline(reading, counter, store, { signal: options.signal });
     else
       await pipeline(
         reading,
         counter,
         async function* (plain: AsyncIterable<Buffer>) {
-          for await (const chunk of encrypted(padded(plain, filler), encryptTo)) {
+          for await (const chunk of encrypted(padded(plain, filler), sealer)) {
             storedSize += chunk.length;
             yield chunk;
           }
@@ -121,5 +125,9 @@ async function writeOnTheEventLoop(
     if (options.signal.aborted || failure === null) throw error;
     throw failure;
   }
-  return { size, sha256: hash.digest('hex'), ...(encryptTo !== null && { stored_size: storedSize }) };
+  return {
+    size,
+    sha256: hash.digest('hex'),
+    ...(sealer !== null && { stored_size: storedSize, header_mac: sealer.headerMac }),
+  };
 }

@@ -50,7 +50,7 @@ export interface SnapshotSummary {
 }
 
 /** A file of the archive as its manifest lists it: where, and how many bytes of it are the content. */
-export type ArchiveFile = Pick<ManifestFile, 'path' | 'size'>;
+export type ArchiveFile = Pick<ManifestFile, 'path' | 'size' | 'header_mac'>;
 
 export function snapshotFile(snapshot: string, name: string): string {
   return `snapshots/${snapshot}/${name}`;
@@ -267,7 +267,8 @@ export class BackupArchive {
 
   /**
    * A file's SHA-256 and size, read back from the archive: of its content, decrypted on the way
-   * in an encrypted archive (a file that does not decrypt throws ArchiveFileDamaged).
+   * in an encrypted archive (a file that does not decrypt throws ArchiveFileDamaged). The SHA-256
+   * is null where the file's `header_mac` proved it instead.
    */
   async hash(file: ArchiveFile, signal: AbortSignal): Promise<CopyResult> {
     return this.copyOut(file, null, signal, { drain: true });
@@ -291,6 +292,8 @@ export class BackupArchive {
       drain: options.drain ?? false,
       target,
       durable: options.durable ?? false,
+      // The manifest's record proves as much as its SHA-256 would: as much as the manifest's signature.
+      headerMac: this.encrypted ? (file.header_mac ?? null) : null,
     };
     const onBytes = options.onBytes ?? (() => {});
     const onTheEventLoop = async () => copyContent(await this.storage.openRead(file.path, signal), order, signal, onBytes);

@@ -23,6 +23,12 @@ export interface ManifestFile {
   sha256: string;
   /** In an encrypted archive: the bytes the encrypted file takes on the destination. */
   stored_size?: number;
+  /**
+   * In an encrypted archive: the MAC of the file's age header (hex), which proves the file is the
+   * one this snapshot wrote once it opens (age-file.ts), so a restore need not hash it. Written
+   * since December 2026; older manifests lack it, and their files are hashed.
+   */
+  header_mac?: string;
   /** A content file's library and id (format 2): where it goes back, whatever its name in the backup. */
   library?: string;
   blob?: string;
@@ -90,6 +96,7 @@ function wellFormed(file: ManifestFile, snapshot: string): boolean {
   if (!Number.isSafeInteger(file.size) || file.size < 0 || typeof file.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(file.sha256))
     return false;
   if (file.stored_size !== undefined && (!Number.isSafeInteger(file.stored_size) || file.stored_size < 0)) return false;
+  if (file.header_mac !== undefined && (typeof file.header_mac !== 'string' || !/^[0-9a-f]{64}$/.test(file.header_mac))) return false;
   if (file.library !== undefined && (typeof file.library !== 'string' || !SAFE_ID.test(file.library))) return false;
   if (file.blob !== undefined && (typeof file.blob !== 'string' || !SAFE_ID.test(file.blob))) return false;
   if (file.path === `snapshots/${snapshot}/${DATABASE_COPY}` || file.path === `snapshots/${snapshot}/${KEYS_COPY}`) return true;

@@ -28,8 +28,8 @@ export interface ThreadJob {
  * not decrypt says so), or whole with `drain`; a plain one whole.
  */
 export function copyOut(fd: number, order: CopyOrder, job: ThreadJob, buffer: Buffer): CopyResult {
-  const tally = new Tally(job.onBytes);
-  const opener = order.identity === null ? null : new AgeFileOpener(identityBytes(order.identity));
+  const opener = order.identity === null ? null : new AgeFileOpener(identityBytes(order.identity), order.headerMac);
+  const tally = new Tally(job.onBytes, opener === null || order.headerMac === null);
   // As the streamed copy did: in an encrypted archive, whatever stops the file decrypting (a failed read too) is its damage.
   const damage = (error: unknown) => (opener === null || (error as Error).name === 'AbortError' ? error : new ArchiveFileDamaged(error));
   const out = order.target === null ? null : fs.openSync(order.target, 'wx', 0o600);
@@ -64,7 +64,7 @@ export function copyOut(fd: number, order: CopyOrder, job: ThreadJob, buffer: Bu
   } finally {
     if (out !== null) fs.closeSync(out);
   }
-  return tally.result();
+  return { ...tally.result(), ...(opener?.headerMac && { headerMac: opener.headerMac }) };
 }
 
 /**
@@ -102,16 +102,16 @@ export function storeIn(source: number, target: number, order: StoreOrder, job: 
     write(sealer === null ? [read] : [...pending, ...sealer.push(read)]);
     pending = [];
   }
-  const result = tally.result();
+  const { size, sha256 } = tally.result();
   if (sealer !== null) {
     const filler = fillers[order.filler];
-    for (let left = paddedSize(result.size) - result.size; left > 0; left -= filler.length) {
+    for (let left = paddedSize(size) - size; left > 0; left -= filler.length) {
       write([...pending, ...sealer.push(left >= filler.length ? filler : filler.subarray(0, left))]);
       pending = [];
     }
     write([...pending, ...sealer.end()]);
   }
-  return { ...result, storedSize };
+  return { size, sha256: sha256!, storedSize, ...(sealer !== null && { headerMac: sealer.headerMac }) };
 }
 
 /** What padding is cut from (backup-padding.ts: a JSON file's is spaces, a binary's zeros). */

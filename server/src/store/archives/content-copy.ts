@@ -16,11 +16,20 @@ export interface CopyOrder {
   target: string | null;
   /** The target fsynced before the answer (a restore's staged file); otherwise the caller makes it durable. */
   durable: boolean;
+  /**
+   * In an encrypted archive, the header MAC the signed manifest records for the file (hex), or
+   * null: a file with another header is damaged, and one with this header is proved by opening it
+   * (age-file.ts's AgeFileOpener), so it is not hashed.
+   */
+  headerMac: string | null;
 }
 
 export interface CopyResult {
   size: number;
-  sha256: string;
+  /** Of the content; null when the file was proved by its header MAC instead (CopyOrder.headerMac). */
+  sha256: string | null;
+  /** In an encrypted archive: the MAC of the file's age header (hex). */
+  headerMac?: string;
 }
 
 /** What a copy into the archive is asked to do with one file being backed up (content-copiers.ts). */
@@ -33,9 +42,13 @@ export interface StoreOrder {
   paced?: boolean;
 }
 
-export interface StoreResult extends CopyResult {
+export interface StoreResult {
+  size: number;
+  sha256: string;
   /** The bytes written into the archive (the content, or its encrypted and padded form). */
   storedSize: number;
+  /** In an encrypted archive: the MAC of the new file's age header (hex), for the manifest. */
+  headerMac?: string;
 }
 
 /** How often progress is told, in bytes: often enough for a progress bar, rarely enough to cost nothing. */
@@ -55,9 +68,17 @@ export async function copyContent(
   signal: AbortSignal,
   onBytes: (n: number) => void,
 ): Promise<CopyResult> {
+  let headerMac: string | undefined;
   const content = measured(
-    order.identity === null ? stored : firstBytes(decrypted(stored, order.identity), order.size, order.drain),
+    order.identity === null
+      ? stored
+      : firstBytes(
+          decrypted(stored, order.identity, { expectedMac: order.headerMac, opened: (mac) => (headerMac = mac) }),
+          order.size,
+          order.drain,
+        ),
     onBytes,
+    order.identity === null || order.headerMac === null,
   );
   try {
     if (order.target === null) {
@@ -74,7 +95,7 @@ export async function copyContent(
   } finally {
     stored.destroy?.();
   }
-  return content.result();
+  return { ...content.result(), ...(headerMac && { headerMac }) };
 }
 
 /**
@@ -82,14 +103,20 @@ export async function copyContent(
  * the rest by `result` (content-copy-thread.ts's loops and the stream below share it).
  */
 export class Tally {
-  private readonly hash = crypto.createHash('sha256');
+  private readonly hash: crypto.Hash | null;
   private size = 0;
   private untold = 0;
 
-  constructor(private readonly onBytes: (n: number) => void) {}
+  /** `hashed`: false where the content is proved otherwise (CopyOrder.headerMac). */
+  constructor(
+    private readonly onBytes: (n: number) => void,
+    hashed = true,
+  ) {
+    this.hash = hashed ? crypto.createHash('sha256') : null;
+  }
 
   add(chunk: Uint8Array): void {
-    this.hash.update(chunk);
+    this.hash?.update(chunk);
     this.size += chunk.length;
     this.untold += chunk.length;
     if (this.untold >= PROGRESS_EVERY) this.tell();
@@ -101,15 +128,19 @@ export class Tally {
     this.untold = 0;
   }
 
-  result(): CopyResult {
+  result(): { size: number; sha256: string | null } {
     this.tell();
-    return { size: this.size, sha256: this.hash.digest('hex') };
+    return { size: this.size, sha256: this.hash?.digest('hex') ?? null };
   }
 }
 
 /** `source`'s chunks passed on as they are, tallied on the way; `result` once they are all through. */
-function measured(source: AsyncIterable<Buffer>, onBytes: (n: number) => void): { chunks: AsyncGenerator<Buffer>; result(): CopyResult } {
-  const tally = new Tally(onBytes);
+function measured(
+  source: AsyncIterable<Buffer>,
+  onBytes: (n: number) => void,
+  hashed: boolean,
+): { chunks: AsyncGenerator<Buffer>; result(): CopyResult } {
+  const tally = new Tally(onBytes, hashed);
   const chunks = (async function* () {
     for await (const chunk of source) {
       tally.add(chunk);

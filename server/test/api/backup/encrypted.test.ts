@@ -5,10 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { paddedSize } from '../../../src/store/archives/backup-padding.ts';
 import { openConnection } from '../../../src/store/database/db.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { addFolderDestination, backUp, destinationFolder, type ManifestFile } from '../../helpers/backup.ts';
+import { addFolderDestination, ageEncryptTo, backUp, destinationFolder, endedRestore, type ManifestFile } from '../../helpers/backup.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { missingTool, skipBecause } from '../../helpers/skip.ts';
 import { uploadFile } from '../../helpers/upload.ts';
@@ -160,6 +161,50 @@ describe('encrypted backups: someone with the backup folder but not the emergenc
     assert.match(bad.error, /2 files in the backup are damaged/);
     assert.deepEqual(bad.problems.map((p: { path: string }) => p.path).sort(), [flipped!.p, cut!.p].sort());
     for (const problem of bad.problems) assert.match(problem.reason, /damaged/);
+  });
+
+  test('a content file swapped for another made with only the public key opens with the kit, but the check names it and a restore refuses it', async (ctx) => {
+    const missing = missingTool('age', 'age');
+    if (missing) return skipBecause(ctx, missing);
+    const photo = crypto.randomBytes(300_000);
+    await uploadFile(t.api, owner.access, photo, { filename: 'swapped.jpg' });
+    const dest = folder();
+    const added = await addFolderDestination(t.client, owner.access, dest, { encrypt: true });
+    assert.equal((await backUp(t.client, owner.access, added.id)).state, 'succeeded');
+    const root = path.join(dest, 'hearth-backup');
+    const { kit, file: kitPath } = await kitFile();
+    const [snapshot] = fs.readdirSync(path.join(root, 'snapshots'));
+    const manifest = JSON.parse(ageDecrypt(kitPath, path.join(root, 'snapshots', snapshot!, 'manifest.json')).toString('utf8'));
+    // Each file's age header MAC is recorded: the last line of its header, base64-decoded.
+    for (const entry of manifest.files as { path: string; header_mac: string }[]) {
+      const head = fs.readFileSync(path.join(root, entry.path)).subarray(0, 4096).toString('latin1');
+      const macLine = head.split('\n').find((line) => line.startsWith('--- '))!;
+      assert.equal(entry.header_mac, Buffer.from(macLine.slice(4), 'base64').toString('hex'), entry.path);
+    }
+    const target = (manifest.files as { path: string; size: number }[]).find((f) => f.size === photo.length)!;
+    // Other bytes, padded as Hearth pads, encrypted to the public key beside the backup: the kit opens them.
+    const other = crypto.randomBytes(photo.length);
+    const planted = ageEncryptTo(kit.public_key, Buffer.concat([other, Buffer.alloc(paddedSize(photo.length) - photo.length)]));
+    fs.writeFileSync(path.join(root, target.path), planted);
+    assert.ok(ageDecrypt(kitPath, path.join(root, target.path)).subarray(0, photo.length).equals(other));
+
+    const check = await backUp(t.client, owner.access, added.id, 'verify');
+    assert.equal(check.state, 'failed', JSON.stringify(check));
+    assert.deepEqual(
+      check.problems.map((p: { path: string }) => p.path),
+      [target.path],
+    );
+    const fresh = await startTestServer();
+    try {
+      const restore = await fresh.client.post('/setup/restore', { kind: 'folder', path: dest, key: kit.file_text });
+      assert.equal(restore.status, 202, JSON.stringify(restore.body));
+      const ended = await endedRestore(fresh.client);
+      assert.equal(ended.state, 'failed', JSON.stringify(ended));
+      assert.match(ended.error, /damaged/i);
+      assert.equal((await fresh.client.get('/status')).body.setup_required, true, 'the fresh install stays fresh');
+    } finally {
+      await fresh.close();
+    }
   });
 
   test('retention works on an encrypted folder: a pruned snapshot and the content only it needed are gone', async () => {

@@ -5,16 +5,19 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { Decrypter, Encrypter } from 'age-encryption';
 import { login, OWNER, setupOwner } from '../../helpers/accounts.ts';
-import { addFolderDestination, backUp, destinationFolder, finishedRun, restoredServer } from '../../helpers/backup.ts';
+import { addFolderDestination, backUp, destinationFolder, finishedRun, restoredServer, signAsTheKit } from '../../helpers/backup.ts';
 import { createFolder } from '../../helpers/nodes.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
+import { paddedSize } from '../../../src/store/archives/backup-padding.ts';
 
 /**
  * Encrypted backups made before Hearth wrote age files with Node's own crypto (issue 35) were
- * written by the JavaScript age library. Such a backup is made here file for file as that
- * library wrote it (every age file decrypted and encrypted again by it, to the same key), and
- * the check, the restore of one folder and the restore of the whole server all still read it.
+ * written by the JavaScript age library, and their manifests recorded no `header_mac`. Such a
+ * backup is made here file for file as that library wrote it (every age file decrypted and
+ * encrypted again by it, to the same key; the manifests without `header_mac`, signed again), and
+ * the check, the restore of one folder and the restore of the whole server all still read it:
+ * by the SHA-256 of every file.
  */
 function everyFile(root: string): string[] {
   return fs
@@ -31,15 +34,29 @@ async function writtenByTheEarlierLibrary(root: string, identity: string, recipi
     if (!bytes.subarray(0, 22).equals(Buffer.from('age-encryption.org/v1\n'))) continue;
     const decrypter = new Decrypter();
     decrypter.addIdentity(identity);
-    const plain = await decrypter.decrypt(bytes);
+    const manifest = path.basename(file) === 'manifest.json';
+    const plain = manifest ? asWrittenBefore(await decrypter.decrypt(bytes), identity) : await decrypter.decrypt(bytes);
     const encrypter = new Encrypter();
     encrypter.addRecipient(recipient);
     const again = Buffer.from(await encrypter.encrypt(plain));
-    assert.equal(again.length, bytes.length, `${file}: the library lays an age file out as Hearth now does`);
+    if (!manifest) assert.equal(again.length, bytes.length, `${file}: the library lays an age file out as Hearth now does`);
     fs.writeFileSync(file, again);
     rewritten++;
   }
   return rewritten;
+}
+
+/** A manifest as it was before `header_mac`: without it, signed again with the kit's key, padded as before. */
+function asWrittenBefore(plain: Uint8Array, identity: string): Uint8Array {
+  const text = Buffer.from(plain).toString('utf8');
+  const manifest = JSON.parse(text) as { files: { header_mac?: string }[] };
+  assert.ok(
+    manifest.files.every((file) => /^[0-9a-f]{64}$/.test(file.header_mac ?? '')),
+    'Hearth records every file’s header MAC now',
+  );
+  for (const file of manifest.files) delete file.header_mac;
+  const json = JSON.stringify(signAsTheKit(manifest, identity), null, 1);
+  return Buffer.from(json.padEnd(paddedSize(Buffer.byteLength(json)), ' '));
 }
 
 async function download(t: TestServer, token: string, id: string): Promise<Buffer> {
