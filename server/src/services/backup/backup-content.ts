@@ -93,7 +93,13 @@ export async function contentFile(
     if (found && found.sha256 === ref.sha256 && found.size === ref.size) {
       counts.bytes_to_copy! -= ref.size;
       const { size, sha256, headerMac } = found;
-      return { path: relative, size, sha256, ...(archive.encrypted && { stored_size: stored }), ...(headerMac && { header_mac: headerMac }) };
+      return {
+        path: relative,
+        size,
+        sha256,
+        ...(archive.encrypted && { stored_size: stored }),
+        ...(headerMac && { header_mac: headerMac }),
+      };
     }
   }
   let source;

@@ -84,6 +84,8 @@ export class AgeFileOpener {
   end(): Buffer[] {
     if (this.payload) return this.payload.end();
     const bytes = this.start!;
-    throw new Error(bytes.length === 0 ? 'empty file' : headerLength(bytes) === null ? 'truncated age header' : 'age file cut before its payload');
+    throw new Error(
+      bytes.length === 0 ? 'empty file' : headerLength(bytes) === null ? 'truncated age header' : 'age file cut before its payload',
+    );
   }
 }

@@ -45,7 +45,9 @@ port.on('message', (message: ToCopyWorker) => {
   };
   try {
     const result =
-      message.kind === 'copy' ? copyOut(message.fd, message.order, job, buffer) : storeIn(message.source, message.target, message.order, job, buffer);
+      message.kind === 'copy'
+        ? copyOut(message.fd, message.order, job, buffer)
+        : storeIn(message.source, message.target, message.order, job, buffer);
     post({ kind: 'done', id, result });
   } catch (caught) {
     const error = caught as NodeJS.ErrnoException;
