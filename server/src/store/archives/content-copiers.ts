@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import fs, { type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { syncFile } from '../common/durable-file.ts';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ArchiveFileDamaged, SourceUnreadable } from './archive-errors.ts';
@@ -191,16 +192,6 @@ export class ContentCopiers {
       for (const thread of this.threads.splice(0)) void thread.worker.terminate();
     }, IDLE_MS);
     this.idle.unref();
-  }
-}
-
-/** A file written to the disk: opened to write (Windows flushes only such a handle), fsynced, closed. */
-async function syncFile(file: string): Promise<void> {
-  const handle = await fs.open(file, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 

@@ -39,6 +39,16 @@ function foldersSync(): boolean {
   return process.platform !== 'win32';
 }
 
+/** A file's data on the disk: opened to write (Windows flushes only such a handle), fsynced, closed. */
+export async function syncFile(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Makes a folder's entries (a file created, renamed or removed in it) durable. */
 export async function syncFolder(folder: string): Promise<void> {
   if (!foldersSync()) return;
