@@ -71,6 +71,8 @@ describe('a backup knows its totals before it copies, and a bucket is asked what
     const contentBytes = first.reduce((sum, data) => sum + data.length, 0);
     const dest = await addS3Destination(t.client, owner.access, s3, { name: 'Off-site' });
 
+    // The photos' media jobs read their files too: done first, so that the run alone reads the pipe.
+    await t.server.mediaIdle();
     // The last file waits at its read: the run is mid-way, at a known point.
     const held = holdContentFile(blobHolding(t.dataDir, first.at(-1)!));
     try {
