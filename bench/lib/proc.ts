@@ -113,6 +113,17 @@ export function cpuMs(pid: number): number {
 }
 
 /**
+ * CPU time the whole machine spent busy, in ms, from /proc/stat: every process, kernel thread and
+ * interrupt (user, nice, system, irq, softirq, steal). Around one transfer on a quiet machine it
+ * is that transfer's whole cost, on whichever process the kernel happened to charge it.
+ */
+export function machineCpuMs(): number {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  return (((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
  * CPU time (user + system) of the children a live process has waited for once they ended, in
  * ms: a tool it ran to its end (ffmpeg), which cpuMs never sees.
  */
