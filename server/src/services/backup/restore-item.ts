@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { AppError } from '../../app-error.ts';
 import type { BackupRun } from '../../contract/backup-responses.ts';
 import { ArchiveFileDamaged, type ManifestFile } from '../../store/archives/backup-archive.ts';
@@ -144,7 +143,13 @@ export class ItemRestoreService {
     }
   }
 
-  /** One file out of the backup into a temp file of the library, proved against its manifest entry. */
+  /**
+   * One file out of the backup into a temp file of the library, proved against its manifest
+   * entry: on a copying thread where the backup is a folder, as a whole-server restore copies
+   * (its age header MAC, which the signed manifest records, proves an encrypted file without
+   * hashing it again), on the event loop from a bucket. Not made durable here: commitTemp
+   * fsyncs it before it becomes a content file.
+   */
   private async copyIn(
     open: OpenSnapshot,
     blobs: BlobStore,
@@ -155,28 +160,18 @@ export class ItemRestoreService {
     signal: AbortSignal,
     onProgress: () => void,
   ): Promise<void> {
-    await blobs.createTemp(temp);
-    let source: AsyncIterable<Buffer>;
+    let copied: { size: number; sha256: string | null };
     try {
-      source = await open.archive.read(entry, signal);
+      copied = await open.archive.copyOut(entry, blobs.tempPathOf(temp), signal, { onBytes: () => onProgress() });
     } catch (error) {
       // A link or a pipe where the file should be is said as such, not as a damaged file.
       if (signal.aborted || error instanceof ArchiveUnsafe) throw error;
-      throw new DamagedInBackup(where);
-    }
-    const result = await blobs.writeTemp(temp, 0, Readable.from(source), {
-      limit: null,
-      digest: 'sha256',
-      onProgress: () => onProgress(),
-    });
-    if (result.error) {
-      if (signal.aborted) throw result.error;
-      const fault = this.storage.noteFailure(result.error, blobs.root);
+      const fault = this.storage.noteFailure(error as Error, blobs.root);
       if (fault) throw this.storage.refusal(fault);
       // The backup's file: missing, cut, or (encrypted) no longer decrypting.
       throw new DamagedInBackup(where);
     }
-    if (result.written !== entry.size || result.digest!.toString('hex') !== entry.sha256) throw new DamagedInBackup(where);
+    if (copied.size !== entry.size || (copied.sha256 !== null && copied.sha256 !== entry.sha256)) throw new DamagedInBackup(where);
     counts.files += 1;
     counts.bytes += entry.size;
     counts.bytes_copied += entry.size;

@@ -9,7 +9,15 @@ import { paddedSize } from '../../../src/store/archives/backup-padding.ts';
 import { openConnection } from '../../../src/store/database/db.ts';
 import { createMember, setupOwner, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { addFolderDestination, ageEncryptTo, backUp, destinationFolder, endedRestore, type ManifestFile } from '../../helpers/backup.ts';
+import {
+  addFolderDestination,
+  ageEncryptTo,
+  backUp,
+  destinationFolder,
+  endedRestore,
+  finishedRun,
+  type ManifestFile,
+} from '../../helpers/backup.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { missingTool, skipBecause } from '../../helpers/skip.ts';
 import { uploadFile } from '../../helpers/upload.ts';
@@ -167,7 +175,7 @@ describe('encrypted backups: someone with the backup folder but not the emergenc
     const missing = missingTool('age', 'age');
     if (missing) return skipBecause(ctx, missing);
     const photo = crypto.randomBytes(300_000);
-    await uploadFile(t.api, owner.access, photo, { filename: 'swapped.jpg' });
+    const photoId = await uploadFile(t.api, owner.access, photo, { filename: 'swapped.jpg' });
     const dest = folder();
     const added = await addFolderDestination(t.client, owner.access, dest, { encrypt: true });
     assert.equal((await backUp(t.client, owner.access, added.id)).state, 'succeeded');
@@ -181,7 +189,7 @@ describe('encrypted backups: someone with the backup folder but not the emergenc
       const macLine = head.split('\n').find((line) => line.startsWith('--- '))!;
       assert.equal(entry.header_mac, Buffer.from(macLine.slice(4), 'base64').toString('hex'), entry.path);
     }
-    const target = (manifest.files as { path: string; size: number }[]).find((f) => f.size === photo.length)!;
+    const target = (manifest.files as ManifestFile[]).find((f) => f.sha256 === sha256(photo))!;
     // Other bytes, padded as Hearth pads, encrypted to the public key beside the backup: the kit opens them.
     const other = crypto.randomBytes(photo.length);
     const planted = ageEncryptTo(kit.public_key, Buffer.concat([other, Buffer.alloc(paddedSize(photo.length) - photo.length)]));
@@ -193,6 +201,23 @@ describe('encrypted backups: someone with the backup folder but not the emergenc
     assert.deepEqual(
       check.problems.map((p: { path: string }) => p.path),
       [target.path],
+    );
+    // That photo alone, back beside itself: proved by the same header MAC, refused too, and nothing appears.
+    const item = await t.client.post(
+      `/admin/backup/destinations/${added.id}/snapshots/${snapshot}/restore`,
+      { node_id: photoId, mode: 'beside' },
+      { token: owner.access },
+    );
+    assert.equal(item.status, 202, JSON.stringify(item.body));
+    const itemRun = await finishedRun(t.client, owner.access, item.body.id);
+    assert.equal(itemRun.state, 'failed', JSON.stringify(itemRun));
+    assert.match(itemRun.error, /"swapped\.jpg" is damaged/);
+    const named = (await t.client.get('/nodes?parent_id=root&limit=1000', { token: owner.access })).body.items.map(
+      (n: { name: string }) => n.name,
+    );
+    assert.deepEqual(
+      named.filter((name: string) => name.startsWith('swapped')),
+      ['swapped.jpg'],
     );
     const fresh = await startTestServer();
     try {

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { generateX25519Identity } from 'age-encryption';
 import { createMember, login, setupOwner, OWNER, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { backUp, restoredServer } from '../../helpers/backup.ts';
+import { backUp, finishedRun, restoredServer } from '../../helpers/backup.ts';
 import { addS3Destination, startS3, type TestS3 } from '../../helpers/s3.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
@@ -17,6 +17,7 @@ describe('restore a whole server from an off-site bucket, on a fresh install: th
   let owner: SignedIn;
   let grandma: SignedIn;
   let photo: Buffer;
+  let photoId: string;
   let kitText: string;
   let sourceDestination: any;
   const fresh: TestServer[] = [];
@@ -27,7 +28,7 @@ describe('restore a whole server from an off-site bucket, on a fresh install: th
     owner = await setupOwner(source.client);
     grandma = await createMember(source.client, owner, 'grandma');
     photo = crypto.randomBytes(300_000);
-    await uploadFile(source.api, grandma.access, photo, { filename: 'wedding.jpg' });
+    photoId = await uploadFile(source.api, grandma.access, photo, { filename: 'wedding.jpg' });
     sourceDestination = await addS3Destination(source.client, owner.access, s3, { prefix: 'home' });
     assert.equal((await backUp(source.client, owner.access, sourceDestination.id)).state, 'succeeded');
     kitText = (await source.client.get('/admin/backup/kit', { token: owner.access })).body.file_text;
@@ -95,5 +96,26 @@ describe('restore a whole server from an off-site bucket, on a fresh install: th
     const next = await backUp(t.client, me.access, destination.id);
     assert.equal(next.state, 'succeeded', JSON.stringify(next));
     assert.equal((await backUp(t.client, me.access, destination.id, 'verify')).state, 'succeeded');
+  });
+  test("one photo back from the bucket on the server it came from, beside itself: grandma's bytes, read on the event loop", async () => {
+    const listed = await source.client.get(`/admin/backup/destinations/${sourceDestination.id}/snapshots`, { token: owner.access });
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    const snapshot = listed.body.items[0].id as string;
+    const started = await source.client.post(
+      `/admin/backup/destinations/${sourceDestination.id}/snapshots/${snapshot}/restore`,
+      { node_id: photoId, mode: 'beside' },
+      { token: owner.access },
+    );
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const run = await finishedRun(source.client, owner.access, started.body.id);
+    assert.equal(run.state, 'succeeded', JSON.stringify(run));
+    const items = (await source.client.get('/nodes?parent_id=root&limit=100', { token: grandma.access })).body.items as {
+      id: string;
+      name: string;
+    }[];
+    const copy = items.find((n) => n.id !== photoId && n.name.startsWith('wedding'));
+    assert.ok(copy, JSON.stringify(items.map((n) => n.name)));
+    const res = await fetch(`${source.api}/nodes/${copy.id}/download`, { headers: { Authorization: `Bearer ${grandma.access}` } });
+    assert.ok(Buffer.from(await res.arrayBuffer()).equals(photo));
   });
 });
