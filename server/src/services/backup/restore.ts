@@ -255,8 +255,10 @@ export class RestoreService {
         run.files += 1;
         run.bytes += size;
       });
-      for (const folder of fs.readdirSync(path.join(staging, 'files', 'blobs')))
-        await syncFolder(path.join(staging, 'files', 'blobs', folder));
+      // All at once (the thread pool takes four at a time): one by one, each waited on its own journal commit.
+      await Promise.all(
+        fs.readdirSync(path.join(staging, 'files', 'blobs')).map((folder) => syncFolder(path.join(staging, 'files', 'blobs', folder))),
+      );
       await syncFolder(path.join(staging, 'files', 'blobs'));
       const serverId = settleDatabase(
         path.join(staging, DATABASE_COPY),
