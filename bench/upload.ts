@@ -152,7 +152,9 @@ export async function benchUpload(): Promise<BenchResult> {
       ],
       notes: [
         `${ROUNDS} rounds of ${FILE_BYTES / GiB} GiB each, order rotating, \`sync\` before each upload; MiB/s per round: ` +
-          `server ${perRound(server)}; plain ${perRound(plainT)}; @tus ${perRound(tusT)}.`,
+          `server ${perRound(server)}; plain ${perRound(plainT)}; @tus ${perRound(tusT)}. Receiver CPU s per round: ` +
+          [server, plainT, tusT].map((t) => `${t.name} ${t.rounds.map((r) => (r.serverCpuMs / 1000).toFixed(2)).join(', ')}`).join('; ') +
+          '.',
         `Wall time is the client's: first request to the acknowledgement of the last byte. The server and plain ` +
           `both fsync before acknowledging (plain's fsync took ${fsyncMs.map((m) => m.toFixed(0)).join(', ')} ms); @tus/file-store does not fsync.`,
         'What the server does that plain does not: an fsync before each 32 MiB PATCH is answered (the offset it answers is on disk), ' +
