@@ -43,6 +43,23 @@ export async function backUp(client: ApiClient, token: string, destinationId: st
   return finishedRun(client, token, (await startRun(client, token, destinationId, kind)).id);
 }
 
+/** One file or folder of a snapshot brought back beside itself: the restore run once it has ended. */
+export async function restoreBeside(
+  client: ApiClient,
+  token: string,
+  destinationId: string,
+  snapshot: string,
+  nodeId: string,
+): Promise<any> {
+  const res = await client.post(
+    `/admin/backup/destinations/${destinationId}/snapshots/${snapshot}/restore`,
+    { node_id: nodeId, mode: 'beside' },
+    { token },
+  );
+  assert.equal(res.status, 202, JSON.stringify(res.body));
+  return finishedRun(client, token, res.body.id);
+}
+
 /** Where the server keeps the content file holding exactly `bytes` (the internal library). */
 export function blobHolding(dataDir: string, bytes: Buffer): string {
   const base = path.join(dataDir, 'files', 'blobs');

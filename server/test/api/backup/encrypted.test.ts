@@ -15,7 +15,7 @@ import {
   backUp,
   destinationFolder,
   endedRestore,
-  finishedRun,
+  restoreBeside,
   type ManifestFile,
 } from '../../helpers/backup.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -203,13 +203,7 @@ describe('encrypted backups: someone with the backup folder but not the emergenc
       [target.path],
     );
     // That photo alone, back beside itself: proved by the same header MAC, refused too, and nothing appears.
-    const item = await t.client.post(
-      `/admin/backup/destinations/${added.id}/snapshots/${snapshot}/restore`,
-      { node_id: photoId, mode: 'beside' },
-      { token: owner.access },
-    );
-    assert.equal(item.status, 202, JSON.stringify(item.body));
-    const itemRun = await finishedRun(t.client, owner.access, item.body.id);
+    const itemRun = await restoreBeside(t.client, owner.access, added.id, snapshot!, photoId);
     assert.equal(itemRun.state, 'failed', JSON.stringify(itemRun));
     assert.match(itemRun.error, /"swapped\.jpg" is damaged/);
     const named = (await t.client.get('/nodes?parent_id=root&limit=1000', { token: owner.access })).body.items.map(

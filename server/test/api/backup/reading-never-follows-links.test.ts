@@ -17,8 +17,8 @@ import {
   destinationFolder,
   emergencyKit,
   endedRestore,
-  finishedRun,
   readManifest,
+  restoreBeside,
 } from '../../helpers/backup.ts';
 import { homeFolder } from '../../helpers/file-tree.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -86,13 +86,7 @@ describe('restore, browse and restore-one-item read nothing through a link in th
   test('restoring one file whose content file is a link fails the run in words, and nothing is restored', async () => {
     const { dest, snapshot } = await backupWithLinked((_snapshot, contentFile) => contentFile);
     const before = (await t.client.get('/nodes?parent_id=root&limit=1000', { token: owner.access })).body.items.length;
-    const res = await t.client.post(
-      `/admin/backup/destinations/${dest.id}/snapshots/${snapshot}/restore`,
-      { node_id: photoId, mode: 'beside' },
-      { token: owner.access },
-    );
-    assert.equal(res.status, 202, JSON.stringify(res.body));
-    const run = await finishedRun(t.client, owner.access, res.body.id);
+    const run = await restoreBeside(t.client, owner.access, dest.id, snapshot, photoId);
     assert.equal(run.state, 'failed', JSON.stringify(run));
     assert.equal(run.error_code, 'destination_unsafe');
     assert.match(run.error, /is a link to another place/);

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { generateX25519Identity } from 'age-encryption';
 import { createMember, login, setupOwner, OWNER, type SignedIn } from '../../helpers/accounts.ts';
 import { assertError } from '../../helpers/assert.ts';
-import { backUp, finishedRun, restoredServer } from '../../helpers/backup.ts';
+import { backUp, restoreBeside, restoredServer } from '../../helpers/backup.ts';
 import { addS3Destination, startS3, type TestS3 } from '../../helpers/s3.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { uploadFile } from '../../helpers/upload.ts';
@@ -101,13 +101,7 @@ describe('restore a whole server from an off-site bucket, on a fresh install: th
     const listed = await source.client.get(`/admin/backup/destinations/${sourceDestination.id}/snapshots`, { token: owner.access });
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
     const snapshot = listed.body.items[0].id as string;
-    const started = await source.client.post(
-      `/admin/backup/destinations/${sourceDestination.id}/snapshots/${snapshot}/restore`,
-      { node_id: photoId, mode: 'beside' },
-      { token: owner.access },
-    );
-    assert.equal(started.status, 202, JSON.stringify(started.body));
-    const run = await finishedRun(source.client, owner.access, started.body.id);
+    const run = await restoreBeside(source.client, owner.access, sourceDestination.id, snapshot, photoId);
     assert.equal(run.state, 'succeeded', JSON.stringify(run));
     const items = (await source.client.get('/nodes?parent_id=root&limit=100', { token: grandma.access })).body.items as {
       id: string;
