@@ -172,7 +172,8 @@ async function restoreOnFreshServer(
     // The emergency kit, as the owner gives it on the fresh install's first screen: an encrypted backup opens with nothing else.
     const listed = await bench.client.post('/setup/restore/snapshots', { kind: 'folder', path: destination, key: kit });
     if (listed.status !== 200) throw new Error(`listing the snapshots answered ${listed.status}: ${JSON.stringify(listed.body)}`);
-    const newest = listed.body.items.at(-1) as { files: number; bytes: number };
+    // Newest first, as the first screen lists them: the one a restore without a choice brings back.
+    const newest = listed.body.items[0] as { files: number; bytes: number };
     // A fresh install makes its home certificate authority at first start (an RSA key, about half
     // a CPU second on the thread pool): the owner reads the first screen meanwhile, and so waits this.
     await settle(bench.pid);
