@@ -302,6 +302,9 @@ export async function benchBackup(): Promise<BenchResult> {
     const busyListing = probe.run(listUrl, token, LISTING_INTERVAL_MS, 60 * 60_000);
     const whileBrowsing = await backUp(bench, token, browsedId).finally(() => probe!.stop());
     const busy = summarize((await busyListing).map((s) => s.ms));
+    log(
+      `  listing: idle p50 ${fmt(idle.p50, 'ms')}, p99 ${fmt(idle.p99, 'ms')}, max ${fmt(idle.max, 'ms')}; during the backup p50 ${fmt(busy.p50, 'ms')}, p99 ${fmt(busy.p99, 'ms')}, max ${fmt(busy.max, 'ms')}`,
+    );
     probe.close();
     probe = null;
     await removeTempDir(browsed);
