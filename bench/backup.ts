@@ -23,7 +23,7 @@ import { promisify } from 'node:util';
 import * as tus from 'tus-js-client';
 import { setupOwner } from '../server/test/helpers/accounts.ts';
 import { startListingProbe, type ListingProbe } from './lib/listing-probe.ts';
-import { cpuMs, removeTempDir, tempDir } from './lib/proc.ts';
+import { cpuMs, removeTempDir, settled, tempDir } from './lib/proc.ts';
 import { fmt, log, type BenchResult, type Row } from './lib/report.ts';
 import { startBenchServer, type BenchServer } from './lib/server.ts';
 import { sleep, summarize } from './lib/stats.ts';
@@ -105,15 +105,6 @@ function photosFor(bytes: number): number {
   return n;
 }
 
-/** Waits until the server has done with what the uploads queued (the media worker finds no picture in the noise). */
-async function settle(pid: number): Promise<void> {
-  for (let i = 0; i < 60; i++) {
-    const before = cpuMs(pid);
-    await sleep(1_000);
-    if (cpuMs(pid) - before < 50) return;
-  }
-}
-
 /** Every content file the server holds, relative to its content folder. */
 async function contentFiles(root: string): Promise<string[]> {
   const entries = await fsp.readdir(root, { recursive: true, withFileTypes: true });
@@ -176,7 +167,7 @@ async function restoreOnFreshServer(
     const newest = listed.body.items[0] as { files: number; bytes: number };
     // A fresh install makes its home certificate authority at first start (an RSA key, about half
     // a CPU second on the thread pool): the owner reads the first screen meanwhile, and so waits this.
-    await settle(bench.pid);
+    await settled(bench.pid);
     await syncDisks();
     const t0 = performance.now();
     const cpu0 = cpuMs(bench.pid);
@@ -251,7 +242,7 @@ export async function benchBackup(): Promise<BenchResult> {
     const photos = photosFor(LIBRARY_BYTES);
     log(`  uploading ${photos} photos (${(LIBRARY_BYTES / GiB).toFixed(2)} GiB of 3-8 MB incompressible JPEG-sized files) through tus...`);
     const libraryBytes = await addPhotos(bench, token, staging, 0, photos);
-    await settle(bench.pid);
+    await settled(bench.pid);
     const content = path.join(bench.dataDir, 'files', 'blobs');
     const before = new Set(await contentFiles(content));
 
@@ -314,7 +305,7 @@ export async function benchBackup(): Promise<BenchResult> {
 
     log(`  ${NEW_PHOTOS} new photos, then the nightly encrypted run...`);
     await addPhotos(bench, token, staging, photos, NEW_PHOTOS);
-    await settle(bench.pid);
+    await settled(bench.pid);
     const fresh = (await contentFiles(content)).filter((f) => !before.has(f));
     const nightly = await backUp(bench, token, destinationId);
     // cp has no "only what is new": it is given the new content files alone, the least any copy does.

@@ -148,3 +148,15 @@ export function ownCpuMs(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
 }
+
+/**
+ * Waits until a process has done with its background work (under 50 ms of CPU in a second, for
+ * at most a minute): a server's first start makes its certificates, uploads queue media jobs.
+ */
+export async function settled(pid: number): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    const before = cpuMs(pid);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    if (cpuMs(pid) - before < 50) return;
+  }
+}
