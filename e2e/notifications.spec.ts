@@ -45,6 +45,29 @@ test('Dad shares an album with Mum: her bell counts it at once, the list says it
   await expect(page.getByRole('button', { name: 'Mark all as read' })).toBeDisabled();
 });
 
+test("a share told while Mum's app is still opening its live channel reaches her bell once the channel is up", async ({
+  page,
+  hearth,
+  owner,
+}) => {
+  const dad = await hearth.api.member(owner, uniqueName('dad'));
+  const mum = await hearth.api.member(owner, uniqueName('mum'));
+  const album = await hearth.api.ok('POST', '/albums', dad.access, { name: 'Late evening' });
+  // The app's event channel reaches the server only when the test lets it: the share below is
+  // told while Mum's bell has already answered "none" and nothing listens for her yet.
+  let letThrough!: () => void;
+  const through = new Promise<void>((resolve) => (letThrough = resolve));
+  await page.routeWebSocket(/\/api\/v1\/ws/, async (socket) => {
+    await through;
+    socket.connectToServer();
+  });
+  await signIn(page, mum);
+  await expect(bell(page)).toHaveAccessibleName('Notifications');
+  await hearth.api.ok('POST', `/albums/${album.id}/members`, dad.access, { user_id: mum.id, role: 'viewer' });
+  letThrough();
+  await expect(bell(page)).toHaveAccessibleName('Notifications, 1 unread');
+});
+
 test('Mum turns off "Someone shares something with me": a new share is not told, new photos in her album still are; "Mark all as read" clears the bell', async ({
   page,
   hearth,

@@ -22,6 +22,7 @@ class Events {
   private everOpened = false;
   private readonly listeners = new Set<Listener>();
   private readonly reconnectListeners = new Set<() => void>();
+  private readonly firstOpenListeners = new Set<(openedAt: number) => void>();
   private readonly statusListeners = new Set<() => void>();
   private status: Connection = 'closed';
 
@@ -50,6 +51,15 @@ class Events {
     return () => this.reconnectListeners.delete(listener);
   }
 
+  /**
+   * The socket's first open since start, with its time (Date.now()): an event sent after a view
+   * loaded and before the socket was up is lost like one sent while it was down.
+   */
+  onFirstOpen(listener: (openedAt: number) => void): () => void {
+    this.firstOpenListeners.add(listener);
+    return () => this.firstOpenListeners.delete(listener);
+  }
+
   subscribeStatus = (listener: () => void) => {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
@@ -74,6 +84,7 @@ class Events {
       this.attempt = 0;
       this.setStatus('open');
       if (again) for (const listener of this.reconnectListeners) listener();
+      else for (const listener of this.firstOpenListeners) listener(Date.now());
     };
     socket.onmessage = (event) => {
       let message: EventMessage;
