@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sleep } from './stats.ts';
 
 /** Children still alive, killed on exit however the run ends. */
 const children = new Set<ChildProcess>();
@@ -156,7 +157,7 @@ export function ownCpuMs(): number {
 export async function settled(pid: number): Promise<void> {
   for (let i = 0; i < 60; i++) {
     const before = cpuMs(pid);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await sleep(1_000);
     if (cpuMs(pid) - before < 50) return;
   }
 }

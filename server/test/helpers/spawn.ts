@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEST_HASH_COST } from './server.ts';
@@ -17,21 +18,21 @@ export interface SpawnedServer {
 }
 
 /**
- * npm start's young generation (package.json): with V8's own (16 MB on Node 20 and 24), a tus
- * upload set off a full collection every 20 MB or so (150 for 3 GiB, measured with --trace-gc),
- * its CPU per GiB near twice what it is with 64 (5 full collections).
- */
-const SEMI_SPACE_MB = 64;
-
-/**
  * How `npm start` runs the server: the bundle scripts/run-node-tests.mjs built of these sources
- * for this run (`node --enable-source-maps --max-semi-space-size=64 dist/server.js`, with its media
- * workers beside it), or, for a test file run on its own, the sources under tsx (1.5 CPU-s more to load).
+ * for this run, with npm start's own node flags (package.json; its young generation, see
+ * docs/architecture.md) and its media workers beside it, or, for a test file run on its own, the
+ * sources under tsx (1.5 CPU-s more to load).
  */
 function mainArgs(): string[] {
   const bundle = process.env.HEARTH_TEST_SERVER_BUNDLE;
-  if (bundle) return ['--enable-source-maps', `--max-semi-space-size=${SEMI_SPACE_MB}`, path.join(bundle, 'server.js')];
+  if (bundle) return [...startFlags(), path.join(bundle, 'server.js')];
   return ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')];
+}
+
+/** The node flags of package.json's `start` (`node --flag ... dist/server.js`): one place says them. */
+function startFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
 function spawnMain(dataDir: string, env: Record<string, string>): ChildProcess {
