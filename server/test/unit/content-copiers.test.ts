@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { generateIdentity, identityToRecipient } from '../../src/store/data-dir/age-keys.ts';
 import { decrypted, encrypted } from '../../src/store/archives/age-streams.ts';
@@ -244,6 +245,39 @@ describe('content copiers, into the archive', () => {
   });
 });
 
+describe('content copiers warmed before a restore', () => {
+  test('warm starts as many threads as a copy would use before any file, and the copies that follow run on them', async () => {
+    const warmed = new ContentCopiers();
+    const most = Math.max(1, Math.min(4, os.availableParallelism()));
+    assert.equal(warmed.threadCount, 0);
+    warmed.warm();
+    assert.equal(warmed.threadCount, most, 'started before the first file');
+    warmed.warm();
+    assert.equal(warmed.threadCount, most, 'warming again starts no more');
+    const content = crypto.randomBytes(300_000);
+    const file = await sealedFile('warmed', content);
+    const results = await Promise.all(
+      Array.from({ length: most }, async (_, i) => {
+        const handle = await fs.promises.open(file, 'r');
+        try {
+          const target = path.join(dir, `warmed-out-${i}`);
+          await warmed.copy(
+            handle,
+            { identity, size: content.length, drain: false, target, durable: false, headerMac: null },
+            new AbortController().signal,
+            () => {},
+          );
+          return fs.readFileSync(target);
+        } finally {
+          await handle.close();
+        }
+      }),
+    );
+    for (const written of results) assert.deepEqual(written, content);
+    assert.equal(warmed.threadCount, most, 'no thread was started for the copies');
+  });
+});
+
 describe('content copiers where no thread can start', () => {
   test('a thread whose code cannot load makes every copy answer CopiersUnavailable (the caller copies on the event loop)', async () => {
     const missing = path.join(dir, 'no-such-worker.js');
@@ -267,5 +301,29 @@ describe('content copiers where no thread can start', () => {
       }
     }
     assert.equal(broken.threadCount, 0);
+  });
+
+  test('warming where no thread can start leaves copies to the event loop as before', async () => {
+    const broken = new ContentCopiers(() => new Worker(path.join(dir, 'no-such-worker.js')));
+    broken.warm();
+    const handle = await fs.promises.open(await sealedFile('for-broken-warm', crypto.randomBytes(10)), 'r');
+    try {
+      await assert.rejects(
+        broken.copy(
+          handle,
+          { identity, size: 10, drain: false, target: null, durable: false, headerMac: null },
+          new AbortController().signal,
+          () => {},
+        ),
+        CopiersUnavailable,
+      );
+    } finally {
+      await handle.close();
+    }
+    // Each warmed thread goes as its own failure arrives.
+    for (const deadline = Date.now() + 5_000; broken.threadCount > 0 && Date.now() < deadline;) await sleep(10);
+    assert.equal(broken.threadCount, 0);
+    broken.warm();
+    assert.equal(broken.threadCount, 0, 'once known unable, no thread is tried again');
   });
 });

@@ -69,6 +69,8 @@ export async function runBackup(
   const archive = await BackupArchive.open(source.archiveFolder, { create: false, key: source.key });
   // A plain destination whose folder holds an encrypted backup (or the reverse) is not written to: one format a folder.
   if (archive.encrypted !== source.encrypted) throw new ArchiveKeyProblem(archive.encrypted ? 'required' : 'wrong');
+  // Ready by the database copy, written after the listings below.
+  archive.prepareCopies();
   await archive.removeUnfinished();
   const known = await knownFiles(archive);
   const at = source.now();

@@ -15,6 +15,7 @@ import {
   type SnapshotSummary,
 } from '../../store/archives/backup-archive.ts';
 import { ArchiveUnsafe } from '../../store/archives/archive-storage.ts';
+import { contentCopiers } from '../../store/archives/content-copiers.ts';
 import { eachAtOnce, FILES_AT_ONCE } from './each-at-once.ts';
 import { TimeLeft } from './time-left.ts';
 import { BackupKeyFile, parseKey, type BackupKey } from '../../store/data-dir/backup-key.ts';
@@ -82,6 +83,8 @@ export class RestoreService {
   async start(input: RestoreChoice, client: Caller): Promise<BackupRun> {
     await this.admit(input, client);
     if (this.restoring) throw new AppError('restore_running');
+    // A folder's files are copied on threads: started now, they are ready by the first file (a bucket's are copied here).
+    if (input.kind === 'folder') contentCopiers.warm();
     const { archive, key, place, usable } = await this.open(input);
     // Without a choice: the newest snapshot the kit signed (an unsigned one could be planted to look newest).
     const chosen =

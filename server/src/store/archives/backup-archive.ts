@@ -134,6 +134,11 @@ export class BackupArchive {
     return out.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
   }
 
+  /** Starts the copying threads ahead of a run's first file where this archive's files are copied on them (a folder's). */
+  prepareCopies(): void {
+    if (this.storage.openFile) contentCopiers.warm();
+  }
+
   /** Finished snapshots this backup key signed, oldest first: the only ones a run, the console or a restore of one file uses. */
   async snapshots(): Promise<SnapshotSummary[]> {
     return (await this.listSnapshots()).filter((s) => s.trust === 'signed').map(({ trust: _trust, ...summary }) => summary);

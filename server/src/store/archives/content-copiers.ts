@@ -62,6 +62,20 @@ export class ContentCopiers {
     return this.threads.length;
   }
 
+  /**
+   * Starts the threads before the first file of a long copy, while its caller still reads the
+   * archive's manifests. A thread takes 50 to 90 ms to start (Node's worker, then this code). A
+   * restore of 1 GiB started them at its first file and copied its first byte 0.2 s after
+   * "Restore"; warmed, 0.15 s. Warm threads that get no job end like idle ones.
+   */
+  warm(): void {
+    if (this.unavailable) return;
+    while (this.threads.length < mostThreads()) this.start();
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    this.endWhenIdle();
+  }
+
   /** `handle` is the caller's: it stays open until this answers, and the caller closes it. */
   async copy(handle: FileHandle, order: CopyOrder, signal: AbortSignal, onBytes: (n: number) => void): Promise<CopyResult> {
     // A durable copy's fsync waits on the disk, not the CPU: the thread pool waits for it while the
@@ -146,10 +160,9 @@ export class ContentCopiers {
   }
 
   private leastBusy(): Thread {
-    const most = Math.max(1, Math.min(MOST_THREADS, os.availableParallelism()));
     const free = this.threads.find((thread) => thread.jobs === 0);
     if (free) return free;
-    if (this.threads.length < most) return this.start();
+    if (this.threads.length < mostThreads()) return this.start();
     return this.threads.reduce((a, b) => (b.jobs < a.jobs ? b : a));
   }
 
@@ -193,6 +206,10 @@ export class ContentCopiers {
     }, IDLE_MS);
     this.idle.unref();
   }
+}
+
+function mostThreads(): number {
+  return Math.max(1, Math.min(MOST_THREADS, os.availableParallelism()));
 }
 
 /** Lets a thread waiting for its turn go on (it waits on the cell). */

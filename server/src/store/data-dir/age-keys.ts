@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import { x25519 as portableX25519 } from '@noble/curves/ed25519.js';
 import { bech32 } from '@scure/base';
 
 /**
  * age's X25519 keys as people see them (https://age-encryption.org/v1): the identity
  * `AGE-SECRET-KEY-1…` (the private scalar) and the recipient `age1…` (its public key), both
  * bech32. Node's own X25519 does the arithmetic (raw keys wrapped in DER); a runtime whose crypto
- * cannot (checked once, against RFC 7748's example) uses the audited JavaScript one.
+ * cannot (checked once, against RFC 7748's example) uses the audited JavaScript one, loaded only
+ * then: loading it made each copying thread (content-copy-worker.ts) 25 ms slower to start.
  */
 const IDENTITY_PREFIX = 'age-secret-key-';
 const RECIPIENT_PREFIX = 'age';
@@ -32,16 +32,16 @@ export function recipientBytes(recipient: string): Buffer {
 }
 
 export function publicKeyOf(scalar: Buffer): Buffer {
-  if (!native) return Buffer.from(portableX25519.getPublicKey(scalar));
+  if (portableX25519) return Buffer.from(portableX25519.getPublicKey(scalar));
   return Buffer.from(crypto.createPublicKey(privateKey(scalar)).export({ format: 'jwk' }).x!, 'base64url');
 }
 
 /** X25519(scalar, point). Throws when the point is of low order (the shared secret would be all zeros). */
 export function x25519(scalar: Buffer, point: Buffer): Buffer {
   if (point.length !== 32) throw new Error('an X25519 share is 32 bytes');
-  const shared = native
-    ? crypto.diffieHellman({ privateKey: privateKey(scalar), publicKey: publicKeyObject(point) })
-    : Buffer.from(portableX25519.getSharedSecret(scalar, point));
+  const shared = portableX25519
+    ? Buffer.from(portableX25519.getSharedSecret(scalar, point))
+    : crypto.diffieHellman({ privateKey: privateKey(scalar), publicKey: publicKeyObject(point) });
   return notLowOrder(shared);
 }
 
@@ -102,6 +102,8 @@ const native = (() => {
     return false;
   }
 })();
+
+const portableX25519 = native ? null : (await import('@noble/curves/ed25519.js')).x25519;
 
 /** Whether it also generates X25519 pairs (Electron's BoringSSL is not Node's OpenSSL: checked, not assumed). */
 const generatesPairs = (() => {
