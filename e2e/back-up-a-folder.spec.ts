@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
 import { photo } from './support/media.ts';
+import { scratchFolder } from './support/scratch.ts';
 
 /*
  * Issue 32, item 5, on a computer: Back up a folder keeps the folder's own name. Only the desktop
@@ -10,7 +10,7 @@ import { photo } from './support/media.ts';
  */
 
 test('on a computer, Back up a folder keeps the folder’s own name in Hearth', async ({ page, member, hearth }) => {
-  const dir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-folder-')), 'Holiday 2019');
+  const dir = path.join(await scratchFolder('folder'), 'Holiday 2019');
   await fs.mkdir(dir);
   for (const name of ['beach.jpg', 'pier.jpg'])
     await fs.writeFile(path.join(dir, name), await photo('2019:08:0' + name.length + ' 10:00:00'));

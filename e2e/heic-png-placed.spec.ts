@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
 import { chooseForBackup, thisMonth } from './support/photo-backup.ts';
+import { scratchFolder } from './support/scratch.ts';
 
 /* Issue 32, item 3: an iPhone's HEIC and a PNG with EXIF are placed by their capture time from the first moment. */
 
@@ -24,7 +24,7 @@ async function recordMonthHeadings(page: Page): Promise<() => Promise<string[]>>
 
 /** An iPhone photo from May 2019 and a PNG from June 2018 on disk, their file dates today (as a phone's copy has). */
 async function roll(): Promise<string[]> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-still-'));
+  const dir = await scratchFolder('stills');
   const heic = path.join(dir, 'IMG_0001.HEIC');
   await fs.copyFile(path.join(MEDIA, 'iphone-irot.heic'), heic);
   const png = path.join(dir, 'Drawing.png');

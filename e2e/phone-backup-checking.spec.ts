@@ -1,16 +1,16 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
 import { photo, upload } from './support/media.ts';
 import { chooseForBackup } from './support/photo-backup.ts';
+import { scratchFolder } from './support/scratch.ts';
 
 const status = (page: Page) => page.getByRole('region', { name: 'Backing up this phone' });
 
 /** Photos on "the phone": files on disk, each its own content. */
 async function roll(photos: { name: string; data: Buffer }[]): Promise<string[]> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-checking-'));
+  const dir = await scratchFolder('roll');
   return Promise.all(
     photos.map(async ({ name, data }) => {
       await fs.writeFile(path.join(dir, name), data);

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { CDPSession, Page } from '@playwright/test';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
@@ -8,6 +7,7 @@ import { chooseForBackup } from './support/photo-backup.ts';
 import type { Account, Hearth } from './support/hearth.ts';
 import sharp from 'sharp';
 import { captureScreen } from './support/screens.ts';
+import { scratchFolder } from './support/scratch.ts';
 
 interface NodeItem {
   id: string;
@@ -21,7 +21,7 @@ interface NodeItem {
  * phone's files have (the hash cache knows a file again by name, size and last modified).
  */
 async function cameraRoll(names: string[], [width, height] = [240, 180]): Promise<string[]> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-roll-'));
+  const dir = await scratchFolder('roll');
   const paths: string[] = [];
   for (const name of names) {
     const file = path.join(dir, name);

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -8,6 +7,7 @@ import { expect, mainNav, signIn, test } from './support/fixtures.ts';
 import { chooseForBackup, thisMonth } from './support/photo-backup.ts';
 import type { Account, Hearth } from './support/hearth.ts';
 import { photo, processed, upload } from './support/media.ts';
+import { scratchFolder } from './support/scratch.ts';
 
 /* Issue 32, items 3 and 4: a timeline that fills while it is open stays calm and usable. */
 
@@ -29,7 +29,7 @@ async function recordMonthHeadings(page: Page): Promise<() => Promise<string[]>>
 
 /** A camera roll from 2019 on disk: noisy (slow to process) JPEGs whose file dates are today. */
 async function rollFrom2019(count: number): Promise<string[]> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-2019-'));
+  const dir = await scratchFolder('roll-2019');
   const files: string[] = [];
   for (let i = 0; i < count; i++) {
     const [width, height] = [1600, 1200];

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { CDPSession, Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, mainNav, signIn, test } from './support/fixtures.ts';
 import type { Account, Hearth } from './support/hearth.ts';
 import { captureScreen } from './support/screens.ts';
+import { scratchFolder } from './support/scratch.ts';
 
 interface NodeItem {
   id: string;
@@ -19,7 +19,7 @@ interface NodeItem {
  * slowed network keeps them sending long enough to look at), on disk with a fixed date.
  */
 async function cameraRoll(count: number, prefix = 'IMG_'): Promise<string[]> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-panel-'));
+  const dir = await scratchFolder('roll');
   const paths: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const file = path.join(dir, `${prefix}${String(2001 + i)}.jpg`);

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import sharp from 'sharp';
 import { expect, signIn, test } from './support/fixtures.ts';
+import { scratchFolder } from './support/scratch.ts';
 
 /** Small real JPEGs, each a different colour, so each has its own content and thumbnail. */
 async function photos(count: number): Promise<{ name: string; mimeType: string; buffer: Buffer }[]> {
@@ -78,9 +79,8 @@ async function percentOf(page: import('@playwright/test').Page, name: string): P
 
 async function tempFile(name: string, content: Buffer): Promise<string> {
   const fs = await import('node:fs/promises');
-  const os = await import('node:os');
   const path = await import('node:path');
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-file-'));
+  const dir = await scratchFolder('file');
   const file = path.join(dir, name);
   await fs.writeFile(file, content);
   return file;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { setupOwner } from '../../helpers/accounts.ts';
 import { makeTempDir, startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -18,6 +19,7 @@ after(() => t.close());
 
 /** Debian's litmus, one suite against the real server; its summary line. */
 async function litmus(suite: string): Promise<{ summary: string; output: string }> {
+  // litmus writes its scratch files into the folder it runs in.
   const cwd = await makeTempDir('hearth-litmus-');
   const output = await new Promise<string>((resolve) => {
     execFile(
@@ -26,7 +28,7 @@ async function litmus(suite: string): Promise<{ summary: string; output: string 
       { cwd, env: { ...process.env, TESTS: suite }, timeout: 120_000 },
       (_error, stdout) => resolve(stdout),
     );
-  });
+  }).finally(() => fs.rm(cwd, { recursive: true, force: true }));
   const summary = /<- summary for `[^']+': of (\d+) tests run: (\d+) passed, (\d+) failed/.exec(output);
   return { summary: summary ? summary[0] : '', output };
 }
