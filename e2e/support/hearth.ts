@@ -25,13 +25,14 @@ export interface Hearth {
  * fresh temp data dir, serving renderer/dist. `env` changes its environment (a PATH without a tool, for a PC that lacks it).
  */
 export async function startHearth(config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<Hearth> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-'));
+  // A spec's own data folder (one holding an older authority, one on a small disk) becomes this server's and goes with it.
+  const dataDir = typeof config.dataDir === 'string' ? config.dataDir : await fs.mkdtemp(path.join(os.tmpdir(), 'hearth-e2e-'));
   // The bundle of serve.ts e2e/run.ts made for this run, or the sources under tsx without it.
   const bundle = process.env.HEARTH_E2E_SERVER_BUNDLE;
   const entry = bundle
     ? ['--enable-source-maps', path.join(bundle, 'serve.js')]
     : ['--import', 'tsx', path.join(ROOT, 'e2e/support/serve.ts')];
-  const child = spawn(process.execPath, [...entry, JSON.stringify({ dataDir, ...config })], {
+  const child = spawn(process.execPath, [...entry, JSON.stringify({ ...config, dataDir })], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
