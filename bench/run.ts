@@ -18,6 +18,7 @@ import { benchBackupBucket } from './backup-bucket.ts';
 import { benchDavPropfind } from './dav-propfind.ts';
 import { benchDavRclone } from './dav-rclone.ts';
 import { benchDavTransfer } from './dav-transfer.ts';
+import { benchAgeCipher } from './age-cipher.ts';
 import { benchDownload } from './download.ts';
 import { benchConsole } from './web-console.ts';
 import { benchDurableWrites } from './durable-writes.ts';
@@ -64,6 +65,7 @@ const BENCHES: [string, string, () => Promise<BenchResult>][] = [
   ['faces', 'faces', benchFaces],
   ['faces', 'family requests while faces run', benchFamilyWhileFaces],
   ['things', 'things', benchThings],
+  ['age-cipher', 'backup cipher, desktop app', benchAgeCipher],
   ['backup', 'backup', benchBackup],
   ['backup-bucket', 'backup to a bucket', benchBackupBucket],
   ['phone-backup', 'phone backup', benchPhoneBackup],

@@ -69,7 +69,7 @@ describe('packaging (electron-builder --dir against a stand-in Electron)', () =>
     assert.match(result.stdout + result.stderr, /notAnOption|unknown property/i);
   });
 
-  test('the app holds the bundled main, server, media, face and content-copy workers and preload, the face models and their WebAssembly, and the entry package.json points at main', () => {
+  test('the app holds the bundled main, server, media, face and content-copy workers and preload, the face models and their WebAssembly, the backup cipher, and the entry package.json points at main', () => {
     for (const file of [
       '/dist-electron/main.js',
       '/dist-electron/server-child.js',
@@ -80,6 +80,9 @@ describe('packaging (electron-builder --dir against a stand-in Electron)', () =>
       '/node_modules/@vladmandic/human/models/facemesh.bin',
       '/node_modules/@vladmandic/human/models/faceres.bin',
       '/node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm',
+      // The backup cipher where Electron's crypto has none (age-aead.ts): its WebAssembly is inside libsodium.js.
+      '/node_modules/libsodium-wrappers/dist/modules/libsodium-wrappers.js',
+      '/node_modules/libsodium/dist/modules/libsodium.js',
       '/dist-electron/preload.cjs',
       '/package.json',
       '/renderer/dist/index.html',

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { Decrypter, Encrypter } from 'age-encryption';
 import { generateIdentity, identityToRecipient, publicKeyOf, recipientBytes, x25519 } from '../../src/store/data-dir/age-keys.ts';
 import { x25519 as portableX25519 } from '@noble/curves/ed25519.js';
-import { nativeAead, portableAead } from '../../src/store/archives/age-aead.ts';
+import { loadPortableAead, nativeAead } from '../../src/store/archives/age-aead.ts';
 import { encodeHeader, hkdf } from '../../src/store/archives/age-header.ts';
 import { sealChunk } from '../../src/store/archives/age-stream.ts';
 import { decrypted, encrypted, opened, sealed } from '../../src/store/archives/age-streams.ts';
@@ -187,11 +187,15 @@ describe('age files with node:crypto', { skip: missing ?? false }, () => {
 
 /*
  * The desktop app's server runs in Electron, whose crypto (BoringSSL) has no chacha20-poly1305
- * cipher: there the JavaScript ChaCha20-Poly1305 and X25519 stand in (age-aead.ts, age-keys.ts).
- * Everything else is shared, so files are the same when the two agree byte for byte.
+ * cipher: there libsodium's WebAssembly ChaCha20-Poly1305 and the JavaScript X25519 stand in
+ * (age-aead.ts, age-keys.ts). Everything else is shared, so files are the same when the two agree
+ * byte for byte (main/test/app-restore.e2e.test.ts restores an encrypted backup that way).
  */
-test('the JavaScript ChaCha20-Poly1305 and X25519 give exactly what Node’s own give, and refuse the same', () => {
-  for (const size of [0, 1, 16, 64 * KiB, 64 * KiB + 16]) {
+test('libsodium’s ChaCha20-Poly1305 and the JavaScript X25519 give exactly what Node’s own give, and refuse the same', async () => {
+  const portableAead = await loadPortableAead();
+  const kept = portableAead.seal(Buffer.alloc(32, 1), Buffer.alloc(12, 2), Buffer.from('kept'));
+  const keptCopy = Buffer.from(kept);
+  for (const size of [0, 1, 16, 64 * KiB, 64 * KiB + 16, 1024 * KiB]) {
     const key = crypto.randomBytes(32);
     const nonce = crypto.randomBytes(12);
     const plain = crypto.randomBytes(size);
@@ -205,7 +209,10 @@ test('the JavaScript ChaCha20-Poly1305 and X25519 give exactly what Node’s own
     assert.throws(() => portableAead.open(key, nonce, flipped));
     assert.throws(() => portableAead.open(key, nonce, sealed.subarray(0, 15)));
     assert.throws(() => nativeAead.open(key, nonce, sealed.subarray(0, 15)));
+    assert.throws(() => portableAead.open(crypto.randomBytes(32), nonce, sealed), 'another key');
+    assert.deepEqual(Buffer.concat(portableAead.sealParts(key, nonce, plain)), sealed);
   }
+  assert.deepEqual(kept, keptCopy, 'what it gave stays as it was while it works on (its WebAssembly memory is not shared out)');
   for (let i = 0; i < 5; i++) {
     const a = crypto.randomBytes(32);
     const b = crypto.randomBytes(32);
