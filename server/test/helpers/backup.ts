@@ -31,13 +31,20 @@ export async function startRun(client: ApiClient, token: string, destinationId: 
 
 /** The run once it has ended (polled; the test's own timeout bounds the wait). */
 export async function finishedRun(client: ApiClient, token: string, runId: string): Promise<any> {
+  // A run the test's few files keep running this long is stuck: said with where it stands, not
+  // left to the file's 300 s timeout, which says nothing (seen once in a full run, not again).
+  const deadline = Date.now() + RUN_DEADLINE_MS;
   for (;;) {
     const res = await client.get(`/admin/backup/runs/${runId}`, { token });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     if (res.body.state !== 'running') return res.body;
+    if (Date.now() > deadline) throw new Error(`the run was still running after ${RUN_DEADLINE_MS / 1000} s: ${JSON.stringify(res.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** Far above any run of these tests, even on a loaded machine (seconds), and well under a file's 300 s. */
+const RUN_DEADLINE_MS = 120_000;
 
 export async function backUp(client: ApiClient, token: string, destinationId: string, kind: 'run' | 'verify' = 'run'): Promise<any> {
   return finishedRun(client, token, (await startRun(client, token, destinationId, kind)).id);
