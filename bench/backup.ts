@@ -28,7 +28,7 @@ import { startListingProbe, type ListingProbe } from './lib/listing-probe.ts';
 import { cpuMs, removeTempDir, settled, tempDir } from './lib/proc.ts';
 import { fmt, log, type BenchResult, type Row } from './lib/report.ts';
 import { startBenchServer, type BenchServer } from './lib/server.ts';
-import { percentile, sleep, summarize } from './lib/stats.ts';
+import { median, sleep, summarize } from './lib/stats.ts';
 import { GiB, MiB, mibPerSecond, syncDisks } from './lib/transfer.ts';
 
 const execFileAsync = promisify(execFile);
@@ -471,5 +471,3 @@ export async function benchBackup(): Promise<BenchResult> {
     for (const made of dirs) await removeTempDir(made);
   }
 }
-
-const median = (values: readonly number[]) => percentile(values, 50);

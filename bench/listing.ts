@@ -10,7 +10,7 @@ import { removeTempDir, rssKb, stopChild, tempDir, track } from './lib/proc.ts';
 import { timedGet } from './lib/http.ts';
 import { log, type BenchResult, type Row } from './lib/report.ts';
 import { productionEnv } from './lib/server.ts';
-import { sleep, summarize } from './lib/stats.ts';
+import { median, sleep, summarize } from './lib/stats.ts';
 import { TreeBuilder } from './lib/tree-builder.ts';
 
 const FOLDER_CHILDREN = 10_000;
@@ -65,7 +65,6 @@ interface Query {
 }
 
 /** Median of a few timings (the start-up figures). */
-const median = (values: readonly number[]) => summarize(values).p50;
 
 /**
  * Listing latency and the cost of a large tree. The data dir is built fast by writing rows

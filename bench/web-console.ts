@@ -19,7 +19,7 @@ import { chromium } from '@playwright/test';
 import { createMember, setupOwner, OWNER } from '../server/test/helpers/accounts.ts';
 import { log, type BenchResult, type Row } from './lib/report.ts';
 import { startBenchServer } from './lib/server.ts';
-import { percentile } from './lib/stats.ts';
+import { median } from './lib/stats.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,8 +36,6 @@ interface Scores {
   cls: number;
   tbtMs: number;
 }
-
-const median = (values: number[]) => percentile(values, 50);
 
 async function audit(url: string, port: number, keepStorage: boolean): Promise<Scores & { failing: string[] }> {
   const result = await lighthouse(

@@ -13,7 +13,7 @@ import { uploadFile } from '../server/test/helpers/upload.ts';
 import { removeTempDir, tempDir } from './lib/proc.ts';
 import { type BenchResult, type Row } from './lib/report.ts';
 import { startBenchServer, type BenchServer } from './lib/server.ts';
-import { percentile } from './lib/stats.ts';
+import { median, percentile } from './lib/stats.ts';
 import { MiB, syncDisks, tusUpload, writeNoiseFile } from './lib/transfer.ts';
 import { benchWebGallery } from './web-gallery.ts';
 
@@ -218,7 +218,6 @@ async function pinnedChromium(work: string): Promise<{ browser: Browser } | null
 }
 
 const mibs = (ms: number) => UPLOAD_BYTES / MiB / (ms / 1000);
-const median = (values: number[]) => percentile(values, 50);
 
 /** One upload through the app, in a new page: ms from choosing the file to "1 file uploaded". */
 async function appUpload(bench: BenchServer, browser: Browser, who: SignedIn, file: string, work: string, label: string): Promise<number> {

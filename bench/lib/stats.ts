@@ -23,3 +23,6 @@ export function summarize(samples: readonly number[]): Summary {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The middle of a sample (nearest rank: the lower of the two middles of an even count). */
+export const median = (values: readonly number[]) => percentile(values, 50);
