@@ -18,11 +18,11 @@ export interface Aead {
 
 const TAG = 16;
 
+/** A chunk's ciphertext and tag as one buffer, as age stores them. */
+const joined = ([body, tag]: Buffer[]) => Buffer.concat([body!, tag!], body!.length + TAG);
+
 export const nativeAead: Aead = {
-  seal(key, nonce, plain) {
-    const [body, tag] = nativeAead.sealParts(key, nonce, plain) as [Buffer, Buffer];
-    return Buffer.concat([body, tag], body.length + TAG);
-  },
+  seal: (key, nonce, plain) => joined(nativeAead.sealParts(key, nonce, plain)),
   sealParts(key, nonce, plain) {
     const cipher = crypto.createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: TAG });
     const body = cipher.update(plain);
@@ -46,10 +46,7 @@ export async function loadPortableAead(): Promise<Aead> {
   const sodium = (await import('libsodium-wrappers')).default;
   await sodium.ready;
   const portable: Aead = {
-    seal: (key, nonce, plain) => {
-      const [body, tag] = portable.sealParts(key, nonce, plain) as [Buffer, Buffer];
-      return Buffer.concat([body, tag], body.length + TAG);
-    },
+    seal: (key, nonce, plain) => joined(portable.sealParts(key, nonce, plain)),
     sealParts(key, nonce, plain) {
       // Its outputs are copied out of the WebAssembly memory, so they are the caller's to keep.
       const { ciphertext, mac } = sodium.crypto_aead_chacha20poly1305_ietf_encrypt_detached(plain, null, null, nonce, key);
