@@ -122,28 +122,37 @@ export function readManifest(folder: string, snapshotId: string): { snapshot: st
 
 /** Waits until a fresh server has started again on restored data; throws when it says the restore failed. */
 export async function restoredServer(client: ApiClient): Promise<void> {
+  // As finishedRun: a server that never comes back on the restored data says what it last answered.
+  const deadline = Date.now() + RUN_DEADLINE_MS;
+  let last = 'nothing yet';
   for (;;) {
     try {
       const status = await client.get('/status');
+      last = `/status ${status.status} ${JSON.stringify(status.body)}`;
       if (status.status === 200 && status.body.setup_required === false && status.body.restoring === false) return;
       if (status.status === 200 && status.body.restoring === false) {
         const run = await client.get('/setup/restore');
+        last += `; /setup/restore ${run.status} ${JSON.stringify(run.body)}`;
         if (run.status === 200 && run.body.state === 'failed') throw new Error(`restore failed: ${run.body.error}`);
       }
     } catch (error) {
       if ((error as Error).message.startsWith('restore failed')) throw error;
       // The moment the server stops and starts again on the restored data: no answer yet.
+      last = `no answer (${(error as Error).message})`;
     }
+    if (Date.now() > deadline) throw new Error(`the server was not up on the restored data after ${RUN_DEADLINE_MS / 1000} s; last: ${last}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 /** The restore run once it has ended on a server that stayed fresh (a failure). */
 export async function endedRestore(client: ApiClient): Promise<any> {
+  const deadline = Date.now() + RUN_DEADLINE_MS;
   for (;;) {
     const run = await client.get('/setup/restore');
     assert.equal(run.status, 200, JSON.stringify(run.body));
     if (run.body.state !== 'running') return run.body;
+    if (Date.now() > deadline) throw new Error(`the restore was still running after ${RUN_DEADLINE_MS / 1000} s: ${JSON.stringify(run.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

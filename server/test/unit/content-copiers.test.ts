@@ -278,6 +278,37 @@ describe('content copiers warmed before a restore', () => {
   });
 });
 
+describe('content copiers and the process', () => {
+  // What keeps the process up, as Node counts it: a ref'd worker's port shows as a MessagePort.
+  const ports = () => process.getActiveResourcesInfo().filter((kind) => kind === 'MessagePort').length;
+
+  test('idle threads keep no process up (a finished restore or check exits at once); a thread with a job does', async () => {
+    const own = new ContentCopiers();
+    const before = ports();
+    own.warm();
+    assert.ok(own.threadCount >= 1);
+    assert.equal(ports(), before, 'warmed threads waiting for work hold nothing');
+    const content = crypto.randomBytes(3 * 1024 * 1024);
+    const file = await sealedFile('process', content);
+    const handle = await fs.promises.open(file, 'r');
+    try {
+      let during = -1;
+      const copying = own.copy(
+        handle,
+        { identity, size: content.length, drain: false, target: null, durable: false, headerMac: null },
+        new AbortController().signal,
+        () => (during = Math.max(during, ports())),
+      );
+      during = Math.max(during, ports());
+      assert.equal((await copying).sha256, sha256(content));
+      assert.ok(during > before, 'the job kept the process up while it ran');
+    } finally {
+      await handle.close();
+    }
+    assert.equal(ports(), before, 'once the job answered, the threads hold nothing again');
+  });
+});
+
 describe('content copiers where no thread can start', () => {
   test('a thread whose code cannot load makes every copy answer CopiersUnavailable (the caller copies on the event loop)', async () => {
     const missing = path.join(dir, 'no-such-worker.js');

@@ -125,6 +125,8 @@ export class ContentCopiers {
     this.idle = null;
     const thread = this.leastBusy();
     const id = this.nextId++;
+    // A job's answer is awaited: the process stays up for it (a script restoring has nothing else to wait on).
+    if (thread.jobs === 0) thread.worker.ref();
     thread.jobs += 1;
     const shared = new SharedArrayBuffer(JOB_CELLS * Int32Array.BYTES_PER_ELEMENT);
     const cells = new Int32Array(shared);
@@ -138,6 +140,7 @@ export class ContentCopiers {
       const settle = () => {
         signal.removeEventListener('abort', cancel);
         thread.jobs -= 1;
+        if (thread.jobs === 0) thread.worker.unref();
         this.jobs.delete(id);
         this.endWhenIdle();
       };
@@ -169,7 +172,6 @@ export class ContentCopiers {
   private start(): Thread {
     const worker = this.startThread();
     const thread: Thread = { worker, jobs: 0, ready: false };
-    worker.unref();
     worker.on('message', (message: FromCopyWorker) => {
       if (message.kind === 'ready') {
         thread.ready = true;
@@ -193,6 +195,10 @@ export class ContentCopiers {
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`the copying thread stopped (${code})`)));
+    // Only after the listeners: Node refs a worker's message port again when its first 'message'
+    // listener comes, so an idle thread kept the process up until the idle timer ended it (every
+    // test file that restored stayed 10 s; one stayed for good). A job refs it while it runs.
+    worker.unref();
     this.threads.push(thread);
     return thread;
   }
