@@ -124,7 +124,7 @@ export function readManifest(folder: string, snapshotId: string): { snapshot: st
 export async function restoredServer(client: ApiClient): Promise<void> {
   // As finishedRun: a server that never comes back on the restored data says what it last answered.
   const deadline = Date.now() + RUN_DEADLINE_MS;
-  let last = 'nothing yet';
+  let last: string;
   for (;;) {
     try {
       const status = await client.get('/status');
