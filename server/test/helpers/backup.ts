@@ -140,7 +140,8 @@ export async function restoredServer(client: ApiClient): Promise<void> {
       // The moment the server stops and starts again on the restored data: no answer yet.
       last = `no answer (${(error as Error).message})`;
     }
-    if (Date.now() > deadline) throw new Error(`the server was not up on the restored data after ${RUN_DEADLINE_MS / 1000} s; last: ${last}`);
+    if (Date.now() > deadline)
+      throw new Error(`the server was not up on the restored data after ${RUN_DEADLINE_MS / 1000} s; last: ${last}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -152,7 +153,8 @@ export async function endedRestore(client: ApiClient): Promise<any> {
     const run = await client.get('/setup/restore');
     assert.equal(run.status, 200, JSON.stringify(run.body));
     if (run.body.state !== 'running') return run.body;
-    if (Date.now() > deadline) throw new Error(`the restore was still running after ${RUN_DEADLINE_MS / 1000} s: ${JSON.stringify(run.body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`the restore was still running after ${RUN_DEADLINE_MS / 1000} s: ${JSON.stringify(run.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
