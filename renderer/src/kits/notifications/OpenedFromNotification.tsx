@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
-import { notificationKeys } from './queries.ts';
+import { askNotificationsAgain } from './queries.ts';
 
 /** Put beside a notification's link by the service worker (service-worker/notification-target.ts). */
 const PARAM = 'notification';
@@ -32,7 +32,7 @@ export function OpenedFromNotification() {
       .POST('/notifications/read', { body: { ids: [id] } })
       .catch(() => undefined)
       .finally(() => {
-        void queryClient.invalidateQueries({ queryKey: notificationKeys.list });
+        void askNotificationsAgain(queryClient);
         void navigate(
           { pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash },
           { replace: true, state: location.state },

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, data } from '../../api/client.ts';
 import { events } from '../../api/events.ts';
@@ -23,10 +23,20 @@ export function useNotificationSettings() {
 }
 
 /**
+ * The list asked again, whatever it is doing: a first load still under way is dropped and sent
+ * anew. (Invalidating alone joins a first load in flight, whose answer may predate what just
+ * changed: a tapped notification's bell stayed at 1 unread, 2 runs in 16.)
+ */
+export async function askNotificationsAgain(queryClient: QueryClient): Promise<void> {
+  await queryClient.cancelQueries({ queryKey: notificationKeys.list });
+  await queryClient.invalidateQueries({ queryKey: notificationKeys.list });
+}
+
+/**
  * The bell and the list follow what the server tells this account (a new one, some read on
  * another device). One told between the list's first answer and the socket's first open would be
  * lost (the bell stayed at none for a share made right after signing in): a list that answered
- * before the open is asked again then, once. (A reconnect reloads every view: LiveUpdates.)
+ * before the open, or was still loading, is asked again then, once. (A reconnect reloads every view: LiveUpdates.)
  */
 export function useLiveNotifications(): void {
   const queryClient = useQueryClient();
@@ -37,8 +47,10 @@ export function useLiveNotifications(): void {
       }
     });
     const offFirstOpen = events.onFirstOpen((openedAt) => {
-      const answeredAt = queryClient.getQueryState(notificationKeys.list)?.dataUpdatedAt ?? 0;
-      if (answeredAt > 0 && answeredAt < openedAt) void queryClient.invalidateQueries({ queryKey: notificationKeys.list });
+      // Still loading at the open: the server may have read it before an event sent before the open.
+      const state = queryClient.getQueryState(notificationKeys.list);
+      const answeredAt = state?.dataUpdatedAt ?? 0;
+      if (state?.fetchStatus === 'fetching' || (answeredAt > 0 && answeredAt < openedAt)) void askNotificationsAgain(queryClient);
     });
     return () => {
       offEvent();
