@@ -29,22 +29,32 @@ export async function startRun(client: ApiClient, token: string, destinationId: 
   return res.body;
 }
 
-/** The run once it has ended (polled; the test's own timeout bounds the wait). */
-export async function finishedRun(client: ApiClient, token: string, runId: string): Promise<any> {
-  // A run the test's few files keep running this long is stuck: said with where it stands, not
-  // left to the file's 300 s timeout, which says nothing (seen once in a full run, not again).
+/**
+ * Asks `ask` every `everyMs` until it answers a value. A wait the test's few files keep going
+ * this long is stuck: it fails saying `what` and what was last seen, not left to the file's
+ * 300 s timeout, which says nothing.
+ */
+async function polled<T>(what: string, everyMs: number, ask: () => Promise<{ value?: T; seen: string }>): Promise<T> {
   const deadline = Date.now() + RUN_DEADLINE_MS;
   for (;;) {
-    const res = await client.get(`/admin/backup/runs/${runId}`, { token });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    if (res.body.state !== 'running') return res.body;
-    if (Date.now() > deadline) throw new Error(`the run was still running after ${RUN_DEADLINE_MS / 1000} s: ${JSON.stringify(res.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    const { value, seen } = await ask();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} after ${RUN_DEADLINE_MS / 1000} s: ${seen}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
 /** Far above any run of these tests, even on a loaded machine (seconds), and well under a file's 300 s. */
 const RUN_DEADLINE_MS = 120_000;
+
+/** The run once it has ended. */
+export async function finishedRun(client: ApiClient, token: string, runId: string): Promise<any> {
+  return polled('the run was still running', 25, async () => {
+    const res = await client.get(`/admin/backup/runs/${runId}`, { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.state === 'running' ? { seen: JSON.stringify(res.body) } : { value: res.body, seen: '' };
+  });
+}
 
 export async function backUp(client: ApiClient, token: string, destinationId: string, kind: 'run' | 'verify' = 'run'): Promise<any> {
   return finishedRun(client, token, (await startRun(client, token, destinationId, kind)).id);
@@ -122,41 +132,30 @@ export function readManifest(folder: string, snapshotId: string): { snapshot: st
 
 /** Waits until a fresh server has started again on restored data; throws when it says the restore failed. */
 export async function restoredServer(client: ApiClient): Promise<void> {
-  // As finishedRun: a server that never comes back on the restored data says what it last answered.
-  const deadline = Date.now() + RUN_DEADLINE_MS;
-  let last: string;
-  for (;;) {
+  await polled('the server was not up on the restored data', 50, async () => {
     try {
       const status = await client.get('/status');
-      last = `/status ${status.status} ${JSON.stringify(status.body)}`;
-      if (status.status === 200 && status.body.setup_required === false && status.body.restoring === false) return;
-      if (status.status === 200 && status.body.restoring === false) {
-        const run = await client.get('/setup/restore');
-        last += `; /setup/restore ${run.status} ${JSON.stringify(run.body)}`;
-        if (run.status === 200 && run.body.state === 'failed') throw new Error(`restore failed: ${run.body.error}`);
-      }
+      const seen = `/status ${status.status} ${JSON.stringify(status.body)}`;
+      if (status.status === 200 && status.body.setup_required === false && status.body.restoring === false) return { value: true, seen };
+      if (status.status !== 200 || status.body.restoring !== false) return { seen };
+      const run = await client.get('/setup/restore');
+      if (run.status === 200 && run.body.state === 'failed') throw new Error(`restore failed: ${run.body.error}`);
+      return { seen: `${seen}; /setup/restore ${run.status} ${JSON.stringify(run.body)}` };
     } catch (error) {
       if ((error as Error).message.startsWith('restore failed')) throw error;
       // The moment the server stops and starts again on the restored data: no answer yet.
-      last = `no answer (${(error as Error).message})`;
+      return { seen: `no answer (${(error as Error).message})` };
     }
-    if (Date.now() > deadline)
-      throw new Error(`the server was not up on the restored data after ${RUN_DEADLINE_MS / 1000} s; last: ${last}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  });
 }
 
 /** The restore run once it has ended on a server that stayed fresh (a failure). */
 export async function endedRestore(client: ApiClient): Promise<any> {
-  const deadline = Date.now() + RUN_DEADLINE_MS;
-  for (;;) {
+  return polled('the restore was still running', 25, async () => {
     const run = await client.get('/setup/restore');
     assert.equal(run.status, 200, JSON.stringify(run.body));
-    if (run.body.state !== 'running') return run.body;
-    if (Date.now() > deadline)
-      throw new Error(`the restore was still running after ${RUN_DEADLINE_MS / 1000} s: ${JSON.stringify(run.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+    return run.body.state === 'running' ? { seen: JSON.stringify(run.body) } : { value: run.body, seen: '' };
+  });
 }
 
 /** A snapshot id as Hearth makes them (time, then random hex): `20261125T031500Z-4f2a9c`. */
