@@ -1,7 +1,9 @@
 import createClient from 'openapi-fetch';
 import { ApiError, errorOf, networkError } from './error-messages.ts';
 import type { paths } from './schema';
+import { events } from './events.ts';
 import { session } from './session.ts';
+import { EVENT_COUNT_HEADER } from '../../../server/src/contract/events.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -13,12 +15,18 @@ export async function authedFetch(request: Request): Promise<Response> {
   const replay = request.clone();
   const token = await session.accessToken();
   const first = await send(request, token);
-  if (first.status !== 401 || token === null) return first;
+  if (first.status !== 401 || token === null) return noted(first);
   const error = await errorOf(first);
   if (error.code !== 'invalid_token' && error.code !== 'unauthorized') return first;
   const fresh = await session.refresh(token);
   if (fresh === null) return first;
-  return send(replay, fresh);
+  return noted(await send(replay, fresh));
+}
+
+/** A read's event count, which tells whether what it answered may miss an event (events.noteAnswer). */
+function noted(response: Response): Response {
+  events.noteAnswer(response.headers.get(EVENT_COUNT_HEADER));
+  return response;
 }
 
 async function send(request: Request, token: string | null): Promise<Response> {

@@ -20,9 +20,14 @@ class Events {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private wanted = false;
   private everOpened = false;
+  /** The lowest event count of the answers read before the socket first told its own. */
+  private oldestAnswer: EventCount | null = null;
+  /** The count the socket told as it last opened: an answer counted lower was read before an event it missed. */
+  private openedAt: EventCount | null = null;
+  private missTold: ReturnType<typeof setTimeout> | null = null;
   private readonly listeners = new Set<Listener>();
   private readonly reconnectListeners = new Set<() => void>();
-  private readonly firstOpenListeners = new Set<(openedAt: number) => void>();
+  private readonly missedListeners = new Set<() => void>();
   private readonly statusListeners = new Set<() => void>();
   private status: Connection = 'closed';
 
@@ -35,6 +40,10 @@ class Events {
   stop(): void {
     this.wanted = false;
     this.everOpened = false;
+    this.oldestAnswer = null;
+    this.openedAt = null;
+    if (this.missTold) clearTimeout(this.missTold);
+    this.missTold = null;
     if (this.timer) clearTimeout(this.timer);
     this.socket?.close(1000);
     this.socket = null;
@@ -52,12 +61,28 @@ class Events {
   }
 
   /**
-   * The socket's first open since start, with its time (Date.now()): an event sent after a view
-   * loaded and before the socket was up is lost like one sent while it was down.
+   * An answer on screen was read before an event this tab never heard: sent after a view loaded
+   * and before the socket was first up, it is lost like one sent while the socket was down. The
+   * server's event counts tell (noteAnswer), so a page that missed nothing asks nothing again.
    */
-  onFirstOpen(listener: (openedAt: number) => void): () => void {
-    this.firstOpenListeners.add(listener);
-    return () => this.firstOpenListeners.delete(listener);
+  onMissed(listener: () => void): () => void {
+    this.missedListeners.add(listener);
+    return () => this.missedListeners.delete(listener);
+  }
+
+  /** An API answer's Hearth-Event-Count: the account's events counted as the server began to read it. */
+  noteAnswer(header: string | null): void {
+    const count = eventCount(header);
+    if (count === null || !this.wanted) return;
+    if (this.openedAt === null) {
+      const oldest = this.oldestAnswer;
+      if (oldest === null || (count.start === oldest.start && count.n < oldest.n)) this.oldestAnswer = count;
+      else if (count.start !== oldest.start) this.oldestAnswer = TWO_STARTS;
+      return;
+    }
+    // Read before the socket opened and answered after: what changed in between never comes.
+    // (Counted by another start of the server: it restarted, and the socket's reconnect reloads every view.)
+    if (count.start === this.openedAt.start && count.n < this.openedAt.n) this.tellMissed();
   }
 
   subscribeStatus = (listener: () => void) => {
@@ -74,7 +99,8 @@ class Events {
     if (token === null) return this.retry();
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     // A browser cannot put headers on a WebSocket: this is one of the four routes that take the token in the URL.
-    const socket = new WebSocket(`${scheme}://${location.host}/api/v1/ws?access_token=${encodeURIComponent(token)}`);
+    // event_count=1: the socket's first message is the account's event count (noteAnswer).
+    const socket = new WebSocket(`${scheme}://${location.host}/api/v1/ws?access_token=${encodeURIComponent(token)}&event_count=1`);
     this.socket = socket;
     let opened = false;
     socket.onopen = () => {
@@ -84,7 +110,6 @@ class Events {
       this.attempt = 0;
       this.setStatus('open');
       if (again) for (const listener of this.reconnectListeners) listener();
-      else for (const listener of this.firstOpenListeners) listener(Date.now());
     };
     socket.onmessage = (event) => {
       let message: EventMessage;
@@ -95,6 +120,10 @@ class Events {
       }
       // Every session of the account hears of each one that ends (a devices list follows it):
       // only the end of this one signs this device out.
+      if (message.type === 'socket.opened') {
+        this.opened(eventCount((message as EventMessage<'socket.opened'>).payload.event_count));
+        return;
+      }
       if (message.type === 'session.revoked' && isThisSession(message as EventMessage<'session.revoked'>)) {
         this.stop();
         session.forget(revokedSentence(message as EventMessage<'session.revoked'>));
@@ -118,6 +147,25 @@ class Events {
     };
   }
 
+  private opened(count: EventCount | null): void {
+    const first = this.openedAt === null;
+    this.openedAt = count;
+    const oldest = this.oldestAnswer;
+    this.oldestAnswer = null;
+    // A reconnect reloads every view anyway (onReconnect).
+    if (!first || count === null || oldest === null) return;
+    if (oldest.start !== count.start || oldest.n < count.n) this.tellMissed();
+  }
+
+  /** Told once for the answers that come together (a page's first loads). */
+  private tellMissed(): void {
+    if (this.missTold !== null) return;
+    this.missTold = setTimeout(() => {
+      this.missTold = null;
+      for (const listener of this.missedListeners) listener();
+    }, 0);
+  }
+
   private retry(): void {
     this.setStatus('closed');
     const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]!;
@@ -132,6 +180,20 @@ class Events {
     for (const listener of this.statusListeners) listener();
   }
 }
+
+/** Hearth-Event-Count, `<start>.<n>`: a count compares only with one of the same start of the server. */
+interface EventCount {
+  start: string;
+  n: number;
+}
+
+function eventCount(text: string | null | undefined): EventCount | null {
+  const match = /^([0-9a-f]+)\.(\d+)$/.exec(text ?? '');
+  return match ? { start: match[1]!, n: Number(match[2]) } : null;
+}
+
+/** Answers counted by two starts of the server: this tab may have missed events of either. */
+const TWO_STARTS: EventCount = { start: 'two starts', n: 0 };
 
 function isThisSession(message: EventMessage<'session.revoked'>): boolean {
   const current = session.current();

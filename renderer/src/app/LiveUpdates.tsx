@@ -5,7 +5,8 @@ import { meQuery, nodeKeys } from '../api/queries.ts';
 
 /**
  * Keeps every open view current: node events refresh the node lists they may touch, and a
- * reconnect refreshes everything, since events sent while the socket was down are lost.
+ * reconnect refreshes everything, since events sent while the socket was down are lost; so does
+ * an answer read before an event the socket was not yet up to carry (events.onMissed).
  */
 export function LiveUpdates() {
   const queryClient = useQueryClient();
@@ -18,9 +19,13 @@ export function LiveUpdates() {
       if (message.type === 'quota.updated') void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
     });
     const offReconnect = events.onReconnect(() => void queryClient.invalidateQueries());
+    // A load still under way is dropped and sent anew: invalidating alone joins a first load in
+    // flight, whose answer may be the one that missed the event.
+    const offMissed = events.onMissed(() => void queryClient.cancelQueries().then(() => queryClient.invalidateQueries()));
     return () => {
       offEvent();
       offReconnect();
+      offMissed();
       events.stop();
     };
   }, [queryClient]);

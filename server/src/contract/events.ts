@@ -86,12 +86,21 @@ export interface EventPayloads {
   'playback.queue': { queue: PlaybackQueue };
   /** Face finding moved on (owners only): at most every 5 s while photos are looked at, when it is done, and at a pause or a new speed. */
   'faces.progress': { finding: FaceFinding };
+  /**
+   * The first message of a socket opened with `?event_count=1`, and only there: the account's
+   * event count as the socket began to hear its events. An answer whose Hearth-Event-Count is
+   * lower was read before an event this socket will never carry (docs/api.md, Live events).
+   */
+  'socket.opened': { event_count: string };
 }
 
 export type SessionRevokeReason =
   'logout' | 'signed_out' | 'refresh_reuse' | 'password_changed' | 'password_reset' | 'account_disabled' | 'device_denied';
 
 export type EventType = keyof EventPayloads;
+
+/** The header of a signed-in read's answer that carries the account's event count (docs/api.md, Live events). */
+export const EVENT_COUNT_HEADER = 'Hearth-Event-Count';
 
 /** The message as it travels on the socket. */
 export interface EventMessage<T extends EventType = EventType> {

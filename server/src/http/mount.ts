@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { AppError } from '../app-error.ts';
 import type { Actor, ClientInfo } from '../services/common/context.ts';
 import type { Services } from '../services/index.ts';
+import { EVENT_COUNT_HEADER } from '../contract/events.ts';
 import { credentialOf } from './bearer.ts';
 import { holdDownloadSlot, type DownloadSlots } from './download-slots.ts';
 import { isReply, type AnyRoute } from './route-def.ts';
@@ -88,6 +89,8 @@ function authenticate(def: AnyRoute, services: Services): Koa.Middleware {
       }
     }
     ctx.state.actor = actor;
+    // Counted before the handler reads anything: an event sent meanwhile makes the answer look older, never newer.
+    if (actor.scope === 'full' && READ_ONLY.has(ctx.method)) ctx.set(EVENT_COUNT_HEADER, services.eventCounts.of(actor.userId));
     return next();
   };
 }

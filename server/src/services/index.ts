@@ -1,3 +1,4 @@
+import { EventCounts } from '../events/event-counts.ts';
 import { BackupService } from './backup/backups.ts';
 import { backupServices, type BackupServices } from './backup/compose.ts';
 import type { ServiceDeps } from './common/context.ts';
@@ -32,6 +33,8 @@ export interface Services
 interface CommonServices {
   /** Requests being answered, which background work (backups) waits behind. */
   familyFirst: FamilyFirst;
+  /** Each account's count of events sent, which answers and the socket carry (a page knows what it missed). */
+  eventCounts: EventCounts;
   idempotency: IdempotencyService;
 }
 
@@ -63,6 +66,7 @@ export function createServices(deps: ServiceDeps, parts: ServiceParts): Services
   const backups = backupServices(deps, parts, { backup, setupGate: identity.setupGate, files });
   return {
     familyFirst,
+    eventCounts: new EventCounts(deps.bus),
     idempotency: new IdempotencyService(deps),
     ...identity,
     ...files,

@@ -3,9 +3,10 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerConfig } from '../config.ts';
-import type { EventPayloads } from '../contract/events.ts';
+import type { EventMessage, EventPayloads } from '../contract/events.ts';
 import { AppError } from '../app-error.ts';
 import { isInAudience, type BusEvent, type EventBus } from '../events/bus.ts';
+import type { EventCounts } from '../events/event-counts.ts';
 import type { Logger } from '../log.ts';
 import type { SessionService } from '../services/identity/sessions.ts';
 import { bearerToken } from '../http/bearer.ts';
@@ -37,6 +38,7 @@ export class WsGateway {
     server: Server,
     bus: EventBus,
     private readonly sessions: SessionService,
+    private readonly eventCounts: EventCounts,
     private readonly config: ServerConfig['ws'],
     private readonly log: Logger,
     private readonly hosts: HostAllowList,
@@ -97,7 +99,8 @@ export class WsGateway {
       if (token === null) throw new AppError('unauthorized');
       const actor = this.sessions.authenticate(token);
       if (actor.scope !== 'full') throw new AppError('pending_approval');
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, actor.userId, actor.sessionId));
+      const tellCount = url.searchParams.get('event_count') === '1';
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, actor.userId, actor.sessionId, tellCount));
     } catch (caught) {
       const error = caught instanceof AppError ? caught : new AppError('internal');
       if (error.code === 'internal') this.log.error('websocket upgrade failed', { error: String(caught) });
@@ -105,9 +108,18 @@ export class WsGateway {
     }
   }
 
-  private accept(ws: WebSocket, userId: string, sessionId: string): void {
+  private accept(ws: WebSocket, userId: string, sessionId: string, tellCount: boolean): void {
     const connection = new Connection(ws, userId, sessionId, { messages: this.config.queueCapacity, bytes: this.config.queueBytes });
     this.connections.add(connection);
+    // In the same turn as joining the connections: every event counted after this one is carried on the socket.
+    if (tellCount) {
+      const opened: EventMessage<'socket.opened'> = {
+        type: 'socket.opened',
+        at: Date.now(),
+        payload: { event_count: this.eventCounts.of(userId) },
+      };
+      connection.send(JSON.stringify(opened));
+    }
     ws.on('pong', () => (connection.alive = true));
     ws.on('error', () => ws.terminate());
     ws.on('close', () => this.connections.delete(connection));

@@ -34,9 +34,8 @@ export async function askNotificationsAgain(queryClient: QueryClient): Promise<v
 
 /**
  * The bell and the list follow what the server tells this account (a new one, some read on
- * another device). One told between the list's first answer and the socket's first open would be
- * lost (the bell stayed at none for a share made right after signing in): a list that answered
- * before the open, or was still loading, is asked again then, once. (A reconnect reloads every view: LiveUpdates.)
+ * another device). One told between the list's answer and the socket's first open, and a
+ * reconnect, reload every view (LiveUpdates).
  */
 export function useLiveNotifications(): void {
   const queryClient = useQueryClient();
@@ -46,15 +45,6 @@ export function useLiveNotifications(): void {
         void queryClient.invalidateQueries({ queryKey: notificationKeys.list });
       }
     });
-    const offFirstOpen = events.onFirstOpen((openedAt) => {
-      // Still loading at the open: the server may have read it before an event sent before the open.
-      const state = queryClient.getQueryState(notificationKeys.list);
-      const answeredAt = state?.dataUpdatedAt ?? 0;
-      if (state?.fetchStatus === 'fetching' || (answeredAt > 0 && answeredAt < openedAt)) void askNotificationsAgain(queryClient);
-    });
-    return () => {
-      offEvent();
-      offFirstOpen();
-    };
+    return offEvent;
   }, [queryClient]);
 }
