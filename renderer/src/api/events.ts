@@ -73,7 +73,8 @@ class Events {
   /** An API answer's Hearth-Event-Count: the account's events counted as the server began to read it. */
   noteAnswer(header: string | null): void {
     const count = eventCount(header);
-    if (count === null || !this.wanted) return;
+    // Noted even before start(): a view's first answer may come before the effect that starts the socket.
+    if (count === null) return;
     if (this.openedAt === null) {
       const oldest = this.oldestAnswer;
       if (oldest === null || (count.start === oldest.start && count.n < oldest.n)) this.oldestAnswer = count;
@@ -118,12 +119,12 @@ class Events {
       } catch {
         return;
       }
-      // Every session of the account hears of each one that ends (a devices list follows it):
-      // only the end of this one signs this device out.
       if (message.type === 'socket.opened') {
         this.opened(eventCount((message as EventMessage<'socket.opened'>).payload.event_count));
         return;
       }
+      // Every session of the account hears of each one that ends (a devices list follows it):
+      // only the end of this one signs this device out.
       if (message.type === 'session.revoked' && isThisSession(message as EventMessage<'session.revoked'>)) {
         this.stop();
         session.forget(revokedSentence(message as EventMessage<'session.revoked'>));
