@@ -84,3 +84,32 @@ test('a live channel that opens with nothing missed asks the server nothing agai
   await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Made after' });
   await expect(page.getByRole('list', { name: 'Files and folders' }).getByText('Made after')).toBeVisible();
 });
+
+test('an event the live channel lost on the way (a phone that fell behind) is made up when the next one comes', async ({
+  page,
+  member,
+  hearth,
+}) => {
+  let opened!: () => void;
+  const up = new Promise<void>((resolve) => (opened = resolve));
+  let dropped!: () => void;
+  const lost = new Promise<void>((resolve) => (dropped = resolve));
+  // As the server drops the oldest messages of a socket that stopped reading: this one never reaches the page.
+  await page.routeWebSocket(/\/api\/v1\/ws/, (socket) => {
+    const server = socket.connectToServer();
+    server.onMessage((message) => {
+      const text = String(message);
+      if (text.includes('"node.created"') && text.includes('Lost on the way')) return dropped();
+      socket.send(message);
+      if (text.includes('"socket.opened"')) opened();
+    });
+  });
+  await signIn(page, member);
+  await expect(page.getByText('Nothing here yet.')).toBeVisible();
+  await up;
+  await hearth.api.ok('POST', '/nodes/folder', member.access, { name: 'Lost on the way' });
+  await lost;
+  // The next event, one My files does not follow, counts two past the last one heard.
+  await hearth.api.ok('POST', '/notifications/read', member.access, { all: true });
+  await expect(page.getByRole('list', { name: 'Files and folders' }).getByText('Lost on the way')).toBeVisible();
+});

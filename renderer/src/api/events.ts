@@ -24,6 +24,8 @@ class Events {
   private oldestAnswer: EventCount | null = null;
   /** The count the socket told as it last opened: an answer counted lower was read before an event it missed. */
   private openedAt: EventCount | null = null;
+  /** The count of the last message heard on the socket: the next event counts one more, or some were dropped. */
+  private heard: EventCount | null = null;
   private missTold: ReturnType<typeof setTimeout> | null = null;
   private readonly listeners = new Set<Listener>();
   private readonly reconnectListeners = new Set<() => void>();
@@ -42,6 +44,7 @@ class Events {
     this.everOpened = false;
     this.oldestAnswer = null;
     this.openedAt = null;
+    this.heard = null;
     if (this.missTold) clearTimeout(this.missTold);
     this.missTold = null;
     if (this.timer) clearTimeout(this.timer);
@@ -123,6 +126,7 @@ class Events {
         this.opened(eventCount((message as EventMessage<'socket.opened'>).payload.event_count));
         return;
       }
+      this.counted(eventCount((message as { event_count?: string }).event_count));
       // Every session of the account hears of each one that ends (a devices list follows it):
       // only the end of this one signs this device out.
       if (message.type === 'session.revoked' && isThisSession(message as EventMessage<'session.revoked'>)) {
@@ -151,11 +155,20 @@ class Events {
   private opened(count: EventCount | null): void {
     const first = this.openedAt === null;
     this.openedAt = count;
+    this.heard = count;
     const oldest = this.oldestAnswer;
     this.oldestAnswer = null;
     // A reconnect reloads every view anyway (onReconnect).
     if (!first || count === null || oldest === null) return;
     if (oldest.start !== count.start || oldest.n < count.n) this.tellMissed();
+  }
+
+  /** An event's count: more than one past the last heard, the server dropped some for this socket (it fell behind). */
+  private counted(count: EventCount | null): void {
+    if (count === null) return;
+    const last = this.heard;
+    this.heard = count;
+    if (last !== null && count.start === last.start && count.n > last.n + 1) this.tellMissed();
   }
 
   /** Told once for the answers that come together (a page's first loads). */

@@ -1,4 +1,5 @@
 import type { EventMessage, EventPayloads, EventType } from '../contract/events.ts';
+import { EventCounts } from './event-counts.ts';
 
 /** Who may receive an event: named accounts, or every signed-in account. */
 export type Audience = { users: readonly string[] } | { everyone: true };
@@ -17,6 +18,8 @@ export type BusListener = (event: BusEvent) => void;
  */
 export class EventBus {
   private readonly listeners = new Set<BusListener>();
+  /** Each account's count of events, moved before any listener hears one. */
+  readonly counts = new EventCounts();
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -25,6 +28,7 @@ export class EventBus {
 
   publish<T extends EventType>(type: T, payload: EventPayloads[T], audience: Audience): void {
     const event: BusEvent<T> = { message: { type, at: this.now(), payload }, audience };
+    this.counts.count(audience);
     for (const listener of this.listeners) {
       try {
         listener(event as BusEvent);

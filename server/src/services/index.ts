@@ -1,4 +1,4 @@
-import { EventCounts } from '../events/event-counts.ts';
+import type { EventCounts } from '../events/event-counts.ts';
 import { BackupService } from './backup/backups.ts';
 import { backupServices, type BackupServices } from './backup/compose.ts';
 import type { ServiceDeps } from './common/context.ts';
@@ -66,7 +66,7 @@ export function createServices(deps: ServiceDeps, parts: ServiceParts): Services
   const backups = backupServices(deps, parts, { backup, setupGate: identity.setupGate, files });
   return {
     familyFirst,
-    eventCounts: new EventCounts(deps.bus),
+    eventCounts: deps.bus.counts,
     idempotency: new IdempotencyService(deps),
     ...identity,
     ...files,

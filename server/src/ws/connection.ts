@@ -25,6 +25,8 @@ export class Connection {
     readonly userId: string,
     readonly sessionId: string,
     private readonly capacity: { messages: number; bytes: number },
+    /** Asked for the account's event count on each message (`?event_count=1`): a page sees a dropped one by the gap. */
+    readonly countsEvents = false,
   ) {}
 
   get queued(): number {

@@ -109,7 +109,8 @@ export class WsGateway {
   }
 
   private accept(ws: WebSocket, userId: string, sessionId: string, tellCount: boolean): void {
-    const connection = new Connection(ws, userId, sessionId, { messages: this.config.queueCapacity, bytes: this.config.queueBytes });
+    const capacity = { messages: this.config.queueCapacity, bytes: this.config.queueBytes };
+    const connection = new Connection(ws, userId, sessionId, capacity, tellCount);
     this.connections.add(connection);
     // In the same turn as joining the connections: every event counted after this one is carried on the socket.
     if (tellCount) {
@@ -140,14 +141,25 @@ export class WsGateway {
 
   private deliver(event: BusEvent): void {
     const text = JSON.stringify(event.message);
+    // With the account's count, this event counted (the bus counts before it tells listeners), one text per account.
+    const counted = new Map<string, string>();
+    const countedText = (userId: string) => {
+      let known = counted.get(userId);
+      if (known === undefined) {
+        known = JSON.stringify({ ...event.message, event_count: this.eventCounts.of(userId) });
+        counted.set(userId, known);
+      }
+      return known;
+    };
     const revoked =
       event.message.type === 'session.revoked' ? (event.message.payload as EventPayloads['session.revoked']).session_id : null;
     for (const connection of this.connections) {
       if (!isInAudience(event.audience, connection.userId)) continue;
+      const message = connection.countsEvents ? countedText(connection.userId) : text;
       if (revoked !== null && connection.sessionId === revoked) {
-        connection.sendAndClose(text, CLOSE_SESSION_REVOKED, 'session revoked', 5_000);
+        connection.sendAndClose(message, CLOSE_SESSION_REVOKED, 'session revoked', 5_000);
       } else {
-        connection.send(text);
+        connection.send(message);
       }
     }
   }

@@ -69,14 +69,21 @@ describe('event counts on answers and on the socket', () => {
       assert.ok(Number(told.split('.')[1]) > before.n, 'higher than the read made before the event');
       // From here every event comes on the socket, and the reads count it too.
       const folder = await createFolder(t.client, kid, unique('After'));
-      await socket.waitFor((m) => m.type === 'node.created' && m.payload.node.id === folder.id);
-      assert.ok((await countOf(kid)).n > Number(told.split('.')[1]));
+      const created = await socket.waitFor((m) => m.type === 'node.created' && m.payload.node.id === folder.id);
+      // Each event on this socket carries the count with it counted: one more than the last heard, so a gap is a dropped one.
+      const heard = socket.pending().slice(1);
+      assert.deepEqual(
+        heard.map((m) => (m as { event_count?: string }).event_count),
+        heard.map((_, i) => `${before.start}.${Number(told.split('.')[1]) + i + 1}`),
+      );
+      const now = await countOf(kid);
+      assert.equal((created as { event_count?: string }).event_count, `${now.start}.${now.n}`, 'as a read made after it counts');
     } finally {
       socket.close();
     }
   });
 
-  test('a socket that does not ask is told nothing of counts (the contract’s messages only)', async () => {
+  test('a socket that does not ask is told nothing of counts (the contract’s messages as they were)', async () => {
     const socket = await EventSocket.open(t.url, kid.access);
     try {
       const folder = await createFolder(t.client, kid, unique('Plain'));
@@ -85,6 +92,7 @@ describe('event counts on answers and on the socket', () => {
         socket.pending().map((m) => m.type),
         ['node.created'],
       );
+      assert.equal((socket.pending()[0] as { event_count?: string }).event_count, undefined);
     } finally {
       socket.close();
     }

@@ -419,7 +419,7 @@ function parseFrames(buffer: Buffer): { frames: { opcode: number; payload: Buffe
 }
 
 /** A WebSocket handshake done by hand on a raw TCP socket, so the test decides when (if ever) it reads. */
-async function rawWebSocket(port: number, token: string): Promise<{ socket: net.Socket; take(): Buffer }> {
+async function rawWebSocket(port: number, token: string, query = ''): Promise<{ socket: net.Socket; take(): Buffer }> {
   const socket = net.connect(port, '127.0.0.1');
   let buffered = Buffer.alloc(0);
   const key = crypto.randomBytes(16).toString('base64');
@@ -429,7 +429,7 @@ async function rawWebSocket(port: number, token: string): Promise<{ socket: net.
     socket.once('connect', () => resolve());
   });
   socket.write(
-    `GET ${WS_PATH} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+    `GET ${WS_PATH}${query} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
       `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${token}\r\n\r\n`,
   );
   for (let i = 0; i < 200 && !buffered.includes('\r\n\r\n'); i++) await new Promise((r) => setTimeout(r, 10));
@@ -477,7 +477,8 @@ describe('bounded queue per connection', () => {
     });
     const seqOf = (text: string) => Number(/^\{"type":"server\.settings_changed".*?"server_name":"(\d+):/.exec(text)?.[1]);
 
-    const slow = await rawWebSocket(t.server.port, slowUser.access);
+    // Asking for event counts, as the web app does: each message says how many the account was sent, so the dropped ones show as gaps.
+    const slow = await rawWebSocket(t.server.port, slowUser.access, '?event_count=1');
     slow.socket.pause();
     const healthy = await Client.bearer(t, owner);
     try {
@@ -516,13 +517,30 @@ describe('bounded queue per connection', () => {
       // The slow client wakes up and reads everything the server still has for it.
       slow.socket.resume();
       const seqs: number[] = [];
+      const counts: number[] = [];
+      let openedAt: number | null = null;
       let rest = Buffer.alloc(0);
       for (let i = 0; i < 1000 && seqs.at(-1) !== TOTAL - 1; i++) {
         await new Promise((r) => setTimeout(r, 10));
         const parsed = parseFrames(Buffer.concat([rest, slow.take()]));
         rest = Buffer.from(parsed.rest);
-        for (const frame of parsed.frames) if (frame.opcode === 1) seqs.push(seqOf(frame.payload.toString()));
+        for (const frame of parsed.frames) {
+          if (frame.opcode !== 1) continue;
+          const message = JSON.parse(frame.payload.toString()) as { type: string; event_count?: string; payload: any };
+          const n = (count: string | undefined) => Number(count?.split('.')[1]);
+          if (message.type === 'socket.opened') openedAt = n(message.payload.event_count);
+          else {
+            seqs.push(seqOf(frame.payload.toString()));
+            counts.push(n(message.event_count));
+          }
+        }
       }
+      assert.notEqual(openedAt, null, 'the socket was first told its count');
+      // Every message delivered carries its own place in what the account was sent, the dropped ones included.
+      assert.deepEqual(
+        counts,
+        seqs.map((seq) => openedAt! + seq + 1),
+      );
       assert.equal(seqs.at(-1), TOTAL - 1, 'the last message published must be the last one received');
       assert.ok(seqs.length < TOTAL / 2, `received ${seqs.length} of ${TOTAL}`);
       assert.equal(seqs.length + stats.dropped, TOTAL, 'every message was either delivered or counted as dropped');
