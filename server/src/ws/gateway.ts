@@ -141,21 +141,13 @@ export class WsGateway {
 
   private deliver(event: BusEvent): void {
     const text = JSON.stringify(event.message);
-    // With the account's count, this event counted (the bus counts before it tells listeners), one text per account.
-    const counted = new Map<string, string>();
-    const countedText = (userId: string) => {
-      let known = counted.get(userId);
-      if (known === undefined) {
-        known = JSON.stringify({ ...event.message, event_count: this.eventCounts.of(userId) });
-        counted.set(userId, known);
-      }
-      return known;
-    };
+    // For the sockets that asked, the account's count beside it (the bus counted this event before telling listeners).
+    const counted = (userId: string) => `${text.slice(0, -1)},"event_count":${JSON.stringify(this.eventCounts.of(userId))}}`;
     const revoked =
       event.message.type === 'session.revoked' ? (event.message.payload as EventPayloads['session.revoked']).session_id : null;
     for (const connection of this.connections) {
       if (!isInAudience(event.audience, connection.userId)) continue;
-      const message = connection.countsEvents ? countedText(connection.userId) : text;
+      const message = connection.countsEvents ? counted(connection.userId) : text;
       if (revoked !== null && connection.sessionId === revoked) {
         connection.sendAndClose(message, CLOSE_SESSION_REVOKED, 'session revoked', 5_000);
       } else {
