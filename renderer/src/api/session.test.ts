@@ -127,6 +127,9 @@ describe('the session of one tab', () => {
     expect(session.current()).toEqual({ kind: 'signed-out', reason: humanMessage('refresh_token_reused') });
     expect(localStorage.getItem('hearth.session')).toBeNull();
     await vi.waitFor(async () => expect(await store.readRefreshToken()).toBeNull());
+    // A request that was in flight comes back refused and asks for a refresh with no token left: the reason stays.
+    await expect(session.refresh(stale)).resolves.toBeNull();
+    expect(session.current()).toEqual({ kind: 'signed-out', reason: humanMessage('refresh_token_reused') });
   });
 
   it('without an answer from the server, the refresh fails as "cannot reach" and the token is kept for the next try', async () => {

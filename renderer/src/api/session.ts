@@ -174,13 +174,18 @@ class Session {
     this.forget(null);
   }
 
-  /** The server ended the session (revoked, refresh refused): back to the sign-in screen. */
+  /**
+   * The server ended the session (revoked, refresh refused): back to the sign-in screen. Once
+   * signed out, a later end without a reason keeps the first one's: a request still in flight
+   * when the session ended comes back refused and, finding no token left, ended it again, and
+   * the sign-in screen lost "You were signed out on this device."
+   */
   forget(reason: string | null): void {
     this.access = null;
     localStorage.removeItem(STORAGE_KEY);
     this.tab?.removeItem(TAB_ACCESS_KEY);
     void writeRefreshToken(null).catch(() => undefined);
-    this.set({ kind: 'signed-out', reason });
+    this.set({ kind: 'signed-out', reason: reason ?? (this.state.kind === 'signed-out' ? this.state.reason : null) });
   }
 
   private async runRefresh(): Promise<string | null> {
