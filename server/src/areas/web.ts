@@ -25,7 +25,7 @@ export const web: Area<Composed, Web> = {
     // Node's missing-Host answer is a bare 400: the app refuses it with the envelope instead.
     const server = http.createServer({ requireHostHeader: false }, handle);
     answerParserErrors(server, log);
-    const gateway = new WsGateway(server, bus, services.sessions, services.eventCounts, config.ws, log, hosts, handle);
+    const gateway = new WsGateway(server, bus, services.sessions, config.ws, log, hosts, handle);
     return {
       server,
       gateway,

@@ -6,7 +6,6 @@ import type { ServerConfig } from '../config.ts';
 import type { EventMessage, EventPayloads } from '../contract/events.ts';
 import { AppError } from '../app-error.ts';
 import { isInAudience, type BusEvent, type EventBus } from '../events/bus.ts';
-import type { EventCounts } from '../events/event-counts.ts';
 import type { Logger } from '../log.ts';
 import type { SessionService } from '../services/identity/sessions.ts';
 import { bearerToken } from '../http/bearer.ts';
@@ -33,12 +32,13 @@ export class WsGateway {
   private readonly connections = new Set<Connection>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  /** The bus's own, counted before this gateway hears each event. */
+  private readonly eventCounts: EventBus['counts'];
 
   constructor(
     server: Server,
     bus: EventBus,
     private readonly sessions: SessionService,
-    private readonly eventCounts: EventCounts,
     private readonly config: ServerConfig['ws'],
     private readonly log: Logger,
     private readonly hosts: HostAllowList,
@@ -47,6 +47,7 @@ export class WsGateway {
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: config.maxPayloadBytes });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+    this.eventCounts = bus.counts;
     this.unsubscribe = bus.subscribe((event) => this.deliver(event));
     this.heartbeat = setInterval(() => this.beat(), config.heartbeatMs);
     this.heartbeat.unref();
